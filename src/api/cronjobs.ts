@@ -1,0 +1,6 @@
+/** (stub: filled by the cronjobs area work) */
+import type { Transport } from "./transport";
+
+export function cronjobsApi(_t: Transport) {
+  return {};
+}

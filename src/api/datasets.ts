@@ -1,0 +1,6 @@
+/** (stub: filled by the datasets area work) */
+import type { Transport } from "./transport";
+
+export function datasetsApi(_t: Transport) {
+  return {};
+}

@@ -1,0 +1,6 @@
+/** (stub: filled by the environment area work) */
+import type { Transport } from "./transport";
+
+export function environmentApi(_t: Transport) {
+  return {};
+}

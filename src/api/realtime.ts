@@ -1,0 +1,6 @@
+/** (stub: filled by the realtime area work) */
+import type { Transport } from "./transport";
+
+export function realtimeApi(_t: Transport) {
+  return {};
+}

@@ -1,0 +1,197 @@
+/**
+ * Sending requests: an undici keep-alive pool per origin, per-request time-outs, retries for
+ * idempotent calls, and conversion of every failure into an {@link ApiError}.
+ */
+import { Agent, request, type Dispatcher } from "undici";
+import type { z } from "zod";
+import { ApiError, codeForStatus, parseErrorDetail } from "./errors";
+import { buildRequest, type BuiltRequest, type Credentials, type RequestSpec } from "./request";
+import {
+  DEFAULT_RETRY,
+  backoffDelay,
+  isRetryableNetworkError,
+  isRetryableStatus,
+  parseRetryAfter,
+  type RetryOptions,
+} from "./retry";
+
+export interface TransportOptions extends Credentials {
+  /** `{base_url}`, already including `v1`, e.g. `https://host/server/v1`. */
+  baseUrl: string;
+  /** `{udf_base_url}`, the separate origin that serves shared canvases. */
+  udfBaseUrl?: string;
+  /** Per-request time-out. @default 30000 */
+  timeoutMs?: number;
+  /** Keep-alive connections per origin. @default 16 */
+  connections?: number;
+  retry?: RetryOptions;
+  userAgent?: string;
+  /** An undici dispatcher to use instead of the client's own pool (tests, proxies). */
+  dispatcher?: Dispatcher;
+  /** Called before each retry, with the scrubbed path; for logs and progress displays. */
+  onRetry?: (info: { method: string; path: string; attempt: number; delayMs: number; reason: string }) => void;
+}
+
+export interface RawResponse {
+  status: number;
+  headers: Record<string, string>;
+  body: Buffer;
+}
+
+export interface CallSpec extends RequestSpec {
+  /** Allows retries of a POST whose replay is harmless (an update to a fixed state). */
+  idempotent?: boolean;
+  /** Statuses that are answers rather than errors (e.g. 307 for `/files/get`). */
+  okStatuses?: readonly number[];
+}
+
+const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
+
+export class Transport {
+  readonly options: TransportOptions;
+  private readonly dispatcher: Dispatcher;
+  private readonly ownsDispatcher: boolean;
+  private readonly retry: Required<RetryOptions>;
+
+  constructor(options: TransportOptions) {
+    this.options = options;
+    this.retry = { ...DEFAULT_RETRY, ...options.retry };
+    this.ownsDispatcher = !options.dispatcher;
+    this.dispatcher =
+      options.dispatcher ??
+      new Agent({ connections: options.connections ?? 16, keepAliveTimeout: 10_000, pipelining: 1 });
+  }
+
+  /** Sends a request and returns the raw answer; non-success statuses throw {@link ApiError}. */
+  async send(route: string, spec: CallSpec = {}): Promise<RawResponse> {
+    const req = buildRequest(route, spec, {
+      baseUrl: this.options.baseUrl,
+      udfBaseUrl: this.options.udfBaseUrl,
+      credentials: { token: this.options.token, serviceToken: this.options.serviceToken },
+      userAgent: this.options.userAgent ?? "svc-iac",
+    });
+    const idempotent = spec.idempotent ?? req.idempotent;
+    const ok = (s: number) => (s >= 200 && s < 300) || (spec.okStatuses?.includes(s) ?? false);
+    let attempt = 0;
+    for (;;) {
+      attempt++;
+      let res: RawResponse;
+      try {
+        res = await this.once(req, spec.timeoutMs ?? this.options.timeoutMs ?? 30_000);
+      } catch (err) {
+        const timedOut = isTimeout(err);
+        // A refused connection sent nothing, so even a POST may try again.
+        const safe = idempotent || (err as { code?: string })?.code === "ECONNREFUSED";
+        if (safe && isRetryableNetworkError(err) && attempt < this.retry.maxAttempts) {
+          await this.pause(req, attempt, backoffDelay(attempt, this.retry), timedOut ? "timeout" : "network");
+          continue;
+        }
+        throw new ApiError({
+          code: timedOut ? "timeout" : "network",
+          method: req.method,
+          path: req.displayPath,
+          message: timedOut ? `no answer within ${spec.timeoutMs ?? this.options.timeoutMs ?? 30_000} ms` : `connection failed (${(err as { code?: string })?.code ?? (err as Error)?.message})`,
+          attempts: attempt,
+          cause: err,
+          secrets: req.secrets,
+        });
+      }
+      if (ok(res.status)) return res;
+      const retryAfterMs = parseRetryAfter(res.headers["retry-after"], this.retry);
+      if (idempotent && isRetryableStatus(res.status) && attempt < this.retry.maxAttempts) {
+        await this.pause(req, attempt, retryAfterMs ?? backoffDelay(attempt, this.retry), `status ${res.status}`);
+        continue;
+      }
+      throw new ApiError({
+        code: codeForStatus(res.status),
+        status: res.status,
+        method: req.method,
+        path: req.displayPath,
+        detail: parseErrorDetail(parseBody(res)),
+        retryAfterMs,
+        attempts: attempt,
+        secrets: req.secrets,
+      });
+    }
+  }
+
+  /** Sends a request and parses its JSON answer with `schema` (tolerant of unknown fields). */
+  async json<S extends z.ZodType>(route: string, spec: CallSpec, schema: S): Promise<z.infer<S>> {
+    const res = await this.send(route, spec);
+    return this.parse(route, spec, res, schema);
+  }
+
+  /** Validates a JSON answer against a schema; a mismatch is an `unexpected_response` error. */
+  parse<S extends z.ZodType>(route: string, spec: CallSpec, res: RawResponse, schema: S): z.infer<S> {
+    const body = parseBody(res);
+    const result = schema.safeParse(body);
+    if (result.success) return result.data;
+    const req = buildRequest(route, spec, {
+      baseUrl: this.options.baseUrl,
+      udfBaseUrl: this.options.udfBaseUrl,
+      credentials: { token: this.options.token, serviceToken: this.options.serviceToken },
+    });
+    throw new ApiError({
+      code: "unexpected_response",
+      status: res.status,
+      method: req.method,
+      path: req.displayPath,
+      message: `the answer does not match the spec: ${result.error.issues
+        .slice(0, 5)
+        .map((i) => `${i.path.join(".") || "(root)"}: ${i.message}`)
+        .join("; ")}`,
+      secrets: req.secrets,
+    });
+  }
+
+  async close(): Promise<void> {
+    if (this.ownsDispatcher) await this.dispatcher.close();
+  }
+
+  private async pause(req: BuiltRequest, attempt: number, delayMs: number, reason: string): Promise<void> {
+    this.options.onRetry?.({ method: req.method, path: req.displayPath, attempt, delayMs, reason });
+    await sleep(delayMs);
+  }
+
+  private async once(req: BuiltRequest, timeoutMs: number): Promise<RawResponse> {
+    let body: Uint8Array | string | undefined;
+    const headers = { ...req.headers };
+    if (req.body instanceof FormData) {
+      // Let the platform's own Request encode the multipart body and its boundary.
+      const encoded = new Request("http://multipart.invalid/", { method: "POST", body: req.body });
+      headers["content-type"] = encoded.headers.get("content-type") ?? "multipart/form-data";
+      body = new Uint8Array(await encoded.arrayBuffer());
+    } else body = req.body;
+    const res = await request(req.url, {
+      dispatcher: this.dispatcher,
+      method: req.method as Dispatcher.HttpMethod,
+      headers,
+      body,
+      signal: AbortSignal.timeout(timeoutMs),
+    });
+    const buf = Buffer.from(await res.body.arrayBuffer());
+    const flat: Record<string, string> = {};
+    for (const [k, v] of Object.entries(res.headers)) if (v !== undefined) flat[k] = Array.isArray(v) ? v.join(", ") : v;
+    return { status: res.statusCode, headers: flat, body: buf };
+  }
+}
+
+function isTimeout(err: unknown): boolean {
+  const e = err as { name?: string; code?: string };
+  return e?.name === "TimeoutError" || e?.code === "UND_ERR_HEADERS_TIMEOUT" || e?.code === "UND_ERR_BODY_TIMEOUT";
+}
+
+/** Parses a body as JSON when it is JSON, else returns its text (or null when empty). */
+export function parseBody(res: RawResponse): unknown {
+  if (res.body.length === 0) return null;
+  const text = res.body.toString("utf8");
+  const ct = res.headers["content-type"] ?? "";
+  if (ct.includes("json") || /^[\s]*[[{"]/.test(text) || /^(true|false|null|-?\d)/.test(text)) {
+    try {
+      return JSON.parse(text);
+    } catch {
+      return text;
+    }
+  }
+  return text;
+}

@@ -1,0 +1,6 @@
+/** (stub: filled by the udfs area work) */
+import type { Transport } from "./transport";
+
+export function udfsApi(_t: Transport) {
+  return {};
+}

@@ -1,0 +1,129 @@
+/**
+ * `startEmulator`: a faithful local platform on 127.0.0.1 for tests, examples and the embedded
+ * default of the command.
+ */
+import { mkdirSync, mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { AREAS } from "./areas/index";
+import { CATALOG_DDL } from "./catalog";
+import { systemClock, type Clock } from "./clock";
+import { CORE_DDL } from "./core-schema";
+import { FaultInjector, type FaultSpec } from "./faults";
+import { Keys } from "./keys";
+import type { EmulatorEnv } from "./route";
+import { DEFAULT_SEED, applySeed, loadSeedFile, type SeedSpec, type SeedTokens } from "./seed";
+import { createRouter, listen } from "./server";
+import { Store } from "./store";
+
+export interface EmulatorOptions {
+  /** @default "127.0.0.1" */
+  host?: string;
+  /** @default 0 (any free port) */
+  port?: number;
+  /** Keeps state, keys and stored objects across restarts; in memory when absent. */
+  dataDir?: string;
+  /** A seed object, or the path of a YAML/JSON seed file. @default the built-in seed */
+  seed?: SeedSpec | string;
+  /** Fault injection spec (see `faults.ts` and the README). Off by default. */
+  faults?: string | FaultSpec;
+  /** Time source; a `ManualClock` lets tests move time. @default the system clock */
+  clock?: Clock;
+  /** Largest canvas import archive in bytes. @default 10485760 */
+  importMaxBytes?: number;
+  /** How often periodic work (scheduler, job progress) runs with the system clock; 0 disables. @default 1000 */
+  tickIntervalMs?: number;
+  /** Log sink. @default nothing */
+  log?: (line: string) => void;
+}
+
+export interface RunningEmulator {
+  /** `{base_url}`, ending in `/v1`. */
+  baseUrl: string;
+  /** `{udf_base_url}`. */
+  udfBaseUrl: string;
+  origin: string;
+  tokens: SeedTokens;
+  /** The first team's highest-ranked real-time instance. */
+  clientId: string | undefined;
+  /** Internal state, for tests that must look behind the API. */
+  env: EmulatorEnv;
+  /** Replaces (or, with undefined, removes) the fault injector at run time. */
+  setFaults(spec: string | FaultSpec | undefined): void;
+  readonly faults: FaultInjector | undefined;
+  /** Runs periodic work now (after moving a manual clock). */
+  tick(): void;
+  close(): Promise<void>;
+}
+
+export async function startEmulator(options: EmulatorOptions = {}): Promise<RunningEmulator> {
+  if (options.dataDir) mkdirSync(options.dataDir, { recursive: true });
+  const keys = Keys.forDataDir(options.dataDir);
+  const store = new Store(options.dataDir);
+  store.migrate(CORE_DDL);
+  store.migrate(CATALOG_DDL);
+  for (const area of AREAS) if (area.ddl) store.migrate(area.ddl);
+
+  const tempObjects = options.dataDir ? undefined : mkdtempSync(join(tmpdir(), "svc-emulator-"));
+  const objectsDir = options.dataDir ? join(options.dataDir, "objects") : tempObjects!;
+  mkdirSync(objectsDir, { recursive: true });
+
+  const clock = options.clock ?? systemClock;
+  const env: EmulatorEnv = {
+    store,
+    clock,
+    keys,
+    objectsDir,
+    origin: "",
+    importMaxBytes: options.importMaxBytes ?? 10 * 1024 * 1024,
+    log: options.log ?? (() => {}),
+  };
+  const seed = typeof options.seed === "string" ? loadSeedFile(options.seed) : (options.seed ?? DEFAULT_SEED);
+  const tokens = applySeed(store, keys, seed, clock.now());
+
+  let faults = FaultInjector.from(options.faults);
+  const router = createRouter(AREAS.flatMap((a) => a.routes));
+  const server = await listen(env, router, { host: options.host ?? "127.0.0.1", port: options.port ?? 0, faults: () => faults });
+  env.origin = server.origin;
+
+  const tick = () => {
+    for (const area of AREAS) if (area.tick) store.tx(() => area.tick!(env));
+  };
+  const interval = options.tickIntervalMs ?? 1000;
+  const timer =
+    interval > 0 && !options.clock
+      ? setInterval(() => {
+          try {
+            tick();
+          } catch (e) {
+            env.log(`periodic work failed: ${(e as Error).message}`);
+          }
+        }, interval)
+      : undefined;
+  timer?.unref();
+
+  let closed = false;
+  return {
+    baseUrl: `${server.origin}/v1`,
+    udfBaseUrl: `${server.origin}/udf`,
+    origin: server.origin,
+    tokens,
+    clientId: tokens.client_id,
+    env,
+    setFaults(spec) {
+      faults = FaultInjector.from(spec);
+    },
+    get faults() {
+      return faults;
+    },
+    tick,
+    async close() {
+      if (closed) return;
+      closed = true;
+      if (timer) clearInterval(timer);
+      await server.close();
+      store.close();
+      if (tempObjects) rmSync(tempObjects, { recursive: true, force: true });
+    },
+  };
+}
