@@ -50,6 +50,12 @@ export const bytes = (status: number, body: Buffer | string, contentType: string
   new Reply(status, body, { "content-type": contentType, ...headers }, true);
 export const redirect = (location: string, status = 307) => new Reply(status, undefined, { location }, true);
 
+export interface UploadedFile {
+  filename: string;
+  contentType: string;
+  bytes: Buffer;
+}
+
 export interface RequestContext {
   env: EmulatorEnv;
   store: Store;
@@ -65,6 +71,8 @@ export interface RequestContext {
   rawBody: Buffer;
   jsonBody: unknown;
   form: FormData | undefined;
+  /** File parts of a multipart body by field name, already read (handlers are synchronous). */
+  files: Map<string, UploadedFile>;
   now(): Date;
 }
 

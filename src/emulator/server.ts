@@ -9,7 +9,7 @@ import type { AddressInfo } from "node:net";
 import { HttpError } from "./http-error";
 import type { FaultInjector } from "./faults";
 import { authorize, parseAuthorization } from "./principal";
-import { Reply, type EmulatorEnv, type RequestContext, type RouteDef } from "./route";
+import { Reply, type EmulatorEnv, type RequestContext, type RouteDef, type UploadedFile } from "./route";
 import { Router } from "./router";
 
 const JSON_LIMIT = 32 * 1024 * 1024;
@@ -116,13 +116,22 @@ async function handle(env: EmulatorEnv, router: Router, faults: FaultInjector | 
       }
     }
     let form: FormData | undefined;
-    if (bodyKind === "multipart") form = await parseMultipart(rawBody, headerValue(req.headers["content-type"]));
+    const files = new Map<string, UploadedFile>();
+    if (bodyKind === "multipart") {
+      form = await parseMultipart(rawBody, headerValue(req.headers["content-type"]));
+      // Handlers are synchronous (they run inside a transaction), so file parts are read here.
+      for (const [field, value] of form.entries()) {
+        if (typeof value !== "string" && !files.has(field)) {
+          files.set(field, { filename: value.name, contentType: value.type, bytes: Buffer.from(await value.arrayBuffer()) });
+        }
+      }
+    }
 
     const reply = env.store.tx(() => {
       const principal = authorize(def.scope, env.store, auth);
       const ctx: RequestContext = {
         env, store: env.store, method, path: target.path, params: match.params, query,
-        headers: req.headers, auth, principal, rawBody, jsonBody, form, now: () => env.clock.now(),
+        headers: req.headers, auth, principal, rawBody, jsonBody, form, files, now: () => env.clock.now(),
       };
       return def.handler(ctx);
     });

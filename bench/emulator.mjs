@@ -1,0 +1,73 @@
+// Emulator throughput: authenticated GETs per second and UDF creates per second.
+// The emulator runs in its own process (as `svc-iac emulator`), the load comes from this one.
+import { spawn } from "node:child_process";
+import { createInterface } from "node:readline";
+import { join } from "node:path";
+import { Agent, request } from "undici";
+
+const CLI = join(import.meta.dirname, "../dist/cli/main.js");
+
+async function startEmulatorProcess() {
+  const child = spawn(process.execPath, [CLI, "emulator"], { stdio: ["ignore", "pipe", "inherit"] });
+  const line = await new Promise((resolve, reject) => {
+    createInterface({ input: child.stdout }).once("line", resolve);
+    child.once("exit", (c) => reject(new Error(`emulator exited ${c}`)));
+  });
+  return { info: JSON.parse(line), stop: () => child.kill("SIGTERM") };
+}
+
+/** Sends `total` requests with `concurrency` in flight; returns requests per second. */
+async function load({ total, concurrency, send }) {
+  let next = 0;
+  let failed = 0;
+  const started = performance.now();
+  await Promise.all(
+    Array.from({ length: concurrency }, async () => {
+      while (next < total) {
+        const i = next++;
+        const status = await send(i);
+        if (status >= 300) failed++;
+      }
+    }),
+  );
+  const seconds = (performance.now() - started) / 1000;
+  return { perSecond: Math.round(total / seconds), seconds: seconds.toFixed(2), failed };
+}
+
+export async function benchEmulator({ gets = 20000, creates = 5000, concurrency = 32 } = {}) {
+  const emu = await startEmulatorProcess();
+  const { base_url: base, user_token: token } = emu.info;
+  const dispatcher = new Agent({ connections: concurrency });
+  const auth = { authorization: `Bearer ${token}` };
+  try {
+    // Warm up connections and the JIT.
+    await load({ total: 500, concurrency, send: () => request(`${base}/user/self`, { dispatcher, headers: auth }).then(async (r) => (await r.body.dump(), r.statusCode)) });
+    const get = await load({
+      total: gets,
+      concurrency,
+      send: () => request(`${base}/user/self`, { dispatcher, headers: auth }).then(async (r) => (await r.body.dump(), r.statusCode)),
+    });
+    const canvas = await request(`${base}/collection/new`, {
+      dispatcher, method: "POST", headers: { ...auth, "content-type": "application/json" }, body: JSON.stringify({ name: `bench_${Date.now()}` }),
+    }).then((r) => r.body.json());
+    const body = JSON.stringify({ name: "u", type: "geopandas_v2", entrypoint: "udf", code: "def udf():\n    return 1\n", headers: [], metadata: {}, parameters: {} });
+    const create = await load({
+      total: creates,
+      concurrency,
+      send: (i) =>
+        request(`${base}/udf/new`, {
+          dispatcher, method: "POST", headers: { ...auth, "content-type": "application/json" },
+          body: JSON.stringify({ slug: `udf_${i}`, udf_body: body, udf_type: "auto", collection_id: canvas.id }),
+        }).then(async (r) => (await r.body.dump(), r.statusCode)),
+    });
+    return { get, create };
+  } finally {
+    await dispatcher.close();
+    emu.stop();
+  }
+}
+
+if (import.meta.url === `file://${process.argv[1]}`) {
+  const r = await benchEmulator();
+  console.log(JSON.stringify(r, null, 2));
+}

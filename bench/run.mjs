@@ -1,0 +1,13 @@
+// `npm run bench`: prints the figures of every benchmark. Targets are printed beside the figures;
+// nothing here fails a build (speed is reported, not asserted).
+import { cpus } from "node:os";
+import { benchEmulator } from "./emulator.mjs";
+
+const line = (label, value, target) => console.log(`${label.padEnd(44)} ${String(value).padStart(10)}   ${target ? `(target ${target})` : ""}`);
+
+console.log(`svc-iac benchmarks on ${cpus().length} cores, Node ${process.version}\n`);
+console.log("Emulator (separate process, 32 requests in flight)");
+const emu = await benchEmulator();
+line("authenticated GET /user/self per second", emu.get.perSecond, ">= 2000");
+line("POST /udf/new per second", emu.create.perSecond, ">= 500");
+if (emu.get.failed || emu.create.failed) console.log(`failed requests: ${emu.get.failed} GET, ${emu.create.failed} creates`);

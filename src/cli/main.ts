@@ -1,0 +1,38 @@
+#!/usr/bin/env node
+/** The `svc-iac` command. */
+import { runEmulatorCommand } from "./emulator-command";
+import { CliUsageError, formatHelp } from "./usage";
+
+const COMMANDS: Record<string, (argv: string[]) => Promise<number>> = {
+  emulator: runEmulatorCommand,
+};
+
+async function main(argv: string[]): Promise<number> {
+  const [command, ...rest] = argv;
+  if (!command || command === "--help" || command === "-h" || command === "help") {
+    process.stdout.write(formatHelp());
+    return command ? 0 : 1;
+  }
+  if (command === "--version") {
+    process.stdout.write(`${require("../../package.json").version}\n`);
+    return 0;
+  }
+  const run = COMMANDS[command];
+  if (!run) throw new CliUsageError(`Unknown command "${command}". Expected one of: ${Object.keys(COMMANDS).join(", ")}.`);
+  return run(rest);
+}
+
+main(process.argv.slice(2)).then(
+  (code) => {
+    if (code !== 0 || !process.exitCode) process.exitCode = code;
+  },
+  (err) => {
+    if (err instanceof CliUsageError) {
+      process.stderr.write(`svc-iac: ${err.message}\nRun "svc-iac --help" for usage.\n`);
+      process.exitCode = 1;
+      return;
+    }
+    process.stderr.write(`svc-iac: ${(err as Error)?.message ?? err}\n`);
+    process.exitCode = 1;
+  },
+);

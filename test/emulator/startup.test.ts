@@ -1,0 +1,147 @@
+import { spawn } from "node:child_process";
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { createInterface } from "node:readline";
+import { afterAll, describe, expect, it } from "vitest";
+import { createClient } from "../../src/api/client";
+import { startEmulator } from "../../src/emulator/emulator";
+import { parseFaultSpec, FaultInjector } from "../../src/emulator/faults";
+
+const CLI = join(__dirname, "../../dist/cli/main.js");
+const NODE = process.execPath;
+const dirs: string[] = [];
+const tempDir = () => {
+  const d = mkdtempSync(join(tmpdir(), "svc-emu-test-"));
+  dirs.push(d);
+  return d;
+};
+afterAll(() => dirs.forEach((d) => rmSync(d, { recursive: true, force: true })));
+
+/** Runs `svc-iac emulator` and resolves with its first stdout line, parsed, and the process. */
+function runCli(args: string[]) {
+  const child = spawn(NODE, [CLI, "emulator", ...args], { stdio: ["ignore", "pipe", "pipe"] });
+  let stderr = "";
+  child.stderr.on("data", (d) => (stderr += d));
+  const ready = new Promise<Record<string, any>>((resolve, reject) => {
+    const rl = createInterface({ input: child.stdout });
+    rl.once("line", (line) => resolve(JSON.parse(line)));
+    child.once("exit", (code) => reject(new Error(`exited ${code}: ${stderr}`)));
+  });
+  const exited = new Promise<number | null>((r) => child.once("exit", (code) => r(code)));
+  return { child, ready, exited, stderr: () => stderr };
+}
+
+describe("svc-iac emulator (the command)", () => {
+  it("GIVEN no options WHEN started THEN its first stdout line is the JSON ready object, logs go to stderr, and SIGTERM stops it with 0", async () => {
+    const run = runCli([]);
+    const info = await run.ready;
+    expect(info.base_url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/v1$/);
+    expect(info).toMatchObject({ client_id: "rt-demo-primary" });
+    for (const k of ["udf_base_url", "user_token", "service_token", "other_user_token", "basic_user_token"]) expect(typeof info[k]).toBe("string");
+    const me = await createClient({ baseUrl: info.base_url, token: info.user_token }).account.getSelf();
+    expect(me.handle).toBe("dana");
+    run.child.kill("SIGTERM");
+    expect(await run.exited).toBe(0);
+    expect(run.stderr()).toContain("[emulator] listening on");
+    expect(run.stderr()).toContain("SIGTERM: stopping");
+  });
+
+  it("GIVEN a data dir WHEN restarted THEN state and tokens survive, and credentials are stored only as hashes", async () => {
+    const dataDir = tempDir();
+    const first = runCli(["--data-dir", dataDir]);
+    const a = await first.ready;
+    const client = createClient({ baseUrl: a.base_url, token: a.user_token });
+    await client.account.updateSelf({ name: "Persisted Name" });
+    await client.close();
+    first.child.kill("SIGINT");
+    expect(await first.exited).toBe(0);
+
+    const second = runCli(["--data-dir", dataDir]);
+    const b = await second.ready;
+    expect(b.user_token).toBe(a.user_token);
+    expect(b.service_token).toBe(a.service_token);
+    const again = createClient({ baseUrl: b.base_url, token: b.user_token });
+    expect((await again.account.getSelf()).name).toBe("Persisted Name");
+    await again.close();
+    second.child.kill("SIGTERM");
+    await second.exited;
+    const db = readFileSync(join(dataDir, "emulator.sqlite"));
+    for (const t of [a.user_token, a.service_token, a.other_user_token]) expect(db.includes(Buffer.from(t))).toBe(false);
+  });
+
+  it("GIVEN a seed file WHEN started THEN its users, teams and fixed tokens are used", async () => {
+    const seedFile = join(tempDir(), "seed.yaml");
+    writeFileSync(
+      seedFile,
+      [
+        "teams:",
+        "  - name: acme",
+        "    billing: true",
+        "    instances: [{client_id: rt-acme-a, name: a, preference_rank: 1}, {client_id: rt-acme-b, name: b, preference_rank: 7}]",
+        "    buckets: [s3://acme-data]",
+        "    users:",
+        "      - {name: Ann, handle: ann, email: ann@acme.example, token: fixed-token-ann-0001}",
+        "      - {name: Bob, handle: bob, tier: basic, token: fixed-token-bob-0001}",
+        "    service_accounts: [{name: deployer, token: fixed-sa-token-0001}]",
+        "  - name: rival",
+        "    billing: false",
+        "    users: [{name: Rita, handle: rita, token: fixed-token-rita-0001}]",
+      ].join("\n"),
+    );
+    const run = runCli(["--seed", seedFile]);
+    const info = await run.ready;
+    expect(info).toMatchObject({
+      user_token: "fixed-token-ann-0001",
+      basic_user_token: "fixed-token-bob-0001",
+      other_user_token: "fixed-token-rita-0001",
+      service_token: "fixed-sa-token-0001",
+      client_id: "rt-acme-b",
+    });
+    const me = await createClient({ baseUrl: info.base_url, token: "fixed-token-ann-0001" }).account.getSelf();
+    expect(me).toMatchObject({ handle: "ann", execution_environment_id: "env-acme" });
+    run.child.kill("SIGTERM");
+    await run.exited;
+  });
+
+  it("GIVEN an invalid seed file or fault spec WHEN started THEN it exits 1 naming the problem", async () => {
+    const seedFile = join(tempDir(), "bad.json");
+    writeFileSync(seedFile, JSON.stringify({ teams: [{ name: "x", users: [{ tier: "gold" }] }] }));
+    const bad = runCli(["--seed", seedFile]);
+    await expect(bad.ready).rejects.toThrow(/bad\.json: invalid seed file:[\s\S]*teams\.0\.users\.0\.name/);
+    const badFaults = runCli(["--faults", "503=2"]);
+    await expect(badFaults.ready).rejects.toThrow('Invalid fault rate "503=2". A rate is a number from 0 to 1.');
+  });
+});
+
+describe("fault injection", () => {
+  it("parses every documented option", () => {
+    expect(parseFaultSpec("seed=7,500=0.1,502=0.2,503=0.05,429=0.1,retry-after=3,reset=0.02,lost=0.1,latency=5-20,methods=post|put,paths=/udf/|/collection/,after=2,count=9")).toEqual({
+      seed: 7, error500: 0.1, error502: 0.2, error503: 0.05, rate429: 0.1, retryAfterSeconds: 3, reset: 0.02, lost: 0.1,
+      latencyMs: [5, 20], methods: ["POST", "PUT"], paths: ["/udf/", "/collection/"], after: 2, count: 9,
+    });
+    expect(() => parseFaultSpec("boom=1")).toThrow(/Invalid fault "boom=1"/);
+  });
+
+  it("is reproducible: the same seed gives the same sequence of faults", () => {
+    const seq = () => {
+      const f = new FaultInjector(parseFaultSpec("seed=42,503=0.3,lost=0.2"));
+      return Array.from({ length: 50 }, () => f.decide("POST", "/udf/new").kind);
+    };
+    const a = seq();
+    expect(a).toEqual(seq());
+    expect(a).toContain("status");
+    expect(a).toContain("lost");
+    expect(a).toContain("none");
+  });
+
+  it("honours after and count", async () => {
+    const emu = await startEmulator({ faults: "503=1,after=1,count=1" });
+    const c = createClient({ baseUrl: emu.baseUrl, token: emu.tokens.user_token, retry: { maxAttempts: 1 } });
+    await expect(c.account.getSelf()).resolves.toBeTruthy();
+    await expect(c.account.getSelf()).rejects.toMatchObject({ status: 503 });
+    await expect(c.account.getSelf()).resolves.toBeTruthy();
+    await c.close();
+    await emu.close();
+  });
+});
