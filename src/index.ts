@@ -2,3 +2,4 @@
 export * from "./api/index";
 export { startEmulator, type EmulatorOptions, type RunningEmulator } from "./emulator/emulator";
 export { ManualClock } from "./emulator/clock";
+export * from "./provider/index";

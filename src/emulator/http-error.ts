@@ -35,9 +35,11 @@ export function fromZodIssues(where: string, issues: readonly z.core.$ZodIssue[]
   return issues.map((i) => {
     const loc = [where, ...i.path.map((p) => (typeof p === "symbol" ? String(p) : p))];
     const present = valueAt(input, i.path as (string | number)[]) !== undefined;
+    if (!present && (i.code === "invalid_type" || i.code === "invalid_value" || i.code === "invalid_union")) {
+      return { loc, msg: "Field required", type: "missing" };
+    }
     switch (i.code) {
       case "invalid_type":
-        if (!present) return { loc, msg: "Field required", type: "missing" };
         return { loc, msg: `Input should be a valid ${i.expected}`, type: `${i.expected}_type` };
       case "too_big":
         return {

@@ -1,0 +1,130 @@
+/**
+ * Canvas: a group of UDFs with a sharing level. Natural key: the name, unique in the team.
+ * Updates never send `udfs` (that would delete the UDFs managed as their own resources).
+ */
+import { z } from "zod";
+import { isApiError } from "../api/errors";
+import type { Canvas as ApiCanvas } from "../api/schemas";
+import { checkWith } from "./check";
+import { diffFields, secretFingerprint } from "./field-diff";
+import type { KindContext, ResourceKind } from "./kind";
+
+export const CanvasInputs = z.strictObject({
+  name: z.string({ error: "A canvas name is a string of letters, digits and underscores." }).regex(/^[A-Za-z0-9_]+$/, {
+    error: "A canvas name uses only letters, digits and underscores ([A-Za-z0-9_]), e.g. \"sales_dashboard\".",
+  }),
+  accessScope: z.enum(["team", "public"], { error: 'accessScope is "team" or "public".' }).default("team"),
+  allowPublicRead: z.boolean({ error: "allowPublicRead is true or false." }).default(false),
+  passcode: z.string({ error: "passcode is a string." }).min(1, { error: "A passcode must not be empty; omit it for none." }).optional(),
+  dashboardBody: z.string({ error: "dashboardBody is a string." }).optional(),
+  previewImageUrl: z.url({ error: "previewImageUrl is an http(s) URL." }).optional(),
+});
+export type CanvasInputs = z.infer<typeof CanvasInputs>;
+
+/** Kept state: the inputs (the passcode as a fingerprint only) and the platform's outputs. */
+export interface CanvasState extends Omit<CanvasInputs, "passcode"> {
+  id: string;
+  username: string | null;
+  lastUpdated: string;
+  passcodeFingerprint?: string;
+  shareToken?: string | null;
+}
+
+const SALT = "Canvas";
+
+function toBody(i: CanvasInputs) {
+  return {
+    name: i.name,
+    access_scope: i.accessScope,
+    allow_public_read: i.allowPublicRead,
+    passcode: i.passcode ?? null,
+    dashboard_body: i.dashboardBody ?? null,
+    preview_image_url: i.previewImageUrl ?? null,
+  };
+}
+
+/** Maps a platform canvas to kept state. */
+export interface CanvasRecord {
+  id: string;
+  name: string;
+  access_scope: "team" | "public";
+  allow_public_read: boolean;
+  passcode?: string | null;
+  dashboard_body?: string | null;
+  preview_image_url?: string | null;
+  username?: string | null;
+  last_updated: string;
+}
+
+export function canvasState(c: CanvasRecord): CanvasState {
+  return {
+    id: c.id,
+    name: c.name,
+    accessScope: c.access_scope,
+    allowPublicRead: c.allow_public_read,
+    ...(c.passcode ? { passcodeFingerprint: secretFingerprint(c.passcode, SALT, "passcode") } : {}),
+    ...(typeof c.dashboard_body === "string" ? { dashboardBody: c.dashboard_body } : {}),
+    ...(c.preview_image_url ? { previewImageUrl: c.preview_image_url } : {}),
+    username: c.username ?? null,
+    lastUpdated: c.last_updated,
+  };
+}
+
+async function findByName(ctx: KindContext, name: string): Promise<ApiCanvas | undefined> {
+  try {
+    return await ctx.client.canvases.getExecEnvBySlug(name);
+  } catch (e) {
+    if (isApiError(e, "not_found")) return undefined;
+    throw e;
+  }
+}
+
+export const canvasKind: ResourceKind<CanvasInputs, CanvasState> = {
+  kind: "Canvas",
+  secretInputs: ["passcode"],
+  secretOutputs: [],
+  check: (raw) => checkWith(CanvasInputs, raw, ["passcode"]),
+  key: (i) => i.name,
+  diff(olds, news) {
+    const { passcodeFingerprint: _fp, ...rest } = olds;
+    return diffFields({ ...rest, passcodeFingerprint: olds.passcodeFingerprint }, {
+      ...news,
+      allowPublicRead: news.allowPublicRead,
+      accessScope: news.accessScope,
+      passcode: news.passcode,
+    }, { secret: ["passcode"], salt: SALT });
+  },
+  async create(ctx, inputs) {
+    const existing = await findByName(ctx, inputs.name);
+    if (existing) {
+      // Adopt, then make it match: a lost answer to an earlier create must not leave it half-set.
+      const c = await ctx.client.canvases.update(existing.id, toBody(inputs));
+      return { id: c.id, state: canvasState(c), adopted: true };
+    }
+    const c = await ctx.client.canvases.create(toBody(inputs));
+    return { id: c.id, state: canvasState(c), adopted: false };
+  },
+  async read(ctx, id) {
+    try {
+      return canvasState(await ctx.client.canvases.getById(id));
+    } catch (e) {
+      if (isApiError(e, "not_found")) return undefined;
+      throw e;
+    }
+  },
+  async update(ctx, id, _olds, news) {
+    return canvasState(await ctx.client.canvases.update(id, toBody(news)));
+  },
+  async observeAll(ctx) {
+    // The environment listing returns every team canvas, with full records, in one request.
+    const all = await ctx.client.canvases.listExecEnv();
+    return all.map((c) => ({ id: c.id, key: c.name, state: canvasState(c) }));
+  },
+  async delete(ctx, id) {
+    try {
+      await ctx.client.canvases.delete(id);
+    } catch (e) {
+      if (!isApiError(e, "not_found")) throw e;
+    }
+  },
+};

@@ -1,0 +1,51 @@
+/** Turns zod validation into Pulumi-style check failures: every failure, with path and a clear reason. */
+import type { z } from "zod";
+import type { CheckFailure, CheckResult } from "./kind";
+
+/** `headers[0].moduleName` from a zod path. */
+export function propertyPath(path: readonly PropertyKey[]): string {
+  let out = "";
+  for (const p of path) out += typeof p === "number" ? `[${p}]` : out ? `.${String(p)}` : String(p);
+  return out || "(inputs)";
+}
+
+function show(value: unknown): string {
+  const text = JSON.stringify(value);
+  return text === undefined ? String(value) : text.length > 60 ? `${text.slice(0, 57)}...` : text;
+}
+
+function valueAt(input: unknown, path: readonly PropertyKey[]): unknown {
+  let cur = input;
+  for (const p of path) {
+    if (cur === null || typeof cur !== "object") return undefined;
+    cur = (cur as Record<PropertyKey, unknown>)[p];
+  }
+  return cur;
+}
+
+/**
+ * Validates `raw` with `schema`. Each failure names the property, the value found (secret fields
+ * excepted) and the expected form, taken from the schema's messages.
+ */
+export function checkWith<S extends z.ZodType>(schema: S, raw: unknown, secretFields: readonly string[] = []): CheckResult<z.infer<S>> {
+  const r = schema.safeParse(raw);
+  if (r.success) return { inputs: r.data, failures: [] };
+  const failures: CheckFailure[] = r.error.issues.map((i) => {
+    const property = propertyPath(i.path);
+    const found = valueAt(raw, i.path);
+    const secret = secretFields.includes(String(i.path[0]));
+    if (found === undefined && i.code === "invalid_type") return { property, reason: `${property} is required: ${expectation(i.message)}` };
+    const foundText = secret ? "a secret value" : show(found);
+    return { property, reason: `Invalid ${property} ${foundText}. ${i.message}` };
+  });
+  return { inputs: (raw ?? {}) as z.infer<S>, failures };
+}
+
+function expectation(message: string): string {
+  return message.startsWith("Invalid input") ? "a value is expected." : message;
+}
+
+/** Combines failures of several checks. */
+export function mergeFailures(...lists: CheckFailure[][]): CheckFailure[] {
+  return lists.flat();
+}

@@ -1,0 +1,167 @@
+/**
+ * Drives the real Pulumi dynamic-provider host over gRPC, as `pulumi up` does: the host script
+ * `@pulumi/pulumi/cmd/dynamic-provider` is spawned, prints its port, and serves
+ * `pulumirpc.ResourceProvider`. Calls carry the serialized provider in `__provider`.
+ */
+import { spawn, type ChildProcess } from "node:child_process";
+import { createRequire } from "node:module";
+import { mkdirSync, mkdtempSync, rmSync, symlinkSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { dirname, join } from "node:path";
+import { createInterface } from "node:readline";
+
+const projectRoot = join(__dirname, "../..");
+const pulumiDir = dirname(require.resolve("@pulumi/pulumi/package.json", { paths: [projectRoot] }));
+const fromPulumi = createRequire(join(pulumiDir, "index.js"));
+const grpc = fromPulumi("@grpc/grpc-js");
+const structproto = fromPulumi("google-protobuf/google/protobuf/struct_pb");
+const provproto = fromPulumi("./proto/provider_pb");
+const provrpc = fromPulumi("./proto/provider_grpc_pb");
+
+export type Props = Record<string, unknown>;
+
+let folder: string | undefined;
+/**
+ * A folder laid out like a user's Pulumi program: `node_modules/svc-iac` is this package (as
+ * `npm install` of a local path links it). `pulumi up` runs the host with the program's folder
+ * as working directory, which is where `require("svc-iac/provider-runtime")` resolves from.
+ */
+export function programFolder(): string {
+  if (folder) return folder;
+  folder = mkdtempSync(join(tmpdir(), "svc-program-"));
+  mkdirSync(join(folder, "node_modules"));
+  symlinkSync(projectRoot, join(folder, "node_modules", "svc-iac"), "dir");
+  process.once("exit", () => rmSync(folder!, { recursive: true, force: true }));
+  return folder;
+}
+
+export interface HostOptions {
+  /** Working directory of the host: where `require("svc-iac/…")` resolves from. @default {@link programFolder} */
+  cwd?: string;
+  env?: Record<string, string | undefined>;
+}
+
+export class ProviderHost {
+  stderr = "";
+  private constructor(
+    private readonly child: ChildProcess,
+    private readonly client: any,
+  ) {}
+
+  static async start(opts: HostOptions = {}): Promise<ProviderHost> {
+    const script = join(pulumiDir, "cmd/dynamic-provider/index.js");
+    const child = spawn(process.execPath, [script, "127.0.0.1:1"], {
+      cwd: opts.cwd ?? programFolder(),
+      env: { ...process.env, ...opts.env },
+      stdio: ["ignore", "pipe", "pipe"],
+    });
+    let stderr = "";
+    child.stderr!.on("data", (d) => (stderr += d));
+    const port = await new Promise<string>((resolve, reject) => {
+      createInterface({ input: child.stdout! }).once("line", (l) => resolve(l.trim()));
+      child.once("exit", (code) => reject(new Error(`provider host exited ${code}: ${stderr}`)));
+    });
+    const client = new provrpc.ResourceProviderClient(`127.0.0.1:${port}`, grpc.credentials.createInsecure());
+    const host = new ProviderHost(child, client);
+    child.stderr!.on("data", (d) => (host.stderr += d));
+    return host;
+  }
+
+  private call<T>(method: string, req: unknown): Promise<T> {
+    return new Promise((resolve, reject) =>
+      this.client[method](req, (err: any, res: T) => (err ? reject(new HostError(err.details ?? err.message, err.code)) : resolve(res))),
+    );
+  }
+
+  /** `Configure` with stack config such as `svc:baseUrl` (values as strings, as the engine sends them). */
+  async configure(variables: Record<string, string>): Promise<void> {
+    const req = new provproto.ConfigureRequest();
+    const vars = req.getVariablesMap();
+    for (const [k, v] of Object.entries(variables)) vars.set(k, v);
+    req.setArgs(structproto.Struct.fromJavaScript(variables));
+    await this.call("configure", req);
+  }
+
+  async check(urn: string, olds: Props, news: Props): Promise<{ inputs: Props; failures: { property: string; reason: string }[] }> {
+    const req = new provproto.CheckRequest();
+    req.setUrn(urn);
+    req.setOlds(structproto.Struct.fromJavaScript(olds));
+    req.setNews(structproto.Struct.fromJavaScript(news));
+    const res = await this.call<any>("check", req);
+    return {
+      inputs: res.getInputs().toJavaScript(),
+      failures: res.getFailuresList().map((f: any) => ({ property: f.getProperty(), reason: f.getReason() })),
+    };
+  }
+
+  async diff(urn: string, id: string, olds: Props, news: Props): Promise<{ changes: "some" | "none" | "unknown"; replaces: string[]; deleteBeforeReplace: boolean }> {
+    const req = new provproto.DiffRequest();
+    req.setUrn(urn);
+    req.setId(id);
+    req.setOlds(structproto.Struct.fromJavaScript(olds));
+    req.setNews(structproto.Struct.fromJavaScript(news));
+    const res = await this.call<any>("diff", req);
+    const C = provproto.DiffResponse.DiffChanges;
+    const c = res.getChanges();
+    return {
+      changes: c === C.DIFF_SOME ? "some" : c === C.DIFF_NONE ? "none" : "unknown",
+      replaces: res.getReplacesList(),
+      deleteBeforeReplace: res.getDeletebeforereplace(),
+    };
+  }
+
+  async create(urn: string, properties: Props): Promise<{ id: string; properties: Props }> {
+    const req = new provproto.CreateRequest();
+    req.setUrn(urn);
+    req.setProperties(structproto.Struct.fromJavaScript(properties));
+    const res = await this.call<any>("create", req);
+    return { id: res.getId(), properties: res.getProperties().toJavaScript() };
+  }
+
+  async read(urn: string, id: string, properties: Props): Promise<{ id: string; properties: Props }> {
+    const req = new provproto.ReadRequest();
+    req.setUrn(urn);
+    req.setId(id);
+    req.setProperties(structproto.Struct.fromJavaScript(properties));
+    const res = await this.call<any>("read", req);
+    return { id: res.getId(), properties: res.getProperties()?.toJavaScript() ?? {} };
+  }
+
+  async update(urn: string, id: string, olds: Props, news: Props): Promise<{ properties: Props }> {
+    const req = new provproto.UpdateRequest();
+    req.setUrn(urn);
+    req.setId(id);
+    req.setOlds(structproto.Struct.fromJavaScript(olds));
+    req.setNews(structproto.Struct.fromJavaScript(news));
+    const res = await this.call<any>("update", req);
+    return { properties: res.getProperties().toJavaScript() };
+  }
+
+  async delete(urn: string, id: string, properties: Props): Promise<void> {
+    const req = new provproto.DeleteRequest();
+    req.setUrn(urn);
+    req.setId(id);
+    req.setProperties(structproto.Struct.fromJavaScript(properties));
+    await this.call("delete", req);
+  }
+
+  async stop(): Promise<void> {
+    this.client.close();
+    this.child.kill("SIGTERM");
+    await new Promise((r) => (this.child.exitCode !== null ? r(null) : this.child.once("exit", r)));
+  }
+}
+
+/** A failure the host reported (gRPC status with the provider's message in `details`). */
+export class HostError extends Error {
+  constructor(message: string, readonly grpcCode: number) {
+    super(message);
+  }
+}
+
+/** Serializes a dynamic provider exactly as the SDK does for `__provider`. */
+export async function serializeProvider(provider: object): Promise<string> {
+  const pulumi = fromPulumi("./index.js");
+  const r = await pulumi.runtime.serializeFunction(() => provider, { allowSecrets: true });
+  return r.text;
+}
