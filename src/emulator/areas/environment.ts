@@ -129,7 +129,7 @@ export const environmentArea: Area = {
       handler: (ctx) =>
         ctx.store
           .all<ServiceAccountRow>(
-            "SELECT id, env_id, name, created_at FROM service_accounts WHERE env_id = ? ORDER BY created_at, id",
+            "SELECT id, env_id, name, created_at FROM service_accounts WHERE env_id = ? ORDER BY created_at, rowid",
             caller(ctx).envId,
           )
           .map(saJson),

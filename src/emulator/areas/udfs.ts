@@ -37,7 +37,8 @@ const Paging = z.object({ skip: q.int().min(0).default(0), limit: q.int().min(1)
 const CreateUdf = z.object({
   slug: slug(),
   udf_body: z.string(),
-  udf_type: z.literal("auto"),
+  // A string first, so that a missing field reads "Field required" rather than a literal mismatch.
+  udf_type: z.string().pipe(z.literal("auto")),
   collection_id: z.string().nullable().optional(),
   create_shared_token: z.boolean().default(false),
   shared_token_access_scope: z.enum(["public", "team"]).default("team"),
@@ -190,8 +191,6 @@ function deleteUdf(ctx: RequestContext) {
   return out;
 }
 
-const json = (store: Store, u: UdfRow) => udfJson(store, u);
-
 export const udfsArea: Area = {
   name: "udfs",
   routes: [
@@ -204,28 +203,28 @@ export const udfsArea: Area = {
       handler: (ctx) => {
         const u = udfById(ctx.store, ctx.params.udf_id);
         if (!u || !canReadUdf(ctx.store, u, ctx.principal)) throw notFound("UDF not found");
-        return json(ctx.store, u);
+        return udfJson(ctx.store, u);
       },
     },
     {
       method: "GET",
       path: "/udf/exec-env/self/by-collection/:canvas_name/by-slug/:slug",
       scope: "environment",
-      handler: (ctx) => json(ctx.store, udfOfEnv(ctx, ctx.params.canvas_name)),
+      handler: (ctx) => udfJson(ctx.store, udfOfEnv(ctx, ctx.params.canvas_name)),
     },
-    { method: "GET", path: "/udf/exec-env/self/by-slug/:slug", scope: "environment", handler: (ctx) => json(ctx.store, udfOfEnv(ctx, undefined)) },
+    { method: "GET", path: "/udf/exec-env/self/by-slug/:slug", scope: "environment", handler: (ctx) => udfJson(ctx.store, udfOfEnv(ctx, undefined)) },
     ...(["handle", "email"] as const).flatMap((column) => [
       {
         method: "GET",
         path: `/udf/by-user-${column}/:owner/by-collection/:canvas_name/by-slug/:slug`,
         scope: "user_or_environment" as const,
-        handler: (ctx: RequestContext) => json(ctx.store, udfOfOwner(ctx, userBy(ctx.store, column, ctx.params.owner), ctx.params.canvas_name)),
+        handler: (ctx: RequestContext) => udfJson(ctx.store, udfOfOwner(ctx, userBy(ctx.store, column, ctx.params.owner), ctx.params.canvas_name)),
       },
       {
         method: "GET",
         path: `/udf/by-user-${column}/:owner/by-slug/:slug`,
         scope: "user_or_environment" as const,
-        handler: (ctx: RequestContext) => json(ctx.store, udfOfOwner(ctx, userBy(ctx.store, column, ctx.params.owner), undefined)),
+        handler: (ctx: RequestContext) => udfJson(ctx.store, udfOfOwner(ctx, userBy(ctx.store, column, ctx.params.owner), undefined)),
       },
     ]),
     { method: "POST", path: "/udf/new", scope: "user", handler: createUdf },
