@@ -54,6 +54,8 @@ export class Canvas extends pulumi.dynamic.Resource {
   declare readonly lastUpdated: pulumi.Output<string>;
 
   constructor(name: string, args: CanvasArgs, opts?: pulumi.CustomResourceOptions) {
-    super(providerFor("Canvas"), name, { username: undefined, lastUpdated: undefined, ...args }, opts, "svc", "Canvas");
+    // The passcode is made secret here, so it is never kept in plain among the state's inputs.
+    const passcode = args.passcode === undefined ? undefined : pulumi.secret(args.passcode);
+    super(providerFor("Canvas"), name, { username: undefined, lastUpdated: undefined, ...args, passcode }, opts, "svc", "Canvas");
   }
 }

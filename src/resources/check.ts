@@ -30,15 +30,28 @@ function valueAt(input: unknown, path: readonly PropertyKey[]): unknown {
 export function checkWith<S extends z.ZodType>(schema: S, raw: unknown, secretFields: readonly string[] = []): CheckResult<z.infer<S>> {
   const r = schema.safeParse(raw);
   if (r.success) return { inputs: r.data, failures: [] };
-  const failures: CheckFailure[] = r.error.issues.map((i) => {
+  const failures: CheckFailure[] = r.error.issues.flatMap((i): CheckFailure[] => {
+    if (i.code === "unrecognized_keys") {
+      const known = knownKeys(schema, i.path);
+      return i.keys.map((k) => ({
+        property: propertyPath([...i.path, k]),
+        reason: `Unknown input "${k}".${known.length ? ` Expected one of ${known.join(", ")}.` : ""}`,
+      }));
+    }
     const property = propertyPath(i.path);
     const found = valueAt(raw, i.path);
     const secret = secretFields.includes(String(i.path[0]));
-    if (found === undefined && i.code === "invalid_type") return { property, reason: `${property} is required: ${expectation(i.message)}` };
+    if (found === undefined && i.code === "invalid_type") return [{ property, reason: `${property} is required: ${expectation(i.message)}` }];
     const foundText = secret ? "a secret value" : show(found);
-    return { property, reason: `Invalid ${property} ${foundText}. ${i.message}` };
+    return [{ property, reason: `Invalid ${property} ${foundText}. ${i.message}` }];
   });
   return { inputs: (raw ?? {}) as z.infer<S>, failures };
+}
+
+/** The keys an object schema accepts at `path` (top level only; nested paths give none). */
+function knownKeys(schema: z.ZodType, path: readonly PropertyKey[]): string[] {
+  const shape = path.length === 0 ? (schema as unknown as { shape?: Record<string, unknown> }).shape : undefined;
+  return shape ? Object.keys(shape).sort() : [];
 }
 
 function expectation(message: string): string {

@@ -1,0 +1,35 @@
+import * as pulumi from "@pulumi/pulumi";
+import { providerFor } from "./stub";
+
+export interface SecretArgs {
+  /**
+   * The secret's key, 1 to 256 characters. A new key replaces the secret (new written first).
+   * @example "OPENAI_API_KEY"
+   */
+  key: pulumi.Input<string>;
+  /**
+   * The value. Always stored as a Pulumi secret, and kept in state only as a fingerprint; a change
+   * updates in place.
+   * @example config.requireSecret("openaiKey")
+   */
+  value: pulumi.Input<string>;
+}
+
+/**
+ * A user secret, owned by the signed-in user (`svc:token` must be a paid user's Bearer token).
+ * An existing secret of that key is adopted and overwritten. A value changed on the platform shows
+ * as drift on `valueFingerprint` after a refresh, without revealing it.
+ *
+ * @example
+ * new svc.Secret("openai", { key: "OPENAI_API_KEY", value: config.requireSecret("openaiKey") });
+ */
+export class Secret extends pulumi.dynamic.Resource {
+  declare readonly key: pulumi.Output<string>;
+  /** A salted hash of the value (never the value). */
+  declare readonly valueFingerprint: pulumi.Output<string>;
+
+  constructor(name: string, args: SecretArgs, opts?: pulumi.CustomResourceOptions) {
+    // The value is a secret even when given as plain text, so the engine encrypts it in state.
+    super(providerFor("Secret"), name, { valueFingerprint: undefined, ...args, value: pulumi.secret(args.value) }, opts, "svc", "Secret");
+  }
+}

@@ -1,0 +1,48 @@
+import * as pulumi from "@pulumi/pulumi";
+import { providerFor } from "./stub";
+
+export interface ServiceAccountArgs {
+  /**
+   * The account's name; on the platform it reads `<name> [svc-iac <tag>]`. A change replaces it.
+   * @example "ci-deployer"
+   */
+  name: pulumi.Input<string>;
+  /**
+   * Any value; changing it rotates the token: a new account is created, then the old one deleted.
+   * @default none
+   * @example "2025-06"
+   */
+  rotation?: pulumi.Input<unknown>;
+}
+
+/**
+ * A service account of the team's environment and its token (a machine credential for
+ * `Svc-Service-Token`). The token is returned only at creation, so every change replaces the
+ * account, new before old: the new token can be distributed before the old one stops working.
+ * Managing accounts needs a user's Bearer token (`svc:token`). If an account with the same platform
+ * name already exists (an interrupted earlier create, or another stack), creation stops and says
+ * how to resolve it rather than adopting an account whose token nobody can read.
+ *
+ * @example
+ * const deployer = new svc.ServiceAccount("deployer", { name: "ci-deployer", rotation: "2025-06" });
+ * export const deployerToken = deployer.token; // secret
+ */
+export class ServiceAccount extends pulumi.dynamic.Resource {
+  declare readonly name: pulumi.Output<string>;
+  /** The name on the platform: `<name> [svc-iac <tag>]`. */
+  declare readonly accountName: pulumi.Output<string>;
+  /** The token (secret). */
+  declare readonly token: pulumi.Output<string>;
+  declare readonly createdAt: pulumi.Output<string>;
+
+  constructor(name: string, args: ServiceAccountArgs, opts?: pulumi.CustomResourceOptions) {
+    super(
+      providerFor("ServiceAccount"),
+      name,
+      { accountName: undefined, token: undefined, createdAt: undefined, ...args },
+      { deleteBeforeReplace: false, ...opts, additionalSecretOutputs: [...(opts?.additionalSecretOutputs ?? []), "token"] },
+      "svc",
+      "ServiceAccount",
+    );
+  }
+}

@@ -1,0 +1,40 @@
+import * as pulumi from "@pulumi/pulumi";
+import { providerFor } from "./stub";
+
+export interface SessionTokenArgs {
+  /**
+   * The canvas token to mint for (`fc_...`). Kept as a secret; a change replaces the session token.
+   * @example share.shareToken
+   */
+  canvasToken: pulumi.Input<string>;
+  /**
+   * Lifetime in seconds, 1 to 86400 (24 hours). A change replaces the token.
+   * @default 3600
+   */
+  ttl?: pulumi.Input<number>;
+}
+
+/**
+ * A session token for a team-only shared canvas (`svc_session_token`). Replaced once expired (at
+ * the next `pulumi up`). Delete revokes every session token of its canvas token: the platform has
+ * no per-token revocation, so two SessionTokens on one canvas token share that fate.
+ *
+ * @example
+ * const session = new svc.SessionToken("embed", { canvasToken: share.shareToken, ttl: 1800 });
+ */
+export class SessionToken extends pulumi.dynamic.Resource {
+  /** The session token. Secret. */
+  declare readonly sessionToken: pulumi.Output<string>;
+  /** ISO 8601 time after which the token no longer works. */
+  declare readonly expiresAt: pulumi.Output<string>;
+  declare readonly ttl: pulumi.Output<number>;
+
+  constructor(name: string, args: SessionTokenArgs, opts?: pulumi.CustomResourceOptions) {
+    // The canvas token is made secret here too, so it is never kept in plain among the inputs.
+    const inputs = { sessionToken: undefined, expiresAt: undefined, ...args, canvasToken: pulumi.secret(args.canvasToken) };
+    super(providerFor("SessionToken"), name, inputs, {
+      ...opts,
+      additionalSecretOutputs: [...(opts?.additionalSecretOutputs ?? []), "sessionToken", "canvasToken"],
+    }, "svc", "SessionToken");
+  }
+}

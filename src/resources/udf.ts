@@ -1,0 +1,244 @@
+/**
+ * Udf: a saved UDF on a canvas. Natural key: `<canvasId>/<slug>` (a slug is unique on its canvas).
+ *
+ * The code may come from a `.py` file (`codePath`): `check` reads it, relative to the working
+ * directory (the Pulumi program's folder), and puts its content into `code`, so the diff sees
+ * content changes and the file's location is not part of the state. The body is the JSON
+ * `udf_body` of `udf-body.ts`, compared by content, never by assuming the server's hash.
+ *
+ * After a body change on a shared canvas, the UDF's real-time cache is invalidated, so shared
+ * URLs serve the new code.
+ */
+import { readFileSync } from "node:fs";
+import { resolve } from "node:path";
+import { z } from "zod";
+import { isApiError } from "../api/errors";
+import type { Canvas as ApiCanvas, Udf as ApiUdf } from "../api/schemas";
+import { checkWith } from "./check";
+import { diffFields } from "./field-diff";
+import type { CheckFailure, KindContext, ResourceKind } from "./kind";
+import { buildUdfBody, parseUdfBody, sameUdfBody, type UdfHeader } from "./udf-body";
+
+const PY_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
+const pyFile = (what: string) =>
+  z.string({ error: `${what} is the path of a .py file, relative to the Pulumi program folder.` }).regex(/\.py$/, {
+    error: `${what} is the path of a Python file ending in .py, relative to the Pulumi program folder, e.g. "udfs/loader.py".`,
+  });
+
+const Header = z.strictObject({
+  moduleName: z.string({ error: "moduleName is a Python module name, e.g. \"utils\"." }).regex(PY_NAME, {
+    error: 'moduleName is a Python module name: a letter or "_", then letters, digits or "_", e.g. "utils".',
+  }),
+  code: z.string({ error: "code is the module's Python source." }).optional(),
+  codePath: pyFile("codePath").optional(),
+});
+
+/** The raw inputs, as a Pulumi program or a GitOps file gives them. */
+export const UdfArgs = z.strictObject({
+  canvasId: z.string({ error: "canvasId is the id of the canvas holding the UDF (e.g. canvas.id)." }).min(1, {
+    error: "canvasId must not be empty: give the id of the canvas holding the UDF (e.g. canvas.id).",
+  }),
+  slug: z.string({ error: "A slug is a string of letters, digits, '_' and '-'." }).regex(/^[A-Za-z0-9_-]+$/, {
+    error: "A slug is URL-safe: letters, digits, '_' and '-' only ([A-Za-z0-9_-]+), e.g. \"load-listings\".",
+  }),
+  code: z.string({ error: "code is the UDF's Python source." }).optional(),
+  codePath: pyFile("codePath").optional(),
+  entrypoint: z.string({ error: "entrypoint is the name of the function to call." }).regex(PY_NAME, {
+    error: 'entrypoint is a Python function name, e.g. "udf".',
+  }).default("udf"),
+  headers: z
+    .array(Header, { error: "headers is a list of helper modules: [{moduleName, code | codePath}]." })
+    .default([])
+    .superRefine((list, ctx) => {
+      const seen = new Set<string>();
+      list.forEach((h, i) => {
+        if (seen.has(h.moduleName)) ctx.addIssue({ code: "custom", path: [i, "moduleName"], message: "Module names must be unique within headers." });
+        seen.add(h.moduleName);
+      });
+    }),
+  metadata: z.record(z.string(), z.unknown(), { error: 'metadata is an object, e.g. {"fused:description": "Loads listings"}.' }).default({}),
+  createSharedToken: z.boolean({ error: "createSharedToken is true or false." }).default(false),
+});
+
+/** Checked inputs: the code of every module is inline (files read). */
+export interface UdfInputs {
+  canvasId: string;
+  slug: string;
+  code: string;
+  entrypoint: string;
+  headers: UdfHeader[];
+  metadata: Record<string, unknown>;
+  createSharedToken: boolean;
+}
+
+/** Kept state: the inputs and the platform's outputs. */
+export interface UdfState extends Omit<UdfInputs, "canvasId" | "createSharedToken"> {
+  id: string;
+  /** Null when the UDF was moved off every canvas (to its owner's default canvas). */
+  canvasId: string | null;
+  /** Absent when unknown (a UDF found by a listing). */
+  createSharedToken?: boolean;
+  udfBodyHash: string;
+  /** The per-UDF shared token (`fsh_...`): only returned when the UDF is created. Secret. */
+  sharedToken?: string;
+}
+
+/** Resolves `code` / `codePath` of one module: the source, or a failure naming the property. */
+function moduleSource(raw: unknown, at: string): { code?: string; failure?: CheckFailure } {
+  const o = (raw ?? {}) as Record<string, unknown>;
+  const { code, codePath } = o;
+  if (code === undefined && codePath === undefined) {
+    return { failure: { property: `${at}code`, reason: `${at}code is required: give the Python source in ${at}code, or the path of a .py file in ${at}codePath.` } };
+  }
+  if (code !== undefined && codePath !== undefined) {
+    return { failure: { property: `${at}codePath`, reason: `Invalid ${at}codePath ${JSON.stringify(codePath)}. Give either ${at}code or ${at}codePath, not both.` } };
+  }
+  if (typeof code === "string") return { code };
+  if (typeof codePath !== "string" || !codePath.endsWith(".py")) return {}; // the schema reports it
+  const full = resolve(process.cwd(), codePath);
+  try {
+    return { code: readFileSync(full, "utf8") };
+  } catch (e) {
+    const why = (e as NodeJS.ErrnoException).code ?? "unreadable";
+    return { failure: { property: `${at}codePath`, reason: `Invalid ${at}codePath ${JSON.stringify(codePath)}. No readable file at ${full} (${why}); paths are relative to the Pulumi program folder.` } };
+  }
+}
+
+/** Reads every `codePath` and reports every missing or unreadable source. */
+function resolveSources(raw: unknown): { code?: string; headers: (string | undefined)[]; failures: CheckFailure[] } {
+  const o = (raw ?? {}) as Record<string, unknown>;
+  const main = moduleSource(o, "");
+  const headerList = Array.isArray(o.headers) ? o.headers : [];
+  const headers = headerList.map((h, i) => moduleSource(h, `headers[${i}].`));
+  const failures = [main, ...headers].flatMap((s) => (s.failure ? [s.failure] : []));
+  return { code: main.code, headers: headers.map((h) => h.code), failures };
+}
+
+export function checkUdf(raw: unknown) {
+  const base = checkWith(UdfArgs, raw);
+  const sources = resolveSources(raw);
+  const failures = [...base.failures, ...sources.failures];
+  if (failures.length) return { inputs: base.inputs as unknown as UdfInputs, failures };
+  const a = base.inputs;
+  const inputs: UdfInputs = {
+    canvasId: a.canvasId,
+    slug: a.slug,
+    code: sources.code!,
+    entrypoint: a.entrypoint,
+    headers: a.headers.map((h, i) => ({ moduleName: h.moduleName, code: sources.headers[i]! })),
+    metadata: a.metadata,
+    createSharedToken: a.createSharedToken,
+  };
+  return { inputs, failures };
+}
+
+/** The `udf_body` for the desired (or kept) state: the UDF's name is its slug. */
+export function udfBodyOf(s: Pick<UdfInputs, "slug" | "entrypoint" | "code" | "headers" | "metadata">): string {
+  return buildUdfBody({ name: s.slug, entrypoint: s.entrypoint, code: s.code, headers: s.headers, metadata: s.metadata });
+}
+
+export function udfState(u: ApiUdf, kept: { createSharedToken?: boolean; sharedToken?: string } = {}): UdfState {
+  const body = parseUdfBody(u.udf_body);
+  return {
+    id: u.id,
+    canvasId: u.collection_id ?? null,
+    slug: u.slug,
+    code: body.code,
+    entrypoint: body.entrypoint,
+    headers: body.headers,
+    metadata: body.metadata,
+    ...(kept.createSharedToken === undefined ? {} : { createSharedToken: kept.createSharedToken }),
+    udfBodyHash: u.udf_body_hash,
+    ...(kept.sharedToken ? { sharedToken: kept.sharedToken } : {}),
+  };
+}
+
+async function canvasOf(ctx: KindContext, canvasId: string): Promise<ApiCanvas> {
+  try {
+    return await ctx.client.canvases.getById(canvasId);
+  } catch (e) {
+    if (isApiError(e, "not_found")) {
+      throw new Error(`Canvas "${canvasId}" was not found in your team: canvasId must be the id of an existing canvas (e.g. canvas.id).`);
+    }
+    throw e;
+  }
+}
+
+/** Drops the UDF's real-time cache when its canvas is shared, so shared URLs serve the new code. */
+async function invalidateIfShared(ctx: KindContext, canvas: ApiCanvas, udfId: string): Promise<void> {
+  if (canvas.share_token && canvas.share_client_id) await ctx.client.realtime.deleteCache(canvas.share_client_id, udfId);
+}
+
+const NOTES: Record<string, string> = {
+  canvasId: "moves the UDF to the other canvas (collection_id)",
+  createSharedToken: "a per-UDF shared token can only be minted when the UDF is created",
+};
+
+export const udfKind: ResourceKind<UdfInputs, UdfState> = {
+  kind: "Udf",
+  secretInputs: [],
+  secretOutputs: ["sharedToken"],
+  check: checkUdf,
+  key: (i) => `${i.canvasId}/${i.slug}`,
+  diff(olds, news) {
+    // A UDF found by a listing has no known createSharedToken: never replace it for that.
+    const kept = { ...olds, createSharedToken: olds.createSharedToken ?? news.createSharedToken };
+    const d = diffFields(kept, { ...news }, { replaceOn: ["createSharedToken"] });
+    const fields = d.fields.map((f) => (NOTES[f.field] ? { ...f, note: NOTES[f.field] } : f));
+    // The slug is unique on its canvas: the new UDF can only be made once the old one is gone
+    // (made first, it would adopt the old one, which the delete would then remove).
+    return { ...d, fields, deleteBeforeReplace: d.replaces.length > 0 };
+  },
+  async create(ctx, inputs) {
+    const canvas = await canvasOf(ctx, inputs.canvasId);
+    const body = udfBodyOf(inputs);
+    const existing = canvas.udfs.find((u) => u.slug === inputs.slug);
+    if (existing) {
+      // Adopt. A per-UDF shared token cannot be obtained for an existing UDF.
+      let u = existing;
+      if (!sameUdfBody(existing.udf_body, body)) {
+        u = await ctx.client.udfs.update(existing.id, { udf_body: body });
+        await invalidateIfShared(ctx, canvas, u.id);
+      }
+      return { id: u.id, state: udfState(u, { createSharedToken: inputs.createSharedToken }), adopted: true };
+    }
+    const u = await ctx.client.udfs.create({
+      slug: inputs.slug,
+      udf_body: body,
+      collection_id: inputs.canvasId,
+      create_shared_token: inputs.createSharedToken,
+    });
+    return { id: u.id, state: udfState(u, { createSharedToken: inputs.createSharedToken, sharedToken: u.shared_token }), adopted: false };
+  },
+  async read(ctx, id, olds) {
+    try {
+      return udfState(await ctx.client.udfs.getById(id), olds);
+    } catch (e) {
+      if (isApiError(e, "not_found")) return undefined;
+      throw e;
+    }
+  },
+  async update(ctx, id, olds, news) {
+    // The body is always sent (an unchanged body changes nothing); whether it changed is told by
+    // the hash the server returns, compared with the one it returned for the body last written.
+    const u = await ctx.client.udfs.update(id, {
+      udf_body: udfBodyOf(news),
+      ...(news.slug !== olds.slug ? { slug: news.slug } : {}),
+      ...(news.canvasId !== olds.canvasId ? { collection_id: news.canvasId } : {}),
+    });
+    if (u.udf_body_hash !== olds.udfBodyHash) await invalidateIfShared(ctx, await canvasOf(ctx, news.canvasId), id);
+    return udfState(u, { createSharedToken: news.createSharedToken, sharedToken: olds.sharedToken });
+  },
+  async delete(ctx, id) {
+    try {
+      await ctx.client.udfs.delete(id);
+    } catch (e) {
+      if (!isApiError(e, "not_found")) throw e;
+    }
+  },
+  async observeAll(ctx) {
+    // UDFs on an owner's default canvas (no collection_id) are not manageable as a Udf: skipped.
+    const all = await ctx.client.udfs.listExecEnv().toArray();
+    return all.filter((u) => u.collection_id).map((u) => ({ id: u.id, key: `${u.collection_id}/${u.slug}`, state: udfState(u) }));
+  },
+};
