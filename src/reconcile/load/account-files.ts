@@ -1,0 +1,91 @@
+/**
+ * The team-level files: `secrets.yaml` (values from the environment only),
+ * `service-accounts.yaml` (rotation policy) and `bucket-policies.yaml` (where to write each policy).
+ * Each is optional.
+ */
+import { posix } from "node:path";
+import type { DesiredObject } from "../model";
+import type { Diagnostics } from "./diagnostics";
+import { desiredObject } from "./desired";
+import { MapReader, report, rootReader, type ReadContext } from "./fields";
+import { BUCKET_POLICIES_KEYS, BUCKET_POLICY_KEYS, DURATION_EXPECTED, PATTERNS, SECRETS_KEYS, SERVICE_ACCOUNT_KEYS, SERVICE_ACCOUNTS_KEYS } from "./keys";
+import type { Resolver } from "./variables";
+import { locate, readYaml } from "./yaml-source";
+
+export const SECRETS_FILE = "secrets.yaml";
+export const SERVICE_ACCOUNTS_FILE = "service-accounts.yaml";
+export const BUCKET_POLICIES_FILE = "bucket-policies.yaml";
+
+const SERVICE_ACCOUNT_NAME = /^[A-Za-z0-9][A-Za-z0-9 _.-]{0,182}$/;
+const BUCKET = /^(s3:\/\/)?[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]\/?$/;
+
+type Entries = { ctx: ReadContext; list: MapReader } | undefined;
+
+/** Opens `file` and its one top-level mapping of user-named entries. */
+async function openEntries(root: string, file: string, topKeys: readonly string[], vars: Resolver, diag: Diagnostics): Promise<Entries> {
+  const src = await readYaml(root, file, diag);
+  if (!src) return undefined;
+  const ctx: ReadContext = { src, diag, vars };
+  const top = rootReader(ctx, topKeys);
+  const key = topKeys[0];
+  if (!top.isMapping || !top.has(key)) return undefined;
+  const list = new MapReader(ctx, top.valueNode(key), key, "any");
+  return list.isMapping ? { ctx, list } : undefined;
+}
+
+export async function readSecrets(root: string, vars: Resolver, diag: Diagnostics): Promise<DesiredObject[]> {
+  const opened = await openEntries(root, SECRETS_FILE, SECRETS_KEYS, vars, diag);
+  if (!opened) return [];
+  const out: DesiredObject[] = [];
+  for (const e of opened.list.entries()) {
+    if (!PATTERNS.secretKey.test(e.name)) {
+      report(opened.ctx, e.keyNode, e.path, `found secret key "${e.name}", expected 1 to 256 letters, digits, "_", "." or "-", e.g. "MAPBOX_TOKEN"`);
+      continue;
+    }
+    const value = opened.list.secret(e.name, `secret ${e.name}`, { allowEmpty: true });
+    if (value === undefined) continue;
+    out.push(desiredObject("Secret", `secret.${e.name}`, { key: e.name, value }, locate(opened.ctx.src, e.keyNode, e.path)));
+  }
+  return out;
+}
+
+export async function readServiceAccounts(root: string, vars: Resolver, diag: Diagnostics): Promise<DesiredObject[]> {
+  const opened = await openEntries(root, SERVICE_ACCOUNTS_FILE, SERVICE_ACCOUNTS_KEYS, vars, diag);
+  if (!opened) return [];
+  const out: DesiredObject[] = [];
+  for (const e of opened.list.entries()) {
+    if (!SERVICE_ACCOUNT_NAME.test(e.name)) {
+      report(opened.ctx, e.keyNode, e.path, `found service account name "${e.name}", expected 1 to 183 letters, digits, spaces, "_", "." or "-", e.g. "ci-deployer"`);
+      continue;
+    }
+    const m = new MapReader(opened.ctx, e.valueNode, e.path, SERVICE_ACCOUNT_KEYS);
+    if (!m.isMapping) continue;
+    const inputs = { name: e.name, rotation: m.text("rotation", 'a trigger value (string or number), e.g. "1": changing it rotates the token') };
+    const rotateEvery = m.string("rotate_every", { pattern: PATTERNS.duration, expected: DURATION_EXPECTED });
+    out.push(desiredObject("ServiceAccount", `service_account.${e.name}`, inputs, locate(opened.ctx.src, e.keyNode, e.path), { options: { rotateEvery } }));
+  }
+  return out;
+}
+
+export async function readBucketPolicies(root: string, vars: Resolver, diag: Diagnostics): Promise<DesiredObject[]> {
+  const opened = await openEntries(root, BUCKET_POLICIES_FILE, BUCKET_POLICIES_KEYS, vars, diag);
+  if (!opened) return [];
+  const out: DesiredObject[] = [];
+  for (const e of opened.list.entries()) {
+    if (!BUCKET.test(e.name)) {
+      report(opened.ctx, e.keyNode, e.path, `found bucket "${e.name}", expected an S3 bucket name of 3 to 63 lowercase letters, digits, "." or "-", e.g. "demo-bucket"`);
+      continue;
+    }
+    const bucketName = e.name.replace(/^s3:\/\//, "").replace(/\/$/, "");
+    const m = new MapReader(opened.ctx, e.valueNode, e.path, BUCKET_POLICY_KEYS);
+    if (!m.isMapping) continue;
+    const output = m.string("output", { expected: 'a file path relative to the repository, e.g. "policies/demo-bucket.json"' });
+    const rel = output === undefined ? undefined : posix.normalize(output.replace(/\\/g, "/"));
+    if (rel !== undefined && (posix.isAbsolute(rel) || rel === ".." || rel.startsWith("../"))) {
+      m.fail("output", `found ${JSON.stringify(output)}, expected a path inside the repository`);
+      continue;
+    }
+    out.push(desiredObject("BucketPolicy", `bucket_policy.${bucketName}`, { bucketName }, locate(opened.ctx.src, e.keyNode, e.path), { options: { output: rel } }));
+  }
+  return out;
+}

@@ -1,0 +1,167 @@
+/**
+ * `canvases/<name>/`: `canvas.yaml` (settings and sharing), one UDF per `<slug>.py` directly in
+ * the folder with optional `<slug>.yaml` settings. `.py` files in sub-folders are helper modules.
+ */
+import { posix } from "node:path";
+import type { DesiredObject } from "../model";
+import type { Diagnostics } from "./diagnostics";
+import { desiredObject } from "./desired";
+import { MapReader, rootReader, type ReadContext } from "./fields";
+import { CANVAS_KEYS, DURATION_EXPECTED, HEADER_KEYS, PATTERNS, SHARE_KEYS, UDF_KEYS } from "./keys";
+import { isFile, listFolder, readText } from "./repo-files";
+import type { Resolver } from "./variables";
+import { locate, parseYaml, readYaml } from "./yaml-source";
+
+export const CANVASES = "canvases";
+const CANVAS_FILE = "canvas.yaml";
+const URL = /^https?:\/\/\S+$/;
+
+/** Every canvas, share and UDF of the repository. */
+export async function readCanvases(root: string, vars: Resolver, diag: Diagnostics): Promise<DesiredObject[]> {
+  const out: DesiredObject[] = [];
+  for (const entry of await listFolder(root, CANVASES)) {
+    const rel = `${CANVASES}/${entry.name}`;
+    if (!entry.isFolder) {
+      if (/\.(py|ya?ml)$/.test(entry.name)) diag.atFile(rel, `found a file directly in canvases/, expected one folder per canvas: move it to canvases/<canvas name>/${entry.name}`);
+      continue;
+    }
+    if (!PATTERNS.canvas.test(entry.name)) {
+      diag.atFile(rel, `found canvas folder "${entry.name}", expected a canvas name of letters, digits and "_" only ([A-Za-z0-9_]+), e.g. "${entry.name.replace(/[^A-Za-z0-9_]/g, "_")}"`);
+    }
+    out.push(...(await readCanvasFolder(root, entry.name, vars, diag)));
+  }
+  return out;
+}
+
+async function readCanvasFolder(root: string, canvas: string, vars: Resolver, diag: Diagnostics): Promise<DesiredObject[]> {
+  const folder = `${CANVASES}/${canvas}`;
+  const files = (await listFolder(root, folder)).filter((e) => !e.isFolder).map((e) => e.name);
+  const out: DesiredObject[] = [];
+  if (!files.includes(CANVAS_FILE)) {
+    diag.atFile(`${folder}/${CANVAS_FILE}`, `not found: every canvas folder needs a canvas.yaml (an empty file takes the defaults)`);
+  } else {
+    const src = await readYaml(root, `${folder}/${CANVAS_FILE}`, diag);
+    if (src) out.push(...readCanvasFile({ src, diag, vars }, canvas));
+  }
+  for (const file of files.filter((f) => f.endsWith(".yaml") && f !== CANVAS_FILE)) {
+    if (!files.includes(`${file.slice(0, -".yaml".length)}.py`)) {
+      diag.atFile(`${folder}/${file}`, `found UDF settings without code: ${file.slice(0, -".yaml".length)}.py does not exist in ${folder}/ (a <slug>.yaml holds the settings of <slug>.py)`);
+    }
+  }
+  for (const file of files.filter((f) => f.endsWith(".py"))) {
+    const udf = await readUdf(root, canvas, file.slice(0, -".py".length), files, vars, diag);
+    if (udf) out.push(udf);
+  }
+  return out;
+}
+
+function readCanvasFile(ctx: ReadContext, canvas: string): DesiredObject[] {
+  const top = rootReader(ctx, CANVAS_KEYS);
+  if (!top.isMapping) return [];
+  const preview = top.string("preview_image_url", { pattern: URL, expected: 'an http(s) URL, e.g. "https://example.com/preview.png"' });
+  const inputs = {
+    name: canvas,
+    accessScope: top.oneOf("access_scope", ["team", "public"] as const) ?? "team",
+    allowPublicRead: top.boolean("allow_public_read") ?? false,
+    passcode: top.secret("passcode", "passcode", { allowEmpty: false }),
+    dashboardBody: top.string("dashboard_body"),
+    previewImageUrl: preview,
+  };
+  const out = [desiredObject("Canvas", `canvas.${canvas}`, inputs, locate(ctx.src, null, ""))];
+  if (top.has("share")) {
+    const share = top.map("share", SHARE_KEYS);
+    if (share) {
+      const shareInputs = {
+        clientId: share.string("client_id", { pattern: /^\S+$/, expected: "the client_id of one of your team's real-time instances (omit it for the preferred one)" }),
+        rotation: share.text("rotation", 'a trigger value (string or number), e.g. "1": changing it rotates the share token'),
+      };
+      const rotateEvery = share.string("rotate_every", { pattern: PATTERNS.duration, expected: DURATION_EXPECTED });
+      const source = locate(ctx.src, top.keyNode("share"), "share");
+      out.push(desiredObject("CanvasShare", `share.${canvas}`, shareInputs, source, { refs: { canvas }, options: { rotateEvery } }));
+    }
+  }
+  return out;
+}
+
+async function readUdf(root: string, canvas: string, slug: string, files: string[], vars: Resolver, diag: Diagnostics): Promise<DesiredObject | undefined> {
+  const folder = `${CANVASES}/${canvas}`;
+  const pyFile = `${folder}/${slug}.py`;
+  if (slug === "canvas") {
+    diag.atFile(pyFile, `found a UDF named "canvas", expected another name: canvas.yaml holds the canvas's settings, so canvas.py cannot have settings of its own`);
+    return undefined;
+  }
+  if (!PATTERNS.slug.test(slug)) {
+    diag.atFile(pyFile, `found UDF file "${slug}.py", expected a slug of letters, digits, "_" and "-" only ([A-Za-z0-9_-]+)`);
+    return undefined;
+  }
+  const code = (await readText(root, pyFile)) ?? "";
+  let settings: UdfSettings = { headers: [] };
+  if (files.includes(`${slug}.yaml`)) {
+    const settingsFile = `${folder}/${slug}.yaml`;
+    const text = (await readText(root, settingsFile)) ?? "";
+    const src = parseYaml(settingsFile, text, diag);
+    if (src) settings = await readUdfSettings(root, { src, diag, vars }, folder);
+  }
+  const inputs = {
+    slug,
+    code,
+    entrypoint: settings.entrypoint ?? "udf",
+    headers: settings.headers,
+    metadata: settings.metadata ?? {},
+    createSharedToken: settings.sharedToken ?? false,
+  };
+  const options = { isVisible: settings.visible, position: settings.position };
+  return desiredObject("Udf", `udf.${canvas}/${slug}`, inputs, { file: pyFile, line: 1, column: 1, path: "" }, { refs: { canvas }, options });
+}
+
+interface UdfSettings {
+  entrypoint?: string;
+  metadata?: Record<string, unknown>;
+  headers: { moduleName: string; code: string }[];
+  visible?: boolean;
+  position?: number;
+  sharedToken?: boolean;
+}
+
+async function readUdfSettings(root: string, ctx: ReadContext, folder: string): Promise<UdfSettings> {
+  const top = rootReader(ctx, UDF_KEYS);
+  if (!top.isMapping) return { headers: [] };
+  return {
+    entrypoint: top.string("entrypoint", { pattern: PATTERNS.module, expected: 'a Python function name, e.g. "udf"' }),
+    metadata: top.object("metadata", 'a mapping of metadata, e.g. {"fused:description": "Loads listings"}'),
+    headers: await readHeaders(root, ctx, top, folder),
+    visible: top.boolean("visible"),
+    position: top.integer("position", 0),
+    sharedToken: top.boolean("shared_token"),
+  };
+}
+
+async function readHeaders(root: string, ctx: ReadContext, top: MapReader, folder: string): Promise<UdfSettings["headers"]> {
+  const items = top.list("headers", "a list of helper modules: [{module: utils, file: lib/utils.py}]") ?? [];
+  const out: UdfSettings["headers"] = [];
+  const seen = new Map<string, number>();
+  for (const item of items) {
+    const h = new MapReader(ctx, item.node, item.path, HEADER_KEYS);
+    if (!h.isMapping) continue;
+    const moduleName = h.string("module", { required: true, pattern: PATTERNS.module, expected: 'a Python module name: a letter or "_", then letters, digits or "_", e.g. "utils"' });
+    const file = h.string("file", { required: true, expected: 'the path of a .py file relative to the canvas folder, e.g. "lib/utils.py"' });
+    if (moduleName !== undefined) {
+      const first = seen.get(moduleName);
+      if (first !== undefined) h.fail("module", `duplicate module "${moduleName}" (first at line ${first}); module names must be unique within headers`);
+      seen.set(moduleName, locate(ctx.src, h.valueNode("module"), "").line);
+    }
+    const code = file === undefined ? undefined : await readHelper(root, h, folder, file);
+    if (moduleName !== undefined && code !== undefined) out.push({ moduleName, code });
+  }
+  return out;
+}
+
+async function readHelper(root: string, h: MapReader, folder: string, file: string): Promise<string | undefined> {
+  const rel = posix.normalize(posix.join(folder, file.replace(/\\/g, "/")));
+  if (posix.isAbsolute(file) || rel === ".." || rel.startsWith("../")) {
+    return h.fail("file", `found ${JSON.stringify(file)}, expected a path inside the repository (relative to ${folder}/)`);
+  }
+  if (!rel.endsWith(".py")) return h.fail("file", `found ${JSON.stringify(file)}, expected a Python file ending in .py`);
+  if (!(await isFile(root, rel))) return h.fail("file", `found ${JSON.stringify(file)}, expected an existing file: ${rel} does not exist`);
+  return readText(root, rel);
+}

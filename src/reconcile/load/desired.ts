@@ -1,0 +1,21 @@
+/** Builds desired objects as plain, deterministic data (no `undefined` fields). */
+import type { DesiredKind, DesiredObject, SourceLocation } from "../model";
+
+function defined<T extends object>(o: T): T {
+  return Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined)) as T;
+}
+
+export function desiredObject(
+  kind: DesiredKind,
+  address: string,
+  inputs: Record<string, unknown>,
+  source: SourceLocation,
+  more: { refs?: DesiredObject["refs"]; options?: DesiredObject["options"] } = {},
+): DesiredObject {
+  return { address, kind, inputs: defined(inputs), refs: defined(more.refs ?? {}), options: defined(more.options ?? {}), source };
+}
+
+/** Objects in address order, so loads, plans and snapshots never depend on directory order. */
+export function sortByAddress(objects: DesiredObject[]): DesiredObject[] {
+  return [...objects].sort((a, b) => (a.address < b.address ? -1 : a.address > b.address ? 1 : 0));
+}

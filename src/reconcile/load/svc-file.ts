@@ -1,0 +1,147 @@
+/**
+ * `svc.yaml`: the project name, variables, settings and targets. Selects the target, merges its
+ * variables over the project's, and switches the resolver to them for every other file.
+ */
+import { posix } from "node:path";
+import type { ProjectSettings, StateLocation } from "../model";
+import { didYouMean, type Diagnostics } from "./diagnostics";
+import { MapReader, report, rootReader, type ReadContext } from "./fields";
+import { CREDENTIALS_KEYS, PATTERNS, SVC_KEYS, TARGET_KEYS } from "./keys";
+import type { Resolver } from "./variables";
+import { readYaml } from "./yaml-source";
+
+export const SVC_FILE = "svc.yaml";
+export const DEFAULT_TARGET = "default";
+
+export const DEFAULT_SETTINGS = {
+  prune: false,
+  maxDeletions: 10,
+  concurrency: 8,
+  state: ".svc-iac/state",
+  credentials: { baseUrlEnv: "SVC_BASE_URL", udfBaseUrlEnv: "SVC_UDF_BASE_URL", tokenEnv: "SVC_TOKEN", serviceTokenEnv: "SVC_SERVICE_TOKEN" },
+} as const;
+
+export interface SvcFile {
+  project: string;
+  settings: ProjectSettings;
+}
+
+const CREDENTIAL_FIELDS = {
+  base_url_env: "baseUrlEnv",
+  udf_base_url_env: "udfBaseUrlEnv",
+  token_env: "tokenEnv",
+  service_token_env: "serviceTokenEnv",
+} as const satisfies Record<(typeof CREDENTIALS_KEYS)[number], keyof ProjectSettings["credentials"]>;
+
+/** Reads svc.yaml for `target`; afterwards `vars` resolves that target's variables. */
+export async function readSvcFile(root: string, target: string, vars: Resolver, diag: Diagnostics): Promise<SvcFile | undefined> {
+  const src = await readYaml(root, SVC_FILE, diag);
+  if (!src) {
+    // References to variables are not checked without svc.yaml: its error is the one to fix.
+    vars.useVariables(undefined, `target "${target}"`);
+    if (!diag.errors.some((e) => e.file === SVC_FILE)) {
+      diag.atFile(SVC_FILE, `svc.yaml not found: the repository root needs an svc.yaml naming the project (e.g. "project: listings")`);
+    }
+    return undefined;
+  }
+  const ctx: ReadContext = { src, diag, vars };
+  const top = rootReader(ctx, SVC_KEYS);
+  const project = top.string("project", { required: true, pattern: PATTERNS.project, expected: 'a project name of lowercase letters, digits, "_" and "-", starting with a letter or digit, e.g. "listings"' });
+  const projectVariables = readVariables(ctx, top);
+  const targets = readTargets(ctx, top);
+  const selected = targets.get(target)?.reader;
+  if (!selected && target !== DEFAULT_TARGET) {
+    const known = [DEFAULT_TARGET, ...[...targets.keys()].filter((t) => t !== DEFAULT_TARGET).sort()];
+    report(ctx, top.keyNode("targets"), "targets", `unknown target "${target}"; known targets: ${known.join(", ")}${didYouMean(target, known)}`);
+  }
+  const variables = { ...projectVariables, ...(selected ? readVariables(ctx, selected) : {}) };
+  vars.useVariables(variables, `target "${target}"`);
+
+  const base = readSettings(top);
+  const over = selected ? readSettings(selected) : {};
+  const name = project ?? "project";
+  const credentials = { ...DEFAULT_SETTINGS.credentials, ...readCredentials(targets.get(target)?.credentials) };
+  const settings: ProjectSettings = {
+    prune: over.prune ?? base.prune ?? DEFAULT_SETTINGS.prune,
+    maxDeletions: over.maxDeletions ?? base.maxDeletions ?? DEFAULT_SETTINGS.maxDeletions,
+    concurrency: over.concurrency ?? base.concurrency ?? DEFAULT_SETTINGS.concurrency,
+    state: stateLocation(over.state ?? base.state ?? DEFAULT_SETTINGS.state, name, target),
+    credentials,
+  };
+  return project === undefined ? undefined : { project, settings };
+}
+
+function readVariables(ctx: ReadContext, m: MapReader): Record<string, unknown> {
+  if (!m.has("variables")) return {};
+  const reader = new MapReader(ctx, m.valueNode("variables"), m.path ? `${m.path}.variables` : "variables", "any");
+  const out: Record<string, unknown> = {};
+  for (const e of reader.entries()) {
+    if (!PATTERNS.variable.test(e.name)) {
+      report(ctx, e.keyNode, e.path, `found variable name "${e.name}", expected letters, digits and "_", starting with a letter or "_" (it is used as \${var.NAME})`);
+      continue;
+    }
+    const value = reader.value(e.name);
+    if (value) out[e.name] = value.value;
+  }
+  return out;
+}
+
+/** Every declared target, its mapping checked for unknown keys (values are read for the selected one only). */
+interface TargetReaders {
+  reader: MapReader;
+  credentials?: MapReader;
+}
+
+function readTargets(ctx: ReadContext, top: MapReader): Map<string, TargetReaders> {
+  const out = new Map<string, TargetReaders>();
+  if (!top.has("targets")) return out;
+  const list = new MapReader(ctx, top.valueNode("targets"), "targets", "any");
+  for (const e of list.entries()) {
+    if (!PATTERNS.target.test(e.name)) {
+      report(ctx, e.keyNode, e.path, `found target name "${e.name}", expected letters, digits, "_" and "-" ([A-Za-z0-9_-]+)`);
+      continue;
+    }
+    const t = new MapReader(ctx, e.valueNode, e.path, TARGET_KEYS);
+    if (!t.isMapping) continue;
+    out.set(e.name, { reader: t, credentials: t.map("credentials", CREDENTIALS_KEYS) });
+  }
+  return out;
+}
+
+interface SettingsFields {
+  prune?: boolean;
+  maxDeletions?: number;
+  concurrency?: number;
+  state?: string;
+}
+
+function readSettings(m: MapReader): SettingsFields {
+  const state = m.string("state", { expected: 'a local folder relative to the repository (e.g. ".svc-iac/state"), "s3://bucket/prefix" or "gs://bucket/prefix"' });
+  let checkedState = state;
+  if (state !== undefined && (state === "" || (state.includes("://") && !PATTERNS.remoteState.test(state)))) {
+    checkedState = m.fail("state", `found ${JSON.stringify(state)}, expected a local folder relative to the repository (e.g. ".svc-iac/state"), "s3://bucket/prefix" or "gs://bucket/prefix"`);
+  }
+  return {
+    prune: m.boolean("prune"),
+    maxDeletions: m.integer("max_deletions", 0),
+    concurrency: m.integer("concurrency", 1, 64),
+    state: checkedState,
+  };
+}
+
+function readCredentials(c: MapReader | undefined): Partial<ProjectSettings["credentials"]> {
+  if (!c) return {};
+  const out: Partial<ProjectSettings["credentials"]> = {};
+  for (const key of CREDENTIALS_KEYS) {
+    const v = c.string(key, { pattern: PATTERNS.envName, expected: 'the name of an environment variable, e.g. "STAGING_SVC_TOKEN"' });
+    if (v !== undefined) out[CREDENTIAL_FIELDS[key]] = v;
+  }
+  return out;
+}
+
+/** The inventory's place: the configured folder or URL, then `<project>/<target>` so targets never share one. */
+export function stateLocation(state: string, project: string, target: string): StateLocation {
+  if (PATTERNS.remoteState.test(state)) return { kind: "remote", url: `${state.replace(/\/+$/, "")}/${project}/${target}` };
+  const folder = state.replace(/\\/g, "/");
+  return { kind: "local", path: posix.normalize(posix.join(folder, project, target)) };
+}

@@ -1,0 +1,54 @@
+/**
+ * Checks across files once every object is read: references between objects, unique addresses,
+ * and each kind's own input check (a safety net: the loader's output must be what the kinds
+ * accept). Then scrubs secret values from every message.
+ */
+import type { DesiredObject, LoadError } from "../model";
+import { KINDS } from "../../resources/registry";
+import { didYouMean, type Diagnostics } from "./diagnostics";
+import type { UdfReference } from "./cronjob-files";
+
+export function checkReferences(objects: readonly DesiredObject[], references: readonly UdfReference[], diag: Diagnostics): void {
+  const udfs = objects.filter((o) => o.kind === "Udf").map((o) => o.address.slice("udf.".length));
+  const known = new Set(udfs);
+  for (const ref of references) {
+    if (known.has(ref.udf)) continue;
+    const [canvas, slug] = ref.udf.split("/");
+    diag.add({ ...ref.at, message: `found ${JSON.stringify(ref.udf)}, expected a UDF of this repository: canvases/${canvas}/${slug}.py does not exist${didYouMean(ref.udf, udfs)}` });
+  }
+}
+
+export function checkUniqueAddresses(objects: readonly DesiredObject[], diag: Diagnostics): void {
+  const seen = new Map<string, DesiredObject>();
+  for (const o of objects) {
+    const first = seen.get(o.address);
+    if (first) diag.add({ ...o.source, message: `duplicate ${o.address}: already declared at ${first.source.file}:${first.source.line}:${first.source.column}` });
+    else seen.set(o.address, o);
+  }
+}
+
+const snake = (property: string) => property.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`);
+
+/** Runs each kind's `check` on objects whose file had no error; references get placeholders (the planner resolves them). */
+export function checkWithKinds(objects: readonly DesiredObject[], diag: Diagnostics): void {
+  // An error on a file or on its folder (a misnamed canvas folder) already explains the object.
+  const withErrors = diag.errors.map((e) => e.file);
+  for (const o of objects) {
+    if (withErrors.some((f) => o.source.file === f || o.source.file.startsWith(`${f}/`))) continue;
+    const raw = {
+      ...o.inputs,
+      ...(o.kind === "Udf" || o.kind === "CanvasShare" ? { canvasId: `<canvas ${o.refs.canvas}>` } : {}),
+      ...(o.kind === "Cronjob" ? { udfId: `<udf ${o.refs.udf}>` } : {}),
+    };
+    for (const f of KINDS[o.kind].check(raw).failures) {
+      diag.add({ ...o.source, path: snake(f.property), message: f.reason });
+    }
+  }
+}
+
+/** Replaces every secret value in messages with "the value of NAME" (values shorter than 4 characters are left: they would mangle messages). */
+export function scrubSecrets(errors: readonly LoadError[], secretEnvNames: Iterable<string>, env: Record<string, string | undefined>): LoadError[] {
+  const secrets = [...secretEnvNames].map((name) => ({ name, value: env[name] })).filter((s): s is { name: string; value: string } => !!s.value && s.value.length >= 4);
+  if (!secrets.length) return [...errors];
+  return errors.map((e) => ({ ...e, message: secrets.reduce((m, s) => m.split(s.value).join(`the value of ${s.name}`), e.message) }));
+}

@@ -1,0 +1,80 @@
+/**
+ * What the loader produces from a repository: the desired objects of one project and target,
+ * each with its source location. Pure data; the planner compares it with what the platform holds.
+ */
+
+/** Where something stands in the repository: 1-based line and column, and the path inside the document. */
+export interface SourceLocation {
+  /** Path relative to the repository root, with `/` separators. */
+  file: string;
+  line: number;
+  column: number;
+  /** Path inside the document, e.g. `share.rotate_every` or `secrets.MAPBOX_TOKEN`; "" for the file itself. */
+  path: string;
+}
+
+/** A validation error: where, what was found, what was expected. */
+export interface LoadError extends SourceLocation {
+  message: string;
+}
+
+export type DesiredKind = "Secret" | "ServiceAccount" | "Canvas" | "Udf" | "CanvasShare" | "Cronjob" | "BucketPolicy";
+
+/**
+ * One desired object. `inputs` are the kind's inputs (camelCase, as `src/resources/<kind>.ts`
+ * checks them), except references to other objects, which stay symbolic in `refs` until the
+ * planner resolves them against the platform (a canvas name becomes `canvasId`, a
+ * `<canvas>/<slug>` becomes `udfId`).
+ */
+export interface DesiredObject {
+  /** Stable, human address: `canvas.sales`, `udf.sales/loader`, `share.sales`, `cronjob.daily`, `secret.MAPBOX_TOKEN`, `service_account.ci`, `bucket_policy.demo-bucket`. */
+  address: string;
+  kind: DesiredKind;
+  inputs: Record<string, unknown>;
+  refs: { canvas?: string; udf?: string };
+  /** Reconciler options that are not platform fields (rotation policy, where to write outputs). */
+  options: {
+    /** `30d`, `12h`: rotate the token when its last rotation is older (shares, service accounts). */
+    rotateEvery?: string;
+    /** For bucket policies: the file (relative to the repository) to write the policy document to. */
+    output?: string;
+    /** For UDFs: visibility and order on the canvas. */
+    isVisible?: boolean;
+    position?: number;
+  };
+  source: SourceLocation;
+}
+
+export type StateLocation = { kind: "local"; path: string } | { kind: "remote"; url: string };
+
+export interface ProjectSettings {
+  /** Delete inventory objects that left the repository. @default false */
+  prune: boolean;
+  /** A plan deleting more than this many objects stops unless allowed. @default 10 */
+  maxDeletions: number;
+  /** Where the inventory and lock live. @default local `.svc-iac/state/<project>/<target>` */
+  state: StateLocation;
+  /** Names of the environment variables holding this target's credentials (defaults `SVC_*`). */
+  credentials: { baseUrlEnv: string; udfBaseUrlEnv: string; tokenEnv: string; serviceTokenEnv: string };
+  /** Apply concurrency. @default 8 */
+  concurrency: number;
+}
+
+export interface LoadedProject {
+  /** Absolute path of the repository root (the folder holding `svc.yaml`). */
+  root: string;
+  project: string;
+  target: string;
+  settings: ProjectSettings;
+  /** Sorted by address. */
+  objects: DesiredObject[];
+  /** Names of the secret values used (environment variable names), for redaction. */
+  secretEnvNames: string[];
+}
+
+export type LoadResult = { ok: true; project: LoadedProject } | { ok: false; errors: LoadError[] };
+
+/** `file:line:column: message`, the form editors and CI annotations understand. */
+export function formatLoadError(e: LoadError): string {
+  return `${e.file}:${e.line}:${e.column}: ${e.path ? `${e.path}: ` : ""}${e.message}`;
+}

@@ -1,0 +1,118 @@
+import { describe, expect, it } from "vitest";
+import { loadRepository } from "../../../src/reconcile/load/index";
+import type { DesiredObject, LoadedProject, LoadResult } from "../../../src/reconcile/model";
+
+const FIXTURE = "test/fixtures/valid-full";
+const ENV = { LISTINGS_PASSCODE: "open-sesame-listings-4410", MAPBOX_TOKEN: "pk.mapbox-real-token-9981" };
+
+function projectOf(r: LoadResult): LoadedProject {
+  if (!r.ok) throw new Error(`expected a project, got errors: ${JSON.stringify(r.errors)}`);
+  return r.project;
+}
+
+const find = (p: LoadedProject, address: string): DesiredObject => {
+  const o = p.objects.find((x) => x.address === address);
+  if (!o) throw new Error(`no ${address}`);
+  return o;
+};
+
+/** The objects with secret inputs replaced by the name of their variable, so the snapshot holds no secret. */
+function withoutSecrets(objects: DesiredObject[]): DesiredObject[] {
+  return objects.map((o) => {
+    const inputs = { ...o.inputs };
+    if (o.kind === "Canvas" && inputs.passcode !== undefined) inputs.passcode = "<secret>";
+    if (o.kind === "Secret") inputs.value = "<secret>";
+    return { ...o, inputs };
+  });
+}
+
+describe("loading the full valid repository", () => {
+  it("produces every object, sorted by address, with its source location", async () => {
+    // GIVEN a repository with every file kind, WHEN it is loaded for the default target
+    const p = projectOf(await loadRepository(FIXTURE, { env: ENV }));
+    // THEN the objects are deterministic and complete
+    expect(p.objects.map((o) => o.address)).toEqual([
+      "bucket_policy.archive-bucket",
+      "bucket_policy.demo-bucket",
+      "canvas.listings",
+      "canvas.reports",
+      "cronjob.daily-stats",
+      "cronjob.weekly_report",
+      "secret.MAPBOX_TOKEN",
+      "service_account.listings-deployer",
+      "service_account.reader",
+      "share.listings",
+      "udf.listings/loader",
+      "udf.listings/stats",
+      "udf.reports/weekly",
+    ]);
+    expect(withoutSecrets(p.objects)).toMatchSnapshot();
+  });
+
+  it("takes secret values from the environment and records the variables' names for redaction", async () => {
+    const p = projectOf(await loadRepository(FIXTURE, { env: ENV }));
+    expect(find(p, "canvas.listings").inputs.passcode).toBe(ENV.LISTINGS_PASSCODE);
+    expect(find(p, "secret.MAPBOX_TOKEN").inputs).toEqual({ key: "MAPBOX_TOKEN", value: ENV.MAPBOX_TOKEN });
+    expect(p.secretEnvNames).toEqual(["LISTINGS_PASSCODE", "MAPBOX_TOKEN"]);
+  });
+
+  it("reads helper modules from sub-folders and from outside the canvas folder, and does not take them for UDFs", async () => {
+    const p = projectOf(await loadRepository(FIXTURE, { env: ENV }));
+    const loader = find(p, "udf.listings/loader");
+    expect((loader.inputs.headers as { moduleName: string }[]).map((h) => h.moduleName)).toEqual(["utils", "geo"]);
+    expect(loader.options).toEqual({ isVisible: true, position: 0 });
+    expect(p.objects.some((o) => o.address.includes("utils"))).toBe(false);
+  });
+
+  it("applies the defaults of the default target", async () => {
+    const p = projectOf(await loadRepository(FIXTURE, { env: ENV }));
+    expect({ project: p.project, target: p.target, settings: p.settings }).toEqual({
+      project: "listings",
+      target: "default",
+      settings: {
+        prune: false,
+        maxDeletions: 10,
+        concurrency: 8,
+        state: { kind: "local", path: ".svc-iac/state/listings/default" },
+        credentials: { baseUrlEnv: "SVC_BASE_URL", udfBaseUrlEnv: "SVC_UDF_BASE_URL", tokenEnv: "SVC_TOKEN", serviceTokenEnv: "SVC_SERVICE_TOKEN" },
+      },
+    });
+  });
+});
+
+describe("targets and variables", () => {
+  it("uses the target's settings, credentials and state, and its variables over the project's", async () => {
+    const p = projectOf(await loadRepository(FIXTURE, { target: "staging", env: ENV }));
+    expect(p.settings).toEqual({
+      prune: true,
+      maxDeletions: 3,
+      concurrency: 4,
+      state: { kind: "remote", url: "s3://acme-iac/state/listings/staging" },
+      credentials: { baseUrlEnv: "STAGING_SVC_BASE_URL", udfBaseUrlEnv: "SVC_UDF_BASE_URL", tokenEnv: "STAGING_SVC_TOKEN", serviceTokenEnv: "SVC_SERVICE_TOKEN" },
+    });
+    expect(find(p, "canvas.listings").inputs.dashboardBody).toBe("Listings in sf");
+    expect(find(p, "cronjob.daily-stats").inputs.udfArgs).toEqual({ city: "sf", limit: 100 });
+  });
+
+  it("keeps a whole-string reference's type, interpolates inside strings, and unescapes $${", async () => {
+    const p = projectOf(await loadRepository(FIXTURE, { env: ENV }));
+    expect(find(p, "udf.listings/loader").inputs.metadata).toEqual({
+      "fused:description": "Loads listings for nyc",
+      "fused:tags": ["demo", "listings"],
+      "fused:defaultParameters": { limit: 100, literal: "${not_a_variable}" },
+    });
+  });
+
+  it("keeps a target's settings it does not override from the project", async () => {
+    const p = projectOf(await loadRepository(FIXTURE, { target: "prod", env: ENV }));
+    expect(p.settings.prune).toBe(false);
+    expect(p.settings.state).toEqual({ kind: "remote", url: "gs://acme-iac/state/listings/prod" });
+    expect(find(p, "canvas.listings").inputs.dashboardBody).toBe("Listings in nyc");
+  });
+
+  it("gives the same result on every load", async () => {
+    const a = projectOf(await loadRepository(FIXTURE, { env: ENV }));
+    const b = projectOf(await loadRepository(FIXTURE, { env: ENV }));
+    expect(JSON.stringify(b)).toBe(JSON.stringify(a));
+  });
+});
