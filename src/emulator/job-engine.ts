@@ -15,7 +15,12 @@
 import { createHash, randomBytes } from "node:crypto";
 import { badRequest, invalid, notFound } from "./http-error";
 import { newId } from "./catalog";
+import { ObjectStore, parseStoragePath } from "./object-store";
+import type { EmulatorEnv } from "./route";
 import { parseJson, type Store } from "./store";
+
+/** What the lifecycle needs: the store, and the object store folder the outputs are written to. */
+export type JobEnv = Pick<EmulatorEnv, "store" | "objectsDir">;
 
 export const JOBS_DDL = `
 CREATE TABLE IF NOT EXISTS jobs (
@@ -168,8 +173,9 @@ export function submitJob(store: Store, input: SubmitInput): JobRow {
 }
 
 /** Applies every transition due by `now`; returns the current row. */
-export function advanceJob(store: Store, job: JobRow, now: Date): JobRow {
+export function advanceJob(env: JobEnv, job: JobRow, now: Date): JobRow {
   if (TERMINAL.has(job.status)) return job;
+  const store = env.store;
   const nowMs = now.getTime();
   const startAt = job.submitted_ms + START_DELAY_MS;
   if (nowMs < startAt) return job;
@@ -200,7 +206,7 @@ export function advanceJob(store: Store, job: JobRow, now: Date): JobRow {
       addEvent(store, row.id, status, row.fail_reason, endAt);
       addLog(store, row.id, endAt, `ERROR: ${row.fail_reason}`, `Instance ${row.instance_id} terminated`, "Job failed");
     } else {
-      const n = outputs(row, endAt).length;
+      const n = writeOutputs(env, row, endAt);
       addEvent(store, row.id, status, "Job completed successfully", endAt);
       addLog(store, row.id, endAt, `Wrote ${n} output object(s)`, `Instance ${row.instance_id} terminated`, "Job succeeded");
     }
@@ -209,23 +215,25 @@ export function advanceJob(store: Store, job: JobRow, now: Date): JobRow {
 }
 
 /** Advances every unfinished job (of one environment, or all). */
-export function advanceOpenJobs(store: Store, now: Date, envId?: string): void {
+export function advanceOpenJobs(env: JobEnv, now: Date, envId?: string): void {
+  const store = env.store;
   const open = envId
     ? store.all<JobRow>("SELECT * FROM jobs WHERE status IN ('PENDING', 'RUNNING') AND env_id = ?", envId)
     : store.all<JobRow>("SELECT * FROM jobs WHERE status IN ('PENDING', 'RUNNING')");
-  for (const j of open) advanceJob(store, j, now);
+  for (const j of open) advanceJob(env, j, now);
 }
 
 /** A job of the environment, advanced to `now`; 404 when absent or another environment's. */
-export function jobInEnv(store: Store, id: string, envId: string, now: Date): JobRow {
-  const j = jobById(store, id);
+export function jobInEnv(env: JobEnv, id: string, envId: string, now: Date): JobRow {
+  const j = jobById(env.store, id);
   if (!j || j.env_id !== envId) throw notFound(`Job ${id} not found in this execution environment`);
-  return advanceJob(store, j, now);
+  return advanceJob(env, j, now);
 }
 
 /** Spec 3: a job not finished and not canceled becomes CANCELED, its instance terminated; else 400. */
-export function cancelJob(store: Store, job: JobRow, now: Date): JobRow {
-  const j = advanceJob(store, job, now);
+export function cancelJob(env: JobEnv, job: JobRow, now: Date): JobRow {
+  const store = env.store;
+  const j = advanceJob(env, job, now);
   if (j.status === "CANCELED") throw badRequest(`Job ${j.id} is already canceled`);
   if (TERMINAL.has(j.status)) throw badRequest(`Job ${j.id} has already finished with status ${j.status}; only a running or pending job can be canceled`);
   const at = now.getTime();
@@ -282,21 +290,38 @@ export function jobBucket(store: Store, envId: string): string {
   return store.get<{ url: string }>("SELECT url FROM buckets WHERE env_id = ? ORDER BY url LIMIT 1", envId)?.url ?? `s3://svc-jobs-${envId}`;
 }
 
-/** Output objects a succeeded job "wrote": names and sizes derived from the job id. */
-function outputs(j: JobRow, finishedMs: number): { name: string; size: number; at: number }[] {
+const outputPrefix = (store: Store, j: JobRow) => `${jobBucket(store, j.env_id)}/jobs/${j.id}/`;
+
+/**
+ * Writes what a succeeded job produced into the emulator's object store (so the files endpoints
+ * see it too): one to three `part-NNNNN.json` objects and an empty `_SUCCESS` marker. Returns the count.
+ */
+function writeOutputs(env: JobEnv, j: JobRow, finishedMs: number): number {
   const seed = createHash("sha256").update(j.id).digest();
   const parts = 1 + (seed[0] % 3);
-  const files = Array.from({ length: parts }, (_, i) => ({
-    name: `part-${String(i).padStart(5, "0")}.parquet`,
-    size: 4096 + seed.readUInt16BE(1 + 2 * i) * 16,
-    at: finishedMs,
-  }));
-  return [...files, { name: "_SUCCESS", size: 0, at: finishedMs }];
+  const objects = new ObjectStore(env.objectsDir, env.store);
+  const at = new Date(finishedMs);
+  const prefix = outputPrefix(env.store, j);
+  const files: [string, Buffer, string][] = [];
+  for (let i = 0; i < parts; i++) {
+    const rows = Array.from({ length: 1 + seed[1 + i] }, (_, r) => ({ row: r, part: i }));
+    const body = { job_id: j.id, part: i, udf_id: j.udf_id, udf_args: parseJson(j.udf_args, null), rows };
+    files.push([`part-${String(i).padStart(5, "0")}.json`, Buffer.from(JSON.stringify(body)), "application/json"]);
+  }
+  files.push(["_SUCCESS", Buffer.alloc(0), "application/octet-stream"]);
+  for (const [name, bytes, type] of files) objects.write(parseStoragePath(prefix + name), bytes, type, at);
+  return files.length;
 }
 
-/** Results listing: `[{url, file_name, size, last_modified}]`; empty until the job succeeded. */
-export function jobResults(store: Store, j: JobRow) {
-  if (j.status !== "SUCCEEDED" || j.finished_ms === null) return [];
-  const prefix = `${jobBucket(store, j.env_id)}/jobs/${j.id}/`;
-  return outputs(j, j.finished_ms).map((o) => ({ url: prefix + o.name, file_name: o.name, size: o.size, last_modified: iso(o.at) }));
+/**
+ * Results listing: `[{url, file_name, size, last_modified}]` of the objects under
+ * `<env bucket>/jobs/<job_id>/` as they are now; empty until the job succeeded.
+ */
+export function jobResults(env: JobEnv, j: JobRow) {
+  if (j.status !== "SUCCEEDED") return [];
+  const prefix = parseStoragePath(outputPrefix(env.store, j));
+  return new ObjectStore(env.objectsDir, env.store).listAll(prefix).map((o) => {
+    const url = `${prefix.scheme}://${prefix.bucket}/${o.key}`;
+    return { url, file_name: o.key.slice(o.key.lastIndexOf("/") + 1), size: o.size, last_modified: o.lastModified.toISOString() };
+  });
 }

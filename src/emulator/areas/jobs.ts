@@ -7,7 +7,8 @@
  *   job_status, job_status_date, first_heartbeat, last_heartbeat, region, send_status_email, submitted_at}`;
  * - job record: `{id, execution_environment_id, user_id, service_account_id, cronjob_id, udf_id, udf_args,
  *   <common fields>, region, send_status_email, has_config, created_at, started_at, finished_at}`;
- * - results: `[{url, file_name, size, last_modified}]` under `<env bucket>/jobs/<job_id>/`, empty until SUCCEEDED;
+ * - results: `[{url, file_name, size, last_modified}]` of the objects under `<env bucket>/jobs/<job_id>/`, which a
+ *   job writes into the emulator's object store when it succeeds (`part-NNNNN.json` and `_SUCCESS`); empty until then;
  * - logs: `[{timestamp_ms, message}]`.
  * - A stored config larger than {@link INLINE_CONFIG_MAX} bytes is answered with a 307 redirect to a
  *   signed emulator URL (the spec's "redirect to cloud storage"), valid one hour.
@@ -39,7 +40,7 @@ const Page = z.object({ skip: q.int().min(0).default(0), limit: q.int().min(1).d
 const LogsQuery = z.object({ since_ms: q.int().optional(), region: z.string().min(1).optional() });
 const TailQuery = z.object({ limit: q.int().min(1).default(1000), region: z.string().min(1).optional() });
 
-const envJob = (ctx: RequestContext) => jobInEnv(ctx.store, ctx.params.job_id, caller(ctx).envId, ctx.now());
+const envJob = (ctx: RequestContext) => jobInEnv(ctx.env, ctx.params.job_id, caller(ctx).envId, ctx.now());
 
 function submit(ctx: RequestContext) {
   const p = caller(ctx);
@@ -53,7 +54,7 @@ function submit(ctx: RequestContext) {
       p.envId, configHash(body.config), since,
     );
     for (const c of candidates) {
-      const j = advanceJob(ctx.store, c, now);
+      const j = advanceJob(ctx.env, c, now);
       if (j.status !== "FAILED" && j.status !== "CANCELED") return runSummary(j);
     }
   }
@@ -73,7 +74,7 @@ function submit(ctx: RequestContext) {
 
 function page(ctx: RequestContext, where: string, id: string) {
   const { skip, limit } = parseQuery(ctx, Page);
-  advanceOpenJobs(ctx.store, ctx.now(), caller(ctx).envId);
+  advanceOpenJobs(ctx.env, ctx.now(), caller(ctx).envId);
   return ctx.store
     .all<JobRow>(`SELECT * FROM jobs WHERE ${where} = ? ORDER BY submitted_ms DESC, rowid DESC LIMIT ? OFFSET ?`, id, limit, skip)
     .map(jobRecord);
@@ -92,7 +93,7 @@ function configSignature(ctx: RequestContext, jobId: string, expires: number): s
 export const jobsArea: Area = {
   name: "jobs",
   ddl: JOBS_DDL,
-  tick: (env) => advanceOpenJobs(env.store, env.clock.now()),
+  tick: (env) => advanceOpenJobs(env, env.clock.now()),
   routes: [
     { method: "POST", path: "/run", scope: "user_or_environment", handler: submit },
     { method: "GET", path: "/run/by-id/:job_id", scope: "environment", handler: (ctx) => runSummary(envJob(ctx)) },
@@ -101,9 +102,9 @@ export const jobsArea: Area = {
       path: "/run/by-id/:job_id/cancel",
       scope: "environment",
       body: "none",
-      handler: (ctx) => runSummary(cancelJob(ctx.store, envJob(ctx), ctx.now())),
+      handler: (ctx) => runSummary(cancelJob(ctx.env, envJob(ctx), ctx.now())),
     },
-    { method: "GET", path: "/run/by-id/:job_id/results", scope: "environment", handler: (ctx) => jobResults(ctx.store, envJob(ctx)) },
+    { method: "GET", path: "/run/by-id/:job_id/results", scope: "environment", handler: (ctx) => jobResults(ctx.env, envJob(ctx)) },
     { method: "GET", path: "/job/self", scope: "user", handler: (ctx) => page(ctx, "user_id", caller(ctx).userId!) },
     { method: "GET", path: "/job/my-execution-env", scope: "environment", handler: (ctx) => page(ctx, "env_id", caller(ctx).envId) },
     { method: "GET", path: "/job/by-id/:job_id", scope: "environment", handler: (ctx) => jobRecord(envJob(ctx)) },
@@ -160,7 +161,7 @@ export const jobsArea: Area = {
         const j = logJob(ctx, query.region);
         return ctx.store.all(
           "SELECT timestamp_ms, message FROM job_logs WHERE job_id = ? AND timestamp_ms > ? ORDER BY timestamp_ms, id",
-          j.id, query.since_ms ?? -1,
+          j.id, query.since_ms ?? Number.MIN_SAFE_INTEGER,
         );
       },
     },
