@@ -7,5 +7,7 @@ export default defineConfig({
     hookTimeout: 60_000,
     pool: "forks",
     maxWorkers: 2,
+    // The built package is CommonJS, loaded by Node as a user's program loads it.
+    server: { deps: { external: [/\/dist\//] } },
   },
 });

@@ -21,7 +21,14 @@ let cached: { signature: string; client: SvcClient } | undefined;
 
 /** Called once per provider by the host with the stack's configuration. */
 export async function configure(req: { config: ConfigSource }): Promise<void> {
-  const read = (k: string) => req.config.get(`svc:${k}`) ?? undefined;
+  // A host that was never given configuration hands over a config whose reads throw.
+  const read = (k: string) => {
+    try {
+      return req.config.get(`svc:${k}`) ?? undefined;
+    } catch {
+      return undefined;
+    }
+  };
   configured = { baseUrl: read("baseUrl"), udfBaseUrl: read("udfBaseUrl"), token: read("token"), serviceToken: read("serviceToken") };
 }
 

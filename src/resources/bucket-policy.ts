@@ -1,0 +1,83 @@
+/**
+ * BucketPolicy: the S3 bucket policy that grants the environment's job and real-time roles access
+ * to a bucket (`GET /files/s3-iam-policy`, spec 4.5). Nothing is created on the platform: the
+ * document is read, to be applied by a cloud provider's resource, e.g.
+ * `new aws.s3.BucketPolicy("p", { bucket: "my-bucket", policy: svcPolicy.policy })`.
+ *
+ * Id: the bucket name. `policy` is a JSON string (what `aws.s3.BucketPolicy` takes) with sorted
+ * keys, so the same document always reads the same. Read fetches it again: a change of the
+ * environment's roles shows as drift on `policy`. A new bucket name replaces; delete does nothing
+ * on the platform (the policy applied to the bucket is the cloud resource's to remove).
+ */
+import { z } from "zod";
+import { checkWith } from "./check";
+import { diffFields } from "./field-diff";
+import type { KindContext, ResourceKind } from "./kind";
+
+const BUCKET = /^[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]$/;
+
+export const BucketPolicyInputs = z.strictObject({
+  bucketName: z
+    .string({ error: 'bucketName is an S3 bucket name, e.g. "my-data-bucket".' })
+    .transform((s) => s.replace(/^s3:\/\//, "").replace(/\/+$/, ""))
+    .refine((s) => !s.includes("://"), { error: "A bucket policy is an S3 document; give an S3 bucket name (gs:// buckets are governed by Google Cloud IAM)." })
+    .refine((s) => s.includes("://") || BUCKET.test(s), {
+      error: 'An S3 bucket name has 3 to 63 lowercase letters, digits, dots or hyphens, starting and ending with a letter or digit, e.g. "my-data-bucket" (an "s3://" prefix is accepted).',
+    }),
+});
+export type BucketPolicyInputs = z.infer<typeof BucketPolicyInputs>;
+
+export interface BucketPolicyState extends BucketPolicyInputs {
+  /** The policy document as a JSON string with sorted keys. */
+  policy: string;
+}
+
+/** JSON with sorted object keys: the same document is always the same text. */
+export function canonicalJson(v: unknown): string {
+  if (Array.isArray(v)) return `[${v.map(canonicalJson).join(",")}]`;
+  if (v && typeof v === "object") {
+    const entries = Object.keys(v).sort().filter((k) => (v as Record<string, unknown>)[k] !== undefined);
+    return `{${entries.map((k) => `${JSON.stringify(k)}:${canonicalJson((v as Record<string, unknown>)[k])}`).join(",")}}`;
+  }
+  return JSON.stringify(v ?? null);
+}
+
+async function policyFor(ctx: KindContext, bucketName: string): Promise<BucketPolicyState> {
+  return { bucketName, policy: canonicalJson(await ctx.client.files.s3IamPolicy(bucketName)) };
+}
+
+/** `s3://name` or `{url: "s3://name"}` (the element shape is not in the spec) → `name`; other schemes → undefined. */
+function s3BucketName(entry: unknown): string | undefined {
+  const e = entry as Record<string, unknown> | string;
+  const raw = typeof e === "string" ? e : [e?.url, e?.name, e?.bucket_name, e?.bucket].find((x) => typeof x === "string");
+  if (typeof raw !== "string") return undefined;
+  if (raw.includes("://") && !raw.startsWith("s3://")) return undefined;
+  const name = raw.replace(/^s3:\/\//, "").replace(/\/.*$/, "");
+  return BUCKET.test(name) ? name : undefined;
+}
+
+export const bucketPolicyKind: ResourceKind<BucketPolicyInputs, BucketPolicyState> = {
+  kind: "BucketPolicy",
+  secretInputs: [],
+  secretOutputs: [],
+  check: (raw) => checkWith(BucketPolicyInputs, raw),
+  key: (i) => i.bucketName,
+  diff: (olds, news) => diffFields({ ...olds }, { bucketName: news.bucketName }, { replaceOn: ["bucketName"] }),
+  async create(ctx, inputs) {
+    return { id: inputs.bucketName, state: await policyFor(ctx, inputs.bucketName), adopted: false };
+  },
+  // The document always exists (the platform derives it from the environment): never "gone".
+  read: (ctx, id) => policyFor(ctx, id),
+  update: (ctx, _id, _olds, news) => policyFor(ctx, news.bucketName),
+  async delete() {
+    // Nothing on the platform: the policy lives on the bucket, applied by a cloud provider's resource.
+  },
+  async observeAll(ctx) {
+    // The environment's attached S3 buckets (one request), then one policy request per bucket.
+    const env = await ctx.client.environment.getSelf();
+    const names = [...new Set(env.buckets.map(s3BucketName).filter((n): n is string => n !== undefined))].sort();
+    const out = [];
+    for (const name of names) out.push({ id: name, key: name, state: await policyFor(ctx, name) });
+    return out;
+  },
+};

@@ -1,0 +1,132 @@
+/**
+ * ServiceAccount: a machine credential of the team's environment (spec 2.9, 4.6). Managing one needs
+ * a Bearer token (a service token gets 403). Its token is returned once, by creation, and never
+ * again: so any input change replaces the account, new before old, and the new token can be
+ * distributed before the old one stops working.
+ *
+ * Identity. The platform's name is `<name> [svc-iac <tag>]`, the tag being a short hash of
+ * `rotation` (the natural key). Hence
+ * - a rotation's new account never collides with the old one, which still exists while the new
+ *   one is created;
+ * - accounts made by hand (no tag) are never adopted, listed or deleted by this kind;
+ * - a tagged account found at create is NOT adopted: its token cannot be read, and it may be live
+ *   (another stack declaring the same name and rotation) or an orphan of a create whose answer was
+ *   lost. Deleting it could cut a live credential and adopting it would yield a resource without a
+ *   token, so create stops with a message that names the account and both ways out (delete it, or
+ *   change `rotation`). No duplicate is ever made silently and no credential is ever removed
+ *   without being asked.
+ */
+import { z } from "zod";
+import { isApiError } from "../api/errors";
+import type { ServiceAccount as ApiServiceAccount } from "../api/schemas";
+import { checkWith } from "./check";
+import { diffFields } from "./field-diff";
+import { fingerprint } from "./fingerprint";
+import type { ResourceKind } from "./kind";
+
+/** Platform names have at most 200 characters; the tag ` [svc-iac xxxxxx]` takes 17. */
+const MAX_NAME = 200 - 17;
+const TAGGED = /^(.*) \[svc-iac ([0-9a-f]{6})\]$/s;
+
+const Json: z.ZodType<unknown> = z.lazy(() =>
+  z.union([z.string(), z.number(), z.boolean(), z.null(), z.array(Json), z.record(z.string(), Json)]),
+);
+
+export const ServiceAccountInputs = z.strictObject({
+  name: z
+    .string({ error: 'A service account name is a string, e.g. "ci-deployer".' })
+    .min(1, { error: "A service account name must not be empty." })
+    .max(MAX_NAME, { error: `A service account name has at most ${MAX_NAME} characters (the platform allows 200, and svc-iac appends a 17-character tag).` }),
+  rotation: Json.optional(),
+});
+export type ServiceAccountInputs = z.infer<typeof ServiceAccountInputs>;
+
+export interface ServiceAccountState extends ServiceAccountInputs {
+  id: string;
+  /** The name on the platform: `<name> [svc-iac <tag>]`. */
+  accountName: string;
+  /** Returned by creation only; `null` in states observed from the platform. Secret. */
+  token: string | null;
+  createdAt: string;
+}
+
+/** Deterministic text of any JSON value (sorted keys), so `{a,b}` and `{b,a}` are the same rotation. */
+function canonical(v: unknown): string {
+  if (Array.isArray(v)) return `[${v.map(canonical).join(",")}]`;
+  if (v && typeof v === "object") {
+    return `{${Object.keys(v).sort().map((k) => `${JSON.stringify(k)}:${canonical((v as Record<string, unknown>)[k])}`).join(",")}}`;
+  }
+  return JSON.stringify(v ?? null);
+}
+
+/** The platform name of the account these inputs describe. */
+export function accountName(i: ServiceAccountInputs): string {
+  const tag = fingerprint(canonical(i.rotation), "ServiceAccount:rotation").slice("sha256:".length, "sha256:".length + 6);
+  return `${i.name} [svc-iac ${tag}]`;
+}
+
+function stateOf(sa: ApiServiceAccount, inputs: ServiceAccountInputs, token: string | null): ServiceAccountState {
+  return {
+    name: inputs.name,
+    ...(inputs.rotation !== undefined ? { rotation: inputs.rotation } : {}),
+    id: sa.id,
+    accountName: sa.name,
+    token,
+    createdAt: sa.created_at,
+  };
+}
+
+export const serviceAccountKind: ResourceKind<ServiceAccountInputs, ServiceAccountState> = {
+  kind: "ServiceAccount",
+  secretInputs: [],
+  secretOutputs: ["token"],
+  check: (raw) => checkWith(ServiceAccountInputs, raw),
+  key: accountName,
+  diff: (olds, news) =>
+    // Both fields replace; the new account is created before the old one is deleted.
+    diffFields({ ...olds }, { name: news.name, rotation: news.rotation }, { replaceOn: ["name", "rotation"] }),
+  async create(ctx, inputs) {
+    const wanted = accountName(inputs);
+    const existing = (await ctx.client.environment.listServiceAccounts()).find((sa) => sa.name === wanted);
+    if (existing) {
+      throw new Error(
+        `Service account "${wanted}" (id ${existing.id}, created ${existing.created_at}) already exists, and a service account's token can only be read when it is created. ` +
+          `It is probably left over from a create whose answer was lost, or another stack declares the same name and rotation. ` +
+          `Delete it (DELETE /execution-env/self/service-account/by-id/${existing.id}) if nothing uses it, or change \`rotation\` (or \`name\`) to create a new one.`,
+      );
+    }
+    const sa = await ctx.client.environment.createServiceAccount(wanted);
+    return { id: sa.id, state: stateOf(sa, inputs, sa.token), adopted: false };
+  },
+  async read(ctx, id, olds) {
+    try {
+      const sa = await ctx.client.environment.getServiceAccount(id);
+      // The token is never readable again: keep the one recorded at creation.
+      return stateOf(sa, olds, olds.token ?? null);
+    } catch (e) {
+      if (isApiError(e, "not_found")) return undefined;
+      throw e;
+    }
+  },
+  async update(ctx, id, olds) {
+    // Every input replaces; the engine never calls update with a change. Refresh what we hold.
+    return (await serviceAccountKind.read(ctx, id, olds)) ?? olds;
+  },
+  async delete(ctx, id) {
+    try {
+      await ctx.client.environment.deleteServiceAccount(id);
+    } catch (e) {
+      if (!isApiError(e, "not_found")) throw e;
+    }
+  },
+  async observeAll(ctx) {
+    // Only accounts this kind made (tagged); the rotation behind a tag is not recoverable.
+    const out = [];
+    for (const sa of await ctx.client.environment.listServiceAccounts()) {
+      const m = TAGGED.exec(sa.name);
+      if (!m) continue;
+      out.push({ id: sa.id, key: sa.name, state: { name: m[1], id: sa.id, accountName: sa.name, token: null, createdAt: sa.created_at } });
+    }
+    return out;
+  },
+};
