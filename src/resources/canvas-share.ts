@@ -10,8 +10,8 @@
  * is required, and the update rotates the token: old links and their session tokens stop working.
  */
 import equal from "fast-deep-equal";
+import { unlessMissing, referencedCanvas } from "./missing";
 import { z } from "zod";
-import { isApiError } from "../api/errors";
 import type { Canvas as ApiCanvas } from "../api/schemas";
 import { checkWith } from "./check";
 import { summarize } from "./field-diff";
@@ -47,16 +47,6 @@ function shareState(inputs: CanvasShareInputs, c: ApiCanvas, mintedScope: "team"
   return { ...kept, shareToken: c.share_token!, shareClientId: c.share_client_id ?? null, mintedScope };
 }
 
-async function canvasOf(ctx: KindContext, canvasId: string): Promise<ApiCanvas> {
-  try {
-    return await ctx.client.canvases.getById(canvasId);
-  } catch (e) {
-    if (isApiError(e, "not_found")) {
-      throw new Error(`Canvas "${canvasId}" was not found in your team: canvasId must be the id of an existing canvas (e.g. canvas.id).`);
-    }
-    throw e;
-  }
-}
 
 /** A token is minted under the canvas's current scope: refuse to mint one under another than desired. */
 function assertScope(inputs: CanvasShareInputs, c: ApiCanvas): void {
@@ -107,7 +97,7 @@ export const canvasShareKind: ResourceKind<CanvasShareInputs, CanvasShareState> 
     return summarize(fields, ["accessScope", "canvasId", "clientId", "rotation"]);
   },
   async create(ctx, inputs) {
-    const c = await canvasOf(ctx, inputs.canvasId);
+    const c = await referencedCanvas(ctx, inputs.canvasId);
     if (c.share_token) {
       // Adopt the share; the scope its token was minted under is unknown, so the canvas's is assumed.
       const shared = inputs.clientId && inputs.clientId !== c.share_client_id
@@ -120,21 +110,15 @@ export const canvasShareKind: ResourceKind<CanvasShareInputs, CanvasShareState> 
     return { id: c.id, state: shareState(inputs, shared, shared.access_scope), adopted: false };
   },
   async read(ctx, id, olds) {
-    let c: ApiCanvas;
-    try {
-      c = await ctx.client.canvases.getById(id);
-    } catch (e) {
-      if (isApiError(e, "not_found")) return undefined;
-      throw e;
-    }
-    if (!c.share_token) return undefined;
+    const c = await unlessMissing(ctx.client.canvases.getById(id));
+    if (!c?.share_token) return undefined;
     // A token rotated out of band was minted under a scope we did not see: assume the canvas's.
     const minted = c.share_token === olds.shareToken ? olds.mintedScope : c.access_scope;
     const { canvasId, clientId, rotation, accessScope } = olds;
     return shareState({ canvasId, clientId, rotation, accessScope }, c, minted);
   },
   async update(ctx, id, olds, news) {
-    const c = await canvasOf(ctx, id);
+    const c = await referencedCanvas(ctx, id);
     const rotate = diffShare(olds, news).some((f) => f.field === "rotation" || f.field === "accessScope") || !c.share_token;
     if (rotate) assertScope(news, c);
     const clientId = news.clientId ?? (olds.clientId === undefined && c.share_client_id ? c.share_client_id : await preferredClientId(ctx));
@@ -143,11 +127,7 @@ export const canvasShareKind: ResourceKind<CanvasShareInputs, CanvasShareState> 
     return shareState(news, shared, minted);
   },
   async delete(ctx, id) {
-    try {
-      await ctx.client.sharing.unshare(id);
-    } catch (e) {
-      if (!isApiError(e, "not_found")) throw e;
-    }
+    await unlessMissing(ctx.client.sharing.unshare(id));
   },
   async observeAll(ctx) {
     const shared = await ctx.client.canvases.listExecEnvShared();

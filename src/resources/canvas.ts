@@ -3,6 +3,7 @@
  * Updates never send `udfs` (that would delete the UDFs managed as their own resources).
  */
 import { z } from "zod";
+import { unlessMissing } from "./missing";
 import { isApiError } from "../api/errors";
 import type { Canvas as ApiCanvas } from "../api/schemas";
 import { checkWith } from "./check";
@@ -71,12 +72,7 @@ export function canvasState(c: CanvasRecord): CanvasState {
 }
 
 async function findByName(ctx: KindContext, name: string): Promise<ApiCanvas | undefined> {
-  try {
-    return await ctx.client.canvases.getExecEnvBySlug(name);
-  } catch (e) {
-    if (isApiError(e, "not_found")) return undefined;
-    throw e;
-  }
+  return unlessMissing(ctx.client.canvases.getExecEnvBySlug(name));
 }
 
 export const canvasKind: ResourceKind<CanvasInputs, CanvasState> = {
@@ -121,10 +117,6 @@ export const canvasKind: ResourceKind<CanvasInputs, CanvasState> = {
     return all.map((c) => ({ id: c.id, key: c.name, state: canvasState(c) }));
   },
   async delete(ctx, id) {
-    try {
-      await ctx.client.canvases.delete(id);
-    } catch (e) {
-      if (!isApiError(e, "not_found")) throw e;
-    }
+    await unlessMissing(ctx.client.canvases.delete(id));
   },
 };

@@ -6,6 +6,7 @@
  */
 import { z } from "zod";
 import { isApiError } from "../api/errors";
+import { unlessMissing } from "./missing";
 import type { CreateCronjobInput } from "../api/cronjobs";
 import type { Cronjob as ApiCronjob } from "../api/schemas";
 import { checkWith } from "./check";
@@ -200,11 +201,7 @@ export const cronjobKind: ResourceKind<CronjobInputs, CronjobState> = {
     return cronjobState(await ctx.client.cronjobs.update(id, toBody(news)));
   },
   async delete(ctx, id) {
-    try {
-      await ctx.client.cronjobs.delete(id);
-    } catch (e) {
-      if (!isApiError(e, "not_found")) throw e;
-    }
+    await unlessMissing(ctx.client.cronjobs.delete(id));
   },
   async observeAll(ctx) {
     // One request returns every cronjob of the environment with full records.

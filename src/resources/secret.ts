@@ -8,6 +8,7 @@
  */
 import { z } from "zod";
 import { isApiError } from "../api/errors";
+import { unlessMissing } from "./missing";
 import { checkWith } from "./check";
 import { diffFields, secretFingerprint } from "./field-diff";
 import type { KindContext, ResourceKind } from "./kind";
@@ -67,11 +68,7 @@ export const secretKind: ResourceKind<SecretInputs, SecretState> = {
     return stateOf(id, news.value);
   },
   async delete(ctx, id) {
-    try {
-      await ctx.client.secrets.delete(id);
-    } catch (e) {
-      if (!isApiError(e, "not_found")) throw e;
-    }
+    await unlessMissing(ctx.client.secrets.delete(id));
   },
   async observeAll(ctx) {
     // The listing holds keys only and there is no bulk read of values: 1 + N requests.

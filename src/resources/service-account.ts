@@ -17,6 +17,7 @@
  *   without being asked.
  */
 import { z } from "zod";
+import { unlessMissing } from "./missing";
 import { isApiError } from "../api/errors";
 import type { ServiceAccount as ApiServiceAccount } from "../api/schemas";
 import { checkWith } from "./check";
@@ -113,11 +114,7 @@ export const serviceAccountKind: ResourceKind<ServiceAccountInputs, ServiceAccou
     return (await serviceAccountKind.read(ctx, id, olds)) ?? olds;
   },
   async delete(ctx, id) {
-    try {
-      await ctx.client.environment.deleteServiceAccount(id);
-    } catch (e) {
-      if (!isApiError(e, "not_found")) throw e;
-    }
+    await unlessMissing(ctx.client.environment.deleteServiceAccount(id));
   },
   async observeAll(ctx) {
     // Only accounts this kind made (tagged); the rotation behind a tag is not recoverable.

@@ -12,7 +12,7 @@
 import { readFileSync } from "node:fs";
 import { resolve } from "node:path";
 import { z } from "zod";
-import { isApiError } from "../api/errors";
+import { referencedCanvas, unlessMissing } from "./missing";
 import type { Canvas as ApiCanvas, Udf as ApiUdf } from "../api/schemas";
 import { checkWith } from "./check";
 import { diffFields } from "./field-diff";
@@ -153,16 +153,6 @@ export function udfState(u: ApiUdf, kept: { createSharedToken?: boolean; sharedT
   };
 }
 
-async function canvasOf(ctx: KindContext, canvasId: string): Promise<ApiCanvas> {
-  try {
-    return await ctx.client.canvases.getById(canvasId);
-  } catch (e) {
-    if (isApiError(e, "not_found")) {
-      throw new Error(`Canvas "${canvasId}" was not found in your team: canvasId must be the id of an existing canvas (e.g. canvas.id).`);
-    }
-    throw e;
-  }
-}
 
 /** Drops the UDF's real-time cache when its canvas is shared, so shared URLs serve the new code. */
 async function invalidateIfShared(ctx: KindContext, canvas: ApiCanvas, udfId: string): Promise<void> {
@@ -190,7 +180,7 @@ export const udfKind: ResourceKind<UdfInputs, UdfState> = {
     return { ...d, fields, deleteBeforeReplace: d.replaces.length > 0 };
   },
   async create(ctx, inputs) {
-    const canvas = await canvasOf(ctx, inputs.canvasId);
+    const canvas = await referencedCanvas(ctx, inputs.canvasId);
     const body = udfBodyOf(inputs);
     const existing = canvas.udfs.find((u) => u.slug === inputs.slug);
     if (existing) {
@@ -211,12 +201,8 @@ export const udfKind: ResourceKind<UdfInputs, UdfState> = {
     return { id: u.id, state: udfState(u, { createSharedToken: inputs.createSharedToken, sharedToken: u.shared_token }), adopted: false };
   },
   async read(ctx, id, olds) {
-    try {
-      return udfState(await ctx.client.udfs.getById(id), olds);
-    } catch (e) {
-      if (isApiError(e, "not_found")) return undefined;
-      throw e;
-    }
+    const u = await unlessMissing(ctx.client.udfs.getById(id));
+    return u && udfState(u, olds);
   },
   async update(ctx, id, olds, news) {
     // The body is always sent (an unchanged body changes nothing); whether it changed is told by
@@ -226,15 +212,11 @@ export const udfKind: ResourceKind<UdfInputs, UdfState> = {
       ...(news.slug !== olds.slug ? { slug: news.slug } : {}),
       ...(news.canvasId !== olds.canvasId ? { collection_id: news.canvasId } : {}),
     });
-    if (u.udf_body_hash !== olds.udfBodyHash) await invalidateIfShared(ctx, await canvasOf(ctx, news.canvasId), id);
+    if (u.udf_body_hash !== olds.udfBodyHash) await invalidateIfShared(ctx, await referencedCanvas(ctx, news.canvasId), id);
     return udfState(u, { createSharedToken: news.createSharedToken, sharedToken: olds.sharedToken });
   },
   async delete(ctx, id) {
-    try {
-      await ctx.client.udfs.delete(id);
-    } catch (e) {
-      if (!isApiError(e, "not_found")) throw e;
-    }
+    await unlessMissing(ctx.client.udfs.delete(id));
   },
   async observeAll(ctx) {
     // UDFs on an owner's default canvas (no collection_id) are not manageable as a Udf: skipped.
