@@ -38,6 +38,12 @@ export function parseAuthorization(header: string | undefined): ParsedAuth {
   return { scheme: "malformed" };
 }
 
+/** Records a service account and its token (only the token's hash is stored). */
+export function insertServiceAccount(store: Store, row: { id: string; env_id: string; name: string; created_at: string }, token: string): void {
+  store.run("INSERT INTO service_accounts (id, env_id, name, created_at) VALUES (?, ?, ?, ?)", row.id, row.env_id, row.name, row.created_at);
+  store.run("INSERT INTO credentials (token_hash, kind, subject_id) VALUES (?, 'service', ?)", hashToken(token), row.id);
+}
+
 /** Resolves a Bearer or service credential to a principal, or throws 401. */
 export function resolveCredential(store: Store, auth: ParsedAuth): Principal | undefined {
   if (auth.scheme === "none" || auth.scheme === "passcode") return undefined;

@@ -8,6 +8,7 @@ import { randomUUID } from "node:crypto";
 import { parse as parseYaml } from "yaml";
 import { z } from "zod";
 import { hashToken, type Keys } from "./keys";
+import { insertServiceAccount } from "./principal";
 import type { Store } from "./store";
 
 const SeedUser = z.strictObject({
@@ -145,8 +146,7 @@ export function applySeed(store: Store, keys: Keys, input: SeedSpec, now: Date):
         const token = sa.token ?? keys.seedToken("svc_sa_", `${team.name}/${sa.name}`);
         if (fresh) {
           const id = randomUUID();
-          store.run("INSERT INTO service_accounts (id, env_id, name, created_at) VALUES (?, ?, ?, ?)", id, envId, sa.name, stamp);
-          store.run("INSERT INTO credentials (token_hash, kind, subject_id) VALUES (?, 'service', ?)", hashToken(token), id);
+          insertServiceAccount(store, { id, env_id: envId, name: sa.name, created_at: stamp }, token);
         }
         tokens.service_accounts[`${team.name}/${sa.name}`] = token;
         if (ti === 0 && !tokens.service_token) tokens.service_token = token;

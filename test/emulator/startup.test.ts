@@ -70,6 +70,17 @@ describe("svc-iac emulator (the command)", () => {
     for (const t of [a.user_token, a.service_token, a.other_user_token]) expect(db.includes(Buffer.from(t))).toBe(false);
   });
 
+  it("GIVEN --import-max-bytes WHEN an archive above it is imported THEN 413", async () => {
+    const run = runCli(["--import-max-bytes", "1024"]);
+    const info = await run.ready;
+    const c = createClient({ baseUrl: info.base_url, token: info.user_token, retry: { maxAttempts: 1 } });
+    const canvas = await c.canvases.create({ name: "limits" });
+    await expect(c.canvases.importToml(canvas.id, new Uint8Array(4096))).rejects.toMatchObject({ status: 413 });
+    await c.close();
+    run.child.kill("SIGTERM");
+    await run.exited;
+  });
+
   it("GIVEN a seed file WHEN started THEN its users, teams and fixed tokens are used", async () => {
     const seedFile = join(tempDir(), "seed.yaml");
     writeFileSync(
@@ -109,6 +120,10 @@ describe("svc-iac emulator (the command)", () => {
     writeFileSync(seedFile, JSON.stringify({ teams: [{ name: "x", users: [{ tier: "gold" }] }] }));
     const bad = runCli(["--seed", seedFile]);
     await expect(bad.ready).rejects.toThrow(/bad\.json: invalid seed file:[\s\S]*teams\.0\.users\.0\.name/);
+    const badPort = runCli(["--port", "http"]);
+    await expect(badPort.ready).rejects.toThrow('Invalid --port "http". Expected a whole number from 0 to 65535.');
+    const badLimit = runCli(["--import-max-bytes", "ten"]);
+    await expect(badLimit.ready).rejects.toThrow('Invalid --import-max-bytes "ten". Expected a positive whole number of bytes.');
     const badFaults = runCli(["--faults", "503=2"]);
     await expect(badFaults.ready).rejects.toThrow('Invalid fault rate "503=2". A rate is a number from 0 to 1.');
   });

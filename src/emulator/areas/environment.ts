@@ -16,7 +16,8 @@
 import { z } from "zod";
 import type { Area } from "../area";
 import { invalid, notFound } from "../http-error";
-import { hashToken, randomToken } from "../keys";
+import { randomToken } from "../keys";
+import { insertServiceAccount } from "../principal";
 import { newId } from "../catalog";
 import { caller, parseBody, type RequestContext } from "../route";
 import type { Store } from "../store";
@@ -149,8 +150,7 @@ export const environmentArea: Area = {
         const { name } = parseBody(ctx, NewServiceAccount);
         const row: ServiceAccountRow = { id: newId(), env_id: envId, name, created_at: ctx.now().toISOString() };
         const token = randomToken("svc_sa_");
-        ctx.store.run("INSERT INTO service_accounts (id, env_id, name, created_at) VALUES (?, ?, ?, ?)", row.id, row.env_id, row.name, row.created_at);
-        ctx.store.run("INSERT INTO credentials (token_hash, kind, subject_id) VALUES (?, 'service', ?)", hashToken(token), row.id);
+        insertServiceAccount(ctx.store, row, token);
         return { ...saJson(row), token };
       },
     },
