@@ -30,6 +30,8 @@ export interface TransportOptions extends Credentials {
   dispatcher?: Dispatcher;
   /** Called before each retry, with the scrubbed path; for logs and progress displays. */
   onRetry?: (info: { method: string; path: string; attempt: number; delayMs: number; reason: string }) => void;
+  /** Called before each attempt is sent, with the scrubbed path (request counters, traces). */
+  onRequest?: (info: { method: string; path: string; attempt: number }) => void;
 }
 
 export interface RawResponse {
@@ -75,6 +77,7 @@ export class Transport {
     let attempt = 0;
     for (;;) {
       attempt++;
+      this.options.onRequest?.({ method: req.method, path: req.displayPath, attempt });
       let res: RawResponse;
       try {
         res = await this.once(req, spec.timeoutMs ?? this.options.timeoutMs ?? 30_000);

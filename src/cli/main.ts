@@ -1,10 +1,15 @@
 #!/usr/bin/env node
 /** The `svc-iac` command. */
 import { runEmulatorCommand } from "./emulator-command";
+import { runReconcileCommand } from "./reconcile-command";
 import { CliUsageError, formatHelp } from "./usage";
 
 const COMMANDS: Record<string, (argv: string[]) => Promise<number>> = {
   emulator: runEmulatorCommand,
+  validate: (argv) => runReconcileCommand("validate", argv),
+  plan: (argv) => runReconcileCommand("plan", argv),
+  apply: (argv) => runReconcileCommand("apply", argv),
+  drift: (argv) => runReconcileCommand("drift", argv),
 };
 
 async function main(argv: string[]): Promise<number> {

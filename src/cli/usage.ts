@@ -13,6 +13,28 @@ Usage:
       base_url, udf_base_url, user_token, service_token, client_id, other_user_token and
       basic_user_token. Logs go to stderr. Ctrl-C (SIGINT) or SIGTERM stops it.
 
+  svc-iac validate [DIR] [--target T] [--json]
+      Loads and checks the repository (svc.yaml, canvases, cronjobs, secrets, service accounts,
+      bucket policies). Prints every error as file:line:column. Sends nothing. Exit 0 valid, 1 not.
+
+  svc-iac plan [DIR] [--target T] [--json] [--out FILE] [--detailed-exitcode]
+               [--prune] [--max-deletions N] [--allow-delete-all] [--outputs FILE] [--discard-tokens]
+      Shows what apply would do. Writes nothing. Exit 0 (with --detailed-exitcode: 0 no changes,
+      2 changes), 1 error.
+
+  svc-iac apply [DIR] [--target T] [--auto-approve] [--prune] [--max-deletions N] [--allow-delete-all]
+                [--outputs FILE] [--discard-tokens] [--concurrency N] [--force-unlock ID|all] [--json]
+      Makes the platform match the repository, under a lock. New tokens go only to --outputs FILE
+      (mode 0600). Exit 0 done, 1 error or a failed step (run it again: it converges).
+
+  svc-iac drift [DIR] [--target T] [--format md|json] [--out FILE]
+      Reports changed, missing, unmanaged and pending objects. Writes nothing on the platform.
+      Exit 0 no drift, 2 drift, 1 error.
+
+  Without SVC_BASE_URL the commands run on an embedded emulator with its state in
+  DIR/.svc-iac/local/. Credentials: SVC_BASE_URL, SVC_UDF_BASE_URL, SVC_TOKEN or SVC_SERVICE_TOKEN
+  (a target may name other variables in svc.yaml).
+
   svc-iac --help | --version
 `;
 }

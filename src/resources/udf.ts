@@ -81,6 +81,9 @@ export interface UdfState extends Omit<UdfInputs, "canvasId" | "createSharedToke
   udfBodyHash: string;
   /** The per-UDF shared token (`fsh_...`): only returned when the UDF is created. Secret. */
   sharedToken?: string;
+  /** Shown on its canvas, and its place there (set through the canvas; outputs only). */
+  isVisible?: boolean;
+  position?: number;
 }
 
 /** Resolves `code` / `codePath` of one module: the source, or a failure naming the property. */
@@ -150,6 +153,8 @@ export function udfState(u: ApiUdf, kept: { createSharedToken?: boolean; sharedT
     ...(kept.createSharedToken === undefined ? {} : { createSharedToken: kept.createSharedToken }),
     udfBodyHash: u.udf_body_hash,
     ...(kept.sharedToken ? { sharedToken: kept.sharedToken } : {}),
+    ...(typeof u.is_visible === "boolean" ? { isVisible: u.is_visible } : {}),
+    ...(typeof u.position === "number" ? { position: u.position } : {}),
   };
 }
 

@@ -1,0 +1,162 @@
+/**
+ * `svc-iac validate | plan | apply | drift [DIR]`: parses the command line, runs the command
+ * function, renders its result. Documents go to stdout; notices, progress and errors to stderr.
+ */
+import { createInterface } from "node:readline/promises";
+import { mkdir, writeFile } from "node:fs/promises";
+import { dirname, relative, resolve } from "node:path";
+import { parseArgs } from "node:util";
+import { loadErrorAnnotations } from "../github/annotations";
+import { applyCommand, driftCommand, planCommand, validateCommand } from "../reconcile/commands";
+import type { CommandOptions, CommandResult } from "../reconcile/command-types";
+import { formatLoadError } from "../reconcile/model";
+import type { Plan } from "../reconcile/plan-model";
+import { progressDisplay, renderApplyReportText, renderDriftMarkdown, renderPlanText, toJson } from "../reconcile/render";
+import { CliUsageError } from "./usage";
+
+type Name = "validate" | "plan" | "apply" | "drift";
+
+const COMMON = {
+  target: { type: "string", short: "t" },
+  json: { type: "boolean" },
+  "no-color": { type: "boolean" },
+} as const;
+
+const PLAN_FLAGS = {
+  prune: { type: "boolean" },
+  "max-deletions": { type: "string" },
+  "allow-delete-all": { type: "boolean" },
+  outputs: { type: "string" },
+  "discard-tokens": { type: "boolean" },
+} as const;
+
+const OPTIONS = {
+  validate: { ...COMMON },
+  plan: { ...COMMON, ...PLAN_FLAGS, out: { type: "string" }, "detailed-exitcode": { type: "boolean" } },
+  apply: { ...COMMON, ...PLAN_FLAGS, "auto-approve": { type: "boolean" }, concurrency: { type: "string" }, "force-unlock": { type: "string" } },
+  drift: { ...COMMON, format: { type: "string" }, out: { type: "string" } },
+} as const;
+
+interface Io {
+  stdout: NodeJS.WritableStream & { isTTY?: boolean; columns?: number };
+  stderr: NodeJS.WritableStream & { isTTY?: boolean; columns?: number };
+  stdin: NodeJS.ReadableStream & { isTTY?: boolean };
+  env: NodeJS.ProcessEnv;
+}
+
+const defaultIo = (): Io => ({ stdout: process.stdout, stderr: process.stderr, stdin: process.stdin, env: process.env });
+
+function wholeNumber(flag: string, value: string | undefined, min: number): number | undefined {
+  if (value === undefined) return undefined;
+  const n = Number(value);
+  if (!Number.isInteger(n) || n < min) throw new CliUsageError(`Invalid --${flag} "${value}". Expected a whole number of at least ${min}.`);
+  return n;
+}
+
+function parse(name: Name, argv: string[]) {
+  try {
+    const { values, positionals } = parseArgs({ args: argv, options: OPTIONS[name] as never, strict: true, allowPositionals: true });
+    if (positionals.length > 1) throw new CliUsageError(`Too many arguments: ${positionals.join(" ")}. Expected at most one repository folder.`);
+    return { values: values as Record<string, string | boolean | undefined>, dir: positionals[0] ?? "." };
+  } catch (e) {
+    if (e instanceof CliUsageError) throw e;
+    throw new CliUsageError((e as Error).message);
+  }
+}
+
+async function confirmOnTerminal(io: Io, plan: Plan): Promise<boolean> {
+  const rl = createInterface({ input: io.stdin, output: io.stderr });
+  try {
+    const answer = await rl.question(`\nApply these ${plan.actions.length} changes to ${plan.project} (${plan.target})? Only "yes" is accepted: `);
+    return answer.trim() === "yes";
+  } finally {
+    rl.close();
+  }
+}
+
+function commandOptions(name: Name, v: Record<string, string | boolean | undefined>, dir: string, io: Io): CommandOptions {
+  const color = !v["no-color"] && !!io.stdout.isTTY && !io.env.NO_COLOR;
+  const opts: CommandOptions = {
+    dir,
+    target: v.target as string | undefined,
+    env: io.env,
+    prune: v.prune ? true : undefined,
+    maxDeletions: wholeNumber("max-deletions", v["max-deletions"] as string | undefined, 0),
+    allowDeleteAll: !!v["allow-delete-all"],
+    outputs: v.outputs as string | undefined,
+    discardTokens: !!v["discard-tokens"],
+    detailedExitCode: !!v["detailed-exitcode"],
+    concurrency: wholeNumber("concurrency", v.concurrency as string | undefined, 1),
+    log: (line) => io.stderr.write(`${line}\n`),
+  };
+  if (name === "apply") {
+    const force = v["force-unlock"] as string | undefined;
+    if (force !== undefined) opts.forceUnlock = force === "all" ? true : force;
+    opts.progress = progressDisplay(io.stderr);
+    if (!v["auto-approve"]) {
+      if (!io.stdin.isTTY) throw new CliUsageError("apply needs --auto-approve when it cannot ask for confirmation (no terminal on stdin).");
+      opts.confirm = async (plan) => {
+        io.stdout.write(renderPlanText(plan, { color }));
+        return confirmOnTerminal(io, plan);
+      };
+    }
+  }
+  return opts;
+}
+
+async function writeOut(file: string, text: string): Promise<void> {
+  await mkdir(dirname(resolve(file)), { recursive: true });
+  await writeFile(file, text);
+}
+
+/** Errors of loading, one `file:line:column: message` per line (and annotations under GitHub Actions). */
+function reportErrors(result: CommandResult, dir: string, io: Io): void {
+  for (const e of result.errors) io.stderr.write(`${formatLoadError(e)}\n`);
+  if (result.errors.length) {
+    io.stderr.write(`${result.errors.length} error${result.errors.length > 1 ? "s" : ""} in ${relative(".", resolve(dir)) || "."}; nothing was sent to the platform.\n`);
+    if (io.env.GITHUB_ACTIONS === "true") {
+      for (const line of loadErrorAnnotations(result.errors, { repoDir: resolve(dir), workspace: io.env.GITHUB_WORKSPACE ?? process.cwd() })) io.stdout.write(line.endsWith("\n") ? line : `${line}\n`);
+    }
+  }
+  if ("message" in result && result.message) io.stderr.write(`${result.message}\n`);
+}
+
+async function render(name: Name, result: CommandResult, v: Record<string, string | boolean | undefined>, io: Io): Promise<void> {
+  const color = !v["no-color"] && !!io.stdout.isTTY && !io.env.NO_COLOR;
+  if (result.command === "validate") {
+    if (!result.errors.length) io.stdout.write(v.json ? toJson({ valid: true, objects: result.objects } as never) : `Valid: ${result.objects} objects.\n`);
+    return;
+  }
+  if (result.command === "plan" && result.plan) {
+    io.stdout.write(v.json ? toJson(result.plan) : renderPlanText(result.plan, { color }));
+    if (v.out) await writeOut(v.out as string, toJson(result.plan));
+  }
+  if (result.command === "apply") {
+    if (v.json) {
+      io.stdout.write(toJson({ plan: result.plan, report: result.report } as never));
+      return;
+    }
+    if (result.plan && (v["auto-approve"] || !result.report)) io.stdout.write(renderPlanText(result.plan, { color }));
+    if (result.report) io.stdout.write(`\n${renderApplyReportText(result.report)}`);
+  }
+  if (result.command === "drift" && result.drift) {
+    const format = (v.format as string | undefined) ?? (v.json ? "json" : "md");
+    const text = format === "json" ? toJson(result.drift) : renderDriftMarkdown(result.drift);
+    io.stdout.write(text.endsWith("\n") ? text : `${text}\n`);
+    if (v.out) await writeOut(v.out as string, text);
+  }
+}
+
+const RUN = { validate: validateCommand, plan: planCommand, apply: applyCommand, drift: driftCommand } as const;
+
+/** Runs one reconciler command from its arguments; returns the exit code. */
+export async function runReconcileCommand(name: Name, argv: string[], io: Io = defaultIo()): Promise<number> {
+  const { values, dir } = parse(name, argv);
+  if (name === "drift" && values.format !== undefined && values.format !== "md" && values.format !== "json") {
+    throw new CliUsageError(`Invalid --format "${values.format}". Expected md or json.`);
+  }
+  const result = await RUN[name](commandOptions(name, values, dir, io));
+  await render(name, result, values, io);
+  reportErrors(result, dir, io);
+  return result.exitCode;
+}

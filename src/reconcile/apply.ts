@@ -1,0 +1,271 @@
+/**
+ * Apply: runs a plan's steps against the platform. Creates and updates go phase by phase (secrets,
+ * service accounts, canvases, UDFs, shares, cronjobs, bucket policies) with bounded concurrency;
+ * a step whose dependency failed is skipped; deletions run last, in reverse order, and only when
+ * nothing failed. Every step is recorded in the inventory as soon as it is done, and every create
+ * looks up and adopts first, so running apply again after any failure converges.
+ */
+import { mkdir, writeFile } from "node:fs/promises";
+import { dirname, resolve } from "node:path";
+import type { SvcClient } from "../api/client";
+import { canonicalJson } from "../resources/bucket-policy";
+import { fingerprint } from "../resources/fingerprint";
+import type { KindContext } from "../resources/kind";
+import { KINDS } from "../resources/registry";
+import type { ProgressEvent, PublishedToken, TokenPublisher } from "./command-types";
+import type { InventoryWriter } from "./inventory-writer";
+import { canvasAddress, checkedInputs, dependenciesOf, rawInputs, tokenFingerprint } from "./kind-inputs";
+import type { DesiredObject, LoadedProject } from "./model";
+import { tokenEnvName } from "./outputs-file";
+import { PHASES, phaseOf } from "./phases";
+import type { ActionResult, ApplyReport, ResultStatus } from "./plan-model";
+import { REPORT_VERSION } from "./plan-model";
+import { policyFileText, type PlanOutcome, type Step } from "./plan";
+import type { InventoryEntry } from "./state/types";
+import { layoutCanvases } from "./udf-layout";
+
+export interface ApplyContext {
+  client: SvcClient;
+  project: LoadedProject;
+  inventory: InventoryWriter;
+  publishers: TokenPublisher[];
+  concurrency: number;
+  now: () => Date;
+  progress?: (e: ProgressEvent) => void;
+  /** Values to scrub from error messages (secret values of the project, tokens seen). */
+  secrets: Set<string>;
+}
+
+const isDeletion = (s: Step) => s.action.action === "delete" || s.action.action === "unshare";
+
+/** Runs `work` over `items` with at most `limit` in flight. */
+async function pool<T>(items: T[], limit: number, work: (item: T) => Promise<void>): Promise<void> {
+  let next = 0;
+  const runners = Array.from({ length: Math.max(1, Math.min(limit, items.length)) }, async () => {
+    while (next < items.length) await work(items[next++]!);
+  });
+  await Promise.all(runners);
+}
+
+function scrub(message: string, secrets: Set<string>): string {
+  let out = message;
+  for (const s of secrets) if (s.length >= 4) out = out.split(s).join("***");
+  return out;
+}
+
+class Applier {
+  readonly ids: Map<string, string>;
+  readonly results: ActionResult[] = [];
+  readonly published: ApplyReport["published"] = [];
+  private readonly failed = new Set<string>();
+  private readonly canvases = new Map<string, DesiredObject>();
+  private done = 0;
+
+  constructor(private readonly ctx: ApplyContext, private readonly outcome: PlanOutcome) {
+    this.ids = new Map(outcome.ids);
+    for (const o of ctx.project.objects) if (o.kind === "Canvas") this.canvases.set(String(o.inputs.name), o);
+  }
+
+  private get kindCtx(): KindContext {
+    return { client: this.ctx.client, now: this.ctx.now };
+  }
+
+  private inputsOf(step: Step): Record<string, any> {
+    const d = step.desired!;
+    return checkedInputs(d, rawInputs(d, { idOf: (a) => this.ids.get(a), canvas: (n) => this.canvases.get(n) }, step.rotation?.value));
+  }
+
+  private finish(step: Step, status: ResultStatus, message?: string, id?: string): void {
+    const a = step.action;
+    if (status !== "done") this.failed.add(a.address);
+    this.results.push({ address: a.address, kind: a.kind, action: a.action, status, ...(id ?? a.id ? { id: id ?? a.id } : {}), ...(message ? { message } : {}) });
+    this.done++;
+    this.ctx.progress?.({ type: "end", address: a.address, action: a.action, status, ...(message ? { message } : {}) });
+  }
+
+  private async publish(address: string, kind: string, token: string | null | undefined): Promise<void> {
+    if (!token) return;
+    this.ctx.secrets.add(token);
+    const t: PublishedToken = { address, kind, name: tokenEnvName(address), token };
+    const to: string[] = [];
+    for (const p of this.ctx.publishers) {
+      await p.publish(t);
+      to.push(p.name);
+    }
+    if (to.length) this.published.push({ address, to });
+  }
+
+  /** What the inventory keeps about an object after a step. */
+  private record(step: Step, id: string, key: string, state: Record<string, any>, minted: boolean): void {
+    const a = step.action;
+    const now = this.ctx.now().toISOString();
+    const old = this.ctx.inventory.get(a.address);
+    const kept: Record<string, unknown> = {};
+    if (a.kind === "CanvasShare") {
+      Object.assign(kept, { trigger: step.rotation?.trigger, rotation: step.rotation?.value, clientId: state.clientId, accessScope: state.accessScope, mintedScope: state.mintedScope });
+      if (state.shareToken) kept.tokenFingerprint = tokenFingerprint(state.shareToken);
+    }
+    if (a.kind === "ServiceAccount") Object.assign(kept, { trigger: step.rotation?.trigger, rotation: step.rotation?.value });
+    if (a.kind === "Udf") kept.createSharedToken = state.createSharedToken;
+    if (a.kind === "BucketPolicy") kept.policyFingerprint = fingerprint(canonicalJson(JSON.parse(state.policy)), "BucketPolicy:policy");
+    const entry: InventoryEntry = {
+      kind: a.kind,
+      id,
+      key,
+      createdAt: old && old.id === id ? old.createdAt : now,
+      appliedAt: now,
+      ...(minted ? { rotatedAt: now } : old?.rotatedAt && old.id === id ? { rotatedAt: old.rotatedAt } : {}),
+      ...(Object.values(kept).some((v) => v !== undefined) ? { kept: JSON.parse(JSON.stringify(kept)) } : {}),
+    };
+    this.ctx.inventory.set(a.address, entry);
+  }
+
+  private async writePolicyFile(step: Step, state: Record<string, any>): Promise<void> {
+    const output = step.desired?.options.output;
+    if (!output) return;
+    const file = resolve(this.ctx.project.root, output);
+    await mkdir(dirname(file), { recursive: true });
+    await writeFile(file, policyFileText(state.policy));
+  }
+
+  /** Creates (or adopts) the object of `step`; records it and publishes its token. */
+  private async create(step: Step): Promise<string> {
+    const kind = KINDS[step.action.kind]!;
+    const inputs = this.inputsOf(step);
+    const key = kind.key(inputs as never);
+    if (step.action.kind === "ServiceAccount") {
+      // A lost answer would leave an account whose token nobody has: note the intent first.
+      const prior = this.ctx.inventory.get(step.action.address);
+      this.ctx.inventory.set(step.action.address, { ...(prior ?? { kind: "ServiceAccount", id: "", key, createdAt: this.ctx.now().toISOString(), appliedAt: this.ctx.now().toISOString() }), intent: { key, at: this.ctx.now().toISOString() } });
+      await this.ctx.inventory.flush();
+    }
+    const created = await kind.create(this.kindCtx, inputs as never);
+    const state = created.state as Record<string, any>;
+    this.ids.set(step.action.address, created.id);
+    const minted = step.action.kind === "ServiceAccount" || (step.action.kind === "CanvasShare" && !created.adopted);
+    this.record(step, created.id, key, state, minted);
+    if (step.action.kind === "BucketPolicy") await this.writePolicyFile(step, state);
+    await this.publish(step.action.address, step.action.kind, state.token ?? state.sharedToken ?? (minted ? state.shareToken : undefined));
+    return created.id;
+  }
+
+  private async update(step: Step): Promise<string> {
+    const a = step.action;
+    const kind = KINDS[a.kind]!;
+    const inputs = this.inputsOf(step);
+    const id = a.id!;
+    if (step.layoutOnly) {
+      this.record(step, id, kind.key(inputs as never), { ...step.olds, createSharedToken: inputs.createSharedToken }, false);
+      return id;
+    }
+    const state = (await kind.update(this.kindCtx, id, step.olds as never, inputs as never)) as Record<string, any>;
+    const minted = a.action === "rotate";
+    this.record(step, id, kind.key(inputs as never), state, minted);
+    if (a.kind === "BucketPolicy") await this.writePolicyFile(step, state);
+    if (minted) await this.publish(a.address, a.kind, state.shareToken);
+    return id;
+  }
+
+  private async remove(step: Step): Promise<void> {
+    await KINDS[step.action.kind]!.delete(this.kindCtx, step.action.id!, step.olds as never);
+  }
+
+  private async run(step: Step): Promise<void> {
+    const a = step.action;
+    const blocked = step.desired ? dependenciesOf(step.desired).find((d) => this.failed.has(d)) : undefined;
+    if (blocked) return this.finish(step, "skipped", `skipped: ${blocked} failed`);
+    this.ctx.progress?.({ type: "begin", address: a.address, action: a.action });
+    try {
+      let id = a.id;
+      switch (a.action) {
+        case "create":
+        case "adopt":
+        case "share":
+          id = await this.create(step);
+          break;
+        case "update":
+          id = await this.update(step);
+          break;
+        case "rotate":
+        case "replace":
+          if (a.kind === "CanvasShare") id = await this.update(step);
+          else if (step.deleteFirst) {
+            await this.remove(step);
+            id = await this.create(step);
+          } else {
+            // New first: its token is published before the old credential stops working.
+            id = await this.create(step);
+            await this.remove(step);
+          }
+          break;
+        case "delete":
+        case "unshare":
+          await this.remove(step);
+          this.ctx.inventory.remove(a.address);
+          break;
+      }
+      this.finish(step, "done", undefined, id);
+    } catch (e) {
+      this.finish(step, "failed", scrub(e instanceof Error ? e.message : String(e), this.ctx.secrets));
+    }
+  }
+
+  async runAll(): Promise<void> {
+    const steps = this.outcome.steps;
+    this.ctx.progress?.({ type: "start", total: steps.length });
+    for (const address of this.outcome.forget) this.ctx.inventory.remove(address);
+    for (const kind of PHASES) {
+      const phase = steps.filter((s) => !isDeletion(s) && s.action.kind === kind);
+      await pool(phase, this.ctx.concurrency, (s) => this.run(s));
+      if (kind === "Udf") await this.layout(phase);
+    }
+    const deletions = steps.filter(isDeletion).sort((a, b) => phaseOf(b.action.kind) - phaseOf(a.action.kind));
+    if (this.failed.size) {
+      for (const s of deletions) this.finish(s, "skipped", "skipped: deletions run only when every other step succeeded");
+      return;
+    }
+    for (const kind of [...PHASES].reverse()) {
+      await pool(deletions.filter((s) => s.action.kind === kind), this.ctx.concurrency, (s) => this.run(s));
+    }
+  }
+
+  /** Sets UDF visibility and order through their canvases, once per canvas. */
+  private async layout(udfSteps: Step[]): Promise<void> {
+    const wanted = udfSteps.filter((s) => s.layout && (s.layout.isVisible !== undefined || s.layout.position !== undefined) && !this.failed.has(s.action.address));
+    const items = wanted.map((s) => ({
+      address: s.action.address,
+      id: this.ids.get(s.action.address)!,
+      canvasId: this.ids.get(canvasAddress(s.desired!.refs.canvas!))!,
+      ...s.layout,
+    }));
+    const failures = await layoutCanvases(this.ctx.client, items, this.ctx.concurrency);
+    for (const [address, message] of failures) {
+      const r = this.results.find((x) => x.address === address);
+      if (r) Object.assign(r, { status: "failed", message: scrub(message, this.ctx.secrets) });
+      this.failed.add(address);
+    }
+  }
+}
+
+/** Applies the steps of `outcome`; returns the report (never throws for a failed step). */
+export async function applyPlan(ctx: ApplyContext, outcome: PlanOutcome): Promise<ApplyReport> {
+  const applier = new Applier(ctx, outcome);
+  try {
+    await applier.runAll();
+  } finally {
+    await ctx.inventory.flush();
+  }
+  const order = new Map(outcome.steps.map((s, i) => [s.action.address + " " + s.action.action, i]));
+  const results = [...applier.results].sort((a, b) => (order.get(a.address + " " + a.action) ?? 0) - (order.get(b.address + " " + b.action) ?? 0));
+  const counts = { done: 0, failed: 0, skipped: 0 } as Record<ResultStatus, number>;
+  for (const r of results) counts[r.status]++;
+  return {
+    version: REPORT_VERSION,
+    project: ctx.project.project,
+    target: ctx.project.target,
+    ok: counts.failed === 0 && counts.skipped === 0,
+    results,
+    counts,
+    published: applier.published.sort((a, b) => (a.address < b.address ? -1 : 1)),
+  };
+}

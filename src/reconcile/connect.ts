@@ -1,0 +1,52 @@
+/**
+ * Where the commands send requests: the platform named by the target's credential variables
+ * (`SVC_BASE_URL` and `SVC_TOKEN` or `SVC_SERVICE_TOKEN` by default), or, when the base URL is not
+ * set, the embedded emulator started in-process with its state under `<repo>/.svc-iac/local/`.
+ */
+import { join } from "node:path";
+import { createClient, type SvcClient } from "../api/client";
+import type { TransportOptions } from "../api/transport";
+import { startEmulator } from "../emulator/emulator";
+import type { LoadedProject } from "./model";
+
+export interface Connection {
+  client: SvcClient;
+  /** True when the embedded emulator serves the requests. */
+  embedded: boolean;
+  /** For messages: the base URL (never a credential). */
+  baseUrl: string;
+  close(): Promise<void>;
+}
+
+/** Folder of the embedded emulator's state, relative to the repository root. */
+export const EMBEDDED_DIR = ".svc-iac/local";
+
+export async function connect(
+  project: LoadedProject,
+  env: Record<string, string | undefined>,
+  opts: { log?: (line: string) => void; client?: Partial<TransportOptions> } = {},
+): Promise<Connection> {
+  const names = project.settings.credentials;
+  const baseUrl = env[names.baseUrlEnv];
+  if (!baseUrl) {
+    const emu = await startEmulator({ dataDir: join(project.root, EMBEDDED_DIR), tickIntervalMs: 0 });
+    opts.log?.(`${names.baseUrlEnv} is not set: using the embedded emulator (state under ${EMBEDDED_DIR}/). Set ${names.baseUrlEnv} and ${names.tokenEnv} to reach a real platform.`);
+    const client = createClient({ ...opts.client, baseUrl: emu.baseUrl, udfBaseUrl: emu.udfBaseUrl, token: emu.tokens.user_token });
+    return {
+      client,
+      embedded: true,
+      baseUrl: emu.baseUrl,
+      close: async () => {
+        await client.close();
+        await emu.close();
+      },
+    };
+  }
+  const token = env[names.tokenEnv] || undefined;
+  const serviceToken = env[names.serviceTokenEnv] || undefined;
+  if (!token && !serviceToken) {
+    throw new Error(`${names.baseUrlEnv} is set but neither ${names.tokenEnv} nor ${names.serviceTokenEnv} is: set one of them to authenticate.`);
+  }
+  const client = createClient({ ...opts.client, baseUrl, udfBaseUrl: env[names.udfBaseUrlEnv] || undefined, token, serviceToken });
+  return { client, embedded: false, baseUrl, close: () => client.close() };
+}

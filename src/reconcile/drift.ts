@@ -1,0 +1,49 @@
+/**
+ * Drift: how the platform differs from the repository, from a plan made without prune and without
+ * the rotation schedule (a due rotation is not drift). Pure; `svc-iac drift` never writes.
+ */
+import { createHash } from "node:crypto";
+import { byString } from "./phases";
+import { DRIFT_CLASSES, REPORT_VERSION, type DriftClass, type DriftItem, type DriftReport } from "./plan-model";
+import type { PlanOutcome } from "./plan";
+
+function classify(outcome: PlanOutcome): DriftItem[] {
+  const items: DriftItem[] = [];
+  for (const s of outcome.steps) {
+    const a = s.action;
+    const item = (cls: DriftClass): DriftItem => ({
+      address: a.address,
+      kind: a.kind,
+      class: cls,
+      ...(a.id ? { id: a.id } : {}),
+      fields: a.fields,
+      ...(a.source ? { source: a.source } : {}),
+    });
+    if (a.action === "create" || a.action === "share") items.push(item(s.inventory ? "missing" : "pending"));
+    else if (a.action === "adopt") items.push(item("pending"));
+    else if (a.action === "update" || a.action === "replace" || a.action === "rotate") items.push(item(s.managed ? "changed" : "pending"));
+  }
+  for (const u of outcome.plan.unmanaged) items.push({ address: u.address, kind: u.kind, class: "unmanaged", id: u.id, fields: [] });
+  const rank = (c: DriftClass) => DRIFT_CLASSES.indexOf(c);
+  return items.sort((a, b) => rank(a.class) - rank(b.class) || byString(a.address, b.address));
+}
+
+/** Equal drift sets (objects, classes, changed field names) give equal fingerprints. */
+export function driftFingerprint(items: DriftItem[]): string {
+  const lines = items.map((i) => `${i.class} ${i.address} ${i.fields.map((f) => f.field).sort().join(",")}`).sort();
+  return "sha256:" + createHash("sha256").update(lines.join("\n")).digest("hex").slice(0, 16);
+}
+
+export function driftReport(outcome: PlanOutcome): DriftReport {
+  const items = classify(outcome);
+  const counts = Object.fromEntries(DRIFT_CLASSES.map((c) => [c, items.filter((i) => i.class === c).length])) as DriftReport["counts"];
+  return {
+    version: REPORT_VERSION,
+    project: outcome.plan.project,
+    target: outcome.plan.target,
+    drift: items.length > 0,
+    items,
+    counts,
+    fingerprint: driftFingerprint(items),
+  };
+}

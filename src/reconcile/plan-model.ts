@@ -1,0 +1,125 @@
+/**
+ * The plan, the apply report and the drift report: plain, versioned, deterministic data. Planning
+ * produces them without I/O; renderers turn them into text, Markdown or JSON.
+ */
+import type { FieldChange } from "../resources/kind";
+import type { DesiredKind, SourceLocation } from "./model";
+
+/** Version of the JSON documents below (`svc-iac plan --json`, `drift --format json`). */
+export const REPORT_VERSION = 1;
+
+/**
+ * What apply does to one object.
+ * - `create`: not on the platform; made new.
+ * - `adopt`: found on the platform by its natural key but not in the inventory; taken over
+ *   (and updated to match when `fields` is not empty).
+ * - `update`: changed in place, field by field.
+ * - `replace`: a field that cannot change in place changed; the object is re-created.
+ * - `delete`: in the inventory, gone from the repository (only with prune).
+ * - `share` / `unshare`: a canvas share is made / removed.
+ * - `rotate`: a token is replaced (share token, service-account token).
+ */
+export type ActionType = "create" | "adopt" | "update" | "replace" | "delete" | "share" | "unshare" | "rotate";
+
+export const ACTION_TYPES: readonly ActionType[] = ["create", "update", "replace", "delete", "share", "unshare", "rotate", "adopt"];
+
+export interface PlannedAction {
+  /** `canvas.sales`, `udf.sales/loader`, … */
+  address: string;
+  kind: DesiredKind;
+  action: ActionType;
+  /** Platform id when the object exists. */
+  id?: string;
+  /** Field-level changes (secret fields as fingerprints only). Empty for create and delete. */
+  fields: FieldChange[];
+  /** Why, when it is not the field changes: "rotate_every 30d elapsed (last rotation 2026-10-01)". */
+  reason?: string;
+  /** Consequences the user should know: "session tokens minted for the old token stop working". */
+  notes: string[];
+  /** Where the object is declared (absent for deletions). */
+  source?: SourceLocation;
+}
+
+/** An object that exists on the platform, is not declared and is not in the inventory: reported, never deleted. */
+export interface UnmanagedObject {
+  address: string;
+  kind: DesiredKind;
+  id: string;
+}
+
+/** A safety rule that stops apply (prune guards); lifted by the flag it names. */
+export interface PlanBlock {
+  /** `max-deletions` | `delete-all` | `tokens-without-outputs` */
+  rule: string;
+  message: string;
+}
+
+export interface Plan {
+  version: typeof REPORT_VERSION;
+  project: string;
+  target: string;
+  /** In apply order: phases (secrets, service accounts, canvases, UDFs, shares, cronjobs; deletions in reverse), then address. */
+  actions: PlannedAction[];
+  /** Count per action type (every type present, zero included). */
+  summary: Record<ActionType, number>;
+  /** Inventory objects that left the repository but are kept because prune is off. */
+  orphans: { address: string; kind: DesiredKind; id: string }[];
+  unmanaged: UnmanagedObject[];
+  /** Rules that stop this plan from being applied; empty when it may be applied. */
+  blocks: PlanBlock[];
+  warnings: string[];
+}
+
+export type ResultStatus = "done" | "failed" | "skipped";
+
+export interface ActionResult {
+  address: string;
+  kind: DesiredKind;
+  action: ActionType;
+  status: ResultStatus;
+  id?: string;
+  /** For failures: the error message (secrets scrubbed). For skips: why (a dependency failed). */
+  message?: string;
+}
+
+export interface ApplyReport {
+  version: typeof REPORT_VERSION;
+  project: string;
+  target: string;
+  ok: boolean;
+  results: ActionResult[];
+  counts: Record<ResultStatus, number>;
+  /** Addresses whose new token was published (to --outputs, GitHub secrets); never the token. */
+  published: { address: string; to: string[] }[];
+}
+
+/**
+ * - `changed`: managed, exists, differs from the repository (field level).
+ * - `missing`: in the inventory, deleted on the platform out of band.
+ * - `unmanaged`: exists where this project manages objects, declared nowhere, not in the inventory.
+ * - `pending`: declared, never applied (not in the inventory).
+ */
+export type DriftClass = "changed" | "missing" | "unmanaged" | "pending";
+
+export const DRIFT_CLASSES: readonly DriftClass[] = ["changed", "missing", "unmanaged", "pending"];
+
+export interface DriftItem {
+  address: string;
+  kind: DesiredKind;
+  class: DriftClass;
+  id?: string;
+  fields: FieldChange[];
+  source?: SourceLocation;
+}
+
+export interface DriftReport {
+  version: typeof REPORT_VERSION;
+  project: string;
+  target: string;
+  drift: boolean;
+  /** Sorted by class (order of {@link DRIFT_CLASSES}), then address. */
+  items: DriftItem[];
+  counts: Record<DriftClass, number>;
+  /** A stable fingerprint of the drift set (addresses, classes and changed field names): equal sets, equal fingerprints. */
+  fingerprint: string;
+}

@@ -1,0 +1,55 @@
+/**
+ * The drift report as Markdown (job summary, drift issue): counts by class, then one section
+ * per class. Changed objects fold their field changes in `<details>`; secrets show as
+ * fingerprints. Always fits `maxChars`, by the same tiers as the plan.
+ */
+import type { DriftClass, DriftItem, DriftReport } from "../plan-model";
+import { DRIFT_CLASSES } from "../plan-model";
+import { code, DEFAULT_MAX_CHARS, escapeHtml, fence, fitMarkdown, type FitItem, type FitSection } from "./markdown-fit";
+import { describeFieldChange, formatCount, oneLine } from "./values";
+
+export interface DriftMarkdownOptions {
+  /** Largest output, in characters. @default 65000 */
+  maxChars?: number;
+  /** Where the full report is, named in the note when it had to be shortened. @default "the job's artifacts" */
+  detailsLink?: string;
+}
+
+const CLASS_TEXT: Record<DriftClass, { title: string; intro: string; each: string }> = {
+  changed: { title: "Changed", intro: "Managed objects that differ from the repository (platform value → repository value).", each: "" },
+  missing: { title: "Missing", intro: "In the inventory, gone from the platform.", each: "deleted on the platform out of band" },
+  unmanaged: { title: "Unmanaged", intro: "On the platform where this project manages objects, but not in the repository or the inventory.", each: "exists on the platform, declared nowhere" },
+  pending: { title: "Pending", intro: "In the repository, not yet on the platform.", each: "declared, never applied" },
+};
+
+/** Renders a drift report as Markdown of at most `maxChars` characters. */
+export function renderDriftMarkdown(drift: DriftReport, opts: DriftMarkdownOptions = {}): string {
+  const title = `### Drift report: ${code(oneLine(drift.project))} (${code(oneLine(drift.target))})\n\n`;
+  const note = `The drift report was shortened to fit; the full report is in ${opts.detailsLink ?? "the job's artifacts"}.`;
+  if (drift.items.length === 0) return fitMarkdown({ title, head: "No drift.\n", sections: [], tail: "" }, opts.maxChars ?? DEFAULT_MAX_CHARS, note);
+  const rows = DRIFT_CLASSES.map((c) => `| ${CLASS_TEXT[c].title} | ${formatCount(drift.counts[c] ?? 0)} |\n`).join("");
+  const head = `| Drift | Count |\n| --- | ---: |\n${rows}\n`;
+  const tail = `<sub>Drift fingerprint: ${code(oneLine(drift.fingerprint))}</sub>\n`;
+  return fitMarkdown({ title, head, sections: sections(drift), tail }, opts.maxChars ?? DEFAULT_MAX_CHARS, note);
+}
+
+function sections(drift: DriftReport): FitSection[] {
+  return DRIFT_CLASSES.map((c) => {
+    const items = drift.items.filter((i) => i.class === c);
+    const text = CLASS_TEXT[c];
+    return { heading: `#### ${text.title} (${formatCount(items.length)})\n\n${text.intro}\n\n`, items: items.map(driftItem) };
+  });
+}
+
+function driftItem(item: DriftItem): FitItem {
+  const id = item.id ? ` (id ${code(oneLine(item.id))})` : "";
+  const where = item.source ? ` (${code(`${oneLine(item.source.file)}:${item.source.line}`)})` : "";
+  const what = CLASS_TEXT[item.class].each;
+  const fields = item.fields.length > 0 ? `${formatCount(item.fields.length)} field${item.fields.length === 1 ? "" : "s"} changed: ${item.fields.map((f) => escapeHtml(oneLine(f.field))).join(", ")}` : "";
+  const said = [what, fields].filter(Boolean).join("; ");
+  const brief = `- ${code(oneLine(item.address))}${id}${said ? ` — ${said}` : ""}${where}\n`;
+  if (item.fields.length === 0) return { brief, full: brief };
+  const lines = item.fields.flatMap((f) => [describeFieldChange(f), ...(f.note ? [`  ! ${oneLine(f.note)}`] : [])]);
+  const summary = `<code>${escapeHtml(oneLine(item.address))}</code>${escapeHtml(item.id ? ` (id ${oneLine(item.id)})` : "")}${item.source ? ` at <code>${escapeHtml(`${oneLine(item.source.file)}:${item.source.line}`)}</code>` : ""}`;
+  return { brief, full: `\n<details><summary>${summary}</summary>\n\n${fence(lines.join("\n"))}\n</details>\n\n` };
+}

@@ -1,0 +1,10 @@
+/** Renderers of the reconciler's documents: pure functions from a plan or report to text. */
+export { ACTION_WORDS, DISPLAY_ORDER } from "./action-words";
+export { renderDriftMarkdown, type DriftMarkdownOptions } from "./drift-markdown";
+export { toJson } from "./json";
+export { DEFAULT_MAX_CHARS } from "./markdown-fit";
+export { renderPlanMarkdown, type PlanMarkdownOptions } from "./plan-markdown";
+export { actionDetailLines, planSummaryLine, renderPlanText, type PlanTextOptions } from "./plan-text";
+export { progressDisplay } from "./progress";
+export { renderApplyReportText, resultLine } from "./report-text";
+export { cleanText, describeFieldChange, formatFingerprint, formatValue, lineChangeCounts, sortKeysDeep } from "./values";

@@ -1,0 +1,27 @@
+/**
+ * The JSON form of plans and reports (`plan --json`, `drift --format json`): keys sorted at
+ * every depth, two-space indent, a final line break, so equal documents are equal bytes and
+ * diff cleanly in review.
+ */
+import type { ApplyReport, DriftReport, Plan } from "../plan-model";
+import { sortKeysDeep } from "./values";
+
+/**
+ * Deterministic JSON of a plan or report. The `from`/`to` of a field marked `secret` are
+ * dropped even if a caller put them there: only fingerprints of secrets leave the process.
+ */
+export function toJson(doc: Plan | DriftReport | ApplyReport): string {
+  return JSON.stringify(sortKeysDeep(withoutSecretValues(doc)), null, 2) + "\n";
+}
+
+function withoutSecretValues(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(withoutSecretValues);
+  if (value === null || typeof value !== "object") return value;
+  const record = value as Record<string, unknown>;
+  const out: Record<string, unknown> = {};
+  for (const [key, v] of Object.entries(record)) {
+    if (record.secret === true && (key === "from" || key === "to")) continue;
+    out[key] = withoutSecretValues(v);
+  }
+  return out;
+}

@@ -1,0 +1,104 @@
+/**
+ * Markdown that always fits a size limit (GitHub rejects comments and job summaries over
+ * 65,536 characters). A document is a title, a head (summary table), sections of items and a
+ * tail; each item has a full form (details with field changes) and a brief one-liner.
+ *
+ * Tiers, tried in order:
+ * 1. everything in full;
+ * 2. every item brief, then items upgraded to full in document order while they fit;
+ * 3. title, head and tail only (the counts);
+ * and whenever something was cut, a note saying where the full document is.
+ */
+
+/** GitHub's limit is 65,536; a little room is left for what callers wrap around the document. */
+export const DEFAULT_MAX_CHARS = 65_000;
+
+export interface FitItem {
+  /** A one-line Markdown list item, ending with `\n`. */
+  brief: string;
+  /** The item with its details, ending with `\n` (equal to `brief` when there is nothing more). */
+  full: string;
+}
+
+export interface FitSection {
+  /** Heading and any text before the items, ending with a blank line. */
+  heading: string;
+  items: FitItem[];
+}
+
+export interface FitDoc {
+  /** First line(s), kept even when nothing else fits. */
+  title: string;
+  /** Summary table and anything that must never be cut short of the limit itself. */
+  head: string;
+  sections: FitSection[];
+  tail: string;
+}
+
+/** Renders `doc` within `maxChars`, cutting by tiers; `note` is added when anything was cut. */
+export function fitMarkdown(doc: FitDoc, maxChars: number, note: string): string {
+  const full = assemble(doc, (item) => item.full, "");
+  if (full.length <= maxChars) return full;
+
+  const noteBlock = `> ${note}\n\n`;
+  const fixed = doc.title.length + doc.head.length + noteBlock.length + doc.tail.length;
+  const headings = doc.sections.reduce((n, s) => n + (s.items.length > 0 ? s.heading.length + 1 : 0), 0);
+  const briefs = doc.sections.reduce((n, s) => n + s.items.reduce((m, i) => m + i.brief.length, 0), 0);
+  let room = maxChars - fixed - headings - briefs;
+  if (room >= 0) {
+    const upgraded = new Set<FitItem>();
+    for (const item of doc.sections.flatMap((s) => s.items)) {
+      const extra = item.full.length - item.brief.length;
+      if (extra > room) break;
+      room -= extra;
+      upgraded.add(item);
+    }
+    return assemble(doc, (item) => (upgraded.has(item) ? item.full : item.brief), noteBlock);
+  }
+
+  const countsOnly = doc.title + doc.head + noteBlock + doc.tail;
+  if (countsOnly.length <= maxChars) return countsOnly;
+  return clamp(doc.title + noteBlock + doc.head + doc.tail, maxChars);
+}
+
+function assemble(doc: FitDoc, pick: (item: FitItem) => string, noteBlock: string): string {
+  const parts = [doc.title, doc.head, noteBlock];
+  for (const s of doc.sections) {
+    if (s.items.length === 0) continue;
+    parts.push(s.heading);
+    for (const item of s.items) parts.push(pick(item));
+    parts.push("\n");
+  }
+  parts.push(doc.tail);
+  return parts.join("");
+}
+
+/** Cuts at the last line break that fits, or mid-line when the limit is smaller than a line. */
+function clamp(s: string, maxChars: number): string {
+  if (s.length <= maxChars) return s;
+  const cut = s.lastIndexOf("\n", maxChars - 1);
+  let out = cut > 0 ? s.slice(0, cut + 1) : s.slice(0, Math.max(0, maxChars));
+  // Never leave half of a surrogate pair behind.
+  if (/[\ud800-\udbff]$/.test(out)) out = out.slice(0, -1);
+  return out;
+}
+
+/** A code fence longer than any run of backticks in `body`, so values cannot end it early. */
+export function fence(body: string, info = "text"): string {
+  const longest = Math.max(0, ...(body.match(/`+/g) ?? []).map((r) => r.length));
+  const ticks = "`".repeat(Math.max(3, longest + 1));
+  return `${ticks}${info}\n${body}\n${ticks}\n`;
+}
+
+/** Text safe inside HTML (`<summary>`) and table cells. */
+export function escapeHtml(s: string): string {
+  return s.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;").replace(/\|/g, "&#124;");
+}
+
+/** Inline code that survives backticks in the text. */
+export function code(s: string): string {
+  const longest = Math.max(0, ...(s.match(/`+/g) ?? []).map((r) => r.length));
+  const ticks = "`".repeat(longest + 1);
+  const pad = s.startsWith("`") || s.endsWith("`") ? " " : "";
+  return `${ticks}${pad}${s}${pad}${ticks}`;
+}

@@ -1,0 +1,68 @@
+/**
+ * The plan as Markdown, for pull-request comments and job summaries: a table of counts, then
+ * the actions grouped by type, each with its field changes folded in `<details>`. Always fits
+ * `maxChars` (see {@link fitMarkdown} for the tiers).
+ */
+import type { ActionType, Plan, PlannedAction } from "../plan-model";
+import { ACTION_WORDS, DISPLAY_ORDER } from "./action-words";
+import { code, DEFAULT_MAX_CHARS, escapeHtml, fence, fitMarkdown, type FitItem, type FitSection } from "./markdown-fit";
+import { actionDetailLines, planSummaryLine } from "./plan-text";
+import { formatCount, oneLine } from "./values";
+
+export interface PlanMarkdownOptions {
+  /** Largest output, in characters. @default 65000 */
+  maxChars?: number;
+  /** Where the full plan is, named in the note when the plan had to be shortened (a URL or Markdown link). @default "the job's artifacts" */
+  detailsLink?: string;
+}
+
+/** Renders a plan as Markdown of at most `maxChars` characters. */
+export function renderPlanMarkdown(plan: Plan, opts: PlanMarkdownOptions = {}): string {
+  const note = `The plan was shortened to fit; the full plan is in ${opts.detailsLink ?? "the job's artifacts"}.`;
+  const title = `### Plan for ${code(oneLine(plan.project))} (${code(oneLine(plan.target))})\n\n`;
+  return fitMarkdown({ title, head: head(plan), sections: sections(plan), tail: "" }, opts.maxChars ?? DEFAULT_MAX_CHARS, note);
+}
+
+function head(plan: Plan): string {
+  const rows = DISPLAY_ORDER.filter((t) => (plan.summary[t] ?? 0) > 0).map(
+    (t) => `| ${ACTION_WORDS[t].symbol} ${t} | ${formatCount(plan.summary[t])} |\n`,
+  );
+  let out = rows.length === 0 ? `${planSummaryLine(plan)}\n\n` : `| Action | Count |\n| --- | ---: |\n${rows.join("")}\n${planSummaryLine(plan)}\n\n`;
+  const aside: string[] = [];
+  if (plan.orphans.length > 0) aside.push(`${formatCount(plan.orphans.length)} kept because prune is off`);
+  if (plan.unmanaged.length > 0) aside.push(`${formatCount(plan.unmanaged.length)} not managed by this project`);
+  if (aside.length > 0) out += `Also: ${aside.join("; ")}.\n\n`;
+  for (const b of plan.blocks) out += `> [!CAUTION]\n> **Apply will stop:** ${escapeHtml(oneLine(b.message))} (${code(oneLine(b.rule))})\n\n`;
+  return out;
+}
+
+function sections(plan: Plan): FitSection[] {
+  const byType = new Map<ActionType, PlannedAction[]>();
+  for (const a of plan.actions) {
+    const list = byType.get(a.action);
+    if (list) list.push(a);
+    else byType.set(a.action, [a]);
+  }
+  const out: FitSection[] = DISPLAY_ORDER.filter((t) => byType.has(t)).map((t) => {
+    const actions = byType.get(t) ?? [];
+    return { heading: `#### ${ACTION_WORDS[t].symbol} ${t} (${formatCount(actions.length)})\n\n`, items: actions.map(actionItem) };
+  });
+  const plain = (s: string): FitItem => ({ brief: `- ${s}\n`, full: `- ${s}\n` });
+  const withId = (o: { address: string; id: string }) => plain(`${code(oneLine(o.address))} (id ${code(oneLine(o.id))})`);
+  out.push({ heading: "#### Kept, prune is off\n\nRun with `--prune` to delete these.\n\n", items: plan.orphans.map(withId) });
+  out.push({ heading: "#### Not managed by this project\n\nLeft alone: declared nowhere and not in the inventory.\n\n", items: plan.unmanaged.map(withId) });
+  out.push({ heading: "#### Warnings\n\n", items: plan.warnings.map((w) => plain(escapeHtml(oneLine(w)))) });
+  return out;
+}
+
+function actionItem(a: PlannedAction): FitItem {
+  const id = a.id ? ` (id ${oneLine(a.id)})` : "";
+  const idCode = a.id ? ` (id ${code(oneLine(a.id))})` : "";
+  const changes = a.fields.length > 0 ? ` — ${formatCount(a.fields.length)} field change${a.fields.length === 1 ? "" : "s"}` : "";
+  const brief = `- ${code(oneLine(a.address))}${idCode}${changes}\n`;
+  const lines = actionDetailLines(a);
+  if (lines.length === 0) return { brief, full: brief };
+  const where = a.source ? `Declared at ${code(`${oneLine(a.source.file)}:${a.source.line}`)}.\n\n` : "";
+  const summary = `<code>${escapeHtml(oneLine(a.address))}</code>${escapeHtml(id)}${changes}`;
+  return { brief, full: `\n<details><summary>${summary}</summary>\n\n${where}${fence(lines.join("\n"))}\n</details>\n\n` };
+}

@@ -1,0 +1,94 @@
+/**
+ * The plan for a terminal, in the manner of `terraform plan`: one line per action with its
+ * marker, the reason and field changes beneath, then what is left alone, what stops apply,
+ * and a one-line summary. Pure and deterministic; colors only when asked for.
+ */
+import type { PlannedAction, Plan } from "../plan-model";
+import { ACTION_WORDS, DISPLAY_ORDER } from "./action-words";
+import { cleanText, describeFieldChange, formatCount, oneLine } from "./values";
+
+export interface PlanTextOptions {
+  /** Wrap markers and notes in ANSI colors. @default false */
+  color?: boolean;
+}
+
+const ANSI = { green: "\x1b[32m", yellow: "\x1b[33m", red: "\x1b[31m", bold: "\x1b[1m", dim: "\x1b[2m", reset: "\x1b[0m" } as const;
+type Paint = (style: keyof typeof ANSI, s: string) => string;
+
+/** Indentation of the lines beneath an action line. */
+const DETAIL_INDENT = "      ";
+
+/**
+ * The lines beneath an action, without indentation: its reason (`# …`), its field changes,
+ * and notes (`! …`). Secret fields show fingerprints only.
+ */
+export function actionDetailLines(a: PlannedAction): string[] {
+  const lines: string[] = [];
+  if (a.reason) lines.push(`# ${oneLine(a.reason)}`);
+  for (const f of a.fields) {
+    lines.push(describeFieldChange(f));
+    if (f.note) lines.push(`  ! ${oneLine(f.note)}`);
+  }
+  for (const note of a.notes) lines.push(`! ${oneLine(note)}`);
+  return lines;
+}
+
+/** `  + create   canvas.sales (id cv_1)`, without colors. */
+export function actionLine(a: PlannedAction, paint: Paint = (_s, t) => t): string {
+  const words = ACTION_WORDS[a.action];
+  const marker = paint(words.color, `${words.symbol.padStart(3)} ${a.action.padEnd(8)}`);
+  return `${marker} ${cleanText(a.address)}${a.id ? ` (id ${cleanText(a.id)})` : ""}`;
+}
+
+/** `Plan: 2 to create, 1 to update.` or the no-changes sentence. */
+export function planSummaryLine(plan: Plan): string {
+  const parts = DISPLAY_ORDER.filter((t) => (plan.summary[t] ?? 0) > 0).map((t) => `${formatCount(plan.summary[t])} to ${t}`);
+  return parts.length === 0 ? "No changes. The platform matches the repository." : `Plan: ${parts.join(", ")}.`;
+}
+
+/**
+ * Renders a plan for the terminal.
+ * @example
+ * ```
+ * Plan for sales (default)
+ *
+ *   + create   canvas.sales
+ *   ~ update   canvas.reports (id cv_2)
+ *       accessScope: "team" → "public"
+ *
+ * Plan: 1 to create, 1 to update.
+ * ```
+ */
+export function renderPlanText(plan: Plan, opts: PlanTextOptions = {}): string {
+  const paint: Paint = opts.color ? (style, s) => `${ANSI[style]}${s}${ANSI.reset}` : (_style, s) => s;
+  const out: string[] = [paint("bold", `Plan for ${oneLine(plan.project)} (${oneLine(plan.target)})`), ""];
+
+  for (const a of plan.actions) {
+    out.push(actionLine(a, paint));
+    for (const line of actionDetailLines(a)) out.push(DETAIL_INDENT + paintDetail(line, paint));
+  }
+  if (plan.actions.length > 0) out.push("");
+
+  out.push(...section("Kept, prune is off — run with --prune to delete:", plan.orphans.map(withId)));
+  out.push(...section("Not managed by this project (left alone):", plan.unmanaged.map(withId)));
+  out.push(...section("Warnings:", plan.warnings.map((w) => paint("yellow", `! ${oneLine(w)}`))));
+  for (const b of plan.blocks) out.push(paint("red", `Apply will stop: ${oneLine(b.message)} [${oneLine(b.rule)}]`));
+  if (plan.blocks.length > 0) out.push("");
+
+  out.push(paint("bold", planSummaryLine(plan)));
+  return out.join("\n") + "\n";
+}
+
+function paintDetail(line: string, paint: Paint): string {
+  if (line.startsWith("#")) return paint("dim", line);
+  if (line.trimStart().startsWith("!")) return paint("yellow", line);
+  return line;
+}
+
+function withId(o: { address: string; id: string }): string {
+  return `${cleanText(o.address)} (id ${cleanText(o.id)})`;
+}
+
+function section(title: string, items: string[]): string[] {
+  return items.length === 0 ? [] : [title, ...items.map((i) => `  ${i}`), ""];
+}

@@ -1,0 +1,187 @@
+/**
+ * How field values look in plans and reports: short, one line, deterministic, and never a
+ * secret. Every renderer formats field changes through {@link describeFieldChange}, so the
+ * rule "a secret field shows fingerprints only" lives in one place.
+ */
+import type { FieldChange } from "../../resources/kind";
+
+/** Longest value shown in full on a field line; longer values are shortened around the change. */
+export const MAX_VALUE_CHARS = 60;
+
+/**
+ * Line changes between two texts, as `+added −removed`. Exact (longest common subsequence)
+ * for texts of ordinary size; beyond that, lines are matched as a multiset so a 10,000-line
+ * file does not cost 10⁸ steps.
+ */
+export function lineChangeCounts(from: string, to: string): { added: number; removed: number } {
+  const a = splitLines(from);
+  const b = splitLines(to);
+  let start = 0;
+  while (start < a.length && start < b.length && a[start] === b[start]) start++;
+  let endA = a.length;
+  let endB = b.length;
+  while (endA > start && endB > start && a[endA - 1] === b[endB - 1]) {
+    endA--;
+    endB--;
+  }
+  const midA = a.slice(start, endA);
+  const midB = b.slice(start, endB);
+  const common = midA.length * midB.length <= 1_000_000 ? lcsLength(midA, midB) : multisetCommon(midA, midB);
+  return { added: midB.length - common, removed: midA.length - common };
+}
+
+function splitLines(s: string): string[] {
+  // A final line break ends the last line; it does not start another.
+  const lines = s.split(/\r?\n/);
+  if (lines[lines.length - 1] === "") lines.pop();
+  return lines;
+}
+
+function lcsLength(a: string[], b: string[]): number {
+  let prev = new Uint32Array(b.length + 1);
+  let row = new Uint32Array(b.length + 1);
+  for (let i = 1; i <= a.length; i++) {
+    for (let j = 1; j <= b.length; j++) {
+      row[j] = a[i - 1] === b[j - 1] ? prev[j - 1] + 1 : Math.max(prev[j], row[j - 1]);
+    }
+    [prev, row] = [row, prev];
+  }
+  return prev[b.length];
+}
+
+function multisetCommon(a: string[], b: string[]): number {
+  const counts = new Map<string, number>();
+  for (const line of a) counts.set(line, (counts.get(line) ?? 0) + 1);
+  let common = 0;
+  for (const line of b) {
+    const n = counts.get(line) ?? 0;
+    if (n > 0) {
+      counts.set(line, n - 1);
+      common++;
+    }
+  }
+  return common;
+}
+
+/**
+ * JSON with object keys sorted at every depth, so equal values always print alike.
+ * `undefined` properties are dropped, as `JSON.stringify` does.
+ */
+export function sortKeysDeep(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(sortKeysDeep);
+  if (value !== null && typeof value === "object") {
+    const out: Record<string, unknown> = {};
+    for (const key of Object.keys(value).sort()) out[key] = sortKeysDeep((value as Record<string, unknown>)[key]);
+    return out;
+  }
+  return value;
+}
+
+/** One value on one line: strings JSON-quoted (control characters escaped), JSON compact with sorted keys. */
+export function formatValue(value: unknown, max = MAX_VALUE_CHARS): string {
+  if (value === undefined) return "(none)";
+  if (typeof value === "string") return shortenString(value, 0, max);
+  const json = JSON.stringify(sortKeysDeep(value)) ?? String(value);
+  return json.length <= max ? json : `${json.slice(0, max - 1)}…`;
+}
+
+/**
+ * A string, quoted, cut to about `max` characters around `focus` (where it differs from the
+ * other side) so that two long values sharing a prefix still show what changed.
+ */
+function shortenString(s: string, focus: number, max: number): string {
+  const quoted = JSON.stringify(s);
+  if (quoted.length <= max) return quoted;
+  const begin = Math.max(0, Math.min(focus - Math.floor(max / 3), s.length - max));
+  const piece = JSON.stringify(s.slice(begin, begin + max)).slice(1, -1);
+  const head = begin > 0 ? "…" : "";
+  const tail = begin + max < s.length ? "…" : "";
+  return `"${head}${piece}${tail}" (${s.length.toLocaleString("en-US")} chars)`;
+}
+
+function firstDifference(a: string, b: string): number {
+  let i = 0;
+  while (i < a.length && i < b.length && a[i] === b[i]) i++;
+  return i;
+}
+
+const FINGERPRINT = /^([a-z0-9-]{1,16}):([0-9a-f]{4,128})$/i;
+
+/**
+ * A secret's fingerprint as shown: `sha256:` and at most 12 hex digits. Anything that does not
+ * look like a fingerprint is not shown: a value put there by mistake must not leak.
+ */
+export function formatFingerprint(fp: string | undefined): string {
+  const m = fp === undefined ? null : FINGERPRINT.exec(fp);
+  if (!m) return "(unknown fingerprint)";
+  return m[2].length > 12 ? `${m[1]}:${m[2].slice(0, 12)}…` : `${m[1]}:${m[2]}`;
+}
+
+/** The change of a secret field, from its fingerprints alone; `from`/`to` are never read. */
+function describeSecret(c: FieldChange): string {
+  const hasFrom = c.fromFingerprint !== undefined;
+  const hasTo = c.toFingerprint !== undefined;
+  if (hasFrom && hasTo) return `(secret changed, ${formatFingerprint(c.fromFingerprint)} → ${formatFingerprint(c.toFingerprint)})`;
+  if (hasTo) return `(secret set, ${formatFingerprint(c.toFingerprint)})`;
+  if (hasFrom) return `(secret removed, was ${formatFingerprint(c.fromFingerprint)})`;
+  return "(secret changed)";
+}
+
+const isMultiline = (v: unknown): v is string => typeof v === "string" && v.includes("\n");
+const isAbsent = (v: unknown) => v === undefined || v === null || v === "";
+
+function lineCount(s: string): string {
+  const n = splitLines(s).length;
+  return `${n.toLocaleString("en-US")} line${n === 1 ? "" : "s"}`;
+}
+
+/** Multi-line text (UDF code, dashboards) as a line-count summary, never the text itself. */
+function describeText(from: unknown, to: unknown): string {
+  if (isAbsent(from) && typeof to === "string") return `set (${lineCount(to)})`;
+  if (isAbsent(to) && typeof from === "string") return `removed (was ${lineCount(from)})`;
+  if (typeof from !== "string" || typeof to !== "string") return `changed (${describePlain(from, to)})`;
+  const { added, removed } = lineChangeCounts(from, to);
+  if (added === 0 && removed === 0) return "changed (whitespace or line endings only)";
+  return `changed (+${added} −${removed} line${added + removed === 1 ? "" : "s"})`;
+}
+
+function describePlain(from: unknown, to: unknown): string {
+  if (typeof from === "string" && typeof to === "string") {
+    const focus = firstDifference(from, to);
+    return `${shortenString(from, focus, MAX_VALUE_CHARS)} → ${shortenString(to, focus, MAX_VALUE_CHARS)}`;
+  }
+  return `${formatValue(from)} → ${formatValue(to)}`;
+}
+
+/**
+ * One field change on one line, without indentation:
+ * `accessScope: "team" → "public"`, `passcode: (secret changed, sha256:ab12… → sha256:cd34…)`,
+ * `code: changed (+3 −1 lines)`; `# forces replacement` when the field re-creates the object.
+ * The field's note, if any, is not included (renderers put it on a line of its own).
+ */
+export function describeFieldChange(c: FieldChange): string {
+  let body: string;
+  if (c.secret) body = describeSecret(c);
+  else if (isMultiline(c.from) || isMultiline(c.to)) body = describeText(c.from, c.to);
+  else body = describePlain(c.from, c.to);
+  return `${cleanText(c.field)}: ${body}${c.action === "replace" ? "  # forces replacement" : ""}`;
+}
+
+/**
+ * Free text from elsewhere (messages, notes, warnings) made safe for a terminal or a code
+ * block: control characters other than line breaks become `?`, so no escape sequence gets
+ * through.
+ */
+export function cleanText(s: string): string {
+  return s.replace(/[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/g, "?");
+}
+
+/** Free text on a single line: line breaks become ` ⏎ `. */
+export function oneLine(s: string): string {
+  return cleanText(s.replace(/\r?\n/g, " ⏎ "));
+}
+
+/** `1,234` */
+export function formatCount(n: number): string {
+  return n.toLocaleString("en-US");
+}

@@ -1,0 +1,112 @@
+/**
+ * The inventory as a file (`inventory.json`): its schema, and the one way to read and write it.
+ * Written deterministically (sorted keys, 2-space indent, trailing newline) so a state kept in git
+ * or a bucket diffs cleanly; read strictly, so a corrupt or foreign file stops the run with a
+ * message naming the file instead of letting prune act on a wrong inventory.
+ */
+import { z } from "zod";
+import { stableJsonText } from "../json-file";
+import type { DesiredKind } from "../model";
+import { StateFileError } from "./lock-errors";
+import { INVENTORY_VERSION, type Inventory } from "./types";
+
+const KINDS = ["Secret", "ServiceAccount", "Canvas", "Udf", "CanvasShare", "Cronjob", "BucketPolicy"] as const satisfies readonly DesiredKind[];
+
+const Iso = z.string().min(1);
+
+// Loose objects: a field added to the types within the same version survives a read and a write.
+const InventoryEntrySchema = z.looseObject({
+  kind: z.enum(KINDS),
+  id: z.string(),
+  key: z.string(),
+  createdAt: Iso,
+  appliedAt: Iso,
+  rotatedAt: Iso.optional(),
+  kept: z.record(z.string(), z.unknown()).optional(),
+  intent: z.looseObject({ key: z.string(), at: Iso }).optional(),
+}).refine((e) => e.id.length > 0 || e.intent !== undefined, { path: ["id"], message: "An entry needs an id (only an entry recording a create in progress, with `intent`, may have none)" });
+
+/** The schema of `inventory.json` (version {@link INVENTORY_VERSION}). */
+export const InventorySchema = z.looseObject({
+  version: z.literal(INVENTORY_VERSION),
+  project: z.string().min(1),
+  target: z.string().min(1),
+  updatedAt: Iso,
+  objects: z.record(z.string(), InventoryEntrySchema),
+});
+
+// Fails to compile when types.ts gains a field this schema does not check.
+type Parsed = z.infer<typeof InventorySchema>;
+const _schemaCoversTypes: (p: Parsed) => Inventory = (p) => p;
+void _schemaCoversTypes;
+
+/** A path inside the document as people write it: `objects["canvas.sales"].kind`. */
+function formatPath(p: readonly PropertyKey[]): string {
+  let out = "";
+  for (const seg of p) {
+    if (typeof seg === "number") out += `[${seg}]`;
+    else if (typeof seg === "string" && /^[A-Za-z_$][\w$]*$/.test(seg)) out += out ? `.${seg}` : seg;
+    else out += `[${JSON.stringify(String(seg))}]`;
+  }
+  return out || "(the document)";
+}
+
+function describeIssues(error: z.ZodError): string {
+  return error.issues.map((i) => `${formatPath(i.path)}: ${i.message}`).join("; ");
+}
+
+/**
+ * Reads an inventory from its text. `file` names where it came from, for messages.
+ * @throws StateFileError when the text is not JSON, has another version, or does not match the schema.
+ */
+export function parseInventory(text: string, file: string): Inventory {
+  let data: unknown;
+  try {
+    data = JSON.parse(text);
+  } catch (e) {
+    throw new StateFileError(file, `Inventory file ${file} is not valid JSON (${(e as Error).message}). Restore it from a backup or version history; svc-iac will not guess what it managed.`);
+  }
+  const version = data && typeof data === "object" ? (data as { version?: unknown }).version : undefined;
+  if (version !== INVENTORY_VERSION) {
+    const found = version === undefined ? "no version" : `version ${JSON.stringify(version)}`;
+    const hint = typeof version === "number" && version > INVENTORY_VERSION ? " It was written by a newer svc-iac: upgrade svc-iac." : "";
+    throw new StateFileError(file, `Inventory file ${file} has ${found}; this svc-iac reads version ${INVENTORY_VERSION}.${hint}`);
+  }
+  const parsed = InventorySchema.safeParse(data);
+  if (!parsed.success) {
+    throw new StateFileError(file, `Inventory file ${file} is not a valid inventory: ${describeIssues(parsed.error)}.`);
+  }
+  return parsed.data;
+}
+
+/**
+ * The text of an inventory file: sorted keys at every level, 2-space indent, trailing newline.
+ * @throws StateFileError when `inventory` does not match the schema (nothing invalid is ever written).
+ */
+export function serializeInventory(inventory: Inventory, file = "inventory.json"): string {
+  const parsed = InventorySchema.safeParse(inventory);
+  if (!parsed.success) {
+    throw new StateFileError(file, `Refusing to write an invalid inventory to ${file}: ${describeIssues(parsed.error)}.`);
+  }
+  return stableJsonText(inventory);
+}
+
+/** A fresh inventory with no objects. */
+export function emptyInventory(project: string, target: string, now: Date = new Date()): Inventory {
+  return { version: INVENTORY_VERSION, project, target, updatedAt: now.toISOString(), objects: {} };
+}
+
+/**
+ * Checks that an inventory belongs to this project and target, so a copied or misconfigured state
+ * location never makes prune delete another project's objects.
+ * @throws StateFileError naming both.
+ */
+export function checkInventoryOwner(inventory: Inventory, expected: { project: string; target: string }, file: string): Inventory {
+  if (inventory.project !== expected.project || inventory.target !== expected.target) {
+    throw new StateFileError(
+      file,
+      `Inventory file ${file} belongs to project "${inventory.project}" target "${inventory.target}", not project "${expected.project}" target "${expected.target}". Check the state location in svc.yaml.`,
+    );
+  }
+  return inventory;
+}

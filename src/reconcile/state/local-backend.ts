@@ -1,0 +1,161 @@
+/**
+ * State in a local folder (default `.svc-iac/state/<project>/<target>/`): `inventory.json` and
+ * `lock.json`. Writes go through a temporary file and a rename; the lock is taken by an exclusive
+ * create, so of two processes racing for it exactly one wins.
+ */
+import { link, mkdir, readFile, rename, rm, writeFile } from "node:fs/promises";
+import path from "node:path";
+import { siblingTempName, writeFileAtomic } from "../json-file";
+import { checkInventoryOwner, parseInventory, serializeInventory } from "./inventory-file";
+import { LeaseHandle, forceUnlockIn, readLockIn, type LockStore } from "./lease";
+import { LockedError } from "./lock-errors";
+import { isExpired, newLockInfo, parseLock, serializeLock, type AcquireLockOptions } from "./lock-file";
+import type { Inventory, LockHandle, LockInfo, StateBackend } from "./types";
+
+export interface LocalBackendOptions {
+  /** Repository root; `path` is relative to it. */
+  root: string;
+  /** The state folder relative to `root`, already holding `<project>/<target>`: `.svc-iac/state/listings/default`. */
+  path: string;
+  project: string;
+  target: string;
+}
+
+/** How many times acquire retries after clearing an expired lease or seeing a lock vanish, before giving up. */
+const ACQUIRE_ATTEMPTS = 5;
+
+function errnoCode(e: unknown): string | undefined {
+  return (e as NodeJS.ErrnoException)?.code;
+}
+
+async function readTextOrUndefined(file: string): Promise<string | undefined> {
+  try {
+    return await readFile(file, "utf8");
+  } catch (e) {
+    if (errnoCode(e) === "ENOENT") return undefined;
+    throw e;
+  }
+}
+
+/**
+ * Creates `file` holding `text` only if it does not exist; `false` when it does. The content is
+ * written to a temporary file first and hard-linked into place: `link` fails on an existing target
+ * exactly like `open(O_CREAT|O_EXCL)` (the `wx` flag) but a reader never sees an empty, half-written
+ * lock. File systems without hard links fall back to the `wx` flag.
+ */
+async function createExclusive(file: string, text: string): Promise<boolean> {
+  const tmp = siblingTempName(file);
+  await writeFile(tmp, text, { flag: "wx" });
+  try {
+    await link(tmp, file);
+    return true;
+  } catch (e) {
+    if (errnoCode(e) === "EEXIST") return false;
+    if (!["EPERM", "ENOTSUP", "EOPNOTSUPP", "ENOSYS"].includes(errnoCode(e) ?? "")) throw e;
+    try {
+      await writeFile(file, text, { flag: "wx" });
+      return true;
+    } catch (e2) {
+      if (errnoCode(e2) === "EEXIST") return false;
+      throw e2;
+    }
+  } finally {
+    await rm(tmp, { force: true });
+  }
+}
+
+/** A {@link StateBackend} over a local folder. */
+export class LocalStateBackend implements StateBackend {
+  readonly location: string;
+  private readonly dir: string;
+  private readonly lock: LockStore;
+
+  constructor(private readonly opts: LocalBackendOptions) {
+    this.location = opts.path.split(path.sep).join("/").replace(/\/+$/, "");
+    this.dir = path.resolve(opts.root, opts.path);
+    const lockFile = path.join(this.dir, "lock.json");
+    this.lock = {
+      location: this.location,
+      file: `${this.location}/lock.json`,
+      readText: () => readTextOrUndefined(lockFile),
+      replaceText: (text) => writeFileAtomic(lockFile, text),
+      remove: () => rm(lockFile, { force: true }),
+    };
+  }
+
+  private get inventoryFile(): string {
+    return path.join(this.dir, "inventory.json");
+  }
+
+  private get lockFile(): string {
+    return path.join(this.dir, "lock.json");
+  }
+
+  async readInventory(): Promise<Inventory | undefined> {
+    const text = await readTextOrUndefined(this.inventoryFile);
+    if (text === undefined) return undefined;
+    const shown = `${this.location}/inventory.json`;
+    return checkInventoryOwner(parseInventory(text, shown), this.opts, shown);
+  }
+
+  async writeInventory(inventory: Inventory): Promise<void> {
+    await writeFileAtomic(this.inventoryFile, serializeInventory(inventory, `${this.location}/inventory.json`));
+  }
+
+  readLock(): Promise<LockInfo | undefined> {
+    return readLockIn(this.lock);
+  }
+
+  async acquireLock(opts: AcquireLockOptions): Promise<LockHandle> {
+    const now = opts.now ?? (() => new Date());
+    await mkdir(this.dir, { recursive: true });
+    for (let attempt = 0; attempt < ACQUIRE_ATTEMPTS; attempt++) {
+      const info = newLockInfo({ ...opts, now });
+      if (await createExclusive(this.lockFile, serializeLock(info))) return new LeaseHandle(this.lock, info, opts.ttlMs, now);
+      const held = await this.readLock();
+      if (!held) continue; // released between our create and our read
+      if (!isExpired(held, now())) throw new LockedError(this.location, held);
+      await this.clearExpired(held);
+    }
+    throw new Error(`Could not take the lock on state ${this.location}: other runs kept taking it at the same moment. Run again.`);
+  }
+
+  forceUnlock(id?: string): Promise<LockInfo | undefined> {
+    return forceUnlockIn(this.lock, id);
+  }
+
+  /**
+   * Moves an expired lease out of the way so the next exclusive create can be tried; the create
+   * then decides between contenders. The move is a rename to a private name, and what was moved is
+   * checked: if a contender replaced the expired lease in the meantime, its fresh lease is put back
+   * (with `link`, which never overwrites). Should a third run create a lock in the instant between,
+   * the restored lease is dropped, and its holder learns it at its next renew (LockLostError).
+   */
+  private async clearExpired(expired: LockInfo): Promise<void> {
+    const moved = siblingTempName(this.lockFile, "expired");
+    try {
+      await rename(this.lockFile, moved);
+    } catch (e) {
+      if (errnoCode(e) === "ENOENT") return; // another contender moved it first
+      throw e;
+    }
+    try {
+      if (movedId(await readFile(moved, "utf8"), moved) === expired.id) return;
+      try {
+        await link(moved, this.lockFile);
+      } catch (e) {
+        if (errnoCode(e) !== "EEXIST") throw e;
+      }
+    } finally {
+      await rm(moved, { force: true });
+    }
+  }
+}
+
+function movedId(text: string, file: string): string | undefined {
+  try {
+    return parseLock(text, file).id;
+  } catch {
+    return undefined;
+  }
+}

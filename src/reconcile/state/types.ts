@@ -1,0 +1,85 @@
+/**
+ * What the reconciler keeps between runs, per project and target: the inventory (what it created
+ * or adopted, and when tokens were last rotated) and a lease lock (one apply at a time). Both live
+ * in a state backend: a local folder (default `.svc-iac/state/<project>/<target>/`) or an
+ * `s3://` / `gs://` path written through the platform's files API.
+ */
+import type { DesiredKind } from "../model";
+
+export const INVENTORY_VERSION = 1;
+
+/** One object this project and target manage. */
+export interface InventoryEntry {
+  kind: DesiredKind;
+  /** Platform id. */
+  id: string;
+  /** Natural key at the last apply (a canvas name, `<canvasId>/<slug>`, a tagged account name …). */
+  key: string;
+  /** When svc-iac created or adopted it (ISO 8601). */
+  createdAt: string;
+  /** When it was last created, adopted or updated by apply (ISO 8601). */
+  appliedAt: string;
+  /** When its token was last minted (shares, service accounts; ISO 8601). */
+  rotatedAt?: string;
+  /**
+   * Values the platform cannot give back but the diff needs: the rotation trigger and the effective
+   * rotation value, the scope a share token was minted under, a UDF's createSharedToken, a token's
+   * fingerprint. Never a secret value.
+   */
+  kept?: Record<string, unknown>;
+  /**
+   * Recorded before a create whose answer carries a token that cannot be read again (service
+   * accounts): if the answer is lost or the process dies, the next run knows the object it finds by
+   * key is its own orphan.
+   */
+  intent?: { key: string; at: string };
+}
+
+export interface Inventory {
+  version: typeof INVENTORY_VERSION;
+  project: string;
+  target: string;
+  /** ISO 8601 time of the last write. */
+  updatedAt: string;
+  /** By address, sorted when written. */
+  objects: Record<string, InventoryEntry>;
+}
+
+/** The holder of a lease lock. */
+export interface LockInfo {
+  /** Random id of this lease (what `--force-unlock ID` names). */
+  id: string;
+  /** `user@host pid 1234` or a CI run URL. */
+  owner: string;
+  /** `apply`. */
+  operation: string;
+  acquiredAt: string;
+  /** The lease ends here unless renewed; an expired lock may be taken over. */
+  expiresAt: string;
+}
+
+/** A held lease: renew it while working, release it when done. */
+export interface LockHandle {
+  readonly info: LockInfo;
+  /** Extends the lease by its ttl; throws LockLostError if another holder took it over. */
+  renew(): Promise<void>;
+  /** Removes the lock if it is still ours. */
+  release(): Promise<void>;
+}
+
+export interface StateBackend {
+  /** Where the state lives, for messages: `.svc-iac/state/listings/default` or `s3://acme/state/listings/prod`. */
+  readonly location: string;
+  /** `undefined` when nothing was applied yet. Throws a clear error when the file is corrupt. */
+  readInventory(): Promise<Inventory | undefined>;
+  /** Writes atomically (a reader never sees half a file). */
+  writeInventory(inventory: Inventory): Promise<void>;
+  /**
+   * Takes the lease, or throws LockedError naming the holder, its expiry and `--force-unlock <id>`.
+   * An expired lease is taken over.
+   */
+  acquireLock(opts: { owner: string; operation: string; ttlMs: number; now?: () => Date }): Promise<LockHandle>;
+  readLock(): Promise<LockInfo | undefined>;
+  /** Removes the lock when its id is `id` (or any lock when `id` is undefined); returns what was removed. */
+  forceUnlock(id?: string): Promise<LockInfo | undefined>;
+}

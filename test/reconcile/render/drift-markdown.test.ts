@@ -1,0 +1,51 @@
+import { describe, expect, it } from "vitest";
+import { renderDriftMarkdown } from "../../../src/reconcile/render/drift-markdown";
+import { bigDrift, expectNoSecrets, sampleDrift } from "./fixtures";
+
+const NOTE = "The drift report was shortened to fit";
+
+describe("the drift report as Markdown", () => {
+  it("shows counts by class and one section per class, with locations", () => {
+    const out = renderDriftMarkdown(sampleDrift());
+    expect(out).toMatchSnapshot();
+    expect(out.startsWith("### Drift report: `sales-dashboards` (`prod`)\n")).toBe(true);
+    expect(out).toContain("| Changed | 2 |\n| Missing | 1 |\n| Unmanaged | 1 |\n| Pending | 1 |");
+    expect(out).toContain('accessScope: "public" → "team"');
+    expect(out).toContain("passcode: (secret changed, sha256:ab12ab12ab12 → sha256:cd34cd34cd34)");
+    expect(out).toContain("- `udf.sales/loader` (id `udf_loader`) — deleted on the platform out of band (`canvases/sales/loader.yaml:1`)");
+    expect(out).toContain("- `cronjob.nightly` (id `cron_9`) — exists on the platform, declared nowhere\n");
+    expect(out).toContain("- `share.sales` — declared, never applied (`canvases/sales/canvas.yaml:6`)");
+    expect(out).toContain("<code>canvas.reports</code> (id cv_reports) at <code>canvases/reports/canvas.yaml:1</code>");
+    expect(out.indexOf("#### Changed")).toBeLessThan(out.indexOf("#### Missing"));
+    expect(out.indexOf("#### Unmanaged")).toBeLessThan(out.indexOf("#### Pending"));
+  });
+
+  it("never prints a secret value, even one planted in a secret field's from/to", () => {
+    expectNoSecrets(renderDriftMarkdown(sampleDrift()));
+  });
+
+  it("says so when there is no drift", () => {
+    const none = { ...sampleDrift(), drift: false, items: [], counts: { changed: 0, missing: 0, unmanaged: 0, pending: 0 } };
+    expect(renderDriftMarkdown(none)).toBe("### Drift report: `sales-dashboards` (`prod`)\n\nNo drift.\n");
+  });
+
+  it("fits 5,000 drifted objects into the limit and says it was shortened", () => {
+    const out = renderDriftMarkdown(bigDrift(5000));
+    expect(out.length).toBeLessThanOrEqual(65_000);
+    expect(out).toContain(NOTE);
+    expect(out).toContain("| Changed | 5,000 |");
+  });
+
+  it("keeps every object as a one-liner when the details do not all fit", () => {
+    const drift = bigDrift(100);
+    const full = renderDriftMarkdown(drift, { maxChars: 1_000_000 });
+    const out = renderDriftMarkdown(drift, { maxChars: full.length - 100 });
+    expect(out.length).toBeLessThanOrEqual(full.length - 100);
+    expect(out).toContain(NOTE);
+    for (const item of drift.items) expect(out).toContain(item.address);
+  });
+
+  it.each([0, 50, 300, 2_000])("never exceeds a limit of %i characters", (maxChars) => {
+    expect(renderDriftMarkdown(bigDrift(200), { maxChars }).length).toBeLessThanOrEqual(maxChars);
+  });
+});

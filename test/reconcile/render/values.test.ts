@@ -1,0 +1,83 @@
+import { describe, expect, it } from "vitest";
+import { describeFieldChange, formatFingerprint, formatValue, lineChangeCounts } from "../../../src/reconcile/render/values";
+import { SECRETS } from "./fixtures";
+
+describe("line change counts of multi-line text", () => {
+  it("counts added and removed lines as a line diff does", () => {
+    expect(lineChangeCounts("a\nb\nc\n", "a\nB\nc\nd\n")).toEqual({ added: 2, removed: 1 });
+    expect(lineChangeCounts("", "a\nb")).toEqual({ added: 2, removed: 0 });
+    expect(lineChangeCounts("a\nb", "")).toEqual({ added: 0, removed: 2 });
+  });
+
+  it("does not count a final line break as a line", () => {
+    expect(lineChangeCounts("a\nb\n", "a\nb")).toEqual({ added: 0, removed: 0 });
+  });
+
+  it("counts moved lines as removed and added when the texts are of ordinary size", () => {
+    expect(lineChangeCounts("a\nb\nc", "c\na\nb")).toEqual({ added: 1, removed: 1 });
+  });
+
+  it("stays fast and plausible for very long texts", () => {
+    const big = Array.from({ length: 3000 }, (_, i) => `line ${i}`);
+    const changed = [...big];
+    changed[1500] = "changed";
+    changed.splice(10, 0, "inserted");
+    const started = Date.now();
+    expect(lineChangeCounts(big.join("\n"), changed.join("\n"))).toEqual({ added: 2, removed: 1 });
+    expect(Date.now() - started).toBeLessThan(2000);
+  });
+});
+
+describe("formatting values", () => {
+  it("quotes strings and prints JSON compactly with sorted keys", () => {
+    expect(formatValue("team")).toBe('"team"');
+    expect(formatValue({ b: 1, a: [1, { d: 2, c: 3 }] })).toBe('{"a":[1,{"c":3,"d":2}],"b":1}');
+    expect(formatValue(undefined)).toBe("(none)");
+    expect(formatValue(null)).toBe("null");
+    expect(formatValue(42)).toBe("42");
+  });
+
+  it("escapes control characters so a value cannot drive the terminal", () => {
+    expect(formatValue("red\x1b[31m")).toBe('"red\\u001b[31m"');
+  });
+
+  it("shortens long values", () => {
+    expect(formatValue("x".repeat(500))).toMatch(/^"x+…" \(500 chars\)$/);
+    expect(formatValue(Array.from({ length: 200 }, (_, i) => i)).length).toBeLessThanOrEqual(60);
+  });
+});
+
+describe("describing a field change", () => {
+  it("shows old and new value of an ordinary field", () => {
+    expect(describeFieldChange({ field: "accessScope", action: "update", secret: false, from: "team", to: "public" })).toBe('accessScope: "team" → "public"');
+  });
+
+  it("shows where two long strings differ, not just their common beginning", () => {
+    const base = "https://example.com/" + "a".repeat(100);
+    const line = describeFieldChange({ field: "previewImageUrl", action: "update", secret: false, from: `${base}/old.png`, to: `${base}/new.png` });
+    expect(line).toContain("old.png");
+    expect(line).toContain("new.png");
+  });
+
+  it("summarizes multi-line text by lines changed instead of printing it", () => {
+    const line = describeFieldChange({ field: "code", action: "update", secret: false, from: "a\nb\n", to: "a\nc\nd\n" });
+    expect(line).toBe("code: changed (+2 −1 lines)");
+    expect(describeFieldChange({ field: "code", action: "update", secret: false, from: undefined, to: "a\nb\nc\n" })).toBe("code: set (3 lines)");
+  });
+
+  it("marks fields that force replacement", () => {
+    expect(describeFieldChange({ field: "slug", action: "replace", secret: false, from: "a", to: "b" })).toBe('slug: "a" → "b"  # forces replacement');
+  });
+
+  it("shows a secret field by its fingerprints only, even when its values were given by mistake", () => {
+    const line = describeFieldChange({ field: "passcode", action: "update", secret: true, from: SECRETS.passcode, to: SECRETS.newPasscode, fromFingerprint: "sha256:ab12ab12ab12", toFingerprint: "sha256:cd34cd34cd34" });
+    expect(line).toBe("passcode: (secret changed, sha256:ab12ab12ab12 → sha256:cd34cd34cd34)");
+    expect(describeFieldChange({ field: "passcode", action: "update", secret: true, from: SECRETS.passcode })).toBe("passcode: (secret changed)");
+    expect(describeFieldChange({ field: "passcode", action: "update", secret: true, toFingerprint: "sha256:cd34cd34cd34" })).toBe("passcode: (secret set, sha256:cd34cd34cd34)");
+  });
+
+  it("does not show a fingerprint that is not one (a secret value put there by mistake)", () => {
+    expect(formatFingerprint(SECRETS.mapbox)).toBe("(unknown fingerprint)");
+    expect(formatFingerprint("sha256:" + "ab".repeat(32))).toBe("sha256:abababababab…");
+  });
+});
