@@ -10,6 +10,12 @@ const COMMANDS: Record<string, (argv: string[]) => Promise<number>> = {
   plan: (argv) => runReconcileCommand("plan", argv),
   apply: (argv) => runReconcileCommand("apply", argv),
   drift: (argv) => runReconcileCommand("drift", argv),
+  // Loaded only when used: Octokit and libsodium are not needed by the other commands.
+  action: async (argv) => {
+    if (argv.length) throw new CliUsageError(`"action" takes no arguments (it reads INPUT_* variables, as action.yml sets them); found: ${argv.join(" ")}.`);
+    const { runAction } = require("../github/action") as typeof import("../github/action");
+    return runAction({ env: process.env, stdout: process.stdout, stderr: process.stderr });
+  },
 };
 
 async function main(argv: string[]): Promise<number> {

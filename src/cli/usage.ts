@@ -35,6 +35,10 @@ Usage:
   DIR/.svc-iac/local/. Credentials: SVC_BASE_URL, SVC_UDF_BASE_URL, SVC_TOKEN or SVC_SERVICE_TOKEN
   (a target may name other variables in svc.yaml).
 
+  svc-iac action
+      The GitHub Action's entry point (see action.yml): reads INPUT_* variables, runs plan, apply
+      or drift, and writes the PR comment, job summary, annotations, drift issue and outputs.
+
   svc-iac --help | --version
 `;
 }

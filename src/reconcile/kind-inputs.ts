@@ -64,7 +64,5 @@ export function checkedInputs(d: DesiredObject, raw: Record<string, unknown>): R
   return r.inputs as Record<string, any>;
 }
 
-export const hasUnknownId = (inputs: Record<string, unknown>) => inputs.canvasId === UNKNOWN_ID || inputs.udfId === UNKNOWN_ID;
-
 /** Fingerprint of a token as the inventory keeps it (never the token). */
 export const tokenFingerprint = (token: string) => fingerprint(token, "svc-iac:token");

@@ -11,7 +11,7 @@ import type { FieldChange, Observed } from "../resources/kind";
 import { KINDS } from "../resources/registry";
 import { canonicalJson } from "../resources/bucket-policy";
 import { fingerprint } from "../resources/fingerprint";
-import { checkedInputs, hasUnknownId, rawInputs, tokenFingerprint, type InputContext } from "./kind-inputs";
+import { UNKNOWN_ID, checkedInputs, rawInputs, tokenFingerprint, type InputContext } from "./kind-inputs";
 import type { DesiredKind, DesiredObject, LoadedProject } from "./model";
 import type { Observation } from "./observe";
 import { byString, phaseOf } from "./phases";
@@ -118,13 +118,15 @@ class Planner {
   readonly warnings: string[] = [];
   readonly blocks: PlanBlock[] = [];
   private readonly canvases = new Map<string, DesiredObject>();
+  /** Addresses that get a new id in this apply (created, replaced): objects referring to them see an unknown id. */
+  private readonly renewed = new Set<string>();
 
   constructor(private readonly input: PlanInput) {
     for (const o of input.project.objects) if (o.kind === "Canvas") this.canvases.set(String(o.inputs.name), o);
   }
 
   private get ctx(): InputContext {
-    return { idOf: (a) => this.ids.get(a), canvas: (n) => this.canvases.get(n) };
+    return { idOf: (a) => (this.renewed.has(a) ? undefined : this.ids.get(a)), canvas: (n) => this.canvases.get(n) };
   }
 
   private inventoryOf(d: DesiredObject): InventoryEntry | undefined {
@@ -133,6 +135,7 @@ class Planner {
   }
 
   private step(d: DesiredObject | undefined, action: PlannedAction, more: Partial<Step> & { managed: boolean }): void {
+    if (d && (action.action === "create" || action.action === "share" || action.action === "replace")) this.renewed.add(d.address);
     this.steps.push({ desired: d, deleteFirst: false, ...more, action });
   }
 
@@ -151,7 +154,8 @@ class Planner {
 
     let found = inv ? seen?.byId.get(inv.id) : undefined;
     const managed = !!found;
-    if (!found && !hasUnknownId(news)) found = seen?.byKey.get(kind.key(news));
+    const key = kind.key(news);
+    if (!found && !key.includes(UNKNOWN_ID)) found = seen?.byKey.get(key);
 
     if (!found) {
       const action: ActionType = d.kind === "CanvasShare" ? "share" : "create";
