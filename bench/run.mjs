@@ -2,6 +2,7 @@
 // nothing here fails a build (speed is reported, not asserted).
 import { cpus } from "node:os";
 import { benchEmulator } from "./emulator.mjs";
+import { benchReconcile } from "./reconcile.mjs";
 
 const line = (label, value, target) => console.log(`${label.padEnd(44)} ${String(value).padStart(10)}   ${target ? `(target ${target})` : ""}`);
 
@@ -11,3 +12,6 @@ const emu = await benchEmulator();
 line("authenticated GET /user/self per second", emu.get.perSecond, ">= 2000");
 line("POST /udf/new per second", emu.create.perSecond, ">= 500");
 if (emu.get.failed || emu.create.failed) console.log(`failed requests: ${emu.get.failed} GET, ${emu.create.failed} creates`);
+
+console.log("\nReconciler (engine in this process, emulator in its own; 100 UDFs per canvas)");
+await benchReconcile();

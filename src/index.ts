@@ -3,3 +3,4 @@ export * from "./api/index";
 export { startEmulator, type EmulatorOptions, type RunningEmulator } from "./emulator/emulator";
 export { ManualClock } from "./emulator/clock";
 export * from "./provider/index";
+export * from "./reconcile/index";

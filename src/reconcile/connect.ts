@@ -30,7 +30,7 @@ export async function connect(
   const baseUrl = env[names.baseUrlEnv];
   if (!baseUrl) {
     const emu = await startEmulator({ dataDir: join(project.root, EMBEDDED_DIR), tickIntervalMs: 0 });
-    opts.log?.(`${names.baseUrlEnv} is not set: using the embedded emulator (state under ${EMBEDDED_DIR}/). Set ${names.baseUrlEnv} and ${names.tokenEnv} to reach a real platform.`);
+    opts.log?.(`${names.baseUrlEnv} is not set: using the embedded emulator (state under ${EMBEDDED_DIR}/). Set ${names.baseUrlEnv}, and ${names.tokenEnv} or ${names.serviceTokenEnv}, to reach a real platform.`);
     const client = createClient({ ...opts.client, baseUrl: emu.baseUrl, udfBaseUrl: emu.udfBaseUrl, token: emu.tokens.user_token });
     return {
       client,

@@ -196,6 +196,8 @@ class Planner {
     const more = { observed: found, olds, inventory: inv, rotation, managed, deleteFirst: diff.deleteBeforeReplace, layout: d.kind === "Udf" ? d.options : undefined, layoutOnly };
 
     if (!managed && d.kind !== "BucketPolicy") {
+      // Adopting a share keeps its token: the trigger is recorded, not acted on.
+      if (d.kind === "CanvasShare") fields = fields.filter((f) => f.field !== "rotation");
       this.step(d, { ...base, action: "adopt", id: found.id, fields }, more);
       return;
     }
