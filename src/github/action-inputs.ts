@@ -1,0 +1,105 @@
+/**
+ * The action's inputs, read from `INPUT_*` environment variables. `action.yml` (a composite
+ * action) passes each input explicitly as `INPUT_<NAME>` with `-` written `_`; the hyphenated
+ * spelling JavaScript actions receive is accepted too. Every bad input is reported at once.
+ */
+
+export type ActionCommand = "validate" | "plan" | "apply" | "drift";
+export const ACTION_COMMANDS: readonly ActionCommand[] = ["validate", "plan", "apply", "drift"];
+
+/** Where rotated tokens go besides the log mask. */
+export type SecretsTarget = { kind: "none" } | { kind: "repository" } | { kind: "environment"; name: string };
+
+export interface ActionInputs {
+  command: ActionCommand;
+  /** @default "." */
+  workingDirectory: string;
+  /** @default "default" */
+  target: string;
+  /** @default false */
+  prune: boolean;
+  maxDeletions?: number;
+  /** @default false */
+  allowDeleteAll: boolean;
+  /** @default false */
+  discardTokens: boolean;
+  /** Plan and drift exit 2 when there are changes or drift (0 otherwise). @default true */
+  detailedExitCode: boolean;
+  /** Post or edit the plan comment on pull requests. @default true */
+  comment: boolean;
+  /** Open, update and close the drift issue. @default true */
+  driftIssue: boolean;
+  /** @default "svc-iac-drift" */
+  driftIssueLabel: string;
+  /** @default none */
+  githubSecrets: SecretsTarget;
+  /** Token for comments and issues. */
+  githubToken?: string;
+  /** Token for writing secrets (PAT or GitHub App token). @default githubToken */
+  secretsToken?: string;
+  /** Folder for the full report (`report.md`, `report.json`). @default "svc-iac-report" */
+  reportPath: string;
+}
+
+export class ActionInputError extends Error {
+  override readonly name = "ActionInputError";
+  constructor(readonly problems: string[]) {
+    super(problems.join(" "));
+  }
+}
+
+/** Reads and checks every input. @throws ActionInputError listing every bad input. */
+export function readActionInputs(env: Record<string, string | undefined>): ActionInputs {
+  const problems: string[] = [];
+  const get = (name: string): string => (env[`INPUT_${name.toUpperCase().replace(/[- ]/g, "_")}`] ?? env[`INPUT_${name.toUpperCase().replace(/ /g, "_")}`] ?? "").trim();
+  const bool = (name: string, fallback: boolean): boolean => {
+    const v = get(name);
+    if (v === "") return fallback;
+    if (["true", "True", "TRUE"].includes(v)) return true;
+    if (["false", "False", "FALSE"].includes(v)) return false;
+    problems.push(`Input "${name}" is "${v}"; expected true or false.`);
+    return fallback;
+  };
+
+  const command = get("command");
+  if (!ACTION_COMMANDS.includes(command as ActionCommand)) {
+    problems.push(command ? `Input "command" is "${command}"; expected one of ${ACTION_COMMANDS.join(", ")}.` : `Input "command" is required; expected one of ${ACTION_COMMANDS.join(", ")}.`);
+  }
+  const maxDeletionsText = get("max-deletions");
+  let maxDeletions: number | undefined;
+  if (maxDeletionsText !== "") {
+    maxDeletions = Number(maxDeletionsText);
+    if (!Number.isInteger(maxDeletions) || maxDeletions < 0) problems.push(`Input "max-deletions" is "${maxDeletionsText}"; expected a whole number, 0 or more.`);
+  }
+  const githubSecrets = parseSecretsTarget(get("github-secrets"), problems);
+
+  const inputs: ActionInputs = {
+    command: command as ActionCommand,
+    workingDirectory: get("working-directory") || ".",
+    target: get("target") || "default",
+    prune: bool("prune", false),
+    maxDeletions,
+    allowDeleteAll: bool("allow-delete-all", false),
+    discardTokens: bool("discard-tokens", false),
+    detailedExitCode: bool("detailed-exitcode", true),
+    comment: bool("comment", true),
+    driftIssue: bool("drift-issue", true),
+    driftIssueLabel: get("drift-issue-label") || "svc-iac-drift",
+    githubSecrets,
+    githubToken: get("github-token") || env.GITHUB_TOKEN || undefined,
+    secretsToken: get("secrets-token") || undefined,
+    reportPath: get("report-path") || "svc-iac-report",
+  };
+  if (problems.length > 0) throw new ActionInputError(problems);
+  return inputs;
+}
+
+/** `none` | `repository` | `environment:<name>`. */
+export function parseSecretsTarget(text: string, problems: string[]): SecretsTarget {
+  if (text === "" || text === "none") return { kind: "none" };
+  if (text === "repository" || text === "repo") return { kind: "repository" };
+  const env = /^environment:(.+)$/.exec(text);
+  if (env && env[1].trim() !== "") return { kind: "environment", name: env[1].trim() };
+  problems.push(`Input "github-secrets" is "${text}"; expected none, repository or environment:<name> (e.g. environment:prod).`);
+  return { kind: "none" };
+}

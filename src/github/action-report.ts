@@ -1,0 +1,100 @@
+/**
+ * What the action shows of a command's result, in each place it shows it: the log, the job
+ * summary, the pull-request comment and the full report files. Pure functions of the result;
+ * the renderers in `src/reconcile/render` do the Markdown of plans and drift reports.
+ */
+import type { CommandResult } from "../reconcile/command-types";
+import { formatLoadError } from "../reconcile/model";
+import type { Plan } from "../reconcile/plan-model";
+import { renderApplyReportText, renderDriftMarkdown, renderPlanMarkdown, renderPlanText, toJson } from "../reconcile/render";
+
+/** Large enough that the renderers never shorten: the full report goes to a file, not to GitHub. */
+const UNLIMITED = 100_000_000;
+
+export interface ReportLabels {
+  project: string;
+  target: string;
+  /** Where the full report is (the run's artifacts), named wherever something was cut. */
+  detailsLink: string;
+}
+
+/** Markdown of the result within `maxChars` (job summary, plan comment). */
+export function resultMarkdown(result: CommandResult, labels: ReportLabels, maxChars: number): string {
+  const link = labels.detailsLink;
+  if (result.command === "plan" && result.plan && result.exitCode !== 1) return renderPlanMarkdown(result.plan, { maxChars, detailsLink: link });
+  if (result.command === "drift" && result.drift && result.exitCode !== 1) return renderDriftMarkdown(result.drift, { maxChars, detailsLink: link });
+  const plan = (result.command === "plan" || result.command === "apply") && result.plan ? result.plan : undefined;
+  if (result.command === "apply" && result.report) {
+    const head = `### Apply ${md(labels.project)} (${md(labels.target)}): ${result.report.ok ? "complete" : "failed"}\n\n${fenced(renderApplyReportText(result.report))}\n`;
+    return withPlan(head + (result.message ? `\n${quote(result.message)}\n` : ""), plan, maxChars, link);
+  }
+  if (result.command === "validate" && result.exitCode === 0) return `### Validate ${md(labels.project)} (${md(labels.target)}): ${result.objects} object${result.objects === 1 ? "" : "s"}, no errors\n`;
+  // A blocked apply (or a plan that failed after planning) still shows what it would have done.
+  return withPlan(failureMarkdown(result, labels), plan, maxChars, link);
+}
+
+/** `text`, then the plan in whatever room is left (none when too little is). */
+function withPlan(text: string, plan: Plan | undefined, maxChars: number, detailsLink: string): string {
+  const room = maxChars - text.length - 1;
+  return plan && room > 200 ? `${text}\n${renderPlanMarkdown(plan, { maxChars: room, detailsLink })}` : text;
+}
+
+/** The full report for the report folder: Markdown never shortened, and the JSON document when there is one. */
+export function fullReport(result: CommandResult, labels: ReportLabels): { markdown: string; json?: string } {
+  const markdown = resultMarkdown(result, labels, UNLIMITED);
+  if (result.command === "plan" && result.plan) return { markdown, json: toJson(result.plan) };
+  if (result.command === "drift" && result.drift) return { markdown, json: toJson(result.drift) };
+  if (result.command === "apply" && result.report) return { markdown, json: toJson(result.report) };
+  return { markdown };
+}
+
+/** Plain text for the job log. */
+export function resultLogText(result: CommandResult, labels: ReportLabels): string {
+  if (result.command === "plan" && result.plan) return renderPlanText(result.plan);
+  if (result.command === "apply" && result.report) return renderApplyReportText(result.report);
+  if (result.command === "drift" && result.drift) return renderDriftMarkdown(result.drift, { maxChars: UNLIMITED, detailsLink: labels.detailsLink });
+  if (result.command === "validate" && result.exitCode === 0) return `${result.objects} object${result.objects === 1 ? "" : "s"}, no errors\n`;
+  return "";
+}
+
+/** The result's failure: its message and every validation error as `file:line:column: message`. */
+function failureMarkdown(result: CommandResult, labels: ReportLabels): string {
+  const verb = { validate: "Validate", plan: "Plan", apply: "Apply", drift: "Drift check" }[result.command];
+  let out = `### ${verb} failed for ${md(labels.project)} (${md(labels.target)})\n\n`;
+  if ("message" in result && result.message) out += `${quote(result.message)}\n\n`;
+  if (result.errors.length > 0) {
+    out += `${result.errors.length} error${result.errors.length === 1 ? "" : "s"} in the repository (also shown as annotations on the files):\n\n`;
+    out += fenced(result.errors.map(formatLoadError).join("\n"));
+    out += "\n";
+  }
+  return out;
+}
+
+/** Inline code that holds any text: the fence is longer than any backtick run inside. */
+function md(s: string): string {
+  const one = s.replace(/[\r\n]+/g, " ");
+  const ticks = "`".repeat(longestRun(one, "`") + 1);
+  return ticks.length > 1 ? `${ticks} ${one} ${ticks}` : `\`${one}\``;
+}
+
+function fenced(text: string): string {
+  const fence = "`".repeat(Math.max(3, longestRun(text, "`") + 1));
+  return `${fence}text\n${text.endsWith("\n") ? text : `${text}\n`}${fence}\n`;
+}
+
+function quote(text: string): string {
+  return text
+    .split(/\r?\n/)
+    .map((line) => `> ${line}`)
+    .join("\n");
+}
+
+function longestRun(s: string, ch: string): number {
+  let best = 0;
+  let run = 0;
+  for (const c of s) {
+    run = c === ch ? run + 1 : 0;
+    best = Math.max(best, run);
+  }
+  return best;
+}

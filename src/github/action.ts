@@ -1,0 +1,298 @@
+/**
+ * The GitHub Action (`svc-iac action`, run by `action.yml`): runs one command and reports it
+ * where a team looks: annotations on the files, the job summary, one plan comment per pull
+ * request, one drift issue per project and target, the full report as files for an artifact,
+ * and step outputs. The command's exit code is returned unchanged (0 nothing to do, 2 changes or
+ * drift, 1 error); a failure to write to GitHub is a warning, never a different exit code.
+ */
+import { mkdir, readFile, writeFile } from "node:fs/promises";
+import { basename, join, resolve } from "node:path";
+import type { Octokit } from "@octokit/rest";
+import { parse as parseYaml } from "yaml";
+import type { CommandOptions, CommandResult, TokenPublisher } from "../reconcile/command-types";
+import { ActionInputError, readActionInputs, type ActionInputs } from "./action-inputs";
+import { fullReport, resultLogText, resultMarkdown, type ReportLabels } from "./action-report";
+import { loadErrorAnnotations } from "./annotations";
+import { readActionContext, type ActionContext } from "./context";
+import { syncDriftIssue } from "./drift-issue";
+import { createGithubClient } from "./github-client";
+import { appendJobSummary } from "./job-summary";
+import { planMarker } from "./markers";
+import { fitCommentBody, upsertMarkedComment } from "./pr-comment";
+import { Redactor } from "./redact";
+import { githubSecretsPublisher, maskPublisher } from "./secrets";
+import { annotation, appendOutputs, group, untrustedBlock } from "./workflow-commands";
+
+/** The command functions of `src/reconcile/commands`, injectable for tests. */
+export interface CommandFunctions {
+  validateCommand(opts: CommandOptions): Promise<CommandResult>;
+  planCommand(opts: CommandOptions): Promise<CommandResult>;
+  applyCommand(opts: CommandOptions): Promise<CommandResult>;
+  driftCommand(opts: CommandOptions): Promise<CommandResult>;
+}
+
+export interface ActionDeps {
+  /** @default the reconciler's commands */
+  commands?: CommandFunctions;
+}
+
+export interface ActionIo {
+  env: Record<string, string | undefined>;
+  stdout: { write(text: string): unknown };
+  stderr: { write(text: string): unknown };
+  deps?: ActionDeps;
+}
+
+/** Environment variables the command never sees: GitHub credentials and the action's own inputs. */
+const HIDDEN_FROM_COMMAND = /^(INPUT_|GITHUB_TOKEN$|ACTIONS_RUNTIME_TOKEN$|ACTIONS_ID_TOKEN_REQUEST_TOKEN$)/;
+
+/**
+ * Runs the action and returns the command's exit code (0, 1 or 2), or 1 when the inputs are bad.
+ * @example
+ * process.exitCode = await runAction({ env: process.env, stdout: process.stdout, stderr: process.stderr });
+ */
+export async function runAction(io: ActionIo): Promise<number> {
+  const redactor = Redactor.fromEnv(io.env);
+  const out = (text: string) => io.stdout.write(redactor.apply(text));
+  const err = (text: string) => io.stderr.write(redactor.apply(text));
+
+  let inputs: ActionInputs;
+  try {
+    inputs = readActionInputs(io.env);
+  } catch (e) {
+    if (!(e instanceof ActionInputError)) throw e;
+    for (const problem of e.problems) out(annotation("error", problem, { title: "svc-iac: invalid action input" }));
+    return 1;
+  }
+  const ctx = await readActionContext(io.env);
+  const workspace = ctx.workspace ?? process.cwd();
+  const repoDir = resolve(workspace, inputs.workingDirectory);
+  const reportDir = resolve(workspace, inputs.reportPath);
+  const warn = (what: string, e: unknown) => out(annotation("warning", `${what}: ${describeGithubError(e)}`, { title: "svc-iac" }));
+  const outputs: Record<string, string> = { "exit-code": "1", "has-changes": "false", "has-drift": "false", "report-path": reportDir };
+
+  let result: CommandResult;
+  try {
+    result = await runCommand(inputs, ctx, io, repoDir, { out, err, redactor, warn });
+  } catch (e) {
+    out(annotation("error", `svc-iac ${inputs.command} failed: ${(e as Error)?.message ?? String(e)}`, { title: "svc-iac" }));
+    await appendOutputs(ctx.outputFile, outputs);
+    return 1;
+  }
+  const exitCode = stepExitCode(result, inputs);
+  outputs["exit-code"] = String(exitCode);
+  outputs["has-changes"] = String(hasChanges(result));
+  outputs["has-drift"] = String(result.command === "drift" && result.exitCode !== 1 && !!result.drift?.drift);
+
+  // Reporting never changes the exit code: each place that cannot be written is a warning.
+  const attempt = async (what: string, step: () => Promise<unknown>) => {
+    try {
+      await step();
+    } catch (e) {
+      warn(what, e);
+    }
+  };
+  const labels: ReportLabels = {
+    project: projectOf(result) ?? (await projectFromSvcFile(repoDir)),
+    target: inputs.target,
+    detailsLink: ctx.runUrl ? `[the workflow run's artifacts](${ctx.runUrl})` : "the workflow run's artifacts",
+  };
+  annotate(result, inputs, { repoDir, workspace }, out);
+  printResult(result, labels, out);
+  await attempt("Could not write the report files", () => writeReportFiles(reportDir, result, labels, redactor));
+  await attempt("Could not write the job summary", () =>
+    appendJobSummary(ctx.stepSummaryFile, (maxChars) => redactor.apply(resultMarkdown(result, labels, maxChars)), `_Cut to fit GitHub's 1 MiB job summary limit; the full report is in ${labels.detailsLink}._`),
+  );
+  const comment = result.command === "plan" && !!ctx.pullRequest && inputs.comment;
+  const issue = result.command === "drift" && !!result.drift && result.exitCode !== 1 && inputs.driftIssue;
+  const github = comment || issue ? githubFor(inputs.githubToken, ctx, out) : undefined;
+  if (github && comment) {
+    await attempt("Could not post the plan comment", async () => (outputs["comment-url"] = await postPlanComment(github, ctx, result, labels, redactor)));
+  }
+  if (github && issue && result.command === "drift") {
+    await attempt("Could not update the drift issue", async () => (outputs["drift-issue-url"] = await syncIssue(github, ctx, inputs, result, labels, redactor)));
+  }
+  await appendOutputs(ctx.outputFile, outputs);
+  return exitCode;
+}
+
+/** Validation errors on their files, the command's failure, and a hint for the token guard. */
+function annotate(result: CommandResult, inputs: ActionInputs, paths: { repoDir: string; workspace: string }, out: (text: string) => void): void {
+  for (const line of loadErrorAnnotations(result.errors, paths)) out(line);
+  if (result.exitCode === 1 && "message" in result && result.message) out(annotation("error", result.message, { title: `svc-iac ${result.command}` }));
+  if (inputs.githubSecrets.kind === "none" && plannedBlocks(result).some((b) => b.rule === "tokens-without-outputs")) {
+    out(annotation("notice", "A new token would have no destination. In this action, set github-secrets (repository or environment:<name>) and secrets-token to write it to GitHub secrets, or discard-tokens: true.", { title: "svc-iac" }));
+  }
+}
+
+interface Writers {
+  out: (text: string) => void;
+  err: (text: string) => void;
+  redactor: Redactor;
+  warn: (what: string, e: unknown) => void;
+}
+
+/** Runs the chosen command with the token publishers: the log mask first, then GitHub secrets if asked. */
+async function runCommand(inputs: ActionInputs, ctx: ActionContext, io: ActionIo, repoDir: string, w: Writers): Promise<CommandResult> {
+  const commands = io.deps?.commands ?? defaultCommands();
+  const opts: CommandOptions = {
+    dir: repoDir,
+    target: inputs.target,
+    env: Object.fromEntries(Object.entries(io.env).filter(([name]) => !HIDDEN_FROM_COMMAND.test(name))),
+    prune: inputs.prune || undefined,
+    maxDeletions: inputs.maxDeletions,
+    allowDeleteAll: inputs.allowDeleteAll || undefined,
+    discardTokens: inputs.discardTokens || undefined,
+    // Plan gets them too: it stops early when a new token would have no destination.
+    publishers: inputs.command === "apply" || inputs.command === "plan" ? tokenPublishers(inputs, ctx, io, w) : undefined,
+    detailedExitCode: inputs.detailedExitCode,
+    lockOwner: ctx.runUrl ? `GitHub Actions ${ctx.runUrl}` : "GitHub Actions",
+    log: (line) => w.err(`${line}\n`),
+    progress: (e) => {
+      // One line per object, starting with the action word: no line can begin a workflow command.
+      if (e.type === "end") w.out(`${e.action} ${e.address}: ${e.status}${e.message ? ` (${e.message.replace(/\s*\r?\n\s*/g, " ")})` : ""}\n`);
+    },
+  };
+  switch (inputs.command) {
+    case "validate":
+      return commands.validateCommand(opts);
+    case "plan":
+      return commands.planCommand(opts);
+    case "apply":
+      return commands.applyCommand(opts);
+    case "drift":
+      return commands.driftCommand(opts);
+  }
+}
+
+/**
+ * Token destinations: GitHub secrets when asked, each token masked in the log first, before
+ * anything could print it. With no destination the list is empty, so the command's own guard
+ * stops an apply that would mint a token nobody receives.
+ */
+function tokenPublishers(inputs: ActionInputs, ctx: ActionContext, io: ActionIo, w: Writers): TokenPublisher[] {
+  if (inputs.githubSecrets.kind === "none") return [];
+  if (!ctx.repository) throw new Error('Input "github-secrets" needs GITHUB_REPOSITORY to name the repository whose secrets are written; it is not set.');
+  const token = inputs.secretsToken ?? inputs.githubToken;
+  if (!token) throw new Error('Input "github-secrets" needs a token that may write secrets in "secrets-token" (the workflow\'s GITHUB_TOKEN cannot); none was given.');
+  // The mask line goes to stdout as is (the runner must read the value to mask it); from then
+  // on the redactor knows the token too, so no later line of ours can carry it.
+  const mask = maskPublisher((text) => io.stdout.write(text));
+  const octokit = createGithubClient({ token, baseUrl: ctx.apiUrl, warn: (line) => w.err(`${line}\n`) });
+  const environment = inputs.githubSecrets.kind === "environment" ? inputs.githubSecrets.name : undefined;
+  const secrets = githubSecretsPublisher(octokit, { ...ctx.repository, environment });
+  // One destination in the report ("GitHub Actions secrets of …"): masking is not a place the token goes.
+  return [
+    {
+      name: secrets.name,
+      publish: async (t) => {
+        await mask.publish(t);
+        w.redactor.add(t.token);
+        await secrets.publish(t);
+      },
+    },
+  ];
+}
+
+function defaultCommands(): CommandFunctions {
+  // Loaded on first use: the action module stays importable (and testable) on its own.
+  const commands: typeof import("../reconcile/commands") = require("../reconcile/commands");
+  return commands;
+}
+
+/** Plan or apply with at least one action; drift is reported in `has-drift`. */
+function hasChanges(result: CommandResult): boolean {
+  if (result.command === "plan" || result.command === "apply") return result.exitCode !== 1 && (result.plan?.actions.length ?? 0) > 0;
+  return false;
+}
+
+/**
+ * The command's exit code, unchanged, except that `detailed-exitcode: false` turns drift's 2 into
+ * 0 as the command itself does for plan: the drift issue is the notification, and a red
+ * scheduled run every day the same drift persists would be the noise the issue avoids.
+ */
+function stepExitCode(result: CommandResult, inputs: ActionInputs): number {
+  return result.command === "drift" && result.exitCode === 2 && !inputs.detailedExitCode ? 0 : result.exitCode;
+}
+
+function plannedBlocks(result: CommandResult): { rule: string }[] {
+  return result.command === "plan" || result.command === "apply" ? (result.plan?.blocks ?? []) : [];
+}
+
+function projectOf(result: CommandResult): string | undefined {
+  if (result.command === "plan" || result.command === "apply") return result.plan?.project ?? (result.command === "apply" ? result.report?.project : undefined);
+  if (result.command === "drift") return result.drift?.project;
+  return undefined;
+}
+
+/**
+ * The project name when the command produced no document (validation failed): read from
+ * svc.yaml if it parses, else the folder's name, so a failed plan edits the same comment a
+ * successful one wrote.
+ */
+async function projectFromSvcFile(repoDir: string): Promise<string> {
+  try {
+    const doc = parseYaml(await readFile(join(repoDir, "svc.yaml"), "utf8")) as { project?: unknown } | null;
+    if (typeof doc?.project === "string" && doc.project.trim() !== "") return doc.project.trim();
+  } catch {
+    // An unreadable svc.yaml is reported by the command itself; the folder name will do here.
+  }
+  return basename(repoDir);
+}
+
+/** The log: the plan as text (or the report), with workflow commands off while printing it. */
+function printResult(result: CommandResult, labels: ReportLabels, out: (text: string) => void): void {
+  const text = resultLogText(result, labels);
+  if (text) out(group(`svc-iac ${result.command}: ${labels.project} (${labels.target})`, untrustedBlock(text)));
+  out(`svc-iac ${result.command}: exit code ${result.exitCode}\n`);
+}
+
+async function writeReportFiles(dir: string, result: CommandResult, labels: ReportLabels, redactor: Redactor): Promise<void> {
+  const report = fullReport(result, labels);
+  await mkdir(dir, { recursive: true });
+  await writeFile(join(dir, `${result.command}.md`), redactor.apply(report.markdown), "utf8");
+  if (report.json) await writeFile(join(dir, `${result.command}.json`), redactor.apply(report.json), "utf8");
+}
+
+function githubFor(token: string | undefined, ctx: ActionContext, out: (text: string) => void): Octokit | undefined {
+  if (!ctx.repository) return undefined;
+  if (!token) {
+    out(annotation("warning", "No GitHub token: the plan comment and drift issue are skipped. Pass github-token (the default is the workflow's GITHUB_TOKEN).", { title: "svc-iac" }));
+    return undefined;
+  }
+  return createGithubClient({ token, baseUrl: ctx.apiUrl, warn: (line) => out(`${line}\n`) });
+}
+
+async function postPlanComment(github: Octokit, ctx: ActionContext, result: CommandResult, labels: ReportLabels, redactor: Redactor): Promise<string> {
+  const pr = ctx.pullRequest!;
+  const sha = pr.headSha ?? ctx.sha;
+  const heading = `<sub>svc-iac plan${sha ? ` for ${sha.slice(0, 7)}` : ""}${ctx.runUrl ? ` · [workflow run](${ctx.runUrl})` : ""} · this comment is edited on every run</sub>`;
+  const body = fitCommentBody(
+    planMarker(labels.project, labels.target),
+    heading,
+    (maxChars) => redactor.apply(resultMarkdown(result, labels, maxChars)),
+    `_The plan was cut to fit GitHub's comment limit; the full plan is in ${labels.detailsLink}._`,
+  );
+  const done = await upsertMarkedComment(github, { ...ctx.repository!, number: pr.number }, planMarker(labels.project, labels.target), body);
+  return done.url;
+}
+
+async function syncIssue(github: Octokit, ctx: ActionContext, inputs: ActionInputs, result: CommandResult & { command: "drift" }, labels: ReportLabels, redactor: Redactor): Promise<string> {
+  const outcome = await syncDriftIssue(github, result.drift!, {
+    ...ctx.repository!,
+    label: inputs.driftIssueLabel,
+    runUrl: ctx.runUrl,
+    render: (maxChars) => redactor.apply(resultMarkdown(result, labels, maxChars)),
+  });
+  return outcome.action === "none" ? "" : outcome.url;
+}
+
+/** An Octokit error as one sentence, with a hint for the usual permission problem. */
+function describeGithubError(e: unknown): string {
+  const status = (e as { status?: unknown })?.status;
+  const message = (e as Error)?.message ?? String(e);
+  if (status === 403 || status === 401) {
+    return `${message} (HTTP ${status}). The token lacks permission: give the job "pull-requests: write" and "issues: write"; pull requests from forks only get a read-only GITHUB_TOKEN.`;
+  }
+  return typeof status === "number" ? `${message} (HTTP ${status})` : message;
+}

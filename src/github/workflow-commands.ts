@@ -1,0 +1,101 @@
+/**
+ * GitHub Actions workflow commands (`::error …::`, `::add-mask::`, `::stop-commands::`) and the
+ * `$GITHUB_OUTPUT` file format. Pure string building, except {@link appendOutputs}, which appends
+ * to the file the runner names.
+ *
+ * Escaping follows the runner (`actions/toolkit` `command.ts`): message data escapes `%`, `\r` and
+ * `\n`; property values additionally escape `:` and `,`, which would otherwise end the property.
+ */
+import { randomUUID } from "node:crypto";
+import { appendFile } from "node:fs/promises";
+
+/** Escapes the message part of a workflow command (after the closing `::`). */
+export function escapeData(s: string): string {
+  return s.replace(/%/g, "%25").replace(/\r/g, "%0D").replace(/\n/g, "%0A");
+}
+
+/** Escapes a property value (`file=…`, `title=…`) of a workflow command. */
+export function escapeProperty(s: string): string {
+  return escapeData(s).replace(/:/g, "%3A").replace(/,/g, "%2C");
+}
+
+/** Where an annotation points: a file relative to the workspace root, 1-based line and column. */
+export interface AnnotationProperties {
+  file?: string;
+  line?: number;
+  col?: number;
+  endLine?: number;
+  endColumn?: number;
+  title?: string;
+}
+
+export type AnnotationLevel = "error" | "warning" | "notice";
+
+/**
+ * One annotation command line, newline included.
+ * @example
+ * annotation("error", "unknown key", { file: "infra/svc.yaml", line: 3, col: 1 })
+ * // "::error file=infra/svc.yaml,line=3,col=1::unknown key\n"
+ */
+export function annotation(level: AnnotationLevel, message: string, props: AnnotationProperties = {}): string {
+  const pairs: string[] = [];
+  if (props.file !== undefined) pairs.push(`file=${escapeProperty(props.file)}`);
+  if (props.line !== undefined) pairs.push(`line=${props.line}`);
+  if (props.endLine !== undefined) pairs.push(`endLine=${props.endLine}`);
+  if (props.col !== undefined) pairs.push(`col=${props.col}`);
+  if (props.endColumn !== undefined) pairs.push(`endColumn=${props.endColumn}`);
+  if (props.title !== undefined) pairs.push(`title=${escapeProperty(props.title)}`);
+  return `::${level}${pairs.length ? ` ${pairs.join(",")}` : ""}::${escapeData(message)}\n`;
+}
+
+/**
+ * Asks the runner to replace `secret` with `***` in every later log line. Each line of a
+ * multi-line value is masked on its own, as the runner matches line by line.
+ */
+export function addMask(secret: string): string {
+  return secret
+    .split(/\r?\n/)
+    .filter((line) => line.trim() !== "")
+    .map((line) => `::add-mask::${escapeData(line)}\n`)
+    .join("");
+}
+
+/**
+ * Prints text that the workflow does not control (plan Markdown built from a pull request's
+ * files) with workflow commands switched off, so a line such as `::add-mask::` or `::error::`
+ * inside it is shown, not obeyed.
+ */
+export function untrustedBlock(text: string, token: string = randomUUID()): string {
+  const body = text.endsWith("\n") ? text : `${text}\n`;
+  return `::stop-commands::${token}\n${body}::${token}::\n`;
+}
+
+/** A collapsible group in the log. */
+export function group(title: string, body: string): string {
+  return `::group::${escapeData(title)}\n${body.endsWith("\n") ? body : `${body}\n`}::endgroup::\n`;
+}
+
+/**
+ * The `$GITHUB_OUTPUT` text for `outputs`, sorted by name. Single-line values are `name=value`;
+ * values with a newline use the heredoc form with a random delimiter that cannot occur inside.
+ */
+export function formatOutputs(outputs: Record<string, string>, delimiter: () => string = () => `ghadelimiter_${randomUUID()}`): string {
+  let text = "";
+  for (const name of Object.keys(outputs).sort()) {
+    const value = outputs[name];
+    if (!/[\r\n]/.test(value)) {
+      text += `${name}=${value}\n`;
+      continue;
+    }
+    const delim = delimiter();
+    if (value.includes(delim)) throw new Error(`Output "${name}" contains its own delimiter "${delim}"; expected a value without it.`);
+    text += `${name}<<${delim}\n${value}\n${delim}\n`;
+  }
+  return text;
+}
+
+/** Appends outputs to the `$GITHUB_OUTPUT` file (nothing when the runner gave none). */
+export async function appendOutputs(file: string | undefined, outputs: Record<string, string>): Promise<void> {
+  if (!file) return;
+  await appendFile(file, formatOutputs(outputs), "utf8");
+}

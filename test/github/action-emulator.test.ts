@@ -1,0 +1,98 @@
+/**
+ * The action end to end with the real commands: the reconciler against the platform emulator,
+ * GitHub answered by the fake server. Proves the pieces fit: a new service-account token lands
+ * in a GitHub secret that the test decrypts and then signs in with, and appears nowhere else.
+ */
+import { mkdir, mkdtemp, readFile, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { runAction } from "../../src/github/action";
+import * as commands from "../../src/reconcile/commands";
+import { startFakeGithub, type FakeGithub } from "../helpers/fake-github";
+import { useEmulator } from "../helpers/emulator";
+
+const fx = useEmulator();
+const GITHUB_TOKEN = "ghs_e2eGithubToken_0123456789";
+const SECRETS_TOKEN = "github_pat_e2eSecretsWriter_9876";
+
+let gh: FakeGithub;
+let workspace: string;
+
+beforeEach(async () => {
+  gh = await startFakeGithub();
+  workspace = await mkdtemp(join(tmpdir(), "svc-iac-action-e2e-"));
+  await mkdir(join(workspace, "infra"));
+  await writeFile(join(workspace, "infra", "svc.yaml"), "project: gh_e2e\n");
+  await writeFile(join(workspace, "infra", "service-accounts.yaml"), "service_accounts:\n  ci:\n    rotation: \"1\"\n");
+});
+afterEach(async () => {
+  await gh.close();
+});
+
+async function action(inputs: Record<string, string>, runner: Record<string, string> = { GITHUB_EVENT_NAME: "push" }) {
+  let stdout = "";
+  let stderr = "";
+  const env: Record<string, string> = {
+    GITHUB_REPOSITORY: `${gh.owner}/${gh.repo}`,
+    GITHUB_API_URL: gh.url,
+    GITHUB_RUN_ID: "7",
+    GITHUB_WORKSPACE: workspace,
+    GITHUB_STEP_SUMMARY: join(workspace, "summary.md"),
+    GITHUB_OUTPUT: join(workspace, "output"),
+    GITHUB_TOKEN,
+    SVC_BASE_URL: fx.emu.baseUrl,
+    SVC_UDF_BASE_URL: fx.emu.udfBaseUrl,
+    SVC_TOKEN: fx.emu.tokens.user_token,
+    INPUT_GITHUB_TOKEN: GITHUB_TOKEN,
+    INPUT_WORKING_DIRECTORY: "infra",
+    ...runner,
+    ...Object.fromEntries(Object.entries(inputs).map(([k, v]) => [`INPUT_${k.toUpperCase().replace(/-/g, "_")}`, v])),
+  };
+  const code = await runAction({ env, stdout: { write: (t: string) => (stdout += t) }, stderr: { write: (t: string) => (stderr += t) }, deps: { commands } });
+  return { code, stdout, stderr };
+}
+
+describe("the action with the real commands", () => {
+  it("stops an apply that would mint a token with no destination", async () => {
+    const r = await action({ command: "apply" });
+    expect(r.code).toBe(1);
+    expect(r.stdout).toContain("::notice title=svc-iac::A new token would have no destination.");
+  });
+
+  it("writes a new service-account token to a GitHub secret that decrypts to a working token, and leaks it nowhere else", async () => {
+    const r = await action({ command: "apply", "github-secrets": "repository", "secrets-token": SECRETS_TOKEN });
+    expect(r.code).toBe(0);
+
+    const token = gh.decryptSecret("SVC_SERVICE_ACCOUNT_CI_TOKEN");
+    expect(token).toBeTruthy();
+    const signedIn = fx.client({ serviceToken: token! });
+    await expect(signedIn.canvases.listExecEnvLite()).resolves.toBeInstanceOf(Array);
+
+    const planted = [token!, GITHUB_TOKEN, SECRETS_TOKEN, fx.emu.tokens.user_token];
+    const log = r.stdout
+      .split("\n")
+      .filter((line) => !line.startsWith("::add-mask::"))
+      .join("\n");
+    expect(r.stdout).toContain(`::add-mask::${token}`);
+    const files = [await readFile(join(workspace, "summary.md"), "utf8"), await readFile(join(workspace, "svc-iac-report", "apply.md"), "utf8"), await readFile(join(workspace, "svc-iac-report", "apply.json"), "utf8")];
+    for (const secret of planted) {
+      for (const call of gh.calls) expect(`${call.path}\n${call.body}`).not.toContain(secret);
+      for (const text of [log, r.stderr, ...files]) expect(text).not.toContain(secret);
+    }
+  });
+
+  it("plans on a pull request into one comment, with the exit code of the plan", async () => {
+    // A name no other test of this file created on the shared emulator.
+    await writeFile(join(workspace, "infra", "service-accounts.yaml"), "service_accounts:\n  pr_bot:\n    rotation: \"1\"\n");
+    const pr = gh.addPullRequest();
+    await writeFile(join(workspace, "event.json"), JSON.stringify({ pull_request: { number: pr, head: { sha: "abc1234def" } } }));
+    const inputs = { command: "plan", "github-secrets": "repository", "secrets-token": SECRETS_TOKEN };
+    const runner = { GITHUB_EVENT_NAME: "pull_request", GITHUB_EVENT_PATH: join(workspace, "event.json") };
+    const first = await action(inputs, runner);
+    const second = await action(inputs, runner);
+    expect([first.code, second.code]).toEqual([2, 2]);
+    expect(gh.comments).toHaveLength(1);
+    expect(gh.comments[0].body).toContain("service_account.pr_bot");
+  });
+});

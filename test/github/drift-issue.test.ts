@@ -1,0 +1,94 @@
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { DEFAULT_DRIFT_LABEL, syncDriftIssue } from "../../src/github/drift-issue";
+import { createGithubClient } from "../../src/github/github-client";
+import { driftMarker } from "../../src/github/markers";
+import { COMMENT_MAX_CHARS } from "../../src/github/pr-comment";
+import type { DriftReport } from "../../src/reconcile/plan-model";
+import { renderDriftMarkdown } from "../../src/reconcile/render";
+import { driftOf, startFakeGithub, type FakeGithub } from "../helpers/fake-github";
+
+let gh: FakeGithub;
+
+beforeEach(async () => {
+  gh = await startFakeGithub();
+});
+afterEach(async () => {
+  await gh.close();
+});
+
+function sync(drift: DriftReport) {
+  const octokit = createGithubClient({ token: "ghs_testtoken", baseUrl: gh.url, warn: () => {} });
+  return syncDriftIssue(octokit, drift, {
+    owner: gh.owner,
+    repo: gh.repo,
+    runUrl: "https://github.com/acme/infra/actions/runs/7",
+    render: (maxChars) => renderDriftMarkdown(drift, { maxChars }),
+  });
+}
+
+const issueComments = (n: number) => gh.comments.filter((c) => c.issueNumber === n).map((c) => c.body);
+
+describe("drift issue", () => {
+  it("opens, stays quiet on unchanged drift, updates on changed drift and closes when clean", async () => {
+    // GIVEN drift appears
+    const opened = await sync(driftOf(["canvas.sales"]));
+    expect(opened.action).toBe("opened");
+    const number = (opened as { number: number }).number;
+    const issue = () => gh.issues.find((i) => i.number === number)!;
+    expect(issue()).toMatchObject({ state: "open", labels: [DEFAULT_DRIFT_LABEL] });
+    expect(issue().body.startsWith(driftMarker("listings", "prod"))).toBe(true);
+    expect(issue().body).toContain("canvas.sales");
+
+    // WHEN the same drift is found again THEN nothing is written
+    const writesBefore = gh.writes().length;
+    expect((await sync(driftOf(["canvas.sales"]))).action).toBe("unchanged");
+    expect(gh.writes().length).toBe(writesBefore);
+
+    // WHEN the drift set changes THEN the body is updated and one comment notifies watchers
+    expect(await sync(driftOf(["canvas.sales", "canvas.ops"]))).toMatchObject({ action: "updated", number });
+    expect(issue().body).toContain("canvas.ops");
+    expect(issueComments(number)).toHaveLength(1);
+    expect(issueComments(number)[0]).toMatch(/^The drift changed: 2 objects drifted/);
+
+    // WHEN the drift clears THEN a comment and the issue is closed
+    expect(await sync(driftOf([]))).toMatchObject({ action: "closed", number });
+    expect(issue()).toMatchObject({ state: "closed", state_reason: "completed" });
+    expect(issueComments(number)[1]).toMatch(/^Drift cleared/);
+
+    // AND with no drift and no open issue nothing happens
+    const after = gh.writes().length;
+    expect(await sync(driftOf([]))).toEqual({ action: "none" });
+    expect(gh.writes().length).toBe(after);
+    expect(gh.issues).toHaveLength(1);
+  });
+
+  it("opens a new issue when drift returns after the old one was closed", async () => {
+    await sync(driftOf(["canvas.sales"]));
+    await sync(driftOf([]));
+    const again = await sync(driftOf(["canvas.sales"]));
+    expect(again.action).toBe("opened");
+    expect(gh.issues.map((i) => i.state)).toEqual(["closed", "open"]);
+  });
+
+  it("keeps one issue per project and target", async () => {
+    await sync(driftOf(["canvas.sales"], "listings", "prod"));
+    await sync(driftOf(["canvas.sales"], "listings", "staging"));
+    await sync(driftOf(["canvas.sales"], "listings", "prod"));
+    expect(gh.issues.map((i) => i.title).sort()).toEqual(["Drift: listings (prod): 1 object drifted", "Drift: listings (staging): 1 object drifted"]);
+  });
+
+  it("finds its issue by the marker, not the title, and ignores pull requests and unmarked issues", async () => {
+    gh.addIssue({ title: "Drift: listings (prod): 1 object drifted", body: "a person wrote this", labels: [DEFAULT_DRIFT_LABEL] });
+    gh.addPullRequest("Drift: listings (prod)");
+    const mine = gh.addIssue({ title: "renamed by a person", body: `${driftMarker("listings", "prod")}\n<!-- svc-iac:drift-fingerprint fp-canvas.sales -->\nold`, labels: [DEFAULT_DRIFT_LABEL] });
+    expect(await sync(driftOf(["canvas.sales"]))).toMatchObject({ action: "unchanged", number: mine.number });
+  });
+
+  it("keeps the issue body within GitHub's limit for a very large drift", async () => {
+    const many = Array.from({ length: 5000 }, (_, i) => `canvas.c${String(i).padStart(5, "0")}`);
+    await sync(driftOf(many));
+    expect(gh.issues[0].body.length).toBeLessThanOrEqual(COMMENT_MAX_CHARS);
+    const post = gh.calls.find((c) => c.method === "POST");
+    expect((JSON.parse(post!.body) as { body: string }).body.length).toBeLessThanOrEqual(COMMENT_MAX_CHARS);
+  });
+});

@@ -1,0 +1,344 @@
+/**
+ * A local stand-in for the parts of GitHub's REST API that `src/github` uses: issue comments,
+ * issues, and Actions secrets (repository and environment) with a real libsodium key pair. Keeps
+ * state in memory, records every request (method, path, body, authorization) for assertions, and
+ * pages listings with Link headers as GitHub does.
+ *
+ * GIVEN a test starts it, points `GITHUB_API_URL` (or Octokit's `baseUrl`) at `url`, and reads
+ * `calls`, `comments`, `issues` and `decryptSecret()` afterwards.
+ */
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
+import type { AddressInfo } from "node:net";
+import sodium from "libsodium-wrappers";
+import type { DriftReport, Plan, PlannedAction } from "../../src/reconcile/plan-model";
+
+export interface RecordedCall {
+  method: string;
+  /** Path with query string, as sent. */
+  path: string;
+  /** Raw request body ("" when none). */
+  body: string;
+  authorization?: string;
+}
+
+export interface FakeComment {
+  id: number;
+  issueNumber: number;
+  body: string;
+  user: string;
+}
+
+export interface FakeIssue {
+  number: number;
+  title: string;
+  body: string;
+  state: "open" | "closed";
+  state_reason?: string | null;
+  labels: string[];
+  /** True for pull requests, which GitHub lists among issues. */
+  isPullRequest: boolean;
+}
+
+export interface StoredSecret {
+  encrypted_value: string;
+  key_id: string;
+}
+
+export interface FakeGithubOptions {
+  owner?: string;
+  repo?: string;
+  /** Largest page the server returns, whatever `per_page` asks for (to test paging). @default 100 */
+  maxPerPage?: number;
+}
+
+export interface FakeGithub {
+  url: string;
+  owner: string;
+  repo: string;
+  calls: RecordedCall[];
+  comments: FakeComment[];
+  issues: FakeIssue[];
+  /** Secrets by `repo:<NAME>` or `env:<environment>:<NAME>`. */
+  secrets: Map<string, StoredSecret>;
+  publicKeyId: string;
+  /** A pull request (an issue number comments can be posted on). */
+  addPullRequest(title?: string): number;
+  addComment(issueNumber: number, body: string, user?: string): FakeComment;
+  addIssue(issue: Partial<FakeIssue> & { title: string; body: string }): FakeIssue;
+  /** Answers the next request matching `method` and `pathPrefix` with `status` and a GitHub-style error. */
+  failNext(method: string, pathPrefix: string, status: number, message: string): void;
+  /** Opens a stored secret with the server's private key; undefined when there is none. */
+  decryptSecret(name: string, environment?: string): string | undefined;
+  /** Calls that change something (everything but GET). */
+  writes(): RecordedCall[];
+  close(): Promise<void>;
+}
+
+interface Failure {
+  method: string;
+  pathPrefix: string;
+  status: number;
+  message: string;
+}
+
+/** Starts the fake on a free port of 127.0.0.1. */
+export async function startFakeGithub(opts: FakeGithubOptions = {}): Promise<FakeGithub> {
+  await sodium.ready;
+  const keyPair = sodium.crypto_box_keypair();
+  const owner = opts.owner ?? "acme";
+  const repo = opts.repo ?? "infra";
+  const maxPerPage = opts.maxPerPage ?? 100;
+  const failures: Failure[] = [];
+  let nextCommentId = 1000;
+  let nextNumber = 1;
+
+  const state = {
+    calls: [] as RecordedCall[],
+    comments: [] as FakeComment[],
+    issues: [] as FakeIssue[],
+    secrets: new Map<string, StoredSecret>(),
+  };
+  const publicKeyId = "568250167242549743";
+  let base = "";
+  const webUrl = () => `${base}/web/${owner}/${repo}`;
+
+  const commentJson = (c: FakeComment) => ({
+    id: c.id,
+    body: c.body,
+    user: { login: c.user },
+    html_url: `${webUrl()}/issues/${c.issueNumber}#issuecomment-${c.id}`,
+    issue_url: `${base}/repos/${owner}/${repo}/issues/${c.issueNumber}`,
+  });
+  const issueJson = (i: FakeIssue) => ({
+    number: i.number,
+    title: i.title,
+    body: i.body,
+    state: i.state,
+    state_reason: i.state_reason ?? null,
+    labels: i.labels.map((name) => ({ name })),
+    html_url: `${webUrl()}/${i.isPullRequest ? "pull" : "issues"}/${i.number}`,
+    ...(i.isPullRequest ? { pull_request: { url: `${base}/repos/${owner}/${repo}/pulls/${i.number}` } } : {}),
+  });
+
+  const addIssue: FakeGithub["addIssue"] = (issue) => {
+    const created: FakeIssue = { number: nextNumber++, state: "open", labels: [], isPullRequest: false, state_reason: null, ...issue };
+    state.issues.push(created);
+    return created;
+  };
+  const addComment: FakeGithub["addComment"] = (issueNumber, body, user = "github-actions[bot]") => {
+    const c = { id: nextCommentId++, issueNumber, body, user };
+    state.comments.push(c);
+    return c;
+  };
+
+  const server: Server = createServer((req, res) => {
+    readBody(req).then(
+      (body) => {
+        const call: RecordedCall = { method: req.method ?? "GET", path: req.url ?? "/", body, authorization: req.headers.authorization };
+        state.calls.push(call);
+        try {
+          route(call, res);
+        } catch (e) {
+          send(res, 500, { message: `fake GitHub failed: ${(e as Error).message}` });
+        }
+      },
+      () => send(res, 400, { message: "unreadable body" }),
+    );
+  });
+
+  function route(call: RecordedCall, res: ServerResponse): void {
+    const url = new URL(call.path, base);
+    const failure = failures.findIndex((f) => f.method === call.method && url.pathname.startsWith(f.pathPrefix));
+    if (failure >= 0) {
+      const [f] = failures.splice(failure, 1);
+      return send(res, f.status, { message: f.message, documentation_url: "https://docs.github.com/rest" });
+    }
+    const prefix = `/repos/${owner}/${repo}`;
+    if (!url.pathname.startsWith(`${prefix}/`)) return notFound(res);
+    const path = url.pathname.slice(prefix.length);
+    const json = call.body ? (JSON.parse(call.body) as Record<string, unknown>) : {};
+    let m: RegExpExecArray | null;
+
+    if ((m = /^\/issues\/(\d+)\/comments$/.exec(path))) {
+      const number = Number(m[1]);
+      if (!state.issues.some((i) => i.number === number)) return notFound(res);
+      if (call.method === "GET") return page(res, url, state.comments.filter((c) => c.issueNumber === number).map(commentJson));
+      if (call.method === "POST") return send(res, 201, commentJson(addComment(number, String(json.body))));
+    }
+    if ((m = /^\/issues\/comments\/(\d+)$/.exec(path))) {
+      const c = state.comments.find((x) => x.id === Number(m![1]));
+      if (!c) return notFound(res);
+      if (call.method === "PATCH") {
+        c.body = String(json.body);
+        return send(res, 200, commentJson(c));
+      }
+      if (call.method === "DELETE") {
+        state.comments.splice(state.comments.indexOf(c), 1);
+        return send(res, 204);
+      }
+    }
+    if (path === "/issues") {
+      if (call.method === "GET") {
+        const wantState = url.searchParams.get("state") ?? "open";
+        const labels = (url.searchParams.get("labels") ?? "").split(",").filter(Boolean);
+        const list = state.issues.filter((i) => (wantState === "all" || i.state === wantState) && labels.every((l) => i.labels.includes(l)));
+        return page(res, url, list.map(issueJson));
+      }
+      if (call.method === "POST") {
+        const labels = Array.isArray(json.labels) ? json.labels.map(String) : [];
+        return send(res, 201, issueJson(addIssue({ title: String(json.title), body: String(json.body ?? ""), labels })));
+      }
+    }
+    if ((m = /^\/issues\/(\d+)$/.exec(path))) {
+      const issue = state.issues.find((i) => i.number === Number(m![1]));
+      if (!issue) return notFound(res);
+      if (call.method === "GET") return send(res, 200, issueJson(issue));
+      if (call.method === "PATCH") {
+        if (typeof json.title === "string") issue.title = json.title;
+        if (typeof json.body === "string") issue.body = json.body;
+        if (json.state === "open" || json.state === "closed") issue.state = json.state;
+        if ("state_reason" in json) issue.state_reason = json.state_reason as string | null;
+        return send(res, 200, issueJson(issue));
+      }
+    }
+    const publicKey = { key_id: publicKeyId, key: sodium.to_base64(keyPair.publicKey, sodium.base64_variants.ORIGINAL) };
+    if (path === "/actions/secrets/public-key" && call.method === "GET") return send(res, 200, publicKey);
+    if ((m = /^\/environments\/([^/]+)\/secrets\/public-key$/.exec(path)) && call.method === "GET") return send(res, 200, publicKey);
+    if ((m = /^\/actions\/secrets\/([A-Za-z0-9_]+)$/.exec(path)) && call.method === "PUT") return putSecret(res, `repo:${m[1]}`, json);
+    if ((m = /^\/environments\/([^/]+)\/secrets\/([A-Za-z0-9_]+)$/.exec(path)) && call.method === "PUT") {
+      return putSecret(res, `env:${decodeURIComponent(m[1])}:${m[2]}`, json);
+    }
+    return notFound(res);
+  }
+
+  function putSecret(res: ServerResponse, key: string, json: Record<string, unknown>): void {
+    if (typeof json.encrypted_value !== "string" || json.key_id !== publicKeyId) {
+      return send(res, 422, { message: `Invalid request: encrypted_value and key_id "${publicKeyId}" are required.` });
+    }
+    const existed = state.secrets.has(key);
+    state.secrets.set(key, { encrypted_value: json.encrypted_value, key_id: json.key_id });
+    send(res, existed ? 204 : 201, existed ? undefined : {});
+  }
+
+  /** GitHub-style paging: `per_page` (capped), `page`, and a Link header with next/last. */
+  function page(res: ServerResponse, url: URL, items: unknown[]): void {
+    const perPage = Math.min(Number(url.searchParams.get("per_page") ?? 30), maxPerPage);
+    const pageNo = Math.max(1, Number(url.searchParams.get("page") ?? 1));
+    const last = Math.max(1, Math.ceil(items.length / perPage));
+    const link = (n: number) => {
+      const u = new URL(url.toString());
+      u.searchParams.set("page", String(n));
+      u.searchParams.set("per_page", String(perPage));
+      return u.toString();
+    };
+    const links: string[] = [];
+    if (pageNo < last) links.push(`<${link(pageNo + 1)}>; rel="next"`, `<${link(last)}>; rel="last"`);
+    if (pageNo > 1) links.push(`<${link(1)}>; rel="first"`, `<${link(pageNo - 1)}>; rel="prev"`);
+    send(res, 200, items.slice((pageNo - 1) * perPage, pageNo * perPage), links.length ? { link: links.join(", ") } : {});
+  }
+
+  await new Promise<void>((ok) => server.listen(0, "127.0.0.1", ok));
+  base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+
+  return {
+    get url() {
+      return base;
+    },
+    owner,
+    repo,
+    ...state,
+    publicKeyId,
+    addPullRequest(title = "A change") {
+      return addIssue({ title, body: "", isPullRequest: true }).number;
+    },
+    addComment,
+    addIssue,
+    failNext(method, pathPrefix, status, message) {
+      failures.push({ method, pathPrefix: pathPrefix.startsWith("/repos/") ? pathPrefix : `/repos/${owner}/${repo}${pathPrefix}`, status, message });
+    },
+    decryptSecret(name, environment) {
+      const stored = state.secrets.get(environment ? `env:${environment}:${name}` : `repo:${name}`);
+      if (!stored) return undefined;
+      const sealed = sodium.from_base64(stored.encrypted_value, sodium.base64_variants.ORIGINAL);
+      return sodium.to_string(sodium.crypto_box_seal_open(sealed, keyPair.publicKey, keyPair.privateKey));
+    },
+    writes() {
+      return state.calls.filter((c) => c.method !== "GET");
+    },
+    close() {
+      return new Promise<void>((ok) => {
+        server.closeAllConnections();
+        server.close(() => ok());
+      });
+    },
+  };
+}
+
+function readBody(req: IncomingMessage): Promise<string> {
+  return new Promise((ok, fail) => {
+    const chunks: Buffer[] = [];
+    req.on("data", (c: Buffer) => chunks.push(c));
+    req.on("end", () => ok(Buffer.concat(chunks).toString("utf8")));
+    req.on("error", fail);
+  });
+}
+
+function send(res: ServerResponse, status: number, body?: unknown, headers: Record<string, string> = {}): void {
+  res.writeHead(status, { "content-type": "application/json; charset=utf-8", ...headers });
+  res.end(body === undefined ? undefined : JSON.stringify(body));
+}
+
+function notFound(res: ServerResponse): void {
+  send(res, 404, { message: "Not Found", documentation_url: "https://docs.github.com/rest" });
+}
+
+// ---------------------------------------------------------------------------------------------
+// Hand-built documents for the GitHub tests (the command functions are faked in those tests).
+
+
+/** A plan creating `count` UDFs, each with a long-ish source so many of them overflow a comment. */
+export function planCreatingUdfs(count: number, project = "listings", target = "default", bodyChars = 200): Plan {
+  const actions: PlannedAction[] = Array.from({ length: count }, (_, i) => {
+    const slug = `loader_${String(i).padStart(5, "0")}`;
+    return {
+      address: `udf.sales/${slug}`,
+      kind: "Udf",
+      action: "update",
+      id: `udf_${i}`,
+      fields: [{ field: "code", action: "update", secret: false, from: "x".repeat(bodyChars), to: "y".repeat(bodyChars) }],
+      notes: [],
+      source: { file: `canvases/sales/${slug}.py`, line: 1, column: 1, path: "" },
+    };
+  });
+  return {
+    version: 1,
+    project,
+    target,
+    actions,
+    summary: { create: 0, adopt: 0, update: count, replace: 0, delete: 0, share: 0, unshare: 0, rotate: 0 },
+    orphans: [],
+    unmanaged: [],
+    blocks: [],
+    warnings: [],
+  };
+}
+
+/** A drift report with one changed object per address; the fingerprint is the sorted addresses. */
+export function driftOf(addresses: string[], project = "listings", target = "prod"): DriftReport {
+  const items = [...addresses].sort().map((address) => ({
+    address,
+    kind: "Canvas" as const,
+    class: "changed" as const,
+    id: `cv_${address}`,
+    fields: [{ field: "description", action: "update" as const, secret: false, from: "old", to: "new" }],
+  }));
+  return {
+    version: 1,
+    project,
+    target,
+    drift: items.length > 0,
+    items,
+    counts: { changed: items.length, missing: 0, unmanaged: 0, pending: 0 },
+    fingerprint: items.length > 0 ? `fp-${items.map((i) => i.address).join("+")}` : "none",
+  };
+}
