@@ -18,6 +18,7 @@ import { newId } from "./catalog";
 import { ObjectStore, parseStoragePath } from "./object-store";
 import type { EmulatorEnv } from "./route";
 import { parseJson, type Store } from "./store";
+import { canonicalJson } from "../canonical-json";
 
 /** What the lifecycle needs: the store, and the object store folder the outputs are written to. */
 export type JobEnv = Pick<EmulatorEnv, "store" | "objectsDir">;
@@ -96,20 +97,6 @@ export interface SubmitInput {
 }
 
 const iso = (ms: number) => new Date(ms).toISOString();
-
-/** Keys sorted at every level, so that identical configs compare equal whatever their key order. */
-export function canonicalJson(v: unknown): string {
-  if (Array.isArray(v)) return `[${v.map(canonicalJson).join(",")}]`;
-  if (v !== null && typeof v === "object") {
-    const o = v as Record<string, unknown>;
-    return `{${Object.keys(o)
-      .sort()
-      .filter((k) => o[k] !== undefined)
-      .map((k) => `${JSON.stringify(k)}:${canonicalJson(o[k])}`)
-      .join(",")}}`;
-  }
-  return JSON.stringify(v);
-}
 
 export const configHash = (config: unknown) => createHash("sha256").update(canonicalJson(config)).digest("hex");
 

@@ -10,6 +10,7 @@
  * on the platform (the policy applied to the bucket is the cloud resource's to remove).
  */
 import { z } from "zod";
+import { canonicalJson } from "../canonical-json";
 import { checkWith } from "./check";
 import { diffFields } from "./field-diff";
 import type { KindContext, ResourceKind } from "./kind";
@@ -32,15 +33,7 @@ export interface BucketPolicyState extends BucketPolicyInputs {
   policy: string;
 }
 
-/** JSON with sorted object keys: the same document is always the same text. */
-export function canonicalJson(v: unknown): string {
-  if (Array.isArray(v)) return `[${v.map(canonicalJson).join(",")}]`;
-  if (v && typeof v === "object") {
-    const entries = Object.keys(v).sort().filter((k) => (v as Record<string, unknown>)[k] !== undefined);
-    return `{${entries.map((k) => `${JSON.stringify(k)}:${canonicalJson((v as Record<string, unknown>)[k])}`).join(",")}}`;
-  }
-  return JSON.stringify(v ?? null);
-}
+export { canonicalJson };
 
 async function policyFor(ctx: KindContext, bucketName: string): Promise<BucketPolicyState> {
   return { bucketName, policy: canonicalJson(await ctx.client.files.s3IamPolicy(bucketName)) };

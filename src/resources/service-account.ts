@@ -17,6 +17,7 @@
  *   without being asked.
  */
 import { z } from "zod";
+import { canonicalJson } from "../canonical-json";
 import { unlessMissing } from "./missing";
 import { isApiError } from "../api/errors";
 import type { ServiceAccount as ApiServiceAccount } from "../api/schemas";
@@ -51,18 +52,9 @@ export interface ServiceAccountState extends ServiceAccountInputs {
   createdAt: string;
 }
 
-/** Deterministic text of any JSON value (sorted keys), so `{a,b}` and `{b,a}` are the same rotation. */
-function canonical(v: unknown): string {
-  if (Array.isArray(v)) return `[${v.map(canonical).join(",")}]`;
-  if (v && typeof v === "object") {
-    return `{${Object.keys(v).sort().map((k) => `${JSON.stringify(k)}:${canonical((v as Record<string, unknown>)[k])}`).join(",")}}`;
-  }
-  return JSON.stringify(v ?? null);
-}
-
 /** The platform name of the account these inputs describe. */
 export function accountName(i: ServiceAccountInputs): string {
-  const tag = fingerprint(canonical(i.rotation), "ServiceAccount:rotation").slice("sha256:".length, "sha256:".length + 6);
+  const tag = fingerprint(canonicalJson(i.rotation ?? null), "ServiceAccount:rotation").slice("sha256:".length, "sha256:".length + 6);
   return `${i.name} [svc-iac ${tag}]`;
 }
 

@@ -3,6 +3,9 @@
  * from the platform. Building is pure and deterministic: keys are sorted at every level, so equal
  * inputs give byte-identical bodies and a body only changes when its content does.
  */
+import { canonicalJson } from "../canonical-json";
+
+export { canonicalJson };
 
 /** A helper module importable by the UDF's code (`import utils`). */
 export interface UdfHeader {
@@ -24,22 +27,6 @@ export interface UdfBodyParts {
 
 /** Every body is of this type today (platform facts). */
 export const UDF_BODY_TYPE = "geopandas_v2";
-
-/** JSON with object keys sorted at every level (arrays keep their order). */
-export function canonicalJson(value: unknown): string {
-  return JSON.stringify(sortKeys(value));
-}
-
-function sortKeys(value: unknown): unknown {
-  if (Array.isArray(value)) return value.map(sortKeys);
-  if (value === null || typeof value !== "object") return value;
-  const out: Record<string, unknown> = {};
-  for (const k of Object.keys(value).sort()) {
-    const v = (value as Record<string, unknown>)[k];
-    if (v !== undefined) out[k] = sortKeys(v);
-  }
-  return out;
-}
 
 /**
  * The `udf_body` string for these parts.

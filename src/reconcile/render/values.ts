@@ -4,6 +4,7 @@
  * rule "a secret field shows fingerprints only" lives in one place.
  */
 import type { FieldChange } from "../../resources/kind";
+import { sortKeysDeep } from "../../canonical-json";
 
 /** Longest value shown in full on a field line; longer values are shortened around the change. */
 export const MAX_VALUE_CHARS = 60;
@@ -63,19 +64,7 @@ function multisetCommon(a: string[], b: string[]): number {
   return common;
 }
 
-/**
- * JSON with object keys sorted at every depth, so equal values always print alike.
- * `undefined` properties are dropped, as `JSON.stringify` does.
- */
-export function sortKeysDeep(value: unknown): unknown {
-  if (Array.isArray(value)) return value.map(sortKeysDeep);
-  if (value !== null && typeof value === "object") {
-    const out: Record<string, unknown> = {};
-    for (const key of Object.keys(value).sort()) out[key] = sortKeysDeep((value as Record<string, unknown>)[key]);
-    return out;
-  }
-  return value;
-}
+export { sortKeysDeep };
 
 /** One value on one line: strings JSON-quoted (control characters escaped), JSON compact with sorted keys. */
 export function formatValue(value: unknown, max = MAX_VALUE_CHARS): string {
