@@ -105,7 +105,11 @@ class Applier {
       Object.assign(kept, { trigger: step.rotation?.trigger, rotation: step.rotation?.value, clientId: state.clientId, accessScope: state.accessScope, mintedScope: state.mintedScope });
       if (state.shareToken) kept.tokenFingerprint = tokenFingerprint(state.shareToken);
     }
-    if (a.kind === "ServiceAccount") Object.assign(kept, { trigger: step.rotation?.trigger, rotation: step.rotation?.value });
+    if (a.kind === "ServiceAccount") {
+      Object.assign(kept, { trigger: step.rotation?.trigger, rotation: step.rotation?.value });
+      // Replaced accounts not deleted yet stay listed until they are (see rememberRetired).
+      if (Array.isArray(old?.kept?.retire) && old.kept.retire.length) kept.retire = old.kept.retire;
+    }
     if (a.kind === "Udf") kept.createSharedToken = state.createSharedToken;
     if (a.kind === "BucketPolicy") kept.policyFingerprint = fingerprint(canonicalJson(JSON.parse(state.policy)), "BucketPolicy:policy");
     const entry: InventoryEntry = {
@@ -161,9 +165,35 @@ class Applier {
     const state = (await kind.update(this.kindCtx, id, step.olds as never, inputs as never)) as Record<string, any>;
     const minted = a.action === "rotate";
     this.record(step, id, kind.key(inputs as never), state, minted);
+    if (step.retire?.length) await this.retire(step, step.retire);
     if (a.kind === "BucketPolicy") await this.writePolicyFile(step, state);
     if (minted) await this.publish(a.address, a.kind, state.shareToken);
     return id;
+  }
+
+  /**
+   * Notes in the inventory (`kept.retire`) the service accounts `address` replaced and has not
+   * deleted yet, so a run stopped at any point deletes them the next time instead of leaving a live
+   * credential behind (see `retiredAccounts` in plan.ts).
+   */
+  private rememberRetired(address: string, ids: string[]): void {
+    const entry = this.ctx.inventory.get(address);
+    if (!entry) return;
+    const { retire: _done, ...kept } = entry.kept ?? {};
+    const next = ids.length ? { ...kept, retire: ids } : kept;
+    const { kept: _old, ...rest } = entry;
+    this.ctx.inventory.set(address, { ...rest, ...(Object.keys(next).length ? { kept: next } : {}) });
+  }
+
+  /** Deletes the service accounts `step`'s address replaced, crossing each off as it goes. */
+  private async retire(step: Step, ids: string[]): Promise<void> {
+    let left = [...ids];
+    this.rememberRetired(step.action.address, left);
+    for (const id of ids) {
+      await KINDS.ServiceAccount!.delete(this.kindCtx, id, step.olds as never);
+      left = left.filter((x) => x !== id);
+      this.rememberRetired(step.action.address, left);
+    }
   }
 
   private async remove(step: Step): Promise<void> {
@@ -194,8 +224,11 @@ class Applier {
             id = await this.create(step);
           } else {
             // New first: its token is published before the old credential stops working.
+            const retired = [a.id!, ...(step.retire ?? [])];
+            if (a.kind === "ServiceAccount") this.rememberRetired(a.address, retired);
             id = await this.create(step);
-            await this.remove(step);
+            if (a.kind === "ServiceAccount") await this.retire(step, retired);
+            else await this.remove(step);
           }
           break;
         case "delete":

@@ -52,6 +52,8 @@ export interface Step {
   layout?: { isVisible?: boolean; position?: number };
   /** Only the layout changes (no call to the kind). */
   layoutOnly?: boolean;
+  /** Service accounts this address replaced that still exist: deleted by apply (see {@link retiredAccounts}). */
+  retire?: string[];
 }
 
 export interface PlanOutcome {
@@ -81,6 +83,20 @@ export function keptOlds(kind: DesiredKind, state: Record<string, unknown>, kept
   if (kind === "ServiceAccount" && kept) set("rotation", kept.rotation);
   if (kind === "Udf" && kept && typeof kept.createSharedToken === "boolean") out.createSharedToken = kept.createSharedToken;
   return out;
+}
+
+/**
+ * Service accounts an address replaced that are still on the platform: the old account of a
+ * rotation whose delete failed (kept in `kept.retire` until deleted), and a new account whose
+ * create answer was lost during a rotation (its tagged name is the inventory's `intent`). Their
+ * tokens are either live in the old hands or unknown to everyone, so apply deletes them.
+ */
+function retiredAccounts(inv: InventoryEntry, currentId: string, seen: Observation["kinds"]["ServiceAccount"]): Observed<any>[] {
+  const ids = new Set(Array.isArray(inv.kept?.retire) ? (inv.kept.retire as string[]) : []);
+  const lost = inv.intent ? seen?.byKey.get(inv.intent.key) : undefined;
+  if (lost) ids.add(lost.id);
+  ids.delete(currentId);
+  return [...ids].sort().flatMap((id) => seen?.byId.get(id) ?? []);
 }
 
 /** The pretty JSON written to a bucket policy's output file. */
@@ -183,9 +199,18 @@ class Planner {
       return;
     }
 
+    const retire = d.kind === "ServiceAccount" && managed ? retiredAccounts(inv!, found.id, seen) : [];
+    if (retire.some((r) => r.key === kind.key(news))) {
+      // The account a rotation would create is the one whose answer was lost: make another one.
+      rotation = { value: `${trigger ?? ""}@${this.input.now.toISOString()}`, trigger };
+      news = checkedInputs(d, rawInputs(d, this.ctx, rotation.value));
+    }
     const olds = keptOlds(d.kind, found.state, inv?.kept);
     const diff = kind.diff(olds as never, news as never);
     let fields = diff.fields;
+    if (retire.length) {
+      fields = [...fields, { field: "replacedAccounts", action: "update", secret: false, from: retire.map((r) => r.key), to: [], note: "accounts an earlier rotation replaced are still on the platform; they are deleted, so their tokens stop working" }];
+    }
     let layoutOnly = false;
     if (d.kind === "Udf") {
       const layout = layoutChanges(d, found.state);
@@ -193,7 +218,7 @@ class Planner {
       fields = [...fields, ...layout];
     }
     if (d.kind === "BucketPolicy") fields = bucketPolicyChanges(d, found.state, inv, this.input.observation.files);
-    const more = { observed: found, olds, inventory: inv, rotation, managed, deleteFirst: diff.deleteBeforeReplace, layout: d.kind === "Udf" ? d.options : undefined, layoutOnly };
+    const more = { observed: found, olds, inventory: inv, rotation, managed, deleteFirst: diff.deleteBeforeReplace, layout: d.kind === "Udf" ? d.options : undefined, layoutOnly, ...(retire.length ? { retire: retire.map((r) => r.id) } : {}) };
 
     if (!managed && d.kind !== "BucketPolicy") {
       // Adopting a share keeps its token: the trigger is recorded, not acted on.
@@ -212,7 +237,7 @@ class Planner {
       action = "rotate";
       notes.push(SHARE_NOTE);
     }
-    if (d.kind === "ServiceAccount") {
+    if (d.kind === "ServiceAccount" && diff.fields.length) {
       action = "rotate";
       notes.push(SA_NOTE);
     }

@@ -87,7 +87,10 @@ export const canvasKind: ResourceKind<CanvasInputs, CanvasState> = {
       ...news,
       allowPublicRead: news.allowPublicRead,
       accessScope: news.accessScope,
+      // Fields left out are compared too: create and update clear them, so a value set by hand is drift.
       passcode: news.passcode,
+      dashboardBody: news.dashboardBody,
+      previewImageUrl: news.previewImageUrl,
     }, { secret: ["passcode"], salt: SALT });
   },
   async create(ctx, inputs) {

@@ -1,0 +1,185 @@
+/** `svc-iac validate | plan | apply | drift` on the command line: exit codes, output files, formats, usage errors and the lock flag. */
+import { execFile } from "node:child_process";
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import { PassThrough } from "node:stream";
+import { promisify } from "node:util";
+import { beforeAll, describe, expect, it } from "vitest";
+import { runReconcileCommand } from "../../src/cli/reconcile-command";
+import { CliUsageError } from "../../src/cli/usage";
+import { loadRepository } from "../../src/reconcile/load";
+import { openStateBackend } from "../../src/reconcile/state/open-backend";
+import { useEmulator } from "../helpers/emulator";
+import { builtCli, copyRepo, emulatorEnv, outputsFileOf, platformView } from "../helpers/repo";
+
+type Name = "validate" | "plan" | "apply" | "drift";
+
+interface Ran {
+  code: number;
+  stdout: string;
+  stderr: string;
+}
+
+/** Runs a command in-process with captured output; `tty` makes stdin a terminal fed with `input`. */
+async function run(name: Name, argv: string[], env: Record<string, string>, opts: { tty?: boolean; input?: string } = {}): Promise<Ran> {
+  const stdout = new PassThrough();
+  const stderr = new PassThrough();
+  const stdin = Object.assign(new PassThrough(), { isTTY: opts.tty ?? false });
+  let out = "";
+  let err = "";
+  stdout.on("data", (c) => (out += String(c)));
+  stderr.on("data", (c) => (err += String(c)));
+  if (opts.input !== undefined) stdin.end(opts.input);
+  const code = await runReconcileCommand(name, argv, { stdout, stderr, stdin, env });
+  return { code, stdout: out, stderr: err };
+}
+
+async function usageError(p: Promise<unknown>): Promise<CliUsageError> {
+  const e = await p.then(
+    () => undefined,
+    (err: unknown) => err,
+  );
+  expect(e).toBeInstanceOf(CliUsageError);
+  return e as CliUsageError;
+}
+
+describe("GIVEN the valid-full repository and an empty platform", () => {
+  const fx = useEmulator();
+  let dir: string;
+  let env: Record<string, string>;
+  const outputs = () => ["--outputs", outputsFileOf(dir)];
+
+  beforeAll(() => {
+    dir = copyRepo("valid-full");
+    env = emulatorEnv(fx.emu);
+  });
+
+  it("WHEN validate runs THEN it exits 0 and counts the objects", async () => {
+    const r = await run("validate", [dir], env);
+    expect(r).toMatchObject({ code: 0, stdout: "Valid: 13 objects.\n" });
+    expect(JSON.parse((await run("validate", [dir, "--json"], env)).stdout)).toEqual({ objects: 13, valid: true });
+  });
+
+  it("WHEN plan runs THEN it exits 0, or 2 with --detailed-exitcode, and --out writes the JSON plan", async () => {
+    const r = await run("plan", [dir, ...outputs()], env);
+    expect(r.code).toBe(0);
+    expect(r.stdout).toContain("Plan: 12 to create, 1 to share.");
+    const file = join(dir, "..", "out", "plan.json");
+    const d = await run("plan", [dir, ...outputs(), "--detailed-exitcode", "--out", file], env);
+    expect(d.code).toBe(2);
+    const written = JSON.parse(readFileSync(file, "utf8"));
+    expect(written.summary).toMatchObject({ create: 12, share: 1 });
+    expect(JSON.parse((await run("plan", [dir, ...outputs(), "--json"], env)).stdout)).toEqual(written);
+  });
+
+  it("WHEN apply runs without --auto-approve and stdin is not a terminal THEN it is a usage error and nothing is created", async () => {
+    const e = await usageError(run("apply", [dir, ...outputs()], env));
+    expect(e.message).toMatch(/--auto-approve/);
+    expect((await platformView(fx.user)).canvases).toEqual([]);
+  });
+
+  it("WHEN apply asks on a terminal and the answer is not yes THEN it is cancelled with nothing changed", async () => {
+    const r = await run("apply", [dir, ...outputs()], env, { tty: true, input: "no\n" });
+    expect(r.code).toBe(1);
+    expect(r.stderr).toMatch(/Apply cancelled: nothing was changed\./);
+    expect((await platformView(fx.user)).canvases).toEqual([]);
+  });
+
+  it("WHEN drift runs before apply THEN it exits 2 with every object pending", async () => {
+    const r = await run("drift", [dir, "--format", "json"], env);
+    expect(r.code).toBe(2);
+    expect(JSON.parse(r.stdout).counts).toEqual({ changed: 0, missing: 0, unmanaged: 0, pending: 13 });
+  });
+
+  it("WHEN apply runs with --auto-approve THEN it exits 0, and plan --detailed-exitcode and drift then exit 0", async () => {
+    const r = await run("apply", [dir, ...outputs(), "--auto-approve"], env);
+    expect(r.code).toBe(0);
+    expect(r.stderr).toMatch(/^\[1\/13\] done /m);
+    expect((await run("plan", [dir, "--detailed-exitcode"], env)).code).toBe(0);
+    const file = join(dir, "..", "out", "drift.md");
+    const drift = await run("drift", [dir, "--out", file], env);
+    expect(drift.code).toBe(0);
+    expect(readFileSync(file, "utf8").trimEnd()).toBe(drift.stdout.trimEnd());
+  });
+
+  it("WHEN apply --json runs with nothing to do THEN stdout is one JSON document with the plan and an empty report", async () => {
+    const r = await run("apply", [dir, "--auto-approve", "--json"], env);
+    expect(r.code).toBe(0);
+    const doc = JSON.parse(r.stdout);
+    expect(doc.plan.actions).toEqual([]);
+    expect(doc.report).toMatchObject({ ok: true, results: [] });
+  });
+
+  it("WHEN the platform drifts THEN drift exits 2 in Markdown and JSON, and --out holds the same document", async () => {
+    const reports = (await platformView(fx.user)).canvases.find((c) => c.name === "reports")!;
+    await fx.user.canvases.update(reports.id, { name: "reports", access_scope: "public" });
+    const md = await run("drift", [dir], env);
+    expect(md.code).toBe(2);
+    expect(md.stdout).toContain("canvas.reports");
+    const file = join(dir, "..", "out", "drift.json");
+    const json = await run("drift", [dir, "--format", "json", "--out", file], env);
+    expect(json.code).toBe(2);
+    expect(JSON.parse(readFileSync(file, "utf8"))).toEqual(JSON.parse(json.stdout));
+    expect(JSON.parse(json.stdout).items.map((i: { class: string; address: string }) => `${i.class} ${i.address}`)).toEqual(["changed canvas.reports"]);
+  });
+
+  it("WHEN a flag is unknown, a format is unknown or a number is malformed THEN it is a usage error", async () => {
+    expect((await usageError(run("plan", [dir, "--frobnicate"], env))).message).toMatch(/frobnicate/);
+    expect((await usageError(run("drift", [dir, "--format", "xml"], env))).message).toMatch(/Expected md or json/);
+    expect((await usageError(run("apply", [dir, "--auto-approve", "--max-deletions", "many"], env))).message).toMatch(/--max-deletions/);
+    expect((await usageError(run("validate", [dir, dir], env))).message).toMatch(/Too many arguments/);
+    expect((await usageError(run("validate", [dir, "--prune"], env))).message).toMatch(/prune/);
+  });
+
+  it("WHEN a lock is held THEN apply exits 1 naming --force-unlock, and --force-unlock <id> proceeds", async () => {
+    const loaded = await loadRepository(dir, { env });
+    if (!loaded.ok) throw new Error("fixture does not load");
+    const p = loaded.project;
+    const backend = openStateBackend(p.settings.state, { root: p.root, project: p.project, target: p.target });
+    const held = await backend.acquireLock({ owner: "bob@laptop pid 7", operation: "apply", ttlMs: 600_000 });
+
+    const blocked = await run("apply", [dir, "--auto-approve"], env);
+    expect(blocked.code).toBe(1);
+    expect(blocked.stderr).toContain(`--force-unlock ${held.info.id}`);
+    expect(blocked.stderr).toContain("bob@laptop pid 7");
+
+    const forced = await run("apply", [dir, "--auto-approve", "--force-unlock", held.info.id], env);
+    expect(forced.code).toBe(0);
+    expect(forced.stderr).toContain(`Removed the lock ${held.info.id}`);
+    expect(await backend.readLock()).toBeUndefined();
+
+    await backend.acquireLock({ owner: "bob@laptop pid 8", operation: "apply", ttlMs: 600_000 });
+    expect((await run("apply", [dir, "--auto-approve", "--force-unlock", "all"], env)).code).toBe(0);
+    expect(await backend.readLock()).toBeUndefined();
+  });
+});
+
+describe("GIVEN the built svc-iac command", () => {
+  let main: string;
+  beforeAll(() => {
+    main = builtCli();
+  }, 120_000);
+
+  it("WHEN apply runs without --auto-approve and stdin is not a terminal THEN it exits 1 with the usage error on stderr", async () => {
+    const dir = copyRepo("valid-full");
+    const child = execFile(process.execPath, [main, "apply", dir], { env: { PATH: process.env.PATH ?? "", SVC_BASE_URL: "http://127.0.0.1:9/v1", SVC_TOKEN: "x" } });
+    child.stdin?.end();
+    const exit = await new Promise<{ code: number | null; stderr: string }>((done) => {
+      let stderr = "";
+      child.stderr!.on("data", (c) => (stderr += String(c)));
+      child.on("close", (code) => done({ code, stderr }));
+    });
+    expect(exit.code).toBe(1);
+    expect(exit.stderr).toMatch(/^svc-iac: apply needs --auto-approve/);
+    expect(exit.stderr).toMatch(/Run "svc-iac --help" for usage\./);
+  });
+
+  it("WHEN a flag is unknown THEN it exits 1 with the usage error on stderr", async () => {
+    const r = await promisify(execFile)(process.execPath, [main, "plan", "--frobnicate"]).then(
+      () => ({ code: 0, stderr: "" }),
+      (e: { code: number; stderr: string }) => ({ code: e.code, stderr: e.stderr }),
+    );
+    expect(r.code).toBe(1);
+    expect(r.stderr).toMatch(/^svc-iac: .*frobnicate/);
+  });
+});

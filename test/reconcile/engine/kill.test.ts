@@ -1,0 +1,86 @@
+/**
+ * A process killed in the middle of apply: the built command runs as a child process against the
+ * test emulator (slowed by latency), is killed with SIGKILL while UDFs are being created, and an
+ * apply run again in-process converges with nothing duplicated.
+ */
+import { spawn } from "node:child_process";
+import { existsSync } from "node:fs";
+import { join } from "node:path";
+import { beforeAll, describe, expect, it } from "vitest";
+import { applyCommand, planCommand } from "../../../src/reconcile/commands";
+import { useEmulator } from "../../helpers/emulator";
+import { builtCli, commandOptions, copyRepo, emulatorEnv, outputsFileOf, platformDuplicates, platformView, stateDirOf, writeUdfs } from "../../helpers/repo";
+
+const UDF_COUNT = 40;
+/** Finished actions before the kill: past the secret, the 2 accounts and the 2 canvases, well into the UDFs. */
+const KILL_AFTER = 15;
+
+interface Killed {
+  progressLines: string[];
+  signal: NodeJS.Signals | null;
+}
+
+/** Spawns `svc-iac apply` and kills it with SIGKILL after `after` progress lines. */
+function applyAndKill(main: string, dir: string, env: Record<string, string>, after: number): Promise<Killed> {
+  return new Promise((done, fail) => {
+    const child = spawn(process.execPath, [main, "apply", dir, "--auto-approve", "--outputs", outputsFileOf(dir), "--concurrency", "2"], {
+      env: { PATH: process.env.PATH ?? "", ...env },
+      stdio: ["ignore", "ignore", "pipe"],
+    });
+    const lines: string[] = [];
+    let buffer = "";
+    child.stderr.setEncoding("utf8");
+    child.stderr.on("data", (chunk: string) => {
+      buffer += chunk;
+      const parts = buffer.split("\n");
+      buffer = parts.pop()!;
+      for (const line of parts) if (/^\[\d+\/\d+\]/.test(line)) lines.push(line);
+      if (lines.length >= after && child.exitCode === null && !child.killed) child.kill("SIGKILL");
+    });
+    child.on("error", fail);
+    child.on("exit", (_code, signal) => done({ progressLines: lines, signal }));
+  });
+}
+
+describe("GIVEN a repository with many UDFs and a slow platform", () => {
+  const fx = useEmulator();
+  let dir: string;
+  let main: string;
+
+  beforeAll(() => {
+    main = builtCli();
+    dir = copyRepo("valid-full");
+    writeUdfs(dir, "listings", UDF_COUNT);
+  }, 120_000);
+
+  it("WHEN apply is killed mid-way THEN the next apply (after --force-unlock) converges with nothing duplicated", async () => {
+    fx.emu.setFaults("latency=20-40");
+    const killed = await applyAndKill(main, dir, emulatorEnv(fx.emu), KILL_AFTER);
+    expect(killed.signal).toBe("SIGKILL");
+    expect(killed.progressLines.length).toBeGreaterThanOrEqual(KILL_AFTER);
+    expect(killed.progressLines.every((l) => / done /.test(l))).toBe(true);
+    // Killed while creating UDFs: some exist, not all.
+    const partial = await platformView(fx.user);
+    expect(partial.udfs.length).toBeGreaterThan(0);
+    expect(partial.udfs.length).toBeLessThan(UDF_COUNT + 3);
+    expect(existsSync(join(stateDirOf(dir), "inventory.json"))).toBe(true);
+
+    // The dead run's lease is still there: apply refuses and says how to lift it.
+    fx.emu.setFaults(undefined);
+    const blocked = await applyCommand(commandOptions(dir, fx.emu));
+    expect(blocked.exitCode).toBe(1);
+    const lockId = /--force-unlock (\S+?)(?: |$)/.exec(blocked.command === "apply" ? blocked.message ?? "" : "")?.[1];
+    expect(lockId).toBeDefined();
+
+    const r = await applyCommand(commandOptions(dir, fx.emu, { forceUnlock: lockId }));
+    expect(r.command === "apply" && r.message).toBeUndefined();
+    expect(r.exitCode).toBe(0);
+    const view = await platformView(fx.user);
+    expect(platformDuplicates(view)).toEqual([]);
+    expect(view.udfs.length).toBe(UDF_COUNT + 3);
+    expect(view.serviceAccounts.filter((s) => s.name.includes("[svc-iac ")).length).toBe(2);
+    const plan = await planCommand(commandOptions(dir, fx.emu));
+    expect(plan.command === "plan" && plan.plan?.actions).toEqual([]);
+    expect(plan.command === "plan" && plan.plan?.unmanaged).toEqual([]);
+  });
+});

@@ -1,0 +1,96 @@
+/**
+ * Secrets never appear in output: every command through the CLI (text and JSON, stdout, stderr,
+ * --out files), the inventory and the state folder are searched for the real secret values, the
+ * service-account tokens, the share token, the per-UDF shared token and the user's token.
+ */
+import { readdirSync, readFileSync, statSync } from "node:fs";
+import { join } from "node:path";
+import { PassThrough } from "node:stream";
+import { describe, expect, it } from "vitest";
+import { runReconcileCommand } from "../../../src/cli/reconcile-command";
+import { readOutputsFile } from "../../../src/reconcile/outputs-file";
+import { useEmulator } from "../../helpers/emulator";
+import { copyRepo, emulatorEnv, FIXTURE_SECRETS, outputsFileOf, platformView } from "../../helpers/repo";
+
+const NEW_PASSCODE = "rotated-passcode-value-93c1d2";
+const HAND_SECRET = "hand-set-secret-value-0a7e44";
+const FAILED_PASSCODE = "never-applied-passcode-6f2b90";
+
+type Name = "validate" | "plan" | "apply" | "drift";
+
+/** Everything a run printed or wrote, in one list of named texts. */
+const captured: { what: string; text: string }[] = [];
+
+async function run(name: Name, argv: string[], env: Record<string, string>): Promise<number> {
+  const stdout = new PassThrough();
+  const stderr = new PassThrough();
+  let out = "";
+  let err = "";
+  stdout.on("data", (c) => (out += String(c)));
+  stderr.on("data", (c) => (err += String(c)));
+  const code = await runReconcileCommand(name, argv, { stdout, stderr, stdin: new PassThrough(), env });
+  captured.push({ what: `${name} ${argv.slice(1).join(" ")} stdout`, text: out }, { what: `${name} ${argv.slice(1).join(" ")} stderr`, text: err });
+  return code;
+}
+
+function filesUnder(dir: string): string[] {
+  return readdirSync(dir, { withFileTypes: true }).flatMap((e) => (e.isDirectory() ? filesUnder(join(dir, e.name)) : [join(dir, e.name)]));
+}
+
+describe("GIVEN the valid-full repository applied, changed and checked through the CLI", () => {
+  const fx = useEmulator();
+
+  it("WHEN every command runs in text and JSON THEN no secret value, token or passcode appears in any output or state file", async () => {
+    const dir = copyRepo("valid-full");
+    const outputs = outputsFileOf(dir);
+    const env = emulatorEnv(fx.emu);
+    const out = (name: string) => join(dir, "..", name);
+
+    expect(await run("validate", [dir], env)).toBe(0);
+    expect(await run("validate", [dir, "--json"], env)).toBe(0);
+    expect(await run("plan", [dir, "--out", out("plan.json")], env)).toBe(0);
+    expect(await run("plan", [dir, "--json"], env)).toBe(0);
+    expect(await run("apply", [dir, "--auto-approve", "--outputs", outputs], env)).toBe(0);
+    expect(await run("drift", [dir, "--format", "json", "--out", out("drift0.json")], env)).toBe(0);
+
+    // Out-of-band secret edit, and a new passcode in the environment: both show as fingerprints.
+    await fx.user.secrets.put("MAPBOX_TOKEN", HAND_SECRET);
+    const changed = { ...env, LISTINGS_PASSCODE: NEW_PASSCODE };
+    expect(await run("drift", [dir, "--out", out("drift.md")], changed)).toBe(2);
+    expect(await run("drift", [dir, "--json", "--out", out("drift.json")], changed)).toBe(2);
+    expect(await run("plan", [dir, "--detailed-exitcode", "--out", out("plan2.json")], changed)).toBe(2);
+    expect(await run("plan", [dir, "--json"], changed)).toBe(0);
+    const planText = captured.find((c) => c.what.startsWith("plan --detailed-exitcode") && c.what.endsWith("stdout"))!.text;
+    expect(planText).toMatch(/passcode/);
+    expect(planText).toMatch(/secret\.MAPBOX_TOKEN/);
+    expect(await run("apply", [dir, "--auto-approve", "--json", "--outputs", outputs], changed)).toBe(0);
+    expect(await run("apply", [dir, "--auto-approve", "--outputs", outputs], changed)).toBe(0);
+    expect((await fx.user.secrets.get("MAPBOX_TOKEN")).value).toBe(FIXTURE_SECRETS.MAPBOX_TOKEN);
+
+    // A failing update of the passcode: the error is reported, the passcode is not.
+    fx.emu.setFaults("500=1,paths=/collection/by-id,methods=PUT|POST");
+    try {
+      expect(await run("apply", [dir, "--auto-approve", "--outputs", outputs], { ...changed, LISTINGS_PASSCODE: FAILED_PASSCODE })).toBe(1);
+    } finally {
+      fx.emu.setFaults(undefined);
+    }
+    expect(captured.at(-1)!.text).toMatch(/failed with 500/);
+
+    const tokens = Object.values((await readOutputsFile(outputs))!.tokens).map((t) => t.token);
+    expect(tokens.length).toBe(4);
+    const listings = (await platformView(fx.user)).canvases.find((c) => c.name === "listings")!;
+    const forbidden = [...Object.values(FIXTURE_SECRETS), NEW_PASSCODE, HAND_SECRET, FAILED_PASSCODE, ...tokens, listings.share_token!, fx.emu.tokens.user_token];
+
+    const written = [out("plan.json"), out("plan2.json"), out("drift0.json"), out("drift.md"), out("drift.json"), ...filesUnder(join(dir, ".svc-iac"))];
+    for (const file of written) captured.push({ what: file, text: readFileSync(file, "utf8") });
+    expect(written.some((f) => f.endsWith("inventory.json"))).toBe(true);
+    expect(captured.map((c) => c.what).filter((w) => w.endsWith("stdout") || w.endsWith("stderr")).length).toBe(26);
+    for (const { what, text } of captured) {
+      for (const value of forbidden) expect(text.includes(value), `${what} contains a secret`).toBe(false);
+    }
+    // The outputs file is where the tokens go (so the search above would find them), readable by its owner only.
+    const outputsText = readFileSync(outputs, "utf8");
+    for (const token of tokens) expect(outputsText).toContain(token);
+    expect(statSync(outputs).mode & 0o777).toBe(0o600);
+  });
+});
