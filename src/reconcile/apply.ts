@@ -34,6 +34,8 @@ export interface ApplyContext {
   progress?: (e: ProgressEvent) => void;
   /** Values to scrub from error messages (secret values of the project, tokens seen). */
   secrets: Set<string>;
+  /** Why no further step may start (the lock was lost), or undefined to go on. */
+  stopReason?: () => string | undefined;
 }
 
 const isDeletion = (s: Step) => s.action.action === "delete" || s.action.action === "unshare";
@@ -204,6 +206,8 @@ class Applier {
     const a = step.action;
     const blocked = step.desired ? dependenciesOf(step.desired).find((d) => this.failed.has(d)) : undefined;
     if (blocked) return this.finish(step, "skipped", `skipped: ${blocked} failed`);
+    const stop = this.ctx.stopReason?.();
+    if (stop) return this.finish(step, "skipped", `skipped: ${stop}`);
     this.ctx.progress?.({ type: "begin", address: a.address, action: a.action });
     try {
       let id = a.id;

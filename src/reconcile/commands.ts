@@ -140,8 +140,13 @@ export function applyCommand(opts: CommandOptions): Promise<CommandResult> {
     const ttlMs = opts.lockTtlMs ?? DEFAULT_LOCK_TTL_MS;
     const lock = await s.backend.acquireLock({ owner: opts.lockOwner ?? defaultLockOwner(), operation: "apply", ttlMs, now });
     let renewal: Promise<void> = Promise.resolve();
+    let lockLost: string | undefined;
     const timer = setInterval(() => {
-      renewal = lock.renew().catch((e) => opts.log?.(`Could not renew the lock: ${messageOf(e)}`));
+      renewal = lock.renew().catch((e) => {
+        // Another run may now be applying: start nothing more.
+        lockLost = `the lock could not be renewed (${messageOf(e)})`;
+        opts.log?.(`Stopping: ${lockLost}.`);
+      });
     }, Math.max(1000, Math.floor(ttlMs / 3)));
     try {
       const outcome = await makePlan(s, opts);
@@ -165,6 +170,7 @@ export function applyCommand(opts: CommandOptions): Promise<CommandResult> {
           now,
           progress: opts.progress,
           secrets: secretValues(s.project, opts.env),
+          stopReason: () => lockLost,
         },
         outcome,
       );

@@ -316,6 +316,3 @@ export function planChanges(input: PlanInput): PlanOutcome {
   };
   return { plan, steps, ids: planner.ids, forget: planner.forget };
 }
-
-/** True when the plan changes something. */
-export const hasChanges = (plan: Plan) => plan.actions.length > 0;
