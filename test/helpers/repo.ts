@@ -3,7 +3,7 @@ import { execFileSync } from "node:child_process";
 import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
-import type { SvcClient } from "../../src/api/client";
+import { createClient, type SvcClient } from "../../src/api/client";
 import type { RunningEmulator } from "../../src/emulator/emulator";
 import type { CommandOptions } from "../../src/reconcile/command-types";
 
@@ -137,4 +137,17 @@ export function builtCli(): string {
     rmSync(lock, { recursive: true, force: true });
   }
   return main;
+}
+
+/** True when a service token signs in to the emulator (a token that was deleted or never existed does not). */
+export async function serviceTokenWorks(emu: RunningEmulator, token: string): Promise<boolean> {
+  const client = createClient({ baseUrl: emu.baseUrl, serviceToken: token, retry: { maxAttempts: 1 } });
+  try {
+    await client.environment.getSelf();
+    return true;
+  } catch {
+    return false;
+  } finally {
+    await client.close();
+  }
 }

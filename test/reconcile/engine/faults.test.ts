@@ -7,21 +7,10 @@ import type { CommandResult } from "../../../src/reconcile/command-types";
 import { applyCommand, planCommand } from "../../../src/reconcile/commands";
 import { readOutputsFile } from "../../../src/reconcile/outputs-file";
 import { useEmulator, type EmulatorFixture } from "../../helpers/emulator";
-import { commandOptions, copyRepo, outputsFileOf, platformDuplicates, platformView, writeUdfs } from "../../helpers/repo";
+import { commandOptions, copyRepo, outputsFileOf, platformDuplicates, platformView, serviceTokenWorks, writeUdfs } from "../../helpers/repo";
 
 const MAX_RUNS = 5;
 
-async function tokenWorks(fx: EmulatorFixture, token: string): Promise<boolean> {
-  const client = createClient({ baseUrl: fx.emu.baseUrl, serviceToken: token, retry: { maxAttempts: 1 } });
-  try {
-    await client.environment.getSelf();
-    return true;
-  } catch {
-    return false;
-  } finally {
-    await client.close();
-  }
-}
 
 /** Applied valid-full, then `rotation: "2"` for listings-deployer; returns the repo and the old account's id and token. */
 async function rotationPending(fx: EmulatorFixture): Promise<{ dir: string; oldId: string; oldToken: string }> {
@@ -165,7 +154,7 @@ describe("GIVEN the answer to the create of a rotation's new service account is 
     const accounts = await deployerAccounts(fx);
     expect(accounts.length).toBe(1);
     expect([oldId, orphan.id]).not.toContain(accounts[0]!.id);
-    expect(await tokenWorks(fx, oldToken)).toBe(false);
+    expect(await serviceTokenWorks(fx.emu, oldToken)).toBe(false);
   });
 });
 
@@ -179,7 +168,7 @@ describe("GIVEN the delete of the old account after a service-account rotation f
     expect(first.exitCode).toBe(1);
     fx.emu.setFaults(undefined);
     expect((await deployerAccounts(fx)).map((s) => s.id)).toContain(oldId);
-    expect(await tokenWorks(fx, oldToken)).toBe(true);
+    expect(await serviceTokenWorks(fx.emu, oldToken)).toBe(true);
 
     const plan = await planCommand(commandOptions(dir, fx.emu));
     const action = plan.command === "plan" ? plan.plan!.actions.find((a) => a.address === "service_account.listings-deployer") : undefined;
@@ -188,6 +177,6 @@ describe("GIVEN the delete of the old account after a service-account rotation f
     const results = [first, ...(await applyUntilOk(fx, dir))];
     await expectConverged(fx, dir, results);
     expect((await deployerAccounts(fx)).map((s) => s.id)).not.toContain(oldId);
-    expect(await tokenWorks(fx, oldToken)).toBe(false);
+    expect(await serviceTokenWorks(fx.emu, oldToken)).toBe(false);
   });
 });

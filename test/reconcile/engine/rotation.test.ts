@@ -9,7 +9,7 @@ import { readOutputsFile } from "../../../src/reconcile/outputs-file";
 import type { Plan } from "../../../src/reconcile/plan-model";
 import { accountName } from "../../../src/resources/service-account";
 import { failure, useEmulator, type EmulatorFixture } from "../../helpers/emulator";
-import { commandOptions, copyRepo, FIXTURE_SECRETS, outputsFileOf, platformView } from "../../helpers/repo";
+import { commandOptions, copyRepo, FIXTURE_SECRETS, outputsFileOf, platformView, serviceTokenWorks } from "../../helpers/repo";
 
 const DAY = 86_400_000;
 
@@ -33,17 +33,6 @@ const editFile = (file: string, from: string | RegExp, to: string) => {
   writeFileSync(file, next);
 };
 
-async function serviceClientWorks(fx: EmulatorFixture, token: string): Promise<boolean> {
-  const client = createClient({ baseUrl: fx.emu.baseUrl, serviceToken: token, retry: { maxAttempts: 1 } });
-  try {
-    await client.environment.getSelf();
-    return true;
-  } catch {
-    return false;
-  } finally {
-    await client.close();
-  }
-}
 
 describe("GIVEN an applied repository with a shared public canvas and a shared team canvas", () => {
   const fx = useEmulator();
@@ -121,7 +110,7 @@ describe("GIVEN an applied repository with a shared public canvas and a shared t
     const oldToken = (await readOutputsFile(outputs))!.tokens["service_account.listings-deployer"]!.token;
     const before = (await platformView(fx.user)).serviceAccounts;
     const oldAccount = before.find((s) => s.name === accountName({ name: "listings-deployer", rotation: "1" }))!;
-    expect(await serviceClientWorks(fx, oldToken)).toBe(true);
+    expect(await serviceTokenWorks(fx.emu, oldToken)).toBe(true);
     editFile(join(dir, "service-accounts.yaml"), 'rotation: "1"', 'rotation: "2"');
 
     const plan = planOf(await planCommand(commandOptions(dir, fx.emu)));
@@ -135,8 +124,8 @@ describe("GIVEN an applied repository with a shared public canvas and a shared t
     expect(after.filter((s) => s.name.startsWith("listings-deployer ")).map((s) => s.name)).toEqual([accountName({ name: "listings-deployer", rotation: "2" })]);
     const newToken = (await readOutputsFile(outputs))!.tokens["service_account.listings-deployer"]!.token;
     expect(newToken).not.toBe(oldToken);
-    expect(await serviceClientWorks(fx, newToken)).toBe(true);
-    expect(await serviceClientWorks(fx, oldToken)).toBe(false);
+    expect(await serviceTokenWorks(fx.emu, newToken)).toBe(true);
+    expect(await serviceTokenWorks(fx.emu, oldToken)).toBe(false);
     expect(planOf(await planCommand(commandOptions(dir, fx.emu))).actions).toEqual([]);
   });
 });
