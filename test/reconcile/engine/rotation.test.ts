@@ -2,7 +2,6 @@
 import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
-import { createClient } from "../../../src/api/client";
 import type { CommandResult } from "../../../src/reconcile/command-types";
 import { applyCommand, driftCommand, planCommand } from "../../../src/reconcile/commands";
 import { readOutputsFile } from "../../../src/reconcile/outputs-file";
