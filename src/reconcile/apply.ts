@@ -8,6 +8,7 @@
 import { mkdir, writeFile } from "node:fs/promises";
 import { dirname, resolve } from "node:path";
 import type { SvcClient } from "../api/client";
+import { scrub } from "../api/errors";
 import { canonicalJson } from "../resources/bucket-policy";
 import { fingerprint } from "../resources/fingerprint";
 import type { KindContext } from "../resources/kind";
@@ -20,7 +21,8 @@ import { tokenEnvName } from "./outputs-file";
 import { PHASES, phaseOf } from "./phases";
 import type { ActionResult, ApplyReport, ResultStatus } from "./plan-model";
 import { REPORT_VERSION } from "./plan-model";
-import { policyFileText, type PlanOutcome, type Step } from "./plan";
+import { isDeletion, policyFileText, type PlanOutcome, type Step } from "./plan";
+import { forEachBounded } from "./bounded";
 import type { InventoryEntry } from "./state/types";
 import { layoutCanvases } from "./udf-layout";
 
@@ -36,23 +38,6 @@ export interface ApplyContext {
   secrets: Set<string>;
   /** Why no further step may start (the lock was lost), or undefined to go on. */
   stopReason?: () => string | undefined;
-}
-
-const isDeletion = (s: Step) => s.action.action === "delete" || s.action.action === "unshare";
-
-/** Runs `work` over `items` with at most `limit` in flight. */
-async function pool<T>(items: T[], limit: number, work: (item: T) => Promise<void>): Promise<void> {
-  let next = 0;
-  const runners = Array.from({ length: Math.max(1, Math.min(limit, items.length)) }, async () => {
-    while (next < items.length) await work(items[next++]!);
-  });
-  await Promise.all(runners);
-}
-
-function scrub(message: string, secrets: Set<string>): string {
-  let out = message;
-  for (const s of secrets) if (s.length >= 4) out = out.split(s).join("***");
-  return out;
 }
 
 class Applier {
@@ -243,7 +228,7 @@ class Applier {
       }
       this.finish(step, "done", undefined, id);
     } catch (e) {
-      this.finish(step, "failed", scrub(e instanceof Error ? e.message : String(e), this.ctx.secrets));
+      this.finish(step, "failed", scrub(e instanceof Error ? e.message : String(e), [...this.ctx.secrets]));
     }
   }
 
@@ -253,7 +238,7 @@ class Applier {
     for (const address of this.outcome.forget) this.ctx.inventory.remove(address);
     for (const kind of PHASES) {
       const phase = steps.filter((s) => !isDeletion(s) && s.action.kind === kind);
-      await pool(phase, this.ctx.concurrency, (s) => this.run(s));
+      await forEachBounded(phase, this.ctx.concurrency, (s) => this.run(s));
       if (kind === "Udf") await this.layout(phase);
     }
     const deletions = steps.filter(isDeletion).sort((a, b) => phaseOf(b.action.kind) - phaseOf(a.action.kind));
@@ -262,7 +247,7 @@ class Applier {
       return;
     }
     for (const kind of [...PHASES].reverse()) {
-      await pool(deletions.filter((s) => s.action.kind === kind), this.ctx.concurrency, (s) => this.run(s));
+      await forEachBounded(deletions.filter((s) => s.action.kind === kind), this.ctx.concurrency, (s) => this.run(s));
     }
   }
 
@@ -278,7 +263,7 @@ class Applier {
     const failures = await layoutCanvases(this.ctx.client, items, this.ctx.concurrency);
     for (const [address, message] of failures) {
       const r = this.results.find((x) => x.address === address);
-      if (r) Object.assign(r, { status: "failed", message: scrub(message, this.ctx.secrets) });
+      if (r) Object.assign(r, { status: "failed", message: scrub(message, [...this.ctx.secrets]) });
       this.failed.add(address);
     }
   }

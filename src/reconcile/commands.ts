@@ -3,7 +3,7 @@
  * repository, connect, read the state, observe, plan, then (apply only) lock and act. They return
  * data and an exit code; the CLI and the GitHub Action render it.
  */
-import { ApiError } from "../api/errors";
+import { scrub } from "../api/errors";
 import { applyPlan } from "./apply";
 import type { CommandOptions, CommandResult, TokenPublisher } from "./command-types";
 import { connect, type Connection } from "./connect";
@@ -14,7 +14,6 @@ import type { LoadedProject, LoadError } from "./model";
 import { observe } from "./observe";
 import { outputsPublisher } from "./outputs-file";
 import { planChanges, type PlanOutcome } from "./plan";
-import { LockedError } from "./state/lock-errors";
 import { defaultLockOwner } from "./state/lock-file";
 import { openStateBackend } from "./state/open-backend";
 import type { Inventory, StateBackend } from "./state/types";
@@ -32,16 +31,8 @@ function secretValues(project: LoadedProject, env: CommandOptions["env"]): Set<s
   return new Set(project.secretEnvNames.map((n) => env[n]).filter((v): v is string => !!v));
 }
 
-function scrub(message: string, secrets: Set<string>): string {
-  let out = message;
-  for (const s of secrets) if (s.length >= 4) out = out.split(s).join("***");
-  return out;
-}
-
-function messageOf(e: unknown): string {
-  if (e instanceof ApiError || e instanceof LockedError) return e.message;
-  return e instanceof Error ? e.message : String(e);
-}
+/** API, lock and state errors all carry a readable message (API errors already scrubbed). */
+const messageOf = (e: unknown): string => (e instanceof Error ? e.message : String(e));
 
 interface Session {
   project: LoadedProject;
@@ -65,7 +56,7 @@ async function withSession<R extends CommandResult>(
     const backend = openStateBackend(project.settings.state, { root: project.root, client: connection.client, project: project.project, target: project.target });
     return await body({ project, connection, backend });
   } catch (e) {
-    return { command, exitCode: 1, errors: [], message: scrub(messageOf(e), secrets) } as unknown as R;
+    return { command, exitCode: 1, errors: [], message: scrub(messageOf(e), [...secrets]) } as unknown as R;
   } finally {
     await connection?.close();
   }

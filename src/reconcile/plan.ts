@@ -264,7 +264,7 @@ class Planner {
   }
 
   guards(): void {
-    const deletions = this.steps.filter((s) => s.action.action === "delete" || s.action.action === "unshare").length;
+    const deletions = this.steps.filter(isDeletion).length;
     const { maxDeletions, allowDeleteAll } = this.input;
     if (deletions > maxDeletions) {
       this.blocks.push({
@@ -282,7 +282,8 @@ class Planner {
   }
 }
 
-const isDeletion = (s: Step) => s.action.action === "delete" || s.action.action === "unshare";
+/** Deletions (and unshares) run after everything else, in reverse phase order. */
+export const isDeletion = (s: Step) => s.action.action === "delete" || s.action.action === "unshare";
 
 /** Apply order: creates and updates by phase, then deletions in reverse phase; address order within. */
 export function orderSteps(steps: Step[]): Step[] {

@@ -5,6 +5,7 @@
  * the current values for all others. Nothing is created, moved or removed.
  */
 import type { SvcClient } from "../api/client";
+import { forEachBounded } from "./bounded";
 
 export interface LayoutItem {
   address: string;
@@ -20,30 +21,25 @@ export async function layoutCanvases(client: SvcClient, items: LayoutItem[], con
   const byCanvas = new Map<string, LayoutItem[]>();
   for (const i of items) byCanvas.set(i.canvasId, [...(byCanvas.get(i.canvasId) ?? []), i]);
   const failures = new Map<string, string>();
-  const queue = [...byCanvas.entries()];
-  const worker = async () => {
-    for (let next = queue.shift(); next; next = queue.shift()) {
-      const [canvasId, wanted] = next;
-      try {
-        const canvas = await client.canvases.getById(canvasId);
-        const byId = new Map(wanted.map((w) => [w.id, w]));
-        const current = (canvas.udfs ?? []) as { id: string; is_visible: boolean; position: number }[];
-        const differs = current.some((u) => {
-          const w = byId.get(u.id);
-          return w && ((w.isVisible !== undefined && w.isVisible !== u.is_visible) || (w.position !== undefined && w.position !== u.position));
-        });
-        if (!differs) continue;
-        const udfs = current.map((u) => {
-          const w = byId.get(u.id);
-          return { id: u.id, is_visible: w?.isVisible ?? u.is_visible, position: w?.position ?? u.position };
-        });
-        await client.canvases.update(canvasId, { name: canvas.name, udfs });
-      } catch (e) {
-        const message = `setting visibility and order on canvas ${canvasId} failed: ${e instanceof Error ? e.message : String(e)}`;
-        for (const w of wanted) failures.set(w.address, message);
-      }
+  await forEachBounded([...byCanvas.entries()], concurrency, async ([canvasId, wanted]) => {
+    try {
+      const canvas = await client.canvases.getById(canvasId);
+      const byId = new Map(wanted.map((w) => [w.id, w]));
+      const current = (canvas.udfs ?? []) as { id: string; is_visible: boolean; position: number }[];
+      const differs = current.some((u) => {
+        const w = byId.get(u.id);
+        return w && ((w.isVisible !== undefined && w.isVisible !== u.is_visible) || (w.position !== undefined && w.position !== u.position));
+      });
+      if (!differs) return;
+      const udfs = current.map((u) => {
+        const w = byId.get(u.id);
+        return { id: u.id, is_visible: w?.isVisible ?? u.is_visible, position: w?.position ?? u.position };
+      });
+      await client.canvases.update(canvasId, { name: canvas.name, udfs });
+    } catch (e) {
+      const message = `setting visibility and order on canvas ${canvasId} failed: ${e instanceof Error ? e.message : String(e)}`;
+      for (const w of wanted) failures.set(w.address, message);
     }
-  };
-  await Promise.all(Array.from({ length: Math.max(1, Math.min(concurrency, queue.length)) }, worker));
+  });
   return failures;
 }
