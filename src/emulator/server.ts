@@ -181,19 +181,30 @@ async function drain(req: IncomingMessage): Promise<void> {
   });
 }
 
+/**
+ * A body over the limit is still read (and discarded) up to this many times the limit, so the
+ * client, still uploading, receives the 413 instead of a reset connection. Above it the emulator
+ * stops reading and closes: a client cannot make it read without end.
+ */
+const DRAIN_FACTOR = 4;
+
 async function readBody(req: IncomingMessage, limit: number): Promise<Buffer> {
+  const bound = limit * DRAIN_FACTOR;
   const declared = Number(req.headers["content-length"] ?? 0);
-  if (declared > limit) {
+  const closing = (detail: string) => {
     req.socket.setTimeout(1000);
-    throw new HttpError(413, `Request body too large: ${declared} bytes, at most ${limit} accepted`, { connection: "close" });
-  }
+    return new HttpError(413, detail, { connection: "close" });
+  };
+  if (declared > bound) throw closing(`Request body too large: ${declared} bytes, at most ${limit} accepted`);
   const chunks: Buffer[] = [];
   let size = 0;
   for await (const chunk of req) {
     size += (chunk as Buffer).length;
-    if (size > limit) throw new HttpError(413, `Request body too large: more than ${limit} bytes`, { connection: "close" });
-    chunks.push(chunk as Buffer);
+    if (size > bound) throw closing(`Request body too large: more than ${limit} bytes`);
+    if (size > limit) chunks.length = 0;
+    else chunks.push(chunk as Buffer);
   }
+  if (size > limit) throw new HttpError(413, `Request body too large: ${size} bytes, at most ${limit} accepted`);
   return Buffer.concat(chunks);
 }
 
