@@ -51,7 +51,7 @@ describe("import-toml over the 10 MiB limit (emulator in its own process)", () =
     for (let i = 0; i < 3; i++) {
       const res = await upload(c.id, 11 * MiB);
       expect(res.status).toBe(413);
-      expect((await res.json()).detail).toMatch(/^Request body too large/);
+      expect(((await res.json()) as { detail: string }).detail).toMatch(/^Request body too large/);
     }
   });
 
