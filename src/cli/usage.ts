@@ -28,7 +28,7 @@ Usage:
       (mode 0600). Exit 0 done, 1 error or a failed step (run it again: it converges).
 
   svc-iac drift [DIR] [--target T] [--format md|json] [--out FILE]
-      Reports changed, missing, unmanaged and pending objects. Writes nothing on the platform.
+      Reports changed, missing, orphaned, unmanaged and pending objects. Writes nothing on the platform.
       Exit 0 no drift, 2 drift, 1 error.
 
   Without SVC_BASE_URL the commands run on an embedded emulator with its state in

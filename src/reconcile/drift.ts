@@ -23,6 +23,8 @@ function classify(outcome: PlanOutcome): DriftItem[] {
     else if (a.action === "adopt") items.push(item("pending"));
     else if (a.action === "update" || a.action === "replace" || a.action === "rotate") items.push(item(s.managed ? "changed" : "pending"));
   }
+  // The plan behind drift never prunes, so what prune would delete is exactly its orphans.
+  for (const o of outcome.plan.orphans) items.push({ address: o.address, kind: o.kind, class: "orphaned", id: o.id, fields: [] });
   for (const u of outcome.plan.unmanaged) items.push({ address: u.address, kind: u.kind, class: "unmanaged", id: u.id, fields: [] });
   const rank = (c: DriftClass) => DRIFT_CLASSES.indexOf(c);
   return items.sort((a, b) => rank(a.class) - rank(b.class) || byString(a.address, b.address));

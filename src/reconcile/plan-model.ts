@@ -96,12 +96,14 @@ export interface ApplyReport {
 /**
  * - `changed`: managed, exists, differs from the repository (field level).
  * - `missing`: in the inventory, deleted on the platform out of band.
+ * - `orphaned`: in the inventory, no longer in the repository, still on the platform: what
+ *   `apply --prune` would delete.
  * - `unmanaged`: exists where this project manages objects, declared nowhere, not in the inventory.
  * - `pending`: declared, never applied (not in the inventory).
  */
-export type DriftClass = "changed" | "missing" | "unmanaged" | "pending";
+export type DriftClass = "changed" | "missing" | "orphaned" | "unmanaged" | "pending";
 
-export const DRIFT_CLASSES: readonly DriftClass[] = ["changed", "missing", "unmanaged", "pending"];
+export const DRIFT_CLASSES: readonly DriftClass[] = ["changed", "missing", "orphaned", "unmanaged", "pending"];
 
 export interface DriftItem {
   address: string;

@@ -88,7 +88,7 @@ describe("GIVEN the valid-full repository and an empty platform", () => {
   it("WHEN drift runs before apply THEN it exits 2 with every object pending", async () => {
     const r = await run("drift", [dir, "--format", "json"], env);
     expect(r.code).toBe(2);
-    expect(JSON.parse(r.stdout).counts).toEqual({ changed: 0, missing: 0, unmanaged: 0, pending: 13 });
+    expect(JSON.parse(r.stdout).counts).toEqual({ changed: 0, missing: 0, orphaned: 0, unmanaged: 0, pending: 13 });
   });
 
   it("WHEN apply runs with --auto-approve THEN it exits 0, and plan --detailed-exitcode and drift then exit 0", async () => {

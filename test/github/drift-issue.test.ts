@@ -4,6 +4,8 @@ import { createGithubClient } from "../../src/github/github-client";
 import { driftMarker } from "../../src/github/markers";
 import { COMMENT_MAX_CHARS } from "../../src/github/pr-comment";
 import type { DriftReport } from "../../src/reconcile/plan-model";
+import { driftReport } from "../../src/reconcile/drift";
+import type { PlanOutcome } from "../../src/reconcile/plan";
 import { renderDriftMarkdown } from "../../src/reconcile/render";
 import { driftOf, startFakeGithub, type FakeGithub } from "../helpers/fake-github";
 
@@ -90,5 +92,31 @@ describe("drift issue", () => {
     expect(gh.issues[0].body.length).toBeLessThanOrEqual(COMMENT_MAX_CHARS);
     const post = gh.calls.find((c) => c.method === "POST");
     expect((JSON.parse(post!.body) as { body: string }).body.length).toBeLessThanOrEqual(COMMENT_MAX_CHARS);
+  });
+
+  it("lists orphaned objects with the prune hint, and updates the issue when an orphan joins the set", async () => {
+    // GIVEN a drift report made from a plan whose only difference is an object that left the repository
+    const orphans = (addresses: string[]): PlanOutcome => ({
+      plan: {
+        version: 1, project: "listings", target: "prod", actions: [], summary: { create: 0, adopt: 0, update: 0, replace: 0, delete: 0, share: 0, unshare: 0, rotate: 0 },
+        orphans: addresses.map((address, i) => ({ address, kind: "Canvas" as const, id: `cv_${i}` })), unmanaged: [], blocks: [], warnings: [],
+      },
+      steps: [], ids: new Map(), forget: [],
+    });
+    const one = driftReport(orphans(["canvas.old_sales"]));
+    expect(one).toMatchObject({ drift: true, counts: { orphaned: 1 } });
+    const opened = await sync(one);
+    expect(opened.action).toBe("opened");
+    const number = (opened as { number: number }).number;
+    const body = () => gh.issues.find((i) => i.number === number)!.body;
+    expect(body()).toContain("#### Orphaned (1)");
+    expect(body()).toContain("`svc-iac apply --prune` deletes them; to keep one, add it back to the repository.");
+    expect(body()).toContain("- `canvas.old_sales` (id `cv_0`) — removed from the repository, still on the platform");
+
+    // WHEN another object is orphaned THEN the fingerprint differs and the issue is updated
+    const two = driftReport(orphans(["canvas.old_sales", "canvas.older"]));
+    expect(two.fingerprint).not.toBe(one.fingerprint);
+    expect(await sync(two)).toMatchObject({ action: "updated", number });
+    expect(body()).toContain("canvas.older");
   });
 });

@@ -338,7 +338,7 @@ export function driftOf(addresses: string[], project = "listings", target = "pro
     target,
     drift: items.length > 0,
     items,
-    counts: { changed: items.length, missing: 0, unmanaged: 0, pending: 0 },
+    counts: { changed: items.length, missing: 0, orphaned: 0, unmanaged: 0, pending: 0 },
     fingerprint: items.length > 0 ? `fp-${items.map((i) => i.address).join("+")}` : "none",
   };
 }

@@ -18,6 +18,11 @@ export interface DriftMarkdownOptions {
 const CLASS_TEXT: Record<DriftClass, { title: string; intro: string; each: string }> = {
   changed: { title: "Changed", intro: "Managed objects that differ from the repository (platform value → repository value).", each: "" },
   missing: { title: "Missing", intro: "In the inventory, gone from the platform.", each: "deleted on the platform out of band" },
+  orphaned: {
+    title: "Orphaned",
+    intro: "In the inventory, no longer in the repository, still on the platform: `svc-iac apply --prune` deletes them; to keep one, add it back to the repository.",
+    each: "removed from the repository, still on the platform",
+  },
   unmanaged: { title: "Unmanaged", intro: "On the platform where this project manages objects, but not in the repository or the inventory.", each: "exists on the platform, declared nowhere" },
   pending: { title: "Pending", intro: "In the repository, not yet on the platform.", each: "declared, never applied" },
 };

@@ -63,7 +63,7 @@ describe("GIVEN an applied valid-full repository", () => {
         "unmanaged udf.listings/by_hand",
         "pending cronjob.nightly",
       ]);
-      expect(driftOf(first).counts).toEqual({ changed: 2, missing: 1, unmanaged: 1, pending: 1 });
+      expect(driftOf(first).counts).toEqual({ changed: 2, missing: 1, orphaned: 0, unmanaged: 1, pending: 1 });
     });
 
     it("THEN the canvas change names the field with its platform value and its repository value", () => {

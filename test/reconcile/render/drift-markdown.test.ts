@@ -9,14 +9,17 @@ describe("the drift report as Markdown", () => {
     const out = renderDriftMarkdown(sampleDrift());
     expect(out).toMatchSnapshot();
     expect(out.startsWith("### Drift report: `sales-dashboards` (`prod`)\n")).toBe(true);
-    expect(out).toContain("| Changed | 2 |\n| Missing | 1 |\n| Unmanaged | 1 |\n| Pending | 1 |");
+    expect(out).toContain("| Changed | 2 |\n| Missing | 1 |\n| Orphaned | 1 |\n| Unmanaged | 1 |\n| Pending | 1 |");
     expect(out).toContain('accessScope: "public" → "team"');
     expect(out).toContain("passcode: (secret changed, sha256:ab12ab12ab12 → sha256:cd34cd34cd34)");
     expect(out).toContain("- `udf.sales/loader` (id `udf_loader`) — deleted on the platform out of band (`canvases/sales/loader.yaml:1`)");
     expect(out).toContain("- `cronjob.nightly` (id `cron_9`) — exists on the platform, declared nowhere\n");
+    expect(out).toContain("#### Orphaned (1)\n\nIn the inventory, no longer in the repository, still on the platform: `svc-iac apply --prune` deletes them; to keep one, add it back to the repository.\n\n- `canvas.old_sales` (id `cv_old`) — removed from the repository, still on the platform\n");
     expect(out).toContain("- `share.sales` — declared, never applied (`canvases/sales/canvas.yaml:6`)");
     expect(out).toContain("<code>canvas.reports</code> (id cv_reports) at <code>canvases/reports/canvas.yaml:1</code>");
     expect(out.indexOf("#### Changed")).toBeLessThan(out.indexOf("#### Missing"));
+    expect(out.indexOf("#### Missing")).toBeLessThan(out.indexOf("#### Orphaned"));
+    expect(out.indexOf("#### Orphaned")).toBeLessThan(out.indexOf("#### Unmanaged"));
     expect(out.indexOf("#### Unmanaged")).toBeLessThan(out.indexOf("#### Pending"));
   });
 
@@ -25,7 +28,7 @@ describe("the drift report as Markdown", () => {
   });
 
   it("says so when there is no drift", () => {
-    const none = { ...sampleDrift(), drift: false, items: [], counts: { changed: 0, missing: 0, unmanaged: 0, pending: 0 } };
+    const none = { ...sampleDrift(), drift: false, items: [], counts: { changed: 0, missing: 0, orphaned: 0, unmanaged: 0, pending: 0 } };
     expect(renderDriftMarkdown(none)).toBe("### Drift report: `sales-dashboards` (`prod`)\n\nNo drift.\n");
   });
 

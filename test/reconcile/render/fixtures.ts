@@ -121,10 +121,11 @@ export function sampleDrift(): DriftReport {
         { field: "value", action: "update", secret: true, fromFingerprint: "sha256:0a1b2c3d4e5f", toFingerprint: "sha256:9f8e7d6c5b4a" },
       ], source: src("secrets.yaml", 2) },
       { address: "udf.sales/loader", kind: "Udf", class: "missing", id: "udf_loader", fields: [], source: src("canvases/sales/loader.yaml", 1) },
+      { address: "canvas.old_sales", kind: "Canvas", class: "orphaned", id: "cv_old", fields: [] },
       { address: "cronjob.nightly", kind: "Cronjob", class: "unmanaged", id: "cron_9", fields: [] },
       { address: "share.sales", kind: "CanvasShare", class: "pending", fields: [], source: src("canvases/sales/canvas.yaml", 6) },
     ],
-    counts: { changed: 2, missing: 1, unmanaged: 1, pending: 1 },
+    counts: { changed: 2, missing: 1, orphaned: 1, unmanaged: 1, pending: 1 },
     fingerprint: "sha256:77aa88bb99cc",
   };
 }
@@ -136,5 +137,5 @@ export function bigDrift(n: number): DriftReport {
       { field: "code", action: "update", secret: false, from: OLD_CODE, to: NEW_CODE },
     ], source: src(`canvases/sales/f_${i}.yaml`) });
   }
-  return { ...sampleDrift(), items, counts: { changed: n, missing: 0, unmanaged: 0, pending: 0 } };
+  return { ...sampleDrift(), items, counts: { changed: n, missing: 0, orphaned: 0, unmanaged: 0, pending: 0 } };
 }
