@@ -7,6 +7,7 @@
  */
 import type { Octokit } from "@octokit/rest";
 import type { DriftReport } from "../reconcile/plan-model";
+import { authoredBy, tokenLogin } from "./identity";
 import { driftMarker, fingerprintMarker, readFingerprint, startsWithMarker } from "./markers";
 import { fitCommentBody } from "./pr-comment";
 
@@ -20,6 +21,8 @@ export interface DriftIssueOptions {
   label?: string;
   /** Link to the workflow run, named in comments. */
   runUrl?: string;
+  /** The token's login; only issues it opened are updated or closed. @default {@link tokenLogin} */
+  author?: string;
   /** The drift as Markdown within `maxChars` (the tiered drift renderer). */
   render: (maxChars: number) => string;
 }
@@ -38,7 +41,7 @@ export type DriftIssueOutcome = { action: "none" } | { action: "opened" | "uncha
 export async function syncDriftIssue(octokit: Octokit, drift: DriftReport, opts: DriftIssueOptions): Promise<DriftIssueOutcome> {
   const label = opts.label ?? DEFAULT_DRIFT_LABEL;
   const marker = driftMarker(drift.project, drift.target);
-  const open = await findOpenIssue(octokit, opts, label, marker);
+  const open = await findOpenIssue(octokit, opts, label, marker, opts.author ?? (await tokenLogin(octokit)));
   const base = { owner: opts.owner, repo: opts.repo };
   const run = opts.runUrl ? ` ([workflow run](${opts.runUrl}))` : "";
   const name = `\`${drift.project}\` (\`${drift.target}\`)`;
@@ -92,13 +95,16 @@ interface OpenIssue {
   html_url: string;
 }
 
-/** The open issue with this marker, listed by label; pull requests (which the API lists too) are skipped. */
-async function findOpenIssue(octokit: Octokit, opts: DriftIssueOptions, label: string, marker: string): Promise<OpenIssue | undefined> {
+/**
+ * The open issue with this marker opened by `author`, listed by label; pull requests (which the
+ * API lists too) and issues opened by anyone else (a marker is easy to copy) are skipped.
+ */
+async function findOpenIssue(octokit: Octokit, opts: DriftIssueOptions, label: string, marker: string, author: string): Promise<OpenIssue | undefined> {
   const pages = octokit.paginate.iterator(octokit.rest.issues.listForRepo, { owner: opts.owner, repo: opts.repo, state: "open", labels: label, per_page: 100 });
   const found: OpenIssue[] = [];
   for await (const page of pages) {
     for (const issue of page.data) {
-      if (issue.pull_request || !startsWithMarker(issue.body, marker)) continue;
+      if (issue.pull_request || !authoredBy(issue, author) || !startsWithMarker(issue.body, marker)) continue;
       found.push({ number: issue.number, body: issue.body, html_url: issue.html_url });
     }
   }

@@ -4,6 +4,7 @@
  * collect a comment per push.
  */
 import type { Octokit } from "@octokit/rest";
+import { authoredBy, tokenLogin } from "./identity";
 import { startsWithMarker } from "./markers";
 import { countChars, renderWithin } from "./text-budget";
 
@@ -39,13 +40,14 @@ export function fitCommentBody(marker: string, heading: string, render: (maxChar
 
 /**
  * Creates or edits the one comment whose body opens with `marker` on a pull request or issue.
- * Comments are listed page by page to the end, so the marker is found however long the thread;
- * the oldest marked comment is kept and edited; any other marked comment (two runs racing) is
- * deleted, so exactly one remains.
+ * Comments are listed page by page to the end, so the marker is found however long the thread.
+ * Only comments written by the token's identity (`author`, else {@link tokenLogin}) count: the
+ * oldest is kept and edited, any other (two runs racing) is deleted, so exactly one remains.
+ * Marked comments by anyone else are never edited or deleted.
  */
-export async function upsertMarkedComment(octokit: Octokit, ref: IssueRef, marker: string, body: string): Promise<CommentUpsert> {
+export async function upsertMarkedComment(octokit: Octokit, ref: IssueRef, marker: string, body: string, author?: string): Promise<CommentUpsert> {
   if (!startsWithMarker(body, marker)) throw new Error(`A marked comment must open with its marker "${marker}"; the body opens with "${body.slice(0, 40)}".`);
-  const marked = await findMarkedComments(octokit, ref, marker);
+  const marked = await findMarkedComments(octokit, ref, marker, author ?? (await tokenLogin(octokit)));
   const [keep, ...extra] = marked;
   for (const c of extra) await octokit.rest.issues.deleteComment({ owner: ref.owner, repo: ref.repo, comment_id: c.id });
   if (!keep) {
@@ -63,12 +65,12 @@ interface MarkedComment {
   html_url: string;
 }
 
-/** Every comment opening with `marker`, oldest first. */
-async function findMarkedComments(octokit: Octokit, ref: IssueRef, marker: string): Promise<MarkedComment[]> {
+/** Every comment by `author` opening with `marker`, oldest first. */
+async function findMarkedComments(octokit: Octokit, ref: IssueRef, marker: string, author: string): Promise<MarkedComment[]> {
   const found: MarkedComment[] = [];
   const pages = octokit.paginate.iterator(octokit.rest.issues.listComments, { owner: ref.owner, repo: ref.repo, issue_number: ref.number, per_page: 100 });
   for await (const page of pages) {
-    for (const c of page.data) if (startsWithMarker(c.body, marker)) found.push({ id: c.id, body: c.body, html_url: c.html_url });
+    for (const c of page.data) if (authoredBy(c, author) && startsWithMarker(c.body, marker)) found.push({ id: c.id, body: c.body, html_url: c.html_url });
   }
   return found.sort((a, b) => a.id - b.id);
 }

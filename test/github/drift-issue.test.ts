@@ -119,4 +119,15 @@ describe("drift issue", () => {
     expect(await sync(two)).toMatchObject({ action: "updated", number });
     expect(body()).toContain("canvas.older");
   });
+
+  it("GIVEN an open issue with our marker opened by another user WHEN drift changes or clears THEN that issue is never edited, commented on or closed", async () => {
+    const planted = gh.addIssue({ title: "looks like ours", body: `${driftMarker("listings", "prod")}\n<!-- svc-iac:drift-fingerprint fp-old -->\nplanted`, labels: [DEFAULT_DRIFT_LABEL], user: "mallory" });
+    const opened = await sync(driftOf(["canvas.sales"]));
+    expect(opened.action).toBe("opened");
+    expect((opened as { number: number }).number).not.toBe(planted.number);
+    expect(await sync(driftOf([]))).toMatchObject({ action: "closed", number: (opened as { number: number }).number });
+    expect(gh.issues.find((i) => i.number === planted.number)).toMatchObject({ state: "open", body: expect.stringContaining("planted"), title: "looks like ours" });
+    expect(gh.writes().filter((c) => c.path.includes(`/issues/${planted.number}`))).toEqual([]);
+    expect(await sync(driftOf([]))).toEqual({ action: "none" });
+  });
 });

@@ -92,6 +92,47 @@ describe("plan comment upsert", () => {
   });
 });
 
+describe("plan comment upsert touches only comments written by the token's identity", () => {
+  it("GIVEN the workflow token and a marked comment by another user WHEN upserting THEN that comment is neither edited nor deleted, and a new one is created", async () => {
+    gh = await startFakeGithub();
+    const pr = gh.addPullRequest();
+    const planted = gh.addComment(pr, `${marker}\nplanted by mallory`, "mallory");
+    const r = await upsertMarkedComment(octokit(), { owner: gh.owner, repo: gh.repo, number: pr }, marker, `${marker}\nthe plan`);
+    expect(r.action).toBe("created");
+    expect(gh.comments.find((c) => c.id === planted.id)?.body).toBe(`${marker}\nplanted by mallory`);
+    expect(gh.comments.find((c) => c.id === r.id)).toMatchObject({ user: "github-actions[bot]", body: `${marker}\nthe plan` });
+    expect(gh.writes().map((c) => `${c.method} ${c.path}`)).toEqual([`POST /repos/${gh.owner}/${gh.repo}/issues/${pr}/comments`]);
+  });
+
+  it("GIVEN marked comments by others racing ours WHEN upserting THEN only our duplicates are deleted", async () => {
+    gh = await startFakeGithub();
+    const pr = gh.addPullRequest();
+    const theirs = gh.addComment(pr, `${marker}\nolder, by someone else`, "eve");
+    const ours = gh.addComment(pr, `${marker}\nrun A`);
+    gh.addComment(pr, `${marker}\nrun B`);
+    const late = gh.addComment(pr, `${marker}\nnewer, by someone else`, "mallory");
+    const r = await upsertMarkedComment(octokit(), { owner: gh.owner, repo: gh.repo, number: pr }, marker, `${marker}\nrun C`);
+    expect(r).toMatchObject({ action: "updated", id: ours.id, removedDuplicates: 1 });
+    expect(gh.comments.map((c) => [c.id, c.user, c.body])).toEqual([
+      [theirs.id, "eve", `${marker}\nolder, by someone else`],
+      [ours.id, "github-actions[bot]", `${marker}\nrun C`],
+      [late.id, "mallory", `${marker}\nnewer, by someone else`],
+    ]);
+  });
+
+  it("GIVEN a personal token (GET /user answers its login) WHEN upserting THEN its own comment is edited and the workflow bot's is left alone", async () => {
+    gh = await startFakeGithub({ users: { ghp_personal: "deploy-bot" } });
+    const pr = gh.addPullRequest();
+    const bots = gh.addComment(pr, `${marker}\nby the workflow token`);
+    const mine = gh.addComment(pr, `${marker}\nold plan`, "deploy-bot");
+    const personal = createGithubClient({ token: "ghp_personal", baseUrl: gh.url, warn: () => {} });
+    const r = await upsertMarkedComment(personal, { owner: gh.owner, repo: gh.repo, number: pr }, marker, `${marker}\nnew plan`);
+    expect(r).toMatchObject({ action: "updated", id: mine.id, removedDuplicates: 0 });
+    expect(gh.comments.find((c) => c.id === bots.id)?.body).toBe(`${marker}\nby the workflow token`);
+    expect(gh.calls.filter((c) => c.path === "/user")).toHaveLength(1);
+  });
+});
+
 describe("plan comment body", () => {
   const link = "[the workflow run's artifacts](https://github.com/acme/infra/actions/runs/42)";
 

@@ -5,7 +5,8 @@
  * pages listings with Link headers as GitHub does.
  *
  * GIVEN a test starts it, points `GITHUB_API_URL` (or Octokit's `baseUrl`) at `url`, and reads
- * `calls`, `comments`, `issues` and `decryptSecret()` afterwards.
+ * `calls`, `comments`, `issues` and `decryptSecret()` afterwards. Comments and issues record their
+ * author: the login of the token that wrote them (see {@link FakeGithubOptions.users}).
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
@@ -37,6 +38,8 @@ export interface FakeIssue {
   labels: string[];
   /** True for pull requests, which GitHub lists among issues. */
   isPullRequest: boolean;
+  /** The author's login. */
+  user: string;
 }
 
 export interface StoredSecret {
@@ -49,6 +52,12 @@ export interface FakeGithubOptions {
   repo?: string;
   /** Largest page the server returns, whatever `per_page` asks for (to test paging). @default 100 */
   maxPerPage?: number;
+  /**
+   * Who each token is: a user token's login (`GET /user` answers it), or, for a token missing
+   * here, the workflow token: `GET /user` answers 403 and what it writes is authored by
+   * `github-actions[bot]`.
+   */
+  users?: Record<string, string>;
 }
 
 export interface FakeGithub {
@@ -74,6 +83,9 @@ export interface FakeGithub {
   close(): Promise<void>;
 }
 
+/** The login of what the workflow's GITHUB_TOKEN writes. */
+const WORKFLOW_BOT = "github-actions[bot]";
+
 interface Failure {
   method: string;
   pathPrefix: string;
@@ -88,6 +100,10 @@ export async function startFakeGithub(opts: FakeGithubOptions = {}): Promise<Fak
   const owner = opts.owner ?? "acme";
   const repo = opts.repo ?? "infra";
   const maxPerPage = opts.maxPerPage ?? 100;
+  const users = opts.users ?? {};
+  /** The user behind a request's token; undefined for the workflow token (any token not in `users`). */
+  const userOf = (call: RecordedCall): string | undefined => users[(call.authorization ?? "").replace(/^(token|bearer) /i, "")];
+  const authorOf = (call: RecordedCall) => userOf(call) ?? WORKFLOW_BOT;
   const failures: Failure[] = [];
   let nextCommentId = 1000;
   let nextNumber = 1;
@@ -116,16 +132,17 @@ export async function startFakeGithub(opts: FakeGithubOptions = {}): Promise<Fak
     state: i.state,
     state_reason: i.state_reason ?? null,
     labels: i.labels.map((name) => ({ name })),
+    user: { login: i.user },
     html_url: `${webUrl()}/${i.isPullRequest ? "pull" : "issues"}/${i.number}`,
     ...(i.isPullRequest ? { pull_request: { url: `${base}/repos/${owner}/${repo}/pulls/${i.number}` } } : {}),
   });
 
   const addIssue: FakeGithub["addIssue"] = (issue) => {
-    const created: FakeIssue = { number: nextNumber++, state: "open", labels: [], isPullRequest: false, state_reason: null, ...issue };
+    const created: FakeIssue = { number: nextNumber++, state: "open", labels: [], isPullRequest: false, state_reason: null, user: WORKFLOW_BOT, ...issue };
     state.issues.push(created);
     return created;
   };
-  const addComment: FakeGithub["addComment"] = (issueNumber, body, user = "github-actions[bot]") => {
+  const addComment: FakeGithub["addComment"] = (issueNumber, body, user = WORKFLOW_BOT) => {
     const c = { id: nextCommentId++, issueNumber, body, user };
     state.comments.push(c);
     return c;
@@ -153,6 +170,11 @@ export async function startFakeGithub(opts: FakeGithubOptions = {}): Promise<Fak
       const [f] = failures.splice(failure, 1);
       return send(res, f.status, { message: f.message, documentation_url: "https://docs.github.com/rest" });
     }
+    if (url.pathname === "/user" && call.method === "GET") {
+      const login = userOf(call);
+      if (!login) return send(res, 403, { message: "Resource not accessible by integration", documentation_url: "https://docs.github.com/rest/users/users#get-the-authenticated-user" });
+      return send(res, 200, { login, id: 1, type: "User" });
+    }
     const prefix = `/repos/${owner}/${repo}`;
     if (!url.pathname.startsWith(`${prefix}/`)) return notFound(res);
     const path = url.pathname.slice(prefix.length);
@@ -163,7 +185,7 @@ export async function startFakeGithub(opts: FakeGithubOptions = {}): Promise<Fak
       const number = Number(m[1]);
       if (!state.issues.some((i) => i.number === number)) return notFound(res);
       if (call.method === "GET") return page(res, url, state.comments.filter((c) => c.issueNumber === number).map(commentJson));
-      if (call.method === "POST") return send(res, 201, commentJson(addComment(number, String(json.body))));
+      if (call.method === "POST") return send(res, 201, commentJson(addComment(number, String(json.body), authorOf(call))));
     }
     if ((m = /^\/issues\/comments\/(\d+)$/.exec(path))) {
       const c = state.comments.find((x) => x.id === Number(m![1]));
@@ -186,7 +208,7 @@ export async function startFakeGithub(opts: FakeGithubOptions = {}): Promise<Fak
       }
       if (call.method === "POST") {
         const labels = Array.isArray(json.labels) ? json.labels.map(String) : [];
-        return send(res, 201, issueJson(addIssue({ title: String(json.title), body: String(json.body ?? ""), labels })));
+        return send(res, 201, issueJson(addIssue({ title: String(json.title), body: String(json.body ?? ""), labels, user: authorOf(call) })));
       }
     }
     if ((m = /^\/issues\/(\d+)$/.exec(path))) {
