@@ -2,6 +2,7 @@
 // nothing here fails a build (speed is reported, not asserted).
 import { cpus } from "node:os";
 import { benchEmulator } from "./emulator.mjs";
+import { benchPulumiProgram } from "./pulumi-program.mjs";
 import { benchReconcile } from "./reconcile.mjs";
 
 const line = (label, value, target) => console.log(`${label.padEnd(44)} ${String(value).padStart(10)}   ${target ? `(target ${target})` : ""}`);
@@ -15,3 +16,6 @@ if (emu.get.failed || emu.create.failed) console.log(`failed requests: ${emu.get
 
 console.log("\nReconciler (engine in this process, emulator in its own; 100 UDFs per canvas)");
 await benchReconcile();
+
+console.log("\nPulumi program (its own process, real SDK under setMocks)");
+await benchPulumiProgram(line);

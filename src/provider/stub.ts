@@ -6,7 +6,23 @@
  */
 import type * as pulumi from "@pulumi/pulumi";
 
+/**
+ * One provider object per kind, shared by every resource of that kind: the SDK caches the
+ * serialized `__provider` text per provider object, so a program declaring thousands of resources
+ * serializes each kind once instead of once per resource.
+ */
+const providers = new Map<string, pulumi.dynamic.ResourceProvider>();
+
 export function providerFor(kind: string): pulumi.dynamic.ResourceProvider {
+  let provider = providers.get(kind);
+  if (!provider) {
+    provider = stubOf(kind);
+    providers.set(kind, provider);
+  }
+  return provider;
+}
+
+function stubOf(kind: string): pulumi.dynamic.ResourceProvider {
   return {
     async configure(req) {
       await require("svc-iac/provider-runtime").configure(req);

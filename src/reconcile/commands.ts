@@ -129,7 +129,13 @@ export function applyCommand(opts: CommandOptions): Promise<CommandResult> {
       if (removed) opts.log?.(`Removed the lock ${removed.id} held by ${removed.owner} since ${removed.acquiredAt}.`);
     }
     const ttlMs = opts.lockTtlMs ?? DEFAULT_LOCK_TTL_MS;
-    const lock = await s.backend.acquireLock({ owner: opts.lockOwner ?? defaultLockOwner(), operation: "apply", ttlMs, now });
+    const lock = await s.backend.acquireLock({
+      owner: opts.lockOwner ?? defaultLockOwner(),
+      operation: "apply",
+      ttlMs,
+      now,
+      onTakeover: (dead, reason) => opts.log?.(`Took over the lock ${dead.id} of ${dead.owner}: ${reason}, so that run ended without releasing it.`),
+    });
     let renewal: Promise<void> = Promise.resolve();
     let lockLost: string | undefined;
     const timer = setInterval(() => {

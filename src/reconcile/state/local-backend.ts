@@ -9,7 +9,7 @@ import { siblingTempName, writeFileAtomic } from "../json-file";
 import { checkInventoryOwner, parseInventory, serializeInventory } from "./inventory-file";
 import { LeaseHandle, forceUnlockIn, readLockIn, type LockStore } from "./lease";
 import { LockedError } from "./lock-errors";
-import { isExpired, newLockInfo, parseLock, serializeLock, type AcquireLockOptions } from "./lock-file";
+import { deadHolderReason, isExpired, newLockInfo, parseLock, serializeLock, type AcquireLockOptions } from "./lock-file";
 import type { Inventory, LockHandle, LockInfo, StateBackend } from "./types";
 
 export interface LocalBackendOptions {
@@ -114,7 +114,13 @@ export class LocalStateBackend implements StateBackend {
       if (await createExclusive(this.lockFile, serializeLock(info))) return new LeaseHandle(this.lock, info, opts.ttlMs, now);
       const held = await this.readLock();
       if (!held) continue; // released between our create and our read
-      if (!isExpired(held, now())) throw new LockedError(this.location, held);
+      if (!isExpired(held, now())) {
+        // A lease whose holder died on this host (kill -9, a crash) is not a wall: take it over now.
+        const dead = deadHolderReason(held);
+        if (!dead) throw new LockedError(this.location, held);
+        if (await this.clearExpired(held)) opts.onTakeover?.(held, dead);
+        continue;
+      }
       await this.clearExpired(held);
     }
     throw new Error(`Could not take the lock on state ${this.location}: other runs kept taking it at the same moment. Run again.`);
@@ -130,22 +136,24 @@ export class LocalStateBackend implements StateBackend {
    * checked: if a contender replaced the expired lease in the meantime, its fresh lease is put back
    * (with `link`, which never overwrites). Should a third run create a lock in the instant between,
    * the restored lease is dropped, and its holder learns it at its next renew (LockLostError).
+   * Also used for a lease whose holder is dead. Returns true when it was this call that cleared it.
    */
-  private async clearExpired(expired: LockInfo): Promise<void> {
+  private async clearExpired(expired: LockInfo): Promise<boolean> {
     const moved = siblingTempName(this.lockFile, "expired");
     try {
       await rename(this.lockFile, moved);
     } catch (e) {
-      if (errnoCode(e) === "ENOENT") return; // another contender moved it first
+      if (errnoCode(e) === "ENOENT") return false; // another contender moved it first
       throw e;
     }
     try {
-      if (movedId(await readFile(moved, "utf8"), moved) === expired.id) return;
+      if (movedId(await readFile(moved, "utf8"), moved) === expired.id) return true;
       try {
         await link(moved, this.lockFile);
       } catch (e) {
         if (errnoCode(e) !== "EEXIST") throw e;
       }
+      return false;
     } finally {
       await rm(moved, { force: true });
     }

@@ -3,11 +3,12 @@
  * fresh leases with random ids, expiry, and the default owner description.
  */
 import { randomUUID } from "node:crypto";
+import { readFileSync } from "node:fs";
 import os from "node:os";
 import { z } from "zod";
 import { stableJsonText } from "../json-file";
 import { StateFileError } from "./lock-errors";
-import type { LockInfo } from "./types";
+import type { AcquireLockOptions, LockInfo, LockProcess } from "./types";
 
 const LockInfoSchema = z.object({
   id: z.string().min(1),
@@ -15,16 +16,10 @@ const LockInfoSchema = z.object({
   operation: z.string(),
   acquiredAt: z.string(),
   expiresAt: z.string().refine((s) => !Number.isNaN(Date.parse(s)), "expected an ISO 8601 time"),
+  process: z.object({ host: z.string(), bootId: z.string().optional(), pid: z.number().int().positive() }).optional(),
 });
 
-/** Options of {@link StateBackend.acquireLock}. */
-export interface AcquireLockOptions {
-  owner: string;
-  operation: string;
-  ttlMs: number;
-  /** @default () => new Date() */
-  now?: () => Date;
-}
+export type { AcquireLockOptions } from "./types";
 
 /** A random lease id: 32 lowercase hex characters (what `--force-unlock ID` names). */
 export function newLockId(): string {
@@ -40,7 +35,47 @@ export function newLockInfo(opts: AcquireLockOptions, id = newLockId()): LockInf
     operation: opts.operation,
     acquiredAt: now.toISOString(),
     expiresAt: new Date(now.getTime() + opts.ttlMs).toISOString(),
+    process: thisProcess(),
   };
+}
+
+/** The kernel's boot id, where the system has one (Linux); a pid is only meaningful within one boot. */
+function bootId(): string | undefined {
+  try {
+    return readFileSync("/proc/sys/kernel/random/boot_id", "utf8").trim() || undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** This process, as a lease records its holder. */
+export function thisProcess(): LockProcess {
+  const boot = bootId();
+  return { host: os.hostname(), ...(boot ? { bootId: boot } : {}), pid: process.pid };
+}
+
+/** True when `pid` names a running process on this host (one of another user counts as running). */
+function isRunning(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (e) {
+    return (e as NodeJS.ErrnoException).code !== "ESRCH";
+  }
+}
+
+/**
+ * Why the holder of a lease is known to be dead, or `undefined` when it may be alive (another
+ * host, a lock without process data, a running pid). Only provable cases count: the holder ran on
+ * this host, and either the host has rebooted since or its pid no longer runs. A reused pid reads
+ * as alive, which errs on the side of waiting for the lease.
+ */
+export function deadHolderReason(info: LockInfo, here: LockProcess = thisProcess(), running: (pid: number) => boolean = isRunning): string | undefined {
+  const holder = info.process;
+  if (!holder || holder.host !== here.host) return undefined;
+  if (holder.bootId && here.bootId && holder.bootId !== here.bootId) return `host ${here.host} has restarted since`;
+  if (holder.pid === here.pid) return undefined;
+  return running(holder.pid) ? undefined : `process ${holder.pid} no longer runs on ${here.host}`;
 }
 
 /** True when the lease ended at or before `now`: another run may take it over. */

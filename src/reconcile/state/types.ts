@@ -56,6 +56,34 @@ export interface LockInfo {
   acquiredAt: string;
   /** The lease ends here unless renewed; an expired lock may be taken over. */
   expiresAt: string;
+  /**
+   * Where the holder runs: host name, kernel boot id (Linux) and process id. A local lock whose
+   * holder ran on this host and is no longer running is taken over at once. Absent in locks
+   * written by older versions (the lease rule alone applies to them).
+   */
+  process?: LockProcess;
+}
+
+/** The process holding a lease. */
+export interface LockProcess {
+  host: string;
+  /** `/proc/sys/kernel/random/boot_id` where readable: tells a pid from before a reboot. */
+  bootId?: string;
+  pid: number;
+}
+
+/** Options of {@link StateBackend.acquireLock}. */
+export interface AcquireLockOptions {
+  owner: string;
+  operation: string;
+  ttlMs: number;
+  /** @default () => new Date() */
+  now?: () => Date;
+  /**
+   * Told when an unexpired lease was taken over because its holder is known to be dead (a local
+   * lock whose process, on this host, no longer runs), so the caller can say so.
+   */
+  onTakeover?: (dead: LockInfo, reason: string) => void;
 }
 
 /** A held lease: renew it while working, release it when done. */
@@ -78,7 +106,7 @@ export interface StateBackend {
    * Takes the lease, or throws LockedError naming the holder, its expiry and `--force-unlock <id>`.
    * An expired lease is taken over.
    */
-  acquireLock(opts: { owner: string; operation: string; ttlMs: number; now?: () => Date }): Promise<LockHandle>;
+  acquireLock(opts: AcquireLockOptions): Promise<LockHandle>;
   readLock(): Promise<LockInfo | undefined>;
   /** Removes the lock when its id is `id` (or any lock when `id` is undefined); returns what was removed. */
   forceUnlock(id?: string): Promise<LockInfo | undefined>;

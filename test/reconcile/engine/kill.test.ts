@@ -4,7 +4,8 @@
  * apply run again in-process converges with nothing duplicated.
  */
 import { spawn } from "node:child_process";
-import { existsSync } from "node:fs";
+import { existsSync, readFileSync } from "node:fs";
+import { hostname } from "node:os";
 import { join } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
 import { applyCommand, planCommand } from "../../../src/reconcile/commands";
@@ -53,7 +54,7 @@ describe("GIVEN a repository with many UDFs and a slow platform", () => {
     writeUdfs(dir, "listings", UDF_COUNT);
   }, 120_000);
 
-  it("WHEN apply is killed mid-way THEN the next apply (after --force-unlock) converges with nothing duplicated", async () => {
+  it("WHEN apply is killed mid-way THEN the next apply on this host takes the dead run's lock at once and converges with nothing duplicated", async () => {
     fx.emu.setFaults("latency=20-40");
     const killed = await applyAndKill(main, dir, emulatorEnv(fx.emu), KILL_AFTER);
     expect(killed.signal).toBe("SIGKILL");
@@ -64,15 +65,15 @@ describe("GIVEN a repository with many UDFs and a slow platform", () => {
     expect(partial.udfs.length).toBeGreaterThan(0);
     expect(partial.udfs.length).toBeLessThan(UDF_COUNT + 3);
     expect(existsSync(join(stateDirOf(dir), "inventory.json"))).toBe(true);
+    // The dead run's lease is still there, unexpired ...
+    const dead = JSON.parse(readFileSync(join(stateDirOf(dir), "lock.json"), "utf8"));
+    expect(Date.parse(dead.expiresAt)).toBeGreaterThan(Date.now());
 
-    // The dead run's lease is still there: apply refuses and says how to lift it.
+    // ... but its process is gone, so the next run takes it over without --force-unlock, and says so.
     fx.emu.setFaults(undefined);
-    const blocked = await applyCommand(commandOptions(dir, fx.emu));
-    expect(blocked.exitCode).toBe(1);
-    const lockId = /--force-unlock (\S+?)(?: |$)/.exec(blocked.command === "apply" ? blocked.message ?? "" : "")?.[1];
-    expect(lockId).toBeDefined();
-
-    const r = await applyCommand(commandOptions(dir, fx.emu, { forceUnlock: lockId }));
+    const said: string[] = [];
+    const r = await applyCommand(commandOptions(dir, fx.emu, { log: (l) => said.push(l) }));
+    expect(said).toContain(`Took over the lock ${dead.id} of ${dead.owner}: process ${dead.process.pid} no longer runs on ${hostname()}, so that run ended without releasing it.`);
     expect(r.command === "apply" && r.message).toBeUndefined();
     expect(r.exitCode).toBe(0);
     const view = await platformView(fx.user);

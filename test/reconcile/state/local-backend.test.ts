@@ -1,11 +1,14 @@
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { spawn, spawnSync, type ChildProcess } from "node:child_process";
+import { hostname } from "node:os";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { failure } from "../../helpers/emulator";
 import { LockLostError, LockMismatchError, LockedError, StateFileError } from "../../../src/reconcile/state/lock-errors";
 import { openStateBackend } from "../../../src/reconcile/state/open-backend";
-import type { Inventory, StateBackend } from "../../../src/reconcile/state/types";
+import { thisProcess } from "../../../src/reconcile/state/lock-file";
+import type { Inventory, LockInfo, StateBackend } from "../../../src/reconcile/state/types";
 
 const STATE = ".svc-iac/state/listings/default";
 const T0 = new Date("2026-03-01T10:00:00.000Z");
@@ -163,5 +166,79 @@ describe("the local state backend's lock", () => {
     expect(e.message).toBe(`Lock file ${STATE}/lock.json is unreadable (not a lock written by svc-iac). If no run is in progress, remove it with --force-unlock.`);
     expect((await backend.forceUnlock())?.owner).toBe(`unreadable lock file ${STATE}/lock.json`);
     await backend.acquireLock(lockOpts("dana"));
+  });
+});
+
+/** The pid of a process that ran on this host and has exited. */
+function deadPid(): number {
+  const r = spawnSync(process.execPath, ["-e", "0"]);
+  expect(r.status).toBe(0);
+  return r.pid!;
+}
+
+/** Writes a lock as another run would have left it: unexpired, held by `proc`. */
+function plantLock(proc: LockInfo["process"]): LockInfo {
+  const info: LockInfo = {
+    id: "0123456789abcdef0123456789abcdef",
+    owner: "ci@builder pid 4242",
+    operation: "apply",
+    acquiredAt: T0.toISOString(),
+    expiresAt: new Date(T0.getTime() + 600_000).toISOString(),
+    ...(proc ? { process: proc } : {}),
+  };
+  mkdirSync(join(root, STATE), { recursive: true });
+  writeFileSync(lockFile(), JSON.stringify(info));
+  return info;
+}
+
+describe("GIVEN an unexpired local lock left by a run that is no longer running", () => {
+  let sleeper: ChildProcess | undefined;
+  afterEach(() => {
+    sleeper?.kill("SIGKILL");
+    sleeper = undefined;
+  });
+
+  it("records this host, its boot and this process in every lease it writes", async () => {
+    const lease = await backend.acquireLock(lockOpts("dana"));
+    expect(lease.info.process).toEqual(thisProcess());
+    expect(lease.info.process).toMatchObject({ host: hostname(), pid: process.pid });
+    expect(JSON.parse(readFileSync(lockFile(), "utf8")).process.pid).toBe(process.pid);
+  });
+
+  it("WHEN its process on this host is gone THEN the next run takes the lock at once and is told whose it was", async () => {
+    const pid = deadPid();
+    const dead = plantLock({ ...thisProcess(), pid });
+    const told: string[] = [];
+    const lease = await backend.acquireLock({ ...lockOpts("erin", at(1000)), onTakeover: (held, why) => told.push(`${held.id} ${why}`) });
+    expect(lease.info.owner).toBe("erin");
+    expect(await backend.readLock()).toEqual(lease.info);
+    expect(told).toEqual([`${dead.id} process ${pid} no longer runs on ${hostname()}`]);
+    expect(readdirSync(join(root, STATE))).toEqual(["lock.json"]);
+  });
+
+  it("WHEN the host has restarted since the lock was taken THEN it is taken over too", async () => {
+    const here = thisProcess();
+    if (!here.bootId) return; // no boot id on this system: nothing to compare
+    plantLock({ ...here, bootId: "00000000-0000-0000-0000-000000000000", pid: process.pid });
+    const told: string[] = [];
+    await backend.acquireLock({ ...lockOpts("erin", at(1000)), onTakeover: (_held, why) => told.push(why) });
+    expect(told).toEqual([`host ${hostname()} has restarted since`]);
+  });
+
+  it("WHEN its process is still running THEN the lease rule holds: locked until it expires", async () => {
+    sleeper = spawn(process.execPath, ["-e", "setTimeout(() => {}, 60000)"], { stdio: "ignore" });
+    const held = plantLock({ ...thisProcess(), pid: sleeper.pid! });
+    const e = await failure(backend.acquireLock(lockOpts("erin", at(1000))));
+    expect(e).toBeInstanceOf(LockedError);
+    expect(e.holder).toEqual(held);
+  });
+
+  it("WHEN it was held on another host, or written without process data, THEN the lease rule holds", async () => {
+    plantLock({ host: `not-${hostname()}`, pid: deadPid() });
+    expect(await failure(backend.acquireLock(lockOpts("erin", at(1000))))).toBeInstanceOf(LockedError);
+    plantLock(undefined);
+    expect(await failure(backend.acquireLock(lockOpts("erin", at(1000))))).toBeInstanceOf(LockedError);
+    // ... and after its expiry it is taken over as before.
+    expect((await backend.acquireLock(lockOpts("erin", at(600_000)))).info.owner).toBe("erin");
   });
 });

@@ -1,8 +1,10 @@
+import { spawnSync } from "node:child_process";
 import { describe, expect, it } from "vitest";
 import { failure, useEmulator } from "../../helpers/emulator";
 import { LockLostError, LockMismatchError, LockedError, StateFileError } from "../../../src/reconcile/state/lock-errors";
 import { openStateBackend } from "../../../src/reconcile/state/open-backend";
-import type { Inventory } from "../../../src/reconcile/state/types";
+import { thisProcess } from "../../../src/reconcile/state/lock-file";
+import type { Inventory, LockInfo } from "../../../src/reconcile/state/types";
 
 const fx = useEmulator();
 const T0 = new Date("2026-03-01T10:00:00.000Z");
@@ -124,5 +126,24 @@ describe("opening a state backend", () => {
     expect(() => openStateBackend({ kind: "remote", url: "https://acme/state" }, { root: "/r", client: fx.user, project: "listings", target: "prod" })).toThrow(
       'Invalid remote state location "https://acme/state". It must be an s3:// or gs:// URL such as "s3://my-bucket/state/listings/prod".',
     );
+  });
+});
+
+describe("GIVEN a remote lock whose holder ran on this host and has exited", () => {
+  it("THEN the lease rule still holds: another machine cannot tell whether that run is alive", async () => {
+    const { url, open } = fresh();
+    const pid = spawnSync(process.execPath, ["-e", "0"]).pid!;
+    const held: LockInfo = {
+      id: "0123456789abcdef0123456789abcdef",
+      owner: "ci pid",
+      operation: "apply",
+      acquiredAt: T0.toISOString(),
+      expiresAt: new Date(T0.getTime() + 60_000).toISOString(),
+      process: { ...thisProcess(), pid },
+    };
+    await fx.user.files.upload(`${url}/lock.json`, Buffer.from(JSON.stringify(held)));
+    const e = await failure(open().acquireLock(lockOpts("erin", at(1000))));
+    expect(e).toBeInstanceOf(LockedError);
+    expect(e.holder).toEqual(held);
   });
 });
