@@ -1,6 +1,6 @@
 /**
- * Apply: runs a plan's steps against the platform. Creates and updates go phase by phase (secrets,
- * service accounts, canvases, UDFs, shares, cronjobs, bucket policies) with bounded concurrency;
+ * Apply: runs a plan's steps against the platform. Creates and updates go phase by phase (each
+ * kind's `phase` trait) with bounded concurrency;
  * a step whose dependency failed is skipped; deletions run last, in reverse order, and only when
  * nothing failed. Every step is recorded in the inventory as soon as it is done, and every create
  * looks up and adopts first, so running apply again after any failure converges.
@@ -9,22 +9,20 @@ import { mkdir, writeFile } from "node:fs/promises";
 import { dirname, resolve } from "node:path";
 import type { SvcClient } from "../api/client";
 import { scrub } from "../api/errors";
-import { canonicalJson } from "../resources/bucket-policy";
-import { fingerprint } from "../resources/fingerprint";
 import type { KindContext } from "../resources/kind";
+import type { ReconcileTraits } from "../resources/reconcile-traits";
 import { KINDS } from "../resources/registry";
 import type { ProgressEvent, PublishedToken, TokenPublisher } from "./command-types";
 import type { InventoryWriter } from "./inventory-writer";
-import { canvasAddress, checkedInputs, dependenciesOf, rawInputs, tokenFingerprint } from "./kind-inputs";
+import { checkedInputs, dependenciesOf, rawInputs, referencedAddress } from "./kind-inputs";
 import type { DesiredObject, LoadedProject } from "./model";
 import { tokenEnvName } from "./outputs-file";
-import { PHASES, phaseOf } from "./phases";
+import { PHASES, phaseOf, traitsOf } from "./phases";
 import type { ActionResult, ApplyReport, ResultStatus } from "./plan-model";
 import { REPORT_VERSION } from "./plan-model";
-import { isDeletion, policyFileText, type PlanOutcome, type Step } from "./plan";
+import { isDeletion, type PlanOutcome, type Step } from "./plan";
 import { forEachBounded } from "./bounded";
 import type { InventoryEntry } from "./state/types";
-import { layoutCanvases } from "./udf-layout";
 
 export interface ApplyContext {
   client: SvcClient;
@@ -45,12 +43,12 @@ class Applier {
   readonly results: ActionResult[] = [];
   readonly published: ApplyReport["published"] = [];
   private readonly failed = new Set<string>();
-  private readonly canvases = new Map<string, DesiredObject>();
+  private readonly declared: Map<string, DesiredObject>;
   private done = 0;
 
   constructor(private readonly ctx: ApplyContext, private readonly outcome: PlanOutcome) {
     this.ids = new Map(outcome.ids);
-    for (const o of ctx.project.objects) if (o.kind === "Canvas") this.canvases.set(String(o.inputs.name), o);
+    this.declared = new Map(ctx.project.objects.map((o) => [o.address, o]));
   }
 
   private get kindCtx(): KindContext {
@@ -59,7 +57,7 @@ class Applier {
 
   private inputsOf(step: Step): Record<string, any> {
     const d = step.desired!;
-    return checkedInputs(d, rawInputs(d, { idOf: (a) => this.ids.get(a), canvas: (n) => this.canvases.get(n) }, step.rotation?.value));
+    return checkedInputs(d, rawInputs(d, { idOf: (a) => this.ids.get(a), desired: (a) => this.declared.get(a) }, step.rotation?.value));
   }
 
   private finish(step: Step, status: ResultStatus, message?: string, id?: string): void {
@@ -87,18 +85,7 @@ class Applier {
     const a = step.action;
     const now = this.ctx.now().toISOString();
     const old = this.ctx.inventory.get(a.address);
-    const kept: Record<string, unknown> = {};
-    if (a.kind === "CanvasShare") {
-      Object.assign(kept, { trigger: step.rotation?.trigger, rotation: step.rotation?.value, clientId: state.clientId, accessScope: state.accessScope, mintedScope: state.mintedScope });
-      if (state.shareToken) kept.tokenFingerprint = tokenFingerprint(state.shareToken);
-    }
-    if (a.kind === "ServiceAccount") {
-      Object.assign(kept, { trigger: step.rotation?.trigger, rotation: step.rotation?.value });
-      // Replaced accounts not deleted yet stay listed until they are (see rememberRetired).
-      if (Array.isArray(old?.kept?.retire) && old.kept.retire.length) kept.retire = old.kept.retire;
-    }
-    if (a.kind === "Udf") kept.createSharedToken = state.createSharedToken;
-    if (a.kind === "BucketPolicy") kept.policyFingerprint = fingerprint(canonicalJson(JSON.parse(state.policy)), "BucketPolicy:policy");
+    const kept = traitsOf(a.kind).keep?.({ state, rotation: step.rotation, old }) ?? {};
     const entry: InventoryEntry = {
       kind: a.kind,
       id,
@@ -111,32 +98,37 @@ class Applier {
     this.ctx.inventory.set(a.address, entry);
   }
 
-  private async writePolicyFile(step: Step, state: Record<string, any>): Promise<void> {
-    const output = step.desired?.options.output;
-    if (!output) return;
+  /** Writes the kind's output file (the `outputFile` trait), if it has one and the object names a path. */
+  private async writeOutputFile(step: Step, state: Record<string, any>): Promise<void> {
+    const out = traitsOf(step.action.kind).outputFile;
+    const output = step.desired && out?.path(step.desired);
+    if (!out || !output) return;
     const file = resolve(this.ctx.project.root, output);
     await mkdir(dirname(file), { recursive: true });
-    await writeFile(file, policyFileText(state.policy));
+    await writeFile(file, out.text(state));
   }
 
   /** Creates (or adopts) the object of `step`; records it and publishes its token. */
   private async create(step: Step): Promise<string> {
-    const kind = KINDS[step.action.kind]!;
+    const a = step.action;
+    const kind = KINDS[a.kind]!;
+    const traits = traitsOf(a.kind);
     const inputs = this.inputsOf(step);
     const key = kind.key(inputs as never);
-    if (step.action.kind === "ServiceAccount") {
-      // A lost answer would leave an account whose token nobody has: note the intent first.
-      const prior = this.ctx.inventory.get(step.action.address);
-      this.ctx.inventory.set(step.action.address, { ...(prior ?? { kind: "ServiceAccount", id: "", key, createdAt: this.ctx.now().toISOString(), appliedAt: this.ctx.now().toISOString() }), intent: { key, at: this.ctx.now().toISOString() } });
+    if (traits.credential) {
+      // A lost answer would leave a credential whose token nobody has: note the intent first.
+      const prior = this.ctx.inventory.get(a.address);
+      const now = this.ctx.now().toISOString();
+      this.ctx.inventory.set(a.address, { ...(prior ?? { kind: a.kind, id: "", key, createdAt: now, appliedAt: now }), intent: { key, at: now } });
       await this.ctx.inventory.flush();
     }
     const created = await kind.create(this.kindCtx, inputs as never);
     const state = created.state as Record<string, any>;
-    this.ids.set(step.action.address, created.id);
-    const minted = step.action.kind === "ServiceAccount" || (step.action.kind === "CanvasShare" && !created.adopted);
+    this.ids.set(a.address, created.id);
+    const minted = traits.minted?.(created) ?? false;
     this.record(step, created.id, key, state, minted);
-    if (step.action.kind === "BucketPolicy") await this.writePolicyFile(step, state);
-    await this.publish(step.action.address, step.action.kind, state.token ?? state.sharedToken ?? (minted ? state.shareToken : undefined));
+    await this.writeOutputFile(step, state);
+    await this.publish(a.address, a.kind, traits.tokenOf?.(state, minted));
     return created.id;
   }
 
@@ -146,20 +138,20 @@ class Applier {
     const inputs = this.inputsOf(step);
     const id = a.id!;
     if (step.layoutOnly) {
-      this.record(step, id, kind.key(inputs as never), { ...step.olds, createSharedToken: inputs.createSharedToken }, false);
+      this.record(step, id, kind.key(inputs as never), { ...step.olds, ...inputs }, false);
       return id;
     }
     const state = (await kind.update(this.kindCtx, id, step.olds as never, inputs as never)) as Record<string, any>;
     const minted = a.action === "rotate";
     this.record(step, id, kind.key(inputs as never), state, minted);
     if (step.retire?.length) await this.retire(step, step.retire);
-    if (a.kind === "BucketPolicy") await this.writePolicyFile(step, state);
-    if (minted) await this.publish(a.address, a.kind, state.shareToken);
+    await this.writeOutputFile(step, state);
+    if (minted) await this.publish(a.address, a.kind, traitsOf(a.kind).tokenOf?.(state, true));
     return id;
   }
 
   /**
-   * Notes in the inventory (`kept.retire`) the service accounts `address` replaced and has not
+   * Notes in the inventory (`kept.retire`) the credentials `address` replaced and has not
    * deleted yet, so a run stopped at any point deletes them the next time instead of leaving a live
    * credential behind (see `retiredAccounts` in plan.ts).
    */
@@ -172,12 +164,12 @@ class Applier {
     this.ctx.inventory.set(address, { ...rest, ...(Object.keys(next).length ? { kept: next } : {}) });
   }
 
-  /** Deletes the service accounts `step`'s address replaced, crossing each off as it goes. */
+  /** Deletes the credentials `step`'s address replaced, crossing each off as it goes. */
   private async retire(step: Step, ids: string[]): Promise<void> {
     let left = [...ids];
     this.rememberRetired(step.action.address, left);
     for (const id of ids) {
-      await KINDS.ServiceAccount!.delete(this.kindCtx, id, step.olds as never);
+      await KINDS[step.action.kind]!.delete(this.kindCtx, id, step.olds as never);
       left = left.filter((x) => x !== id);
       this.rememberRetired(step.action.address, left);
     }
@@ -207,16 +199,17 @@ class Applier {
           break;
         case "rotate":
         case "replace":
-          if (a.kind === "CanvasShare") id = await this.update(step);
+          if (traitsOf(a.kind).rotation?.inPlace) id = await this.update(step);
           else if (step.deleteFirst) {
             await this.remove(step);
             id = await this.create(step);
           } else {
             // New first: its token is published before the old credential stops working.
             const retired = [a.id!, ...(step.retire ?? [])];
-            if (a.kind === "ServiceAccount") this.rememberRetired(a.address, retired);
+            const credential = !!traitsOf(a.kind).credential;
+            if (credential) this.rememberRetired(a.address, retired);
             id = await this.create(step);
-            if (a.kind === "ServiceAccount") await this.retire(step, retired);
+            if (credential) await this.retire(step, retired);
             else await this.remove(step);
           }
           break;
@@ -239,7 +232,8 @@ class Applier {
     for (const kind of PHASES) {
       const phase = steps.filter((s) => !isDeletion(s) && s.action.kind === kind);
       await forEachBounded(phase, this.ctx.concurrency, (s) => this.run(s));
-      if (kind === "Udf") await this.layout(phase);
+      const layout = traitsOf(kind).layout;
+      if (layout) await this.layout(phase, layout);
     }
     const deletions = steps.filter(isDeletion).sort((a, b) => phaseOf(b.action.kind) - phaseOf(a.action.kind));
     if (this.failed.size) {
@@ -251,16 +245,16 @@ class Applier {
     }
   }
 
-  /** Sets UDF visibility and order through their canvases, once per canvas. */
-  private async layout(udfSteps: Step[]): Promise<void> {
-    const wanted = udfSteps.filter((s) => s.layout && (s.layout.isVisible !== undefined || s.layout.position !== undefined) && !this.failed.has(s.action.address));
+  /** Sets placement (visibility and order) through the parents named by `ref`, once per parent. */
+  private async layout(steps: Step[], layout: NonNullable<ReconcileTraits["layout"]>): Promise<void> {
+    const wanted = steps.filter((s) => s.layout && (s.layout.isVisible !== undefined || s.layout.position !== undefined) && !this.failed.has(s.action.address));
     const items = wanted.map((s) => ({
       address: s.action.address,
       id: this.ids.get(s.action.address)!,
-      canvasId: this.ids.get(canvasAddress(s.desired!.refs.canvas!))!,
+      parentId: this.ids.get(referencedAddress(s.desired!, layout.ref)!)!,
       ...s.layout,
     }));
-    const failures = await layoutCanvases(this.ctx.client, items, this.ctx.concurrency);
+    const failures = await layout.apply(this.ctx.client, items, this.ctx.concurrency);
     for (const [address, message] of failures) {
       const r = this.results.find((x) => x.address === address);
       if (r) Object.assign(r, { status: "failed", message: scrub(message, [...this.ctx.secrets]) });

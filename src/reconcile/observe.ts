@@ -1,8 +1,9 @@
 /**
  * Observe: what the platform holds, through each kind's bulk `observeAll` (list endpoints with full
  * records, so requests grow with N/300, not N). Only kinds the project declares or has in its
- * inventory are observed, so a project without secrets never needs a token that may read them.
- * Bucket policies are documents derived from the environment, read per declared bucket.
+ * inventory are observed, so a project without secrets never needs a token that may read them;
+ * kinds of one `observeGroup` are observed together. Kinds with the `observeEach` trait are read
+ * one by one, for the ids the project names. Output files of the `outputFile` trait are read too.
  */
 import { readFile } from "node:fs/promises";
 import { resolve } from "node:path";
@@ -10,7 +11,7 @@ import type { SvcClient } from "../api/client";
 import type { Observed } from "../resources/kind";
 import { KINDS } from "../resources/registry";
 import type { DesiredKind, LoadedProject } from "./model";
-import { PHASES } from "./phases";
+import { PHASES, traitsOf } from "./phases";
 import type { Inventory } from "./state/types";
 
 export interface KindObservation {
@@ -20,19 +21,16 @@ export interface KindObservation {
 
 export interface Observation {
   kinds: Partial<Record<DesiredKind, KindObservation>>;
-  /** Current content of bucket-policy output files (repository-relative path → text; absent: no file). */
+  /** Current content of output files (repository-relative path → text; absent: no file). */
   files: Map<string, string>;
 }
-
-/** Kinds whose objects share the canvas listing's scope: observed together when any is in play. */
-const CANVAS_FAMILY: readonly DesiredKind[] = ["Canvas", "Udf", "CanvasShare", "Cronjob"];
 
 /** The kinds a plan for this project needs to see. */
 export function kindsToObserve(project: LoadedProject, inventory: Inventory | undefined): DesiredKind[] {
   const used = new Set<DesiredKind>(project.objects.map((o) => o.kind));
   for (const e of Object.values(inventory?.objects ?? {})) used.add(e.kind);
-  if (CANVAS_FAMILY.some((k) => used.has(k))) for (const k of CANVAS_FAMILY) used.add(k);
-  return PHASES.filter((k) => used.has(k));
+  const groups = new Set([...used].flatMap((k) => traitsOf(k).observeGroup ?? []));
+  return PHASES.filter((k) => used.has(k) || groups.has(traitsOf(k).observeGroup ?? ""));
 }
 
 function index(list: Observed<any>[]): KindObservation {
@@ -46,31 +44,31 @@ function index(list: Observed<any>[]): KindObservation {
   return { byId, byKey };
 }
 
-async function bucketPolicies(client: SvcClient, buckets: string[]): Promise<Observed<any>[]> {
-  const kind = KINDS.BucketPolicy!;
-  return Promise.all(buckets.map(async (b) => ({ id: b, key: b, state: await kind.read({ client }, b, {}) })));
+/** Reads each object of `kind` the project names (declared or in the inventory) by id. */
+async function observeEach(client: SvcClient, kind: DesiredKind, project: LoadedProject, inventory: Inventory | undefined): Promise<Observed<any>[]> {
+  const idOf = traitsOf(kind).observeEach!.idOf;
+  const ids = new Set<string>();
+  for (const o of project.objects) if (o.kind === kind) ids.add(idOf(o.inputs));
+  for (const e of Object.values(inventory?.objects ?? {})) if (e.kind === kind) ids.add(e.id);
+  const found = await Promise.all([...ids].sort().map(async (id) => ({ id, key: id, state: await KINDS[kind]!.read({ client }, id, {}) })));
+  return found.filter((o) => o.state !== undefined);
 }
 
-/** Reads the platform (and the bucket-policy output files) for `project`. */
+/** Reads the platform (and the output files) for `project`. */
 export async function observe(client: SvcClient, project: LoadedProject, inventory: Inventory | undefined): Promise<Observation> {
   const kinds = kindsToObserve(project, inventory);
   const observation: Observation = { kinds: {}, files: new Map() };
   await Promise.all(
     kinds.map(async (k) => {
-      if (k === "BucketPolicy") {
-        const names = new Set<string>();
-        for (const o of project.objects) if (o.kind === "BucketPolicy") names.add(String(o.inputs.bucketName));
-        for (const e of Object.values(inventory?.objects ?? {})) if (e.kind === "BucketPolicy") names.add(e.id);
-        observation.kinds[k] = index(await bucketPolicies(client, [...names].sort()));
-        return;
-      }
-      observation.kinds[k] = index(await KINDS[k]!.observeAll({ client }));
+      const list = traitsOf(k).observeEach ? await observeEach(client, k, project, inventory) : await KINDS[k]!.observeAll({ client });
+      observation.kinds[k] = index(list);
     }),
   );
   for (const o of project.objects) {
-    if (o.kind !== "BucketPolicy" || !o.options.output) continue;
+    const output = traitsOf(o.kind).outputFile?.path(o);
+    if (!output) continue;
     try {
-      observation.files.set(o.options.output, await readFile(resolve(project.root, o.options.output), "utf8"));
+      observation.files.set(output, await readFile(resolve(project.root, output), "utf8"));
     } catch {
       // No file yet: apply writes it.
     }

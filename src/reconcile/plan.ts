@@ -7,14 +7,13 @@
  * inventory had it). Inventory objects no longer declared are deleted only with prune, and only
  * when they still exist; objects nobody declared are listed as unmanaged, never touched.
  */
-import type { FieldChange, Observed } from "../resources/kind";
+import type { Observed } from "../resources/kind";
 import { KINDS } from "../resources/registry";
-import { canonicalJson } from "../resources/bucket-policy";
-import { fingerprint } from "../resources/fingerprint";
-import { UNKNOWN_ID, checkedInputs, rawInputs, tokenFingerprint, type InputContext } from "./kind-inputs";
+import type { StepRotation } from "../resources/reconcile-traits";
+import { UNKNOWN_ID, checkedInputs, rawInputs, type InputContext } from "./kind-inputs";
 import type { DesiredKind, DesiredObject, LoadedProject } from "./model";
-import type { Observation } from "./observe";
-import { byString, phaseOf } from "./phases";
+import type { KindObservation, Observation } from "./observe";
+import { byString, phaseOf, traitsOf } from "./phases";
 import { ACTION_TYPES, REPORT_VERSION, type ActionType, type Plan, type PlanBlock, type PlannedAction } from "./plan-model";
 import { effectiveRotation } from "./rotation";
 import type { Inventory, InventoryEntry } from "./state/types";
@@ -44,15 +43,15 @@ export interface Step {
   inventory?: InventoryEntry;
   /** True when matched through the inventory (managed), false when found by key or not at all. */
   managed: boolean;
-  /** The effective rotation value (shares, service accounts) and the trigger it came from. */
-  rotation?: { value: string | number | undefined; trigger: unknown };
+  /** The effective rotation value (kinds with the `rotation` trait) and the trigger it came from. */
+  rotation?: StepRotation;
   /** Replace by deleting first (the kind's diff says both cannot exist at once). */
   deleteFirst: boolean;
-  /** UDF visibility and order to set through the canvas. */
+  /** Placement on the parent (the kind's `layout` trait: visibility and order), set through the parent. */
   layout?: { isVisible?: boolean; position?: number };
   /** Only the layout changes (no call to the kind). */
   layoutOnly?: boolean;
-  /** Service accounts this address replaced that still exist: deleted by apply (see {@link retiredAccounts}). */
+  /** Credentials this address replaced that still exist: deleted by apply (see {@link retiredObjects}). */
   retire?: string[];
 }
 
@@ -65,65 +64,24 @@ export interface PlanOutcome {
   forget: string[];
 }
 
-const SHARE_ROTATING = new Set(["rotation", "accessScope"]);
-const SHARE_NOTE = "old share links and the session tokens minted for the old token stop working";
-const SA_NOTE = "the new account is created and its token published before the old account is deleted";
-
-/** Observed state plus the values only the inventory knows (see InventoryEntry.kept). */
+/** Observed state plus the values only the inventory knows (the kind's `readKept` trait). */
 export function keptOlds(kind: DesiredKind, state: Record<string, unknown>, kept: Record<string, unknown> | undefined): Record<string, unknown> {
-  const out: Record<string, unknown> = { ...state };
-  const set = (k: string, v: unknown) => (v === undefined ? delete out[k] : (out[k] = v));
-  if (kind === "CanvasShare" && kept) {
-    set("clientId", kept.clientId);
-    set("rotation", kept.rotation);
-    set("accessScope", kept.accessScope);
-    const sameToken = typeof state.shareToken === "string" && kept.tokenFingerprint === tokenFingerprint(state.shareToken);
-    if (sameToken && kept.mintedScope) out.mintedScope = kept.mintedScope;
-  }
-  if (kind === "ServiceAccount" && kept) set("rotation", kept.rotation);
-  if (kind === "Udf" && kept && typeof kept.createSharedToken === "boolean") out.createSharedToken = kept.createSharedToken;
-  return out;
+  const read = traitsOf(kind).readKept;
+  return kept && read ? read({ ...state }, kept) : { ...state };
 }
 
 /**
- * Service accounts an address replaced that are still on the platform: the old account of a
- * rotation whose delete failed (kept in `kept.retire` until deleted), and a new account whose
- * create answer was lost during a rotation (its tagged name is the inventory's `intent`). Their
- * tokens are either live in the old hands or unknown to everyone, so apply deletes them.
+ * Credentials an address replaced that are still on the platform: the old object of a rotation
+ * whose delete failed (kept in `kept.retire` until deleted), and a new object whose create answer
+ * was lost during a rotation (its key is the inventory's `intent`). Their tokens are either live in
+ * the old hands or unknown to everyone, so apply deletes them.
  */
-function retiredAccounts(inv: InventoryEntry, currentId: string, seen: Observation["kinds"]["ServiceAccount"]): Observed<any>[] {
+function retiredObjects(inv: InventoryEntry, currentId: string, seen: KindObservation | undefined): Observed<any>[] {
   const ids = new Set(Array.isArray(inv.kept?.retire) ? (inv.kept.retire as string[]) : []);
   const lost = inv.intent ? seen?.byKey.get(inv.intent.key) : undefined;
   if (lost) ids.add(lost.id);
   ids.delete(currentId);
   return [...ids].sort().flatMap((id) => seen?.byId.get(id) ?? []);
-}
-
-/** The pretty JSON written to a bucket policy's output file. */
-export function policyFileText(policy: string): string {
-  return JSON.stringify(JSON.parse(policy), null, 2) + "\n";
-}
-
-function layoutChanges(d: DesiredObject, state: Record<string, unknown> | undefined): FieldChange[] {
-  const out: FieldChange[] = [];
-  const { isVisible, position } = d.options;
-  if (isVisible !== undefined && state?.isVisible !== isVisible) out.push({ field: "isVisible", action: "update", secret: false, from: state?.isVisible, to: isVisible });
-  if (position !== undefined && state?.position !== position) out.push({ field: "position", action: "update", secret: false, from: state?.position, to: position });
-  return out;
-}
-
-function bucketPolicyChanges(d: DesiredObject, state: Record<string, unknown>, inv: InventoryEntry | undefined, files: Map<string, string>): FieldChange[] {
-  const out: FieldChange[] = [];
-  const policy = String(state.policy);
-  const print = fingerprint(canonicalJson(JSON.parse(policy)), "BucketPolicy:policy");
-  if (inv?.kept?.policyFingerprint && inv.kept.policyFingerprint !== print) {
-    out.push({ field: "policy", action: "update", secret: false, note: "the environment's policy document changed since the last apply" });
-  }
-  const output = d.options.output;
-  if (output && files.get(output) !== policyFileText(policy)) {
-    out.push({ field: "output", action: "update", secret: false, to: output, note: files.has(output) ? "the output file differs from the policy document" : "the output file does not exist" });
-  }
-  return out;
 }
 
 class Planner {
@@ -133,16 +91,16 @@ class Planner {
   readonly orphans: Plan["orphans"] = [];
   readonly warnings: string[] = [];
   readonly blocks: PlanBlock[] = [];
-  private readonly canvases = new Map<string, DesiredObject>();
+  private readonly declaredObjects: Map<string, DesiredObject>;
   /** Addresses that get a new id in this apply (created, replaced): objects referring to them see an unknown id. */
   private readonly renewed = new Set<string>();
 
   constructor(private readonly input: PlanInput) {
-    for (const o of input.project.objects) if (o.kind === "Canvas") this.canvases.set(String(o.inputs.name), o);
+    this.declaredObjects = new Map(input.project.objects.map((o) => [o.address, o]));
   }
 
   private get ctx(): InputContext {
-    return { idOf: (a) => (this.renewed.has(a) ? undefined : this.ids.get(a)), canvas: (n) => this.canvases.get(n) };
+    return { idOf: (a) => (this.renewed.has(a) ? undefined : this.ids.get(a)), desired: (a) => this.declaredObjects.get(a) };
   }
 
   private inventoryOf(d: DesiredObject): InventoryEntry | undefined {
@@ -158,15 +116,21 @@ class Planner {
   /** Plans one declared object (called in phase order, so the ids it refers to are known when they exist). */
   declared(d: DesiredObject): void {
     const kind = KINDS[d.kind]!;
+    const traits = traitsOf(d.kind);
     const inv = this.inventoryOf(d);
     const seen = this.input.observation.kinds[d.kind];
-    const rotating = d.kind === "CanvasShare" || d.kind === "ServiceAccount";
     const trigger = d.inputs.rotation as string | number | undefined;
     const every = this.input.ignoreRotationSchedule ? undefined : d.options.rotateEvery;
-    const decision = rotating ? effectiveRotation(trigger, every, inv?.kept, inv?.rotatedAt, this.input.now) : undefined;
-    let rotation = decision && { value: decision.rotation, trigger };
+    const decision = traits.rotation ? effectiveRotation(trigger, every, inv?.kept, inv?.rotatedAt, this.input.now) : undefined;
+    let rotation: StepRotation | undefined = decision && { value: decision.rotation, trigger };
     let news = checkedInputs(d, rawInputs(d, this.ctx, rotation?.value));
     const base = { address: d.address, kind: d.kind, source: d.source, notes: [] as string[] };
+    const layout = traits.layout ? d.options : undefined;
+    /** A rotation value no object on the platform has yet (the wanted one belongs to an orphan). */
+    const freshRotation = () => {
+      rotation = { value: `${trigger ?? ""}@${this.input.now.toISOString()}`, trigger };
+      news = checkedInputs(d, rawInputs(d, this.ctx, rotation.value));
+    };
 
     let found = inv ? seen?.byId.get(inv.id) : undefined;
     const managed = !!found;
@@ -174,72 +138,60 @@ class Planner {
     if (!found && !key.includes(UNKNOWN_ID)) found = seen?.byKey.get(key);
 
     if (!found) {
-      const action: ActionType = d.kind === "CanvasShare" ? "share" : "create";
-      const reason = inv?.id ? (d.kind === "CanvasShare" ? "unshared on the platform out of band" : "deleted on the platform out of band") : undefined;
-      const notes = d.kind === "ServiceAccount" ? ["its token exists only now: it is published to the configured outputs"] : [];
-      this.step(d, { ...base, action, fields: [], ...(reason ? { reason } : {}), notes }, { managed: false, inventory: inv, rotation, layout: d.kind === "Udf" ? d.options : undefined });
+      const action: ActionType = traits.verbs?.create ?? "create";
+      const reason = inv?.id ? (traits.verbs?.goneOutOfBand ?? "deleted on the platform out of band") : undefined;
+      this.step(d, { ...base, action, fields: [], ...(reason ? { reason } : {}), notes: [...(traits.createNotes ?? [])] }, { managed: false, inventory: inv, rotation, layout });
       return;
     }
     this.ids.set(d.address, found.id);
 
-    if (d.kind === "ServiceAccount" && !managed) {
-      // Found by its tagged name but not recorded: its token cannot be read.
+    if (traits.credential && !managed) {
+      // Found by its key but not recorded: its token cannot be read.
       if (inv?.intent?.key === found.key) {
-        rotation = { value: `${trigger ?? ""}@${this.input.now.toISOString()}`, trigger };
-        news = checkedInputs(d, rawInputs(d, this.ctx, rotation.value));
-        this.step(d, { ...base, action: "rotate", id: found.id, fields: [], reason: "an earlier apply stopped after creating this account, so its token is unknown", notes: [SA_NOTE] }, {
+        freshRotation();
+        this.step(d, { ...base, action: "rotate", id: found.id, fields: [], reason: traits.credential.lostAnswerReason, notes: traits.rotation ? [traits.rotation.note] : [] }, {
           managed: false, observed: found, olds: found.state, inventory: inv, rotation,
         });
         return;
       }
-      this.blocks.push({
-        rule: "unreadable-token",
-        message: `${d.address}: a service account named "${found.key}" (id ${found.id}) already exists but this project did not create it, and its token cannot be read. Delete it on the platform if nothing uses it, or change \`rotation\` in ${d.source.file} to create a new one.`,
-      });
+      this.blocks.push({ rule: "unreadable-token", message: traits.credential.unrecorded(d, found) });
       return;
     }
 
-    const retire = d.kind === "ServiceAccount" && managed ? retiredAccounts(inv!, found.id, seen) : [];
-    if (retire.some((r) => r.key === kind.key(news))) {
-      // The account a rotation would create is the one whose answer was lost: make another one.
-      rotation = { value: `${trigger ?? ""}@${this.input.now.toISOString()}`, trigger };
-      news = checkedInputs(d, rawInputs(d, this.ctx, rotation.value));
-    }
+    const retire = traits.credential && managed ? retiredObjects(inv!, found.id, seen) : [];
+    // The object a rotation would create is the one whose answer was lost: make another one.
+    if (retire.some((r) => r.key === kind.key(news))) freshRotation();
     const olds = keptOlds(d.kind, found.state, inv?.kept);
     const diff = kind.diff(olds as never, news as never);
     let fields = diff.fields;
     if (retire.length) {
-      fields = [...fields, { field: "replacedAccounts", action: "update", secret: false, from: retire.map((r) => r.key), to: [], note: "accounts an earlier rotation replaced are still on the platform; they are deleted, so their tokens stop working" }];
+      fields = [...fields, { field: traits.credential!.retiredField, action: "update", secret: false, from: retire.map((r) => r.key), to: [], note: traits.credential!.retiredNote }];
     }
     let layoutOnly = false;
-    if (d.kind === "Udf") {
-      const layout = layoutChanges(d, found.state);
-      layoutOnly = fields.length === 0 && layout.length > 0;
-      fields = [...fields, ...layout];
+    if (traits.layout) {
+      const changes = traits.layout.changes(d, found.state);
+      layoutOnly = fields.length === 0 && changes.length > 0;
+      fields = [...fields, ...changes];
     }
-    if (d.kind === "BucketPolicy") fields = bucketPolicyChanges(d, found.state, inv, this.input.observation.files);
-    const more = { observed: found, olds, inventory: inv, rotation, managed, deleteFirst: diff.deleteBeforeReplace, layout: d.kind === "Udf" ? d.options : undefined, layoutOnly, ...(retire.length ? { retire: retire.map((r) => r.id) } : {}) };
+    if (traits.planFields) fields = traits.planFields({ desired: d, state: found.state, inventory: inv, files: this.input.observation.files });
+    const more = { observed: found, olds, inventory: inv, rotation, managed, deleteFirst: diff.deleteBeforeReplace, layout, layoutOnly, ...(retire.length ? { retire: retire.map((r) => r.id) } : {}) };
 
-    if (!managed && d.kind !== "BucketPolicy") {
-      // Adopting a share keeps its token: the trigger is recorded, not acted on.
-      if (d.kind === "CanvasShare") fields = fields.filter((f) => f.field !== "rotation");
-      this.step(d, { ...base, action: "adopt", id: found.id, fields }, more);
+    if (!managed && !traits.alwaysExists) {
+      const ignored = new Set(traits.adoptIgnores ?? []);
+      this.step(d, { ...base, action: "adopt", id: found.id, fields: fields.filter((f) => !ignored.has(f.field)) }, more);
       return;
     }
-    if (d.kind === "BucketPolicy" && !inv) {
+    if (traits.alwaysExists && !inv) {
       this.step(d, { ...base, action: "create", id: found.id, fields: [] }, more);
       return;
     }
     if (!fields.length) return;
     let action: ActionType = diff.replaces.length ? "replace" : "update";
     const notes: string[] = [];
-    if (d.kind === "CanvasShare" && fields.some((f) => SHARE_ROTATING.has(f.field))) {
+    const rotatesOn = traits.rotation?.on;
+    if (rotatesOn && (rotatesOn === "any" ? diff.fields.length > 0 : fields.some((f) => rotatesOn.includes(f.field)))) {
       action = "rotate";
-      notes.push(SHARE_NOTE);
-    }
-    if (d.kind === "ServiceAccount" && diff.fields.length) {
-      action = "rotate";
-      notes.push(SA_NOTE);
+      notes.push(traits.rotation!.note);
     }
     if (action === "replace" && diff.deleteBeforeReplace) notes.push("the old object is deleted before the new one is created");
     this.step(d, { ...base, action, id: found.id, fields, notes, ...(decision?.reason ? { reason: decision.reason } : {}) }, more);
@@ -257,7 +209,7 @@ class Planner {
       this.orphans.push({ address, kind: e.kind, id: e.id });
       return;
     }
-    const action: ActionType = e.kind === "CanvasShare" ? "unshare" : "delete";
+    const action: ActionType = traitsOf(e.kind).verbs?.delete ?? "delete";
     this.step(undefined, { address, kind: e.kind, action, id: e.id, fields: [], reason: "removed from the repository", notes: [] }, {
       managed: true, observed: found, olds: keptOlds(e.kind, found.state, e.kept), inventory: e,
     });

@@ -11,7 +11,8 @@ export interface LayoutItem {
   address: string;
   /** The UDF's id. */
   id: string;
-  canvasId: string;
+  /** The canvas's id. */
+  parentId: string;
   isVisible?: boolean;
   position?: number;
 }
@@ -19,7 +20,7 @@ export interface LayoutItem {
 /** Applies the layouts; returns the failures by UDF address. */
 export async function layoutCanvases(client: SvcClient, items: LayoutItem[], concurrency: number): Promise<Map<string, string>> {
   const byCanvas = new Map<string, LayoutItem[]>();
-  for (const i of items) byCanvas.set(i.canvasId, [...(byCanvas.get(i.canvasId) ?? []), i]);
+  for (const i of items) byCanvas.set(i.parentId, [...(byCanvas.get(i.parentId) ?? []), i]);
   const failures = new Map<string, string>();
   await forEachBounded([...byCanvas.entries()], concurrency, async ([canvasId, wanted]) => {
     try {

@@ -1,11 +1,11 @@
 /**
  * Unmanaged objects: on the platform, declared nowhere, not in the inventory, and inside what this
- * project manages: UDFs and shares of its canvases, cronjobs running its UDFs. Objects elsewhere in
- * the team belong to other projects or people and are not this project's business. Reported, never
- * deleted.
+ * project manages: each kind's `unmanaged` trait names the parent kind whose objects bound the scope
+ * (children of this project's parents). Objects elsewhere in the team belong to other projects or
+ * people and are not this project's business. Reported, never deleted.
  */
 import type { DesiredKind } from "./model";
-import { byString } from "./phases";
+import { addressPrefixOf, byString, PHASES, traitsOf } from "./phases";
 import type { UnmanagedObject } from "./plan-model";
 import type { PlanInput } from "./plan";
 
@@ -17,24 +17,27 @@ export function findUnmanaged(input: PlanInput, ids: Map<string, string>): Unman
   for (const e of Object.values(input.inventory?.objects ?? {})) claim(e.kind, e.id);
   const isClaimed = (kind: DesiredKind, id: string) => claimed.get(kind)?.has(id) ?? false;
 
-  const canvasNames = new Map<string, string>();
-  for (const o of input.project.objects) {
-    const id = o.kind === "Canvas" ? ids.get(o.address) : undefined;
-    if (id) canvasNames.set(id, String(o.inputs.name));
-  }
-  const managedUdfs = new Set(claimed.get("Udf") ?? []);
+  /** Parent id → parent name (its address without the prefix), declared parents only or every claimed one. */
+  const parentNames = (kind: DesiredKind, which: "declared" | "claimed"): Map<string, string> => {
+    const names = new Map<string, string>();
+    const nameOf = (address: string) => address.slice(addressPrefixOf(kind).length + 1);
+    if (which === "claimed") for (const [address, e] of Object.entries(input.inventory?.objects ?? {})) if (e.kind === kind) names.set(e.id, nameOf(address));
+    for (const o of input.project.objects) {
+      const id = o.kind === kind ? ids.get(o.address) : undefined;
+      if (id) names.set(id, nameOf(o.address));
+    }
+    return names;
+  };
+
   const out: UnmanagedObject[] = [];
-  const seen = input.observation.kinds;
-  for (const u of seen.Udf?.byId.values() ?? []) {
-    const canvas = canvasNames.get(String(u.state.canvasId));
-    if (canvas && !isClaimed("Udf", u.id)) out.push({ address: `udf.${canvas}/${u.state.slug}`, kind: "Udf", id: u.id });
-  }
-  for (const s of seen.CanvasShare?.byId.values() ?? []) {
-    const canvas = canvasNames.get(s.id);
-    if (canvas && !isClaimed("CanvasShare", s.id)) out.push({ address: `share.${canvas}`, kind: "CanvasShare", id: s.id });
-  }
-  for (const c of seen.Cronjob?.byId.values() ?? []) {
-    if (managedUdfs.has(String(c.state.udfId)) && !isClaimed("Cronjob", c.id)) out.push({ address: `cronjob.${c.state.name}`, kind: "Cronjob", id: c.id });
+  for (const kind of PHASES) {
+    const scope = traitsOf(kind).unmanaged;
+    if (!scope) continue;
+    const parents = parentNames(scope.within, scope.parents);
+    for (const o of input.observation.kinds[kind]?.byId.values() ?? []) {
+      const parent = parents.get(scope.parentId(o));
+      if (parent !== undefined && !isClaimed(kind, o.id)) out.push({ address: scope.address(o, parent), kind, id: o.id });
+    }
   }
   return out.sort((a, b) => byString(a.address, b.address) || byString(a.id, b.id));
 }

@@ -13,7 +13,11 @@ import { z } from "zod";
 import { canonicalJson } from "../canonical-json";
 import { checkWith } from "./check";
 import { diffFields } from "./field-diff";
-import type { KindContext, ResourceKind } from "./kind";
+import { fingerprint } from "./fingerprint";
+import type { FieldChange, KindContext, ResourceKind } from "./kind";
+import type { ReconcileTraits } from "./reconcile-traits";
+import type { DesiredObject } from "../reconcile/model";
+import type { InventoryEntry } from "../reconcile/state/types";
 
 const BUCKET = /^[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]$/;
 
@@ -73,4 +77,35 @@ export const bucketPolicyKind: ResourceKind<BucketPolicyInputs, BucketPolicyStat
     for (const name of names) out.push({ id: name, key: name, state: await policyFor(ctx, name) });
     return out;
   },
+};
+
+/** The pretty JSON written to a bucket policy's output file. */
+export function policyFileText(policy: string): string {
+  return JSON.stringify(JSON.parse(policy), null, 2) + "\n";
+}
+
+const policyFingerprint = (policy: string) => fingerprint(canonicalJson(JSON.parse(policy)), "BucketPolicy:policy");
+
+/** The plan compares the document with the one recorded at the last apply, and with its output file. */
+function policyChanges(c: { desired: DesiredObject; state: Record<string, any>; inventory: InventoryEntry | undefined; files: Map<string, string> }): FieldChange[] {
+  const out: FieldChange[] = [];
+  const policy = String(c.state.policy);
+  if (c.inventory?.kept?.policyFingerprint && c.inventory.kept.policyFingerprint !== policyFingerprint(policy)) {
+    out.push({ field: "policy", action: "update", secret: false, note: "the environment's policy document changed since the last apply" });
+  }
+  const output = c.desired.options.output;
+  if (output && c.files.get(output) !== policyFileText(policy)) {
+    out.push({ field: "output", action: "update", secret: false, to: output, note: c.files.has(output) ? "the output file differs from the policy document" : "the output file does not exist" });
+  }
+  return out;
+}
+
+export const bucketPolicyTraits: ReconcileTraits = {
+  phase: 6,
+  addressPrefix: "bucket_policy",
+  observeEach: { idOf: (inputs) => String(inputs.bucketName) },
+  alwaysExists: true,
+  planFields: policyChanges,
+  keep: ({ state }) => ({ policyFingerprint: policyFingerprint(state.policy) }),
+  outputFile: { path: (d) => d.options.output, text: (state) => policyFileText(state.policy) },
 };

@@ -15,7 +15,9 @@ import { z } from "zod";
 import type { Canvas as ApiCanvas } from "../api/schemas";
 import { checkWith } from "./check";
 import { summarize } from "./field-diff";
+import { fingerprint } from "./fingerprint";
 import type { FieldChange, KindContext, ResourceKind } from "./kind";
+import type { ReconcileTraits } from "./reconcile-traits";
 
 export const CanvasShareInputs = z.strictObject({
   canvasId: z.string({ error: "canvasId is the id of the canvas to share (e.g. canvas.id)." }).min(1, {
@@ -135,4 +137,42 @@ export const canvasShareKind: ResourceKind<CanvasShareInputs, CanvasShareState> 
       .filter((c) => c.share_token)
       .map((c) => ({ id: c.id, key: c.id, state: shareState({ canvasId: c.id }, c, c.access_scope) }));
   },
+};
+
+/** Fingerprint of a share token as the inventory keeps it (never the token). */
+export const tokenFingerprint = (token: string) => fingerprint(token, "svc-iac:token");
+
+export const canvasShareTraits: ReconcileTraits = {
+  phase: 4,
+  addressPrefix: "share",
+  references: [{ field: "canvasId", ref: "canvas" }],
+  inherits: [{ ref: "canvas", field: "accessScope" }],
+  observeGroup: "canvas",
+  verbs: { create: "share", delete: "unshare", goneOutOfBand: "unshared on the platform out of band" },
+  rotation: { on: ["rotation", "accessScope"], note: "old share links and the session tokens minted for the old token stop working", inPlace: true },
+  // Adopting a share keeps its token: the trigger is recorded, not acted on.
+  adoptIgnores: ["rotation"],
+  keep: ({ state, rotation }) => ({
+    trigger: rotation?.trigger,
+    rotation: rotation?.value,
+    clientId: state.clientId,
+    accessScope: state.accessScope,
+    mintedScope: state.mintedScope,
+    ...(state.shareToken ? { tokenFingerprint: tokenFingerprint(state.shareToken) } : {}),
+  }),
+  readKept(state, kept) {
+    const out: Record<string, unknown> = { ...state };
+    for (const k of ["clientId", "rotation", "accessScope"]) {
+      if (kept[k] === undefined) delete out[k];
+      else out[k] = kept[k];
+    }
+    // The scope the token was minted under is known only while the token is the one recorded.
+    const sameToken = typeof state.shareToken === "string" && kept.tokenFingerprint === tokenFingerprint(state.shareToken);
+    if (sameToken && kept.mintedScope) out.mintedScope = kept.mintedScope;
+    return out;
+  },
+  minted: (created) => !created.adopted,
+  tokenOf: (state, minted) => (minted ? state.shareToken : undefined),
+  // The shares of this project's canvases (a share's id is its canvas's).
+  unmanaged: { within: "Canvas", parents: "declared", parentId: (o) => o.id, address: (_o, canvas) => `share.${canvas}` },
 };

@@ -9,6 +9,7 @@ import type { Canvas as ApiCanvas } from "../api/schemas";
 import { checkWith } from "./check";
 import { diffFields, secretFingerprint } from "./field-diff";
 import type { KindContext, ResourceKind } from "./kind";
+import type { ReconcileTraits } from "./reconcile-traits";
 
 export const CanvasInputs = z.strictObject({
   name: z.string({ error: "A canvas name is a string of letters, digits and underscores." }).regex(/^[A-Za-z0-9_]+$/, {
@@ -122,4 +123,10 @@ export const canvasKind: ResourceKind<CanvasInputs, CanvasState> = {
   async delete(ctx, id) {
     await unlessMissing(ctx.client.canvases.delete(id));
   },
+};
+
+export const canvasTraits: ReconcileTraits = {
+  phase: 2,
+  addressPrefix: "canvas",
+  observeGroup: "canvas",
 };

@@ -13,6 +13,7 @@ import { checkWith } from "./check";
 import { FIELDS, formatCron, minuteError, normalizeField, normalizeSchedule, parseCron, type ScheduleField } from "./cron-expression";
 import { diffFields } from "./field-diff";
 import type { CheckFailure, KindContext, ResourceKind } from "./kind";
+import type { ReconcileTraits } from "./reconcile-traits";
 
 const ARRAY_FIELDS = ["minute", "hour", "dayOfMonth", "month", "dayOfWeek"] as const satisfies readonly ScheduleField[];
 
@@ -207,4 +208,13 @@ export const cronjobKind: ResourceKind<CronjobInputs, CronjobState> = {
     // One request returns every cronjob of the environment with full records.
     return (await ctx.client.cronjobs.list()).map((c) => ({ id: c.id, key: c.name, state: cronjobState(c) }));
   },
+};
+
+export const cronjobTraits: ReconcileTraits = {
+  phase: 5,
+  addressPrefix: "cronjob",
+  references: [{ field: "udfId", ref: "udf" }],
+  observeGroup: "canvas",
+  // Cronjobs running this project's UDFs (declared or in the inventory).
+  unmanaged: { within: "Udf", parents: "claimed", parentId: (o) => String(o.state.udfId), address: (o) => `cronjob.${o.state.name}` },
 };

@@ -1,13 +1,15 @@
 /** Every resource kind by name: what the provider runtime and the reconciler dispatch on. */
-import { bucketPolicyKind } from "./bucket-policy";
-import { canvasKind } from "./canvas";
-import { canvasShareKind } from "./canvas-share";
-import { cronjobKind } from "./cronjob";
+import { bucketPolicyKind, bucketPolicyTraits } from "./bucket-policy";
+import { canvasKind, canvasTraits } from "./canvas";
+import { canvasShareKind, canvasShareTraits } from "./canvas-share";
+import { cronjobKind, cronjobTraits } from "./cronjob";
 import type { ResourceKind } from "./kind";
-import { secretKind } from "./secret";
-import { serviceAccountKind } from "./service-account";
+import type { ReconcileTraits } from "./reconcile-traits";
+import { secretKind, secretTraits } from "./secret";
+import { serviceAccountKind, serviceAccountTraits } from "./service-account";
 import { sessionTokenKind } from "./session-token";
-import { udfKind } from "./udf";
+import { udfKind, udfTraits } from "./udf";
+import type { DesiredKind } from "../reconcile/model";
 
 export const KINDS: Record<string, ResourceKind<any, any>> = {
   Canvas: canvasKind,
@@ -18,4 +20,15 @@ export const KINDS: Record<string, ResourceKind<any, any>> = {
   Secret: secretKind,
   ServiceAccount: serviceAccountKind,
   BucketPolicy: bucketPolicyKind,
+};
+
+/** The reconciler's knowledge of each kind a repository can declare (see `reconcile-traits.ts`). */
+export const RECONCILE_TRAITS: Record<DesiredKind, ReconcileTraits> = {
+  Secret: secretTraits,
+  ServiceAccount: serviceAccountTraits,
+  Canvas: canvasTraits,
+  Udf: udfTraits,
+  CanvasShare: canvasShareTraits,
+  Cronjob: cronjobTraits,
+  BucketPolicy: bucketPolicyTraits,
 };

@@ -12,6 +12,7 @@ import { unlessMissing } from "./missing";
 import { checkWith } from "./check";
 import { diffFields, secretFingerprint } from "./field-diff";
 import type { KindContext, ResourceKind } from "./kind";
+import type { ReconcileTraits } from "./reconcile-traits";
 
 export const SecretInputs = z.strictObject({
   key: z
@@ -79,4 +80,10 @@ export const secretKind: ResourceKind<SecretInputs, SecretState> = {
     }
     return out;
   },
+};
+
+export const secretTraits: ReconcileTraits = {
+  // First: UDFs may read secrets.
+  phase: 0,
+  addressPrefix: "secret",
 };

@@ -25,6 +25,7 @@ import { checkWith } from "./check";
 import { diffFields } from "./field-diff";
 import { fingerprint } from "./fingerprint";
 import type { ResourceKind } from "./kind";
+import type { ReconcileTraits } from "./reconcile-traits";
 
 /** Platform names have at most 200 characters; the tag ` [svc-iac xxxxxx]` takes 17. */
 const MAX_NAME = 200 - 17;
@@ -118,4 +119,31 @@ export const serviceAccountKind: ResourceKind<ServiceAccountInputs, ServiceAccou
     }
     return out;
   },
+};
+
+export const serviceAccountTraits: ReconcileTraits = {
+  phase: 1,
+  addressPrefix: "service_account",
+  // Any change replaces the account: it is a rotation, new account first.
+  rotation: { on: "any", note: "the new account is created and its token published before the old account is deleted", inPlace: false },
+  createNotes: ["its token exists only now: it is published to the configured outputs"],
+  credential: {
+    unrecorded: (d, found) =>
+      `${d.address}: a service account named "${found.key}" (id ${found.id}) already exists but this project did not create it, and its token cannot be read. Delete it on the platform if nothing uses it, or change \`rotation\` in ${d.source.file} to create a new one.`,
+    lostAnswerReason: "an earlier apply stopped after creating this account, so its token is unknown",
+    retiredField: "replacedAccounts",
+    retiredNote: "accounts an earlier rotation replaced are still on the platform; they are deleted, so their tokens stop working",
+  },
+  keep: ({ rotation, old }) => ({
+    trigger: rotation?.trigger,
+    rotation: rotation?.value,
+    // Replaced accounts not deleted yet stay listed until they are.
+    ...(Array.isArray(old?.kept?.retire) && old.kept.retire.length ? { retire: old.kept.retire } : {}),
+  }),
+  readKept(state, kept) {
+    const { rotation: _observed, ...rest } = state;
+    return kept.rotation === undefined ? rest : { ...rest, rotation: kept.rotation };
+  },
+  minted: () => true,
+  tokenOf: (state) => state.token,
 };

@@ -16,7 +16,10 @@ import { referencedCanvas, unlessMissing } from "./missing";
 import type { Canvas as ApiCanvas, Udf as ApiUdf } from "../api/schemas";
 import { checkWith } from "./check";
 import { diffFields } from "./field-diff";
-import type { CheckFailure, KindContext, ResourceKind } from "./kind";
+import type { CheckFailure, FieldChange, KindContext, ResourceKind } from "./kind";
+import type { ReconcileTraits } from "./reconcile-traits";
+import type { DesiredObject } from "../reconcile/model";
+import { layoutCanvases } from "../reconcile/udf-layout";
 import { buildUdfBody, parseUdfBody, sameUdfBody, type UdfHeader } from "./udf-body";
 
 const PY_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
@@ -228,4 +231,27 @@ export const udfKind: ResourceKind<UdfInputs, UdfState> = {
     const all = await ctx.client.udfs.listExecEnv().toArray();
     return all.filter((u) => u.collection_id).map((u) => ({ id: u.id, key: `${u.collection_id}/${u.slug}`, state: udfState(u) }));
   },
+};
+
+/** Visibility and order on the canvas that differ from the observed state. */
+function layoutChanges(d: DesiredObject, state: Record<string, unknown> | undefined): FieldChange[] {
+  const out: FieldChange[] = [];
+  const { isVisible, position } = d.options;
+  if (isVisible !== undefined && state?.isVisible !== isVisible) out.push({ field: "isVisible", action: "update", secret: false, from: state?.isVisible, to: isVisible });
+  if (position !== undefined && state?.position !== position) out.push({ field: "position", action: "update", secret: false, from: state?.position, to: position });
+  return out;
+}
+
+export const udfTraits: ReconcileTraits = {
+  phase: 3,
+  addressPrefix: "udf",
+  references: [{ field: "canvasId", ref: "canvas" }],
+  observeGroup: "canvas",
+  layout: { ref: "canvas", changes: layoutChanges, apply: layoutCanvases },
+  // A listing cannot tell whether a per-UDF shared token was asked for: the inventory can.
+  keep: ({ state }) => ({ createSharedToken: state.createSharedToken }),
+  readKept: (state, kept) => (typeof kept.createSharedToken === "boolean" ? { ...state, createSharedToken: kept.createSharedToken } : state),
+  tokenOf: (state) => state.sharedToken,
+  // UDFs on this project's canvases.
+  unmanaged: { within: "Canvas", parents: "declared", parentId: (o) => String(o.state.canvasId), address: (o, canvas) => `udf.${canvas}/${o.state.slug}` },
 };

@@ -1,0 +1,116 @@
+/**
+ * What the GitOps reconciler needs to know about a kind beyond its CRUD: where it stands in apply
+ * order, which inputs refer to other objects, what the inventory keeps about it, whether it mints
+ * tokens, where unmanaged objects of it are looked for, and what apply does besides calling the
+ * kind. Each kind declares its traits beside its {@link ResourceKind} in `src/resources/<kind>.ts`
+ * as data and small pure functions; the engine (`src/reconcile/plan.ts`, `apply.ts`, `observe.ts`,
+ * `unmanaged.ts`, `kind-inputs.ts`) reads only these and names no kind.
+ */
+import type { SvcClient } from "../api/client";
+import type { DesiredKind, DesiredObject } from "../reconcile/model";
+import type { LayoutItem } from "../reconcile/udf-layout";
+import type { InventoryEntry } from "../reconcile/state/types";
+import type { Created, FieldChange, Observed } from "./kind";
+
+/** A reference from one desired object to another, by the loader's `refs` name (`canvas`, `udf`). */
+export type RefName = keyof DesiredObject["refs"];
+
+/** The address of the object a reference names: refs are named after the address prefix of their kind. */
+export const refAddress = (ref: RefName, name: string): string => `${ref}.${name}`;
+
+/** The effective rotation of a rotating kind at this step, and the trigger it came from (see `rotation.ts`). */
+export interface StepRotation {
+  value: string | number | undefined;
+  trigger: unknown;
+}
+
+export interface ReconcileTraits {
+  /** Apply order: lower phases are created and updated first and deleted last. */
+  readonly phase: number;
+  /** Address prefix: `canvas` in `canvas.sales`; also the `refs` name other objects use for it. */
+  readonly addressPrefix: string;
+  /** Inputs that hold the platform id of a referenced object: `{ field: "canvasId", ref: "canvas" }`. */
+  readonly references?: readonly { field: string; ref: RefName }[];
+  /** Inputs copied from a referenced object's desired inputs, when set there (a share takes its canvas's `accessScope`). */
+  readonly inherits?: readonly { ref: RefName; field: string }[];
+  /**
+   * Kinds with the same group share a listing scope and are observed together whenever any of them
+   * is in play (so unmanaged objects of one are found when another is declared).
+   */
+  readonly observeGroup?: string;
+  /**
+   * Observed one object at a time by `read`, for the ids the project names (declared inputs and
+   * inventory), instead of by `observeAll`.
+   */
+  readonly observeEach?: { idOf(inputs: Record<string, unknown>): string };
+  /** Words of the plan: the action that makes one (`create`, `share`) and removes one (`delete`, `unshare`). */
+  readonly verbs?: { create: "create" | "share"; delete: "delete" | "unshare"; goneOutOfBand: string };
+  /** Notes shown on a create (what the user should know). */
+  readonly createNotes?: readonly string[];
+  /**
+   * The kind has a `rotation` input the reconciler drives (`rotate_every`): changes of the listed
+   * fields (or of any field the kind's diff reports, `"any"`) are a token rotation; `inPlace`
+   * rotations go through `update`, others create the new object before deleting the old one.
+   */
+  readonly rotation?: { on: readonly string[] | "any"; note: string; inPlace: boolean };
+  /** Fields the plan leaves out when it adopts an object (a share's token is kept, not rotated). */
+  readonly adoptIgnores?: readonly string[];
+  /**
+   * The object is a credential whose token is readable only in the create answer. Apply notes the
+   * intent in the inventory before creating it; the plan never adopts one it did not record (it
+   * blocks, or rotates when the inventory's intent shows it is the orphan of a lost answer); and
+   * replaced objects are retired (deleted, crossed off in `kept.retire`) after the new token is
+   * published, so no live credential is left behind whatever fails.
+   */
+  readonly credential?: {
+    /** The block message when an object with the wanted key exists that this project did not record. */
+    unrecorded(d: DesiredObject, found: Observed<any>): string;
+    /** Why the plan rotates an object the inventory's intent shows is an orphan of a lost answer. */
+    lostAnswerReason: string;
+    /** The plan field listing replaced objects still on the platform, and its note. */
+    retiredField: string;
+    retiredNote: string;
+  };
+  /**
+   * The object always exists on the platform (derived from the environment): never adopted; the
+   * first apply records it (`create` with its id).
+   */
+  readonly alwaysExists?: boolean;
+  /**
+   * The field changes the plan shows, when they are not the kind's diff (a document compared with
+   * what the inventory kept and with its output file).
+   */
+  planFields?(c: { desired: DesiredObject; state: Record<string, any>; inventory: InventoryEntry | undefined; files: Map<string, string> }): FieldChange[];
+  /**
+   * Placement on a parent (visibility and order on a canvas) set through the parent once the phase
+   * is done: `ref` names the parent, `changes` compares the desired options with the observed state,
+   * `apply` sets them.
+   */
+  readonly layout?: {
+    ref: RefName;
+    changes(d: DesiredObject, state: Record<string, unknown> | undefined): FieldChange[];
+    /** Sets the placements through their parents; returns the failures by address. */
+    apply(client: SvcClient, items: LayoutItem[], concurrency: number): Promise<Map<string, string>>;
+  };
+  /** Values the inventory keeps after a step (see `InventoryEntry.kept`); never a secret. */
+  keep?(c: { state: Record<string, any>; rotation: StepRotation | undefined; old: InventoryEntry | undefined }): Record<string, unknown>;
+  /** Observed state plus what only the inventory knows: the `olds` given to the kind's diff, update and delete. */
+  readKept?(state: Record<string, unknown>, kept: Record<string, unknown>): Record<string, unknown>;
+  /** Whether a create minted a new token (the inventory's `rotatedAt`). @default never */
+  minted?(created: Created<any>): boolean;
+  /** The token to publish (outputs file, GitHub secrets) after a step, if any. */
+  tokenOf?(state: Record<string, any>, minted: boolean): string | null | undefined;
+  /** A file apply writes from the object's state (a policy document), and its text. */
+  readonly outputFile?: { path(d: DesiredObject): string | undefined; text(state: Record<string, any>): string };
+  /**
+   * Where unmanaged objects are looked for: those whose parent (an object of kind `within`, found
+   * by `parentId`) is this project's. `parents: "declared"` counts declared parents only,
+   * `"claimed"` also those in the inventory. `address` names the object in the report.
+   */
+  readonly unmanaged?: {
+    within: DesiredKind;
+    parents: "declared" | "claimed";
+    parentId(o: Observed<any>): string;
+    address(o: Observed<any>, parentName: string): string;
+  };
+}
