@@ -1,6 +1,7 @@
 #!/usr/bin/env node
 /** The `svc-iac` command. */
 import { runEmulatorCommand } from "./emulator-command";
+import { runImportCommand } from "./import-command";
 import { runReconcileCommand } from "./reconcile-command";
 import { CliUsageError, formatHelp } from "./usage";
 
@@ -10,6 +11,7 @@ const COMMANDS: Record<string, (argv: string[]) => Promise<number>> = {
   plan: (argv) => runReconcileCommand("plan", argv),
   apply: (argv) => runReconcileCommand("apply", argv),
   drift: (argv) => runReconcileCommand("drift", argv),
+  import: runImportCommand,
   // Loaded only when used: Octokit and libsodium are not needed by the other commands.
   action: async (argv) => {
     if (argv.length) throw new CliUsageError(`"action" takes no arguments (it reads INPUT_* variables, as action.yml sets them); found: ${argv.join(" ")}.`);

@@ -31,6 +31,13 @@ Usage:
       Reports changed, missing, orphaned, unmanaged and pending objects. Writes nothing on the platform.
       Exit 0 no drift, 2 drift, 1 error.
 
+  svc-iac import [DIR] [--target T] [--canvas NAME ...] [--all] [--cronjobs] [--secrets]
+                 [--service-accounts] [--dry-run] [--force] [--project NAME] [--json]
+      Reads the platform and writes the repository files for the chosen canvases (with their
+      UDFs, helper modules and shares), cronjobs, secret keys (values as \${env.NAME}) and service
+      accounts, then binds them in the target's inventory so the next plan is empty. Never
+      overwrites a file without --force; --dry-run writes nothing. Exit 0 done, 1 error.
+
   Without SVC_BASE_URL the commands run on an embedded emulator with its state in
   DIR/.svc-iac/local/. Credentials: SVC_BASE_URL, SVC_UDF_BASE_URL, SVC_TOKEN or SVC_SERVICE_TOKEN
   (a target may name other variables in svc.yaml).

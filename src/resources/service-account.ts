@@ -8,7 +8,9 @@
  * `rotation` (the natural key). Hence
  * - a rotation's new account never collides with the old one, which still exists while the new
  *   one is created;
- * - accounts made by hand (no tag) are never adopted, listed or deleted by this kind;
+ * - accounts made by hand (no tag) are never adopted by key: `svc-iac import` binds one to a
+ *   project explicitly (by id, in the inventory), and only then is it managed and, on rotation,
+ *   replaced by a tagged account;
  * - a tagged account found at create is NOT adopted: its token cannot be read, and it may be live
  *   (another stack declaring the same name and rotation) or an orphan of a create whose answer was
  *   lost. Deleting it could cut a live credential and adopting it would yield a resource without a
@@ -110,14 +112,14 @@ export const serviceAccountKind: ResourceKind<ServiceAccountInputs, ServiceAccou
     await unlessMissing(ctx.client.environment.deleteServiceAccount(id));
   },
   async observeAll(ctx) {
-    // Only accounts this kind made (tagged); the rotation behind a tag is not recoverable.
-    const out = [];
-    for (const sa of await ctx.client.environment.listServiceAccounts()) {
-      const m = TAGGED.exec(sa.name);
-      if (!m) continue;
-      out.push({ id: sa.id, key: sa.name, state: { name: m[1], id: sa.id, accountName: sa.name, token: null, createdAt: sa.created_at } });
-    }
-    return out;
+    // Every account, keyed by its platform name. A desired key is always tagged, so an account made
+    // by hand (no tag) is never matched by key; it is seen only when an import bound its id. The
+    // rotation behind a tag is not recoverable.
+    return (await ctx.client.environment.listServiceAccounts()).map((sa) => ({
+      id: sa.id,
+      key: sa.name,
+      state: { name: TAGGED.exec(sa.name)?.[1] ?? sa.name, id: sa.id, accountName: sa.name, token: null, createdAt: sa.created_at },
+    }));
   },
 };
 

@@ -107,14 +107,16 @@ describe("ServiceAccount through the dynamic-provider host", () => {
     expect((await accounts()).length).toBe(before);
   });
 
-  it("observes only the accounts it manages (tagged), without tokens", async () => {
+  it("observes every account without tokens, a hand-made one keyed by its untagged name (never a desired key)", async () => {
     const created = await host.create(URN, (await host.check(URN, {}, { __provider, name: "observed" })).inputs);
     const all = await serviceAccountKind.observeAll({ client: fx.user });
     expect(all.find((o) => o.id === created.id)).toEqual({
       id: created.id, key: accountName({ name: "observed" }),
       state: { name: "observed", id: created.id, accountName: accountName({ name: "observed" }), token: null, createdAt: created.properties.createdAt },
     });
-    expect(all.map((o) => o.state.name)).not.toContain("ci-bot");
+    const handMade = all.find((o) => o.state.name === "ci-bot")!;
+    expect(handMade.key).toBe("ci-bot");
+    expect(handMade.key).not.toBe(accountName({ name: "ci-bot" }));
     await host.delete(URN, created.id, created.properties);
   });
 });

@@ -58,3 +58,18 @@ export async function loadRepository(dir: string, opts: LoadOptions = {}): Promi
 function sortErrors<T extends { file: string; line: number; column: number }>(errors: T[]): T[] {
   return [...errors].sort((a, b) => (a.file < b.file ? -1 : a.file > b.file ? 1 : a.line - b.line || a.column - b.column));
 }
+
+/**
+ * Reads only `svc.yaml` for `target`: the project, its settings and credentials, no objects.
+ * What commands need that act on the inventory or the platform rather than on the repository's
+ * declarations (import, destroy), so they do not need the repository's secrets in the environment.
+ */
+export async function loadProjectSettings(dir: string, opts: LoadOptions = {}): Promise<LoadResult> {
+  const root = resolve(dir);
+  const target = opts.target ?? DEFAULT_TARGET;
+  const diag = new Diagnostics();
+  const vars = new Resolver({ variables: undefined, env: opts.env ?? {}, target: `target "${target}"`, allowVariables: false });
+  const svc = await readSvcFile(root, target, vars, diag);
+  if (diag.count || !svc) return { ok: false, errors: sortErrors(diag.errors) };
+  return { ok: true, project: { root, project: svc.project, target, settings: svc.settings, objects: [], secretEnvNames: [] } };
+}

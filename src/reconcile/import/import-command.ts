@@ -1,0 +1,197 @@
+/**
+ * `svc-iac import`: reads the platform, writes the repository files, and binds what it wrote into
+ * the target's inventory, so the next plan finds every object managed and unchanged. Nothing is
+ * written when any file would be overwritten (unless `force`) or an address is already bound to
+ * another object; `dryRun` writes nothing at all.
+ */
+import { mkdir, readFile, writeFile } from "node:fs/promises";
+import { basename, dirname, join, resolve } from "node:path";
+import { connect } from "../connect";
+import { loadProjectSettings } from "../load";
+import { DEFAULT_SETTINGS, DEFAULT_TARGET, SVC_FILE, stateLocation } from "../load/svc-file";
+import { PATTERNS } from "../load/keys";
+import type { LoadedProject, LoadError } from "../model";
+import { defaultLockOwner } from "../state/lock-file";
+import { openStateBackend } from "../state/open-backend";
+import { INVENTORY_VERSION, type Inventory, type StateBackend } from "../state/types";
+import type { Binding, ImportDraft } from "./draft";
+import { readPlatform, type ImportSelection } from "./platform-snapshot";
+import { draftRepository } from "./repository-draft";
+import { yamlText } from "./yaml-text";
+
+export interface ImportOptions {
+  /** Repository folder; created when missing. @default "." */
+  dir: string;
+  /** @default "default" */
+  target?: string;
+  env: Record<string, string | undefined>;
+  select: ImportSelection;
+  /** List what would be written and bound; write nothing. */
+  dryRun?: boolean;
+  /** Overwrite files that exist with other content, and rebind addresses bound to other objects. */
+  force?: boolean;
+  /** The project name written to a new svc.yaml. @default the folder's name, made a valid project name */
+  project?: string;
+  lockOwner?: string;
+  now?: () => Date;
+  log?: (line: string) => void;
+}
+
+export type FileStatus = "create" | "update" | "unchanged";
+
+export interface ImportReport {
+  version: 1;
+  project: string;
+  target: string;
+  dryRun: boolean;
+  /** Where the inventory lives. */
+  state: string;
+  files: { path: string; status: FileStatus }[];
+  bound: { address: string; kind: string; id: string }[];
+  skipped: ImportDraft["skipped"];
+  notes: string[];
+  envVars: ImportDraft["envVars"];
+}
+
+export interface ImportResult {
+  command: "import";
+  exitCode: 0 | 1;
+  errors: LoadError[];
+  report?: ImportReport;
+  message?: string;
+}
+
+const LOCK_TTL_MS = 10 * 60_000;
+
+/** A project name from a folder name: lowercase, other characters as "-". */
+function projectNameOf(dir: string): string {
+  const name = basename(resolve(dir)).toLowerCase().replace(/[^a-z0-9_-]+/g, "-").replace(/^[^a-z0-9]+/, "");
+  return name || "project";
+}
+
+async function readMaybe(file: string): Promise<string | undefined> {
+  try {
+    return await readFile(file, "utf8");
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code === "ENOENT") return undefined;
+    throw e;
+  }
+}
+
+/** The project from svc.yaml, or a new svc.yaml (added to the files) when the folder has none. */
+async function projectFor(opts: ImportOptions): Promise<{ ok: true; project: LoadedProject; svcFile?: string } | { ok: false; errors: LoadError[]; message?: string }> {
+  const root = resolve(opts.dir);
+  const target = opts.target ?? DEFAULT_TARGET;
+  if ((await readMaybe(join(root, SVC_FILE))) !== undefined) {
+    if (opts.project) return { ok: false, errors: [], message: `--project is only for a new repository: ${join(opts.dir, SVC_FILE)} exists and names the project.` };
+    return loadProjectSettings(root, { target, env: opts.env });
+  }
+  if (target !== DEFAULT_TARGET) {
+    return { ok: false, errors: [], message: `${join(opts.dir, SVC_FILE)} does not exist, so only the target "default" can be used; import into the default target first, then declare "${target}" under targets.` };
+  }
+  const project = opts.project ?? projectNameOf(root);
+  if (!PATTERNS.project.test(project)) {
+    return { ok: false, errors: [], message: `Invalid --project "${project}". A project name uses lowercase letters, digits, "_" and "-", starting with a letter or digit, e.g. "listings".` };
+  }
+  const settings = { ...DEFAULT_SETTINGS, credentials: { ...DEFAULT_SETTINGS.credentials }, state: stateLocation(DEFAULT_SETTINGS.state, project, target) };
+  const svcFile = yamlText({ project }, ["The project, created by svc-iac import. Add variables, settings and targets here (see the README)."]);
+  return { ok: true, project: { root, project, target, settings, objects: [], secretEnvNames: [] }, svcFile };
+}
+
+async function fileStatuses(root: string, draft: ImportDraft): Promise<{ path: string; status: FileStatus }[]> {
+  return Promise.all(
+    draft.files.map(async (f) => {
+      const current = await readMaybe(join(root, f.path));
+      return { path: f.path, status: current === undefined ? "create" : current === f.text ? "unchanged" : "update" } as const;
+    }),
+  );
+}
+
+/** Addresses the inventory already binds to another object. */
+function rebinding(inventory: Inventory | undefined, bindings: Binding[]): string[] {
+  return bindings.filter((b) => {
+    const e = inventory?.objects[b.address];
+    return e && (e.id !== b.id || e.kind !== b.kind);
+  }).map((b) => `${b.address} (the inventory has id ${inventory!.objects[b.address]!.id}, the platform object is ${b.id})`);
+}
+
+async function bind(backend: StateBackend, inventory: Inventory | undefined, project: LoadedProject, bindings: Binding[], now: Date): Promise<void> {
+  const at = now.toISOString();
+  const next: Inventory = inventory
+    ? structuredClone(inventory)
+    : { version: INVENTORY_VERSION, project: project.project, target: project.target, updatedAt: at, objects: {} };
+  for (const b of bindings) {
+    const old = next.objects[b.address];
+    next.objects[b.address] = {
+      kind: b.kind,
+      id: b.id,
+      key: b.key,
+      createdAt: old && old.id === b.id ? old.createdAt : at,
+      appliedAt: at,
+      ...(b.kept && Object.keys(b.kept).length ? { kept: b.kept } : {}),
+    };
+  }
+  next.updatedAt = at;
+  await backend.writeInventory(next);
+}
+
+export async function importCommand(opts: ImportOptions): Promise<ImportResult> {
+  const found = await projectFor(opts);
+  if (!found.ok) return { command: "import", exitCode: 1, errors: found.errors, ...(found.message ? { message: found.message } : {}) };
+  const { project } = found;
+  const now = opts.now ?? (() => new Date());
+  let connection: Awaited<ReturnType<typeof connect>> | undefined;
+  try {
+    connection = await connect(project, opts.env, { log: opts.log });
+    const backend = openStateBackend(project.settings.state, { root: project.root, client: connection.client, project: project.project, target: project.target });
+    const snapshot = await readPlatform(connection.client, opts.select);
+    if (snapshot.missingCanvases.length) {
+      const have = snapshot.canvasNames.length ? `the team's canvases are ${snapshot.canvasNames.join(", ")}` : "the team has no canvases";
+      return { command: "import", exitCode: 1, errors: [], message: `No canvas named ${snapshot.missingCanvases.map((n) => JSON.stringify(n)).join(", ")} on the platform (${have}). Nothing was written.` };
+    }
+    const draft = draftRepository(snapshot, opts.select);
+    if (found.svcFile) draft.files.unshift({ path: SVC_FILE, text: found.svcFile });
+    const files = await fileStatuses(project.root, draft);
+    const inventory = await backend.readInventory();
+    const report: ImportReport = {
+      version: 1,
+      project: project.project,
+      target: project.target,
+      dryRun: !!opts.dryRun,
+      state: backend.location,
+      files,
+      bound: draft.bindings.map((b) => ({ address: b.address, kind: b.kind, id: b.id })),
+      skipped: draft.skipped,
+      notes: draft.notes,
+      envVars: draft.envVars,
+    };
+    const overwrites = files.filter((f) => f.status === "update").map((f) => f.path);
+    const rebinds = rebinding(inventory, draft.bindings);
+    if (!opts.force && (overwrites.length || rebinds.length)) {
+      const lines = [
+        ...(overwrites.length ? [`These files exist with other content: ${overwrites.join(", ")}.`] : []),
+        ...(rebinds.length ? [`These addresses are bound to other objects in the inventory (${backend.location}): ${rebinds.join("; ")}.`] : []),
+        "Nothing was written. Run again with --force to overwrite them, or --dry-run to see every file.",
+      ];
+      return { command: "import", exitCode: 1, errors: [], report, message: lines.join("\n") };
+    }
+    if (opts.dryRun) return { command: "import", exitCode: 0, errors: [], report };
+    const lock = await backend.acquireLock({ owner: opts.lockOwner ?? defaultLockOwner(), operation: "import", ttlMs: LOCK_TTL_MS, now });
+    try {
+      for (const f of draft.files) {
+        if (files.find((s) => s.path === f.path)!.status === "unchanged") continue;
+        const full = join(project.root, f.path);
+        await mkdir(dirname(full), { recursive: true });
+        await writeFile(full, f.text);
+      }
+      await bind(backend, await backend.readInventory(), project, draft.bindings, now());
+    } finally {
+      await lock.release();
+    }
+    return { command: "import", exitCode: 0, errors: [], report };
+  } catch (e) {
+    return { command: "import", exitCode: 1, errors: [], message: e instanceof Error ? e.message : String(e) };
+  } finally {
+    await connection?.close();
+  }
+}

@@ -1,0 +1,53 @@
+/**
+ * What an import reads from the platform, through the same bulk listings observe uses: every team
+ * canvas with its UDFs in one request, cronjobs, secret keys (never values), service accounts, and
+ * the preferred real-time instance (a share on it is written without a pinned `client_id`).
+ */
+import type { SvcClient } from "../../api/client";
+import type { Canvas as ApiCanvas, Cronjob as ApiCronjob, ServiceAccount as ApiServiceAccount } from "../../api/schemas";
+
+/** What to import. */
+export interface ImportSelection {
+  /** Canvas names, or every canvas of the team. */
+  canvases: readonly string[] | "all";
+  /** Cronjobs that run UDFs of the imported canvases. */
+  cronjobs: boolean;
+  /** Secret keys (values stay on the platform). */
+  secrets: boolean;
+  serviceAccounts: boolean;
+}
+
+export interface PlatformSnapshot {
+  /** The selected canvases, full records (with their UDFs). */
+  canvases: ApiCanvas[];
+  cronjobs: ApiCronjob[];
+  secretKeys: string[];
+  serviceAccounts: ApiServiceAccount[];
+  preferredClientId?: string;
+  /** Names asked for with --canvas that the team does not have. */
+  missingCanvases: string[];
+  /** Every canvas name of the team (for "did you mean"). */
+  canvasNames: string[];
+}
+
+export async function readPlatform(client: SvcClient, select: ImportSelection): Promise<PlatformSnapshot> {
+  const [all, cronjobs, secretKeys, serviceAccounts, preferred] = await Promise.all([
+    client.canvases.listExecEnv(),
+    select.cronjobs ? client.cronjobs.list() : [],
+    select.secrets ? client.secrets.list() : [],
+    select.serviceAccounts ? client.environment.listServiceAccounts() : [],
+    client.realtime.preferredInstance(),
+  ]);
+  const wanted = select.canvases === "all" ? undefined : new Set(select.canvases);
+  const canvases = all.filter((c) => !wanted || wanted.has(c.name));
+  const found = new Set(canvases.map((c) => c.name));
+  return {
+    canvases,
+    cronjobs,
+    secretKeys,
+    serviceAccounts,
+    preferredClientId: preferred?.client_id,
+    missingCanvases: wanted ? [...wanted].filter((n) => !found.has(n)).sort() : [],
+    canvasNames: all.map((c) => c.name).sort(),
+  };
+}

@@ -1,0 +1,19 @@
+/** From a platform snapshot to the repository files and inventory bindings of an import; pure. */
+import { byString } from "../phases";
+import { importServiceAccounts, importSecrets } from "./account-files";
+import { importCanvas, type ImportedUdfs } from "./canvas-files";
+import { importCronjobs } from "./cronjob-files";
+import { DraftBuilder, type ImportDraft } from "./draft";
+import type { ImportSelection, PlatformSnapshot } from "./platform-snapshot";
+
+export function draftRepository(snapshot: PlatformSnapshot, select: ImportSelection): ImportDraft {
+  const draft = new DraftBuilder();
+  const udfs: ImportedUdfs = new Map();
+  for (const c of [...snapshot.canvases].sort((a, b) => byString(a.name, b.name) || byString(a.id, b.id))) {
+    importCanvas(c, snapshot.preferredClientId, draft, udfs);
+  }
+  if (select.cronjobs) importCronjobs(snapshot.cronjobs, udfs, draft);
+  if (select.secrets) importSecrets(snapshot.secretKeys, draft);
+  if (select.serviceAccounts) importServiceAccounts(snapshot.serviceAccounts, draft);
+  return draft.done();
+}

@@ -1,0 +1,28 @@
+/** The import report as text for the terminal. */
+import type { ImportReport } from "../import/import-command";
+
+const WORD = { create: "write", update: "overwrite", unchanged: "same" } as const;
+
+export function renderImportText(r: ImportReport): string {
+  const lines: string[] = [];
+  const would = r.dryRun ? "Would write" : "Files";
+  lines.push(`${would} (project ${r.project}, target ${r.target}):`);
+  for (const f of r.files) lines.push(`  ${WORD[f.status].padEnd(9)} ${f.path}`);
+  if (!r.files.length) lines.push("  (none)");
+  lines.push("");
+  lines.push(`${r.dryRun ? "Would bind" : "Bound"} ${r.bound.length} object${r.bound.length === 1 ? "" : "s"} in the inventory (${r.state}).`);
+  if (r.skipped.length) {
+    lines.push("", "Not imported:");
+    for (const s of r.skipped) lines.push(`  ${s.object} (id ${s.id}): ${s.reason}`);
+  }
+  if (r.notes.length) {
+    lines.push("", "Notes:");
+    for (const n of r.notes) lines.push(`  ${n}`);
+  }
+  if (r.envVars.length) {
+    lines.push("", "The files read these environment variables; set them before validate, plan or apply:");
+    const width = Math.max(...r.envVars.map((v) => v.name.length));
+    for (const v of r.envVars) lines.push(`  ${v.name.padEnd(width)}  ${v.holds}`);
+  }
+  return `${lines.join("\n")}\n`;
+}

@@ -1,0 +1,118 @@
+/** `svc-iac import` against the emulator: hand-made canvases, cronjobs and secrets become files that plan empty. */
+import { mkdtempSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join, relative } from "node:path";
+import { describe, expect, it } from "vitest";
+import { planCommand, validateCommand } from "../../../src/reconcile/commands";
+import { importCommand, type ImportOptions } from "../../../src/reconcile/import/import-command";
+import { useEmulator } from "../../helpers/emulator";
+import { HAND_MADE_SECRETS, makeHandMade } from "../../helpers/hand-made";
+import { emulatorEnv } from "../../helpers/repo";
+
+/** Every file under `dir` (but the state folder) and its bytes. */
+function filesOf(dir: string): Record<string, string> {
+  const out: Record<string, string> = {};
+  const walk = (d: string) => {
+    for (const e of readdirSync(d)) {
+      const p = join(d, e);
+      if (e === ".svc-iac") continue;
+      if (statSync(p).isDirectory()) walk(p);
+      else out[relative(dir, p)] = readFileSync(p, "latin1");
+    }
+  };
+  walk(dir);
+  return out;
+}
+
+describe("GIVEN a team account with hand-made canvases, shares, cronjobs and secrets", () => {
+  const fx = useEmulator();
+
+  it("WHEN imported THEN the files validate, plan exits 0, a second import writes identical bytes, and a code change plans as one update", async () => {
+    await makeHandMade(fx.user, "", { secrets: true });
+    const dir = join(mkdtempSync(join(tmpdir(), "svc-import-")), "team-repo");
+    // The files name their secrets as environment variables; the values are the platform's.
+    const env = { ...emulatorEnv(fx.emu), MAPBOX_TOKEN: HAND_MADE_SECRETS.MAPBOX_TOKEN, api_key: HAND_MADE_SECRETS.API_KEY_VALUE, MAPS_PASSCODE: HAND_MADE_SECRETS.MAPS_PASSCODE };
+    const opts: ImportOptions = { dir, env, select: { canvases: ["sales", "maps"], cronjobs: true, secrets: true, serviceAccounts: false } };
+
+    const first = await importCommand(opts);
+    expect(first.message).toBeUndefined();
+    expect(first.exitCode).toBe(0);
+    const files = filesOf(dir);
+    expect(Object.keys(files).sort()).toEqual([
+      "canvases/maps/canvas.yaml",
+      "canvases/maps/lib/colors.py",
+      "canvases/maps/lib/geo.py",
+      "canvases/maps/price_map.py",
+      "canvases/maps/price_map.yaml",
+      "canvases/sales/canvas.yaml",
+      "canvases/sales/lib/utils.py",
+      "canvases/sales/loader.py",
+      "canvases/sales/loader.yaml",
+      "canvases/sales/stats.py",
+      "canvases/sales/stats.yaml",
+      "cronjobs/nightly.yaml",
+      "secrets.yaml",
+      "svc.yaml",
+    ]);
+    expect(files["svc.yaml"]).toContain("project: team-repo");
+    expect(files["cronjobs/nightly.yaml"]).toContain('schedule: 30 2 * * 1-5');
+    expect(files["cronjobs/nightly.yaml"]).toContain("udf: sales/loader");
+    expect(files["canvases/sales/stats.py"]).toBe("def udf():\n    return 42");
+    expect(files["canvases/maps/canvas.yaml"]).toContain("passcode: ${env.MAPS_PASSCODE}");
+    expect(files["canvases/maps/canvas.yaml"]).toContain("client_id: rt-demo-secondary");
+    expect(files["secrets.yaml"]).toContain("MAPBOX_TOKEN: ${env.MAPBOX_TOKEN}");
+    expect(files["secrets.yaml"]).toContain("api.key: ${env.api_key}");
+    const everything = Object.values(files).join("\n") + JSON.stringify(first.report);
+    for (const secret of Object.values(HAND_MADE_SECRETS)) expect(everything).not.toContain(secret);
+    expect(first.report!.skipped).toEqual([
+      expect.objectContaining({ object: 'cronjob "bad name!"', reason: expect.stringContaining("not a file name") }),
+    ]);
+    expect(first.report!.envVars.map((v) => v.name)).toEqual(["MAPBOX_TOKEN", "MAPS_PASSCODE", "api_key"]);
+
+    if (process.env.SHOW_IMPORT) console.log(Object.entries(files).map(([f, t]) => `==> ${f}\n${t}`).join("\n"));
+    const valid = await validateCommand({ dir, env });
+    expect(valid).toMatchObject({ exitCode: 0, objects: 10 });
+    const plan = await planCommand({ dir, env, detailedExitCode: true });
+    expect(plan.command === "plan" && plan.plan!.actions).toEqual([]);
+    expect(plan.exitCode).toBe(0);
+
+    const second = await importCommand(opts);
+    expect(second.exitCode).toBe(0);
+    expect(second.report!.files.every((f) => f.status === "unchanged")).toBe(true);
+    expect(filesOf(dir)).toEqual(files);
+
+    writeFileSync(join(dir, "canvases/sales/stats.py"), "def udf():\n    return 43\n");
+    const changed = await planCommand({ dir, env, detailedExitCode: true });
+    expect(changed.exitCode).toBe(2);
+    expect(changed.command === "plan" && changed.plan!.actions.map((a) => [a.action, a.address])).toEqual([["update", "udf.sales/stats"]]);
+
+    // The edited file is not overwritten without --force, and nothing else is written either.
+    const refused = await importCommand(opts);
+    expect(refused.exitCode).toBe(1);
+    expect(refused.message).toContain("canvases/sales/stats.py");
+    expect(readFileSync(join(dir, "canvases/sales/stats.py"), "utf8")).toBe("def udf():\n    return 43\n");
+    const dry = await importCommand({ ...opts, dryRun: true, force: true });
+    expect(dry.report!.files.filter((f) => f.status !== "unchanged")).toEqual([{ path: "canvases/sales/stats.py", status: "update" }]);
+    expect(readFileSync(join(dir, "canvases/sales/stats.py"), "utf8")).toBe("def udf():\n    return 43\n");
+    expect((await importCommand({ ...opts, force: true })).exitCode).toBe(0);
+    expect(filesOf(dir)).toEqual(files);
+  });
+
+  it("WHEN service accounts are imported THEN they plan empty, and a rotation replaces the hand-made account with a tagged one", async () => {
+    const dir = join(mkdtempSync(join(tmpdir(), "svc-import-")), "accounts");
+    const made = await fx.user.environment.createServiceAccount("reporting bot");
+    const env = emulatorEnv(fx.emu);
+    const r = await importCommand({ dir, env, select: { canvases: [], cronjobs: false, secrets: false, serviceAccounts: true } });
+    expect(r.exitCode).toBe(0);
+    const text = readFileSync(join(dir, "service-accounts.yaml"), "utf8");
+    expect(text).toContain("  reporting bot: {}\n");
+    expect(text).toContain("rotation");
+    expect(text).not.toContain(made.token);
+    const plan = await planCommand({ dir, env, detailedExitCode: true });
+    expect(plan.exitCode).toBe(0);
+
+    writeFileSync(join(dir, "service-accounts.yaml"), text.replace("  reporting bot: {}", '  reporting bot:\n    rotation: "1"'));
+    const rotate = await planCommand({ dir, env, detailedExitCode: true });
+    expect(rotate.command === "plan" && rotate.plan!.actions.map((a) => [a.action, a.address, a.id])).toEqual([["rotate", "service_account.reporting bot", made.id]]);
+  });
+});
