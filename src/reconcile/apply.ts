@@ -22,6 +22,7 @@ import type { ActionResult, ApplyReport, ResultStatus } from "./plan-model";
 import { REPORT_VERSION } from "./plan-model";
 import { isDeletion, type PlanOutcome, type Step } from "./plan";
 import { forEachBounded } from "./bounded";
+import { syncProtection } from "./protect";
 import type { InventoryEntry } from "./state/types";
 
 export interface ApplyContext {
@@ -269,6 +270,7 @@ export async function applyPlan(ctx: ApplyContext, outcome: PlanOutcome): Promis
   try {
     await applier.runAll();
   } finally {
+    syncProtection(ctx.inventory, ctx.project.objects);
     await ctx.inventory.flush();
   }
   const order = new Map(outcome.steps.map((s, i) => [s.action.address + " " + s.action.action, i]));

@@ -14,6 +14,7 @@ import type { LoadedProject, LoadError } from "./model";
 import { observe } from "./observe";
 import { outputsPublisher } from "./outputs-file";
 import { planChanges, type PlanOutcome } from "./plan";
+import { PROTECTED_RULE } from "./protect";
 import { defaultLockOwner } from "./state/lock-file";
 import { openStateBackend } from "./state/open-backend";
 import type { Inventory, StateBackend } from "./state/types";
@@ -108,6 +109,8 @@ export function planCommand(opts: CommandOptions): Promise<CommandResult> {
     const outcome = await makePlan(s, opts);
     tokenBlock(outcome, publishersFor(opts), opts);
     const changes = outcome.plan.actions.length > 0;
+    const protectedBlocks = outcome.plan.blocks.filter((b) => b.rule === PROTECTED_RULE);
+    if (protectedBlocks.length) return { command: "plan", exitCode: 1, errors: [], plan: outcome.plan, message: protectedBlocks.map((b) => b.message).join("\n") };
     return { command: "plan", exitCode: changes && opts.detailedExitCode ? 2 : 0, errors: [], plan: outcome.plan };
   });
 }

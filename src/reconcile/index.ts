@@ -12,3 +12,4 @@ export { openStateBackend } from "./state/open-backend";
 export type { Inventory, InventoryEntry, LockInfo, StateBackend } from "./state/types";
 export { outputsPublisher, tokenEnvName } from "./outputs-file";
 export { renderApplyReportText, renderDriftMarkdown, renderPlanMarkdown, renderPlanText, toJson } from "./render";
+export { isProtected, protectedInventoryBlocks, protectionBlocks, PROTECTED_RULE } from "./protect";

@@ -41,6 +41,8 @@ export interface DesiredObject {
     /** For UDFs: visibility and order on the canvas. */
     isVisible?: boolean;
     position?: number;
+    /** `protect: true`: a plan that would delete or replace it fails, whatever prune says (see protect.ts). */
+    protect?: boolean;
   };
   source: SourceLocation;
 }

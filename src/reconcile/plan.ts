@@ -15,6 +15,7 @@ import type { DesiredKind, DesiredObject, LoadedProject } from "./model";
 import type { KindObservation, Observation } from "./observe";
 import { byString, phaseOf, traitsOf } from "./phases";
 import { ACTION_TYPES, REPORT_VERSION, type ActionType, type Plan, type PlanBlock, type PlannedAction } from "./plan-model";
+import { protectionBlocks } from "./protect";
 import { effectiveRotation } from "./rotation";
 import type { Inventory, InventoryEntry } from "./state/types";
 import { findUnmanaged } from "./unmanaged";
@@ -253,6 +254,7 @@ export function planChanges(input: PlanInput): PlanOutcome {
     if (!addresses.has(address)) planner.leftover(address, input.inventory!.objects[address]!);
   }
   planner.guards();
+  planner.blocks.push(...protectionBlocks(planner.steps));
   const steps = orderSteps(planner.steps);
   const actions = steps.map((s) => s.action);
   const summary = Object.fromEntries(ACTION_TYPES.map((t) => [t, actions.filter((a) => a.action === t).length])) as Plan["summary"];

@@ -8,7 +8,8 @@ import type { DesiredObject } from "../model";
 import type { Diagnostics } from "./diagnostics";
 import { desiredObject } from "./desired";
 import { MapReader, report, rootReader, type ReadContext } from "./fields";
-import { BUCKET_POLICIES_KEYS, BUCKET_POLICY_KEYS, DURATION_EXPECTED, PATTERNS, SECRETS_KEYS, SERVICE_ACCOUNT_KEYS, SERVICE_ACCOUNTS_KEYS } from "./keys";
+import { isMap } from "yaml";
+import { BUCKET_POLICIES_KEYS, BUCKET_POLICY_KEYS, DURATION_EXPECTED, PATTERNS, SECRET_KEYS, SECRETS_KEYS, SERVICE_ACCOUNT_KEYS, SERVICE_ACCOUNTS_KEYS } from "./keys";
 import type { Resolver } from "./variables";
 import { locate, readYaml } from "./yaml-source";
 
@@ -42,9 +43,15 @@ export async function readSecrets(root: string, vars: Resolver, diag: Diagnostic
       report(opened.ctx, e.keyNode, e.path, `found secret key "${e.name}", expected 1 to 256 letters, digits, "_", "." or "-", e.g. "MAPBOX_TOKEN"`);
       continue;
     }
-    const value = opened.list.secret(e.name, `secret ${e.name}`, { allowEmpty: true });
+    // `KEY: ${env.NAME}`, or `KEY: {value: ${env.NAME}, protect: true}`.
+    const long = isMap(e.valueNode) ? new MapReader(opened.ctx, e.valueNode, e.path, SECRET_KEYS) : undefined;
+    if (long && !long.has("value")) {
+      report(opened.ctx, e.keyNode, e.path, `found no value, expected value: \${env.NAME} naming the environment variable holding secret ${e.name}`);
+      continue;
+    }
+    const value = long ? long.secret("value", `secret ${e.name}`, { allowEmpty: true }) : opened.list.secret(e.name, `secret ${e.name}`, { allowEmpty: true });
     if (value === undefined) continue;
-    out.push(desiredObject("Secret", `secret.${e.name}`, { key: e.name, value }, locate(opened.ctx.src, e.keyNode, e.path)));
+    out.push(desiredObject("Secret", `secret.${e.name}`, { key: e.name, value }, locate(opened.ctx.src, e.keyNode, e.path), { options: { protect: long?.boolean("protect") } }));
   }
   return out;
 }
@@ -62,7 +69,7 @@ export async function readServiceAccounts(root: string, vars: Resolver, diag: Di
     if (!m.isMapping) continue;
     const inputs = { name: e.name, rotation: m.text("rotation", 'a trigger value (string or number), e.g. "1": changing it rotates the token') };
     const rotateEvery = m.string("rotate_every", { pattern: PATTERNS.duration, expected: DURATION_EXPECTED });
-    out.push(desiredObject("ServiceAccount", `service_account.${e.name}`, inputs, locate(opened.ctx.src, e.keyNode, e.path), { options: { rotateEvery } }));
+    out.push(desiredObject("ServiceAccount", `service_account.${e.name}`, inputs, locate(opened.ctx.src, e.keyNode, e.path), { options: { rotateEvery, protect: m.boolean("protect") } }));
   }
   return out;
 }

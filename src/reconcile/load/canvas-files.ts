@@ -67,7 +67,7 @@ function readCanvasFile(ctx: ReadContext, canvas: string): DesiredObject[] {
     dashboardBody: top.string("dashboard_body"),
     previewImageUrl: preview,
   };
-  const out = [desiredObject("Canvas", `canvas.${canvas}`, inputs, locate(ctx.src, null, ""))];
+  const out = [desiredObject("Canvas", `canvas.${canvas}`, inputs, locate(ctx.src, null, ""), { options: { protect: top.boolean("protect") } })];
   if (top.has("share")) {
     const share = top.map("share", SHARE_KEYS);
     if (share) {
@@ -77,7 +77,7 @@ function readCanvasFile(ctx: ReadContext, canvas: string): DesiredObject[] {
       };
       const rotateEvery = share.string("rotate_every", { pattern: PATTERNS.duration, expected: DURATION_EXPECTED });
       const source = locate(ctx.src, top.keyNode("share"), "share");
-      out.push(desiredObject("CanvasShare", `share.${canvas}`, shareInputs, source, { refs: { canvas }, options: { rotateEvery } }));
+      out.push(desiredObject("CanvasShare", `share.${canvas}`, shareInputs, source, { refs: { canvas }, options: { rotateEvery, protect: share.boolean("protect") } }));
     }
   }
   return out;
@@ -110,7 +110,7 @@ async function readUdf(root: string, canvas: string, slug: string, files: string
     metadata: settings.metadata ?? {},
     createSharedToken: settings.sharedToken ?? false,
   };
-  const options = { isVisible: settings.visible, position: settings.position };
+  const options = { isVisible: settings.visible, position: settings.position, protect: settings.protect };
   return desiredObject("Udf", `udf.${canvas}/${slug}`, inputs, { file: pyFile, line: 1, column: 1, path: "" }, { refs: { canvas }, options });
 }
 
@@ -121,6 +121,7 @@ interface UdfSettings {
   visible?: boolean;
   position?: number;
   sharedToken?: boolean;
+  protect?: boolean;
 }
 
 async function readUdfSettings(root: string, ctx: ReadContext, folder: string): Promise<UdfSettings> {
@@ -133,6 +134,7 @@ async function readUdfSettings(root: string, ctx: ReadContext, folder: string): 
     visible: top.boolean("visible"),
     position: top.integer("position", 0),
     sharedToken: top.boolean("shared_token"),
+    protect: top.boolean("protect"),
   };
 }
 

@@ -53,7 +53,7 @@ export async function readCronjobs(root: string, vars: Resolver, diag: Diagnosti
       enabled: top.boolean("enabled") ?? true,
       description: top.string("description"),
     };
-    objects.push(desiredObject("Cronjob", `cronjob.${name}`, inputs, locate(src, null, ""), { refs: { udf } }));
+    objects.push(desiredObject("Cronjob", `cronjob.${name}`, inputs, locate(src, null, ""), { refs: { udf }, options: { protect: top.boolean("protect") } }));
   }
   return { objects, references };
 }

@@ -7,18 +7,20 @@ export const SVC_KEYS = ["project", "variables", "prune", "max_deletions", "conc
 export const TARGET_KEYS = ["variables", "prune", "max_deletions", "concurrency", "state", "credentials"] as const;
 export const CREDENTIALS_KEYS = ["base_url_env", "udf_base_url_env", "token_env", "service_token_env"] as const;
 
-export const CANVAS_KEYS = ["access_scope", "allow_public_read", "passcode", "dashboard_body", "preview_image_url", "share"] as const;
-export const SHARE_KEYS = ["client_id", "rotation", "rotate_every"] as const;
+export const CANVAS_KEYS = ["access_scope", "allow_public_read", "passcode", "dashboard_body", "preview_image_url", "share", "protect"] as const;
+export const SHARE_KEYS = ["client_id", "rotation", "rotate_every", "protect"] as const;
 
-export const UDF_KEYS = ["entrypoint", "metadata", "headers", "visible", "position", "shared_token"] as const;
+export const UDF_KEYS = ["entrypoint", "metadata", "headers", "visible", "position", "shared_token", "protect"] as const;
 export const HEADER_KEYS = ["module", "file"] as const;
 
 export const CRON_ARRAY_KEYS = ["minute", "hour", "day_of_month", "month", "day_of_week"] as const;
-export const CRONJOB_KEYS = ["schedule", ...CRON_ARRAY_KEYS, "udf", "args", "enabled", "description"] as const;
+export const CRONJOB_KEYS = ["schedule", ...CRON_ARRAY_KEYS, "udf", "args", "enabled", "description", "protect"] as const;
 
 export const SECRETS_KEYS = ["secrets"] as const;
+/** A secret given as a mapping (to protect it) rather than a bare `${env.NAME}`. */
+export const SECRET_KEYS = ["value", "protect"] as const;
 export const SERVICE_ACCOUNTS_KEYS = ["service_accounts"] as const;
-export const SERVICE_ACCOUNT_KEYS = ["rotation", "rotate_every"] as const;
+export const SERVICE_ACCOUNT_KEYS = ["rotation", "rotate_every", "protect"] as const;
 export const BUCKET_POLICIES_KEYS = ["bucket_policies"] as const;
 export const BUCKET_POLICY_KEYS = ["output"] as const;
 

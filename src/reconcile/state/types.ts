@@ -33,6 +33,11 @@ export interface InventoryEntry {
    * key is its own orphan.
    */
   intent?: { key: string; at: string };
+  /**
+   * `protect: true` was declared on it at the last apply: a plan that would delete or replace it
+   * fails, even once it has left the repository (see `protect.ts`).
+   */
+  protect?: true;
 }
 
 export interface Inventory {
