@@ -6,7 +6,7 @@
  */
 import type { Canvas as ApiCanvas, Udf as ApiUdf } from "../../api/schemas";
 import { UDF_BODY_TYPE, parseUdfBody } from "../../resources/udf-body";
-import { tokenFingerprint } from "../kind-inputs";
+import { tokenFingerprint } from "../../resources/canvas-share";
 import { PATTERNS } from "../load/keys";
 import { byString } from "../phases";
 import type { DraftBuilder } from "./draft";
