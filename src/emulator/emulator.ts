@@ -9,6 +9,9 @@ import { AREAS } from "./areas/index";
 import { CATALOG_DDL } from "./catalog";
 import { systemClock, type Clock } from "./clock";
 import { CORE_DDL } from "./core-schema";
+import { datasetAt } from "./datasets/dataset-catalog";
+import { indexDataset, type IndexResult } from "./datasets/dataset-indexer";
+import type { DatasetSpecInput } from "./datasets/dataset-spec";
 import { FaultInjector, type FaultSpec } from "./faults";
 import { Keys } from "./keys";
 import type { EmulatorEnv } from "./route";
@@ -53,6 +56,12 @@ export interface RunningEmulator {
   readonly faults: FaultInjector | undefined;
   /** Runs periodic work now (after moving a manual clock). */
   tick(): void;
+  /**
+   * Indexes rows into an H3-indexed Parquet dataset for `GET /h3/query` (replacing an earlier
+   * index of the same folder, whose cursors then get 409). A `rows` file is resolved against the
+   * working directory. Rejects with an Error naming the bad field, or the file and line of a bad row.
+   */
+  indexDataset(spec: DatasetSpecInput): Promise<IndexResult>;
   close(): Promise<void>;
 }
 
@@ -80,6 +89,15 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
   };
   const seed = typeof options.seed === "string" ? loadSeedFile(options.seed) : (options.seed ?? DEFAULT_SEED);
   const tokens = applySeed(store, keys, seed, clock.now());
+  (seed.datasets ?? []).forEach((d, i) => {
+    if (datasetAt(store, d.path)) return; // kept in the data dir from an earlier start
+    try {
+      indexDataset(env, d);
+    } catch (e) {
+      store.close();
+      throw new Error(`seed datasets[${i}] (${d.path}): ${(e as Error).message}`);
+    }
+  });
 
   let faults = FaultInjector.from(options.faults);
   const router = createRouter(AREAS.flatMap((a) => a.routes));
@@ -117,6 +135,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
       return faults;
     },
     tick,
+    indexDataset: async (spec) => indexDataset(env, spec),
     async close() {
       if (closed) return;
       closed = true;

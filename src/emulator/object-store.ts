@@ -6,7 +6,9 @@
  * A file system cannot hold an object `a/b` beside an object `a/b/c` (S3 can); such a write gets
  * 409 with a clear detail. Empty folders never show up: deleting prunes them.
  */
-import { existsSync, mkdirSync, readdirSync, readFileSync, rmdirSync, statSync, unlinkSync, utimesSync, writeFileSync } from "node:fs";
+import {
+  closeSync, existsSync, mkdirSync, openSync, readSync, readdirSync, readFileSync, rmdirSync, statSync, unlinkSync, utimesSync, writeFileSync,
+} from "node:fs";
 import { dirname, join } from "node:path";
 import { conflict, invalid } from "./http-error";
 import type { Store } from "./store";
@@ -88,6 +90,19 @@ export class ObjectStore {
     if (!this.stat(p)) return undefined;
     const row = this.store.get<{ content_type: string }>("SELECT content_type FROM file_objects WHERE url = ?", objectUrl(p));
     return { bytes: readFileSync(this.fsPath(p, p.key)), contentType: row?.content_type ?? "application/octet-stream" };
+  }
+
+  /** `length` bytes of the object at `p` from `offset` (fewer at its end), or undefined when there is no object. */
+  readRange(p: StoragePath, offset: number, length: number): Buffer | undefined {
+    if (!this.stat(p)) return undefined;
+    const fd = openSync(this.fsPath(p, p.key), "r");
+    try {
+      const buf = Buffer.alloc(length);
+      const n = readSync(fd, buf, 0, length, offset);
+      return n === length ? buf : buf.subarray(0, n);
+    } finally {
+      closeSync(fd);
+    }
   }
 
   /** Writes an object (replacing one at the same key); 409 when a folder or object is in the way. */

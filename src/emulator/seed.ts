@@ -5,8 +5,10 @@
  */
 import { readFileSync } from "node:fs";
 import { randomUUID } from "node:crypto";
+import { dirname, isAbsolute, resolve } from "node:path";
 import { parse as parseYaml } from "yaml";
 import { z } from "zod";
+import { DatasetSpec } from "./datasets/dataset-spec";
 import { hashToken, type Keys } from "./keys";
 import { insertServiceAccount } from "./principal";
 import type { Store } from "./store";
@@ -41,6 +43,8 @@ const SeedTeam = z.strictObject({
 export const SeedSpec = z.strictObject({
   teams: z.array(SeedTeam).min(1),
   reserved_handles: z.array(z.string()).default(["admin", "root", "support", "api", "www"]),
+  /** H3-indexed datasets the emulator indexes at its first start (see `datasets/dataset-spec.ts`). */
+  datasets: z.array(DatasetSpec).default([]),
 });
 export type SeedSpec = z.input<typeof SeedSpec>;
 
@@ -97,6 +101,8 @@ export function loadSeedFile(file: string): SeedSpec {
       `${file}: invalid seed file:\n` + r.error.issues.map((i) => `  ${i.path.join(".") || "(root)"}: ${i.message}`).join("\n"),
     );
   }
+  // Rows files are named relative to the seed file.
+  for (const d of r.data.datasets) if (typeof d.rows === "string" && !isAbsolute(d.rows)) d.rows = resolve(dirname(file), d.rows);
   return r.data;
 }
 

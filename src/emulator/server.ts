@@ -127,7 +127,7 @@ async function handle(env: EmulatorEnv, router: Router, faults: FaultInjector | 
       }
     }
 
-    const reply = env.store.tx(() => {
+    const answer = env.store.tx(() => {
       const principal = authorize(def.scope, env.store, auth);
       const ctx: RequestContext = {
         env, store: env.store, method, path: target.path, params: match.params, query,
@@ -135,6 +135,8 @@ async function handle(env: EmulatorEnv, router: Router, faults: FaultInjector | 
       };
       return def.handler(ctx);
     });
+    // A handler may finish outside the transaction (reading files after its reads of the store).
+    const reply = answer instanceof Promise ? await answer : answer;
     if (lost) {
       // The change is committed; the caller never hears of it.
       req.socket.destroy();

@@ -1,289 +1,406 @@
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
-import type { AddressInfo } from "node:net";
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { createClient, type SvcClient } from "../../src/api/client";
-import { h3QueryString, type H3QueryParams } from "../../src/api/datasets";
+import { cellToParent, getResolution, latLngToCell } from "h3-js";
+import { parquetMetadata, parquetReadObjects, type AsyncBuffer } from "hyparquet";
+import { describe, expect, it } from "vitest";
+import type { SvcClient } from "../../src/api/client";
+import type { H3QueryParams } from "../../src/api/datasets";
 import { ApiError } from "../../src/api/errors";
-import { FAST_RETRY, failure, useEmulator } from "../helpers/emulator";
+import { failure, useEmulator } from "../helpers/emulator";
+import {
+  AREA, COUNTRIES, RESOLUTION, brute, cellOf, ids, makeRows, readParquet, rng, writeSeed, type SourceRow,
+} from "../helpers/datasets";
 
-const fx = useEmulator();
+const ROWS = makeRows(10_000);
+const PLACES = [
+  { name: "ferry", cell: latLngToCell(37.7955, -122.3937, RESOLUTION), kind: "pier" },
+  { name: "park", cell: latLngToCell(37.7694, -122.4862, RESOLUTION), kind: "green" },
+  { name: "tower", cell: latLngToCell(37.8024, -122.4058, RESOLUTION), kind: "view" },
+];
+const TRIPS = "s3://demo-bucket/datasets/trips";
+const PUBLIC = "s3://demo-bucket/public/places";
+const SEED = writeSeed(
+  ROWS,
+  `  - path: ${TRIPS}
+    resolution: ${RESOLUTION}
+    rows: rows.csv
+    time_column: time
+    partition_by: [country, {column: day, period: month}]
+    row_group_rows: 100
+  - {path: ${PUBLIC}, resolution: ${RESOLUTION}, rows: places.json, cell_column: cell, public: true}
+  - {path: "gs://demo-gcs/public/places", resolution: ${RESOLUTION}, rows: places.json, cell_column: cell, public: true}
+  - {path: s3://demo-bucket/datasets/pending, resolution: 7, state: indexing}
+  - {path: s3://other-bucket/private/places, resolution: ${RESOLUTION}, rows: places.json, cell_column: cell}
+`,
+  { "places.json": JSON.stringify(PLACES) },
+);
 
-/**
- * A stand-in for the platform's `/v1/h3/query` (the emulator does not serve it yet). Datasets:
- * - `s3://pages/parquet`: three Parquet pages, cursors `c1`, `c2` in `X-Svc-Next-Cursor`.
- * - `s3://pages/index` with format=index: two JSON pages, cursor `i1` in `next_cursor`.
- * - `s3://errors/<status>`: answers that status with the spec's error body.
- * Each page checks the cursor it expects and that every other parameter is unchanged.
- */
-interface Seen {
-  url: string;
-  authorization: string | undefined;
-}
-let server: Server;
-let stub: SvcClient;
-let seen: Seen[] = [];
+const fx = useEmulator({ seed: SEED });
 
-const PAGE_BYTES = [Buffer.from("PAR1-page-one-PAR1"), Buffer.from("PAR1-page-two-PAR1"), Buffer.from("PAR1-page-three-PAR1")];
-const PARQUET_CURSORS = [undefined, "c1", "c2"];
-
-/** All parameters but the cursor, in a comparable form. */
-function withoutCursor(url: URL): string {
-  const p = new URLSearchParams(url.searchParams);
-  p.delete("cursor");
-  return p.toString();
-}
-
-function answer(res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}) {
-  res.writeHead(status, { "content-type": "application/json", ...headers });
-  res.end(JSON.stringify(body));
-}
-
-let firstQuery: string | undefined;
-
-function handle(req: IncomingMessage, res: ServerResponse) {
-  const url = new URL(req.url ?? "/", "http://stub");
-  seen.push({ url: req.url ?? "", authorization: req.headers.authorization });
-  if (url.pathname !== "/v1/h3/query" || req.method !== "GET") return answer(res, 404, { detail: "Not Found" });
-  const path = url.searchParams.get("path") ?? "";
-  const cursor = url.searchParams.get("cursor") ?? undefined;
-  const errorStatus = /^s3:\/\/errors\/(\d{3})$/.exec(path)?.[1];
-  if (errorStatus) {
-    const status = Number(errorStatus);
-    const details: Record<number, unknown> = {
-      400: "The cursor belongs to a different query",
-      403: "This dataset is not public; credentials are required",
-      404: "No readable dataset at s3://errors/404",
-      409: "The dataset has not finished indexing",
-      422: [{ loc: ["query", "columns"], msg: "Column 'nope' is not in the indexed files", type: "value_error" }],
-    };
-    return answer(res, status, { detail: details[status] });
+/** Every page of a query, read back with the Parquet library: the rows and the page count. */
+async function all(client: SvcClient, params: H3QueryParams): Promise<{ rows: Record<string, any>[]; pages: number }> {
+  const rows: Record<string, any>[] = [];
+  let pages = 0;
+  for await (const page of client.datasets.pages(params)) {
+    pages++;
+    rows.push(...(await readParquet(page.parquet)));
   }
-  // The same query on every page.
-  if (cursor === undefined) firstQuery = withoutCursor(url);
-  else if (withoutCursor(url) !== firstQuery) return answer(res, 400, { detail: "The cursor belongs to a different query" });
+  return { rows, pages };
+}
 
-  if (path === "s3://pages/parquet") {
-    const i = PARQUET_CURSORS.indexOf(cursor);
-    if (i < 0) return answer(res, 400, { detail: `Unknown cursor ${cursor}` });
-    const headers: Record<string, string> = { "content-type": "application/vnd.apache.parquet" };
-    if (i + 1 < PARQUET_CURSORS.length) headers["x-svc-next-cursor"] = PARQUET_CURSORS[i + 1]!;
-    res.writeHead(200, headers);
-    return res.end(PAGE_BYTES[i]);
-  }
-  if (path === "s3://pages/index") {
-    if (url.searchParams.get("format") !== "index") return answer(res, 400, { detail: "expected format=index" });
-    if (cursor === undefined) {
-      return answer(res, 200, {
-        row_groups: [{ path: "s3://pages/index/a.parquet", row_group_index: 0, offset: 4, length: 100 }],
-        footers: { "s3://pages/index/a.parquet": "Zm9vdGVy" },
-        next_cursor: "i1",
-      });
+/** The ids a query returns (each at most once) must be exactly the brute-force ones. */
+async function expectExactly(params: Omit<H3QueryParams, "path">, keep: (r: SourceRow) => boolean) {
+  const { rows } = await all(fx.user, { path: TRIPS, columns: ["id"], ...params });
+  const got = rows.map((r) => r.id as number);
+  expect(new Set(got).size, "no row twice").toBe(got.length);
+  expect(got.sort((a, b) => a - b)).toEqual(ids(ROWS.filter(keep)));
+  return got.length;
+}
+
+const between = (r: () => number, lo: number, hi: number) => lo + r() * (hi - lo);
+const iso = (ms: number) => new Date(ms).toISOString();
+
+describe("dataset query (4.11): each selector returns exactly the brute-force rows", () => {
+  it("GIVEN 20 random bounding boxes (tiny to wider than the data) THEN the rows inside each, and only those", async () => {
+    const r = rng(1);
+    let total = 0;
+    for (let i = 0; i < 20; i++) {
+      const w = [0.002, 0.02, 0.08, 0.4][i % 4];
+      const minLng = between(r, AREA.minLng - 0.05, AREA.maxLng), minLat = between(r, AREA.minLat - 0.05, AREA.maxLat);
+      const bbox = { minLng, minLat, maxLng: minLng + w * between(r, 0.5, 1.5), maxLat: minLat + w * between(r, 0.5, 1.5) };
+      total += await expectExactly({ bbox }, brute.bbox(bbox));
     }
-    if (cursor === "i1") {
-      return answer(res, 200, {
-        row_groups: [{ path: "s3://pages/index/b.parquet", row_group_index: 3, offset: 900, length: 50 }],
-        footers: { "s3://pages/index/b.parquet": "Zm9vdGVyMg==" },
-        next_cursor: null,
-      });
+    expect(total).toBeGreaterThan(1000);
+  });
+
+  it("GIVEN 16 random points (half on rows) THEN the rows in the point's cell", async () => {
+    const r = rng(2);
+    let hits = 0;
+    for (let i = 0; i < 16; i++) {
+      const row = ROWS[Math.floor(r() * ROWS.length)];
+      const point = i % 2 ? { lat: row.lat, lng: row.lng } : { lat: between(r, AREA.minLat, AREA.maxLat), lng: between(r, AREA.minLng, AREA.maxLng) };
+      hits += await expectExactly({ point }, brute.point(point));
     }
-    return answer(res, 400, { detail: `Unknown cursor ${cursor}` });
-  }
-  if (path === "s3://pages/loop") {
-    res.writeHead(200, { "content-type": "application/vnd.apache.parquet", "x-svc-next-cursor": "same" });
-    return res.end(Buffer.from("PAR1"));
-  }
-  return answer(res, 404, { detail: `No readable dataset at ${path}` });
-}
+    expect(hits).toBeGreaterThan(8);
+  });
 
-beforeAll(async () => {
-  server = createServer(handle);
-  await new Promise<void>((r) => server.listen(0, "127.0.0.1", () => r()));
-  const { port } = server.address() as AddressInfo;
-  stub = createClient({ baseUrl: `http://127.0.0.1:${port}/v1`, token: "svc_pat_stub-token-123", retry: FAST_RETRY });
-});
+  it("GIVEN random cells coarser than, equal to and finer than the dataset THEN the rows in the cell or its descendants", async () => {
+    const r = rng(3);
+    const resolutions = [4, 5, 6, 7, 8, 9, 10];
+    let hits = 0;
+    for (let i = 0; i < 14; i++) {
+      const row = ROWS[Math.floor(r() * ROWS.length)];
+      const res = resolutions[i % resolutions.length];
+      const cell = res <= RESOLUTION ? cellToParent(cellOf(row), res) : latLngToCell(row.lat, row.lng, res);
+      expect(getResolution(cell)).toBe(res);
+      hits += await expectExactly({ cell }, brute.cell(cell));
+    }
+    expect(hits).toBeGreaterThan(14);
+  });
 
-afterAll(async () => {
-  await stub?.close();
-  await new Promise<void>((r) => {
-    server?.close(() => r());
-    server?.closeAllConnections();
+  it("GIVEN random hex ranges between two rows' cells THEN the rows whose raw cell id is in the range", async () => {
+    const r = rng(4);
+    for (let i = 0; i < 8; i++) {
+      const [a, b] = [cellOf(ROWS[Math.floor(r() * ROWS.length)]), cellOf(ROWS[Math.floor(r() * ROWS.length)])];
+      const [min, max] = BigInt(`0x${a}`) <= BigInt(`0x${b}`) ? [a, b] : [b, a];
+      await expectExactly({ hexRange: { min, max } }, brute.hex(min, max));
+    }
+  });
+
+  it("GIVEN random time windows, alone, open-ended and with a box THEN the rows whose time is inside", async () => {
+    const r = rng(5);
+    const start = Date.UTC(2024, 0, 1), end = Date.UTC(2025, 0, 1);
+    for (let i = 0; i < 12; i++) {
+      const a = between(r, start, end), b = a + between(r, 3_600_000, 40 * 86_400_000);
+      const [timeMin, timeMax] = [i % 4 === 1 ? undefined : iso(a), i % 4 === 2 ? undefined : iso(b)];
+      if (i % 3 === 0) {
+        const bbox = { minLng: -122.5, minLat: 37.7, maxLng: -122.4, maxLat: 37.8 };
+        await expectExactly({ bbox, timeMin, timeMax }, (row) => brute.bbox(bbox)(row) && brute.time(timeMin, timeMax)(row));
+      } else {
+        await expectExactly({ timeMin, timeMax }, brute.time(timeMin, timeMax));
+      }
+    }
+  });
+
+  it("GIVEN partition values and ranges THEN the rows of folders that match every named column (dates by overlapping period)", async () => {
+    const month = (r: SourceRow) => r.day.slice(0, 7);
+    await expectExactly({ partition: { country: "US" } }, (r) => r.country === "US");
+    await expectExactly({ partition: { country: ["CA", "MX"], day: "2024-03-17" } }, (r) => r.country !== "US" && month(r) === "2024-03");
+    await expectExactly({ partition: { day: "2024" } }, () => true);
+    await expectExactly({ partitionRange: { day: ["2024-02-10", "2024-04"] } }, (r) => month(r) >= "2024-02" && month(r) <= "2024-04");
+    await expectExactly({ partitionRange: { day: [null, "2024-01-31"] }, partition: { country: "MX" } }, (r) => month(r) === "2024-01" && r.country === "MX");
+    await expectExactly({ partitionRange: { country: ["D", null] } }, (r) => r.country >= "D");
+    const cell = cellToParent(cellOf(ROWS[7]), 6);
+    await expectExactly({ cell, partition: { country: "CA" }, timeMin: "2024-06-01T00:00:00Z" }, (r) => brute.cell(cell)(r) && r.country === "CA" && r.time >= "2024-06-01T00:00:00.000Z");
   });
 });
 
-beforeEach(() => {
-  seen = [];
-  firstQuery = undefined;
-});
-
-const FULL: H3QueryParams = {
-  path: "s3://pages/parquet",
-  bbox: { minLng: -74.1, minLat: 40.6, maxLng: -73.9, maxLat: 40.9 },
-  timeMin: new Date("2024-01-01T00:00:00Z"),
-  timeMax: "2024-06-30T23:59:59Z",
-  partition: { country: ["US", "CA"], year: 2024 },
-  partitionRange: { date: ["2024-01", null] },
-  columns: ["id", "geometry"],
-  maxRowGroups: 16,
-};
-
-describe("dataset query (4.11): encoding and paging", () => {
-  it("encodes every parameter per the spec's table (bbox split, JSON partitions, repeated columns, ISO times)", async () => {
-    const page = await stub.datasets.query(FULL);
-    expect(Buffer.from(page.parquet).toString()).toBe("PAR1-page-one-PAR1");
-    expect(page.nextCursor).toBe("c1");
-    expect(seen).toHaveLength(1);
-    const q = new URL(seen[0].url, "http://stub").searchParams;
-    expect([...q.entries()]).toEqual([
-      ["path", "s3://pages/parquet"],
-      ["min_lng", "-74.1"],
-      ["min_lat", "40.6"],
-      ["max_lng", "-73.9"],
-      ["max_lat", "40.9"],
-      ["time_min", "2024-01-01T00:00:00.000Z"],
-      ["time_max", "2024-06-30T23:59:59Z"],
-      ["partition", '{"country":["US","CA"],"year":2024}'],
-      ["partition_range", '{"date":["2024-01",null]}'],
-      ["columns", "id"],
-      ["columns", "geometry"],
-      ["max_row_groups", "16"],
-    ]);
-    expect(seen[0].authorization).toBe("Bearer svc_pat_stub-token-123");
+describe("dataset query (4.11): the Parquet returned", () => {
+  it("GIVEN no columns THEN every column comes back with its source values, read back with the Parquet library", async () => {
+    const bbox = { minLng: -122.45, minLat: 37.75, maxLng: -122.43, maxLat: 37.77 };
+    const page = await fx.user.datasets.query({ path: TRIPS, bbox });
+    expect(page.nextCursor).toBeUndefined();
+    expect(Buffer.from(page.parquet.subarray(0, 4)).toString()).toBe("PAR1");
+    const meta = parquetMetadata(page.parquet.buffer.slice(page.parquet.byteOffset, page.parquet.byteOffset + page.parquet.byteLength) as ArrayBuffer);
+    expect(meta.schema.slice(1).map((s) => s.name)).toEqual(["id", "lat", "lng", "time", "country", "day", "value", "name", "h3"]);
+    const rows = await readParquet(page.parquet);
+    const byId = new Map(ROWS.map((r) => [r.id, r]));
+    expect(rows.length).toBe(ROWS.filter(brute.bbox(bbox)).length);
+    for (const got of rows) {
+      const want = byId.get(got.id)!;
+      expect(got).toEqual({ ...want, time: new Date(want.time), h3: cellOf(want) });
+    }
   });
 
-  it("encodes the point, cell and hex-range selectors", () => {
-    expect(h3QueryString({ path: "p", point: { lat: 1.5, lng: -2 } })).toMatchObject({ lat: 1.5, lng: -2 });
-    expect(h3QueryString({ path: "p", cell: "8928308280fffff" })).toMatchObject({ cell: "8928308280fffff" });
-    expect(h3QueryString({ path: "p", hexRange: { min: "8928308280fffff", max: "89283082fffffff" } })).toMatchObject({
-      hex_min: "8928308280fffff",
-      hex_max: "89283082fffffff",
+  it("GIVEN columns THEN only those, in the order asked, and the content type is application/vnd.apache.parquet", async () => {
+    const res = await fetch(`${fx.emu.baseUrl}/h3/query?path=${encodeURIComponent(TRIPS)}&cell=${cellToParent(cellOf(ROWS[0]), 7)}&columns=name&columns=id`, {
+      headers: { authorization: `Bearer ${fx.emu.tokens.user_token}` },
     });
+    expect(res.status).toBe(200);
+    expect(res.headers.get("content-type")).toBe("application/vnd.apache.parquet");
+    const rows = await readParquet(new Uint8Array(await res.arrayBuffer()));
+    expect(rows.length).toBeGreaterThan(0);
+    for (const r of rows) expect(Object.keys(r)).toEqual(["name", "id"]);
+    expect(rows.find((r) => r.id === 0)).toEqual({ name: ROWS[0].name, id: 0 });
   });
 
-  it("GIVEN three Parquet pages WHEN iterating pages() THEN each cursor goes back with the unchanged query", async () => {
-    const pages = [];
-    for await (const p of stub.datasets.pages(FULL)) pages.push(p);
-    expect(pages.map((p) => Buffer.from(p.parquet).toString())).toEqual(["PAR1-page-one-PAR1", "PAR1-page-two-PAR1", "PAR1-page-three-PAR1"]);
-    expect(pages.map((p) => p.nextCursor)).toEqual(["c1", "c2", undefined]);
-    const urls = seen.map((s) => new URL(s.url, "http://stub"));
-    expect(urls.map((u) => u.searchParams.get("cursor"))).toEqual([null, "c1", "c2"]);
-    expect(new Set(urls.map(withoutCursor)).size).toBe(1);
-  });
-
-  it("GIVEN a starting cursor THEN query() and pages() start from it", async () => {
-    firstQuery = withoutCursor(new URL(`http://stub/?path=${encodeURIComponent("s3://pages/parquet")}`));
-    const one = await stub.datasets.query({ path: "s3://pages/parquet", cursor: "c2" });
-    expect(Buffer.from(one.parquet).toString()).toBe("PAR1-page-three-PAR1");
-    expect(one.nextCursor).toBeUndefined();
-    const rest = [];
-    for await (const p of stub.datasets.pages({ path: "s3://pages/parquet", cursor: "c1" })) rest.push(Buffer.from(p.parquet).toString());
-    expect(rest).toEqual(["PAR1-page-two-PAR1", "PAR1-page-three-PAR1"]);
-  });
-
-  it("GIVEN index pages WHEN using queryIndex() and indexPages() THEN format=index is sent and next_cursor followed", async () => {
-    const first = await stub.datasets.queryIndex({ path: "s3://pages/index", cell: "8928308280fffff" });
-    expect(first.row_groups).toEqual([{ path: "s3://pages/index/a.parquet", row_group_index: 0, offset: 4, length: 100 }]);
-    expect(first.footers).toEqual({ "s3://pages/index/a.parquet": "Zm9vdGVy" });
-    expect(first.next_cursor).toBe("i1");
-
-    seen = [];
-    firstQuery = undefined;
-    const all = [];
-    for await (const p of stub.datasets.indexPages({ path: "s3://pages/index", cell: "8928308280fffff" })) all.push(p);
-    expect(all.map((p) => p.row_groups[0].row_group_index)).toEqual([0, 3]);
-    expect(all[1].next_cursor).toBeNull();
-    const urls = seen.map((s) => new URL(s.url, "http://stub"));
-    expect(urls.map((u) => [u.searchParams.get("format"), u.searchParams.get("cursor"), u.searchParams.get("cell")])).toEqual([
-      ["index", null, "8928308280fffff"],
-      ["index", "i1", "8928308280fffff"],
-    ]);
-  });
-
-  it("GIVEN a server that repeats a cursor THEN paging stops with an error instead of looping", async () => {
-    const got: string[] = [];
-    const e = await failure(
-      (async () => {
-        for await (const p of stub.datasets.pages({ path: "s3://pages/loop" })) got.push(Buffer.from(p.parquet).toString());
-      })(),
-    );
-    expect(e.message).toContain("twice");
-    expect(got).toEqual(["PAR1", "PAR1"]);
+  it("GIVEN a query that matches nothing THEN a valid Parquet file with no rows", async () => {
+    const { rows, pages } = await all(fx.user, { path: TRIPS, point: { lat: -33.9, lng: 18.4 } });
+    expect(pages).toBe(1);
+    expect(rows).toEqual([]);
   });
 });
 
-describe("dataset query (4.11): errors", () => {
-  it.each([
-    [400, "bad_request", "The cursor belongs to a different query"],
-    [403, "forbidden", "This dataset is not public; credentials are required"],
-    [404, "not_found", "No readable dataset at s3://errors/404"],
-    [409, "conflict", "The dataset has not finished indexing"],
-  ])("GIVEN the server answers %i THEN query() rejects with ApiError code %s and the detail", async (status, code, detail) => {
-    const e = await failure(stub.datasets.query({ path: `s3://errors/${status}` }));
-    expect(e).toBeInstanceOf(ApiError);
-    expect(e).toMatchObject({ status, code, detail, method: "GET" });
-    expect(e.path).toBe(`/h3/query?path=${encodeURIComponent(`s3://errors/${status}`)}`);
-    expect(e.message).not.toContain("svc_pat_stub-token-123");
-    expect(seen).toHaveLength(1); // 4xx answers are not retried
+describe("dataset query (4.11): paging with the cursor", () => {
+  it("GIVEN max_row_groups 1, 7 and 4096 THEN paging returns every row exactly once", async () => {
+    const index = await fx.user.datasets.queryIndex({ path: TRIPS });
+    const groups = index.row_groups.length;
+    expect(groups).toBeGreaterThan(100);
+    for (const max of [7, 4096]) {
+      const { rows, pages } = await all(fx.user, { path: TRIPS, columns: ["id"], maxRowGroups: max });
+      expect(pages).toBe(Math.ceil(groups / max));
+      expect(ids(rows as { id: number }[])).toEqual(ROWS.map((r) => r.id));
+    }
+    const bbox = { minLng: -122.5, minLat: 37.7, maxLng: -122.42, maxLat: 37.76 };
+    const { rows, pages } = await all(fx.user, { path: TRIPS, bbox, columns: ["id"], maxRowGroups: 1 });
+    expect(pages).toBeGreaterThan(10);
+    expect(ids(rows as { id: number }[])).toEqual(ids(ROWS.filter(brute.bbox(bbox))));
   });
 
-  it("GIVEN the server answers 422 for an unknown column THEN the validation detail arrives (index and paging too)", async () => {
-    const e = await failure(stub.datasets.queryIndex({ path: "s3://errors/422", columns: ["nope"] }));
-    expect(e).toMatchObject({ status: 422, code: "validation_failed" });
-    expect(e.detail).toEqual([{ loc: ["query", "columns"], msg: "Column 'nope' is not in the indexed files", type: "value_error" }]);
-    const viaPages = await failure(stub.datasets.pages({ path: "s3://errors/409" }).next());
-    expect(viaPages).toMatchObject({ status: 409, code: "conflict", detail: "The dataset has not finished indexing" });
-    const viaIndexPages = await failure(stub.datasets.indexPages({ path: "s3://errors/404" }).next());
-    expect(viaIndexPages).toMatchObject({ status: 404, code: "not_found" });
+  it("GIVEN the cursor THEN it comes in X-Svc-Next-Cursor for Parquet and next_cursor for the index, and a page without one is the last", async () => {
+    const first = await fx.user.datasets.query({ path: TRIPS, maxRowGroups: 50, columns: ["id"] });
+    expect(first.nextCursor).toMatch(/\S/);
+    const second = await fx.user.datasets.query({ path: TRIPS, maxRowGroups: 50, columns: ["id"], cursor: first.nextCursor });
+    const a = ids((await readParquet(first.parquet)) as { id: number }[]), b = ids((await readParquet(second.parquet)) as { id: number }[]);
+    expect(a.filter((x) => b.includes(x))).toEqual([]);
+    const pages = [];
+    for await (const p of fx.user.datasets.indexPages({ path: TRIPS, maxRowGroups: 40 })) pages.push(p);
+    expect(pages.map((p) => p.row_groups.length).reduce((x, y) => x + y)).toBe((await fx.user.datasets.queryIndex({ path: TRIPS })).row_groups.length);
+    expect(pages.at(-1)!.next_cursor).toBeNull();
+    expect(pages.slice(0, -1).every((p) => typeof p.next_cursor === "string")).toBe(true);
+  });
+});
+
+describe("dataset query (4.11): format=index", () => {
+  it("GIVEN the index THEN each row group's byte range is a real row group of its file, readable with only those bytes and the footer", async () => {
+    const cell = cellToParent(cellOf(ROWS[3]), 6);
+    const index = await fx.user.datasets.queryIndex({ path: TRIPS, cell });
+    expect(index.row_groups.length).toBeGreaterThan(0);
+    const footers = index.footers as Record<string, string>;
+    const seen = new Set<number>();
+    for (const g of index.row_groups as any[]) {
+      const file = await fx.user.files.download(g.path);
+      const footer = Buffer.from(footers[g.path], "base64");
+      expect(footer.equals(file.subarray(file.length - footer.length))).toBe(true);
+      const meta = parquetMetadata(footer.buffer.slice(footer.byteOffset, footer.byteOffset + footer.byteLength) as ArrayBuffer);
+      const rg = meta.row_groups[g.row_group_index];
+      const starts = rg.columns.map((c) => Number(c.meta_data!.dictionary_page_offset ?? c.meta_data!.data_page_offset));
+      expect(g.offset).toBe(Math.min(...starts));
+      expect(g.length).toBe(rg.columns.reduce((n, c) => n + Number(c.meta_data!.total_compressed_size), 0));
+      expect(g.num_rows).toBe(Number(rg.num_rows));
+      // Only the row group's bytes and the footer are there: a wrong offset fails the read.
+      const fenced: AsyncBuffer = {
+        byteLength: file.length,
+        slice(start, end = file.length) {
+          const inGroup = start >= g.offset && end <= g.offset + g.length;
+          const inFooter = start >= file.length - footer.length;
+          if (!inGroup && !inFooter) throw new Error(`read outside the row group: ${start}-${end}`);
+          return file.buffer.slice(file.byteOffset + start, file.byteOffset + end) as ArrayBuffer;
+        },
+      };
+      const rowStart = meta.row_groups.slice(0, g.row_group_index).reduce((n, x) => n + Number(x.num_rows), 0);
+      const rows = await parquetReadObjects({ file: fenced, metadata: meta, rowStart, rowEnd: rowStart + g.num_rows, columns: ["id", "h3"] });
+      expect(rows).toHaveLength(g.num_rows);
+      for (const r of rows) {
+        expect(r.h3 >= g.min_cell && r.h3 <= g.max_cell).toBe(true);
+        seen.add(r.id);
+      }
+      expect(Object.keys(g.partition).sort()).toEqual(["country", "day"]);
+      expect(g.path).toContain(`/country=${g.partition.country}/day=${g.partition.day}/`);
+    }
+    // The row groups hold every row of the cell.
+    for (const r of ROWS.filter(brute.cell(cell))) expect(seen.has(r.id)).toBe(true);
   });
 
-  it("GIVEN a cursor sent with a changed query THEN the server's 400 surfaces", async () => {
-    await stub.datasets.query({ path: "s3://pages/parquet", cell: "aa" });
-    const e = await failure(stub.datasets.query({ path: "s3://pages/parquet", cell: "bb", cursor: "c1" }));
-    expect(e).toMatchObject({ status: 400, code: "bad_request", detail: "The cursor belongs to a different query" });
+  it("GIVEN a point or a small box THEN the index lists only row groups whose cell range can hold it", async () => {
+    const whole = (await fx.user.datasets.queryIndex({ path: TRIPS })).row_groups as any[];
+    const files = new Set(whole.map((g) => g.path)).size;
+    const point = { lat: ROWS[11].lat, lng: ROWS[11].lng };
+    const cell = latLngToCell(point.lat, point.lng, RESOLUTION);
+    const atPoint = (await fx.user.datasets.queryIndex({ path: TRIPS, point })).row_groups as any[];
+    // At most the row group holding the cell in each file, or two where it straddles a boundary.
+    expect(atPoint.length).toBeLessThanOrEqual(2 * files);
+    expect(atPoint.every((g) => g.min_cell <= cell && cell <= g.max_cell)).toBe(true);
+    expect(atPoint.length).toBeLessThan(whole.length);
+    const box = (await fx.user.datasets.queryIndex({ path: TRIPS, bbox: { minLng: -122.45, minLat: 37.75, maxLng: -122.449, maxLat: 37.751 } })).row_groups;
+    expect(box.length).toBeGreaterThan(0);
+    expect(box.length).toBeLessThan(whole.length);
+  });
+});
+
+describe("dataset query (4.11): path resolution and access", () => {
+  it("GIVEN svc://, the literal path and the service token THEN the team reads its own dataset", async () => {
+    const cell = PLACES[0].cell;
+    const viaAlias = await fx.user.datasets.query({ path: "svc://datasets/trips", cell, columns: ["id"] });
+    const viaService = await fx.service.datasets.query({ path: TRIPS, cell, columns: ["id"] });
+    expect(await readParquet(viaAlias.parquet)).toEqual(await readParquet(viaService.parquet));
+  });
+
+  it("GIVEN a public dataset THEN another team and a caller without credentials read it at its literal s3:// path", async () => {
+    for (const client of [fx.other, fx.anon]) {
+      const { rows } = await all(client, { path: PUBLIC });
+      expect(rows.map((r) => r.name)).toEqual(PLACES.map((p) => p.name).sort((a, b) => (cellRank(a) < cellRank(b) ? -1 : 1)));
+    }
+  });
+
+  it.each<[string, () => SvcClient, string, number, string]>([
+    ["no credentials, a private dataset", () => fx.anon, TRIPS, 403, "Without credentials only a public dataset at a literal s3:// path"],
+    ["no credentials, a public dataset at gs://", () => fx.anon, "gs://demo-gcs/public/places", 403, "literal s3:// path"],
+    ["no credentials, an svc:// path", () => fx.anon, "svc://public/places", 403, "literal s3:// path"],
+    ["no credentials, nothing there", () => fx.anon, "s3://demo-bucket/nothing", 403, "literal s3:// path"],
+    ["another team's private dataset", () => fx.user, "s3://other-bucket/private/places", 404, "No readable dataset at s3://other-bucket/private/places"],
+    ["no dataset at the path", () => fx.user, "s3://demo-bucket/datasets/none", 404, "No readable dataset"],
+    ["a dataset that never finishes indexing", () => fx.user, "s3://demo-bucket/datasets/pending", 409, "has not finished indexing"],
+  ])("GIVEN %s THEN %s", async (_what, client, path, status, detail) => {
+    for (const call of [() => client().datasets.query({ path }), () => client().datasets.queryIndex({ path })]) {
+      const e = await failure(call());
+      expect(e).toBeInstanceOf(ApiError);
+      expect(e.status).toBe(status);
+      expect(e.detail).toContain(detail);
+    }
+  });
+
+  it("GIVEN an invalid token THEN 401 before anything else", async () => {
+    const e = await failure(fx.client({ token: "svc_pat_bogus-token" }).datasets.query({ path: PUBLIC }));
+    expect(e).toMatchObject({ status: 401, code: "unauthorized", detail: "Invalid or expired credentials" });
+  });
+});
+
+/** PLACES come back sorted by cell. */
+const cellRank = (name: string) => PLACES.find((p) => p.name === name)!.cell;
+
+/** Raw requests, for what the client refuses to send. */
+async function raw(query: Record<string, string | string[]>): Promise<{ status: number; body: any }> {
+  const q = new URLSearchParams();
+  for (const [k, v] of Object.entries(query)) for (const x of [v].flat()) q.append(k, x);
+  const res = await fetch(`${fx.emu.baseUrl}/h3/query?${q}`, { headers: { authorization: `Bearer ${fx.emu.tokens.user_token}` } });
+  return { status: res.status, body: await res.json() };
+}
+
+describe("dataset query (4.11): every error of section 7", () => {
+  it.each<[string, Record<string, string | string[]>, string]>([
+    ["a box and a point", { path: TRIPS, min_lng: "0", min_lat: "0", max_lng: "1", max_lat: "1", lat: "1", lng: "1" }, "Use at most one spatial selector; got the bounding box and the point"],
+    ["a cell and a hex range", { path: TRIPS, cell: "8828308281fffff", hex_min: "1", hex_max: "2" }, "at most one spatial selector"],
+    ["three of the box's four numbers", { path: TRIPS, min_lng: "0", min_lat: "0", max_lng: "1" }, "Incomplete bounding box: max_lat is missing"],
+    ["a point without lng", { path: TRIPS, lat: "1" }, "Incomplete point: lng is missing"],
+    ["hex_min alone", { path: TRIPS, hex_min: "8828308281fffff" }, "Incomplete hex range: hex_max is missing"],
+  ])("GIVEN %s THEN 400 (before the dataset is looked at)", async (_what, query, detail) => {
+    const r = await raw(query);
+    expect(r).toMatchObject({ status: 400 });
+    expect(r.body.detail).toContain(detail);
   });
 
   it.each<[string, H3QueryParams, string]>([
-    ["two selectors", { path: "p", cell: "8928308280fffff", point: { lat: 1, lng: 2 } }, "use at most one spatial selector, got point, cell"],
-    ["bbox and hex range", { path: "p", bbox: { minLng: 0, minLat: 0, maxLng: 1, maxLat: 1 }, hexRange: { min: "a", max: "b" } }, "got bbox, hexRange"],
-    ["an incomplete bbox", { path: "p", bbox: { minLng: 0, minLat: 0, maxLng: 1 } as never }, "a bounding box needs all four"],
-    ["a NaN in the bbox", { path: "p", bbox: { minLng: 0, minLat: Number.NaN, maxLng: 1, maxLat: 1 } }, "a bounding box needs all four"],
-    ["an incomplete point", { path: "p", point: { lat: 1 } as never }, "a point needs both lat and lng"],
-    ["an incomplete hex range", { path: "p", hexRange: { min: "a" } as never }, "a hex range needs both min and max"],
-    ["max_row_groups 0", { path: "p", maxRowGroups: 0 }, "maxRowGroups must be an integer from 1 to 4096, got 0"],
-    ["max_row_groups 4097", { path: "p", maxRowGroups: 4097 }, "maxRowGroups must be an integer from 1 to 4096, got 4097"],
-    ["max_row_groups 1.5", { path: "p", maxRowGroups: 1.5 }, "got 1.5"],
-    ["no path", { path: "" }, "path is required"],
-    ["an invalid Date", { path: "p", timeMin: new Date("nope") }, "timeMin is an invalid Date"],
-    ["a non-object partition", { path: "p", partition: "year=2024" as never }, "partition must be an object"],
-    ["a one-ended partition range", { path: "p", partitionRange: { date: ["2024"] as never } }, "partitionRange.date must be [min, max]"],
-  ])("GIVEN %s THEN every call fails before sending", async (_what, params, message) => {
-    for (const call of [() => stub.datasets.query(params), () => stub.datasets.queryIndex(params)]) {
-      const e = await failure(call());
-      expect(e).not.toBeInstanceOf(ApiError);
-      expect(e.message).toContain("Invalid dataset query:");
-      expect(e.message).toContain(message);
-    }
-    expect(() => stub.datasets.pages(params)).toThrow(message);
-    expect(() => stub.datasets.indexPages(params)).toThrow(message);
-    expect(seen).toEqual([]);
+    ["an invalid cell id", { path: TRIPS, cell: "8828308281fffffz" }, 'Invalid cell id "8828308281fffffz"'],
+    ["a cell id that is not a cell", { path: TRIPS, cell: "123" }, "Invalid cell id"],
+    ["a hex range that is not hex", { path: TRIPS, hexRange: { min: "xyz", max: "8828308281fffff" } }, "Invalid cell id in hex_min"],
+    ["a partition on a non-partition column", { path: TRIPS, partition: { name: "x" } }, 'partition names "name", which is not a partition column of s3://demo-bucket/datasets/trips (partition columns: country, day)'],
+    ["a partition range on a non-partition column", { path: TRIPS, partitionRange: { value: [1, 2] } }, 'partition_range names "value"'],
+  ])("GIVEN %s THEN 400 through the client", async (_what, params, detail) => {
+    const e = await failure(fx.user.datasets.query(params));
+    expect(e).toMatchObject({ status: 400, code: "bad_request" });
+    expect(e.detail).toContain(detail);
   });
 
-  it("accepts the limits 1 and 4096 for max_row_groups", async () => {
-    expect(h3QueryString({ path: "p", maxRowGroups: 1 }).max_row_groups).toBe(1);
-    expect(h3QueryString({ path: "p", maxRowGroups: 4096 }).max_row_groups).toBe(4096);
+  it("GIVEN a cursor sent with another query THEN 400, and a forged cursor THEN 400", async () => {
+    const first = await fx.user.datasets.query({ path: TRIPS, maxRowGroups: 2, columns: ["id"] });
+    const other = await failure(fx.user.datasets.query({ path: TRIPS, maxRowGroups: 2, columns: ["id", "name"], cursor: first.nextCursor }));
+    expect(other).toMatchObject({ status: 400, detail: expect.stringContaining("The cursor belongs to a different query") });
+    const asIndex = await failure(fx.user.datasets.queryIndex({ path: TRIPS, maxRowGroups: 2, columns: ["id"], cursor: first.nextCursor }));
+    expect(asIndex.status).toBe(400);
+    const [body, sig] = first.nextCursor!.split(".");
+    const edited = Buffer.from(JSON.stringify({ ...JSON.parse(Buffer.from(body, "base64url").toString()), o: 0 })).toString("base64url");
+    const forged = await failure(fx.user.datasets.query({ path: TRIPS, maxRowGroups: 2, columns: ["id"], cursor: `${edited}.${sig}` }));
+    expect(forged).toMatchObject({ status: 400, detail: expect.stringContaining("Invalid cursor") });
+  });
+
+  it("GIVEN a cursor from before a re-index THEN 409, and the new index answers from the start", async () => {
+    const path = "s3://demo-bucket/datasets/reindexed";
+    const rows = ROWS.slice(0, 500).map((r) => ({ id: r.id, lat: r.lat, lng: r.lng }));
+    await fx.emu.indexDataset({ path, resolution: RESOLUTION, rows, row_group_rows: 50 });
+    const first = await fx.user.datasets.query({ path, maxRowGroups: 2 });
+    expect(first.nextCursor).toBeDefined();
+    const again = await fx.emu.indexDataset({ path, resolution: RESOLUTION, rows: rows.slice(0, 300), row_group_rows: 50 });
+    expect(again).toMatchObject({ generation: 2, rows: 300, row_groups: 6 });
+    const e = await failure(fx.user.datasets.query({ path, maxRowGroups: 2, cursor: first.nextCursor }));
+    expect(e).toMatchObject({ status: 409, code: "conflict", detail: expect.stringContaining("predates a re-index") });
+    const { rows: now } = await all(fx.user, { path, maxRowGroups: 2 });
+    expect(ids(now as { id: number }[])).toEqual(rows.slice(0, 300).map((r) => r.id));
+  });
+
+  it("GIVEN a column missing from the indexed files THEN 422 naming it", async () => {
+    const e = await failure(fx.user.datasets.query({ path: TRIPS, columns: ["id", "nope"] }));
+    expect(e).toMatchObject({ status: 422, code: "validation_failed" });
+    expect(e.detail).toEqual([
+      { loc: ["query", "columns"], msg: "'nope' is not in the indexed files (columns: id, lat, lng, time, country, day, value, name, h3)", type: "value_error" },
+    ]);
+  });
+
+  it.each<[string, Record<string, string>, (string | number)[]]>([
+    ["max_row_groups 4097", { max_row_groups: "4097" }, ["query", "max_row_groups"]],
+    ["max_row_groups 0", { max_row_groups: "0" }, ["query", "max_row_groups"]],
+    ["a format that is neither parquet nor index", { format: "csv" }, ["query", "format"]],
+    ["a time that is not a datetime", { time_min: "yesterday" }, ["query", "time_min"]],
+    ["a latitude out of range", { lat: "91", lng: "0" }, ["query", "lat"]],
+    ["partition that is not JSON", { partition: "country=US" }, ["query", "partition"]],
+    ["a date partition value that is not a date", { partition: '{"day":"March"}' }, ["query", "partition", "day"]],
+  ])("GIVEN %s THEN 422", async (_what, query, loc) => {
+    const r = await raw({ path: TRIPS, ...query });
+    expect(r.status).toBe(422);
+    expect(r.body.detail[0].loc).toEqual(loc);
+  });
+
+  it("GIVEN a time window on a dataset without a time column THEN 422", async () => {
+    const e = await failure(fx.user.datasets.query({ path: PUBLIC, timeMin: "2024-01-01T00:00:00Z" }));
+    expect(e).toMatchObject({ status: 422 });
+    expect(e.detail[0].msg).toContain("has no time column");
   });
 });
 
-describe("dataset query (4.11) against the emulator", () => {
-  it("GIVEN the emulator THEN /h3/query answers 501 with a clear detail, with or without credentials", async () => {
-    const e = await failure(fx.user.datasets.query({ path: "s3://demo-bucket/ds" }));
-    expect(e).toBeInstanceOf(ApiError);
-    expect(e).toMatchObject({ status: 501, code: "server_error", detail: "The dataset query is not available in the emulator yet" });
-    const anon = await failure(fx.anon.datasets.queryIndex({ path: "s3://demo-bucket/ds" }));
-    expect(anon).toMatchObject({ status: 501, detail: "The dataset query is not available in the emulator yet" });
+describe("dataset query (4.11): the client refuses what the spec calls invalid before sending", () => {
+  it.each<[string, H3QueryParams, string]>([
+    ["two selectors", { path: TRIPS, cell: "8928308280fffff", point: { lat: 1, lng: 2 } }, "use at most one spatial selector, got point, cell"],
+    ["an incomplete bbox", { path: TRIPS, bbox: { minLng: 0, minLat: 0, maxLng: 1 } as never }, "a bounding box needs all four"],
+    ["max_row_groups 4097", { path: TRIPS, maxRowGroups: 4097 }, "maxRowGroups must be an integer from 1 to 4096, got 4097"],
+    ["an invalid Date", { path: TRIPS, timeMin: new Date("nope") }, "timeMin is an invalid Date"],
+  ])("GIVEN %s THEN a plain Error, not an ApiError", async (_what, params, message) => {
+    for (const call of [() => fx.user.datasets.query(params), () => fx.user.datasets.queryIndex(params)]) {
+      const e = await failure(call());
+      expect(e).not.toBeInstanceOf(ApiError);
+      expect(e.message).toContain(message);
+    }
+    expect(() => fx.user.datasets.pages(params)).toThrow(message);
   });
+});
 
-  it("GIVEN an invalid token THEN the emulator answers 401 before anything else", async () => {
-    const e = await failure(fx.client({ token: "svc_pat_bogus-token" }).datasets.query({ path: "s3://demo-bucket/ds" }));
-    expect(e).toMatchObject({ status: 401, code: "unauthorized", detail: "Invalid or expired credentials" });
-  });
+it("uses every country in the seeded rows (the partition tests depend on it)", () => {
+  expect(new Set(ROWS.map((r) => r.country))).toEqual(new Set(COUNTRIES));
 });
