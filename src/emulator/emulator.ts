@@ -95,6 +95,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
       indexDataset(env, d);
     } catch (e) {
       store.close();
+      if (tempObjects) rmSync(tempObjects, { recursive: true, force: true });
       throw new Error(`seed datasets[${i}] (${d.path}): ${(e as Error).message}`);
     }
   });

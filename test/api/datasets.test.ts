@@ -271,6 +271,16 @@ describe("dataset query (4.11): path resolution and access", () => {
     }
   });
 
+  it("GIVEN a public dataset THEN its files are publicly readable: a caller without credentials reads a row group the index points at", async () => {
+    const index = await fx.anon.datasets.queryIndex({ path: PUBLIC });
+    const g = index.row_groups[0] as any;
+    const file = await fx.anon.files.download(g.path);
+    const meta = parquetMetadata(file.buffer.slice(file.byteOffset, file.byteOffset + file.byteLength) as ArrayBuffer);
+    expect(Number(meta.row_groups[g.row_group_index].num_rows)).toBe(g.num_rows);
+    const e = await failure(fx.anon.files.download(`${TRIPS}/country=US/day=2024-01/part-00000.parquet`));
+    expect(e.status).toBe(404);
+  });
+
   it.each<[string, () => SvcClient, string, number, string]>([
     ["no credentials, a private dataset", () => fx.anon, TRIPS, 403, "Without credentials only a public dataset at a literal s3:// path"],
     ["no credentials, a public dataset at gs://", () => fx.anon, "gs://demo-gcs/public/places", 403, "literal s3:// path"],

@@ -3,12 +3,15 @@
  * - an environment reads and writes its own buckets;
  * - a bucket with `public_read = 1` is readable by anyone, credentials or not, but writable only
  *   by its own environment (403 for others: the bucket is visible, so hiding it would be a lie);
+ * - the files of a public dataset (spec 4.11 rule 5: "publicly readable files") are readable by
+ *   anyone, in whatever bucket they live;
  * - any other bucket, and an unknown one, is invisible: 404.
  */
 import { randomUUID } from "node:crypto";
 import { z } from "zod";
 import { badRequest, forbidden, invalid, notFound } from "../http-error";
-import { type StoragePath, ObjectStore, bucketUrl, isFolderKey, parseStoragePath } from "../object-store";
+import { insidePublicDataset } from "../datasets/dataset-catalog";
+import { type StoragePath, ObjectStore, bucketUrl, isFolderKey, objectUrl, parseStoragePath } from "../object-store";
 import { caller, parseQuery, type RequestContext } from "../route";
 
 export interface BucketRow {
@@ -29,11 +32,12 @@ function invisible(ctx: RequestContext, p: StoragePath): never {
   throw notFound(`Bucket ${bucketUrl(p)} not found`);
 }
 
-/** The bucket when the caller may read it (own or public), else 404. */
+/** The bucket when the caller may read it (own or public, or the path lies in a public dataset), else 404. */
 export function readableBucket(ctx: RequestContext, p: StoragePath): BucketRow {
   const b = bucketOf(ctx, p);
   if (!b) invisible(ctx, p);
   if (b.public_read === 1 || (ctx.principal && ctx.principal.envId === b.env_id)) return b;
+  if (insidePublicDataset(ctx.store, objectUrl(p))) return b;
   invisible(ctx, p);
 }
 
