@@ -28,12 +28,17 @@ const PLAN_FLAGS = {
   "allow-delete-all": { type: "boolean" },
   outputs: { type: "string" },
   "discard-tokens": { type: "boolean" },
+  only: { type: "string", multiple: true },
+  replace: { type: "string", multiple: true },
 } as const;
+
+/** Flags that change what is planned: a saved plan carries its own, so `apply --plan` takes none of them. */
+const PLANNING_FLAGS = ["prune", "max-deletions", "allow-delete-all", "only", "replace"] as const;
 
 const OPTIONS = {
   validate: { ...COMMON },
   plan: { ...COMMON, ...PLAN_FLAGS, out: { type: "string" }, "detailed-exitcode": { type: "boolean" } },
-  apply: { ...COMMON, ...PLAN_FLAGS, "auto-approve": { type: "boolean" }, concurrency: { type: "string" }, "force-unlock": { type: "string" } },
+  apply: { ...COMMON, ...PLAN_FLAGS, plan: { type: "string" }, "auto-approve": { type: "boolean" }, concurrency: { type: "string" }, "force-unlock": { type: "string" } },
   drift: { ...COMMON, format: { type: "string" }, out: { type: "string" } },
 } as const;
 
@@ -87,13 +92,22 @@ function commandOptions(name: Name, v: Record<string, string | boolean | undefin
     discardTokens: !!v["discard-tokens"],
     detailedExitCode: !!v["detailed-exitcode"],
     concurrency: wholeNumber("concurrency", v.concurrency as string | undefined, 1),
+    ...(v.only ? { only: v.only as unknown as string[] } : {}),
+    ...(v.replace ? { replace: v.replace as unknown as string[] } : {}),
+    ...(name === "plan" && v.out ? { planOut: v.out as string } : {}),
     log: (line) => io.stderr.write(`${line}\n`),
   };
+  if (name === "apply" && v.plan !== undefined) {
+    const given = PLANNING_FLAGS.filter((f) => v[f] !== undefined && v[f] !== false);
+    if (given.length) throw new CliUsageError(`--plan cannot be combined with ${given.map((f) => `--${f}`).join(", ")}: a saved plan is applied with the options it was planned with.`);
+    opts.planFile = v.plan as string;
+  }
   if (name === "apply") {
     const force = v["force-unlock"] as string | undefined;
     if (force !== undefined) opts.forceUnlock = force === "all" ? true : force;
     opts.progress = progressDisplay(io.stderr);
-    if (!v["auto-approve"]) {
+    // A saved plan was reviewed already: applying it is the approval, as `terraform apply FILE`.
+    if (!v["auto-approve"] && v.plan === undefined) {
       if (!io.stdin.isTTY) throw new CliUsageError("apply needs --auto-approve when it cannot ask for confirmation (no terminal on stdin).");
       opts.confirm = async (plan) => {
         io.stdout.write(renderPlanText(plan, { color }));
@@ -121,7 +135,7 @@ function reportErrors(result: CommandResult, dir: string, io: Io): void {
   if ("message" in result && result.message) io.stderr.write(`${result.message}\n`);
 }
 
-async function render(name: Name, result: CommandResult, v: Record<string, string | boolean | undefined>, io: Io): Promise<void> {
+async function render(name: Name, result: CommandResult, v: Record<string, string | boolean | undefined>, io: Io, dirArg: string): Promise<void> {
   const color = !v["no-color"] && !!io.stdout.isTTY && !io.env.NO_COLOR;
   if (result.command === "validate") {
     if (!result.errors.length) io.stdout.write(v.json ? toJson({ valid: true, objects: result.objects } as never) : `Valid: ${result.objects} objects.\n`);
@@ -129,7 +143,7 @@ async function render(name: Name, result: CommandResult, v: Record<string, strin
   }
   if (result.command === "plan" && result.plan) {
     io.stdout.write(v.json ? toJson(result.plan) : renderPlanText(result.plan, { color }));
-    if (v.out) await writeOut(v.out as string, toJson(result.plan));
+    if (v.out && result.exitCode !== 1) io.stderr.write(`Saved the plan to ${v.out as string}. To apply exactly this plan: svc-iac apply ${dirArg} --plan ${v.out as string}\n`);
   }
   if (result.command === "apply") {
     if (v.json) {
@@ -156,7 +170,7 @@ export async function runReconcileCommand(name: Name, argv: string[], io: Io = d
     throw new CliUsageError(`Invalid --format "${values.format}". Expected md or json.`);
   }
   const result = await RUN[name](commandOptions(name, values, dir, io));
-  await render(name, result, values, io);
+  await render(name, result, values, io, dir);
   reportErrors(result, dir, io);
   return result.exitCode;
 }

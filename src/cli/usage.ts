@@ -19,13 +19,18 @@ Usage:
 
   svc-iac plan [DIR] [--target T] [--json] [--out FILE] [--detailed-exitcode]
                [--prune] [--max-deletions N] [--allow-delete-all] [--outputs FILE] [--discard-tokens]
-      Shows what apply would do. Writes nothing. Exit 0 (with --detailed-exitcode: 0 no changes,
-      2 changes), 1 error.
+      Shows what apply would do. Writes nothing on the platform; --out FILE saves the plan for
+      apply --plan FILE. Exit 0 (with --detailed-exitcode: 0 no changes, 2 changes), 1 error.
 
   svc-iac apply [DIR] [--target T] [--auto-approve] [--prune] [--max-deletions N] [--allow-delete-all]
                 [--outputs FILE] [--discard-tokens] [--concurrency N] [--force-unlock ID|all] [--json]
       Makes the platform match the repository, under a lock. New tokens go only to --outputs FILE
       (mode 0600). Exit 0 done, 1 error or a failed step (run it again: it converges).
+
+  svc-iac apply [DIR] --plan FILE [--target T] [--outputs FILE] [--discard-tokens] [--concurrency N] [--json]
+      Executes exactly the saved plan FILE (written by plan --out FILE). Re-reads the repository
+      and the platform first and refuses, writing nothing, when either changed for the objects the
+      plan touches ("Saved plan is stale"). Exit 0 done, 1 stale, error or a failed step.
 
   svc-iac drift [DIR] [--target T] [--format md|json] [--out FILE]
       Reports changed, missing, orphaned, unmanaged and pending objects. Writes nothing on the platform.

@@ -39,6 +39,8 @@ export interface ActionInputs {
   secretsToken?: string;
   /** Folder for the full report (`report.md`, `report.json`). @default "svc-iac-report" */
   reportPath: string;
+  /** Plan: also write the saved plan here; apply: execute exactly this saved plan (relative to the workspace). */
+  planFile?: string;
 }
 
 export class ActionInputError extends Error {
@@ -89,6 +91,7 @@ export function readActionInputs(env: Record<string, string | undefined>): Actio
     githubToken: get("github-token") || env.GITHUB_TOKEN || undefined,
     secretsToken: get("secrets-token") || undefined,
     reportPath: get("report-path") || "svc-iac-report",
+    planFile: get("plan-file") || undefined,
   };
   if (problems.length > 0) throw new ActionInputError(problems);
   return inputs;

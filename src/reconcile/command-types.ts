@@ -48,6 +48,21 @@ export interface CommandOptions {
   discardTokens?: boolean;
   /** Apply: extra token destinations (GitHub secrets). */
   publishers?: TokenPublisher[];
+  /**
+   * Plan: also write the saved plan (format `schemas/plan.schema.json`) to this file, for
+   * `apply --plan`. Written only when the plan succeeds.
+   */
+  planOut?: string;
+  /**
+   * Apply: execute exactly the saved plan in this file (written by `plan --out`). Apply re-observes
+   * first and refuses, writing nothing, when the repository or any object the plan touches changed
+   * since. The plan's own options (prune, limits, --only, --replace) and target apply.
+   */
+  planFile?: string;
+  /** Plan/apply: only the objects whose address matches one of these patterns (`*` any text), and what they need. */
+  only?: string[];
+  /** Plan/apply: replace these objects (a new object, id and token) even though nothing forces it. */
+  replace?: string[];
   /** Apply: bounded concurrency (overrides svc.yaml). */
   concurrency?: number;
   /** Apply: lock holder description. */

@@ -15,6 +15,13 @@ import { observe } from "./observe";
 import { outputsPublisher } from "./outputs-file";
 import { planChanges, type PlanOutcome } from "./plan";
 import { PROTECTED_RULE } from "./protect";
+import { repositoryDigest, repositoryPaths } from "./repository-digest";
+import { canonicalJson } from "../canonical-json";
+import { readSavedPlan, SavedPlanError, restrictToSaved, savedPlanOf, staleMessage, staleObjects, type SavedPlan, type SavedPlanOptions } from "./saved-plan";
+import { traitsOf } from "./phases";
+import { toJson } from "./render/json";
+import { mkdir, readFile, writeFile } from "node:fs/promises";
+import { dirname, resolve } from "node:path";
 import { defaultLockOwner } from "./state/lock-file";
 import { openStateBackend } from "./state/open-backend";
 import type { Inventory, StateBackend } from "./state/types";
@@ -63,21 +70,50 @@ async function withSession<R extends CommandResult>(
   }
 }
 
-async function makePlan(s: Session, opts: CommandOptions, drift = false): Promise<PlanOutcome & { inventory: Inventory | undefined }> {
+/** The planning options of a run: the flags, else svc.yaml's settings. */
+function planningOptions(s: Session, opts: CommandOptions, drift: boolean): SavedPlanOptions {
+  const settings = s.project.settings;
+  return {
+    prune: drift ? false : (opts.prune ?? false) || settings.prune,
+    max_deletions: opts.maxDeletions ?? settings.maxDeletions,
+    allow_delete_all: opts.allowDeleteAll ?? false,
+    only: [...(opts.only ?? [])],
+    replace: [...(opts.replace ?? [])],
+  };
+}
+
+async function makePlan(s: Session, opts: CommandOptions, drift = false, saved?: SavedPlan): Promise<PlanOutcome & { inventory: Inventory | undefined; options: SavedPlanOptions; now: Date }> {
   const inventory = await s.backend.readInventory();
   const observation = await observe(s.connection.client, s.project, inventory);
-  const settings = s.project.settings;
+  const options = saved?.options ?? planningOptions(s, opts, drift);
+  const now = saved ? new Date(saved.planned_at) : (opts.now ?? (() => new Date()))();
   const outcome = planChanges({
     project: s.project,
     observation,
     inventory,
-    now: (opts.now ?? (() => new Date()))(),
-    prune: drift ? false : (opts.prune ?? false) || settings.prune,
-    maxDeletions: opts.maxDeletions ?? settings.maxDeletions,
-    allowDeleteAll: opts.allowDeleteAll ?? false,
+    now,
+    prune: options.prune,
+    maxDeletions: options.max_deletions,
+    allowDeleteAll: options.allow_delete_all,
     ignoreRotationSchedule: drift,
   });
-  return { ...outcome, inventory };
+  return { ...outcome, inventory, options, now };
+}
+
+/** Repository paths the commands write themselves (saved plans, --outputs, output files): outside the digest. */
+function writtenPaths(project: LoadedProject, files: (string | undefined)[]): string[] {
+  const outputs = project.objects.flatMap((o) => traitsOf(o.kind).outputFile?.path(o) ?? []);
+  return [...new Set([...repositoryPaths(project.root, files), ...outputs])].sort();
+}
+
+/** Writes the saved plan of `outcome` to `file` (deterministic JSON, keys sorted). */
+async function writeSavedPlan(s: Session, opts: CommandOptions, file: string, outcome: Awaited<ReturnType<typeof makePlan>>): Promise<void> {
+  const excluded = writtenPaths(s.project, [file, opts.outputs]);
+  const repository = { ...(await repositoryDigest(s.project.root, s.project.target, excluded)), excluded };
+  const saved = savedPlanOf(outcome, { plannedAt: outcome.now, options: outcome.options, repository });
+  await mkdir(dirname(resolve(file)), { recursive: true });
+  // toJson drops the value of any field marked secret, whatever put it there.
+  await writeFile(file, toJson(saved));
 }
 
 /** Token destinations of an apply: --outputs, then any extra (GitHub secrets). */
@@ -111,6 +147,7 @@ export function planCommand(opts: CommandOptions): Promise<CommandResult> {
     const changes = outcome.plan.actions.length > 0;
     const protectedBlocks = outcome.plan.blocks.filter((b) => b.rule === PROTECTED_RULE);
     if (protectedBlocks.length) return { command: "plan", exitCode: 1, errors: [], plan: outcome.plan, message: protectedBlocks.map((b) => b.message).join("\n") };
+    if (opts.planOut) await writeSavedPlan(s, opts, opts.planOut, outcome);
     return { command: "plan", exitCode: changes && opts.detailedExitCode ? 2 : 0, errors: [], plan: outcome.plan };
   });
 }
@@ -123,8 +160,50 @@ export function driftCommand(opts: CommandOptions): Promise<CommandResult> {
   });
 }
 
+/** Reads the saved plan at `file` and checks that it belongs to this project and target. */
+async function loadSavedPlan(s: Session, file: string): Promise<SavedPlan> {
+  let text: string;
+  try {
+    text = await readFile(file, "utf8");
+  } catch (e) {
+    throw new SavedPlanError(`Cannot read the saved plan ${file}: ${(e as NodeJS.ErrnoException).code ?? messageOf(e)}.`);
+  }
+  let doc: unknown;
+  try {
+    doc = JSON.parse(text);
+  } catch (e) {
+    throw new SavedPlanError(`${file} is not a svc-iac saved plan: it is not JSON (${messageOf(e)}).`);
+  }
+  const saved = readSavedPlan(doc, file);
+  if (saved.project !== s.project.project || saved.target !== s.project.target) {
+    throw new SavedPlanError(`${file} is a plan for ${saved.project} (${saved.target}), not for ${s.project.project} (${s.project.target}): run apply with --target ${saved.target} in that project's repository.`);
+  }
+  return saved;
+}
+
+/** The target a saved plan was made for (undefined when the file cannot tell; loading it reports why). */
+async function savedPlanTarget(file: string): Promise<string | undefined> {
+  try {
+    const target = (JSON.parse(await readFile(file, "utf8")) as { target?: unknown }).target;
+    return typeof target === "string" ? target : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** The stale-plan message when the repository is not the one `saved` was planned from; undefined when it is. */
+async function staleRepository(s: Session, opts: CommandOptions, saved: SavedPlan): Promise<string | undefined> {
+  const excluded = [...new Set([...saved.repository.excluded, ...writtenPaths(s.project, [opts.planFile, opts.outputs])])];
+  const now = await repositoryDigest(s.project.root, s.project.target, excluded);
+  const before = Object.fromEntries(Object.entries(saved.repository.files).filter(([p]) => !excluded.includes(p)));
+  if (canonicalJson(before) === canonicalJson(now.files)) return undefined;
+  return staleMessage(opts.planFile!, { before: { ...saved.repository, files: before }, now }, []);
+}
+
 /** `svc-iac apply`: takes the lock, plans, stops on a safety rule, applies, reports. */
-export function applyCommand(opts: CommandOptions): Promise<CommandResult> {
+export async function applyCommand(opts: CommandOptions): Promise<CommandResult> {
+  // A saved plan names its target: it is the default.
+  if (opts.planFile && opts.target === undefined) opts = { ...opts, target: await savedPlanTarget(opts.planFile) };
   return withSession(opts, "apply", async (s) => {
     const now = opts.now ?? (() => new Date());
     if (opts.forceUnlock !== undefined) {
@@ -149,14 +228,23 @@ export function applyCommand(opts: CommandOptions): Promise<CommandResult> {
       });
     }, Math.max(1000, Math.floor(ttlMs / 3)));
     try {
-      const outcome = await makePlan(s, opts);
+      const saved = opts.planFile ? await loadSavedPlan(s, opts.planFile) : undefined;
+      const stale = saved && (await staleRepository(s, opts, saved));
+      if (stale) return { command: "apply", exitCode: 1, errors: [], message: stale };
+      let outcome: PlanOutcome & { inventory: Inventory | undefined } = await makePlan(s, opts, false, saved);
+      if (saved) {
+        const changed = staleObjects(saved, outcome);
+        if (changed.length) return { command: "apply", exitCode: 1, errors: [], plan: saved.plan, message: staleMessage(opts.planFile!, undefined, changed) };
+        outcome = { ...restrictToSaved(outcome, saved), inventory: outcome.inventory };
+      }
       const publishers = publishersFor(opts);
       tokenBlock(outcome, publishers, opts);
       const { plan } = outcome;
       if (plan.blocks.length) {
         return { command: "apply", exitCode: 1, errors: [], plan, message: plan.blocks.map((b) => b.message).join("\n") };
       }
-      if (plan.actions.length && opts.confirm && !(await opts.confirm(plan))) {
+      // A saved plan was reviewed already: applying it is the approval (as `terraform apply FILE`).
+      if (!saved && plan.actions.length && opts.confirm && !(await opts.confirm(plan))) {
         return { command: "apply", exitCode: 1, errors: [], plan, message: "Apply cancelled: nothing was changed." };
       }
       const writer = new InventoryWriter(s.backend, outcome.inventory, s.project, now);

@@ -13,3 +13,5 @@ export type { Inventory, InventoryEntry, LockInfo, StateBackend } from "./state/
 export { outputsPublisher, tokenEnvName } from "./outputs-file";
 export { renderApplyReportText, renderDriftMarkdown, renderPlanMarkdown, renderPlanText, toJson } from "./render";
 export { isProtected, protectedInventoryBlocks, protectionBlocks, PROTECTED_RULE } from "./protect";
+export { PLAN_FORMAT_VERSION, readSavedPlan, savedPlanOf, staleObjects, SavedPlanError, type SavedPlan, type SavedPlanOptions } from "./saved-plan";
+export { repositoryDigest, type RepositoryDigest } from "./repository-digest";

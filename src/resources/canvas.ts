@@ -129,4 +129,5 @@ export const canvasTraits: ReconcileTraits = {
   phase: 2,
   addressPrefix: "canvas",
   observeGroup: "canvas",
+  volatile: ["lastUpdated"],
 };

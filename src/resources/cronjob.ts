@@ -214,6 +214,7 @@ export const cronjobTraits: ReconcileTraits = {
   phase: 5,
   addressPrefix: "cronjob",
   references: [{ field: "udfId", ref: "udf" }],
+  volatile: ["lastRun"],
   observeGroup: "canvas",
   // Cronjobs running this project's UDFs (declared or in the inventory).
   unmanaged: { within: "Udf", parents: "claimed", parentId: (o) => String(o.state.udfId), address: (o) => `cronjob.${o.state.name}` },

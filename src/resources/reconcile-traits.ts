@@ -43,6 +43,12 @@ export interface ReconcileTraits {
    * inventory), instead of by `observeAll`.
    */
   readonly observeEach?: { idOf(inputs: Record<string, unknown>): string };
+  /**
+   * State fields the platform moves by itself or through other objects (a canvas's `lastUpdated`
+   * moves when one of its UDFs changes; a cronjob's `lastRun` with every run): not a change of the
+   * object, so the state hash of a saved plan leaves them out (see `saved-plan.ts`).
+   */
+  readonly volatile?: readonly string[];
   /** Words of the plan: the action that makes one (`create`, `share`) and removes one (`delete`, `unshare`). */
   readonly verbs?: { create: "create" | "share"; delete: "delete" | "unshare"; goneOutOfBand: string };
   /** Notes shown on a create (what the user should know). */

@@ -11,6 +11,7 @@ import { loadRepository } from "../../src/reconcile/load";
 import { openStateBackend } from "../../src/reconcile/state/open-backend";
 import { useEmulator } from "../helpers/emulator";
 import { builtCli, copyRepo, emulatorEnv, outputsFileOf, platformView } from "../helpers/repo";
+import { readValidSavedPlan } from "../helpers/saved-plan";
 
 type Name = "validate" | "plan" | "apply" | "drift";
 
@@ -60,16 +61,22 @@ describe("GIVEN the valid-full repository and an empty platform", () => {
     expect(JSON.parse((await run("validate", [dir, "--json"], env)).stdout)).toEqual({ objects: 13, valid: true });
   });
 
-  it("WHEN plan runs THEN it exits 0, or 2 with --detailed-exitcode, and --out writes the JSON plan", async () => {
+  it("WHEN plan runs THEN it exits 0, or 2 with --detailed-exitcode, and --out writes the saved plan holding the JSON plan", async () => {
     const r = await run("plan", [dir, ...outputs()], env);
     expect(r.code).toBe(0);
     expect(r.stdout).toContain("Plan: 12 to create, 1 to share.");
     const file = join(dir, "..", "out", "plan.json");
     const d = await run("plan", [dir, ...outputs(), "--detailed-exitcode", "--out", file], env);
     expect(d.code).toBe(2);
-    const written = JSON.parse(readFileSync(file, "utf8"));
-    expect(written.summary).toMatchObject({ create: 12, share: 1 });
-    expect(JSON.parse((await run("plan", [dir, ...outputs(), "--json"], env)).stdout)).toEqual(written);
+    const written = readValidSavedPlan(file);
+    expect(written.plan.summary).toMatchObject({ create: 12, share: 1 });
+    expect(d.stderr).toContain(`Saved the plan to ${file}. To apply exactly this plan: svc-iac apply ${dir} --plan ${file}`);
+    expect(JSON.parse((await run("plan", [dir, ...outputs(), "--json"], env)).stdout)).toEqual(written.plan);
+  });
+
+  it("WHEN apply --plan is combined with a planning flag THEN it is a usage error", async () => {
+    const e = await usageError(run("apply", [dir, "--plan", "plan.json", "--prune", "--only", "canvas.x"], env));
+    expect(e.message).toBe("--plan cannot be combined with --prune, --only: a saved plan is applied with the options it was planned with.");
   });
 
   it("WHEN apply runs without --auto-approve and stdin is not a terminal THEN it is a usage error and nothing is created", async () => {
@@ -91,9 +98,10 @@ describe("GIVEN the valid-full repository and an empty platform", () => {
     expect(JSON.parse(r.stdout).counts).toEqual({ changed: 0, missing: 0, orphaned: 0, unmanaged: 0, pending: 13 });
   });
 
-  it("WHEN apply runs with --auto-approve THEN it exits 0, and plan --detailed-exitcode and drift then exit 0", async () => {
-    const r = await run("apply", [dir, ...outputs(), "--auto-approve"], env);
-    expect(r.code).toBe(0);
+  it("WHEN apply --plan runs the saved plan (no terminal, no --auto-approve: the plan was the review) THEN it exits 0, and plan --detailed-exitcode and drift then exit 0", async () => {
+    const saved = join(dir, "..", "out", "plan.json");
+    const r = await run("apply", [dir, ...outputs(), "--plan", saved], env);
+    expect(r.code, r.stderr).toBe(0);
     expect(r.stderr).toMatch(/^\[1\/13\] done /m);
     expect((await run("plan", [dir, "--detailed-exitcode"], env)).code).toBe(0);
     const file = join(dir, "..", "out", "drift.md");

@@ -217,6 +217,15 @@ describe("exit codes and outputs", () => {
     expect(Object.keys(opts.env).filter((k) => k.startsWith("INPUT_"))).toEqual([]);
   });
 
+  it("with plan-file, has plan write the saved plan there and apply execute exactly that file", async () => {
+    const plan = await run({ command: "plan", "plan-file": "svc-iac-plan/plan.json" }, () => planResult(1));
+    expect(plan.seen[0]).toMatchObject({ planOut: join(workspace, "svc-iac-plan/plan.json") });
+    expect(plan.seen[0].planFile).toBeUndefined();
+    const apply = await run({ command: "apply", "plan-file": "svc-iac-plan/plan.json" }, () => ({ command: "apply", exitCode: 0, errors: [] }));
+    expect(apply.seen[0]).toMatchObject({ planFile: join(workspace, "svc-iac-plan/plan.json") });
+    expect(apply.seen[0].planOut).toBeUndefined();
+  });
+
   it("writes the job summary with the plan", async () => {
     const r = await run({ command: "plan" }, () => planResult(2));
     expect(r.summary).toContain("| Action | Count |");

@@ -74,8 +74,20 @@ describe("action.yml", () => {
 });
 
 describe("example workflows", () => {
-  it("are the three documented ones", () => {
-    expect(workflowFiles.sort()).toEqual(["apply.yml", "drift.yml", "plan.yml"]);
+  it("are the four documented ones", () => {
+    expect(workflowFiles.sort()).toEqual(["apply.yml", "drift.yml", "plan.yml", "saved-plan.yml"]);
+  });
+
+  it("saved-plan uploads the pull request's saved plan and applies that artifact on merge", () => {
+    const { wf } = workflows.find((w) => w.file === "saved-plan.yml")!;
+    expect(wf.on.pull_request).toMatchObject({ types: expect.arrayContaining(["synchronize", "closed"]) });
+    const [plan, apply] = svcIacSteps(wf);
+    expect(plan!.with).toMatchObject({ command: "plan", "plan-file": "svc-iac-plan/plan.json" });
+    expect(apply!.with).toMatchObject({ command: "apply", "plan-file": "svc-iac-plan/plan.json" });
+    const upload = wf.jobs.plan!.steps.find((s) => s.uses?.startsWith("actions/upload-artifact@") && s.with?.path === "svc-iac-plan/plan.json");
+    const download = wf.jobs.apply!.steps.find((s) => s.uses?.startsWith("actions/download-artifact@"));
+    expect(download?.with?.name).toBe(upload?.with?.name);
+    expect(wf.jobs.apply!.permissions).toMatchObject({ actions: "read" });
   });
 
   it.each(workflowFiles)("%s passes only inputs that action.yml declares, and every required one", (file) => {

@@ -1,16 +1,17 @@
 /**
- * The JSON form of plans and reports (`plan --json`, `drift --format json`): keys sorted at
+ * The JSON form of plans, saved plans and reports (`plan --json`, `plan --out`, `drift --format json`): keys sorted at
  * every depth, two-space indent, a final line break, so equal documents are equal bytes and
  * diff cleanly in review.
  */
 import type { ApplyReport, DriftReport, Plan } from "../plan-model";
+import type { SavedPlan } from "../saved-plan";
 import { sortKeysDeep } from "./values";
 
 /**
  * Deterministic JSON of a plan or report. The `from`/`to` of a field marked `secret` are
  * dropped even if a caller put them there: only fingerprints of secrets leave the process.
  */
-export function toJson(doc: Plan | DriftReport | ApplyReport): string {
+export function toJson(doc: Plan | DriftReport | ApplyReport | SavedPlan): string {
   return JSON.stringify(sortKeysDeep(withoutSecretValues(doc)), null, 2) + "\n";
 }
 
