@@ -176,6 +176,14 @@ class Applier {
     }
   }
 
+  /** A renamed object keeps its record (creation, rotation times, kept values) under its new address. */
+  private moveRecord(from: string, to: string): void {
+    const entry = this.ctx.inventory.get(from);
+    if (!entry) return;
+    this.ctx.inventory.set(to, entry);
+    this.ctx.inventory.remove(from);
+  }
+
   private async remove(step: Step): Promise<void> {
     await KINDS[step.action.kind]!.delete(this.kindCtx, step.action.id!, step.olds as never);
   }
@@ -189,6 +197,7 @@ class Applier {
     this.ctx.progress?.({ type: "begin", address: a.address, action: a.action });
     try {
       let id = a.id;
+      if (a.movedFrom) this.moveRecord(a.movedFrom, a.address);
       switch (a.action) {
         case "create":
         case "adopt":
@@ -197,6 +206,9 @@ class Applier {
           break;
         case "update":
           id = await this.update(step);
+          break;
+        case "rename":
+          if (a.fields.length) id = await this.update(step);
           break;
         case "rotate":
         case "replace":

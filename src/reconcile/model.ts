@@ -62,6 +62,15 @@ export interface ProjectSettings {
   concurrency: number;
 }
 
+/** A `moved:` entry of svc.yaml: the object the inventory records under `from` is now declared as `to`. */
+export interface MovedEntry {
+  from: string;
+  to: string;
+  /** Where `to` is written (and `from`, for errors about it). */
+  source: SourceLocation;
+  fromSource: SourceLocation;
+}
+
 export interface LoadedProject {
   /** Absolute path of the repository root (the folder holding `svc.yaml`). */
   root: string;
@@ -72,6 +81,8 @@ export interface LoadedProject {
   objects: DesiredObject[];
   /** Names of the secret values used (environment variable names), for redaction. */
   secretEnvNames: string[];
+  /** `moved:` entries of svc.yaml (renames the inventory cannot tell by itself). @default [] */
+  moved?: MovedEntry[];
 }
 
 export type LoadResult = { ok: true; project: LoadedProject } | { ok: false; errors: LoadError[] };

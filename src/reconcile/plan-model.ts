@@ -14,14 +14,16 @@ export const REPORT_VERSION = 1;
  * - `adopt`: found on the platform by its natural key but not in the inventory; taken over
  *   (and updated to match when `fields` is not empty).
  * - `update`: changed in place, field by field.
+ * - `rename`: the object the inventory records under another address (`movedFrom`), renamed or
+ *   moved in place (same id, tokens and references), with any other field changes.
  * - `replace`: a field that cannot change in place changed; the object is re-created.
  * - `delete`: in the inventory, gone from the repository (only with prune).
  * - `share` / `unshare`: a canvas share is made / removed.
  * - `rotate`: a token is replaced (share token, service-account token).
  */
-export type ActionType = "create" | "adopt" | "update" | "replace" | "delete" | "share" | "unshare" | "rotate";
+export type ActionType = "create" | "adopt" | "update" | "rename" | "replace" | "delete" | "share" | "unshare" | "rotate";
 
-export const ACTION_TYPES: readonly ActionType[] = ["create", "update", "replace", "delete", "share", "unshare", "rotate", "adopt"];
+export const ACTION_TYPES: readonly ActionType[] = ["create", "update", "rename", "replace", "delete", "share", "unshare", "rotate", "adopt"];
 
 export interface PlannedAction {
   /** `canvas.sales`, `udf.sales/loader`, … */
@@ -30,6 +32,8 @@ export interface PlannedAction {
   action: ActionType;
   /** Platform id when the object exists. */
   id?: string;
+  /** The address the inventory recorded the object under, when it was renamed or moved (`moved:` or found). */
+  movedFrom?: string;
   /** Field-level changes (secret fields as fingerprints only). Empty for create and delete. */
   fields: FieldChange[];
   /** Why, when it is not the field changes: "rotate_every 30d elapsed (last rotation 2026-10-01)". */

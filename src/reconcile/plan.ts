@@ -19,6 +19,7 @@ import { protectionBlocks } from "./protect";
 import { effectiveRotation } from "./rotation";
 import type { Inventory, InventoryEntry } from "./state/types";
 import { findUnmanaged } from "./unmanaged";
+import { findRenames } from "./renames";
 
 export interface PlanInput {
   project: LoadedProject;
@@ -95,18 +96,62 @@ class Planner {
   private readonly declaredObjects: Map<string, DesiredObject>;
   /** Addresses that get a new id in this apply (created, replaced): objects referring to them see an unknown id. */
   private readonly renewed = new Set<string>();
+  /** New address → the inventory address of the object renamed to it (see renames.ts). */
+  private readonly renames: Map<string, string>;
+  /** Inventory addresses taken over by a rename: not leftovers. */
+  readonly movedAway = new Set<string>();
 
   constructor(private readonly input: PlanInput) {
     this.declaredObjects = new Map(input.project.objects.map((o) => [o.address, o]));
+    const found = findRenames(input);
+    this.renames = found.from;
+    this.warnings.push(...found.warnings);
   }
 
   private get ctx(): InputContext {
     return { idOf: (a) => (this.renewed.has(a) ? undefined : this.ids.get(a)), desired: (a) => this.declaredObjects.get(a) };
   }
 
-  private inventoryOf(d: DesiredObject): InventoryEntry | undefined {
-    const e = this.input.inventory?.objects[d.address];
-    return e && e.kind === d.kind ? e : undefined;
+  /**
+   * The inventory entry of `d` and, when it is recorded under another address, that address: a
+   * rename (`moved:` or found by content), or an object found by its natural key that an address
+   * which left the repository recorded (a share or UDF whose canvas folder was renamed).
+   */
+  private inventoryOf(d: DesiredObject): { inv?: InventoryEntry; movedFrom?: string } {
+    const objects = this.input.inventory?.objects ?? {};
+    const renamed = this.renames.get(d.address);
+    if (renamed) return this.moveFrom(renamed);
+    const e = objects[d.address];
+    if (e && e.kind === d.kind) return { inv: e };
+    let key: string | undefined;
+    try {
+      key = KINDS[d.kind]!.key(checkedInputs(d, rawInputs(d, this.ctx, undefined)));
+    } catch {
+      return {};
+    }
+    const found = key.includes(UNKNOWN_ID) ? undefined : this.input.observation.kinds[d.kind]?.byKey.get(key);
+    const former = found && this.undeclaredById().get(`${d.kind} ${found.id}`)?.find((a) => !this.movedAway.has(a));
+    return former ? this.moveFrom(former) : {};
+  }
+
+  private undeclared?: Map<string, string[]>;
+  /** Inventory addresses no longer declared, by kind and id. */
+  private undeclaredById(): Map<string, string[]> {
+    if (!this.undeclared) {
+      this.undeclared = new Map();
+      const objects = this.input.inventory?.objects ?? {};
+      for (const a of Object.keys(objects).sort(byString)) {
+        if (this.declaredObjects.has(a)) continue;
+        const k = `${objects[a]!.kind} ${objects[a]!.id}`;
+        this.undeclared.set(k, [...(this.undeclared.get(k) ?? []), a]);
+      }
+    }
+    return this.undeclared;
+  }
+
+  private moveFrom(address: string): { inv: InventoryEntry; movedFrom: string } {
+    this.movedAway.add(address);
+    return { inv: this.input.inventory!.objects[address]!, movedFrom: address };
   }
 
   private step(d: DesiredObject | undefined, action: PlannedAction, more: Partial<Step> & { managed: boolean }): void {
@@ -118,14 +163,14 @@ class Planner {
   declared(d: DesiredObject): void {
     const kind = KINDS[d.kind]!;
     const traits = traitsOf(d.kind);
-    const inv = this.inventoryOf(d);
+    const { inv, movedFrom } = this.inventoryOf(d);
     const seen = this.input.observation.kinds[d.kind];
     const trigger = d.inputs.rotation as string | number | undefined;
     const every = this.input.ignoreRotationSchedule ? undefined : d.options.rotateEvery;
     const decision = traits.rotation ? effectiveRotation(trigger, every, inv?.kept, inv?.rotatedAt, this.input.now) : undefined;
     let rotation: StepRotation | undefined = decision && { value: decision.rotation, trigger };
     let news = checkedInputs(d, rawInputs(d, this.ctx, rotation?.value));
-    const base = { address: d.address, kind: d.kind, source: d.source, notes: [] as string[] };
+    const base = { address: d.address, kind: d.kind, ...(movedFrom ? { movedFrom } : {}), source: d.source, notes: [] as string[] };
     const layout = traits.layout ? d.options : undefined;
     /** A rotation value no object on the platform has yet (the wanted one belongs to an orphan). */
     const freshRotation = () => {
@@ -186,8 +231,8 @@ class Planner {
       this.step(d, { ...base, action: "create", id: found.id, fields: [] }, more);
       return;
     }
-    if (!fields.length) return;
-    let action: ActionType = diff.replaces.length ? "replace" : "update";
+    if (!fields.length && !movedFrom) return;
+    let action: ActionType = diff.replaces.length ? "replace" : movedFrom ? "rename" : "update";
     const notes: string[] = [];
     const rotatesOn = traits.rotation?.on;
     if (rotatesOn && (rotatesOn === "any" ? diff.fields.length > 0 : fields.some((f) => rotatesOn.includes(f.field)))) {
@@ -251,7 +296,7 @@ export function planChanges(input: PlanInput): PlanOutcome {
   for (const d of declared) planner.declared(d);
   const addresses = new Set(input.project.objects.map((o) => o.address));
   for (const address of Object.keys(input.inventory?.objects ?? {}).sort(byString)) {
-    if (!addresses.has(address)) planner.leftover(address, input.inventory!.objects[address]!);
+    if (!addresses.has(address) && !planner.movedAway.has(address)) planner.leftover(address, input.inventory!.objects[address]!);
   }
   planner.guards();
   planner.blocks.push(...protectionBlocks(planner.steps));

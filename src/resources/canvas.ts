@@ -130,4 +130,6 @@ export const canvasTraits: ReconcileTraits = {
   addressPrefix: "canvas",
   observeGroup: "canvas",
   volatile: ["lastUpdated"],
+  // A renamed canvas folder is the canvas whose UDFs are the same.
+  renames: { byReferrers: true },
 };

@@ -215,6 +215,8 @@ export const cronjobTraits: ReconcileTraits = {
   addressPrefix: "cronjob",
   references: [{ field: "udfId", ref: "udf" }],
   volatile: ["lastRun"],
+  // The update sends the name: a renamed cronjob (by a moved: entry) keeps its id and history.
+  renames: {},
   observeGroup: "canvas",
   // Cronjobs running this project's UDFs (declared or in the inventory).
   unmanaged: { within: "Udf", parents: "claimed", parentId: (o) => String(o.state.udfId), address: (o) => `cronjob.${o.state.name}` },

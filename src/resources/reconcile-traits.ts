@@ -49,6 +49,15 @@ export interface ReconcileTraits {
    * object, so the state hash of a saved plan leaves them out (see `saved-plan.ts`).
    */
   readonly volatile?: readonly string[];
+  /**
+   * The object can be renamed in place: its update changes what its address names (a canvas's
+   * name, a UDF's slug and canvas, a cronjob's name), so a `moved:` entry of svc.yaml, or a rename
+   * found in the inventory, keeps the platform object (id, tokens, references). `identity` tells a
+   * renamed object by its content (equal identities, same object; `undefined`: unknown), from its
+   * checked inputs or its observed state; `byReferrers` tells it by the identities of the objects
+   * referring to it (a canvas is known by its UDFs). Without either, only `moved:` renames it.
+   */
+  readonly renames?: { identity?(values: Record<string, unknown>): string | undefined; byReferrers?: boolean };
   /** Words of the plan: the action that makes one (`create`, `share`) and removes one (`delete`, `unshare`). */
   readonly verbs?: { create: "create" | "share"; delete: "delete" | "unshare"; goneOutOfBand: string };
   /** Notes shown on a create (what the user should know). */

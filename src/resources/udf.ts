@@ -16,6 +16,7 @@ import { referencedCanvas, unlessMissing } from "./missing";
 import type { Canvas as ApiCanvas, Udf as ApiUdf } from "../api/schemas";
 import { checkWith } from "./check";
 import { diffFields } from "./field-diff";
+import { canonicalJson } from "../canonical-json";
 import type { CheckFailure, FieldChange, KindContext, ResourceKind } from "./kind";
 import type { ReconcileTraits } from "./reconcile-traits";
 import type { DesiredObject } from "../reconcile/model";
@@ -242,9 +243,17 @@ function layoutChanges(d: DesiredObject, state: Record<string, unknown> | undefi
   return out;
 }
 
+/** What a UDF is besides where it stands: a renamed or moved file with the same content is the same UDF. */
+function udfIdentity(values: Record<string, unknown>): string | undefined {
+  if (typeof values.code !== "string") return undefined;
+  return canonicalJson({ code: values.code, entrypoint: values.entrypoint, headers: values.headers, metadata: values.metadata });
+}
+
 export const udfTraits: ReconcileTraits = {
   phase: 3,
   addressPrefix: "udf",
+  // The slug and collection_id change in place.
+  renames: { identity: udfIdentity },
   references: [{ field: "canvasId", ref: "canvas" }],
   observeGroup: "canvas",
   layout: { ref: "canvas", changes: layoutChanges, apply: layoutCanvases },

@@ -11,6 +11,7 @@ import { readCanvases } from "./canvas-files";
 import { readCronjobs } from "./cronjob-files";
 import { sortByAddress } from "./desired";
 import { Diagnostics } from "./diagnostics";
+import { checkMoved } from "./moved";
 import { DEFAULT_TARGET, readSvcFile } from "./svc-file";
 import { checkReferences, checkUniqueAddresses, checkWithKinds, scrubSecrets } from "./validate";
 import { Resolver } from "./variables";
@@ -48,10 +49,11 @@ export async function loadRepository(dir: string, opts: LoadOptions = {}): Promi
   checkReferences(objects, cronjobs.references, diag);
   checkUniqueAddresses(objects, diag);
   checkWithKinds(objects, diag);
+  if (svc) checkMoved(svc.moved, objects, diag);
 
   const secretEnvNames = [...vars.secretEnvNames].sort();
   if (diag.count || !svc) return { ok: false, errors: sortErrors(scrubSecrets(diag.errors, secretEnvNames, env)) };
-  return { ok: true, project: { root, project: svc.project, target, settings: svc.settings, objects, secretEnvNames } };
+  return { ok: true, project: { root, project: svc.project, target, settings: svc.settings, objects, secretEnvNames, moved: svc.moved } };
 }
 
 /** By file, then position: the order an editor lists them in. */

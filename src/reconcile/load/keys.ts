@@ -3,7 +3,9 @@
  * A test compares these lists with the schemas so the two cannot drift apart.
  */
 
-export const SVC_KEYS = ["project", "variables", "prune", "max_deletions", "concurrency", "state", "targets"] as const;
+export const SVC_KEYS = ["project", "variables", "prune", "max_deletions", "concurrency", "state", "targets", "moved"] as const;
+/** One entry of svc.yaml's `moved:` list. */
+export const MOVED_KEYS = ["from", "to"] as const;
 export const TARGET_KEYS = ["variables", "prune", "max_deletions", "concurrency", "state", "credentials"] as const;
 export const CREDENTIALS_KEYS = ["base_url_env", "udf_base_url_env", "token_env", "service_token_env"] as const;
 

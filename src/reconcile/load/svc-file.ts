@@ -3,7 +3,8 @@
  * variables over the project's, and switches the resolver to them for every other file.
  */
 import { posix } from "node:path";
-import type { ProjectSettings, StateLocation } from "../model";
+import type { MovedEntry, ProjectSettings, StateLocation } from "../model";
+import { readMoved } from "./moved";
 import { didYouMean, type Diagnostics } from "./diagnostics";
 import { MapReader, report, rootReader, type ReadContext } from "./fields";
 import { CREDENTIALS_KEYS, PATTERNS, SVC_KEYS, TARGET_KEYS } from "./keys";
@@ -24,6 +25,7 @@ export const DEFAULT_SETTINGS = {
 export interface SvcFile {
   project: string;
   settings: ProjectSettings;
+  moved: MovedEntry[];
 }
 
 const CREDENTIAL_FIELDS = {
@@ -68,7 +70,8 @@ export async function readSvcFile(root: string, target: string, vars: Resolver, 
     state: stateLocation(over.state ?? base.state ?? DEFAULT_SETTINGS.state, name, target),
     credentials,
   };
-  return project === undefined ? undefined : { project, settings };
+  const moved = readMoved(ctx, top);
+  return project === undefined ? undefined : { project, settings, moved };
 }
 
 function readVariables(ctx: ReadContext, m: MapReader): Record<string, unknown> {

@@ -19,6 +19,7 @@ export const ACTION_WORDS: Record<ActionType, ActionWords> = {
   create: { symbol: "+", past: "created", ongoing: "creating", color: "green" },
   adopt: { symbol: "=", past: "adopted", ongoing: "adopting", color: "yellow" },
   update: { symbol: "~", past: "updated", ongoing: "updating", color: "yellow" },
+  rename: { symbol: "~", past: "renamed", ongoing: "renaming", color: "yellow" },
   replace: { symbol: "-/+", past: "replaced", ongoing: "replacing", color: "red" },
   delete: { symbol: "-", past: "deleted", ongoing: "deleting", color: "red" },
   share: { symbol: "+", past: "shared", ongoing: "sharing", color: "green" },
@@ -27,7 +28,7 @@ export const ACTION_WORDS: Record<ActionType, ActionWords> = {
 };
 
 /** The order actions are listed in summaries: what appears, what changes, what goes. */
-export const DISPLAY_ORDER: readonly ActionType[] = ["create", "adopt", "update", "replace", "delete", "share", "unshare", "rotate"];
+export const DISPLAY_ORDER: readonly ActionType[] = ["create", "adopt", "update", "rename", "replace", "delete", "share", "unshare", "rotate"];
 
 /** Words for an action given as a plain string (progress events); unknown actions are shown as given. */
 export function wordsFor(action: string): ActionWords {

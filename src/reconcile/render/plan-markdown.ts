@@ -59,10 +59,12 @@ function actionItem(a: PlannedAction): FitItem {
   const id = a.id ? ` (id ${oneLine(a.id)})` : "";
   const idCode = a.id ? ` (id ${code(oneLine(a.id))})` : "";
   const changes = a.fields.length > 0 ? ` — ${formatCount(a.fields.length)} field change${a.fields.length === 1 ? "" : "s"}` : "";
-  const brief = `- ${code(oneLine(a.address))}${idCode}${changes}\n`;
+  const moved = a.movedFrom ? `${code(oneLine(a.movedFrom))} → ` : "";
+  const brief = `- ${moved}${code(oneLine(a.address))}${idCode}${changes}\n`;
   const lines = actionDetailLines(a);
   if (lines.length === 0) return { brief, full: brief };
   const where = a.source ? `Declared at ${code(`${oneLine(a.source.file)}:${a.source.line}`)}.\n\n` : "";
-  const summary = `<code>${escapeHtml(oneLine(a.address))}</code>${escapeHtml(id)}${changes}`;
+  const movedHtml = a.movedFrom ? `<code>${escapeHtml(oneLine(a.movedFrom))}</code> → ` : "";
+  const summary = `${movedHtml}<code>${escapeHtml(oneLine(a.address))}</code>${escapeHtml(id)}${changes}`;
   return { brief, full: `\n<details><summary>${summary}</summary>\n\n${where}${fence(lines.join("\n"))}\n</details>\n\n` };
 }

@@ -33,11 +33,12 @@ export function actionDetailLines(a: PlannedAction): string[] {
   return lines;
 }
 
-/** `  + create   canvas.sales (id cv_1)`, without colors. */
+/** `  + create   canvas.sales (id cv_1)`, `  ~ rename   canvas.ops_reports → canvas.ops_weekly (id cv_2)`, without colors. */
 export function actionLine(a: PlannedAction, paint: Paint = (_s, t) => t): string {
   const words = ACTION_WORDS[a.action];
   const marker = paint(words.color, `${words.symbol.padStart(3)} ${a.action.padEnd(8)}`);
-  return `${marker} ${cleanText(a.address)}${a.id ? ` (id ${cleanText(a.id)})` : ""}`;
+  const address = a.movedFrom ? `${cleanText(a.movedFrom)} → ${cleanText(a.address)}` : cleanText(a.address);
+  return `${marker} ${address}${a.id ? ` (id ${cleanText(a.id)})` : ""}`;
 }
 
 /** `Plan: 2 to create, 1 to update.` or the no-changes sentence. */

@@ -44,6 +44,7 @@ describe("the JSON Schemas shipped for editors", () => {
     const canvas = schema("canvas");
     const udf = schema("udf");
     expect(keysOf(svc)).toEqual([...K.SVC_KEYS]);
+    expect(keysOf(svc.properties.moved.items)).toEqual([...K.MOVED_KEYS]);
     expect(keysOf(target)).toEqual([...K.TARGET_KEYS]);
     expect(keysOf(target.properties.credentials)).toEqual([...K.CREDENTIALS_KEYS]);
     expect(keysOf(canvas)).toEqual([...K.CANVAS_KEYS]);

@@ -23,7 +23,7 @@ const NEW_CODE =
   ["import pandas as pd", "import numpy as np", "", "def udf(bbox):", "    df = pd.read_parquet('sales.parquet')", "    df['x'] = np.log(df.v)", "    return df"].join("\n") + "\n";
 
 function summaryOf(actions: PlannedAction[]): Record<ActionType, number> {
-  const summary: Record<ActionType, number> = { create: 0, adopt: 0, update: 0, replace: 0, delete: 0, share: 0, unshare: 0, rotate: 0 };
+  const summary: Record<ActionType, number> = { create: 0, adopt: 0, update: 0, rename: 0, replace: 0, delete: 0, share: 0, unshare: 0, rotate: 0 };
   for (const a of actions) summary[a.action]++;
   return summary;
 }
