@@ -1,0 +1,78 @@
+/**
+ * The UDF runner on its own: real bodies run unchanged in python3, with helper modules, tiles,
+ * formats, exceptions, the time limit and a missing interpreter.
+ */
+import { describe, expect, it } from "vitest";
+import { describeUdf, runUdf, tileBounds } from "../../src/emulator/udf-runner";
+
+const body = (code: string, headers: { module_name: string; source_code: string }[] = []) => ({ code, headers, name: "demo" });
+
+describe("runUdf", () => {
+  it("GIVEN a body with a helper module WHEN run THEN the entrypoint's value comes back, with prints captured", async () => {
+    const r = await runUdf({
+      body: body('@fused.udf(cache_max_age="10m")\ndef udf(city: str = "nyc", n: int = 2):\n    import utils\n    print("hello from", city)\n    return utils.rows(city, n)\n', [
+        { module_name: "utils", source_code: "def rows(city, n):\n    return [{'city': city, 'i': i} for i in range(n)]\n" },
+      ]),
+      parameters: { city: "sf", n: "3" },
+    });
+    expect(r).toMatchObject({ ok: true, value: [{ city: "sf", i: 0 }, { city: "sf", i: 1 }, { city: "sf", i: 2 }], cacheMaxAgeSeconds: 600, contentType: "application/json" });
+    expect(r.stdout).toBe("hello from sf\n");
+  });
+
+  it("GIVEN `import fused` and a decorator without arguments WHEN run THEN it works too", async () => {
+    const r = await runUdf({ body: body("import fused\n\n@fused.udf\ndef udf(flag: bool = False):\n    return {'flag': flag}\n"), parameters: { flag: "true" } });
+    expect(r).toMatchObject({ ok: true, value: { flag: true }, cacheMaxAgeSeconds: null });
+  });
+
+  it("GIVEN a tile run THEN the entrypoint sees its tile's bounds and coordinates", async () => {
+    const r = await runUdf({
+      body: body("@fused.udf\ndef udf(bounds: fused.types.Bounds = None, z: int = 0, x: int = 0, y: int = 0):\n    return {'bounds': bounds, 'zxy': [z, x, y]}\n"),
+      tile: tileBounds(1, 1, 0),
+    });
+    expect(r).toMatchObject({ ok: true, value: { bounds: [0, 0, 180, expect.closeTo(85.0511, 3)], zxy: [1, 1, 0] } });
+  });
+
+  it("GIVEN format csv and a list of objects THEN the output is CSV text", async () => {
+    const r = await runUdf({ body: body("@fused.udf\ndef udf():\n    return [{'a': 1, 'b': 'x'}, {'a': 2, 'b': 'y'}]\n"), format: "csv" });
+    expect(r).toMatchObject({ ok: true, outputText: "a,b\n1,x\n2,y\n", contentType: "text/csv; charset=utf-8" });
+  });
+
+  it("GIVEN a UDF that raises THEN the failure carries a traceback starting in the UDF's code", async () => {
+    const r = await runUdf({ body: body("@fused.udf\ndef udf():\n    import utils\n    return utils.boom()\n", [{ module_name: "utils", source_code: "def boom():\n    raise ValueError('bad city')\n" }]) });
+    expect(r).toMatchObject({ ok: false, kind: "exception", message: "ValueError: bad city" });
+    if (r.ok) return;
+    expect(r.traceback).toContain('File "demo.py", line 4, in udf');
+    expect(r.traceback).toContain('File "utils.py", line 2, in boom');
+    expect(r.traceback).toContain("raise ValueError('bad city')");
+    expect(r.traceback).not.toContain("svc_udf_runner");
+  });
+
+  it("GIVEN a run over the time limit THEN the process is killed and the failure says timeout", async () => {
+    const r = await runUdf({ body: body("@fused.udf\ndef udf():\n    import time\n    print('started', flush=True)\n    time.sleep(30)\n"), timeoutMs: 700 });
+    expect(r).toMatchObject({ ok: false, kind: "timeout", stdout: "started\n" });
+    expect(r.durationMs).toBeLessThan(10_000);
+  });
+
+  it("GIVEN a missing interpreter THEN the failure says no-python", async () => {
+    const r = await runUdf({ body: body("@fused.udf\ndef udf():\n    return 1\n"), python: "/nonexistent/python3" });
+    expect(r).toMatchObject({ ok: false, kind: "no-python" });
+    if (!r.ok) expect(r.message).toContain("--python");
+  });
+});
+
+describe("describeUdf", () => {
+  it("reads the entrypoint's parameters, docstring and cache age without running the code", async () => {
+    const d = await describeUdf({ body: { code: 'import nonexistent_module\n@fused.udf(cache_max_age="1h")\ndef udf(city: str = "nyc", limit: int = 500, *, scale: float, tags: list = None):\n    """Loads listings."""\n' } });
+    expect(d).toEqual({
+      ok: true,
+      doc: "Loads listings.",
+      cacheMaxAgeSeconds: 3600,
+      parameters: [
+        { name: "city", annotation: "str", type: "string", required: false, default: "nyc" },
+        { name: "limit", annotation: "int", type: "integer", required: false, default: 500 },
+        { name: "scale", annotation: "float", type: "number", required: true },
+        { name: "tags", annotation: "list", type: "array", required: false, default: null },
+      ],
+    });
+  });
+});
