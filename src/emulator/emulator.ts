@@ -38,6 +38,10 @@ export interface EmulatorOptions {
   tickIntervalMs?: number;
   /** Log sink. @default nothing */
   log?: (line: string) => void;
+  /** Interpreter command or path for UDF runs (batch jobs). @default "python3" */
+  python?: string;
+  /** Time limit of one UDF run in milliseconds. @default 60000 */
+  udfTimeoutMs?: number;
 }
 
 export interface RunningEmulator {
@@ -86,6 +90,8 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
     origin: "",
     importMaxBytes: options.importMaxBytes ?? 10 * 1024 * 1024,
     log: options.log ?? (() => {}),
+    python: options.python,
+    udfTimeoutMs: options.udfTimeoutMs,
   };
   const seed = typeof options.seed === "string" ? loadSeedFile(options.seed) : (options.seed ?? DEFAULT_SEED);
   const tokens = applySeed(store, keys, seed, clock.now());

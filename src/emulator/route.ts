@@ -19,6 +19,10 @@ export interface EmulatorEnv {
   /** Largest accepted canvas import archive, in bytes. @default 10 MiB */
   importMaxBytes: number;
   log: (line: string) => void;
+  /** Interpreter command or path for UDF runs. @default "python3" */
+  python?: string;
+  /** Time limit of one UDF run in milliseconds; the process is killed when it passes. @default 60000 */
+  udfTimeoutMs?: number;
 }
 
 export type BodyKind = "json" | "raw" | "multipart" | "none";
