@@ -3,6 +3,7 @@
 import { runEmulatorCommand } from "./emulator-command";
 import { runImportCommand } from "./import-command";
 import { runReconcileCommand } from "./reconcile-command";
+import { runTestCommand } from "./test-command";
 import { CliUsageError, formatHelp } from "./usage";
 
 const COMMANDS: Record<string, (argv: string[]) => Promise<number>> = {
@@ -12,6 +13,7 @@ const COMMANDS: Record<string, (argv: string[]) => Promise<number>> = {
   apply: (argv) => runReconcileCommand("apply", argv),
   drift: (argv) => runReconcileCommand("drift", argv),
   import: runImportCommand,
+  test: runTestCommand,
   // Loaded only when used: Octokit and libsodium are not needed by the other commands.
   action: async (argv) => {
     if (argv.length) throw new CliUsageError(`"action" takes no arguments (it reads INPUT_* variables, as action.yml sets them); found: ${argv.join(" ")}.`);

@@ -12,6 +12,8 @@ import type { CommandOptions, CommandResult } from "../reconcile/command-types";
 import { formatLoadError } from "../reconcile/model";
 import type { Plan } from "../reconcile/plan-model";
 import { progressDisplay, renderApplyReportText, renderDriftMarkdown, renderPlanText, toJson } from "../reconcile/render";
+import type { TestCommandResult } from "../reconcile/udf-tests/test-command";
+import { testAfterApply } from "./test-command";
 import { CliUsageError } from "./usage";
 
 type Name = "validate" | "plan" | "apply" | "drift";
@@ -38,7 +40,7 @@ const PLANNING_FLAGS = ["prune", "max-deletions", "allow-delete-all", "only", "r
 const OPTIONS = {
   validate: { ...COMMON },
   plan: { ...COMMON, ...PLAN_FLAGS, out: { type: "string" }, "detailed-exitcode": { type: "boolean" } },
-  apply: { ...COMMON, ...PLAN_FLAGS, plan: { type: "string" }, "auto-approve": { type: "boolean" }, concurrency: { type: "string" }, "force-unlock": { type: "string" } },
+  apply: { ...COMMON, ...PLAN_FLAGS, plan: { type: "string" }, "auto-approve": { type: "boolean" }, test: { type: "boolean" }, concurrency: { type: "string" }, "force-unlock": { type: "string" } },
   drift: { ...COMMON, format: { type: "string" }, out: { type: "string" } },
 } as const;
 
@@ -135,7 +137,7 @@ function reportErrors(result: CommandResult, dir: string, io: Io): void {
   if ("message" in result && result.message) io.stderr.write(`${result.message}\n`);
 }
 
-async function render(name: Name, result: CommandResult, v: Record<string, string | boolean | undefined>, io: Io, dirArg: string): Promise<void> {
+async function render(name: Name, result: CommandResult, v: Record<string, string | boolean | undefined>, io: Io, dirArg: string, tests?: TestCommandResult): Promise<void> {
   const color = !v["no-color"] && !!io.stdout.isTTY && !io.env.NO_COLOR;
   if (result.command === "validate") {
     if (!result.errors.length) io.stdout.write(v.json ? toJson({ valid: true, objects: result.objects } as never) : `Valid: ${result.objects} objects.\n`);
@@ -147,7 +149,7 @@ async function render(name: Name, result: CommandResult, v: Record<string, strin
   }
   if (result.command === "apply") {
     if (v.json) {
-      io.stdout.write(toJson({ plan: result.plan, report: result.report } as never));
+      io.stdout.write(toJson({ plan: result.plan, report: result.report, ...(tests ? { tests: tests.report ?? null } : {}) } as never));
       return;
     }
     if (result.plan && (v["auto-approve"] || !result.report)) io.stdout.write(renderPlanText(result.plan, { color }));
@@ -170,7 +172,12 @@ export async function runReconcileCommand(name: Name, argv: string[], io: Io = d
     throw new CliUsageError(`Invalid --format "${values.format}". Expected md or json.`);
   }
   const result = await RUN[name](commandOptions(name, values, dir, io));
-  await render(name, result, values, io, dir);
+  // apply --test: with --json the tests' report goes into the one JSON document, else after the apply's.
+  const testing = name === "apply" && !!values.test;
+  const json = !!values.json;
+  let tests = testing && json ? await testAfterApply(result, { dir, target: values.target as string | undefined, json }, io) : undefined;
+  await render(name, result, values, io, dir, tests);
   reportErrors(result, dir, io);
-  return result.exitCode;
+  if (testing && !json) tests = await testAfterApply(result, { dir, target: values.target as string | undefined, json }, io);
+  return tests && tests.exitCode !== 0 ? 1 : result.exitCode;
 }

@@ -23,9 +23,10 @@ Usage:
       apply --plan FILE. Exit 0 (with --detailed-exitcode: 0 no changes, 2 changes), 1 error.
 
   svc-iac apply [DIR] [--target T] [--auto-approve] [--prune] [--max-deletions N] [--allow-delete-all]
-                [--outputs FILE] [--discard-tokens] [--concurrency N] [--force-unlock ID|all] [--json]
+                [--outputs FILE] [--discard-tokens] [--concurrency N] [--force-unlock ID|all] [--test] [--json]
       Makes the platform match the repository, under a lock. New tokens go only to --outputs FILE
-      (mode 0600). Exit 0 done, 1 error or a failed step (run it again: it converges).
+      (mode 0600). --test then runs the tests of the UDFs it changed. Exit 0 done, 1 error, a failed
+      step (run it again: it converges) or a failed test.
 
   svc-iac apply [DIR] --plan FILE [--target T] [--outputs FILE] [--discard-tokens] [--concurrency N] [--json]
       Executes exactly the saved plan FILE (written by plan --out FILE). Re-reads the repository
@@ -35,6 +36,11 @@ Usage:
   svc-iac drift [DIR] [--target T] [--format md|json] [--out FILE]
       Reports changed, missing, orphaned, unmanaged and pending objects. Writes nothing on the platform.
       Exit 0 no drift, 2 drift, 1 error.
+
+  svc-iac test [DIR] [--target T] [--only ADDRESS ...] [--json]
+      Runs the tests: declared in the UDFs' <slug>.yaml against the deployed UDFs, on the target's
+      real-time instance. Prints each result and the differences found. Writes nothing.
+      Exit 0 all passed (or none declared), 1 a failure or an error.
 
   svc-iac import [DIR] [--target T] [--canvas NAME ...] [--all] [--cronjobs] [--secrets]
                  [--service-accounts] [--dry-run] [--force] [--project NAME] [--json]
