@@ -4,6 +4,7 @@ import { cpus } from "node:os";
 import { benchEmulator } from "./emulator.mjs";
 import { benchPulumiProgram } from "./pulumi-program.mjs";
 import { benchReconcile } from "./reconcile.mjs";
+import { benchUdfRuns } from "./udf-runs.mjs";
 
 const line = (label, value, target) => console.log(`${label.padEnd(44)} ${String(value).padStart(10)}   ${target ? `(target ${target})` : ""}`);
 
@@ -13,6 +14,17 @@ const emu = await benchEmulator();
 line("authenticated GET /user/self per second", emu.get.perSecond, ">= 2000");
 line("POST /udf/new per second", emu.create.perSecond, ">= 500");
 if (emu.get.failed || emu.create.failed) console.log(`failed requests: ${emu.get.failed} GET, ${emu.create.failed} creates`);
+
+console.log("\nReal-time UDF runs (emulator in its own process, each fresh run a python3 process; trivial UDF)");
+try {
+  const runs = await benchUdfRuns();
+  line(`fresh runs per second (${runs.concurrency} in flight)`, runs.fresh.perSecond, "");
+  line("cached runs per second (32 in flight)", runs.cached.perSecond, "");
+  line("floor: authenticated GET /user/self per second", runs.get.perSecond, "");
+  if (runs.fresh.failed || runs.cached.failed) console.log(`failed runs: ${runs.fresh.failed} fresh, ${runs.cached.failed} cached`);
+} catch (e) {
+  console.log(`skipped: ${e.message}`);
+}
 
 console.log("\nReconciler (engine in this process, emulator in its own; 100 UDFs per canvas)");
 await benchReconcile();

@@ -7,7 +7,7 @@ import { formatLoadError } from "../../../src/reconcile/model";
 
 describe("tests: in a UDF's yaml", () => {
   it("GIVEN valid tests THEN the project holds them by UDF address, with resolved variables and their location", async () => {
-    const r = await loadRepository("test/fixtures/udf-tests");
+    const r = await loadRepository("test/fixtures/udf-tests", { env: { SMOKE_KEY: "smoke-key" } });
     if (!r.ok) throw new Error(r.errors.map(formatLoadError).join("\n"));
     expect(r.project.tests).toEqual([
       {
@@ -32,7 +32,7 @@ describe("tests: in a UDF's yaml", () => {
   });
 
   it("GIVEN tests do not change what is planned THEN the UDF's inputs hold no trace of them", async () => {
-    const r = await loadRepository("test/fixtures/udf-tests");
+    const r = await loadRepository("test/fixtures/udf-tests", { env: { SMOKE_KEY: "smoke-key" } });
     if (!r.ok) throw new Error("expected a valid load");
     const greet = r.project.objects.find((o) => o.address === "udf.checks/greet")!;
     expect(JSON.stringify(greet)).not.toContain("tests");

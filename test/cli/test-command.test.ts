@@ -1,0 +1,150 @@
+/**
+ * `svc-iac test` and `apply --test`, as a user runs them: the built CLI in its own process against
+ * the emulator over HTTP, which runs the deployed UDFs in python3. Exit codes, the results and the
+ * differences printed, --only, --json, and no secret in any output.
+ */
+import { execFile } from "node:child_process";
+import { readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { promisify } from "node:util";
+import { beforeAll, describe, expect, it } from "vitest";
+import { useEmulator } from "../helpers/emulator";
+import { builtCli, copyRepo, outputsFileOf } from "../helpers/repo";
+
+const exec = promisify(execFile);
+const SECRET = "smoke-secret-value-5d1f0b";
+
+interface Ran {
+  code: number;
+  stdout: string;
+  stderr: string;
+}
+
+describe("GIVEN a repository whose UDFs declare tests", () => {
+  const fx = useEmulator();
+  let dir: string;
+  let env: NodeJS.ProcessEnv;
+  const printed: string[] = [];
+
+  async function cli(...args: string[]): Promise<Ran> {
+    let r: Ran;
+    try {
+      const { stdout, stderr } = await exec(process.execPath, [builtCli(), ...args], { env, timeout: 60_000 });
+      r = { code: 0, stdout, stderr };
+    } catch (e) {
+      const err = e as { code?: number; stdout?: string; stderr?: string };
+      r = { code: typeof err.code === "number" ? err.code : -1, stdout: err.stdout ?? "", stderr: err.stderr ?? "" };
+    }
+    printed.push(r.stdout, r.stderr);
+    return r;
+  }
+
+  const edit = (file: string, from: string, to: string) => {
+    const path = join(dir, file);
+    const text = readFileSync(path, "utf8");
+    expect(text).toContain(from);
+    writeFileSync(path, text.replace(from, to));
+  };
+
+  beforeAll(() => {
+    dir = copyRepo("udf-tests");
+    env = { PATH: process.env.PATH, SVC_BASE_URL: fx.emu.baseUrl, SVC_UDF_BASE_URL: fx.emu.udfBaseUrl, SVC_TOKEN: fx.emu.tokens.user_token, SMOKE_KEY: SECRET, NO_COLOR: "1" };
+  });
+
+  it("WHEN nothing is deployed yet THEN every test fails saying so, exit 1", async () => {
+    const r = await cli("test", dir);
+    expect(r.code).toBe(1);
+    expect(r.stdout).toContain("Testing smoke (default) on real-time instance rt-demo-primary");
+    expect(r.stdout).toContain("✗ udf.checks/greet: default greeting");
+    expect(r.stdout).toContain("udf.checks/greet is not deployed on this target: run svc-iac apply first");
+    expect(r.stdout).toContain("Tests failed: 0 passed, 4 failed.");
+  });
+
+  it("WHEN apply --test runs THEN it applies, runs the tests of the UDFs it created, and they pass: exit 0", async () => {
+    const r = await cli("apply", dir, "--auto-approve", "--outputs", outputsFileOf(dir), "--test");
+    expect(r.stderr).not.toContain("Tests not run");
+    expect(r.code).toBe(0);
+    expect(r.stdout).toContain("Apply complete:");
+    expect(r.stdout).toMatch(/✓ udf\.checks\/boom: #1 \(\d+ ms\)/);
+    expect(r.stdout).toMatch(/✓ udf\.checks\/greet: default greeting \(\d+ ms\)/);
+    expect(r.stdout).toMatch(/✓ udf\.checks\/greet: a variable name/);
+    expect(r.stdout).toMatch(/✓ udf\.checks\/greet: a name that is not text/);
+    expect(r.stdout).toContain("Tests passed: 4 passed, 0 failed.");
+  });
+
+  it("WHEN test runs on what is deployed THEN every test passes, exit 0; --only narrows them", async () => {
+    const all = await cli("test", dir);
+    expect({ code: all.code, summary: all.stdout.split("\n").at(-2) }).toEqual({ code: 0, summary: "Tests passed: 4 passed, 0 failed." });
+    const only = await cli("test", dir, "--only", "udf.checks/b*");
+    expect(only.code).toBe(0);
+    expect(only.stdout).toContain("✓ udf.checks/boom: #1");
+    expect(only.stdout).not.toContain("udf.checks/greet");
+    expect(only.stdout).toContain("Tests passed: 1 passed, 0 failed.");
+  });
+
+  it("WHEN --only matches no UDF with tests THEN exit 1 naming the ones that have tests", async () => {
+    const r = await cli("test", dir, "--only", "udf.checks/untested");
+    expect(r.code).toBe(1);
+    expect(r.stderr).toContain("--only udf.checks/untested matches no UDF with tests; UDFs with tests: udf.checks/boom, udf.checks/greet.");
+  });
+
+  it("WHEN --json is given THEN one JSON document holds every result", async () => {
+    const r = await cli("test", dir, "--json", "--only", "udf.checks/greet");
+    expect(r.code).toBe(0);
+    const doc = JSON.parse(r.stdout);
+    expect(doc).toMatchObject({ version: 1, project: "smoke", target: "default", client_id: "rt-demo-primary", ok: true, counts: { passed: 3, failed: 0 } });
+    expect(doc.results.map((x: { name: string; status: string }) => [x.name, x.status])).toEqual([
+      ["default greeting", "passed"], ["a variable name", "passed"], ["a name that is not text", "passed"],
+    ]);
+    expect(doc.results[0].source).toBe("canvases/checks/greet.yaml:6:5");
+  });
+
+  it("WHEN an expectation does not hold THEN the test fails with where it is declared and each difference, exit 1", async () => {
+    edit("canvases/checks/greet.yaml", "      length: 3", "      length: 4\n      meta: {lang: fr}");
+    const r = await cli("test", dir);
+    expect(r.code).toBe(1);
+    expect(r.stdout).toMatch(/✗ udf\.checks\/greet: a variable name \(\d+ ms\)\n/);
+    expect(r.stdout).toContain("    at canvases/checks/greet.yaml:10:5\n    $.length: expected 4, found 3\n    $.meta.lang: expected \"fr\", found \"en\"\n");
+    expect(r.stdout).toContain("Tests failed: 3 passed, 1 failed.");
+    edit("canvases/checks/greet.yaml", "      length: 4\n      meta: {lang: fr}", "      length: 3");
+  });
+
+  it("WHEN a test expects an error but the UDF returns, or the UDF raises unexpectedly THEN both fail with the reason", async () => {
+    edit("canvases/checks/boom.yaml", "  - expect_error: true", "  - expect_error: true\n    name: raises\n  - name: returns\n    expect: {ok: true}");
+    const r = await cli("test", dir, "--only", "udf.checks/boom");
+    expect(r.code).toBe(1);
+    expect(r.stdout).toContain("✓ udf.checks/boom: raises");
+    expect(r.stdout).toContain("✗ udf.checks/boom: returns");
+    expect(r.stdout).toContain("the UDF raised an error:");
+    expect(r.stdout).toContain("ValueError: no data");
+    edit("canvases/checks/boom.yaml", "  - expect_error: true\n    name: raises\n  - name: returns\n    expect: {ok: true}", "  - expect_error: true");
+  });
+
+  it("WHEN apply --test deploys a change that breaks a test THEN the apply completes but the command exits 1; only the changed UDF is tested", async () => {
+    edit("canvases/checks/greet.py", '"length": len(name)', '"length": len(name) + 1');
+    const r = await cli("apply", dir, "--auto-approve", "--outputs", outputsFileOf(dir), "--test");
+    expect(r.code).toBe(1);
+    expect(r.stdout).toContain("Apply complete: 1 done, 0 failed, 0 skipped.");
+    expect(r.stdout).toContain("$.length: expected 3, found 4");
+    expect(r.stdout).not.toContain("udf.checks/boom");
+    expect(r.stdout).toContain("Tests failed: 2 passed, 1 failed.");
+    const again = await cli("apply", dir, "--auto-approve", "--outputs", outputsFileOf(dir), "--test");
+    expect(again.code).toBe(0);
+    expect(again.stderr).toContain("No changed UDF declares tests: nothing to test.");
+    edit("canvases/checks/greet.py", '"length": len(name) + 1', '"length": len(name)');
+  });
+
+  it("WHEN a result holds a secret value THEN the output shows [REDACTED], never the value or the token", async () => {
+    edit("canvases/checks/greet.yaml", 'args: {name: "${var.who}", repeat: 2}', 'args: {name: "${env.SMOKE_KEY}", repeat: 2}');
+    const r = await cli("test", dir, "--only", "udf.checks/greet");
+    expect(r.code).toBe(1);
+    expect(r.stdout).toContain('$.greeting: expected "hello ada hello ada", found "hello [REDACTED] hello [REDACTED]"');
+    const json = await cli("test", dir, "--only", "udf.checks/greet", "--json");
+    expect(json.stdout).toContain("[REDACTED]");
+    edit("canvases/checks/greet.yaml", 'args: {name: "${env.SMOKE_KEY}", repeat: 2}', 'args: {name: "${var.who}", repeat: 2}');
+    for (const text of printed) {
+      expect(text).not.toContain(SECRET);
+      expect(text).not.toContain(fx.emu.tokens.user_token);
+    }
+  });
+});
