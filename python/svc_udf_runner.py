@@ -292,6 +292,17 @@ def literal(node):
         return False, None
 
 
+def describe_all(request):
+    """Describes each of `udfs`; one UDF's syntax error does not hide the others."""
+    answers = []
+    for udf in request.get("udfs") or []:
+        try:
+            answers.append(describe(udf))
+        except Exception as exc:
+            answers.append({"ok": False, "kind": "exception", "message": f"{type(exc).__name__}: {exc}"})
+    return {"ok": True, "udfs": answers}
+
+
 def describe(request):
     """The entrypoint's parameters, docstring and declared cache age, read without running the code."""
     code = request.get("code") or ""
@@ -333,7 +344,7 @@ def main():
     request = json.loads(sys.stdin.read())
     sys.stdin = open(os.devnull, encoding="utf-8")
     try:
-        result = describe(request) if request.get("mode") == "describe" else run(request)
+        result = describe_all(request) if request.get("mode") == "describe" else run(request)
     except SystemExit as exc:
         result = {"ok": False, "kind": "exception", "message": f"SystemExit: the UDF called exit({exc.code!r})",
                   "traceback": user_traceback(exc)}

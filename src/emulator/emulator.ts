@@ -13,6 +13,8 @@ import { datasetAt } from "./datasets/dataset-catalog";
 import { indexDataset, type IndexResult } from "./datasets/dataset-indexer";
 import type { DatasetSpecInput } from "./datasets/dataset-spec";
 import { FaultInjector, type FaultSpec } from "./faults";
+import { createRealtimeRuntime } from "./realtime/runtime";
+import { migrateRunCache } from "./realtime/run-cache";
 import { Keys } from "./keys";
 import type { EmulatorEnv } from "./route";
 import { DEFAULT_SEED, applySeed, loadSeedFile, type SeedSpec, type SeedTokens } from "./seed";
@@ -38,10 +40,13 @@ export interface EmulatorOptions {
   tickIntervalMs?: number;
   /** Log sink. @default nothing */
   log?: (line: string) => void;
-  /** Interpreter command or path for UDF runs (batch jobs). @default "python3" */
+  /**
+   * Python interpreter (command or path) that runs UDFs. It is started on the first run only;
+   * when it is missing, runs answer 501 and everything else works. @default "python3"
+   */
   python?: string;
-  /** Time limit of one UDF run in milliseconds. @default 60000 */
-  udfTimeoutMs?: number;
+  /** Run time limit of a UDF run in milliseconds; the process is killed when it passes. @default 60000 */
+  runTimeLimitMs?: number;
 }
 
 export interface RunningEmulator {
@@ -75,10 +80,11 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
   const store = new Store(options.dataDir);
   store.migrate(CORE_DDL);
   store.migrate(CATALOG_DDL);
+  migrateRunCache(store);
   for (const area of AREAS) if (area.ddl) store.migrate(area.ddl);
 
-  const tempObjects = options.dataDir ? undefined : mkdtempSync(join(tmpdir(), "svc-emulator-"));
-  const objectsDir = options.dataDir ? join(options.dataDir, "objects") : tempObjects!;
+  const tempRoot = options.dataDir ? undefined : mkdtempSync(join(tmpdir(), "svc-emulator-"));
+  const objectsDir = join(options.dataDir ?? tempRoot!, "objects");
   mkdirSync(objectsDir, { recursive: true });
 
   const clock = options.clock ?? systemClock;
@@ -90,8 +96,11 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
     origin: "",
     importMaxBytes: options.importMaxBytes ?? 10 * 1024 * 1024,
     log: options.log ?? (() => {}),
-    python: options.python,
-    udfTimeoutMs: options.udfTimeoutMs,
+    realtime: createRealtimeRuntime({
+      python: options.python,
+      timeLimitMs: options.runTimeLimitMs,
+      runsDir: join(options.dataDir ?? tempRoot!, "runs"),
+    }),
   };
   const seed = typeof options.seed === "string" ? loadSeedFile(options.seed) : (options.seed ?? DEFAULT_SEED);
   const tokens = applySeed(store, keys, seed, clock.now());
@@ -101,7 +110,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
       indexDataset(env, d);
     } catch (e) {
       store.close();
-      if (tempObjects) rmSync(tempObjects, { recursive: true, force: true });
+      if (tempRoot) rmSync(tempRoot, { recursive: true, force: true });
       throw new Error(`seed datasets[${i}] (${d.path}): ${(e as Error).message}`);
     }
   });
@@ -149,7 +158,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
       if (timer) clearInterval(timer);
       await server.close();
       store.close();
-      if (tempObjects) rmSync(tempObjects, { recursive: true, force: true });
+      if (tempRoot) rmSync(tempRoot, { recursive: true, force: true });
     },
   };
 }

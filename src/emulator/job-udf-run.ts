@@ -19,8 +19,8 @@ import type { EmulatorEnv } from "./route";
 import { parseJson, type Store } from "./store";
 import { runUdf, type UdfBodyInput, type UdfRunResult } from "./udf-runner";
 
-/** What a job needs to run a UDF: the store, the object store folder, and the runner settings. */
-export type JobRunEnv = Pick<EmulatorEnv, "store" | "objectsDir"> & Partial<Pick<EmulatorEnv, "python" | "udfTimeoutMs" | "log">>;
+/** What a job needs to run a UDF: the store, the object store folder, and the UDF runtime (Python, time limit, slots). */
+export type JobRunEnv = Pick<EmulatorEnv, "store" | "objectsDir" | "realtime" | "log">;
 
 export const JOB_UDF_DDL = `
 CREATE TABLE IF NOT EXISTS job_udf_runs (
@@ -174,13 +174,22 @@ export function startUdfRun(env: JobRunEnv, job: JobLike, udf: JobUdf, startedMs
   }
   flights(store).add(job.id);
   const parameters = parseJson<Record<string, unknown> | null>(job.udf_args, null) ?? {};
-  void runUdf({ body, parameters, python: env.python, timeoutMs: env.udfTimeoutMs })
+  const rt = env.realtime;
+  const run = async (): Promise<UdfRunResult> => {
+    const release = await rt.acquire(); // batch runs share the emulator's Python slots with real-time runs
+    try {
+      return await runUdf({ body: body!, parameters, python: rt.python, timeoutMs: rt.timeLimitMs, cwd: rt.runDir(`job-${job.id}`) });
+    } finally {
+      release();
+    }
+  };
+  void run()
     .then((r) => {
       flights(store).delete(job.id);
       try {
         inTransaction(store, () => record(env, job, startedMs, hintMs, r));
       } catch (e) {
-        env.log?.(`recording the UDF run of job ${job.id} failed: ${(e as Error).message}`); // the emulator was closed meanwhile
+        env.log(`recording the UDF run of job ${job.id} failed: ${(e as Error).message}`); // the emulator was closed meanwhile
       }
     });
 }

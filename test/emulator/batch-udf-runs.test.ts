@@ -10,7 +10,7 @@ import { failure, useEmulator } from "../helpers/emulator";
 
 // 2026-01-05 is a Monday.
 const clock = new ManualClock("2026-01-05T05:58:00Z");
-const fx = useEmulator({ clock, udfTimeoutMs: 3000 });
+const fx = useEmulator({ clock, runTimeLimitMs: 3000 });
 
 const HELPER = "def shout(s):\n    return s.upper() + '!'\n";
 const GREET = `@fused.udf(cache_max_age="1h")

@@ -3,7 +3,7 @@
  * formats, exceptions, the time limit and a missing interpreter.
  */
 import { describe, expect, it } from "vitest";
-import { describeUdf, runUdf, tileBounds } from "../../src/emulator/udf-runner";
+import { describeUdfs, runUdf, tileBounds } from "../../src/emulator/udf-runner";
 
 const body = (code: string, headers: { module_name: string; source_code: string }[] = []) => ({ code, headers, name: "demo" });
 
@@ -60,10 +60,12 @@ describe("runUdf", () => {
   });
 });
 
-describe("describeUdf", () => {
-  it("reads the entrypoint's parameters, docstring and cache age without running the code", async () => {
-    const d = await describeUdf({ body: { code: 'import nonexistent_module\n@fused.udf(cache_max_age="1h")\ndef udf(city: str = "nyc", limit: int = 500, *, scale: float, tags: list = None):\n    """Loads listings."""\n' } });
-    expect(d).toEqual({
+describe("describeUdfs", () => {
+  it("reads each entrypoint's parameters, docstring and cache age without running the code", async () => {
+    const d = await describeUdfs({ bodies: [{ code: "def udf(:\n" }, { code: 'import nonexistent_module\n@fused.udf(cache_max_age="1h")\ndef udf(city: str = "nyc", limit: int = 500, *, scale: float, tags: list = None):\n    """Loads listings."""\n' }] });
+    expect(d).toMatchObject({ ok: true, descriptions: [{ ok: false, kind: "exception", message: expect.stringContaining("SyntaxError") }, {}] });
+    if (!d.ok) return;
+    expect(d.descriptions[1]).toEqual({
       ok: true,
       doc: "Loads listings.",
       cacheMaxAgeSeconds: 3600,

@@ -10,7 +10,7 @@
 import { spawn } from "node:child_process";
 import { join } from "node:path";
 import { pythonEnvironment, resolvePython } from "./python-interpreter";
-import type { UdfDescription, UdfRunFailure, UdfRunRequest, UdfRunResult, UdfDescribeRequest, UdfDescribeResult } from "./types";
+import type { UdfDescribeRequest, UdfDescribeResult, UdfDescription, UdfParameter, UdfRunFailure, UdfRunRequest, UdfRunResult } from "./types";
 
 /** The runner script, found from `src/emulator/udf-runner` and `dist/emulator/udf-runner` alike. */
 export const RUNNER_SCRIPT = join(__dirname, "..", "..", "..", "python", "svc_udf_runner.py");
@@ -162,18 +162,27 @@ export async function runUdf(req: UdfRunRequest): Promise<UdfRunResult> {
 }
 
 /**
- * Reads a UDF's entrypoint (parameters with annotation, JSON type and literal default; docstring;
- * the decorator's `cache_max_age`) with Python's `ast`, without executing the code.
+ * Reads the entrypoints of several UDFs in one process (parameters with annotation, JSON type and
+ * literal default; docstring; the decorator's `cache_max_age`) with Python's `ast`, without
+ * executing their code. Answers one entry per body, in order: a body that does not parse gets an
+ * `exception` failure of its own. The whole call fails only when Python does (`no-python`, `timeout`).
  */
-export async function describeUdf(req: UdfDescribeRequest): Promise<UdfDescribeResult> {
+export async function describeUdfs(req: UdfDescribeRequest): Promise<UdfDescribeResult> {
   const timeoutMs = req.timeoutMs ?? DEFAULT_TIMEOUT_MS;
-  const raw = await execRunner(req.python ?? "python3", { mode: "describe", name: req.body.name, code: req.body.code, entrypoint: req.body.entrypoint ?? "udf" }, timeoutMs, undefined, undefined);
+  const udfs = req.bodies.map((b) => ({ name: b.name, code: b.code, entrypoint: b.entrypoint ?? "udf" }));
+  const raw = await execRunner(req.python ?? "python3", { mode: "describe", udfs }, timeoutMs, undefined, undefined);
   const a = raw.answer;
-  if (raw.spawnError || raw.timedOut || !a || a.ok !== true) return failure(raw, timeoutMs);
-  const description: UdfDescription = {
-    parameters: (a.parameters as UdfDescription["parameters"]) ?? [],
-    doc: typeof a.doc === "string" ? a.doc : null,
-    cacheMaxAgeSeconds: typeof a.cache_max_age === "number" ? a.cache_max_age : null,
-  };
-  return { ok: true, ...description };
+  if (raw.spawnError || raw.timedOut || !a || a.ok !== true || !Array.isArray(a.udfs)) return failure(raw, timeoutMs);
+  const base = { stdout: raw.stdout, stderr: raw.stderr, durationMs: raw.durationMs };
+  const descriptions = (a.udfs as Record<string, unknown>[]).map((d): UdfDescription | UdfRunFailure =>
+    d.ok === true
+      ? {
+          ok: true,
+          parameters: (d.parameters as UdfParameter[]) ?? [],
+          doc: typeof d.doc === "string" ? d.doc : null,
+          cacheMaxAgeSeconds: typeof d.cache_max_age === "number" ? d.cache_max_age : null,
+        }
+      : { ok: false, kind: "exception", message: String(d.message), ...base },
+  );
+  return { ok: true, descriptions };
 }

@@ -85,7 +85,7 @@ export interface UdfRunFailure {
 export type UdfRunResult = UdfRunSuccess | UdfRunFailure;
 
 export interface UdfDescribeRequest {
-  body: Pick<UdfBodyInput, "code" | "entrypoint" | "name">;
+  bodies: readonly Pick<UdfBodyInput, "code" | "entrypoint" | "name">[];
   timeoutMs?: number;
   python?: string;
 }
@@ -104,10 +104,12 @@ export interface UdfParameter {
 }
 
 export interface UdfDescription {
+  ok: true;
   parameters: UdfParameter[];
   /** The entrypoint's docstring. */
   doc: string | null;
   cacheMaxAgeSeconds: number | null;
 }
 
-export type UdfDescribeResult = ({ ok: true } & UdfDescription) | UdfRunFailure;
+/** One description per body (in order), or the failure of the Python process as a whole. */
+export type UdfDescribeResult = { ok: true; descriptions: (UdfDescription | UdfRunFailure)[] } | UdfRunFailure;
