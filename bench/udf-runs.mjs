@@ -1,13 +1,21 @@
 // Real-time UDF runs through the emulator in its own process (`svc-iac emulator`), each a real
 // python3 run of a trivial UDF: fresh runs (distinct parameters, so no cached result applies) and
 // cached runs (the same parameters again), beside the raw authenticated GET rate of the same
-// emulator in the same run as the floor (what the HTTP path alone costs).
+// emulator in the same run as the floor (what the HTTP path alone costs), and the rate of bare
+// `python3 -c pass` processes at the same concurrency as the floor of fresh runs.
+import { execFile } from "node:child_process";
 import { Agent, request } from "undici";
 import { load, startEmulatorProcess } from "./emulator.mjs";
 
 const TRIVIAL = "@fused.udf\ndef udf(n: int = 0):\n    return {'n': n}\n";
 
-export async function benchUdfRuns({ fresh = 200, cached = 2000, gets = 5000, concurrency = 4 } = {}) {
+/** Bare interpreter starts per second (the real executable, as the emulator resolves it once): what any fresh run costs at least. */
+async function pythonStarts(total, concurrency) {
+  const exe = await new Promise((resolve, reject) => execFile("python3", ["-c", "import sys; print(sys.executable)"], (e, out) => (e ? reject(e) : resolve(out.trim()))));
+  return load({ total, concurrency, send: () => new Promise((resolve) => execFile(exe, ["-c", "pass"], (e) => resolve(e ? 500 : 200))) });
+}
+
+export async function benchUdfRuns({ fresh = 100, cached = 2000, gets = 5000, concurrency = 4 } = {}) {
   const emu = await startEmulatorProcess({ quiet: true });
   const { base_url: base, user_token: token, client_id: clientId } = emu.info;
   const dispatcher = new Agent({ connections: 32 });
@@ -33,7 +41,8 @@ export async function benchUdfRuns({ fresh = 200, cached = 2000, gets = 5000, co
       concurrency: 32,
       send: () => request(`${base}/user/self`, { dispatcher, headers: auth }).then(async (r) => (await r.body.dump(), r.statusCode)),
     });
-    return { fresh: freshRuns, cached: cachedRuns, get, concurrency };
+    const python = await pythonStarts(fresh, concurrency);
+    return { fresh: freshRuns, cached: cachedRuns, get, python, concurrency };
   } finally {
     await dispatcher.close();
     emu.stop();
