@@ -76,6 +76,22 @@ describe("runs through a canvas token", () => {
     expect(await failure(fx.anon.sharing.runSharedUdf("fsh_unknown"))).toMatchObject({ status: 404, detail: "Shared UDF token not found" });
   });
 
+  it("refuses a bad format, cache_max_age or POST body with 422 naming the field, and runs a POST body's parameters", async () => {
+    const url = `${fx.emu.udfBaseUrl}/${live.share_token}/greeting`;
+    const png = await fetch(`${url}?format=png`);
+    expect(png.status).toBe(422);
+    expect(await png.json()).toEqual({ detail: [{ loc: ["query", "format"], msg: "Input should be 'json' or 'csv'", type: "literal_error" }] });
+    const age = await fetch(`${url}?cache_max_age=soon`);
+    expect(((await age.json()) as any).detail[0].loc).toEqual(["query", "cache_max_age"]);
+    const list = await fetch(url, { method: "POST", headers: { "content-type": "application/json" }, body: "[1]" });
+    expect(list.status).toBe(422);
+    expect(((await list.json()) as any).detail[0]).toMatchObject({ loc: ["body"], msg: "The body must be a JSON object of UDF parameters" });
+    const post = await fetch(`${url}?name=Query`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ name: "Body", excited: true }) });
+    expect(await post.json()).toMatchObject({ text: "Hello, Body!" });
+    const csv = await failure(fx.anon.sharing.runShared(live.share_token!, "greeting", { format: "csv", parameters: { name: "Csv" } }));
+    expect(csv).toMatchObject({ status: 422, detail: expect.stringContaining("format csv needs a table") });
+  });
+
   it("bills shared runs to the canvas owner's environment", async () => {
     const before = await fx.user.environment.usage();
     await fx.anon.sharing.runShared(live.share_token!, "greeting", { parameters: { name: "Billing" } });
