@@ -1,6 +1,7 @@
 // `npm run bench`: prints the figures of every benchmark. Targets are printed beside the figures;
 // nothing here fails a build (speed is reported, not asserted).
 import { cpus } from "node:os";
+import { benchDatasets } from "./datasets.mjs";
 import { benchEmulator } from "./emulator.mjs";
 import { benchPulumiProgram } from "./pulumi-program.mjs";
 import { benchReconcile } from "./reconcile.mjs";
@@ -26,6 +27,9 @@ try {
 } catch (e) {
   console.log(`skipped: ${e.message}`);
 }
+
+console.log("\nDataset query (spec 4.11; emulator in its own process)");
+await benchDatasets((label, value, note) => console.log(`${label.padEnd(44)} ${String(value).padStart(10)}   ${note ?? ""}`));
 
 console.log("\nReconciler (engine in this process, emulator in its own; 100 UDFs per canvas)");
 await benchReconcile();

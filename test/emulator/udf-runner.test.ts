@@ -53,6 +53,27 @@ describe("runUdf", () => {
     expect(r.durationMs).toBeLessThan(10_000);
   });
 
+  it("GIVEN fused.cache and fused.load THEN the first memoizes and the second says the emulator lacks it", async () => {
+    const cached = await runUdf({ body: body("calls = []\n\n@fused.cache\ndef f(n):\n    calls.append(n)\n    return n\n\n@fused.udf\ndef udf():\n    f(1); f(1); f(2)\n    return calls\n") });
+    expect(cached).toMatchObject({ ok: true, value: [1, 2] });
+    const load = await runUdf({ body: body("@fused.udf\ndef udf():\n    return fused.load('other')\n") });
+    expect(load).toMatchObject({ ok: false, kind: "exception", message: "AttributeError: fused.load is not available in the svc-iac emulator (its fused shim provides udf, cache and types)" });
+  });
+
+  it("GIVEN credentials in the emulator's environment THEN UDF code cannot read them", async () => {
+    process.env.SVC_TOKEN = "svc_pat_must-not-leak-5e1f";
+    try {
+      const r = await runUdf({ body: body("@fused.udf\ndef udf():\n    import os\n    return sorted(os.environ)\n") });
+      expect(r.ok).toBe(true);
+      if (r.ok) {
+        expect(r.value).not.toContain("SVC_TOKEN");
+        expect(r.outputText).not.toContain("must-not-leak");
+      }
+    } finally {
+      delete process.env.SVC_TOKEN;
+    }
+  });
+
   it("GIVEN a missing interpreter THEN the failure says no-python", async () => {
     const r = await runUdf({ body: body("@fused.udf\ndef udf():\n    return 1\n"), python: "/nonexistent/python3" });
     expect(r).toMatchObject({ ok: false, kind: "no-python" });

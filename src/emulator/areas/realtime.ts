@@ -19,7 +19,7 @@ import { udfById } from "../catalog";
 import { HttpError, notFound, type ValidationIssue } from "../http-error";
 import type { Principal } from "../principal";
 import { serveRun } from "../realtime/run-service";
-import { clearUdfCache, type TileCoord as Tile } from "../realtime/run-cache";
+import { clearUdfCache, RUN_CACHE_DDL, type TileCoord as Tile } from "../realtime/run-cache";
 import { parseStepConfig } from "../realtime/step-config";
 import { caller, noContent, parseBody, parseQuery, type RequestContext } from "../route";
 import { tileBounds, UDF_OUTPUT_FORMATS, type RunTile } from "../udf-runner";
@@ -100,6 +100,7 @@ function run(ctx: RequestContext, tile: RunTile | undefined) {
 
 export const realtimeArea: Area = {
   name: "realtime",
+  ddl: RUN_CACHE_DDL,
   routes: [
     {
       method: "GET",

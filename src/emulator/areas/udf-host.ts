@@ -82,6 +82,14 @@ function runByUdfToken(ctx: RequestContext, tile: RunTile | undefined) {
   return serve(ctx, row.env_id, row, tile);
 }
 
+/** Descriptions kept by code (the oldest go first beyond this). */
+const KEPT_DESCRIPTIONS = 1000;
+
+function rememberDescription(map: Map<string, UdfDescription | UdfRunFailure>, hash: string, d: UdfDescription | UdfRunFailure): void {
+  map.set(hash, d);
+  if (map.size > KEPT_DESCRIPTIONS) map.delete(map.keys().next().value!);
+}
+
 /** Entrypoint descriptions of the canvas's UDFs, from the cache by code or from one Python process. */
 async function describeCanvas(env: EmulatorEnv, targets: (RunTarget | undefined)[]): Promise<{ descriptions: (UdfDescription | UdfRunFailure | undefined)[]; unavailable?: string }> {
   const rt = env.realtime;
@@ -91,7 +99,7 @@ async function describeCanvas(env: EmulatorEnv, targets: (RunTarget | undefined)
     const release = await rt.acquire();
     try {
       const r = await describeUdfs({ bodies: missing.map((t) => t.body), python: rt.python, timeoutMs: rt.timeLimitMs });
-      if (r.ok) missing.forEach((t, i) => rt.descriptions.set(t.runHash, r.descriptions[i]));
+      if (r.ok) missing.forEach((t, i) => rememberDescription(rt.descriptions, t.runHash, r.descriptions[i]));
       else unavailable = r.message;
     } finally {
       release();
