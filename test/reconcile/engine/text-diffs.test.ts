@@ -23,6 +23,8 @@ const SEE = "see from and to in the --json output";
 const REPORT = ["@fused.udf", "def udf(city: str = \"nyc\"):", ...Array.from({ length: 17 }, (_, i) => `    step_${i + 1} = ${i + 1}`), "    return step_17"].join("\n") + "\n";
 const REPO_LINES = ["    step_7 = 7", "    step_8 = 8", "    step_9 = 9"];
 const HAND_LINES = ["    step_7 = 70  # by hand", "    step_8 = 80  # by hand", "    step_9 = 90  # by hand"];
+/** A UDF with a line the Actions runner would obey as a workflow command, next to the line edited by hand. */
+const COMMANDS = '@fused.udf\ndef udf():\n    """\n    ::add-mask::udf\n    """\n    return 1\n';
 /** A 300-line UDF that is rewritten entirely by hand: its diff is longer than the bound. */
 const LONG = ["@fused.udf", "def udf():", ...Array.from({ length: 297 }, (_, i) => `    v_${i} = ${i}`), "    return 0"].join("\n") + "\n";
 
@@ -66,10 +68,12 @@ describe("GIVEN an applied repository whose UDF reports/report is edited by hand
     env = emulatorEnv(fx.emu);
     writeFileSync(join(dir, "canvases", "reports", "report.py"), REPORT);
     writeFileSync(join(dir, "canvases", "reports", "long.py"), LONG);
+    writeFileSync(join(dir, "canvases", "reports", "commands.py"), COMMANDS);
     const r = await applyCommand(commandOptions(dir, fx.emu));
     if (r.exitCode !== 0) throw new Error(`apply failed: ${JSON.stringify(r)}`);
     await editByHand(fx, "reports", "report", (code) => code.replace(REPO_LINES.join("\n"), HAND_LINES.join("\n")));
     await editByHand(fx, "reports", "long", (code) => code.replace(/ = (\d+)$/gm, " = -$1"));
+    await editByHand(fx, "reports", "commands", (code) => code.replace("return 1", "return 2"));
     await fx.user.secrets.put("MAPBOX_TOKEN", HAND_SECRET);
   });
 
@@ -89,6 +93,17 @@ describe("GIVEN an applied repository whose UDF reports/report is edited by hand
     const tty = await cli("plan", [dir], env, true);
     expect(tty.stdout).toContain(`\x1b[31m-${HAND_LINES[0]}\x1b[0m`);
     expect(tty.stdout).toContain(`\x1b[32m+${REPO_LINES[0]}\x1b[0m`);
+  });
+
+  it("WHEN plan and drift run under GitHub Actions THEN code lines that look like workflow commands are printed with commands switched off", async () => {
+    const plain = await cli("plan", [dir], env);
+    expect(plain.stdout).toContain(`\n${" ".repeat(11)}::add-mask::udf\n`);
+    for (const run of [await cli("plan", [dir], { ...env, GITHUB_ACTIONS: "true" }), await cli("drift", [dir], { ...env, GITHUB_ACTIONS: "true" })]) {
+      const token = /^::stop-commands::([0-9a-f-]{36})\n/.exec(run.stdout)?.[1];
+      expect(token).toBeDefined();
+      expect(run.stdout.endsWith(`\n::${token}::\n`)).toBe(true);
+      expect(run.stdout).toContain("    ::add-mask::udf\n");
+    }
   });
 
   it("WHEN plan --json runs THEN the code field carries the same diff, and a diff longer than the bound ends with the note", async () => {
