@@ -132,6 +132,12 @@ describe("GIVEN a repository whose UDFs declare tests", () => {
     expect(again.code).toBe(0);
     expect(again.stderr).toContain("No changed UDF declares tests: nothing to test.");
     edit("canvases/checks/greet.py", '"length": len(name) + 1', '"length": len(name)');
+    const json = await cli("apply", dir, "--auto-approve", "--outputs", outputsFileOf(dir), "--test", "--json");
+    expect(json.code).toBe(0);
+    const doc = JSON.parse(json.stdout);
+    expect(doc.report.counts).toMatchObject({ done: 1, failed: 0 });
+    expect(doc.tests).toMatchObject({ ok: true, counts: { passed: 3, failed: 0 } });
+    expect(doc.tests.results.map((x: { address: string }) => x.address)).toEqual(["udf.checks/greet", "udf.checks/greet", "udf.checks/greet"]);
   });
 
   it("WHEN a result holds a secret value THEN the output shows [REDACTED], never the value or the token", async () => {

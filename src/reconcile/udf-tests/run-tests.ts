@@ -71,10 +71,11 @@ export async function runOneTest(ctx: TestRunContext, test: UdfTest): Promise<Te
   try {
     result = await ctx.client.realtime.runUdf(ctx.clientId, { stepConfig: savedUdfStepConfig(udfId, test.args), format: "json" });
   } catch (e) {
-    const failedRun = isApiError(e, "validation_failed");
+    // The UDF failed: 422 with the traceback as its detail (a 422 listing invalid fields refused the request instead).
+    const failedRun = isApiError(e, "validation_failed") && typeof e.detail === "string";
     if (test.expectError && failedRun) return outcome("passed");
     if (failedRun) return outcome("failed", { message: `the UDF raised an error:\n${lastLines(runErrorText(e))}` });
-    return outcome("failed", { message: `the run could not be made: ${runErrorText(e)}` });
+    return outcome("failed", { message: `the run could not be made: ${e instanceof Error ? e.message : String(e)}` });
   }
   if (test.expectError) return outcome("failed", { message: "expected the run to fail, but it returned a result" });
   const parsed = parseJsonResult(result);

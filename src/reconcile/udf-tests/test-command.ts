@@ -4,8 +4,7 @@
  * report and an exit code (0 all passed, 1 a failure or an error); rendering is the caller's.
  * Secret values of the project and the target's credentials never appear in the report.
  */
-import { scrub } from "../../api/errors";
-import { isApiError } from "../../api/errors";
+import { isApiError, scrub } from "../../api/errors";
 import type { SvcClient } from "../../api/client";
 import { connect } from "../connect";
 import { loadRepository } from "../load";
