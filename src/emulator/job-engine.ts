@@ -21,7 +21,7 @@ import { ObjectStore, parseStoragePath } from "./object-store";
 import type { EmulatorEnv } from "./route";
 import { parseJson, type Store } from "./store";
 import { canonicalJson } from "../canonical-json";
-import { JOB_UDF_DDL, isInFlight, jobOutputPrefix, jobUdf, startUdfRun, udfRunState, type JobRunEnv } from "./job-udf-run";
+import { JOB_UDF_DDL, abortUdfRun, isInFlight, jobOutputPrefix, jobUdf, startUdfRun, udfRunState, type JobRunEnv } from "./job-udf-run";
 
 /** What the lifecycle needs: the store, the object store folder the outputs are written to, and the UDF runner's settings. */
 export type JobEnv = JobRunEnv;
@@ -247,6 +247,7 @@ export function cancelJob(env: JobEnv, job: JobRow, now: Date): JobRow {
   if (TERMINAL.has(j.status)) throw badRequest(`Job ${j.id} has already finished with status ${j.status}; only a running or pending job can be canceled`);
   const at = now.getTime();
   store.run("UPDATE jobs SET status = 'CANCELED', status_date = ?, finished_ms = ? WHERE id = ?", iso(at), at, j.id);
+  abortUdfRun(store, j.id);
   addEvent(store, j.id, "CANCELED", "Canceled on request; instance terminated", at);
   addLog(store, j.id, at, "Cancel requested", j.instance_id ? `Instance ${j.instance_id} terminated` : "No instance was started", "Job canceled");
   return jobById(store, j.id)!;

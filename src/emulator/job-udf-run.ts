@@ -9,7 +9,7 @@
  * where `duration` is the real run time (or `config.emulator.duration_s` when given). stdout and
  * stderr become log lines, a Python exception fails the job with its traceback in the logs, and
  * the output is written under the job's results prefix (`output.json` or `output.csv`, then
- * `_SUCCESS`). Without python3 the job fails saying so. A run in flight when the emulator stopped
+ * `_SUCCESS`). Canceling the job kills the process. Without python3 the job fails saying so. A run in flight when the emulator stopped
  * fails on the next read ("the emulator stopped while the UDF ran").
  */
 import { invalid, notFound } from "./http-error";
@@ -40,13 +40,18 @@ interface JobLike {
   started_ms: number | null;
 }
 
-/** Runs in flight, per store (one emulator, one map). */
-const inFlight = new WeakMap<Store, Set<string>>();
+/** Runs in flight by job id, per store (one emulator, one map), each with the controller that kills it. */
+const inFlight = new WeakMap<Store, Map<string, AbortController>>();
 const flights = (store: Store) => {
-  let s = inFlight.get(store);
-  if (!s) inFlight.set(store, (s = new Set()));
-  return s;
+  let m = inFlight.get(store);
+  if (!m) inFlight.set(store, (m = new Map()));
+  return m;
 };
+
+/** Kills the job's UDF process, if one runs (the job was canceled: spec 3, "job and its instance terminated"). */
+export function abortUdfRun(store: Store, jobId: string): void {
+  flights(store).get(jobId)?.abort();
+}
 
 /** A parsed UDF body, or a message saying what is wrong with it. */
 export function bodyInput(raw: unknown): { ok: true; body: UdfBodyInput } | { ok: false; message: string } {
@@ -172,13 +177,15 @@ export function startUdfRun(env: JobRunEnv, job: JobLike, udf: JobUdf, startedMs
     record(env, job, startedMs, hintMs, { ok: false, message: problem!, stdout: "", stderr: "", durationMs: 0 });
     return;
   }
-  flights(store).add(job.id);
+  const controller = new AbortController();
+  flights(store).set(job.id, controller);
   const parameters = parseJson<Record<string, unknown> | null>(job.udf_args, null) ?? {};
   const rt = env.realtime;
   const run = async (): Promise<UdfRunResult> => {
     const release = await rt.acquire(); // batch runs share the emulator's Python slots with real-time runs
     try {
-      return await runUdf({ body: body!, parameters, python: rt.python, timeoutMs: rt.timeLimitMs, cwd: rt.runDir(`job-${job.id}`) });
+      if (controller.signal.aborted) return { ok: false, kind: "exception", message: "canceled before it started", stdout: "", stderr: "", durationMs: 0 };
+      return await runUdf({ body: body!, parameters, python: rt.python, timeoutMs: rt.timeLimitMs, cwd: rt.runDir(`job-${job.id}`), signal: controller.signal });
     } finally {
       release();
     }

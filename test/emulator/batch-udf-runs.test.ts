@@ -3,6 +3,9 @@
  * `POST /run` configs naming a UDF go through states on the emulator clock, leave the UDF's output
  * in their logs and results, and fail with the traceback when the UDF raises.
  */
+import { existsSync, mkdtempSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import type { SvcClient } from "../../src/api/client";
 import { ManualClock } from "../../src/emulator/clock";
@@ -121,12 +124,15 @@ describe("batch jobs that run a UDF", () => {
     expect((await fx.service.jobs.events(run.job_id)).at(-1)?.job_status_description).toContain("time limit of 3 s");
   });
 
-  it("GIVEN a running UDF WHEN the job is canceled THEN it stays CANCELED when the process ends", async () => {
-    const run = await fx.user.jobs.submit({ udf: { code: "import time\n@fused.udf\ndef udf():\n    time.sleep(0.5)\n    return 1\n" } });
+  it("GIVEN a running UDF WHEN the job is canceled THEN its process is killed and the job stays CANCELED", async () => {
+    const marker = join(mkdtempSync(join(tmpdir(), "svc-cancel-")), "finished");
+    const code = "import time\n@fused.udf\ndef udf(path: str = ''):\n    time.sleep(1)\n    open(path, 'w').write('done')\n    return 1\n";
+    const run = await fx.user.jobs.submit({ udf: { code }, udf_args: { path: marker } });
     clock.advance(1500);
     expect((await fx.service.jobs.get(run.job_id)).job_status).toBe("RUNNING");
     expect((await fx.service.jobs.cancel(run.job_id)).job_status).toBe("CANCELED");
-    await new Promise((r) => setTimeout(r, 1000));
+    await new Promise((r) => setTimeout(r, 2000));
+    expect(existsSync(marker)).toBe(false);
     clock.advance(60_000);
     expect((await fx.service.jobs.get(run.job_id)).job_status).toBe("CANCELED");
     expect(await fx.service.jobs.results(run.job_id)).toEqual([]);

@@ -53,7 +53,7 @@ function collector() {
 }
 
 /** One runner process: request on stdin, answer on fd 3, killed (with its children) after the limit. */
-async function execRunner(python: string, request: object, timeoutMs: number, cwd: string | undefined, extraEnv: Record<string, string> | undefined): Promise<RawOutcome> {
+async function execRunner(python: string, request: object, timeoutMs: number, cwd: string | undefined, extraEnv: Record<string, string> | undefined, signal?: AbortSignal): Promise<RawOutcome> {
   const started = performance.now();
   const resolved = await resolvePython(python);
   if (!resolved.ok) return { answer: undefined, stdout: "", stderr: "", durationMs: 0, timedOut: false, exitCode: null, spawnError: resolved.error };
@@ -69,14 +69,19 @@ async function execRunner(python: string, request: object, timeoutMs: number, cw
     const answerParts: Buffer[] = [];
     let timedOut = false;
     let spawnError: NodeJS.ErrnoException | undefined;
-    const timer = setTimeout(() => {
-      timedOut = true;
+    const kill = () => {
       try {
         process.kill(-child.pid!, "SIGKILL");
       } catch {
         child.kill("SIGKILL");
       }
+    };
+    const timer = setTimeout(() => {
+      timedOut = true;
+      kill();
     }, timeoutMs);
+    // Aborting (a canceled batch job) kills the process group as the time limit does.
+    signal?.addEventListener("abort", kill, { once: true });
     child.stdout!.on("data", (b: Buffer) => out.push(b));
     child.stderr!.on("data", (b: Buffer) => err.push(b));
     (child.stdio[3] as NodeJS.ReadableStream).on("data", (b: Buffer) => answerParts.push(b));
@@ -84,6 +89,7 @@ async function execRunner(python: string, request: object, timeoutMs: number, cw
     child.on("error", (e) => (spawnError = e));
     child.on("close", (exitCode) => {
       clearTimeout(timer);
+      signal?.removeEventListener("abort", kill);
       let answer: Record<string, unknown> | undefined;
       try {
         answer = JSON.parse(Buffer.concat(answerParts).toString("utf8"));
@@ -144,6 +150,7 @@ export async function runUdf(req: UdfRunRequest): Promise<UdfRunResult> {
     timeoutMs,
     req.cwd,
     req.env,
+    req.signal,
   );
   const a = raw.answer;
   if (raw.spawnError || raw.timedOut || !a || a.ok !== true) return failure(raw, timeoutMs);

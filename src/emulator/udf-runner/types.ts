@@ -53,6 +53,8 @@ export interface UdfRunRequest {
   cwd?: string;
   /** Extra environment variables for the UDF process (the emulator's own are not passed on). */
   env?: Record<string, string>;
+  /** Aborting kills the process (and its children), as the time limit does. */
+  signal?: AbortSignal;
 }
 
 export interface UdfRunSuccess {
