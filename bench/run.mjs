@@ -20,9 +20,9 @@ console.log("\nReal-time UDF runs (emulator in its own process, each fresh run a
 try {
   const runs = await benchUdfRuns();
   line(`fresh runs per second (${runs.concurrency} in flight)`, runs.fresh.perSecond, "");
-  line(`  floor: bare python3 starts per second (${runs.concurrency} at once)`, runs.python.perSecond, "");
+  line(`  floor: python3 starts/s (${runs.concurrency} at once)`, runs.python.perSecond, "");
   line("cached runs per second (32 in flight)", runs.cached.perSecond, "");
-  line("  floor: authenticated GET /user/self per second", runs.get.perSecond, "");
+  line("  floor: authenticated GETs per second", runs.get.perSecond, "");
   if (runs.fresh.failed || runs.cached.failed) console.log(`failed runs: ${runs.fresh.failed} fresh, ${runs.cached.failed} cached`);
 } catch (e) {
   console.log(`skipped: ${e.message}`);
