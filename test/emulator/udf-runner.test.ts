@@ -99,3 +99,15 @@ describe("describeUdfs", () => {
     });
   });
 });
+
+describe("stopping runs", () => {
+  it("GIVEN a running UDF WHEN its signal is aborted THEN the process is killed and the run fails with kind stopped", async () => {
+    const controller = new AbortController();
+    const started = runUdf({ body: body("@fused.udf\ndef udf():\n    import time\n    print('running', flush=True)\n    time.sleep(30)\n"), signal: controller.signal });
+    setTimeout(() => controller.abort(), 800);
+    const r = await started;
+    expect(r).toMatchObject({ ok: false, kind: "stopped", message: "The UDF run was stopped before it finished" });
+    expect(r.durationMs).toBeLessThan(10_000);
+    expect(await runUdf({ body: body("@fused.udf\ndef udf():\n    return 1\n"), signal: controller.signal })).toMatchObject({ ok: false, kind: "stopped" });
+  });
+});
