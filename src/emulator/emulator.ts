@@ -13,7 +13,7 @@ import { datasetAt } from "./datasets/dataset-catalog";
 import { indexDataset, type IndexResult } from "./datasets/dataset-indexer";
 import type { DatasetSpecInput } from "./datasets/dataset-spec";
 import { FaultInjector, type FaultSpec } from "./faults";
-import { createRealtimeRuntime } from "./realtime/runtime";
+import { checkRunTimeLimit, createRealtimeRuntime } from "./realtime/runtime";
 import { migrateRunCache } from "./realtime/run-cache";
 import { Keys } from "./keys";
 import type { EmulatorEnv } from "./route";
@@ -75,6 +75,7 @@ export interface RunningEmulator {
 }
 
 export async function startEmulator(options: EmulatorOptions = {}): Promise<RunningEmulator> {
+  checkRunTimeLimit(options.runTimeLimitMs);
   if (options.dataDir) mkdirSync(options.dataDir, { recursive: true });
   const keys = Keys.forDataDir(options.dataDir);
   const store = new Store(options.dataDir);
@@ -156,6 +157,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
       if (closed) return;
       closed = true;
       if (timer) clearInterval(timer);
+      env.realtime.close();
       await server.close();
       store.close();
       if (tempRoot) rmSync(tempRoot, { recursive: true, force: true });

@@ -3,11 +3,13 @@
  * results are cached per code, parameters and tile, the invalidation endpoints change what the next
  * run returns, and the usage counters (2.8) count every run.
  */
-import { mkdtempSync, readFileSync } from "node:fs";
+import { existsSync, mkdtempSync, readFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
+import { createClient } from "../../src/api/client";
 import type { RunResult } from "../../src/api/realtime";
+import { startEmulator } from "../../src/emulator/emulator";
 import { ManualClock } from "../../src/emulator/clock";
 import { failure, useEmulator } from "../helpers/emulator";
 
@@ -170,6 +172,27 @@ describe("run time limit", () => {
     const pid = Number(readFileSync(pidFile, "utf8"));
     expect(() => process.kill(pid, 0)).toThrow(/ESRCH/);
     expect(await limited.user.environment.usage()).toMatchObject({ calls_total: 1, calls_error: 1 });
+  });
+});
+
+describe("closing the emulator", () => {
+  it("GIVEN a run in progress WHEN the emulator closes THEN its Python process is killed", async () => {
+    const emu = await startEmulator();
+    const client = createClient({ baseUrl: emu.baseUrl, token: emu.tokens.user_token, retry: { maxAttempts: 1 } });
+    const pidFile = join(mkdtempSync(join(tmpdir(), "svc-run-")), "pid");
+    const code = "@fused.udf\ndef udf(pid_file: str = ''):\n    import os, time\n    open(pid_file, 'w').write(str(os.getpid()))\n    time.sleep(60)\n";
+    const pending = client.realtime.runUdf(CLIENT, { stepConfig: { code, parameters: { pid_file: pidFile } }, format: "json" }).catch((e) => e);
+    const deadline = Date.now() + 20_000;
+    while (!existsSync(pidFile) || readFileSync(pidFile, "utf8") === "") {
+      if (Date.now() > deadline) throw new Error("the UDF never started");
+      await new Promise((r) => setTimeout(r, 50));
+    }
+    const pid = Number(readFileSync(pidFile, "utf8"));
+    await emu.close();
+    await pending;
+    await client.close();
+    await new Promise((r) => setTimeout(r, 200));
+    expect(() => process.kill(pid, 0)).toThrow(/ESRCH/);
   });
 });
 

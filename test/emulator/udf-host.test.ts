@@ -114,7 +114,12 @@ describe("team canvases and tokens", () => {
     const rotated = await fx.user.sharing.share({ collectionId: team.id, newToken: true });
     expect(await failure(fx.anon.sharing.runShared(team.share_token!, "tiles", { tile, sessionToken: session.session_token }))).toMatchObject({ status: 404 });
     const stale = await failure(fx.anon.sharing.runShared(rotated.share_token!, "tiles", { tile, sessionToken: session.session_token }));
-    expect(stale).toMatchObject({ status: 401, detail: "The session token is invalid, expired or revoked" });
+    expect(stale).toMatchObject({ status: 401, detail: "The session token is invalid, expired or revoked", path: "/{canvas_token}/tiles/tiles/1/1/0?svc_session_token=%7Bsvc_session_token%7D" });
+    // Tokens never show in errors.
+    for (const secret of [rotated.share_token!, session.session_token, team.share_token!]) {
+      expect(JSON.stringify({ ...stale, message: stale.message })).not.toContain(secret);
+      expect(JSON.stringify({ ...stale, message: stale.message })).not.toContain(encodeURIComponent(secret));
+    }
     const fresh = await fx.service.sessionTokens.create(rotated.share_token!);
     expect(value(await fx.anon.sharing.runShared(rotated.share_token!, "tiles", { tile, sessionToken: fresh.session_token }))).toMatchObject({ tile: [1, 1, 0] });
     team = { ...team, share_token: rotated.share_token };

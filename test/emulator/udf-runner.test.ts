@@ -2,6 +2,9 @@
  * The UDF runner on its own: real bodies run unchanged in python3, with helper modules, tiles,
  * formats, exceptions, the time limit and a missing interpreter.
  */
+import { mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { describeUdfs, runUdf, tileBounds } from "../../src/emulator/udf-runner";
 
@@ -35,6 +38,19 @@ describe("runUdf", () => {
   it("GIVEN format csv and a list of objects THEN the output is CSV text", async () => {
     const r = await runUdf({ body: body("@fused.udf\ndef udf():\n    return [{'a': 1, 'b': 'x'}, {'a': 2, 'b': 'y'}]\n"), format: "csv" });
     expect(r).toMatchObject({ ok: true, outputText: "a,b\n1,x\n2,y\n", contentType: "text/csv; charset=utf-8" });
+  });
+
+  it("GIVEN a DataFrame (a stand-in pandas on PYTHONPATH) THEN json asks for records and csv drops the index", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "svc-fake-pandas-"));
+    mkdirSync(join(dir, "pandas"));
+    writeFileSync(
+      join(dir, "pandas", "__init__.py"),
+      "class DataFrame:\n    columns = ['a']\n    def to_json(self, **kw):\n        return '{\"to_json\": ' + repr(sorted(kw.items())).replace(\"'\", '\"').replace('(', '[').replace(')', ']') + '}'\n    def to_csv(self, **kw):\n        return 'a\\n1\\n' if kw == {'index': False} else 'wrong'\n",
+    );
+    const code = "@fused.udf\ndef udf():\n    import pandas as pd\n    return pd.DataFrame()\n";
+    const asJson = await runUdf({ body: body(code), env: { PYTHONPATH: dir } });
+    expect(asJson).toMatchObject({ ok: true, value: { to_json: [["date_format", "iso"], ["orient", "records"]] } });
+    expect(await runUdf({ body: body(code), env: { PYTHONPATH: dir }, format: "csv" })).toMatchObject({ ok: true, outputText: "a\n1\n" });
   });
 
   it("GIVEN a UDF that raises THEN the failure carries a traceback starting in the UDF's code", async () => {
@@ -97,5 +113,17 @@ describe("describeUdfs", () => {
         { name: "tags", annotation: "list", type: "array", required: false, default: null },
       ],
     });
+  });
+});
+
+describe("stopping runs", () => {
+  it("GIVEN a running UDF WHEN its signal is aborted THEN the process is killed and the run fails with kind stopped", async () => {
+    const controller = new AbortController();
+    const started = runUdf({ body: body("@fused.udf\ndef udf():\n    import time\n    print('running', flush=True)\n    time.sleep(30)\n"), signal: controller.signal });
+    setTimeout(() => controller.abort(), 800);
+    const r = await started;
+    expect(r).toMatchObject({ ok: false, kind: "stopped", message: "The UDF run was stopped before it finished" });
+    expect(r.durationMs).toBeLessThan(10_000);
+    expect(await runUdf({ body: body("@fused.udf\ndef udf():\n    return 1\n"), signal: controller.signal })).toMatchObject({ ok: false, kind: "stopped" });
   });
 });

@@ -98,7 +98,7 @@ async function describeCanvas(env: EmulatorEnv, targets: (RunTarget | undefined)
   if (missing.length) {
     const release = await rt.acquire();
     try {
-      const r = await describeUdfs({ bodies: missing.map((t) => t.body), python: rt.python, timeoutMs: rt.timeLimitMs });
+      const r = await describeUdfs({ bodies: missing.map((t) => t.body), python: rt.python, timeoutMs: rt.timeLimitMs, signal: rt.signal });
       if (r.ok) missing.forEach((t, i) => rememberDescription(rt.descriptions, t.runHash, r.descriptions[i]));
       else unavailable = r.message;
     } finally {

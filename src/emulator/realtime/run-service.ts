@@ -5,7 +5,8 @@
  * `X-Svc-Metadata` (stdout, stderr, log directory, cached or not).
  *
  * Answers: 200 with the output; 422 when the UDF raised (traceback in `detail`) or passed the time
- * limit (the process was killed); 501 when no Python interpreter is available.
+ * limit (the process was killed); 501 when no Python interpreter is available; 503 when the
+ * emulator closes during the run.
  */
 import { randomUUID } from "node:crypto";
 import { writeFileSync } from "node:fs";
@@ -85,6 +86,7 @@ async function freshRun(env: EmulatorEnv, req: RunRequest, key: string): Promise
       timeoutMs: rt.timeLimitMs,
       python: rt.python,
       cwd: logDir,
+      signal: rt.signal,
     });
   } finally {
     release();
@@ -108,6 +110,7 @@ async function freshRun(env: EmulatorEnv, req: RunRequest, key: string): Promise
     return bytes(200, ok.outputText, ok.contentType, headers);
   }
   if (result.kind === "no-python") throw new HttpError(501, `UDF runs are not available: ${result.message}`);
+  if (result.kind === "stopped") throw new HttpError(503, "The emulator is shutting down; the UDF run was stopped");
   const failed = result;
   env.store.tx(() =>
     recordRealtimeUsage(env.store, req.envId, at, { calls_total: 1, calls_error: 1, calls_total_time: failed.durationMs, calls_error_time: failed.durationMs }),

@@ -21,6 +21,10 @@ export interface RealtimeRuntime {
   acquire(): Promise<() => void>;
   /** Entrypoint descriptions by run hash (the code decides them, so they never go stale). */
   descriptions: Map<string, UdfDescription | UdfRunFailure>;
+  /** Aborted by {@link close}: runs in progress are killed, later ones stop at once. */
+  signal: AbortSignal;
+  /** Kills every run in progress (the emulator is closing). */
+  close(): void;
 }
 
 export interface RealtimeRuntimeOptions {
@@ -32,8 +36,14 @@ export interface RealtimeRuntimeOptions {
   maxConcurrent?: number;
 }
 
+/** Throws when a run time limit is not a positive number of milliseconds. */
+export function checkRunTimeLimit(ms: number | undefined): void {
+  if (ms !== undefined && !(Number.isFinite(ms) && ms > 0)) throw new Error(`Invalid runTimeLimitMs ${ms}. Expected a number of milliseconds above 0.`);
+}
+
 export function createRealtimeRuntime(o: RealtimeRuntimeOptions): RealtimeRuntime {
   const recent: string[] = [];
+  const closing = new AbortController();
   const limit = Math.max(1, o.maxConcurrent ?? availableParallelism());
   let running = 0;
   const waiting: (() => void)[] = [];
@@ -63,5 +73,7 @@ export function createRealtimeRuntime(o: RealtimeRuntimeOptions): RealtimeRuntim
       return new Promise((resolve) => waiting.push(() => resolve(release)));
     },
     descriptions: new Map(),
+    signal: closing.signal,
+    close: () => closing.abort(),
   };
 }

@@ -31,6 +31,8 @@ interface RawOutcome {
   stderr: string;
   durationMs: number;
   timedOut: boolean;
+  /** Stopped through the caller's abort signal. */
+  stopped: boolean;
   exitCode: number | null;
   spawnError?: NodeJS.ErrnoException;
 }
@@ -52,15 +54,25 @@ function collector() {
   };
 }
 
-/** One runner process: request on stdin, answer on fd 3, killed (with its children) after the limit. */
-async function execRunner(python: string, request: object, timeoutMs: number, cwd: string | undefined, extraEnv: Record<string, string> | undefined, signal?: AbortSignal): Promise<RawOutcome> {
+interface ExecOptions {
+  python: string;
+  timeoutMs: number;
+  cwd?: string;
+  env?: Record<string, string>;
+  signal?: AbortSignal;
+}
+
+/** One runner process: request on stdin, answer on fd 3, killed (with its children) at the limit or on abort. */
+async function execRunner(request: object, o: ExecOptions): Promise<RawOutcome> {
   const started = performance.now();
-  const resolved = await resolvePython(python);
-  if (!resolved.ok) return { answer: undefined, stdout: "", stderr: "", durationMs: 0, timedOut: false, exitCode: null, spawnError: resolved.error };
+  const none = { answer: undefined, stdout: "", stderr: "", durationMs: 0, timedOut: false, stopped: false, exitCode: null };
+  if (o.signal?.aborted) return { ...none, stopped: true };
+  const resolved = await resolvePython(o.python);
+  if (!resolved.ok) return { ...none, spawnError: resolved.error };
   return new Promise((resolve) => {
     const child = spawn(resolved.executable, ["-u", RUNNER_SCRIPT], {
-      cwd,
-      env: { ...pythonEnvironment(), ...extraEnv },
+      cwd: o.cwd,
+      env: { ...pythonEnvironment(), ...o.env },
       stdio: ["pipe", "pipe", "pipe", "pipe"],
       detached: true, // own process group: the time limit kills whatever the UDF started too
     });
@@ -68,8 +80,9 @@ async function execRunner(python: string, request: object, timeoutMs: number, cw
     const err = collector();
     const answerParts: Buffer[] = [];
     let timedOut = false;
+    let stopped = false;
     let spawnError: NodeJS.ErrnoException | undefined;
-    const kill = () => {
+    const killGroup = () => {
       try {
         process.kill(-child.pid!, "SIGKILL");
       } catch {
@@ -78,10 +91,13 @@ async function execRunner(python: string, request: object, timeoutMs: number, cw
     };
     const timer = setTimeout(() => {
       timedOut = true;
-      kill();
-    }, timeoutMs);
-    // Aborting (a canceled batch job) kills the process group as the time limit does.
-    signal?.addEventListener("abort", kill, { once: true });
+      killGroup();
+    }, o.timeoutMs);
+    const onAbort = () => {
+      stopped = true;
+      killGroup();
+    };
+    o.signal?.addEventListener("abort", onAbort, { once: true });
     child.stdout!.on("data", (b: Buffer) => out.push(b));
     child.stderr!.on("data", (b: Buffer) => err.push(b));
     (child.stdio[3] as NodeJS.ReadableStream).on("data", (b: Buffer) => answerParts.push(b));
@@ -89,14 +105,15 @@ async function execRunner(python: string, request: object, timeoutMs: number, cw
     child.on("error", (e) => (spawnError = e));
     child.on("close", (exitCode) => {
       clearTimeout(timer);
-      signal?.removeEventListener("abort", kill);
+      o.signal?.removeEventListener("abort", onAbort);
       let answer: Record<string, unknown> | undefined;
       try {
         answer = JSON.parse(Buffer.concat(answerParts).toString("utf8"));
       } catch {
         answer = undefined;
       }
-      resolve({ answer, stdout: out.text(), stderr: err.text(), durationMs: Math.round(performance.now() - started), timedOut, exitCode, spawnError });
+      const durationMs = Math.round(performance.now() - started);
+      resolve({ answer, stdout: out.text(), stderr: err.text(), durationMs, timedOut, stopped, exitCode, spawnError });
     });
     child.stdin!.end(JSON.stringify(request));
   });
@@ -108,6 +125,7 @@ function failure(raw: RawOutcome, timeoutMs: number): UdfRunFailure {
     const why = raw.spawnError.code === "ENOENT" ? "was not found" : `could not be started (${raw.spawnError.message})`;
     return { ok: false, kind: "no-python", message: `The Python interpreter ${why}; UDF runs need python3 (choose one with --python PATH)`, ...base };
   }
+  if (raw.stopped) return { ok: false, kind: "stopped", message: "The UDF run was stopped before it finished", ...base };
   if (raw.timedOut) return { ok: false, kind: "timeout", message: `The UDF run exceeded the time limit of ${timeoutMs / 1000} s and was stopped`, ...base };
   const a = raw.answer;
   if (a && a.ok === false)
@@ -126,7 +144,8 @@ function failure(raw: RawOutcome, timeoutMs: number): UdfRunFailure {
  *
  * Resolves (never rejects) with the decoded output, or a failure whose `kind` says why:
  * `exception` (the UDF raised: `traceback` starts in the UDF's code), `timeout` (the process and
- * its children were killed at `timeoutMs`), `no-python` (the interpreter is missing).
+ * its children were killed at `timeoutMs`), `stopped` (killed because `signal` was aborted, e.g. a
+ * cancelled job or a closing emulator), `no-python` (the interpreter is missing).
  *
  * @example
  * const r = await runUdf({ body: { code: "@fused.udf\ndef udf(n: int = 1):\n    return {'n': n}\n" }, parameters: { n: "2" } });
@@ -136,7 +155,6 @@ export async function runUdf(req: UdfRunRequest): Promise<UdfRunResult> {
   const timeoutMs = req.timeoutMs ?? DEFAULT_TIMEOUT_MS;
   const format = req.format ?? "json";
   const raw = await execRunner(
-    req.python ?? "python3",
     {
       mode: "run",
       name: req.body.name,
@@ -147,13 +165,10 @@ export async function runUdf(req: UdfRunRequest): Promise<UdfRunResult> {
       tile: req.tile ?? null,
       format,
     },
-    timeoutMs,
-    req.cwd,
-    req.env,
-    req.signal,
+    { python: req.python ?? "python3", timeoutMs, cwd: req.cwd, env: req.env, signal: req.signal },
   );
   const a = raw.answer;
-  if (raw.spawnError || raw.timedOut || !a || a.ok !== true) return failure(raw, timeoutMs);
+  if (raw.spawnError || raw.timedOut || raw.stopped || !a || a.ok !== true) return failure(raw, timeoutMs);
   const outputText = String(a.output);
   const contentType = String(a.content_type);
   return {
@@ -177,9 +192,9 @@ export async function runUdf(req: UdfRunRequest): Promise<UdfRunResult> {
 export async function describeUdfs(req: UdfDescribeRequest): Promise<UdfDescribeResult> {
   const timeoutMs = req.timeoutMs ?? DEFAULT_TIMEOUT_MS;
   const udfs = req.bodies.map((b) => ({ name: b.name, code: b.code, entrypoint: b.entrypoint ?? "udf" }));
-  const raw = await execRunner(req.python ?? "python3", { mode: "describe", udfs }, timeoutMs, undefined, undefined);
+  const raw = await execRunner({ mode: "describe", udfs }, { python: req.python ?? "python3", timeoutMs, signal: req.signal });
   const a = raw.answer;
-  if (raw.spawnError || raw.timedOut || !a || a.ok !== true || !Array.isArray(a.udfs)) return failure(raw, timeoutMs);
+  if (raw.spawnError || raw.timedOut || raw.stopped || !a || a.ok !== true || !Array.isArray(a.udfs)) return failure(raw, timeoutMs);
   const base = { stdout: raw.stdout, stderr: raw.stderr, durationMs: raw.durationMs };
   const descriptions = (a.udfs as Record<string, unknown>[]).map((d): UdfDescription | UdfRunFailure =>
     d.ok === true

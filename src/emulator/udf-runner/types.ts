@@ -53,7 +53,7 @@ export interface UdfRunRequest {
   cwd?: string;
   /** Extra environment variables for the UDF process (the emulator's own are not passed on). */
   env?: Record<string, string>;
-  /** Aborting kills the process (and its children), as the time limit does. */
+  /** Aborting it kills the process and its children; the run then fails with kind `stopped`. */
   signal?: AbortSignal;
 }
 
@@ -73,8 +73,11 @@ export interface UdfRunSuccess {
 
 export interface UdfRunFailure {
   ok: false;
-  /** `exception`: the UDF (or its output's serialization) raised; `timeout`: killed at the limit; `no-python`: no interpreter. */
-  kind: "exception" | "timeout" | "no-python";
+  /**
+   * `exception`: the UDF (or its output's serialization) raised; `timeout`: killed at the limit;
+   * `stopped`: killed through the abort signal; `no-python`: no interpreter.
+   */
+  kind: "exception" | "timeout" | "stopped" | "no-python";
   /** One line, for an error detail. */
   message: string;
   /** Python traceback starting in the UDF's code (exceptions only). */
@@ -90,6 +93,7 @@ export interface UdfDescribeRequest {
   bodies: readonly Pick<UdfBodyInput, "code" | "entrypoint" | "name">[];
   timeoutMs?: number;
   python?: string;
+  signal?: AbortSignal;
 }
 
 /** A parameter of the entrypoint, as its signature declares it. */
