@@ -156,6 +156,20 @@ describe("the bundled action", () => {
     expect(again.outputs).toMatchObject({ "exit-code": "0", "has-changes": "false" });
   });
 
+  it("WHEN apply mints a service-account token with github-secrets set THEN the bundle seals it into a GitHub secret that decrypts to the token, masked in the log", async () => {
+    mkdirSync(join(workspace, "accounts"), { recursive: true });
+    writeFileSync(join(workspace, "accounts", "svc.yaml"), "project: bundle_accounts\n");
+    writeFileSync(join(workspace, "accounts", "service-accounts.yaml"), 'service_accounts:\n  deployer:\n    rotation: "1"\n');
+    const secretsToken = "github_pat_bundleSecretsWriter_42";
+    const r = await runBundle({ command: "apply", "working-directory": "accounts", "github-secrets": "repository", "secrets-token": secretsToken }, { GITHUB_EVENT_NAME: "push" });
+    expect(r.code).toBe(0);
+    const token = gh.decryptSecret("SVC_SERVICE_ACCOUNT_DEPLOYER_TOKEN");
+    expect(token).toBeTruthy();
+    expect(r.stdout).toContain(`::add-mask::${token}`);
+    const rest = r.stdout.split("\n").filter((l) => !l.startsWith("::add-mask::")).join("\n");
+    for (const secret of [token!, secretsToken, GITHUB_TOKEN]) for (const text of [rest, r.stderr, r.summary]) expect(text).not.toContain(secret);
+  });
+
   it("WHEN an input is invalid THEN it fails with an error annotation naming each bad input", async () => {
     const r = await runBundle({ command: "deploy", "max-deletions": "-1" }, { GITHUB_EVENT_NAME: "push" });
     expect(r.code).toBe(1);
