@@ -17,7 +17,7 @@ import { udfById } from "./catalog";
 import { ObjectStore, parseStoragePath } from "./object-store";
 import type { EmulatorEnv } from "./route";
 import { parseJson, type Store } from "./store";
-import { runUdf, type UdfBodyInput, type UdfRunResult } from "./udf-runner";
+import { runUdf, type UdfBodyInput, type UdfRunFailure, type UdfRunResult } from "./udf-runner";
 
 /** What a job needs to run a UDF: the store, the object store folder, and the UDF runtime (Python, time limit, slots). */
 export type JobRunEnv = Pick<EmulatorEnv, "store" | "objectsDir" | "realtime" | "log">;
@@ -107,10 +107,14 @@ export function udfRunState(store: Store, jobId: string): { state: string; outpu
 /** True while this emulator has the job's process running (false after a restart). */
 export const isInFlight = (store: Store, jobId: string) => flights(store).has(jobId);
 
-const lines = (text: string) => text.split(/\r?\n/).filter((l, i, all) => l !== "" || i < all.length - 1).filter((l) => l.trim() !== "");
+/** Non-blank lines, each one log line. */
+const lines = (text: string) => text.split(/\r?\n/).filter((l) => l.trim() !== "");
+
+/** A failure before any process ran (the UDF is gone, its body cannot run, the job was canceled first). */
+const notRun = (message: string): UdfRunFailure => ({ ok: false, kind: "exception", message, stdout: "", stderr: "", durationMs: 0 });
 
 /** Records what the run did: log lines, duration, failure, outputs. Runs outside any request. */
-function record(env: JobRunEnv, job: JobLike, startedMs: number, hintMs: number | undefined, r: UdfRunResult | { ok: false; message: string; stdout: ""; stderr: ""; durationMs: 0; traceback?: undefined }): void {
+function record(env: JobRunEnv, job: JobLike, startedMs: number, hintMs: number | undefined, r: UdfRunResult): void {
   const store = env.store;
   const status = store.get<{ status: string }>("SELECT status FROM jobs WHERE id = ?", job.id)?.status;
   if (status !== "RUNNING") {
@@ -126,8 +130,8 @@ function record(env: JobRunEnv, job: JobLike, startedMs: number, hintMs: number 
   if (r.ok) {
     outputs = writeOutput(env, job, r.outputText, r.contentType, endAt);
     log(`UDF returned in ${r.durationMs} ms`);
-  } else {
-    if (r.traceback) for (const l of lines(r.traceback)) log(l);
+  } else if (r.traceback) {
+    for (const l of lines(r.traceback)) log(l);
   }
   store.run("UPDATE jobs SET duration_ms = ?, fail_reason = ? WHERE id = ?", duration, r.ok ? null : r.message, job.id);
   store.run("UPDATE job_udf_runs SET state = 'done', outputs = ? WHERE job_id = ?", outputs, job.id);
@@ -174,7 +178,7 @@ export function startUdfRun(env: JobRunEnv, job: JobLike, udf: JobUdf, startedMs
     }
   }
   if (!body) {
-    record(env, job, startedMs, hintMs, { ok: false, message: problem!, stdout: "", stderr: "", durationMs: 0 });
+    record(env, job, startedMs, hintMs, notRun(problem!));
     return;
   }
   const controller = new AbortController();
@@ -184,7 +188,7 @@ export function startUdfRun(env: JobRunEnv, job: JobLike, udf: JobUdf, startedMs
   const run = async (): Promise<UdfRunResult> => {
     const release = await rt.acquire(); // batch runs share the emulator's Python slots with real-time runs
     try {
-      if (controller.signal.aborted) return { ok: false, kind: "exception", message: "canceled before it started", stdout: "", stderr: "", durationMs: 0 };
+      if (controller.signal.aborted) return notRun("canceled before it started");
       return await runUdf({ body: body!, parameters, python: rt.python, timeoutMs: rt.timeLimitMs, cwd: rt.runDir(`job-${job.id}`), signal: controller.signal });
     } finally {
       release();

@@ -7,8 +7,9 @@ import { existsSync, mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import type { SvcClient } from "../../src/api/client";
+import { createClient, type SvcClient } from "../../src/api/client";
 import { ManualClock } from "../../src/emulator/clock";
+import { startEmulator } from "../../src/emulator/emulator";
 import { failure, useEmulator } from "../helpers/emulator";
 
 // 2026-01-05 is a Monday.
@@ -164,5 +165,29 @@ describe("batch UDF runs without python3", () => {
     const description = (await noPython.service.jobs.events(run.job_id)).at(-1)?.job_status_description;
     expect(description).toMatch(/Python interpreter was not found; UDF runs need python3/);
     expect((await noPython.service.jobs.logs(run.job_id)).map((l) => l.message)).toContain(`ERROR: ${description}`);
+  });
+});
+
+describe("a batch UDF run when the emulator restarts", () => {
+  it("GIVEN a job whose UDF was running WHEN the emulator restarts on its data dir THEN the job fails saying the run was lost", async () => {
+    const dataDir = mkdtempSync(join(tmpdir(), "svc-restart-"));
+    const clock2 = new ManualClock("2026-01-05T05:58:00Z");
+    const first = await startEmulator({ dataDir, clock: clock2 });
+    const client = createClient({ baseUrl: first.baseUrl, token: first.tokens.user_token });
+    const run = await client.jobs.submit({ udf: { code: "import time\n@fused.udf\ndef udf():\n    time.sleep(1)\n    return 1\n" } });
+    clock2.advance(1500);
+    expect((await client.jobs.get(run.job_id)).job_status).toBe("RUNNING");
+    await client.close();
+    await first.close();
+
+    const second = await startEmulator({ dataDir, clock: clock2 });
+    const again = createClient({ baseUrl: second.baseUrl, token: second.tokens.user_token });
+    try {
+      expect((await again.jobs.get(run.job_id)).job_status).toBe("FAILED");
+      expect((await again.jobs.events(run.job_id)).at(-1)?.job_status_description).toBe("The emulator stopped while the UDF ran; the run was lost");
+    } finally {
+      await again.close();
+      await second.close();
+    }
   });
 });
