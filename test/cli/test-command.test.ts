@@ -82,6 +82,16 @@ describe("GIVEN a repository whose UDFs declare tests", () => {
     expect(only.stdout).toContain("Tests passed: 1 passed, 0 failed.");
   });
 
+  it("WHEN a test is malformed THEN exit 1 with every error at file:line:column, and nothing runs", async () => {
+    const r = await cli("test", copyRepo("error-udf-tests"));
+    expect(r.code).toBe(1);
+    expect(r.stdout).toBe("");
+    expect(r.stderr).toContain("canvases/checks/one.yaml:2:11: tests[0].args: found a list, expected a mapping of the UDF's parameters");
+    expect(r.stderr).toContain("canvases/checks/two.yaml:2:3: tests: found a mapping, expected a list of tests");
+    expect(r.stderr).toContain("10 errors in ");
+    expect(r.stderr).toContain("no test was run.");
+  });
+
   it("WHEN --only matches no UDF with tests THEN exit 1 naming the ones that have tests", async () => {
     const r = await cli("test", dir, "--only", "udf.checks/untested");
     expect(r.code).toBe(1);
