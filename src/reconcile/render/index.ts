@@ -7,4 +7,4 @@ export { renderPlanMarkdown, type PlanMarkdownOptions } from "./plan-markdown";
 export { actionDetailLines, planSummaryLine, renderPlanText, type PlanTextOptions } from "./plan-text";
 export { progressDisplay } from "./progress";
 export { renderApplyReportText, resultLine } from "./report-text";
-export { cleanText, describeFieldChange, formatFingerprint, formatValue, lineChangeCounts, sortKeysDeep } from "./values";
+export { cleanText, describeFieldChange, formatFingerprint, formatValue, isShownFingerprint, lineChangeCounts, sortKeysDeep } from "./values";
