@@ -3,6 +3,7 @@ export { ACTION_WORDS, DISPLAY_ORDER } from "./action-words";
 export { renderDriftMarkdown, type DriftMarkdownOptions } from "./drift-markdown";
 export { toJson } from "./json";
 export { DEFAULT_MAX_CHARS } from "./markdown-fit";
+export { code, htmlText, markdownText } from "./markdown-escape";
 export { renderPlanMarkdown, type PlanMarkdownOptions } from "./plan-markdown";
 export { actionDetailLines, planSummaryLine, renderPlanText, type PlanTextOptions } from "./plan-text";
 export { progressDisplay } from "./progress";
