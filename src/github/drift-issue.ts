@@ -45,7 +45,7 @@ export async function syncDriftIssue(octokit: Octokit, drift: DriftReport, opts:
   const open = await findOpenIssue(octokit, opts, label, marker, opts.author ?? (await tokenLogin(octokit)));
   const base = { owner: opts.owner, repo: opts.repo };
   const run = opts.runUrl ? ` ([workflow run](${opts.runUrl}))` : "";
-  const name = `\`${drift.project}\` (\`${drift.target}\`)`;
+  const name = `${code(drift.project)} (${code(drift.target)})`;
 
   if (!drift.drift) {
     if (!open) return { action: "none" };
