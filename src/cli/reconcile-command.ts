@@ -7,6 +7,8 @@ import { mkdir, writeFile } from "node:fs/promises";
 import { dirname, relative, resolve } from "node:path";
 import { parseArgs } from "node:util";
 import { loadErrorAnnotations } from "../github/annotations";
+import { underActions } from "../github/command-guard";
+import { guardIo } from "./actions-io";
 import { applyCommand, driftCommand, planCommand, validateCommand } from "../reconcile/commands";
 import type { CommandOptions, CommandResult } from "../reconcile/command-types";
 import { formatLoadError } from "../reconcile/model";
@@ -124,12 +126,12 @@ async function writeOut(file: string, text: string): Promise<void> {
 }
 
 /** Errors of loading, one `file:line:column: message` per line (and annotations under GitHub Actions). */
-function reportErrors(result: CommandResult, dir: string, io: Io): void {
+function reportErrors(result: CommandResult, dir: string, io: Io, command: ((text: string) => void) | undefined): void {
   for (const e of result.errors) io.stderr.write(`${formatLoadError(e)}\n`);
   if (result.errors.length) {
     io.stderr.write(`${result.errors.length} error${result.errors.length > 1 ? "s" : ""} in ${relative(".", resolve(dir)) || "."}; nothing was sent to the platform.\n`);
-    if (io.env.GITHUB_ACTIONS === "true") {
-      for (const line of loadErrorAnnotations(result.errors, { repoDir: resolve(dir), workspace: io.env.GITHUB_WORKSPACE ?? process.cwd() })) io.stdout.write(line.endsWith("\n") ? line : `${line}\n`);
+    if (command) {
+      for (const line of loadErrorAnnotations(result.errors, { repoDir: resolve(dir), workspace: io.env.GITHUB_WORKSPACE ?? process.cwd() })) command(line.endsWith("\n") ? line : `${line}\n`);
     }
   }
   if ("message" in result && result.message) io.stderr.write(`${result.message}\n`);
@@ -163,14 +165,28 @@ async function render(name: Name, result: CommandResult, v: Record<string, strin
 
 const RUN = { validate: validateCommand, plan: planCommand, apply: applyCommand, drift: driftCommand } as const;
 
-/** Runs one reconciler command from its arguments; returns the exit code. */
+/**
+ * Runs one reconciler command from its arguments; returns the exit code. Under GitHub Actions
+ * every line goes through a {@link CommandGuard} (see `actions-io.ts`): only svc-iac's own
+ * annotations can be workflow commands.
+ */
 export async function runReconcileCommand(name: Name, argv: string[], io: Io = defaultIo()): Promise<number> {
+  if (!underActions(io.env)) return run(name, argv, io, undefined);
+  const guarded = guardIo(io);
+  try {
+    return await run(name, argv, guarded.io, guarded.command);
+  } finally {
+    guarded.flush();
+  }
+}
+
+async function run(name: Name, argv: string[], io: Io, command: ((text: string) => void) | undefined): Promise<number> {
   const { values, dir } = parse(name, argv);
   if (name === "drift" && values.format !== undefined && values.format !== "md" && values.format !== "json") {
     throw new CliUsageError(`Invalid --format "${values.format}". Expected md or json.`);
   }
   const result = await RUN[name](commandOptions(name, values, dir, io));
   await render(name, result, values, io, dir);
-  reportErrors(result, dir, io);
+  reportErrors(result, dir, io, command);
   return result.exitCode;
 }

@@ -170,7 +170,7 @@ export function describeFieldChange(c: FieldChange): string {
  * through.
  */
 export function cleanText(s: string): string {
-  return s.replace(/[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/g, "?");
+  return s.replace(/[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u2028\u2029]/g, "?");
 }
 
 /** Free text on a single line: line breaks become ` ⏎ `. */
