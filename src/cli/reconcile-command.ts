@@ -7,8 +7,9 @@ import { mkdir, writeFile } from "node:fs/promises";
 import { dirname, relative, resolve } from "node:path";
 import { parseArgs } from "node:util";
 import { loadErrorAnnotations } from "../github/annotations";
-import { underActions } from "../github/command-guard";
+import { logText, underActions } from "../github/command-guard";
 import { guardIo } from "./actions-io";
+import { forWorkflowLog, isUntrustedBlock } from "../github/workflow-commands";
 import { applyCommand, driftCommand, planCommand, validateCommand } from "../reconcile/commands";
 import type { CommandOptions, CommandResult } from "../reconcile/command-types";
 import { formatLoadError } from "../reconcile/model";
@@ -137,14 +138,29 @@ function reportErrors(result: CommandResult, dir: string, io: Io, command: ((tex
   if ("message" in result && result.message) io.stderr.write(`${result.message}\n`);
 }
 
-async function render(name: Name, result: CommandResult, v: Record<string, string | boolean | undefined>, io: Io, dirArg: string): Promise<void> {
+async function render(
+  name: Name,
+  result: CommandResult,
+  v: Record<string, string | boolean | undefined>,
+  io: Io,
+  dirArg: string,
+  command: ((text: string) => void) | undefined,
+): Promise<void> {
   const color = !v["no-color"] && !!io.stdout.isTTY && !io.env.NO_COLOR;
+  // Plans and reports hold text from the repository and the platform (diffs of code). Under
+  // Actions, a text with a line the runner would obey is shown whole with commands switched off
+  // (its control characters shown as escapes); any other goes through the guarded stdout.
+  const print = (text: string) => {
+    const shown = command ? forWorkflowLog(logText(text), io.env) : text;
+    if (command && isUntrustedBlock(shown)) command(shown);
+    else io.stdout.write(text);
+  };
   if (result.command === "validate") {
     if (!result.errors.length) io.stdout.write(v.json ? toJson({ valid: true, objects: result.objects } as never) : `Valid: ${result.objects} objects.\n`);
     return;
   }
   if (result.command === "plan" && result.plan) {
-    io.stdout.write(v.json ? toJson(result.plan) : renderPlanText(result.plan, { color }));
+    print(v.json ? toJson(result.plan) : renderPlanText(result.plan, { color }));
     if (v.out && result.exitCode !== 1) io.stderr.write(`Saved the plan to ${v.out as string}. To apply exactly this plan: svc-iac apply ${dirArg} --plan ${v.out as string}\n`);
   }
   if (result.command === "apply") {
@@ -152,13 +168,13 @@ async function render(name: Name, result: CommandResult, v: Record<string, strin
       io.stdout.write(toJson({ plan: result.plan, report: result.report } as never));
       return;
     }
-    if (result.plan && (v["auto-approve"] || !result.report)) io.stdout.write(renderPlanText(result.plan, { color }));
-    if (result.report) io.stdout.write(`\n${renderApplyReportText(result.report)}`);
+    if (result.plan && (v["auto-approve"] || !result.report)) print(renderPlanText(result.plan, { color }));
+    if (result.report) print(`\n${renderApplyReportText(result.report)}`);
   }
   if (result.command === "drift" && result.drift) {
     const format = (v.format as string | undefined) ?? (v.json ? "json" : "md");
     const text = format === "json" ? toJson(result.drift) : renderDriftMarkdown(result.drift);
-    io.stdout.write(text.endsWith("\n") ? text : `${text}\n`);
+    print(text.endsWith("\n") ? text : `${text}\n`);
     if (v.out) await writeOut(v.out as string, text);
   }
 }
@@ -186,7 +202,7 @@ async function run(name: Name, argv: string[], io: Io, command: ((text: string) 
     throw new CliUsageError(`Invalid --format "${values.format}". Expected md or json.`);
   }
   const result = await RUN[name](commandOptions(name, values, dir, io));
-  await render(name, result, values, io, dir);
+  await render(name, result, values, io, dir, command);
   reportErrors(result, dir, io, command);
   return result.exitCode;
 }

@@ -1,10 +1,12 @@
 /**
  * The plan as Markdown, for pull-request comments and job summaries: a table of counts, then
- * the actions grouped by type, each with its field changes folded in `<details>`. Always fits
+ * the actions grouped by type, each with its field changes (and the diffs of text fields) folded
+ * in `<details>`. Always fits
  * `maxChars` (see {@link fitMarkdown} for the tiers).
  */
 import type { ActionType, Plan, PlannedAction } from "../plan-model";
 import { ACTION_WORDS, DISPLAY_ORDER } from "./action-words";
+import { diffMarkdown } from "./diff-blocks";
 import { code, htmlText, markdownText } from "./markdown-escape";
 import { DEFAULT_MAX_CHARS, fence, fitMarkdown, type FitItem, type FitSection } from "./markdown-fit";
 import { actionDetailLines, planSummaryLine } from "./plan-text";
@@ -67,5 +69,6 @@ function actionItem(a: PlannedAction): FitItem {
   const where = a.source ? `Declared at ${code(`${oneLine(a.source.file)}:${a.source.line}`)}.\n\n` : "";
   const movedHtml = a.movedFrom ? `<code>${htmlText(a.movedFrom)}</code> → ` : "";
   const summary = `${movedHtml}<code>${htmlText(a.address)}</code>${htmlText(id)}${changes}`;
-  return { brief, full: `\n<details><summary>${summary}</summary>\n\n${where}${fence(lines.join("\n"))}\n</details>\n\n` };
+  const details = (diffs: string) => `\n<details><summary>${summary}</summary>\n\n${where}${fence(lines.join("\n"))}\n${diffs ? `${diffs}\n` : ""}</details>\n\n`;
+  return { brief, full: details(diffMarkdown(a.fields)), withoutDiffs: details("") };
 }
