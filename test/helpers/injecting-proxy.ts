@@ -7,7 +7,7 @@ import type { AddressInfo } from "node:net";
 
 export interface InjectingProxy {
   url: string;
-  /** Requests whose `METHOD path` matches are answered `status` with `{detail}`; others go through. */
+  /** Requests whose `METHOD path` (no query) matches are answered `status` with `{detail}`; others go through. */
   failWith(match: RegExp | undefined, detail?: string, status?: number): void;
   close(): Promise<void>;
 }
@@ -16,7 +16,8 @@ export async function startInjectingProxy(target: string): Promise<InjectingProx
   const base = new URL(target);
   let rule: { match: RegExp; detail: string; status: number } | undefined;
   const server = createServer((req: IncomingMessage, res: ServerResponse) => {
-    const path = (req.url ?? "/").slice(base.pathname.replace(/\/$/, "").length) || "/";
+    // Matched on the path below the base URL, without the query.
+    const path = (req.url ?? "/").split("?")[0].slice(base.pathname.replace(/\/$/, "").length) || "/";
     if (rule && rule.match.test(`${req.method} ${path}`)) {
       req.resume();
       req.on("end", () => {

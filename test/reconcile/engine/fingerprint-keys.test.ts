@@ -12,6 +12,9 @@ import { describe, expect, it } from "vitest";
 import { runReconcileCommand } from "../../../src/cli/reconcile-command";
 import { canonicalJson } from "../../../src/canonical-json";
 import { fingerprint } from "../../../src/resources/fingerprint";
+import { planCommand } from "../../../src/reconcile/commands";
+import { renderPlanText, toJson } from "../../../src/reconcile/render";
+import { startInjectingProxy } from "../../helpers/injecting-proxy";
 import { useEmulator } from "../../helpers/emulator";
 import { copyRepo, emulatorEnv, FIXTURE_SECRETS, outputsFileOf, stateDirOf } from "../../helpers/repo";
 
@@ -126,5 +129,31 @@ describe("GIVEN the valid-full repository applied by an older version", () => {
     expect(migrated["bucket_policy.demo-bucket"].kept.policyFingerprint).toMatch(/^hmac-sha256:[0-9a-f]{12}$/);
     expect(migrated["bucket_policy.archive-bucket"].kept.policyFingerprint).toMatch(/^hmac-sha256:[0-9a-f]{12}$/);
     expect((await run("plan", [dir, "--detailed-exitcode"], env)).code).toBe(0);
+  });
+});
+
+describe("GIVEN a remote state the token may read but not write, holding no key yet", () => {
+  const fx = useEmulator();
+
+  it("WHEN a plan shows a changed passcode THEN it says why on stderr and shows the change with no fingerprint", async () => {
+    const dir = copyRepo("valid-full");
+    expect((await run("apply", [dir, "--auto-approve", "--outputs", outputsFileOf(dir)], emulatorEnv(fx.emu))).code).toBe(0);
+    const svc = join(dir, "svc.yaml");
+    writeFileSync(svc, readFileSync(svc, "utf8").replace("state: .svc-iac/state\n", "state: s3://demo-bucket/read-only-state\n"));
+    const proxy = await startInjectingProxy(fx.emu.baseUrl);
+    proxy.failWith(/^PUT \/files\/upload$/, "This token may not write here", 403);
+    try {
+      const log: string[] = [];
+      const result = await planCommand({ dir, env: emulatorEnv(fx.emu, { SVC_BASE_URL: proxy.url, LISTINGS_PASSCODE: NEW_PASSCODE }), log: (l) => log.push(l) });
+      expect(result.exitCode).toBe(0);
+      expect(log.join("\n")).toMatch(/Could not read or make the fingerprint key in s3:\/\/demo-bucket\/read-only-state\/listings\/default .*403.*shown without fingerprints/);
+      const plan = result.command === "plan" ? result.plan! : undefined;
+      const text = renderPlanText(plan!);
+      expect(text).toContain("passcode: (sensitive value changed)");
+      expect(text).not.toMatch(/sha256/);
+      expect(toJson(plan!)).not.toMatch(/Fingerprint/);
+    } finally {
+      await proxy.close();
+    }
   });
 });
