@@ -78,7 +78,6 @@ interface Output {
 }
 
 async function runGuarded(io: ActionIo, { out, err, cmd, redactor, stdout }: Output): Promise<number> {
-
   let inputs: ActionInputs;
   try {
     inputs = readActionInputs(io.env);
