@@ -102,6 +102,17 @@ describe("GIVEN a platform that answers with workflow commands and Markdown in i
     expectNoInjection(r);
   });
 
+  it("WHEN the command line itself carries them (a branch name pasted into a flag) THEN the usage error starts no workflow command", async () => {
+    const usage = await svc(["plan", dir, COMMANDS]);
+    expect(usage.code).toBe(1);
+    expect(usage.stderr).toMatch(/^svc-iac: Too many arguments: .*name rejected/);
+    expectNoInjection(usage);
+    const target = await svc(["plan", dir, `--target=${COMMANDS}`]);
+    expect(target.code).toBe(1);
+    expect(target.stderr).toContain("name rejected");
+    expectNoInjection(target);
+  });
+
   it("WHEN objects made by hand and an inventory address carry them THEN plan and drift print them without starting a workflow command", async () => {
     await plantNames();
     for (const args of [["plan", dir], ["drift", dir], ["drift", dir, "--format", "json"], ["plan", dir, "--json"]]) {
