@@ -2,7 +2,7 @@
  * Text an attacker controls, from the platform (error details, names of objects made by hand) and
  * from the inventory (addresses), reaches neither a workflow command nor live Markdown. The real
  * command runs as a child process with GITHUB_ACTIONS=true, through a proxy in front of the
- * emulator that injects error details; the action posts to the fake GitHub. The log is read as the
+ * emulator that injects error details; the action (its bundle) posts to the fake GitHub. The log is read as the
  * runner reads it (a lone `\r` ends a line), and the Markdown is rendered by a CommonMark parser
  * with GitHub's autolinks.
  */
@@ -53,10 +53,19 @@ let cli: string;
 let dir: string;
 
 /** The command as a user's workflow runs it: a child process under GitHub Actions. */
-async function svc(args: string[], env: Record<string, string> = {}): Promise<{ code: number; stdout: string; stderr: string }> {
+function svc(args: string[], env: Record<string, string> = {}): Promise<{ code: number; stdout: string; stderr: string }> {
+  return node([cli, ...args], env);
+}
+
+/** The action as the runner runs it: its committed bundle. */
+function actionBundle(env: Record<string, string>): Promise<{ code: number; stdout: string; stderr: string }> {
+  return node([join(__dirname, "../../dist-action/index.js")], env);
+}
+
+async function node(args: string[], env: Record<string, string>): Promise<{ code: number; stdout: string; stderr: string }> {
   const base = { PATH: process.env.PATH ?? "", HOME: process.env.HOME ?? "", GITHUB_ACTIONS: "true", SVC_BASE_URL: proxy.url, SVC_UDF_BASE_URL: fx.emu.udfBaseUrl, SVC_TOKEN: fx.emu.tokens.user_token, ...FIXTURE_SECRETS };
   try {
-    const r = await run(process.execPath, [cli, ...args], { env: { ...base, ...env }, timeout: 60_000 });
+    const r = await run(process.execPath, args, { env: { ...base, ...env }, timeout: 60_000 });
     return { code: 0, stdout: r.stdout, stderr: r.stderr };
   } catch (e) {
     const x = e as { code?: number; stdout?: string; stderr?: string };
@@ -162,12 +171,13 @@ describe("GIVEN the action on a pull request, with the same names and details", 
       GITHUB_STEP_SUMMARY: summary,
       GITHUB_OUTPUT: join(workspace, "run", "output"),
       GITHUB_TOKEN: "ghs_untrustedTextToken_0123456789",
-      INPUT_GITHUB_TOKEN: "ghs_untrustedTextToken_0123456789",
-      INPUT_WORKING_DIRECTORY: "infra",
+      "INPUT_GITHUB-TOKEN": "ghs_untrustedTextToken_0123456789",
+      "INPUT_WORKING-DIRECTORY": "infra",
       ...event,
-      ...Object.fromEntries(Object.entries(inputs).map(([k, v]) => [`INPUT_${k.toUpperCase().replace(/-/g, "_")}`, v])),
+      // As the runner names them: upper case, hyphens kept.
+      ...Object.fromEntries(Object.entries(inputs).map(([k, v]) => [`INPUT_${k.toUpperCase()}`, v])),
     };
-    const r = await svc(["action"], env);
+    const r = await actionBundle(env);
     return { ...r, summary: readFileSync(summary, "utf8") };
   }
 
