@@ -5,6 +5,8 @@
  */
 import { relative, resolve } from "node:path";
 import { parseArgs } from "node:util";
+import { underActions } from "../github/command-guard";
+import { guardIo } from "./actions-io";
 import { formatLoadError } from "../reconcile/model";
 import type { CommandResult } from "../reconcile/command-types";
 import { sortKeysDeep } from "../canonical-json";
@@ -39,8 +41,22 @@ async function run(opts: TestCommandOptions, json: boolean, io: Io): Promise<Tes
   return result;
 }
 
-/** `svc-iac test`: exit 0 when every test passed (or none is declared), 1 on a failure or an error. */
+/**
+ * `svc-iac test`: exit 0 when every test passed (or none is declared), 1 on a failure or an error.
+ * Results hold text from the platform (tracebacks, values): under GitHub Actions every line goes
+ * through the command guard, as for the other commands, so none of it can start a workflow command.
+ */
 export async function runTestCommand(argv: string[], io: Io = defaultIo()): Promise<number> {
+  if (!underActions(io.env)) return runTest(argv, io);
+  const guarded = guardIo(io);
+  try {
+    return await runTest(argv, guarded.io);
+  } finally {
+    guarded.flush();
+  }
+}
+
+async function runTest(argv: string[], io: Io): Promise<number> {
   let parsed;
   try {
     parsed = parseArgs({

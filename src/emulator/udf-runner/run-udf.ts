@@ -8,12 +8,17 @@
  * without Python as with it.
  */
 import { spawn } from "node:child_process";
+import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { pythonEnvironment, resolvePython } from "./python-interpreter";
 import type { UdfDescribeRequest, UdfDescribeResult, UdfDescription, UdfParameter, UdfRunFailure, UdfRunRequest, UdfRunResult } from "./types";
 
 /** The runner script, found from `src/emulator/udf-runner` and `dist/emulator/udf-runner` alike. */
 export const RUNNER_SCRIPT = join(__dirname, "..", "..", "..", "python", "svc_udf_runner.py");
+
+/** Whether the runner script is installed (a single-file bundle, such as the GitHub Action's, has none). */
+let scriptPresent: boolean | undefined;
+const runnerScriptPresent = () => (scriptPresent ??= existsSync(RUNNER_SCRIPT));
 
 /** Default run time limit in milliseconds. */
 export const DEFAULT_TIMEOUT_MS = 60_000;
@@ -67,6 +72,7 @@ async function execRunner(request: object, o: ExecOptions): Promise<RawOutcome> 
   const started = performance.now();
   const none = { answer: undefined, stdout: "", stderr: "", durationMs: 0, timedOut: false, stopped: false, exitCode: null };
   if (o.signal?.aborted) return { ...none, stopped: true };
+  if (!runnerScriptPresent()) return { ...none, spawnError: Object.assign(new Error(`${RUNNER_SCRIPT} is missing`), { code: "ENOSCRIPT" }) };
   const resolved = await resolvePython(o.python);
   if (!resolved.ok) return { ...none, spawnError: resolved.error };
   return new Promise((resolve) => {
@@ -122,6 +128,9 @@ async function execRunner(request: object, o: ExecOptions): Promise<RawOutcome> 
 function failure(raw: RawOutcome, timeoutMs: number): UdfRunFailure {
   const base = { stdout: raw.stdout, stderr: raw.stderr, durationMs: raw.durationMs };
   if (raw.spawnError) {
+    if (raw.spawnError.code === "ENOSCRIPT") {
+      return { ok: false, kind: "no-python", message: "This build of svc-iac does not include its UDF runner (python/svc_udf_runner.py); run UDFs with the installed package", ...base };
+    }
     const why = raw.spawnError.code === "ENOENT" ? "was not found" : `could not be started (${raw.spawnError.message})`;
     return { ok: false, kind: "no-python", message: `The Python interpreter ${why}; UDF runs need python3 (choose one with --python PATH)`, ...base };
   }

@@ -75,7 +75,8 @@ export interface UdfRunFailure {
   ok: false;
   /**
    * `exception`: the UDF (or its output's serialization) raised; `timeout`: killed at the limit;
-   * `stopped`: killed through the abort signal; `no-python`: no interpreter.
+   * `stopped`: killed through the abort signal; `no-python`: no interpreter (or, in a single-file
+   * bundle, no runner script).
    */
   kind: "exception" | "timeout" | "stopped" | "no-python";
   /** One line, for an error detail. */
