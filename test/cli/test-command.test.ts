@@ -150,6 +150,21 @@ describe("GIVEN a repository whose UDFs declare tests", () => {
     expect(doc.tests.results.map((x: { address: string }) => x.address)).toEqual(["udf.checks/greet", "udf.checks/greet", "udf.checks/greet"]);
   });
 
+  it("GIVEN GitHub Actions WHEN a UDF's error text holds a workflow command THEN no printed line can start one", async () => {
+    edit("canvases/checks/boom.yaml", "  - expect_error: true", '  - expect_error: true\n  - name: injected\n    args: {reason: "bad\\n::error::pwned"}\n    expect: {ok: true}');
+    const saved = env;
+    env = { ...env, GITHUB_ACTIONS: "true" };
+    try {
+      const r = await cli("test", dir, "--only", "udf.checks/boom");
+      expect(r.code).toBe(1);
+      expect(r.stdout).toContain("::error::pwned");
+      expect(r.stdout).not.toMatch(/^\s*::error::pwned/m);
+    } finally {
+      env = saved;
+      edit("canvases/checks/boom.yaml", '  - expect_error: true\n  - name: injected\n    args: {reason: "bad\\n::error::pwned"}\n    expect: {ok: true}', "  - expect_error: true");
+    }
+  });
+
   it("WHEN a result holds a secret value THEN the output shows [REDACTED], never the value or the token", async () => {
     edit("canvases/checks/greet.yaml", 'args: {name: "${var.who}", repeat: 2}', 'args: {name: "${env.SMOKE_KEY}", repeat: 2}');
     const r = await cli("test", dir, "--only", "udf.checks/greet");
