@@ -37,7 +37,7 @@ Usage:
       (mode 0600). --test then runs the tests of the UDFs it changed. Exit 0 done, 1 error, a failed
       step (run it again: it converges) or a failed test.
 
-  svc-iac apply [DIR] --plan FILE [--target T] [--outputs FILE] [--discard-tokens] [--concurrency N] [--json]
+  svc-iac apply [DIR] --plan FILE [--target T] [--outputs FILE] [--discard-tokens] [--concurrency N] [--test] [--json]
       Executes exactly the saved plan FILE (written by plan --out FILE). Re-reads the repository
       and the platform first and refuses, writing nothing, when either changed for the objects the
       plan touches ("Saved plan is stale"). Exit 0 done, 1 stale, error or a failed step.
