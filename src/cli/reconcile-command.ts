@@ -26,6 +26,7 @@ const PLAN_FLAGS = {
   prune: { type: "boolean" },
   "max-deletions": { type: "string" },
   "allow-delete-all": { type: "boolean" },
+  "allow-cascade": { type: "boolean" },
   outputs: { type: "string" },
   "discard-tokens": { type: "boolean" },
   only: { type: "string", multiple: true },
@@ -33,7 +34,7 @@ const PLAN_FLAGS = {
 } as const;
 
 /** Flags that change what is planned: a saved plan carries its own, so `apply --plan` takes none of them. */
-const PLANNING_FLAGS = ["prune", "max-deletions", "allow-delete-all", "only", "replace"] as const;
+const PLANNING_FLAGS = ["prune", "max-deletions", "allow-delete-all", "allow-cascade", "only", "replace"] as const;
 
 const OPTIONS = {
   validate: { ...COMMON },
@@ -88,6 +89,7 @@ function commandOptions(name: Name, v: Record<string, string | boolean | undefin
     prune: v.prune ? true : undefined,
     maxDeletions: wholeNumber("max-deletions", v["max-deletions"] as string | undefined, 0),
     allowDeleteAll: !!v["allow-delete-all"],
+    allowCascade: !!v["allow-cascade"],
     outputs: v.outputs as string | undefined,
     discardTokens: !!v["discard-tokens"],
     detailedExitCode: !!v["detailed-exitcode"],

@@ -42,6 +42,8 @@ export interface CommandOptions {
   maxDeletions?: number;
   /** Allow a plan that deletes every managed object. */
   allowDeleteAll?: boolean;
+  /** Plan/apply/destroy: let deletions take objects the project does not manage with them (a hand-made UDF on a deleted canvas). */
+  allowCascade?: boolean;
   /** Apply: where new tokens are written (JSON, mode 0600). */
   outputs?: string;
   /** Apply: create service accounts even though no destination for their tokens is configured. */

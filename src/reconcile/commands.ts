@@ -15,6 +15,7 @@ import { observe } from "./observe";
 import { outputsPublisher } from "./outputs-file";
 import { planChanges, type PlanOutcome } from "./plan";
 import { PROTECTED_RULE } from "./protect";
+import { CASCADE_RULE } from "./cascade";
 import { repositoryDigest, repositoryPaths } from "./repository-digest";
 import { canonicalJson } from "../canonical-json";
 import { readSavedPlan, SavedPlanError, restrictToSaved, savedPlanOf, staleMessage, staleObjects, type SavedPlan, type SavedPlanOptions } from "./saved-plan";
@@ -79,6 +80,7 @@ function planningOptions(s: Session, opts: CommandOptions, drift: boolean): Save
     allow_delete_all: opts.allowDeleteAll ?? false,
     only: [...(opts.only ?? [])],
     replace: [...(opts.replace ?? [])],
+    ...(opts.allowCascade ? { allow_cascade: true } : {}),
   };
 }
 
@@ -96,6 +98,7 @@ async function makePlan(s: Session, opts: CommandOptions, drift = false, saved?:
     maxDeletions: options.max_deletions,
     allowDeleteAll: options.allow_delete_all,
     ignoreRotationSchedule: drift,
+    allowCascade: options.allow_cascade ?? false,
   });
   return { ...outcome, inventory, options, now };
 }
@@ -145,7 +148,8 @@ export function planCommand(opts: CommandOptions): Promise<CommandResult> {
     const outcome = await makePlan(s, opts);
     tokenBlock(outcome, publishersFor(opts), opts);
     const changes = outcome.plan.actions.length > 0;
-    const protectedBlocks = outcome.plan.blocks.filter((b) => b.rule === PROTECTED_RULE);
+    // These stop the plan itself: no flag of apply's would make it go (protected), or it names what would be lost (cascade).
+    const protectedBlocks = outcome.plan.blocks.filter((b) => b.rule === PROTECTED_RULE || b.rule === CASCADE_RULE);
     if (protectedBlocks.length) return { command: "plan", exitCode: 1, errors: [], plan: outcome.plan, message: protectedBlocks.map((b) => b.message).join("\n") };
     if (opts.planOut) await writeSavedPlan(s, opts, opts.planOut, outcome);
     return { command: "plan", exitCode: changes && opts.detailedExitCode ? 2 : 0, errors: [], plan: outcome.plan };

@@ -20,6 +20,7 @@ import { effectiveRotation } from "./rotation";
 import type { Inventory, InventoryEntry } from "./state/types";
 import { findUnmanaged } from "./unmanaged";
 import { findRenames } from "./renames";
+import { planCascade } from "./cascade";
 
 export interface PlanInput {
   project: LoadedProject;
@@ -32,6 +33,8 @@ export interface PlanInput {
   allowDeleteAll: boolean;
   /** Drift: a due `rotate_every` is not a difference between the repository and the platform. */
   ignoreRotationSchedule?: boolean;
+  /** Let deletions take objects the project does not manage with them (see cascade.ts). @default false */
+  allowCascade?: boolean;
 }
 
 /** One step of apply: the public action plus what executing it needs (never rendered: may hold tokens). */
@@ -302,6 +305,9 @@ export function planChanges(input: PlanInput): PlanOutcome {
   planner.blocks.push(...protectionBlocks(planner.steps));
   const steps = orderSteps(planner.steps);
   const actions = steps.map((s) => s.action);
+  const declaredKinds = new Map(input.project.objects.map((o) => [o.address, o.kind] as const));
+  const { cascade, blocks: cascadeBlocks } = planCascade(actions, { ...input, declaredIds: planner.ids, declaredKinds, allowCascade: input.allowCascade ?? false });
+  planner.blocks.push(...cascadeBlocks);
   const summary = Object.fromEntries(ACTION_TYPES.map((t) => [t, actions.filter((a) => a.action === t).length])) as Plan["summary"];
   const plan: Plan = {
     version: REPORT_VERSION,
@@ -311,6 +317,7 @@ export function planChanges(input: PlanInput): PlanOutcome {
     summary,
     orphans: planner.orphans,
     unmanaged: findUnmanaged(input, planner.ids),
+    ...(cascade.length ? { cascade } : {}),
     blocks: planner.blocks,
     warnings: planner.warnings,
   };

@@ -173,6 +173,7 @@ export const canvasShareTraits: ReconcileTraits = {
   },
   minted: (created) => !created.adopted,
   tokenOf: (state, minted) => (minted ? state.shareToken : undefined),
+  cascade: { effect: "deleted", why: "a deleted canvas's share goes with it, and its share links stop working" },
   // The shares of this project's canvases (a share's id is its canvas's).
   unmanaged: { within: "Canvas", parents: "declared", parentId: (o) => o.id, address: (_o, canvas) => `share.${canvas}` },
 };

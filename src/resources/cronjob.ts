@@ -218,6 +218,7 @@ export const cronjobTraits: ReconcileTraits = {
   // The update sends the name: a renamed cronjob (by a moved: entry) keeps its id and history.
   renames: {},
   observeGroup: "canvas",
+  cascade: { effect: "broken", why: "the UDF it runs is deleted, so it stays scheduled and every run fails" },
   // Cronjobs running this project's UDFs (declared or in the inventory).
   unmanaged: { within: "Udf", parents: "claimed", parentId: (o) => String(o.state.udfId), address: (o) => `cronjob.${o.state.name}` },
 };

@@ -118,6 +118,14 @@ export interface ReconcileTraits {
   /** A file apply writes from the object's state (a policy document), and its text. */
   readonly outputFile?: { path(d: DesiredObject): string | undefined; text(state: Record<string, any>): string };
   /**
+   * What deleting this object's parent does to it, the parent being the `unmanaged` trait's
+   * `within` kind, found by its `parentId`: the platform deletes it too (`deleted`: a canvas's UDFs
+   * and its share), or leaves it in place but broken (`broken`: a cronjob whose UDF is deleted).
+   * Plans list such objects under the delete that takes them (see `cascade.ts`), and stop when one
+   * is not the project's.
+   */
+  readonly cascade?: { effect: "deleted" | "broken"; why: string };
+  /**
    * Where unmanaged objects are looked for: those whose parent (an object of kind `within`, found
    * by `parentId`) is this project's. `parents: "declared"` counts declared parents only,
    * `"claimed"` also those in the inventory. `address` names the object in the report.
