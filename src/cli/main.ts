@@ -11,6 +11,7 @@ const COMMANDS: Record<string, (argv: string[]) => Promise<number>> = {
   plan: (argv) => runReconcileCommand("plan", argv),
   apply: (argv) => runReconcileCommand("apply", argv),
   drift: (argv) => runReconcileCommand("drift", argv),
+  destroy: (argv) => runReconcileCommand("destroy", argv),
   import: runImportCommand,
   // Loaded only when used: Octokit and libsodium are not needed by the other commands.
   action: async (argv) => {

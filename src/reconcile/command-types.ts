@@ -1,5 +1,5 @@
 /**
- * The commands as functions (`svc-iac validate | plan | apply | drift`): what the CLI and the
+ * The commands as functions (`svc-iac validate | plan | apply | drift | destroy`): what the CLI and the
  * GitHub Action call. Each returns data and an exit code; rendering is the caller's.
  */
 import type { LoadError } from "./model";
@@ -88,4 +88,5 @@ export type CommandResult =
   | { command: "validate"; exitCode: 0 | 1; errors: LoadError[]; objects: number }
   | { command: "plan"; exitCode: 0 | 1 | 2; errors: LoadError[]; plan?: Plan; message?: string }
   | { command: "apply"; exitCode: 0 | 1; errors: LoadError[]; plan?: Plan; report?: ApplyReport; message?: string }
-  | { command: "drift"; exitCode: 0 | 1 | 2; errors: LoadError[]; drift?: DriftReport; message?: string };
+  | { command: "drift"; exitCode: 0 | 1 | 2; errors: LoadError[]; drift?: DriftReport; message?: string }
+  | { command: "destroy"; exitCode: 0 | 1; errors: LoadError[]; plan?: Plan; report?: ApplyReport; message?: string };

@@ -23,11 +23,9 @@ import { traitsOf } from "./phases";
 import { toJson } from "./render/json";
 import { mkdir, readFile, writeFile } from "node:fs/promises";
 import { dirname, resolve } from "node:path";
-import { defaultLockOwner } from "./state/lock-file";
+import { withHeldLock } from "./held-lock";
 import { openStateBackend } from "./state/open-backend";
 import type { Inventory, StateBackend } from "./state/types";
-
-const DEFAULT_LOCK_TTL_MS = 10 * 60_000;
 
 type Loaded = { ok: true; project: LoadedProject } | { ok: false; errors: LoadError[] };
 
@@ -214,24 +212,7 @@ export async function applyCommand(opts: CommandOptions): Promise<CommandResult>
       const removed = await s.backend.forceUnlock(opts.forceUnlock === true ? undefined : opts.forceUnlock);
       if (removed) opts.log?.(`Removed the lock ${removed.id} held by ${removed.owner} since ${removed.acquiredAt}.`);
     }
-    const ttlMs = opts.lockTtlMs ?? DEFAULT_LOCK_TTL_MS;
-    const lock = await s.backend.acquireLock({
-      owner: opts.lockOwner ?? defaultLockOwner(),
-      operation: "apply",
-      ttlMs,
-      now,
-      onTakeover: (dead, reason) => opts.log?.(`Took over the lock ${dead.id} of ${dead.owner}: ${reason}, so that run ended without releasing it.`),
-    });
-    let renewal: Promise<void> = Promise.resolve();
-    let lockLost: string | undefined;
-    const timer = setInterval(() => {
-      renewal = lock.renew().catch((e) => {
-        // Another run may now be applying: start nothing more.
-        lockLost = `the lock could not be renewed (${messageOf(e)})`;
-        opts.log?.(`Stopping: ${lockLost}.`);
-      });
-    }, Math.max(1000, Math.floor(ttlMs / 3)));
-    try {
+    return withHeldLock(s.backend, opts, "apply", async (stopReason) => {
       const saved = opts.planFile ? await loadSavedPlan(s, opts.planFile) : undefined;
       const stale = saved && (await staleRepository(s, opts, saved));
       if (stale) return { command: "apply", exitCode: 1, errors: [], message: stale };
@@ -262,15 +243,11 @@ export async function applyCommand(opts: CommandOptions): Promise<CommandResult>
           now,
           progress: opts.progress,
           secrets: secretValues(s.project, opts.env),
-          stopReason: () => lockLost,
+          stopReason,
         },
         outcome,
       );
       return { command: "apply", exitCode: report.ok ? 0 : 1, errors: [], plan, report };
-    } finally {
-      clearInterval(timer);
-      await renewal;
-      await lock.release();
-    }
+    });
   });
 }

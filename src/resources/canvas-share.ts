@@ -129,6 +129,9 @@ export const canvasShareKind: ResourceKind<CanvasShareInputs, CanvasShareState> 
     return shareState(news, shared, minted);
   },
   async delete(ctx, id) {
+    // Session tokens are revoked per canvas token (spec 4.1): revoked first, no embed outlives the share.
+    const canvas = await unlessMissing(ctx.client.canvases.getById(id));
+    if (canvas?.share_token) await unlessMissing(ctx.client.sessionTokens.revokeAll(canvas.share_token));
     await unlessMissing(ctx.client.sharing.unshare(id));
   },
   async observeAll(ctx) {

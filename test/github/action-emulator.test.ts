@@ -8,9 +8,12 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { runAction } from "../../src/github/action";
-import * as commands from "../../src/reconcile/commands";
+import * as reconcileCommands from "../../src/reconcile/commands";
+import { destroyCommand } from "../../src/reconcile/destroy";
 import { startFakeGithub, type FakeGithub } from "../helpers/fake-github";
 import { useEmulator } from "../helpers/emulator";
+
+const commands = { ...reconcileCommands, destroyCommand };
 
 const fx = useEmulator();
 const GITHUB_TOKEN = "ghs_e2eGithubToken_0123456789";

@@ -67,7 +67,7 @@ function fakeCommands(respond: (command: string, opts: CommandOptions) => Promis
     seen.push(opts);
     return respond(command, opts);
   };
-  return { validateCommand: wrap("validate"), planCommand: wrap("plan"), applyCommand: wrap("apply"), driftCommand: wrap("drift") };
+  return { validateCommand: wrap("validate"), planCommand: wrap("plan"), applyCommand: wrap("apply"), driftCommand: wrap("drift"), destroyCommand: wrap("destroy") };
 }
 
 async function run(inputs: Record<string, string>, respond: (command: string, opts: CommandOptions) => Promise<CommandResult> | CommandResult, event?: string): Promise<Run> {
