@@ -212,6 +212,7 @@ export const cronjobKind: ResourceKind<CronjobInputs, CronjobState> = {
 
 export const cronjobTraits: ReconcileTraits = {
   phase: 5,
+  nameInput: "name",
   addressPrefix: "cronjob",
   references: [{ field: "udfId", ref: "udf" }],
   volatile: ["lastRun"],

@@ -27,6 +27,11 @@ export interface StepRotation {
 export interface ReconcileTraits {
   /** Apply order: lower phases are created and updated first and deleted last. */
   readonly phase: number;
+  /**
+   * The input holding the object's name on the platform, which a target's `name_prefix` and
+   * `name_suffix` wrap (preview environments beside production). Addresses never change.
+   */
+  readonly nameInput?: string;
   /** Address prefix: `canvas` in `canvas.sales`; also the `refs` name other objects use for it. */
   readonly addressPrefix: string;
   /** Inputs that hold the platform id of a referenced object: `{ field: "canvasId", ref: "canvas" }`. */

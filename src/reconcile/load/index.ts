@@ -12,6 +12,7 @@ import { readCronjobs } from "./cronjob-files";
 import { sortByAddress } from "./desired";
 import { Diagnostics } from "./diagnostics";
 import { checkMoved } from "./moved";
+import { applyNameAffixes } from "./name-affixes";
 import { DEFAULT_TARGET, readSvcFile } from "./svc-file";
 import { checkReferences, checkUniqueAddresses, checkWithKinds, scrubSecrets } from "./validate";
 import { Resolver } from "./variables";
@@ -50,6 +51,8 @@ export async function loadRepository(dir: string, opts: LoadOptions = {}): Promi
   checkUniqueAddresses(objects, diag);
   checkWithKinds(objects, diag);
   if (svc) checkMoved(svc.moved, objects, diag);
+  // After the kinds' checks, so a name invalid by itself is reported once, at its own file.
+  applyNameAffixes(objects, svc?.names, diag);
 
   const secretEnvNames = [...vars.secretEnvNames].sort();
   if (diag.count || !svc) return { ok: false, errors: sortErrors(scrubSecrets(diag.errors, secretEnvNames, env)) };
