@@ -83,6 +83,8 @@ export interface LoadedProject {
   secretEnvNames: string[];
   /** `moved:` entries of svc.yaml (renames the inventory cannot tell by itself). @default [] */
   moved?: MovedEntry[];
+  /** What the loader left out and why (a prefixed target's team-wide objects); shown as plan warnings. @default [] */
+  warnings?: string[];
 }
 
 export type LoadResult = { ok: true; project: LoadedProject } | { ok: false; errors: LoadError[] };

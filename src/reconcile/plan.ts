@@ -108,7 +108,7 @@ class Planner {
     this.declaredObjects = new Map(input.project.objects.map((o) => [o.address, o]));
     const found = findRenames(input);
     this.renames = found.from;
-    this.warnings.push(...found.warnings);
+    this.warnings.push(...(input.project.warnings ?? []), ...found.warnings);
   }
 
   private get ctx(): InputContext {

@@ -32,6 +32,12 @@ export interface ReconcileTraits {
    * `name_suffix` wrap (preview environments beside production). Addresses never change.
    */
   readonly nameInput?: string;
+  /**
+   * One object per team whatever the target (a secret key): a target with a `name_prefix` or
+   * `name_suffix`, which shares the team with the unprefixed target, cannot rename it and leaves it
+   * to that target (it neither adopts nor destroys production's).
+   */
+  readonly teamWide?: boolean;
   /** Address prefix: `canvas` in `canvas.sales`; also the `refs` name other objects use for it. */
   readonly addressPrefix: string;
   /** Inputs that hold the platform id of a referenced object: `{ field: "canvasId", ref: "canvas" }`. */

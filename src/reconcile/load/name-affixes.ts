@@ -31,10 +31,18 @@ export function readNameAffixes(ctx: ReadContext, target: MapReader): NameAffixe
   return { prefix: prefix ?? "", suffix: suffix ?? "", ...(prefix ? { prefixAt: at("name_prefix") } : {}), ...(suffix ? { suffixAt: at("name_suffix") } : {}) };
 }
 
-/** Wraps the names of `objects` in the affixes, in place; reports names they make invalid. */
-export function applyNameAffixes(objects: readonly DesiredObject[], names: NameAffixes | undefined, diag: Diagnostics): void {
-  if (!names) return;
-  for (const o of objects) {
+/**
+ * Wraps the names of `objects` in the affixes, in place; reports names they make invalid. Returns
+ * the objects the target keeps: team-wide ones (secret keys) are left to the unprefixed target,
+ * each with a warning.
+ */
+export function applyNameAffixes(objects: DesiredObject[], names: NameAffixes | undefined, target: string, diag: Diagnostics): { objects: DesiredObject[]; warnings: string[] } {
+  if (!names) return { objects, warnings: [] };
+  const warnings = objects
+    .filter((o) => traitsOf(o.kind).teamWide)
+    .map((o) => `${o.address} is not managed by target "${target}": it is one per team and a name_prefix or name_suffix cannot rename it, so the target without one manages it (this target neither changes nor destroys it).`);
+  const kept = objects.filter((o) => !traitsOf(o.kind).teamWide);
+  for (const o of kept) {
     const field = traitsOf(o.kind).nameInput;
     const name = field === undefined ? undefined : o.inputs[field];
     if (field === undefined || typeof name !== "string") continue;
@@ -45,4 +53,5 @@ export function applyNameAffixes(objects: readonly DesiredObject[], names: NameA
       diag.add({ ...at, message: `${affixes} make${names.prefix && names.suffix ? "" : "s"} an invalid name for ${o.address} (${o.source.file}): ${f.reason}` });
     }
   }
+  return { objects: kept, warnings };
 }

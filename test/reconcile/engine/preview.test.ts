@@ -1,5 +1,5 @@
 /** Preview environments: two pull-request targets with name prefixes beside the default target on one team; each destroys only its own objects. */
-import { appendFileSync, rmSync } from "node:fs";
+import { appendFileSync } from "node:fs";
 import { join } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
 import type { CommandOptions } from "../../../src/reconcile/command-types";
@@ -36,8 +36,6 @@ describe("GIVEN a repository with a preview target (name_prefix pr_${env.PR_NUMB
 
   beforeAll(async () => {
     dir = copyRepo("valid-full");
-    // Secret keys are the team's, not renamed by a prefix: this repository keeps none.
-    rmSync(join(dir, "secrets.yaml"));
     appendFileSync(join(dir, "svc.yaml"), "  preview:\n    name_prefix: pr_${env.PR_NUMBER}_\n    state: .svc-iac/state/pr-${env.PR_NUMBER}\n");
     for (const pr of [undefined, 1, 2]) {
       const r = await applyCommand(opts(pr));
@@ -61,11 +59,13 @@ describe("GIVEN a repository with a preview target (name_prefix pr_${env.PR_NUMB
     expect(canvasOf.get(view.cronjobs.find((c) => c.name === "daily-stats")!.udf)).toBe("listings");
   });
 
-  it("THEN every target plans empty", async () => {
+  it("THEN every target plans empty, and the previews say the team's secret is the default target's", async () => {
     for (const pr of [undefined, 1, 2]) {
       const r = await planCommand(opts(pr, { detailedExitCode: true }));
       expect(r.command === "plan" && r.plan!.actions.map((a) => `${a.action} ${a.address}`), `target ${pr ?? "default"}`).toEqual([]);
       expect(r.exitCode).toBe(0);
+      const warned = r.command === "plan" && r.plan!.warnings.some((w) => w.startsWith("secret.MAPBOX_TOKEN is not managed by target"));
+      expect(warned).toBe(pr !== undefined);
     }
   });
 
@@ -94,6 +94,7 @@ describe("GIVEN a repository with a preview target (name_prefix pr_${env.PR_NUMB
     expect(left.cronjobs).toEqual(main.cronjobs);
     expect(left.accounts.filter((a) => main.accounts.includes(a))).toEqual(main.accounts);
     expect(left.accounts.some((a) => a.startsWith("pr_"))).toBe(false);
+    expect((await platformView(fx.user)).secrets).toEqual(["MAPBOX_TOKEN"]);
     expect((await planCommand(opts(undefined, { detailedExitCode: true }))).exitCode).toBe(0);
   });
 });
