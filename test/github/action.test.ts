@@ -226,6 +226,18 @@ describe("exit codes and outputs", () => {
     expect(apply.seen[0].planOut).toBeUndefined();
   });
 
+  it("with command destroy and allow-cascade, runs destroy with allowCascade and no token destination", async () => {
+    const calls: string[] = [];
+    const r = await run({ command: "destroy", "allow-cascade": "true" }, (command) => {
+      calls.push(command);
+      return { command: "destroy", exitCode: 0, errors: [] };
+    });
+    expect(calls).toEqual(["destroy"]);
+    expect(r.code).toBe(0);
+    expect(r.seen[0]).toMatchObject({ allowCascade: true });
+    expect(r.seen[0].publishers).toBeUndefined();
+  });
+
   it("writes the job summary with the plan", async () => {
     const r = await run({ command: "plan" }, () => planResult(2));
     expect(r.summary).toContain("| Action | Count |");
