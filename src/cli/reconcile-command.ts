@@ -163,7 +163,7 @@ async function render(name: Name, result: CommandResult, v: Record<string, strin
       return;
     }
     if (result.plan && (v["auto-approve"] || !result.report)) io.stdout.write(renderPlanText(result.plan, { color }));
-    if (result.report) io.stdout.write(`\n${renderApplyReportText(result.report)}`);
+    if (result.report) io.stdout.write(`\n${renderApplyReportText(result.report, { command: result.command === "apply" ? "Apply" : "Destroy" })}`);
   }
   if (result.command === "drift" && result.drift) {
     const format = (v.format as string | undefined) ?? (v.json ? "json" : "md");

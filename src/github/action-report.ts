@@ -26,7 +26,7 @@ export function resultMarkdown(result: CommandResult, labels: ReportLabels, maxC
   const plan = (result.command === "plan" || result.command === "apply" || result.command === "destroy") && result.plan ? result.plan : undefined;
   if ((result.command === "apply" || result.command === "destroy") && result.report) {
     const verb = result.command === "apply" ? "Apply" : "Destroy";
-    const head = `### ${verb} ${md(labels.project)} (${md(labels.target)}): ${result.report.ok ? "complete" : "failed"}\n\n${fenced(renderApplyReportText(result.report))}\n`;
+    const head = `### ${verb} ${md(labels.project)} (${md(labels.target)}): ${result.report.ok ? "complete" : "failed"}\n\n${fenced(renderApplyReportText(result.report, { command: verb }))}\n`;
     return withPlan(head + (result.message ? `\n${quote(result.message)}\n` : ""), plan, maxChars, link);
   }
   if (result.command === "validate" && result.exitCode === 0) return `### Validate ${md(labels.project)} (${md(labels.target)}): ${result.objects} object${result.objects === 1 ? "" : "s"}, no errors\n`;
@@ -52,7 +52,7 @@ export function fullReport(result: CommandResult, labels: ReportLabels): { markd
 /** Plain text for the job log. */
 export function resultLogText(result: CommandResult, labels: ReportLabels): string {
   if (result.command === "plan" && result.plan) return renderPlanText(result.plan);
-  if ((result.command === "apply" || result.command === "destroy") && result.report) return renderApplyReportText(result.report);
+  if ((result.command === "apply" || result.command === "destroy") && result.report) return renderApplyReportText(result.report, { command: result.command === "apply" ? "Apply" : "Destroy" });
   if (result.command === "drift" && result.drift) return renderDriftMarkdown(result.drift, { maxChars: UNLIMITED, detailsLink: labels.detailsLink });
   if (result.command === "validate" && result.exitCode === 0) return `${result.objects} object${result.objects === 1 ? "" : "s"}, no errors\n`;
   return "";

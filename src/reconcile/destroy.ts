@@ -22,8 +22,6 @@ import type { Inventory, StateBackend } from "./state/types";
 
 export type DestroyResult = Extract<CommandResult, { command: "destroy" }>;
 
-const REASON = "svc-iac destroy";
-
 /** The deletions of everything `inventory` records that is still on the platform (pure). */
 export function planDestroy(project: LoadedProject, observation: Parameters<typeof planChanges>[0]["observation"], inventory: Inventory | undefined, now: Date, allowCascade: boolean): PlanOutcome {
   const outcome = planChanges({
@@ -37,7 +35,8 @@ export function planDestroy(project: LoadedProject, observation: Parameters<type
     allowDeleteAll: true,
     allowCascade,
   });
-  for (const a of outcome.plan.actions) a.reason = REASON;
+  // The planner's reason ("removed from the repository") is not why destroy deletes.
+  for (const a of outcome.plan.actions) delete a.reason;
   // Protection, worded for destroy (the planner's words are about leaving the repository).
   const deleted = outcome.plan.actions.map((a) => a.address);
   outcome.plan.blocks = [...protectedInventoryBlocks(inventory, deleted, "destroy"), ...outcome.plan.blocks.filter((b) => b.rule !== PROTECTED_RULE)];
