@@ -278,9 +278,12 @@ class Planner {
       this.orphans.push({ address, kind: e.kind, id: e.id });
       return;
     }
-    const action: ActionType = traitsOf(e.kind).verbs?.delete ?? "delete";
-    this.step(undefined, { address, kind: e.kind, action, id: e.id, fields: [], reason: "removed from the repository", notes: [] }, {
-      managed: true, observed: found, olds: keptOlds(e.kind, found.state, e.kept), inventory: e,
+    const traits = traitsOf(e.kind);
+    const action: ActionType = traits.verbs?.delete ?? "delete";
+    // A credential goes with the ones it replaced and never handed out: none stays live.
+    const retire = traits.credential ? retiredObjects(e, found.id, this.input.observation.kinds[e.kind]) : [];
+    this.step(undefined, { address, kind: e.kind, action, id: e.id, fields: retire.length ? [this.retiredField(traits, retire)] : [], reason: "removed from the repository", notes: [] }, {
+      managed: true, observed: found, olds: keptOlds(e.kind, found.state, e.kept), inventory: e, ...(retire.length ? { retire: retire.map((r) => r.id) } : {}),
     });
   }
 

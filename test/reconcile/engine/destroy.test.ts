@@ -105,3 +105,32 @@ describe("GIVEN an applied repository with a protected canvas", () => {
     expect(Object.keys(inventoryOf(dir).objects).length).toBeGreaterThan(5);
   });
 });
+
+describe("GIVEN an applied service account whose earlier rotation left the old account undeleted", () => {
+  const fx = useEmulator();
+  let dir: string;
+  let oldAccount: { id: string; token: string };
+
+  beforeAll(async () => {
+    dir = copyRepo("valid-full");
+    const r = await applyCommand(commandOptions(dir, fx.emu));
+    if (r.exitCode !== 0) throw new Error(`apply failed: ${JSON.stringify(r)}`);
+    // As a rotation whose delete failed leaves it: the old account, still live, noted for retirement.
+    oldAccount = await fx.user.environment.createServiceAccount("reader [svc-iac 000000]");
+    const file = join(stateDirOf(dir), "inventory.json");
+    const inventory = JSON.parse(readFileSync(file, "utf8")) as Inventory;
+    const reader = inventory.objects["service_account.reader"]!;
+    reader.kept = { ...reader.kept, retire: [oldAccount.id] };
+    writeFileSync(file, JSON.stringify(inventory));
+  });
+
+  it("WHEN destroyed THEN the old account goes too, so no token it handed out keeps working", async () => {
+    const r = await destroyCommand({ dir, env: emulatorEnv(fx.emu) });
+    expect(r.exitCode).toBe(0);
+    const action = r.plan!.actions.find((a) => a.address === "service_account.reader")!;
+    expect(action.fields.map((f) => f.field)).toEqual(["replacedAccounts"]);
+    expect(await serviceTokenWorks(fx.emu, oldAccount.token)).toBe(false);
+    expect((await platformView(fx.user)).serviceAccounts.map((a) => a.id)).not.toContain(oldAccount.id);
+    expect(inventoryOf(dir).objects).toEqual({});
+  });
+});
