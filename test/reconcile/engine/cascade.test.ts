@@ -8,6 +8,7 @@ import type { Plan } from "../../../src/reconcile/plan-model";
 import { renderPlanText } from "../../../src/reconcile/render";
 import { useEmulator } from "../../helpers/emulator";
 import { commandOptions, copyRepo, platformView } from "../../helpers/repo";
+import { readValidSavedPlan } from "../../helpers/saved-plan";
 
 function planOf(r: CommandResult): Plan {
   if ((r.command !== "plan" && r.command !== "apply") || !r.plan) throw new Error(`expected a plan, got ${JSON.stringify(r)}`);
@@ -71,7 +72,14 @@ describe("GIVEN an applied repository whose reports canvas holds a hand-made UDF
     const text = renderPlanText(plan);
     expect(text.indexOf("udf.reports/by_hand")).toBeGreaterThan(text.indexOf("delete   canvas.reports"));
 
-    const r = await applyCommand(commandOptions(dir, fx.emu, { prune: true, allowCascade: true }));
+    // Saved, the plan keeps --allow-cascade and its cascade list (valid against the published schema), and apply --plan runs exactly it.
+    const file = join(dir, "..", "cascade-plan.json");
+    expect((await planCommand(commandOptions(dir, fx.emu, { prune: true, allowCascade: true, planOut: file }))).exitCode).toBe(0);
+    const saved = readValidSavedPlan(file);
+    expect(saved.options.allow_cascade).toBe(true);
+    expect(saved.plan.cascade!.map((o) => o.address)).toEqual(["cronjob.hand_nightly", "udf.reports/by_hand"]);
+
+    const r = await applyCommand(commandOptions(dir, fx.emu, { planFile: file }));
     expect(r.exitCode).toBe(0);
     const view = await platformView(fx.user);
     expect(view.canvases.map((c) => c.id)).not.toContain(reports);
