@@ -6,7 +6,7 @@
  * (so a destroy stopped halfway is finished by running it again). Only svc.yaml is read, so the
  * repository's secrets need not be in the environment.
  */
-import { scrub } from "../api/errors";
+import type { SvcClient } from "../api/client";
 import { applyPlan } from "./apply";
 import type { CommandOptions, CommandResult } from "./command-types";
 import { connect } from "./connect";
@@ -14,7 +14,7 @@ import { withHeldLock } from "./held-lock";
 import { InventoryWriter } from "./inventory-writer";
 import { loadProjectSettings } from "./load";
 import type { LoadedProject } from "./model";
-import { observe } from "./observe";
+import { observe, type Observation } from "./observe";
 import { planChanges, type PlanOutcome } from "./plan";
 import { PROTECTED_RULE, protectedInventoryBlocks } from "./protect";
 import { openStateBackend } from "./state/open-backend";
@@ -23,7 +23,7 @@ import type { Inventory, StateBackend } from "./state/types";
 export type DestroyResult = Extract<CommandResult, { command: "destroy" }>;
 
 /** The deletions of everything `inventory` records that is still on the platform (pure). */
-export function planDestroy(project: LoadedProject, observation: Parameters<typeof planChanges>[0]["observation"], inventory: Inventory | undefined, now: Date, allowCascade: boolean): PlanOutcome {
+export function planDestroy(project: LoadedProject, observation: Observation, inventory: Inventory | undefined, now: Date, allowCascade: boolean): PlanOutcome {
   const outcome = planChanges({
     project: { ...project, objects: [], moved: [] },
     observation,
@@ -43,7 +43,7 @@ export function planDestroy(project: LoadedProject, observation: Parameters<type
   return outcome;
 }
 
-async function destroyWith(opts: CommandOptions, project: LoadedProject, backend: StateBackend, client: Parameters<typeof observe>[0]): Promise<DestroyResult> {
+async function destroyWith(opts: CommandOptions, project: LoadedProject, backend: StateBackend, client: SvcClient): Promise<DestroyResult> {
   const now = opts.now ?? (() => new Date());
   return withHeldLock(backend, opts, "destroy", async (stopReason) => {
     const inventory = await backend.readInventory();
@@ -74,7 +74,8 @@ export async function destroyCommand(opts: CommandOptions): Promise<DestroyResul
     const backend = openStateBackend(project.settings.state, { root: project.root, client: connection.client, project: project.project, target: project.target });
     return await destroyWith(opts, project, backend, connection.client);
   } catch (e) {
-    return { command: "destroy", exitCode: 1, errors: [], message: scrub(e instanceof Error ? e.message : String(e), []) };
+    // API errors are scrubbed where they are made; destroy reads no secret value of its own.
+    return { command: "destroy", exitCode: 1, errors: [], message: e instanceof Error ? e.message : String(e) };
   } finally {
     await connection?.close();
   }
