@@ -75,6 +75,7 @@ describe("action.yml", () => {
       prune: ["true", { prune: true }],
       "max-deletions": ["3", { maxDeletions: 3 }],
       "allow-delete-all": ["true", { allowDeleteAll: true }],
+      "allow-cascade": ["true", { allowCascade: true }],
       "discard-tokens": ["true", { discardTokens: true }],
       "detailed-exitcode": ["false", { detailedExitCode: false }],
       comment: ["false", { comment: false }],
