@@ -60,6 +60,8 @@ export interface ProjectSettings {
   credentials: { baseUrlEnv: string; udfBaseUrlEnv: string; tokenEnv: string; serviceTokenEnv: string };
   /** Apply concurrency. @default 8 */
   concurrency: number;
+  /** The target's `name_prefix` / `name_suffix`, when it sets one (preview environments). */
+  names?: { prefix: string; suffix: string };
 }
 
 /** A `moved:` entry of svc.yaml: the object the inventory records under `from` is now declared as `to`. */

@@ -75,6 +75,7 @@ export async function readSvcFile(root: string, target: string, vars: Resolver, 
   };
   const moved = readMoved(ctx, top);
   const names = selected ? readNameAffixes(ctx, selected) : undefined;
+  if (names) settings.names = { prefix: names.prefix, suffix: names.suffix };
   return project === undefined ? undefined : { project, settings, moved, ...(names ? { names } : {}) };
 }
 

@@ -1,5 +1,5 @@
 /** `svc-iac import` against the emulator: hand-made canvases, cronjobs and secrets become files that plan empty. */
-import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, relative } from "node:path";
 import { describe, expect, it } from "vitest";
@@ -120,6 +120,17 @@ describe("GIVEN a team account with hand-made canvases, shares, cronjobs and sec
     ]);
     // The hand-made cronjob "bad name!" (not importable) runs stats: it is named, as left broken.
     expect(pruned.plan!.cascade).toEqual([expect.objectContaining({ address: "cronjob.bad name!", effect: "broken", managed: false, by: "udf.bound_sales/stats" })]);
+  });
+
+  it("WHEN imported into a target with a name_prefix THEN it refuses and writes nothing", async () => {
+    const dir = join(mkdtempSync(join(tmpdir(), "svc-import-")), "prefixed");
+    mkdirSync(dir);
+    writeFileSync(join(dir, "svc.yaml"), "project: prefixed\ntargets:\n  preview:\n    name_prefix: pr_${env.PR_NUMBER}_\n");
+    const env = { ...emulatorEnv(fx.emu), PR_NUMBER: "3" };
+    const r = await importCommand({ dir, env, target: "preview", select: { canvases: [], cronjobs: true, secrets: false, serviceAccounts: false } });
+    expect(r.exitCode).toBe(1);
+    expect(r.message).toBe('Target "preview" sets name_prefix "pr_3_", so its platform names are not the repository\'s. Import into a target without one (the files serve every target).');
+    expect(readdirSync(dir)).toEqual(["svc.yaml"]);
   });
 
   it("WHEN service accounts are imported THEN they plan empty, and a rotation replaces the hand-made account with a tagged one", async () => {
