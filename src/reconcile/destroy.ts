@@ -18,12 +18,13 @@ import { observe, type Observation } from "./observe";
 import { planChanges, type PlanOutcome } from "./plan";
 import { PROTECTED_RULE, protectedInventoryBlocks } from "./protect";
 import { openStateBackend } from "./state/open-backend";
+import type { FingerprintKey } from "../resources/fingerprint";
 import type { Inventory, StateBackend } from "./state/types";
 
 export type DestroyResult = Extract<CommandResult, { command: "destroy" }>;
 
 /** The deletions of everything `inventory` records that is still on the platform (pure). */
-export function planDestroy(project: LoadedProject, observation: Observation, inventory: Inventory | undefined, now: Date, allowCascade: boolean): PlanOutcome {
+export function planDestroy(project: LoadedProject, observation: Observation, inventory: Inventory | undefined, now: Date, allowCascade: boolean, fingerprintKey?: FingerprintKey): PlanOutcome {
   const outcome = planChanges({
     project: { ...project, objects: [], moved: [] },
     observation,
@@ -34,6 +35,7 @@ export function planDestroy(project: LoadedProject, observation: Observation, in
     maxDeletions: Number.MAX_SAFE_INTEGER,
     allowDeleteAll: true,
     allowCascade,
+    fingerprintKey,
   });
   // The planner's reason ("removed from the repository") is not why destroy deletes.
   for (const a of outcome.plan.actions) delete a.reason;
@@ -47,8 +49,10 @@ async function destroyWith(opts: CommandOptions, project: LoadedProject, backend
   const now = opts.now ?? (() => new Date());
   return withHeldLock(backend, opts, "destroy", async (stopReason) => {
     const inventory = await backend.readInventory();
-    const observation = await observe(client, project, inventory);
-    const outcome = planDestroy(project, observation, inventory, now(), opts.allowCascade ?? false);
+    // Fingerprints only matter to what is kept: an existing key is used, none is made.
+    const fingerprintKey = await backend.fingerprintKey({ create: false });
+    const observation = await observe(client, project, inventory, fingerprintKey);
+    const outcome = planDestroy(project, observation, inventory, now(), opts.allowCascade ?? false, fingerprintKey);
     const { plan } = outcome;
     if (plan.blocks.length) return { command: "destroy", exitCode: 1, errors: [], plan, message: `${plan.blocks.map((b) => b.message).join("\n")}\nNothing was destroyed.` };
     if (plan.actions.length && opts.confirm && !(await opts.confirm(plan))) {
@@ -56,7 +60,7 @@ async function destroyWith(opts: CommandOptions, project: LoadedProject, backend
     }
     const writer = new InventoryWriter(backend, inventory, project, now);
     const report = await applyPlan(
-      { client, project, inventory: writer, publishers: [], concurrency: opts.concurrency ?? project.settings.concurrency, now, progress: opts.progress, secrets: new Set(), stopReason },
+      { client, project, inventory: writer, publishers: [], concurrency: opts.concurrency ?? project.settings.concurrency, now, progress: opts.progress, secrets: new Set(), stopReason, fingerprintKey },
       outcome,
     );
     return { command: "destroy", exitCode: report.ok ? 0 : 1, errors: [], plan, report };
