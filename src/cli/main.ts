@@ -14,6 +14,7 @@ const COMMANDS: Record<string, (argv: string[]) => Promise<number>> = {
   plan: (argv) => runReconcileCommand("plan", argv),
   apply: (argv) => runReconcileCommand("apply", argv),
   drift: (argv) => runReconcileCommand("drift", argv),
+  destroy: (argv) => runReconcileCommand("destroy", argv),
   import: runImportCommand,
   test: runTestCommand,
   init: (argv) => runInitCommand(argv),

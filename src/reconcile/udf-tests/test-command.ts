@@ -73,8 +73,14 @@ export function changedUdfs(results: readonly ActionResult[]): string[] {
   return results.filter((r) => r.kind === "Udf" && r.status === "done" && changing.has(r.action)).map((r) => r.address).sort();
 }
 
+/** The canvas's name on the platform (a target's name_prefix / name_suffix applied). */
+function platformCanvasName(project: LoadedProject, canvas: string): string {
+  const name = project.objects.find((o) => o.address === `canvas.${canvas}`)?.inputs.name;
+  return typeof name === "string" ? name : canvas;
+}
+
 /** The saved UDF id of each address: the inventory's when it still exists, else found by canvas and slug. */
-async function deployedIds(client: SvcClient, tests: readonly UdfTest[], inventory: Inventory | undefined): Promise<Map<string, string | undefined>> {
+async function deployedIds(client: SvcClient, project: LoadedProject, tests: readonly UdfTest[], inventory: Inventory | undefined): Promise<Map<string, string | undefined>> {
   const ids = new Map<string, string | undefined>();
   for (const t of tests) {
     if (ids.has(t.address)) continue;
@@ -87,7 +93,7 @@ async function deployedIds(client: SvcClient, tests: readonly UdfTest[], invento
     }
     if (!id) {
       try {
-        id = (await client.udfs.getExecEnvBySlug(t.slug, t.canvas)).id;
+        id = (await client.udfs.getExecEnvBySlug(t.slug, platformCanvasName(project, t.canvas))).id;
       } catch (e) {
         if (!isApiError(e, "not_found")) throw e;
       }
@@ -130,7 +136,7 @@ export async function testCommand(opts: TestCommandOptions): Promise<TestCommand
     connection = await connect(project, opts.env, { log: opts.log });
     const client = connection.client;
     const backend = openStateBackend(project.settings.state, { root: project.root, client, project: project.project, target: project.target });
-    const udfIds = await deployedIds(client, tests, await backend.readInventory());
+    const udfIds = await deployedIds(client, project, tests, await backend.readInventory());
     const instance = await client.realtime.preferredInstance();
     if (!instance) return { command: "test", exitCode: 1, errors: [], message: "The target has no real-time instance (GET /realtime-instance/available is empty): tests run on one." };
     opts.onStart?.({ project: project.project, target: project.target, clientId: instance.client_id, count: tests.length });
