@@ -4,7 +4,7 @@
  * differences printed, --only, --json, and no secret in any output.
  */
 import { execFile } from "node:child_process";
-import { readFileSync, writeFileSync } from "node:fs";
+import { readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { promisify } from "node:util";
 import { beforeAll, describe, expect, it } from "vitest";
@@ -162,6 +162,24 @@ describe("GIVEN a repository whose UDFs declare tests", () => {
     } finally {
       env = saved;
       edit("canvases/checks/boom.yaml", '  - expect_error: true\n  - name: injected\n    args: {reason: "bad\\n::error::pwned"}\n    expect: {ok: true}', "  - expect_error: true");
+    }
+  });
+
+  it("GIVEN a target with a name_prefix and no inventory THEN the tests find the UDFs on the prefixed canvas", async () => {
+    const svc = join(dir, "svc.yaml");
+    const before = readFileSync(svc, "utf8");
+    writeFileSync(svc, `${before}targets:\n  preview:\n    name_prefix: pr_7_\n`);
+    try {
+      const applied = await cli("apply", dir, "--target", "preview", "--auto-approve", "--outputs", outputsFileOf(dir));
+      expect(applied.code).toBe(0);
+      rmSync(join(dir, ".svc-iac", "state", "smoke", "preview"), { recursive: true, force: true });
+      const r = await cli("test", dir, "--target", "preview", "--only", "udf.checks/greet", "--json");
+      expect(r.code).toBe(0);
+      const doc = JSON.parse(r.stdout);
+      const { udfs } = await fx.user.canvases.getByName("pr_7_checks");
+      expect(doc.results.map((x: { udfId: string }) => x.udfId)).toEqual(Array(3).fill(udfs.find((u) => u.slug === "greet")!.id));
+    } finally {
+      writeFileSync(svc, before);
     }
   });
 
