@@ -3,6 +3,7 @@
 import { cpus } from "node:os";
 import { benchEmulator } from "./emulator.mjs";
 import { benchPulumiProgram } from "./pulumi-program.mjs";
+import { benchObserve } from "./observe.mjs";
 import { benchReconcile } from "./reconcile.mjs";
 
 const line = (label, value, target) => console.log(`${label.padEnd(44)} ${String(value).padStart(10)}   ${target ? `(target ${target})` : ""}`);
@@ -14,8 +15,11 @@ line("authenticated GET /user/self per second", emu.get.perSecond, ">= 2000");
 line("POST /udf/new per second", emu.create.perSecond, ">= 500");
 if (emu.get.failed || emu.create.failed) console.log(`failed requests: ${emu.get.failed} GET, ${emu.create.failed} creates`);
 
-console.log("\nReconciler (engine in this process, emulator in its own; 100 UDFs per canvas)");
+console.log("\nReconciler commands (each its own process, emulator in its own)");
 await benchReconcile();
+
+console.log("\nObservation (engine in this process, emulator in its own; 100 UDFs per canvas)");
+await benchObserve();
 
 console.log("\nPulumi program (its own process, real SDK under setMocks)");
 await benchPulumiProgram(line);

@@ -1,18 +1,26 @@
 #!/usr/bin/env node
-/** The `svc-iac` command. */
-import { runEmulatorCommand } from "./emulator-command";
-import { runImportCommand } from "./import-command";
-import { runReconcileCommand } from "./reconcile-command";
+/**
+ * The `svc-iac` command. Each command's module is loaded only when that command runs (`require`
+ * inside the handler), so `--help` loads nothing but the usage text, `validate` never loads the
+ * emulator, the API client or the GitHub code, and no command loads the Pulumi SDK.
+ */
+import { enableCompileCache } from "node:module";
 import { CliUsageError, formatHelp } from "./usage";
 
+// V8's compiled code of svc-iac and its dependencies is kept on disk (the OS temp folder) and
+// reused by the next run: startup is mostly module loading.
+enableCompileCache?.();
+
+const reconcile = (name: "validate" | "plan" | "apply" | "drift") => (argv: string[]) =>
+  (require("./reconcile-command") as typeof import("./reconcile-command")).runReconcileCommand(name, argv);
+
 const COMMANDS: Record<string, (argv: string[]) => Promise<number>> = {
-  emulator: runEmulatorCommand,
-  validate: (argv) => runReconcileCommand("validate", argv),
-  plan: (argv) => runReconcileCommand("plan", argv),
-  apply: (argv) => runReconcileCommand("apply", argv),
-  drift: (argv) => runReconcileCommand("drift", argv),
-  import: runImportCommand,
-  // Loaded only when used: Octokit and libsodium are not needed by the other commands.
+  emulator: (argv) => (require("./emulator-command") as typeof import("./emulator-command")).runEmulatorCommand(argv),
+  validate: reconcile("validate"),
+  plan: reconcile("plan"),
+  apply: reconcile("apply"),
+  drift: reconcile("drift"),
+  import: (argv) => (require("./import-command") as typeof import("./import-command")).runImportCommand(argv),
   action: async (argv) => {
     if (argv.length) throw new CliUsageError(`"action" takes no arguments (it reads INPUT_* variables, as action.yml sets them); found: ${argv.join(" ")}.`);
     const { runAction } = require("../github/action") as typeof import("../github/action");

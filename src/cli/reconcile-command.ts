@@ -7,7 +7,6 @@ import { mkdir, writeFile } from "node:fs/promises";
 import { dirname, relative, resolve } from "node:path";
 import { parseArgs } from "node:util";
 import { loadErrorAnnotations } from "../github/annotations";
-import { applyCommand, driftCommand, planCommand, validateCommand } from "../reconcile/commands";
 import type { CommandOptions, CommandResult } from "../reconcile/command-types";
 import { formatLoadError } from "../reconcile/model";
 import type { Plan } from "../reconcile/plan-model";
@@ -161,7 +160,12 @@ async function render(name: Name, result: CommandResult, v: Record<string, strin
   }
 }
 
-const RUN = { validate: validateCommand, plan: planCommand, apply: applyCommand, drift: driftCommand } as const;
+/** The command function, loaded when used: validate needs neither the API client nor the engine. */
+function commandFunction(name: Name): (opts: CommandOptions) => Promise<CommandResult> {
+  if (name === "validate") return (require("../reconcile/validate-command") as typeof import("../reconcile/validate-command")).validateCommand;
+  const commands = require("../reconcile/commands") as typeof import("../reconcile/commands");
+  return { plan: commands.planCommand, apply: commands.applyCommand, drift: commands.driftCommand }[name];
+}
 
 /** Runs one reconciler command from its arguments; returns the exit code. */
 export async function runReconcileCommand(name: Name, argv: string[], io: Io = defaultIo()): Promise<number> {
@@ -169,7 +173,7 @@ export async function runReconcileCommand(name: Name, argv: string[], io: Io = d
   if (name === "drift" && values.format !== undefined && values.format !== "md" && values.format !== "json") {
     throw new CliUsageError(`Invalid --format "${values.format}". Expected md or json.`);
   }
-  const result = await RUN[name](commandOptions(name, values, dir, io));
+  const result = await commandFunction(name)(commandOptions(name, values, dir, io));
   await render(name, result, values, io, dir);
   reportErrors(result, dir, io);
   return result.exitCode;

@@ -2,13 +2,16 @@
  * Apply: runs a plan's steps against the platform. Creates and updates go phase by phase (each
  * kind's `phase` trait) with bounded concurrency;
  * a step whose dependency failed is skipped; deletions run last, in reverse order, and only when
- * nothing failed. Every step is recorded in the inventory as soon as it is done, and every create
- * looks up and adopts first, so running apply again after any failure converges.
+ * nothing failed. Every step is recorded in the inventory as soon as it is done. A create of an
+ * object the plan's observation did not hold is sent at once; one whose answer is lost looks its
+ * object up (one shared listing per parent) and adopts it; an adopt finds it by key. So running
+ * apply again after any failure converges with nothing duplicated.
  */
 import { mkdir, writeFile } from "node:fs/promises";
 import { dirname, resolve } from "node:path";
 import type { SvcClient } from "../api/client";
 import { scrub } from "../api/errors";
+import { FreshListings } from "../resources/fresh-listings";
 import type { KindContext } from "../resources/kind";
 import type { ReconcileTraits } from "../resources/reconcile-traits";
 import { KINDS } from "../resources/registry";
@@ -50,11 +53,11 @@ class Applier {
   constructor(private readonly ctx: ApplyContext, private readonly outcome: PlanOutcome) {
     this.ids = new Map(outcome.ids);
     this.declared = new Map(ctx.project.objects.map((o) => [o.address, o]));
+    this.kindCtx = { client: ctx.client, now: ctx.now, listings: new FreshListings() };
   }
 
-  private get kindCtx(): KindContext {
-    return { client: this.ctx.client, now: this.ctx.now };
-  }
+  /** Shared by every create of this run that has to look its object up (see `fresh-listings.ts`). */
+  private readonly kindCtx: KindContext;
 
   private inputsOf(step: Step): Record<string, any> {
     const d = step.desired!;
@@ -123,7 +126,9 @@ class Applier {
       this.ctx.inventory.set(a.address, { ...(prior ?? { kind: a.kind, id: "", key, createdAt: now, appliedAt: now }), intent: { key, at: now } });
       await this.ctx.inventory.flush();
     }
-    const created = await kind.create(this.kindCtx, inputs as never);
+    // The plan observed no object with this key: create at once (look up only if the answer is lost).
+    const absent = !step.observed && (a.action === "create" || a.action === "share");
+    const created = await kind.create(this.kindCtx, inputs as never, { absent });
     const state = created.state as Record<string, any>;
     this.ids.set(a.address, created.id);
     const minted = traits.minted?.(created) ?? false;
@@ -283,7 +288,7 @@ export async function applyPlan(ctx: ApplyContext, outcome: PlanOutcome): Promis
     await applier.runAll();
   } finally {
     syncProtection(ctx.inventory, ctx.project.objects);
-    await ctx.inventory.flush();
+    await ctx.inventory.fold();
   }
   const order = new Map(outcome.steps.map((s, i) => [s.action.address + " " + s.action.action, i]));
   const results = [...applier.results].sort((a, b) => (order.get(a.address + " " + a.action) ?? 0) - (order.get(b.address + " " + b.action) ?? 0));

@@ -8,7 +8,8 @@ import { isApiError } from "../api/errors";
 import type { Canvas as ApiCanvas } from "../api/schemas";
 import { checkWith } from "./check";
 import { diffFields, secretFingerprint } from "./field-diff";
-import type { KindContext, ResourceKind } from "./kind";
+import type { Created, KindContext, ResourceKind } from "./kind";
+import { createOrFind } from "./fresh-listings";
 import type { ReconcileTraits } from "./reconcile-traits";
 
 export const CanvasInputs = z.strictObject({
@@ -76,6 +77,12 @@ async function findByName(ctx: KindContext, name: string): Promise<ApiCanvas | u
   return unlessMissing(ctx.client.canvases.getExecEnvBySlug(name));
 }
 
+/** Adopts `existing`, then makes it match: a lost answer to an earlier create must not leave it half-set. */
+async function adoptCanvas(ctx: KindContext, existing: ApiCanvas, inputs: CanvasInputs): Promise<Created<CanvasState>> {
+  const c = await ctx.client.canvases.update(existing.id, toBody(inputs));
+  return { id: c.id, state: canvasState(c), adopted: true };
+}
+
 export const canvasKind: ResourceKind<CanvasInputs, CanvasState> = {
   kind: "Canvas",
   secretInputs: ["passcode"],
@@ -94,13 +101,14 @@ export const canvasKind: ResourceKind<CanvasInputs, CanvasState> = {
       previewImageUrl: news.previewImageUrl,
     }, { secret: ["passcode"], salt: SALT });
   },
-  async create(ctx, inputs) {
-    const existing = await findByName(ctx, inputs.name);
-    if (existing) {
-      // Adopt, then make it match: a lost answer to an earlier create must not leave it half-set.
-      const c = await ctx.client.canvases.update(existing.id, toBody(inputs));
-      return { id: c.id, state: canvasState(c), adopted: true };
+  async create(ctx, inputs, opts) {
+    if (opts?.absent) {
+      const made = await createOrFind(() => ctx.client.canvases.create(toBody(inputs)), () => findByName(ctx, inputs.name));
+      if ("created" in made) return { id: made.created.id, state: canvasState(made.created), adopted: false };
+      return adoptCanvas(ctx, made.found, inputs);
     }
+    const existing = await findByName(ctx, inputs.name);
+    if (existing) return adoptCanvas(ctx, existing, inputs);
     const c = await ctx.client.canvases.create(toBody(inputs));
     return { id: c.id, state: canvasState(c), adopted: false };
   },

@@ -7,6 +7,7 @@
  * CRUD goes through the typed client only.
  */
 import type { SvcClient } from "../api/client";
+import type { FreshListings } from "./fresh-listings";
 
 /** A validation failure: the property path (`schedule`, `headers[0].moduleName`) and why. */
 export interface CheckFailure {
@@ -69,6 +70,18 @@ export interface KindContext {
   client: SvcClient;
   /** The current time (token expiry). @default now */
   now?: () => Date;
+  /** Listings shared by the creates of one run that fall back on a look-up (see `fresh-listings.ts`). */
+  listings?: FreshListings;
+}
+
+/** What the caller of {@link ResourceKind.create} already knows. */
+export interface CreateOptions {
+  /**
+   * The caller's observation holds no object with this key: create at once, and look the object
+   * up only when the answer leaves the outcome unknown (see `fresh-listings.ts`). Kinds may ignore
+   * it and always look up first.
+   */
+  absent?: boolean;
 }
 
 /**
@@ -88,8 +101,8 @@ export interface ResourceKind<I extends object, S extends object> {
   key(inputs: I): string;
   /** Compares the kept state with new desired inputs; pure. */
   diff(olds: S, news: I, ctx?: { now?: () => Date }): DiffResult;
-  /** Looks the object up by natural key and adopts it, else creates it. */
-  create(ctx: KindContext, inputs: I): Promise<Created<S>>;
+  /** Looks the object up by natural key and adopts it, else creates it (with `absent`, creates first). */
+  create(ctx: KindContext, inputs: I, opts?: CreateOptions): Promise<Created<S>>;
   /** Reads the current state; `undefined` when the object is gone. */
   read(ctx: KindContext, id: string, olds: S): Promise<S | undefined>;
   /** Updates in place the fields the diff allows; returns the new state. */

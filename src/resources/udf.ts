@@ -17,7 +17,8 @@ import type { Canvas as ApiCanvas, Udf as ApiUdf } from "../api/schemas";
 import { checkWith } from "./check";
 import { diffFields } from "./field-diff";
 import { canonicalJson } from "../canonical-json";
-import type { CheckFailure, FieldChange, KindContext, ResourceKind } from "./kind";
+import type { CheckFailure, Created, FieldChange, KindContext, ResourceKind } from "./kind";
+import { createOrFind } from "./fresh-listings";
 import type { ReconcileTraits } from "./reconcile-traits";
 import type { DesiredObject } from "../reconcile/model";
 import { layoutCanvases } from "../reconcile/udf-layout";
@@ -168,6 +169,28 @@ async function invalidateIfShared(ctx: KindContext, canvas: ApiCanvas, udfId: st
   if (canvas.share_token && canvas.share_client_id) await ctx.client.realtime.deleteCache(canvas.share_client_id, udfId);
 }
 
+/** Adopts `existing` on `canvas`: its body is made the desired one. A per-UDF shared token cannot be obtained for an existing UDF. */
+async function adoptUdf(ctx: KindContext, canvas: ApiCanvas, existing: ApiUdf, inputs: UdfInputs): Promise<Created<UdfState>> {
+  let u = existing;
+  const body = udfBodyOf(inputs);
+  if (!sameUdfBody(existing.udf_body, body)) {
+    u = await ctx.client.udfs.update(existing.id, { udf_body: body });
+    await invalidateIfShared(ctx, canvas, u.id);
+  }
+  return { id: u.id, state: udfState(u, { createSharedToken: inputs.createSharedToken }), adopted: true };
+}
+
+/** `POST /udf/new`, without looking for an existing one. */
+async function postUdf(ctx: KindContext, inputs: UdfInputs): Promise<Created<UdfState>> {
+  const u = await ctx.client.udfs.create({
+    slug: inputs.slug,
+    udf_body: udfBodyOf(inputs),
+    collection_id: inputs.canvasId,
+    create_shared_token: inputs.createSharedToken,
+  });
+  return { id: u.id, state: udfState(u, { createSharedToken: inputs.createSharedToken, sharedToken: u.shared_token }), adopted: false };
+}
+
 const NOTES: Record<string, string> = {
   canvasId: "moves the UDF to the other canvas (collection_id)",
   createSharedToken: "a per-UDF shared token can only be minted when the UDF is created",
@@ -188,26 +211,21 @@ export const udfKind: ResourceKind<UdfInputs, UdfState> = {
     // (made first, it would adopt the old one, which the delete would then remove).
     return { ...d, fields, deleteBeforeReplace: d.replaces.length > 0 };
   },
-  async create(ctx, inputs) {
-    const canvas = await referencedCanvas(ctx, inputs.canvasId);
-    const body = udfBodyOf(inputs);
-    const existing = canvas.udfs.find((u) => u.slug === inputs.slug);
-    if (existing) {
-      // Adopt. A per-UDF shared token cannot be obtained for an existing UDF.
-      let u = existing;
-      if (!sameUdfBody(existing.udf_body, body)) {
-        u = await ctx.client.udfs.update(existing.id, { udf_body: body });
-        await invalidateIfShared(ctx, canvas, u.id);
-      }
-      return { id: u.id, state: udfState(u, { createSharedToken: inputs.createSharedToken }), adopted: true };
+  async create(ctx, inputs, opts) {
+    if (opts?.absent) {
+      const made = await createOrFind(
+        () => postUdf(ctx, inputs),
+        async (since) => {
+          const canvas = await (ctx.listings?.after(`canvas ${inputs.canvasId}`, since, () => referencedCanvas(ctx, inputs.canvasId)) ?? referencedCanvas(ctx, inputs.canvasId));
+          const existing = canvas.udfs.find((u) => u.slug === inputs.slug);
+          return existing && { canvas, existing };
+        },
+      );
+      return "created" in made ? made.created : adoptUdf(ctx, made.found.canvas, made.found.existing, inputs);
     }
-    const u = await ctx.client.udfs.create({
-      slug: inputs.slug,
-      udf_body: body,
-      collection_id: inputs.canvasId,
-      create_shared_token: inputs.createSharedToken,
-    });
-    return { id: u.id, state: udfState(u, { createSharedToken: inputs.createSharedToken, sharedToken: u.shared_token }), adopted: false };
+    const canvas = await referencedCanvas(ctx, inputs.canvasId);
+    const existing = canvas.udfs.find((u) => u.slug === inputs.slug);
+    return existing ? adoptUdf(ctx, canvas, existing, inputs) : postUdf(ctx, inputs);
   },
   async read(ctx, id, olds) {
     const u = await unlessMissing(ctx.client.udfs.getById(id));
