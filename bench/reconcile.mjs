@@ -110,16 +110,21 @@ async function rawCreateFloor(n) {
 
 /** One size: the floor, then validate, apply and a no-op plan as processes against one emulator process. */
 export async function benchProcessSize(n) {
+  const note = (what, r) => process.stderr.write(`  ${count(n)} UDFs: ${what} ${duration(r.ms)}\n`);
   const floor = await rawCreateFloor(n);
+  note("floor", floor);
   const dir = writeRepository(n);
   const emu = await startEmulatorProcess({ quiet: true });
   const { base_url: baseUrl, udf_base_url: udfBaseUrl, user_token: token } = emu.info;
   const env = { SVC_BASE_URL: baseUrl, SVC_UDF_BASE_URL: udfBaseUrl, SVC_TOKEN: token };
   try {
     const validate = expectExit("validate", await runCli(["validate", dir], env));
+    note("validate", validate);
     const apply = expectExit("apply", await runCli(["apply", dir, "--auto-approve", "--concurrency", String(CONCURRENCY)], env));
+    note("apply", apply);
     // --detailed-exitcode: 0 only when the plan is empty.
     const plan = expectExit("the plan after apply (expected no changes)", await runCli(["plan", dir, "--detailed-exitcode"], env));
+    note("no-op plan", plan);
     return { n, canvases: canvasesFor(n), floor, validate, apply, plan };
   } finally {
     emu.stop();

@@ -3,16 +3,17 @@
  * kind's `phase` trait) with bounded concurrency;
  * a step whose dependency failed is skipped; deletions run last, in reverse order, and only when
  * nothing failed. Every step is recorded in the inventory as soon as it is done. A create of an
- * object the plan's observation did not hold is sent at once; one whose answer is lost looks its
- * object up (one shared listing per parent) and adopts it; an adopt finds it by key. So running
- * apply again after any failure converges with nothing duplicated.
+ * object the plan's observation did not hold is sent at once; those whose answers were lost are
+ * looked up once the phase's other creates are done (one read per parent for all of them) and
+ * adopted; an adopt finds its object by key. So running apply again after any failure converges
+ * with nothing duplicated.
  */
 import { mkdir, writeFile } from "node:fs/promises";
 import { dirname, resolve } from "node:path";
 import type { SvcClient } from "../api/client";
 import { scrub } from "../api/errors";
-import { FreshListings } from "../resources/fresh-listings";
-import type { KindContext } from "../resources/kind";
+import { CreateOutcomeUnknown, NothingToAdopt, SharedReads } from "../resources/fresh-listings";
+import type { CreateOptions, KindContext } from "../resources/kind";
 import type { ReconcileTraits } from "../resources/reconcile-traits";
 import { KINDS } from "../resources/registry";
 import type { ProgressEvent, PublishedToken, TokenPublisher } from "./command-types";
@@ -53,11 +54,12 @@ class Applier {
   constructor(private readonly ctx: ApplyContext, private readonly outcome: PlanOutcome) {
     this.ids = new Map(outcome.ids);
     this.declared = new Map(ctx.project.objects.map((o) => [o.address, o]));
-    this.kindCtx = { client: ctx.client, now: ctx.now, listings: new FreshListings() };
+    this.kindCtx = { client: ctx.client, now: ctx.now };
   }
 
-  /** Shared by every create of this run that has to look its object up (see `fresh-listings.ts`). */
   private readonly kindCtx: KindContext;
+  /** Creates of the current phase whose outcome is unknown: looked up once the phase's other creates are done. */
+  private unknown: { step: Step; lost: CreateOutcomeUnknown }[] = [];
 
   private inputsOf(step: Step): Record<string, any> {
     const d = step.desired!;
@@ -113,7 +115,7 @@ class Applier {
   }
 
   /** Creates (or adopts) the object of `step`; records it and publishes its token. */
-  private async create(step: Step): Promise<string> {
+  private async create(step: Step, recheck?: KindContext): Promise<string> {
     const a = step.action;
     const kind = KINDS[a.kind]!;
     const traits = traitsOf(a.kind);
@@ -126,9 +128,9 @@ class Applier {
       this.ctx.inventory.set(a.address, { ...(prior ?? { kind: a.kind, id: "", key, createdAt: now, appliedAt: now }), intent: { key, at: now } });
       await this.ctx.inventory.flush();
     }
-    // The plan observed no object with this key: create at once (look up only if the answer is lost).
-    const absent = !step.observed && (a.action === "create" || a.action === "share");
-    const created = await kind.create(this.kindCtx, inputs as never, { absent });
+    // The plan observed no object with this key: create at once (looked up only if the answer is lost).
+    const lookup: CreateOptions["lookup"] = recheck ? "only" : !step.observed && (a.action === "create" || a.action === "share") ? "never" : "first";
+    const created = await kind.create(recheck ?? this.kindCtx, inputs as never, { lookup });
     const state = created.state as Record<string, any>;
     this.ids.set(a.address, created.id);
     const minted = traits.minted?.(created) ?? false;
@@ -193,13 +195,14 @@ class Applier {
     await KINDS[step.action.kind]!.delete(this.kindCtx, step.action.id!, step.olds as never);
   }
 
-  private async run(step: Step): Promise<void> {
+  /** Runs one step; `recheck` (a context with shared reads) looks up and adopts the object of a create whose outcome was unknown. */
+  private async run(step: Step, recheck?: { ctx: KindContext; lost: CreateOutcomeUnknown }): Promise<void> {
     const a = step.action;
     const blocked = step.desired ? dependenciesOf(step.desired).find((d) => this.failed.has(d)) : undefined;
     if (blocked) return this.finish(step, "skipped", `skipped: ${blocked} failed`);
     const stop = this.ctx.stopReason?.();
     if (stop) return this.finish(step, "skipped", `skipped: ${stop}`);
-    this.ctx.progress?.({ type: "begin", address: a.address, action: a.action });
+    if (!recheck) this.ctx.progress?.({ type: "begin", address: a.address, action: a.action });
     try {
       let id = a.id;
       if (a.movedFrom) this.moveRecord(a.movedFrom, a.address);
@@ -207,7 +210,7 @@ class Applier {
         case "create":
         case "adopt":
         case "share":
-          id = await this.create(step);
+          id = await this.create(step, recheck?.ctx);
           break;
         case "update":
           id = await this.update(step);
@@ -239,8 +242,23 @@ class Applier {
       }
       this.finish(step, "done", undefined, id);
     } catch (e) {
-      this.finish(step, "failed", scrub(e instanceof Error ? e.message : String(e), [...this.ctx.secrets]));
+      if (e instanceof CreateOutcomeUnknown && !recheck) return void this.unknown.push({ step, lost: e });
+      // Looked up after an unknown outcome and not there: the create failed, as its answer said.
+      const error = e instanceof NothingToAdopt && recheck ? recheck.lost.cause : e;
+      this.finish(step, "failed", scrub(error instanceof Error ? error.message : String(error), [...this.ctx.secrets]));
     }
+  }
+
+  /**
+   * Looks up the objects of the phase's creates whose outcome was unknown and adopts those that
+   * exist, with one read per parent shared by all of them (see `fresh-listings.ts`).
+   */
+  private async recheckUnknown(): Promise<void> {
+    const unknown = this.unknown;
+    this.unknown = [];
+    if (!unknown.length) return;
+    const ctx: KindContext = { ...this.kindCtx, reads: new SharedReads() };
+    await forEachBounded(unknown, this.ctx.concurrency, ({ step, lost }) => this.run(step, { ctx, lost }));
   }
 
   async runAll(): Promise<void> {
@@ -250,6 +268,7 @@ class Applier {
     for (const kind of PHASES) {
       const phase = steps.filter((s) => !isDeletion(s) && s.action.kind === kind);
       await forEachBounded(phase, this.ctx.concurrency, (s) => this.run(s));
+      await this.recheckUnknown();
       const layout = traitsOf(kind).layout;
       if (layout) await this.layout(phase, layout);
     }

@@ -9,7 +9,7 @@ import type { Canvas as ApiCanvas } from "../api/schemas";
 import { checkWith } from "./check";
 import { diffFields, secretFingerprint } from "./field-diff";
 import type { Created, KindContext, ResourceKind } from "./kind";
-import { createOrFind } from "./fresh-listings";
+import { NothingToAdopt, createUnlooked } from "./fresh-listings";
 import type { ReconcileTraits } from "./reconcile-traits";
 
 export const CanvasInputs = z.strictObject({
@@ -102,14 +102,13 @@ export const canvasKind: ResourceKind<CanvasInputs, CanvasState> = {
     }, { secret: ["passcode"], salt: SALT });
   },
   async create(ctx, inputs, opts) {
-    if (opts?.absent) {
-      const made = await createOrFind(() => ctx.client.canvases.create(toBody(inputs)), () => findByName(ctx, inputs.name));
-      if ("created" in made) return { id: made.created.id, state: canvasState(made.created), adopted: false };
-      return adoptCanvas(ctx, made.found, inputs);
+    const lookup = opts?.lookup ?? "first";
+    if (lookup !== "never") {
+      const existing = await findByName(ctx, inputs.name);
+      if (existing) return adoptCanvas(ctx, existing, inputs);
+      if (lookup === "only") throw new NothingToAdopt(inputs.name);
     }
-    const existing = await findByName(ctx, inputs.name);
-    if (existing) return adoptCanvas(ctx, existing, inputs);
-    const c = await ctx.client.canvases.create(toBody(inputs));
+    const c = await (lookup === "never" ? createUnlooked(() => ctx.client.canvases.create(toBody(inputs))) : ctx.client.canvases.create(toBody(inputs)));
     return { id: c.id, state: canvasState(c), adopted: false };
   },
   async read(ctx, id) {

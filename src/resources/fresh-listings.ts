@@ -1,50 +1,57 @@
 /**
  * Creates that skip the look-up, and the look-up they fall back on. The reconciler knows from its
- * observation that no object has the key it is about to create, so it creates at once; only when
- * the answer leaves the outcome unknown (no answer, a timeout, a 5xx) or says the key is taken
- * (409) does it look the object up, in a listing of the object's parent read after the failure.
- * The creates of one apply share those listings: every create that failed before a listing of its
- * parent started is answered by that one listing, so a burst of lost answers on a canvas costs one
- * read of the canvas, not one per UDF.
+ * observation that no object has the key it is about to create, so it creates at once
+ * (`lookup: "never"`). When the answer leaves the outcome unknown (no answer, a timeout, a 5xx) or
+ * says the key is taken (409), the create throws {@link CreateOutcomeUnknown}; once the other
+ * creates of its phase are done, apply looks every such object up (`lookup: "only"`) through one
+ * {@link SharedReads}: one read of each parent (a canvas and its UDFs) answers all of them, so a
+ * burst of lost answers on a canvas costs one read of the canvas, not one per UDF.
  */
 import { isApiError } from "../api/errors";
 
-/** Listings of parents shared by the creates of one run (see the module comment). */
-export class FreshListings {
-  private readonly reads = new Map<string, { startedAt: number; result: Promise<unknown> }>();
+/** Reads shared by the look-ups of one pass: the first look-up of a scope reads it, the others reuse that read. */
+export class SharedReads {
+  private readonly reads = new Map<string, Promise<unknown>>();
 
-  /** A read of `scope` started at or after `since` (`performance.now()`): a shared one when there is one, else a new one. */
-  after<T>(scope: string, since: number, read: () => Promise<T>): Promise<T> {
-    const current = this.reads.get(scope);
-    if (current && current.startedAt >= since) return current.result as Promise<T>;
-    const startedAt = performance.now();
-    const result = read();
-    const entry = { startedAt, result };
-    this.reads.set(scope, entry);
-    result.catch(() => {
-      if (this.reads.get(scope) === entry) this.reads.delete(scope);
-    });
+  read<T>(scope: string, read: () => Promise<T>): Promise<T> {
+    let result = this.reads.get(scope) as Promise<T> | undefined;
+    if (!result) {
+      result = read();
+      this.reads.set(scope, result);
+      // A failed read is not kept: the next look-up tries again.
+      result.catch(() => this.reads.get(scope) === result && this.reads.delete(scope));
+    }
     return result;
   }
 }
 
-/** The create's outcome is unknown (it may have been done), or the key it creates is taken: look it up. */
+/** A create sent without a look-up whose outcome is unknown: the object may exist now. */
+export class CreateOutcomeUnknown extends Error {
+  constructor(override readonly cause: Error) {
+    super(cause.message);
+    this.name = "CreateOutcomeUnknown";
+  }
+}
+
+/** A look-up-only create (`lookup: "only"`) found no object with the key. */
+export class NothingToAdopt extends Error {
+  constructor(key: string) {
+    super(`No object with key ${key} was found.`);
+    this.name = "NothingToAdopt";
+  }
+}
+
+/** The create's outcome is unknown (it may have been done), or the key it creates is taken. */
 export function mayExist(e: unknown): boolean {
   return isApiError(e, "server_error") || isApiError(e, "timeout") || isApiError(e, "network") || isApiError(e, "conflict");
 }
 
-/**
- * Runs `create`; when it fails in a way that {@link mayExist}, asks `find` (given the time of the
- * failure, for {@link FreshListings.after}) for the object, and returns it as `found`. Rethrows the
- * create's error when the object is not there.
- */
-export async function createOrFind<C, F>(create: () => Promise<C>, find: (since: number) => Promise<F | undefined>): Promise<{ created: C } | { found: F }> {
+/** Runs a create sent without a look-up; a failure that {@link mayExist} becomes {@link CreateOutcomeUnknown}. */
+export async function createUnlooked<C>(create: () => Promise<C>): Promise<C> {
   try {
-    return { created: await create() };
+    return await create();
   } catch (e) {
-    if (!mayExist(e)) throw e;
-    const found = await find(performance.now());
-    if (found === undefined) throw e;
-    return { found };
+    if (mayExist(e)) throw new CreateOutcomeUnknown(e as Error);
+    throw e;
   }
 }

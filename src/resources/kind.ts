@@ -7,7 +7,7 @@
  * CRUD goes through the typed client only.
  */
 import type { SvcClient } from "../api/client";
-import type { FreshListings } from "./fresh-listings";
+import type { SharedReads } from "./fresh-listings";
 
 /** A validation failure: the property path (`schedule`, `headers[0].moduleName`) and why. */
 export interface CheckFailure {
@@ -70,18 +70,19 @@ export interface KindContext {
   client: SvcClient;
   /** The current time (token expiry). @default now */
   now?: () => Date;
-  /** Listings shared by the creates of one run that fall back on a look-up (see `fresh-listings.ts`). */
-  listings?: FreshListings;
+  /** Reads shared by the look-ups of one pass (see `fresh-listings.ts`); without it, each look-up reads. */
+  reads?: SharedReads;
 }
 
-/** What the caller of {@link ResourceKind.create} already knows. */
+/** How {@link ResourceKind.create} looks for an existing object with the key (see `fresh-listings.ts`). */
 export interface CreateOptions {
   /**
-   * The caller's observation holds no object with this key: create at once, and look the object
-   * up only when the answer leaves the outcome unknown (see `fresh-listings.ts`). Kinds may ignore
-   * it and always look up first.
+   * `first` (default): look up, adopt what is found, else create. `never`: the caller observed that
+   * no object has the key: create at once; an unknown outcome throws `CreateOutcomeUnknown`.
+   * `only`: look up and adopt; `NothingToAdopt` when there is none. Kinds without the distinction
+   * always look up first.
    */
-  absent?: boolean;
+  lookup?: "first" | "never" | "only";
 }
 
 /**
@@ -101,7 +102,7 @@ export interface ResourceKind<I extends object, S extends object> {
   key(inputs: I): string;
   /** Compares the kept state with new desired inputs; pure. */
   diff(olds: S, news: I, ctx?: { now?: () => Date }): DiffResult;
-  /** Looks the object up by natural key and adopts it, else creates it (with `absent`, creates first). */
+  /** Looks the object up by natural key and adopts it, else creates it (see {@link CreateOptions}). */
   create(ctx: KindContext, inputs: I, opts?: CreateOptions): Promise<Created<S>>;
   /** Reads the current state; `undefined` when the object is gone. */
   read(ctx: KindContext, id: string, olds: S): Promise<S | undefined>;

@@ -18,7 +18,7 @@ import { checkWith } from "./check";
 import { diffFields } from "./field-diff";
 import { canonicalJson } from "../canonical-json";
 import type { CheckFailure, Created, FieldChange, KindContext, ResourceKind } from "./kind";
-import { createOrFind } from "./fresh-listings";
+import { NothingToAdopt, createUnlooked } from "./fresh-listings";
 import type { ReconcileTraits } from "./reconcile-traits";
 import type { DesiredObject } from "../reconcile/model";
 import { layoutCanvases } from "../reconcile/udf-layout";
@@ -212,20 +212,13 @@ export const udfKind: ResourceKind<UdfInputs, UdfState> = {
     return { ...d, fields, deleteBeforeReplace: d.replaces.length > 0 };
   },
   async create(ctx, inputs, opts) {
-    if (opts?.absent) {
-      const made = await createOrFind(
-        () => postUdf(ctx, inputs),
-        async (since) => {
-          const canvas = await (ctx.listings?.after(`canvas ${inputs.canvasId}`, since, () => referencedCanvas(ctx, inputs.canvasId)) ?? referencedCanvas(ctx, inputs.canvasId));
-          const existing = canvas.udfs.find((u) => u.slug === inputs.slug);
-          return existing && { canvas, existing };
-        },
-      );
-      return "created" in made ? made.created : adoptUdf(ctx, made.found.canvas, made.found.existing, inputs);
-    }
-    const canvas = await referencedCanvas(ctx, inputs.canvasId);
+    const lookup = opts?.lookup ?? "first";
+    if (lookup === "never") return createUnlooked(() => postUdf(ctx, inputs));
+    const canvas = await (ctx.reads?.read(`canvas ${inputs.canvasId}`, () => referencedCanvas(ctx, inputs.canvasId)) ?? referencedCanvas(ctx, inputs.canvasId));
     const existing = canvas.udfs.find((u) => u.slug === inputs.slug);
-    return existing ? adoptUdf(ctx, canvas, existing, inputs) : postUdf(ctx, inputs);
+    if (existing) return adoptUdf(ctx, canvas, existing, inputs);
+    if (lookup === "only") throw new NothingToAdopt(`${inputs.canvasId}/${inputs.slug}`);
+    return postUdf(ctx, inputs);
   },
   async read(ctx, id, olds) {
     const u = await unlessMissing(ctx.client.udfs.getById(id));

@@ -53,8 +53,3 @@ export function foldJournal(inventory: Inventory, text: string, file: string): n
   }
   return records;
 }
-
-/** The length of `text` up to and with its last newline: what remains when a torn last record is cut off. */
-export function wholeRecordsLength(text: Buffer): number {
-  return text.lastIndexOf(0x0a) + 1;
-}

@@ -5,11 +5,11 @@
  * by an exclusive create, so of two processes racing for it exactly one wins.
  */
 import { closeSync, openSync, writeSync } from "node:fs";
-import { link, mkdir, readFile, rename, rm, truncate, writeFile } from "node:fs/promises";
+import { link, mkdir, readFile, rename, rm, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { siblingTempName, writeFileAtomic } from "../json-file";
 import { checkInventoryOwner, emptyInventory, parseInventory, serializeInventory } from "./inventory-file";
-import { foldJournal, journalText, wholeRecordsLength } from "./inventory-journal";
+import { foldJournal, journalText } from "./inventory-journal";
 import { LeaseHandle, forceUnlockIn, readLockIn, type LockStore } from "./lease";
 import { LockedError } from "./lock-errors";
 import { deadHolderReason, isExpired, newLockInfo, parseLock, serializeLock, type AcquireLockOptions } from "./lock-file";
@@ -32,12 +32,8 @@ function errnoCode(e: unknown): string | undefined {
 }
 
 async function readTextOrUndefined(file: string): Promise<string | undefined> {
-  return (await readBytesOrUndefined(file))?.toString("utf8");
-}
-
-async function readBytesOrUndefined(file: string): Promise<Buffer | undefined> {
   try {
-    return await readFile(file);
+    return await readFile(file, "utf8");
   } catch (e) {
     if (errnoCode(e) === "ENOENT") return undefined;
     throw e;
@@ -138,12 +134,9 @@ export class LocalStateBackend implements StateBackend {
   }
 
   private async appendJournal(records: JournalRecord[]): Promise<void> {
-    if (this.journalFd === undefined) {
-      // A kill may have cut the last record short: cut it off before appending after it.
-      const bytes = await readBytesOrUndefined(this.journalFile);
-      if (bytes && wholeRecordsLength(bytes) < bytes.length) await truncate(this.journalFile, wholeRecordsLength(bytes));
-      this.journalFd = openSync(this.journalFile, "a");
-    }
+    // After a stopped run, the journal may end in a torn record: the whole write comes first and drops it.
+    if (this.foldDue) throw new Error(`The inventory at ${this.location} is due to be written whole before changes are appended to its journal.`);
+    this.journalFd ??= openSync(this.journalFile, "a");
     // Whole lines in one write to the page cache (microseconds, so done synchronously): a kill
     // leaves at most the last line torn.
     const bytes = Buffer.from(journalText(records));

@@ -111,7 +111,8 @@ export interface JournalRecord {
  * the whole inventory. `readInventory` folds it into the inventory it returns (in order, so a
  * replay over an inventory that already holds it changes nothing); `writeInventory` writes the
  * whole inventory and then drops the journal. A write cut short by a kill leaves at most one torn
- * last record, which is ignored, and dropped before the next append.
+ * last record, which is ignored; after a stopped run the inventory is written whole (`foldDue`)
+ * before anything is appended, so nothing is appended after a torn record.
  */
 export interface InventoryJournal {
   append(records: JournalRecord[]): Promise<void>;
