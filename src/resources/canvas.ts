@@ -139,4 +139,6 @@ export const canvasTraits: ReconcileTraits = {
   volatile: ["lastUpdated"],
   // A renamed canvas folder is the canvas whose UDFs are the same.
   renames: { byReferrers: true },
+  textFields: { dashboardBody: "text" },
+  importFlags: (d) => ["--canvas", String(d.inputs.name)],
 };
