@@ -124,7 +124,8 @@ export const canvasKind: ResourceKind<CanvasInputs, CanvasState> = {
   },
   async observeAll(ctx) {
     // The environment listing returns every team canvas, with full records, in one request.
-    const all = await ctx.client.canvases.listExecEnv();
+    // Every canvas with every UDF body: only the canvases' own fields are checked and used.
+    const all = await ctx.client.canvases.listExecEnvFields();
     return all.map((c) => ({ id: c.id, key: c.name, state: canvasState(c) }));
   },
   async delete(ctx, id) {
