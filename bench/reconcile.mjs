@@ -6,7 +6,7 @@
 import { spawn } from "node:child_process";
 import { createRequire } from "node:module";
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { cpus, loadavg, tmpdir } from "node:os";
 import { join } from "node:path";
 import { Agent, request } from "undici";
 import { startEmulatorProcess } from "./emulator.mjs";
@@ -59,7 +59,7 @@ function runCli(args, env) {
     child.on("error", reject);
     child.on("exit", (code) => {
       const ms = performance.now() - started;
-      let stats = { requests: 0, routes: {}, maxRssBytes: 0 };
+      let stats = { requests: 0, routes: {}, maxRssBytes: 0, cpuMs: 0 };
       try {
         stats = JSON.parse(readFileSync(statsFile, "utf8"));
         rmSync(statsFile, { force: true });
@@ -154,19 +154,21 @@ export async function benchReconcile({ sizes = benchSizes(), print = console.log
   for (const n of sizes) rows.push(await benchProcessSize(n));
   const help = await helpTime();
 
-  const head = ["UDFs", "floor: raw creates", "apply (all new)", "apply requests", "apply peak RSS", "no-op plan", "validate"];
+  // CPU: the CLI process's own user + system time, which other load on the machine changes less than wall time.
+  const head = ["UDFs", "floor: raw creates", "apply (all new)", "apply CPU", "apply requests", "apply peak RSS", "no-op plan (CPU)", "validate (CPU)"];
   const table = rows.map((r) => [
     count(r.n),
     duration(r.floor.ms),
     `${duration(r.apply.ms)} (${(r.apply.ms / r.floor.ms).toFixed(2)}x floor)`,
+    duration(r.apply.cpuMs),
     count(r.apply.requests),
     mb(r.apply.maxRssBytes),
-    `${duration(r.plan.ms)}, ${r.plan.requests} req, ${mb(r.plan.maxRssBytes)}`,
-    `${duration(r.validate.ms)}, ${mb(r.validate.maxRssBytes)}`,
+    `${duration(r.plan.ms)} (${duration(r.plan.cpuMs)}), ${r.plan.requests} req, ${mb(r.plan.maxRssBytes)}`,
+    `${duration(r.validate.ms)} (${duration(r.validate.cpuMs)}), ${mb(r.validate.maxRssBytes)}`,
   ]);
   const widths = head.map((h, i) => Math.max(h.length, ...table.map((t) => t[i].length)));
   const fmt = (cells) => cells.map((c, i) => c.padEnd(widths[i])).join("  ");
-  print(`Processes: svc-iac (node dist/cli/main.js) and svc-iac emulator; ${PER_CANVAS} UDFs per canvas; concurrency ${CONCURRENCY}`);
+  print(`Processes: svc-iac (node dist/cli/main.js) and svc-iac emulator; ${PER_CANVAS} UDFs per canvas; concurrency ${CONCURRENCY}; load average ${loadavg()[0].toFixed(1)} on ${cpus().length} cores`);
   print(fmt(head));
   print(fmt(widths.map((w) => "-".repeat(w))));
   for (const t of table) print(fmt(t));
