@@ -164,9 +164,9 @@ async function render(name: Name, result: CommandResult, v: Record<string, strin
 }
 
 /** The command function, loaded when used: validate needs neither the API client nor the engine. */
-function commandFunction(name: Name): (opts: CommandOptions) => Promise<CommandResult> {
-  if (name === "validate") return (require("../reconcile/validate-command") as typeof import("../reconcile/validate-command")).validateCommand;
-  const commands = require("../reconcile/commands") as typeof import("../reconcile/commands");
+async function commandFunction(name: Name): Promise<(opts: CommandOptions) => Promise<CommandResult>> {
+  if (name === "validate") return (await import("../reconcile/validate-command.js")).validateCommand;
+  const commands = await import("../reconcile/commands.js");
   return { plan: commands.planCommand, apply: commands.applyCommand, drift: commands.driftCommand }[name];
 }
 
@@ -176,7 +176,7 @@ export async function runReconcileCommand(name: Name, argv: string[], io: Io = d
   if (name === "drift" && values.format !== undefined && values.format !== "md" && values.format !== "json") {
     throw new CliUsageError(`Invalid --format "${values.format}". Expected md or json.`);
   }
-  const result = await commandFunction(name)(commandOptions(name, values, dir, io));
+  const result = await (await commandFunction(name))(commandOptions(name, values, dir, io));
   await render(name, result, values, io, dir);
   reportErrors(result, dir, io);
   return result.exitCode;
