@@ -21,11 +21,7 @@ const COMMANDS: Record<string, (argv: string[]) => Promise<number>> = {
   apply: reconcile("apply"),
   drift: reconcile("drift"),
   import: (argv) => (require("./import-command") as typeof import("./import-command")).runImportCommand(argv),
-  action: async (argv) => {
-    if (argv.length) throw new CliUsageError(`"action" takes no arguments (it reads INPUT_* variables, as action.yml sets them); found: ${argv.join(" ")}.`);
-    const { runAction } = require("../github/action") as typeof import("../github/action");
-    return runAction({ env: process.env, stdout: process.stdout, stderr: process.stderr });
-  },
+  init: (argv) => (require("./init-command") as typeof import("./init-command")).runInitCommand(argv),
 };
 
 async function main(argv: string[]): Promise<number> {
@@ -43,17 +39,29 @@ async function main(argv: string[]): Promise<number> {
   return run(rest);
 }
 
+/** stderr for the last words: guarded under GitHub Actions, as the commands' own output is. */
+function errorWriter(): (text: string) => void {
+  const { CommandGuard, underActions } = require("../github/command-guard") as typeof import("../github/command-guard");
+  if (!underActions(process.env)) return (text) => void process.stderr.write(text);
+  const guard = new CommandGuard(process.stderr);
+  return (text) => {
+    guard.text(text);
+    guard.flush();
+  };
+}
+
 main(process.argv.slice(2)).then(
   (code) => {
     if (code !== 0 || !process.exitCode) process.exitCode = code;
   },
   (err) => {
+    const write = errorWriter();
     if (err instanceof CliUsageError) {
-      process.stderr.write(`svc-iac: ${err.message}\nRun "svc-iac --help" for usage.\n`);
+      write(`svc-iac: ${err.message}\nRun "svc-iac --help" for usage.\n`);
       process.exitCode = 1;
       return;
     }
-    process.stderr.write(`svc-iac: ${(err as Error)?.message ?? err}\n`);
+    write(`svc-iac: ${(err as Error)?.message ?? err}\n`);
     process.exitCode = 1;
   },
 );

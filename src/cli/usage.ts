@@ -9,9 +9,18 @@ export function formatHelp(): string {
 
 Usage:
   svc-iac emulator [--host 127.0.0.1] [--port N] [--data-dir DIR] [--seed FILE] [--faults SPEC] [--import-max-bytes N]
+                   [--python PATH] [--run-time-limit SECONDS]
       Runs a local emulator of the platform API. Its first stdout line is one JSON object with
       base_url, udf_base_url, user_token, service_token, client_id, other_user_token and
-      basic_user_token. Logs go to stderr. Ctrl-C (SIGINT) or SIGTERM stops it.
+      basic_user_token. Logs go to stderr. Ctrl-C (SIGINT) or SIGTERM stops it. UDF runs execute
+      in --python (default python3, started on the first run; missing: runs answer 501), killed
+      after --run-time-limit seconds (default 60).
+
+  svc-iac init [DIR] [--project NAME] [--schemas URL|DIR]
+      Writes a minimal repository in DIR (default: here): svc.yaml, one canvas with one UDF and a
+      .gitignore for .svc-iac/. Each YAML file's first line points the editor (yaml-language-server)
+      at the package's JSON Schema: node_modules/svc-iac/schemas, or --schemas. Never overwrites a
+      file: when one exists it names it and writes nothing. Exit 0 done, 1 error.
 
   svc-iac validate [DIR] [--target T] [--json]
       Loads and checks the repository (svc.yaml, canvases, cronjobs, secrets, service accounts,
@@ -46,10 +55,6 @@ Usage:
   Without SVC_BASE_URL the commands run on an embedded emulator with its state in
   DIR/.svc-iac/local/. Credentials: SVC_BASE_URL, SVC_UDF_BASE_URL, SVC_TOKEN or SVC_SERVICE_TOKEN
   (a target may name other variables in svc.yaml).
-
-  svc-iac action
-      The GitHub Action's entry point (see action.yml): reads INPUT_* variables, runs plan, apply
-      or drift, and writes the PR comment, job summary, annotations, drift issue and outputs.
 
   svc-iac --help | --version
 `;

@@ -12,6 +12,7 @@ import { mkdir, writeFile } from "node:fs/promises";
 import { dirname, resolve } from "node:path";
 import type { SvcClient } from "../api/client";
 import { scrub } from "../api/errors";
+import type { FingerprintKey } from "../resources/fingerprint";
 import { CreateOutcomeUnknown, NothingToAdopt, SharedReads } from "../resources/fresh-listings";
 import type { CreateOptions, KindContext } from "../resources/kind";
 import type { ReconcileTraits } from "../resources/reconcile-traits";
@@ -43,6 +44,8 @@ export interface ApplyContext {
   secrets: Set<string>;
   /** Why no further step may start (the lock was lost), or undefined to go on. */
   stopReason?: () => string | undefined;
+  /** The project's fingerprint key: fingerprints in states and the inventory are keyed with it. */
+  fingerprintKey?: FingerprintKey;
 }
 
 class Applier {
@@ -56,7 +59,7 @@ class Applier {
   constructor(private readonly ctx: ApplyContext, private readonly outcome: PlanOutcome) {
     this.ids = new Map(outcome.ids);
     this.declared = new Map(ctx.project.objects.map((o) => [o.address, o]));
-    this.kindCtx = { client: ctx.client, now: ctx.now };
+    this.kindCtx = { client: ctx.client, now: ctx.now, fingerprintKey: ctx.fingerprintKey };
   }
 
   private readonly kindCtx: KindContext;
@@ -93,7 +96,7 @@ class Applier {
     const a = step.action;
     const now = this.ctx.now().toISOString();
     const old = this.ctx.inventory.get(a.address);
-    const kept = traitsOf(a.kind).keep?.({ state, rotation: step.rotation, old }) ?? {};
+    const kept = traitsOf(a.kind).keep?.({ state, rotation: step.rotation, old, fingerprintKey: this.ctx.fingerprintKey }) ?? {};
     const entry: InventoryEntry = {
       kind: a.kind,
       id,

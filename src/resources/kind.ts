@@ -7,6 +7,7 @@
  * CRUD goes through the typed client only.
  */
 import type { SvcClient } from "../api/client";
+import type { FingerprintKey } from "./fingerprint";
 import type { SharedReads } from "./fresh-listings";
 
 /** A validation failure: the property path (`schedule`, `headers[0].moduleName`) and why. */
@@ -30,7 +31,7 @@ export interface FieldChange {
   /** Old and new value (omitted for secret fields). */
   from?: unknown;
   to?: unknown;
-  /** Short fingerprints of a secret's old and new value (never the value). */
+  /** Short fingerprints of a secret's old and new value (never the value; keyed, see `fingerprint.ts`). */
   fromFingerprint?: string;
   toFingerprint?: string;
   /** Why this change happens when it is not obvious ("a scope change on a shared canvas needs a new token"). */
@@ -78,6 +79,11 @@ export interface KindContext {
   now?: () => Date;
   /** Reads shared by the look-ups of one pass (see `fresh-listings.ts`); without it, each look-up reads. */
   reads?: SharedReads;
+  /**
+   * The project's fingerprint key: secret fingerprints in the state are keyed with it. Without one
+   * (the Pulumi provider) they are key-less and kept in secret outputs.
+   */
+  fingerprintKey?: FingerprintKey;
 }
 
 /** How {@link ResourceKind.create} looks for an existing object with the key (see `fresh-listings.ts`). */
@@ -107,7 +113,7 @@ export interface ResourceKind<I extends object, S extends object> {
   /** The natural key: what identifies the object on the platform without its id. */
   key(inputs: I): string;
   /** Compares the kept state with new desired inputs; pure. */
-  diff(olds: S, news: I, ctx?: { now?: () => Date }): DiffResult;
+  diff(olds: S, news: I, ctx?: { now?: () => Date; fingerprintKey?: FingerprintKey }): DiffResult;
   /** Looks the object up by natural key and adopts it, else creates it (see {@link CreateOptions}). */
   create(ctx: KindContext, inputs: I, opts?: CreateOptions): Promise<Created<S>>;
   /** Reads the current state; `undefined` when the object is gone. */
