@@ -5,7 +5,7 @@
 import { z } from "zod";
 import { unlessMissing } from "./missing";
 import { isApiError } from "../api/errors";
-import type { Canvas as ApiCanvas } from "../api/schemas";
+import type { Canvas as ApiCanvas, CanvasFields } from "../api/schemas";
 import { checkWith } from "./check";
 import { diffFields, secretFingerprint } from "./field-diff";
 import type { FingerprintKey } from "./fingerprint";
@@ -74,6 +74,11 @@ export function canvasState(c: CanvasRecord, key?: FingerprintKey): CanvasState 
   };
 }
 
+/** The team's canvases with their UDFs unchecked, read once per observation (`ctx.reads`). */
+export function teamCanvases(ctx: KindContext): Promise<CanvasFields[]> {
+  return ctx.reads?.read("GET /collection/exec-env", () => ctx.client.canvases.listExecEnvFields()) ?? ctx.client.canvases.listExecEnvFields();
+}
+
 async function findByName(ctx: KindContext, name: string): Promise<ApiCanvas | undefined> {
   return unlessMissing(ctx.client.canvases.getExecEnvBySlug(name));
 }
@@ -125,8 +130,9 @@ export const canvasKind: ResourceKind<CanvasInputs, CanvasState> = {
   },
   async observeAll(ctx) {
     // The environment listing returns every team canvas, with full records, in one request.
-    // Every canvas with every UDF body: only the canvases' own fields are checked and used.
-    const all = await ctx.client.canvases.listExecEnvFields();
+    // Every canvas with every UDF body: only the canvases' own fields are checked and used here
+    // (the Udf kind reads the UDFs from the same answer).
+    const all = await teamCanvases(ctx);
     return all.map((c) => ({ id: c.id, key: c.name, state: canvasState(c, ctx.fingerprintKey) }));
   },
   async delete(ctx, id) {

@@ -13,16 +13,19 @@ import { readFileSync } from "node:fs";
 import { resolve } from "node:path";
 import { z } from "zod";
 import { referencedCanvas, unlessMissing } from "./missing";
-import type { Canvas as ApiCanvas, Udf as ApiUdf } from "../api/schemas";
+import { Udf as UdfRecord, type Canvas as ApiCanvas, type Udf as ApiUdf } from "../api/schemas";
+import { teamCanvases } from "./canvas";
 import { checkWith } from "./check";
 import { diffFields } from "./field-diff";
 import { canonicalJson } from "../canonical-json";
-import type { CheckFailure, Created, FieldChange, KindContext, ResourceKind } from "./kind";
+import type { CheckFailure, Created, FieldChange, KindContext, Observed, ResourceKind } from "./kind";
 import { NothingToAdopt, createUnlooked } from "./fresh-listings";
 import type { ReconcileTraits } from "./reconcile-traits";
 import type { DesiredObject } from "../reconcile/model";
 import { layoutCanvases } from "../reconcile/udf-layout";
 import { buildUdfBody, parseUdfBody, sameUdfBody, type UdfHeader } from "./udf-body";
+
+const UdfList = z.array(UdfRecord);
 
 const PY_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
 const pyFile = (what: string) =>
@@ -239,9 +242,16 @@ export const udfKind: ResourceKind<UdfInputs, UdfState> = {
     await unlessMissing(ctx.client.udfs.delete(id));
   },
   async observeAll(ctx) {
-    // UDFs on an owner's default canvas (no collection_id) are not manageable as a Udf: skipped.
-    const all = await ctx.client.udfs.listExecEnv().toArray();
-    return all.filter((u) => u.collection_id).map((u) => ({ id: u.id, key: `${u.collection_id}/${u.slug}`, state: udfState(u) }));
+    // Every UDF a Udf can manage is on one of the team's canvases (those on an owner's default
+    // canvas are not), and the canvas listing carries them in full: the same answer the Canvas
+    // kind reads, instead of paging through every UDF of the environment.
+    const out: Observed<UdfState>[] = [];
+    for (const c of await teamCanvases(ctx)) {
+      const udfs = UdfList.safeParse(c.udfs);
+      if (!udfs.success) throw new Error(`The UDFs of canvas "${c.name}" in GET /collection/exec-env do not match the spec: ${udfs.error.issues.slice(0, 3).map((i) => `${i.path.join(".")}: ${i.message}`).join("; ")}.`);
+      for (const u of udfs.data) if (u.collection_id) out.push({ id: u.id, key: `${u.collection_id}/${u.slug}`, state: udfState(u) });
+    }
+    return out;
   },
 };
 
