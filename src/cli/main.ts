@@ -11,7 +11,7 @@ import { CliUsageError, formatHelp } from "./usage";
 // reused by the next run: startup is mostly module loading.
 enableCompileCache?.();
 
-const reconcile = (name: "validate" | "plan" | "apply" | "drift") => (argv: string[]) =>
+const reconcile = (name: "validate" | "plan" | "apply" | "drift" | "destroy") => (argv: string[]) =>
   (require("./reconcile-command") as typeof import("./reconcile-command")).runReconcileCommand(name, argv);
 
 const COMMANDS: Record<string, (argv: string[]) => Promise<number>> = {
@@ -20,6 +20,7 @@ const COMMANDS: Record<string, (argv: string[]) => Promise<number>> = {
   plan: reconcile("plan"),
   apply: reconcile("apply"),
   drift: reconcile("drift"),
+  destroy: reconcile("destroy"),
   import: (argv) => (require("./import-command") as typeof import("./import-command")).runImportCommand(argv),
   init: (argv) => (require("./init-command") as typeof import("./init-command")).runInitCommand(argv),
 };

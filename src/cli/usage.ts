@@ -27,11 +27,13 @@ Usage:
       bucket policies). Prints every error as file:line:column. Sends nothing. Exit 0 valid, 1 not.
 
   svc-iac plan [DIR] [--target T] [--json] [--out FILE] [--detailed-exitcode]
-               [--prune] [--max-deletions N] [--allow-delete-all] [--outputs FILE] [--discard-tokens]
+               [--prune] [--max-deletions N] [--allow-delete-all] [--allow-cascade] [--outputs FILE] [--discard-tokens]
       Shows what apply would do. Writes nothing on the platform; --out FILE saves the plan for
-      apply --plan FILE. Exit 0 (with --detailed-exitcode: 0 no changes, 2 changes), 1 error.
+      apply --plan FILE. A deletion that would take an object the project does not manage with it
+      (a hand-made UDF on a deleted canvas) stops the plan, naming it, unless --allow-cascade.
+      Exit 0 (with --detailed-exitcode: 0 no changes, 2 changes), 1 error.
 
-  svc-iac apply [DIR] [--target T] [--auto-approve] [--prune] [--max-deletions N] [--allow-delete-all]
+  svc-iac apply [DIR] [--target T] [--auto-approve] [--prune] [--max-deletions N] [--allow-delete-all] [--allow-cascade]
                 [--outputs FILE] [--discard-tokens] [--concurrency N] [--force-unlock ID|all] [--json]
       Makes the platform match the repository, under a lock. New tokens go only to --outputs FILE
       (mode 0600). Exit 0 done, 1 error or a failed step (run it again: it converges).
@@ -44,6 +46,12 @@ Usage:
   svc-iac drift [DIR] [--target T] [--format md|json] [--out FILE]
       Reports changed, missing, orphaned, unmanaged and pending objects. Writes nothing on the platform.
       Exit 0 no drift, 2 drift, 1 error.
+
+  svc-iac destroy [DIR] [--target T] [--auto-approve] [--allow-cascade] [--concurrency N] [--json]
+      Deletes every object in the target's inventory, and nothing else, in reverse dependency
+      order, under the lock; asks for "yes" like apply (or --auto-approve). Stops, deleting
+      nothing, at a protected object or an object of another owner a deletion would take along
+      (--allow-cascade). Leaves the inventory empty. Exit 0 done, 1 error, stopped or cancelled.
 
   svc-iac import [DIR] [--target T] [--canvas NAME ...] [--all] [--cronjobs] [--secrets]
                  [--service-accounts] [--dry-run] [--force] [--project NAME] [--json]

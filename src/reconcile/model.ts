@@ -60,6 +60,8 @@ export interface ProjectSettings {
   credentials: { baseUrlEnv: string; udfBaseUrlEnv: string; tokenEnv: string; serviceTokenEnv: string };
   /** Apply concurrency. @default 8 */
   concurrency: number;
+  /** The target's `name_prefix` / `name_suffix`, when it sets one (preview environments). */
+  names?: { prefix: string; suffix: string };
 }
 
 /** A `moved:` entry of svc.yaml: the object the inventory records under `from` is now declared as `to`. */
@@ -83,6 +85,8 @@ export interface LoadedProject {
   secretEnvNames: string[];
   /** `moved:` entries of svc.yaml (renames the inventory cannot tell by itself). @default [] */
   moved?: MovedEntry[];
+  /** What the loader left out and why (a prefixed target's team-wide objects); shown as plan warnings. @default [] */
+  warnings?: string[];
 }
 
 export type LoadResult = { ok: true; project: LoadedProject } | { ok: false; errors: LoadError[] };

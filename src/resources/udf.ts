@@ -290,6 +290,7 @@ export const udfTraits: ReconcileTraits = {
   keep: ({ state }) => ({ createSharedToken: state.createSharedToken }),
   readKept: (state, kept) => (typeof kept.createSharedToken === "boolean" ? { ...state, createSharedToken: kept.createSharedToken } : state),
   tokenOf: (state) => state.sharedToken,
+  cascade: { effect: "deleted", why: "the platform deletes a canvas's UDFs with it" },
   // UDFs on this project's canvases.
   unmanaged: { within: "Canvas", parents: "declared", parentId: (o) => String(o.state.canvasId), address: (o, canvas) => `udf.${canvas}/${o.state.slug}` },
 };

@@ -5,6 +5,7 @@
 import { posix } from "node:path";
 import type { MovedEntry, ProjectSettings, StateLocation } from "../model";
 import { readMoved } from "./moved";
+import { readNameAffixes, type NameAffixes } from "./name-affixes";
 import { didYouMean, type Diagnostics } from "./diagnostics";
 import { MapReader, report, rootReader, type ReadContext } from "./fields";
 import { CREDENTIALS_KEYS, PATTERNS, SVC_KEYS, TARGET_KEYS } from "./keys";
@@ -26,6 +27,8 @@ export interface SvcFile {
   project: string;
   settings: ProjectSettings;
   moved: MovedEntry[];
+  /** The selected target's `name_prefix` / `name_suffix` (see name-affixes.ts). */
+  names?: NameAffixes;
 }
 
 const CREDENTIAL_FIELDS = {
@@ -71,7 +74,9 @@ export async function readSvcFile(root: string, target: string, vars: Resolver, 
     credentials,
   };
   const moved = readMoved(ctx, top);
-  return project === undefined ? undefined : { project, settings, moved };
+  const names = selected ? readNameAffixes(ctx, selected) : undefined;
+  if (names) settings.names = { prefix: names.prefix, suffix: names.suffix };
+  return project === undefined ? undefined : { project, settings, moved, ...(names ? { names } : {}) };
 }
 
 function readVariables(ctx: ReadContext, m: MapReader): Record<string, unknown> {
