@@ -5,6 +5,7 @@ import { benchActionStart } from "./action-start.mjs";
 import { benchDatasets } from "./datasets.mjs";
 import { benchEmulator } from "./emulator.mjs";
 import { benchPulumiProgram } from "./pulumi-program.mjs";
+import { benchObserve } from "./observe.mjs";
 import { benchReconcile } from "./reconcile.mjs";
 import { benchUdfRuns } from "./udf-runs.mjs";
 
@@ -32,8 +33,11 @@ try {
 console.log("\nDataset query (spec 4.11; emulator in its own process)");
 await benchDatasets((label, value, note) => console.log(`${label.padEnd(44)} ${String(value).padStart(10)}   ${note ?? ""}`));
 
-console.log("\nReconciler (engine in this process, emulator in its own; 100 UDFs per canvas)");
+console.log("\nReconciler commands (each its own process, emulator in its own)");
 await benchReconcile();
+
+console.log("\nObservation (engine in this process, emulator in its own; 100 UDFs per canvas)");
+await benchObserve();
 
 console.log("\nPulumi program (its own process, real SDK under setMocks)");
 await benchPulumiProgram(line);

@@ -10,15 +10,16 @@ import { loadErrorAnnotations } from "../github/annotations";
 import { logText, underActions } from "../github/command-guard";
 import { guardIo } from "./actions-io";
 import { forWorkflowLog, isUntrustedBlock } from "../github/workflow-commands";
-import { applyCommand, driftCommand, planCommand, validateCommand } from "../reconcile/commands";
-import { destroyCommand } from "../reconcile/destroy";
 import type { CommandOptions, CommandResult } from "../reconcile/command-types";
 import { formatLoadError } from "../reconcile/model";
 import type { Plan } from "../reconcile/plan-model";
 import { progressDisplay, renderApplyReportText, renderDriftMarkdown, renderPlanText, toJson } from "../reconcile/render";
 import type { TestCommandResult } from "../reconcile/udf-tests/test-command";
-import { testAfterApply } from "./test-command";
 import { CliUsageError } from "./usage";
+
+/** `apply --test`, loaded only when asked for. */
+const testAfterApply: typeof import("./test-command").testAfterApply = (...args) =>
+  (require("./test-command") as typeof import("./test-command")).testAfterApply(...args);
 
 type Name = "validate" | "plan" | "apply" | "drift" | "destroy";
 
@@ -194,7 +195,13 @@ async function render(
   }
 }
 
-const RUN = { validate: validateCommand, plan: planCommand, apply: applyCommand, drift: driftCommand, destroy: destroyCommand } as const;
+/** The command function, loaded when used: validate needs neither the API client nor the engine. */
+async function commandFunction(name: Name): Promise<(opts: CommandOptions) => Promise<CommandResult>> {
+  if (name === "validate") return (await import("../reconcile/validate-command.js")).validateCommand;
+  if (name === "destroy") return (await import("../reconcile/destroy.js")).destroyCommand;
+  const commands = await import("../reconcile/commands.js");
+  return { plan: commands.planCommand, apply: commands.applyCommand, drift: commands.driftCommand }[name];
+}
 
 /**
  * Runs one reconciler command from its arguments; returns the exit code. Under GitHub Actions
@@ -216,7 +223,7 @@ async function run(name: Name, argv: string[], io: Io, command: ((text: string) 
   if (name === "drift" && values.format !== undefined && values.format !== "md" && values.format !== "json") {
     throw new CliUsageError(`Invalid --format "${values.format}". Expected md or json.`);
   }
-  const result = await RUN[name](commandOptions(name, values, dir, io));
+  const result = await (await commandFunction(name))(commandOptions(name, values, dir, io));
   // apply --test: with --json the tests' report goes into the one JSON document, else after the apply's.
   const testing = name === "apply" && !!values.test;
   const json = !!values.json;
