@@ -19,9 +19,14 @@ describe("GIVEN a slow apply whose lease is taken over by another run", () => {
 
     fx.emu.setFaults("latency=60-80");
     const logs: string[] = [];
-    const running = applyCommand(commandOptions(dir, fx.emu, { lockTtlMs: 1500, concurrency: 1, log: (l) => logs.push(l) }));
+    // Steps have begun (so apply holds the lock) however slowly this machine runs it.
+    let begun!: () => void;
+    const stepsBegun = new Promise<void>((r) => (begun = r));
+    const running = applyCommand(commandOptions(dir, fx.emu, {
+      lockTtlMs: 1500, concurrency: 1, log: (l) => logs.push(l), progress: (e) => e.type === "begin" && begun(),
+    }));
     // Another run forces the lock away and holds it.
-    await new Promise((r) => setTimeout(r, 300));
+    await stepsBegun;
     await backend.forceUnlock();
     const other = await backend.acquireLock({ owner: "other run", operation: "apply", ttlMs: 600_000 });
     const r = await running;
