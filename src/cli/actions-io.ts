@@ -4,7 +4,7 @@
  * workflow command; the annotations svc-iac builds go to `commands`, as they are.
  */
 import { Writable } from "node:stream";
-import { CommandGuard } from "../github/command-guard";
+import { CommandGuard, underActions } from "../github/command-guard";
 
 type Stream = NodeJS.WritableStream & { isTTY?: boolean; columns?: number };
 
@@ -46,4 +46,22 @@ export function guardIo<S extends { stdout: Stream; stderr: Stream }>(io: S): Gu
       err.flush();
     },
   };
+}
+
+/**
+ * Runs a command with `io` as is, or, under GitHub Actions (`io.env`), with its output guarded
+ * (see {@link guardIo}) and flushed when it ends; `run` gets the guarded streams and the writer of
+ * svc-iac's own workflow commands.
+ */
+export async function runWithGuardedIo<S extends { stdout: Stream; stderr: Stream; env: NodeJS.ProcessEnv | Record<string, string | undefined> }, R>(
+  io: S,
+  run: (io: S, command?: (text: string) => void) => Promise<R>,
+): Promise<R> {
+  if (!underActions(io.env)) return run(io);
+  const guarded = guardIo(io);
+  try {
+    return await run(guarded.io, guarded.command);
+  } finally {
+    guarded.flush();
+  }
 }

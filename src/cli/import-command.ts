@@ -1,12 +1,10 @@
 /** `svc-iac import [DIR]`: parses the command line, runs the import, prints its report. */
-import { parseArgs } from "node:util";
 import { importCommand } from "../reconcile/import/import-command";
 import { toJson } from "../reconcile/render/json";
 import { renderImportText } from "../reconcile/render/import-text";
 import { formatLoadError } from "../reconcile/model";
-import { underActions } from "../github/command-guard";
-import { guardIo } from "./actions-io";
-import { CliUsageError } from "./usage";
+import { runWithGuardedIo } from "./actions-io";
+import { CliUsageError, parseCommandArgs } from "./usage";
 
 const OPTIONS = {
   target: { type: "string", short: "t" },
@@ -29,22 +27,11 @@ interface Io {
 
 export async function runImportCommand(argv: string[], io: Io = { stdout: process.stdout, stderr: process.stderr, env: process.env }): Promise<number> {
   // Under GitHub Actions, names read from the platform cannot start a workflow command.
-  if (!underActions(io.env)) return run(argv, io);
-  const guarded = guardIo(io);
-  try {
-    return await run(argv, guarded.io);
-  } finally {
-    guarded.flush();
-  }
+  return runWithGuardedIo(io, (guarded) => run(argv, guarded));
 }
 
 async function run(argv: string[], io: Io): Promise<number> {
-  let parsed;
-  try {
-    parsed = parseArgs({ args: argv, options: OPTIONS, strict: true, allowPositionals: true });
-  } catch (e) {
-    throw new CliUsageError((e as Error).message);
-  }
+  const parsed = parseCommandArgs(argv, OPTIONS);
   const { values: v, positionals } = parsed;
   if (positionals.length > 1) throw new CliUsageError(`Too many arguments: ${positionals.join(" ")}. Expected at most one repository folder.`);
   if (v.all && v.canvas?.length) throw new CliUsageError("Give either --all or --canvas NAME, not both.");

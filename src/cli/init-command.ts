@@ -6,9 +6,8 @@
 import { existsSync } from "node:fs";
 import { mkdir, writeFile } from "node:fs/promises";
 import { basename, dirname, join, relative, resolve, sep } from "node:path";
-import { parseArgs } from "node:util";
 import { PROJECT_NAME, projectNameFrom, starterFiles } from "../reconcile/init/starter-repository";
-import { CliUsageError } from "./usage";
+import { CliUsageError, parseCommandArgs } from "./usage";
 
 const OPTIONS = {
   project: { type: "string" },
@@ -25,12 +24,7 @@ interface Io {
 const INSTALLED_SCHEMAS = join("node_modules", "svc-iac", "schemas");
 
 export async function runInitCommand(argv: string[], io: Io = { stdout: process.stdout, stderr: process.stderr, cwd: process.cwd() }): Promise<number> {
-  let parsed;
-  try {
-    parsed = parseArgs({ args: argv, options: OPTIONS, strict: true, allowPositionals: true });
-  } catch (e) {
-    throw new CliUsageError((e as Error).message);
-  }
+  const parsed = parseCommandArgs(argv, OPTIONS);
   const { values: v, positionals } = parsed;
   if (positionals.length > 1) throw new CliUsageError(`Too many arguments: ${positionals.join(" ")}. Expected at most one folder.`);
   const dir = resolve(io.cwd, positionals[0] ?? ".");

@@ -4,15 +4,13 @@
  * notices and errors to stderr.
  */
 import { relative, resolve } from "node:path";
-import { parseArgs } from "node:util";
-import { underActions } from "../github/command-guard";
-import { guardIo } from "./actions-io";
+import { runWithGuardedIo } from "./actions-io";
 import { formatLoadError } from "../reconcile/model";
 import type { CommandResult } from "../reconcile/command-types";
 import { sortKeysDeep } from "../canonical-json";
 import { renderTestOutcome, renderTestSummary, testHeading } from "../reconcile/udf-tests/render-text";
 import { changedUdfs, testCommand, type TestCommandOptions, type TestCommandResult } from "../reconcile/udf-tests/test-command";
-import { CliUsageError } from "./usage";
+import { CliUsageError, parseCommandArgs } from "./usage";
 
 interface Io {
   stdout: NodeJS.WritableStream;
@@ -47,28 +45,13 @@ async function run(opts: TestCommandOptions, json: boolean, io: Io): Promise<Tes
  * through the command guard, as for the other commands, so none of it can start a workflow command.
  */
 export async function runTestCommand(argv: string[], io: Io = defaultIo()): Promise<number> {
-  if (!underActions(io.env)) return runTest(argv, io);
-  const guarded = guardIo(io);
-  try {
-    return await runTest(argv, guarded.io);
-  } finally {
-    guarded.flush();
-  }
+  return runWithGuardedIo(io, (guarded) => runTest(argv, guarded));
 }
 
 async function runTest(argv: string[], io: Io): Promise<number> {
-  let parsed;
-  try {
-    parsed = parseArgs({
-      args: argv,
-      options: { target: { type: "string", short: "t" }, only: { type: "string", multiple: true }, json: { type: "boolean" }, "no-color": { type: "boolean" } },
-      strict: true,
-      allowPositionals: true,
-    });
-  } catch (e) {
-    throw new CliUsageError((e as Error).message);
-  }
-  const { values, positionals } = parsed;
+  const { values, positionals } = parseCommandArgs(argv, {
+    target: { type: "string", short: "t" }, only: { type: "string", multiple: true }, json: { type: "boolean" }, "no-color": { type: "boolean" },
+  });
   if (positionals.length > 1) throw new CliUsageError(`Too many arguments: ${positionals.join(" ")}. Expected at most one repository folder.`);
   const dir = positionals[0] ?? ".";
   const result = await run({ dir, target: values.target, env: io.env, only: values.only }, !!values.json, io);

@@ -1,7 +1,17 @@
-/** Usage text and the error for bad command lines. */
+/** Usage text, the error for bad command lines, and the one way commands read their flags. */
+import { parseArgs, type ParseArgsOptionsConfig } from "node:util";
 
 export class CliUsageError extends Error {
   override readonly name = "CliUsageError";
+}
+
+/** A command's flags and positionals, strictly: an unknown or malformed flag is a {@link CliUsageError}. */
+export function parseCommandArgs<const O extends ParseArgsOptionsConfig>(argv: string[], options: O) {
+  try {
+    return parseArgs({ args: argv, options, strict: true, allowPositionals: true });
+  } catch (e) {
+    throw new CliUsageError((e as Error).message);
+  }
 }
 
 export function formatHelp(): string {

@@ -13,6 +13,7 @@ import { FILE_HEADERS_ONLY, formatPatch, structuredPatch, type StructuredPatch }
 import type { FieldChange } from "../../resources/kind";
 import type { TextForm } from "../../resources/reconcile-traits";
 import { sortKeysDeep } from "../../canonical-json";
+import { changedRegion, splitLines } from "./line-region";
 
 /** Most diff lines shown per object (all its fields together); the rest is counted in a note. */
 export const DIFF_MAX_LINES = 200;
@@ -67,24 +68,11 @@ export function unifiedDiffLines(field: string, from: string, to: string): strin
   return lines.map((l) => (l.length > DIFF_MAX_LINE_CHARS ? `${l.slice(0, DIFF_MAX_LINE_CHARS)}…` : l));
 }
 
-function splitLines(s: string): string[] {
-  const lines = s.split("\n");
-  if (lines[lines.length - 1] === "") lines.pop();
-  return lines;
-}
-
 /** One hunk replacing the changed region (between the common first and last lines) as a block. */
 function blockPatch(names: readonly [string, string], from: string, to: string): StructuredPatch {
   const a = splitLines(from);
   const b = splitLines(to);
-  let start = 0;
-  while (start < a.length && start < b.length && a[start] === b[start]) start++;
-  let endA = a.length;
-  let endB = b.length;
-  while (endA > start && endB > start && a[endA - 1] === b[endB - 1]) {
-    endA--;
-    endB--;
-  }
+  const { start, endA, endB } = changedRegion(a, b);
   const first = Math.max(0, start - CONTEXT);
   const lastA = Math.min(a.length, endA + CONTEXT);
   const lastB = Math.min(b.length, endB + CONTEXT);

@@ -5,6 +5,7 @@
  */
 import type { FieldChange } from "../../resources/kind";
 import { sortKeysDeep } from "../../canonical-json";
+import { changedRegion, splitLines } from "./line-region";
 
 /** Longest value shown in full on a field line; longer values are shortened around the change. */
 export const MAX_VALUE_CHARS = 60;
@@ -15,28 +16,16 @@ export const MAX_VALUE_CHARS = 60;
  * file does not cost 10⁸ steps.
  */
 export function lineChangeCounts(from: string, to: string): { added: number; removed: number } {
-  const a = splitLines(from);
-  const b = splitLines(to);
-  let start = 0;
-  while (start < a.length && start < b.length && a[start] === b[start]) start++;
-  let endA = a.length;
-  let endB = b.length;
-  while (endA > start && endB > start && a[endA - 1] === b[endB - 1]) {
-    endA--;
-    endB--;
-  }
+  const a = splitLines(from, CRLF_OR_LF);
+  const b = splitLines(to, CRLF_OR_LF);
+  const { start, endA, endB } = changedRegion(a, b);
   const midA = a.slice(start, endA);
   const midB = b.slice(start, endB);
   const common = midA.length * midB.length <= 1_000_000 ? lcsLength(midA, midB) : multisetCommon(midA, midB);
   return { added: midB.length - common, removed: midA.length - common };
 }
 
-function splitLines(s: string): string[] {
-  // A final line break ends the last line; it does not start another.
-  const lines = s.split(/\r?\n/);
-  if (lines[lines.length - 1] === "") lines.pop();
-  return lines;
-}
+const CRLF_OR_LF = /\r?\n/;
 
 function lcsLength(a: string[], b: string[]): number {
   let prev = new Uint32Array(b.length + 1);
@@ -128,7 +117,7 @@ const isMultiline = (v: unknown): v is string => typeof v === "string" && v.incl
 const isAbsent = (v: unknown) => v === undefined || v === null || v === "";
 
 function lineCount(s: string): string {
-  const n = splitLines(s).length;
+  const n = splitLines(s, CRLF_OR_LF).length;
   return `${n.toLocaleString("en-US")} line${n === 1 ? "" : "s"}`;
 }
 
