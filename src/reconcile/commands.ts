@@ -15,6 +15,9 @@ import { observe } from "./observe";
 import { outputsPublisher } from "./outputs-file";
 import { planChanges, type PlanOutcome } from "./plan";
 import { PROTECTED_RULE } from "./protect";
+import { CROSS_TARGET_RULE, crossTargetBlocks } from "./cross-target";
+import { otherTargetInventories } from "./state/other-targets";
+import { resolveTargeting, type Targeting } from "./targeting";
 import { repositoryDigest, repositoryPaths } from "./repository-digest";
 import { canonicalJson } from "../canonical-json";
 import { readSavedPlan, SavedPlanError, restrictToSaved, savedPlanOf, staleMessage, staleObjects, type SavedPlan, type SavedPlanOptions } from "./saved-plan";
@@ -82,10 +85,24 @@ function planningOptions(s: Session, opts: CommandOptions, drift: boolean): Save
   };
 }
 
+/** `--only` and `--replace` of a run (or of its saved plan) against the repository and the inventory; throws TargetingError. */
+function targetingOf(s: Session, options: SavedPlanOptions, inventory: Inventory | undefined): Targeting {
+  return resolveTargeting(s.project, inventory, options.only, options.replace);
+}
+
+/** The cross-target rule (see cross-target.ts): read the other targets' inventories when the plan adopts anything. */
+async function checkAdoptions(s: Session, opts: CommandOptions, outcome: PlanOutcome): Promise<void> {
+  if (!outcome.steps.some((st) => st.action.action === "adopt")) return;
+  const others = await otherTargetInventories(s.project, s.connection.client, opts.env);
+  outcome.plan.warnings.push(...others.unreadable.map((w) => `Cross-target check: ${w}.`));
+  outcome.plan.blocks.push(...crossTargetBlocks(s.project, outcome.steps, others.inventories));
+}
+
 async function makePlan(s: Session, opts: CommandOptions, drift = false, saved?: SavedPlan): Promise<PlanOutcome & { inventory: Inventory | undefined; options: SavedPlanOptions; now: Date }> {
   const inventory = await s.backend.readInventory();
-  const observation = await observe(s.connection.client, s.project, inventory);
   const options = saved?.options ?? planningOptions(s, opts, drift);
+  const targeting = targetingOf(s, options, inventory);
+  const observation = await observe(s.connection.client, s.project, inventory);
   const now = saved ? new Date(saved.planned_at) : (opts.now ?? (() => new Date()))();
   const outcome = planChanges({
     project: s.project,
@@ -96,7 +113,9 @@ async function makePlan(s: Session, opts: CommandOptions, drift = false, saved?:
     maxDeletions: options.max_deletions,
     allowDeleteAll: options.allow_delete_all,
     ignoreRotationSchedule: drift,
+    targeting,
   });
+  if (!drift) await checkAdoptions(s, opts, outcome);
   return { ...outcome, inventory, options, now };
 }
 
@@ -145,8 +164,9 @@ export function planCommand(opts: CommandOptions): Promise<CommandResult> {
     const outcome = await makePlan(s, opts);
     tokenBlock(outcome, publishersFor(opts), opts);
     const changes = outcome.plan.actions.length > 0;
-    const protectedBlocks = outcome.plan.blocks.filter((b) => b.rule === PROTECTED_RULE);
-    if (protectedBlocks.length) return { command: "plan", exitCode: 1, errors: [], plan: outcome.plan, message: protectedBlocks.map((b) => b.message).join("\n") };
+    // No flag lifts these: the plan itself fails.
+    const fatal = outcome.plan.blocks.filter((b) => b.rule === PROTECTED_RULE || b.rule === CROSS_TARGET_RULE);
+    if (fatal.length) return { command: "plan", exitCode: 1, errors: [], plan: outcome.plan, message: fatal.map((b) => b.message).join("\n") };
     if (opts.planOut) await writeSavedPlan(s, opts, opts.planOut, outcome);
     return { command: "plan", exitCode: changes && opts.detailedExitCode ? 2 : 0, errors: [], plan: outcome.plan };
   });
@@ -206,6 +226,8 @@ export async function applyCommand(opts: CommandOptions): Promise<CommandResult>
   if (opts.planFile && opts.target === undefined) opts = { ...opts, target: await savedPlanTarget(opts.planFile) };
   return withSession(opts, "apply", async (s) => {
     const now = opts.now ?? (() => new Date());
+    // Bad --only / --replace: say so before the lock is touched (a remote lock is a write).
+    if (!opts.planFile) targetingOf(s, planningOptions(s, opts, false), await s.backend.readInventory());
     if (opts.forceUnlock !== undefined) {
       const removed = await s.backend.forceUnlock(opts.forceUnlock === true ? undefined : opts.forceUnlock);
       if (removed) opts.log?.(`Removed the lock ${removed.id} held by ${removed.owner} since ${removed.acquiredAt}.`);

@@ -83,6 +83,8 @@ export interface LoadedProject {
   secretEnvNames: string[];
   /** `moved:` entries of svc.yaml (renames the inventory cannot tell by itself). @default [] */
   moved?: MovedEntry[];
+  /** Every target svc.yaml declares, `default` included (their inventories are checked before adopting). @default [target] */
+  targets?: string[];
 }
 
 export type LoadResult = { ok: true; project: LoadedProject } | { ok: false; errors: LoadError[] };

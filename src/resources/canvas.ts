@@ -132,4 +132,6 @@ export const canvasTraits: ReconcileTraits = {
   volatile: ["lastUpdated"],
   // A renamed canvas folder is the canvas whose UDFs are the same.
   renames: { byReferrers: true },
+  replaceRefused:
+    "deleting a canvas deletes every UDF on it (hand-made ones too) and its share; replace the UDFs (--replace udf.CANVAS/SLUG) or give the share a new token (--replace share.CANVAS) instead",
 };

@@ -53,7 +53,7 @@ export async function loadRepository(dir: string, opts: LoadOptions = {}): Promi
 
   const secretEnvNames = [...vars.secretEnvNames].sort();
   if (diag.count || !svc) return { ok: false, errors: sortErrors(scrubSecrets(diag.errors, secretEnvNames, env)) };
-  return { ok: true, project: { root, project: svc.project, target, settings: svc.settings, objects, secretEnvNames, moved: svc.moved } };
+  return { ok: true, project: { root, project: svc.project, target, settings: svc.settings, objects, secretEnvNames, moved: svc.moved, targets: svc.targets } };
 }
 
 /** By file, then position: the order an editor lists them in. */
@@ -73,5 +73,5 @@ export async function loadProjectSettings(dir: string, opts: LoadOptions = {}): 
   const vars = new Resolver({ variables: undefined, env: opts.env ?? {}, target: `target "${target}"`, allowVariables: false });
   const svc = await readSvcFile(root, target, vars, diag);
   if (diag.count || !svc) return { ok: false, errors: sortErrors(diag.errors) };
-  return { ok: true, project: { root, project: svc.project, target, settings: svc.settings, objects: [], secretEnvNames: [] } };
+  return { ok: true, project: { root, project: svc.project, target, settings: svc.settings, objects: [], secretEnvNames: [], targets: svc.targets } };
 }

@@ -26,6 +26,8 @@ export interface SvcFile {
   project: string;
   settings: ProjectSettings;
   moved: MovedEntry[];
+  /** Every target svc.yaml declares, `default` included, sorted. */
+  targets: string[];
 }
 
 const CREDENTIAL_FIELDS = {
@@ -71,7 +73,8 @@ export async function readSvcFile(root: string, target: string, vars: Resolver, 
     credentials,
   };
   const moved = readMoved(ctx, top);
-  return project === undefined ? undefined : { project, settings, moved };
+  const declaredTargets = [...new Set([DEFAULT_TARGET, ...targets.keys()])].sort();
+  return project === undefined ? undefined : { project, settings, moved, targets: declaredTargets };
 }
 
 function readVariables(ctx: ReadContext, m: MapReader): Record<string, unknown> {
