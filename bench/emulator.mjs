@@ -8,8 +8,8 @@ import { Agent, request } from "undici";
 const CLI = join(import.meta.dirname, "../dist/cli/main.js");
 
 /** Starts `svc-iac emulator` in a child process; resolves to its ready line and a stop function. `quiet` drops its log (stderr). */
-export async function startEmulatorProcess({ quiet = false } = {}) {
-  const child = spawn(process.execPath, [CLI, "emulator"], { stdio: ["ignore", "pipe", quiet ? "ignore" : "inherit"] });
+export async function startEmulatorProcess({ quiet = false, args = [] } = {}) {
+  const child = spawn(process.execPath, [CLI, "emulator", ...args], { stdio: ["ignore", "pipe", quiet ? "ignore" : "inherit"] });
   const line = await new Promise((resolve, reject) => {
     createInterface({ input: child.stdout }).once("line", resolve);
     child.once("exit", (c) => reject(new Error(`emulator exited ${c}`)));

@@ -1,6 +1,7 @@
 // `npm run bench`: prints the figures of every benchmark. Targets are printed beside the figures;
 // nothing here fails a build (speed is reported, not asserted).
 import { cpus } from "node:os";
+import { benchDatasets } from "./datasets.mjs";
 import { benchEmulator } from "./emulator.mjs";
 import { benchPulumiProgram } from "./pulumi-program.mjs";
 import { benchReconcile } from "./reconcile.mjs";
@@ -13,6 +14,9 @@ const emu = await benchEmulator();
 line("authenticated GET /user/self per second", emu.get.perSecond, ">= 2000");
 line("POST /udf/new per second", emu.create.perSecond, ">= 500");
 if (emu.get.failed || emu.create.failed) console.log(`failed requests: ${emu.get.failed} GET, ${emu.create.failed} creates`);
+
+console.log("\nDataset query (spec 4.11; emulator in its own process)");
+await benchDatasets((label, value, note) => console.log(`${label.padEnd(44)} ${String(value).padStart(10)}   ${note ?? ""}`));
 
 console.log("\nReconciler (engine in this process, emulator in its own; 100 UDFs per canvas)");
 await benchReconcile();

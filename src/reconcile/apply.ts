@@ -23,6 +23,8 @@ import { REPORT_VERSION } from "./plan-model";
 import { isDeletion, type PlanOutcome, type Step } from "./plan";
 import { forEachBounded } from "./bounded";
 import { syncProtection } from "./protect";
+import { withIntent, withoutIntent, withoutIntentKey } from "./credential-intent";
+import { isAlreadyExists } from "../resources/already-exists";
 import type { InventoryEntry } from "./state/types";
 
 export interface ApplyContext {
@@ -95,6 +97,8 @@ class Applier {
       appliedAt: now,
       ...(minted ? { rotatedAt: now } : old?.rotatedAt && old.id === id ? { rotatedAt: old.rotatedAt } : {}),
       ...(Object.values(kept).some((v) => v !== undefined) ? { kept: JSON.parse(JSON.stringify(kept)) } : {}),
+      // Cleared only once the token is published (see `create`).
+      ...(old?.intent ? { intent: old.intent } : {}),
     };
     this.ctx.inventory.set(a.address, entry);
   }
@@ -117,19 +121,32 @@ class Applier {
     const inputs = this.inputsOf(step);
     const key = kind.key(inputs as never);
     if (traits.credential) {
-      // A lost answer would leave a credential whose token nobody has: note the intent first.
-      const prior = this.ctx.inventory.get(a.address);
-      const now = this.ctx.now().toISOString();
-      this.ctx.inventory.set(a.address, { ...(prior ?? { kind: a.kind, id: "", key, createdAt: now, appliedAt: now }), intent: { key, at: now } });
+      // A lost answer or a failed publish would leave a credential whose token nobody has: note
+      // the intent first, beside every earlier undelivered attempt, and the orphans to delete.
+      if (step.retire?.length && a.action === "create") this.rememberRetired(a.address, step.retire);
+      this.ctx.inventory.set(a.address, withIntent(this.ctx.inventory.get(a.address), a.kind, key, this.ctx.now().toISOString()));
       await this.ctx.inventory.flush();
     }
-    const created = await kind.create(this.kindCtx, inputs as never);
+    let created: Awaited<ReturnType<typeof kind.create>>;
+    try {
+      created = await kind.create(this.kindCtx, inputs as never);
+    } catch (e) {
+      // Refused before sending: nothing was made under this key by this attempt.
+      const entry = this.ctx.inventory.get(a.address);
+      if (traits.credential && isAlreadyExists(e) && entry) this.ctx.inventory.set(a.address, withoutIntentKey(entry, key));
+      throw e;
+    }
     const state = created.state as Record<string, any>;
     this.ids.set(a.address, created.id);
     const minted = traits.minted?.(created) ?? false;
     this.record(step, created.id, key, state, minted);
     await this.writeOutputFile(step, state);
     await this.publish(a.address, a.kind, traits.tokenOf?.(state, minted));
+    if (traits.credential) {
+      // Delivered: the token is in the hands it was meant for.
+      const entry = this.ctx.inventory.get(a.address);
+      if (entry) this.ctx.inventory.set(a.address, withoutIntent(entry));
+    }
     return created.id;
   }
 
@@ -203,6 +220,8 @@ class Applier {
         case "adopt":
         case "share":
           id = await this.create(step);
+          // Orphans of earlier undelivered attempts go once the new token is out.
+          if (step.retire?.length) await this.retire(step, step.retire);
           break;
         case "update":
           id = await this.update(step);

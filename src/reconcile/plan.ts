@@ -7,9 +7,10 @@
  * inventory had it). Inventory objects no longer declared are deleted only with prune, and only
  * when they still exist; objects nobody declared are listed as unmanaged, never touched.
  */
-import type { Observed } from "../resources/kind";
+import type { FieldChange, Observed } from "../resources/kind";
 import { KINDS } from "../resources/registry";
-import type { StepRotation } from "../resources/reconcile-traits";
+import type { ReconcileTraits, StepRotation } from "../resources/reconcile-traits";
+import { intentKeys } from "./credential-intent";
 import { UNKNOWN_ID, checkedInputs, rawInputs, type InputContext } from "./kind-inputs";
 import type { DesiredKind, DesiredObject, LoadedProject } from "./model";
 import type { KindObservation, Observation } from "./observe";
@@ -76,15 +77,19 @@ export function keptOlds(kind: DesiredKind, state: Record<string, unknown>, kept
 }
 
 /**
- * Credentials an address replaced that are still on the platform: the old object of a rotation
- * whose delete failed (kept in `kept.retire` until deleted), and a new object whose create answer
- * was lost during a rotation (its key is the inventory's `intent`). Their tokens are either live in
- * the old hands or unknown to everyone, so apply deletes them.
+ * Credentials an address replaced or lost that are still on the platform: the old object of a
+ * rotation whose delete failed (kept in `kept.retire` until deleted), and every object created
+ * under the inventory's intent whose token was never delivered (a lost answer, a failed publish).
+ * Their tokens are either live in the old hands or unknown to everyone, so apply deletes them once
+ * a new token is published. `currentId` (the object the address keeps) is left out.
  */
-function retiredObjects(inv: InventoryEntry, currentId: string, seen: KindObservation | undefined): Observed<any>[] {
+function retiredObjects(inv: InventoryEntry | undefined, currentId: string, seen: KindObservation | undefined): Observed<any>[] {
+  if (!inv) return [];
   const ids = new Set(Array.isArray(inv.kept?.retire) ? (inv.kept.retire as string[]) : []);
-  const lost = inv.intent ? seen?.byKey.get(inv.intent.key) : undefined;
-  if (lost) ids.add(lost.id);
+  for (const key of intentKeys(inv)) {
+    const lost = seen?.byKey.get(key);
+    if (lost) ids.add(lost.id);
+  }
   ids.delete(currentId);
   return [...ids].sort().flatMap((id) => seen?.byId.get(id) ?? []);
 }
@@ -182,6 +187,11 @@ class Planner {
     if (this.covers(address, d)) this.blocks.push(b);
   }
 
+  /** The plan field listing the replaced or orphaned credentials apply deletes. */
+  private retiredField(traits: ReconcileTraits, retire: Observed<any>[]): FieldChange {
+    return { field: traits.credential!.retiredField, action: "update", secret: false, from: retire.map((r) => r.key), to: [], note: traits.credential!.retiredNote };
+  }
+
   /** Plans one declared object (called in phase order, so the ids it refers to are known when they exist). */
   declared(d: DesiredObject): void {
     const kind = KINDS[d.kind]!;
@@ -210,20 +220,30 @@ class Planner {
       if (this.targeting.replaced.has(d.address)) this.warnings.push(`--replace ${d.address}: it is not on the platform, so it is created.`);
       const action: ActionType = traits.verbs?.create ?? "create";
       const reason = inv?.id ? (traits.verbs?.goneOutOfBand ?? "deleted on the platform out of band") : undefined;
-      this.step(d, { ...base, action, fields: [], ...(reason ? { reason } : {}), notes: [...(traits.createNotes ?? [])] }, { managed: false, inventory: inv, rotation, layout });
+      // Orphans of earlier attempts (lost answers under other keys) go once the new token is out.
+      const lost = traits.credential ? retiredObjects(inv, "", seen) : [];
+      const fields = lost.length ? [this.retiredField(traits, lost)] : [];
+      this.step(d, { ...base, action, fields, ...(reason ? { reason } : {}), notes: [...(traits.createNotes ?? [])] }, {
+        managed: false, inventory: inv, rotation, layout, ...(lost.length ? { retire: lost.map((r) => r.id) } : {}),
+      });
       return;
     }
     this.ids.set(d.address, found.id);
 
-    if (traits.credential && !managed) {
-      // Found by its key but not recorded: its token cannot be read.
-      if (inv?.intent?.key === found.key) {
+    // A credential whose token was never delivered (its create answer lost, or its publish failed).
+    const undelivered = !!traits.credential && intentKeys(inv).includes(found.key);
+    if (traits.credential && (!managed || undelivered)) {
+      if (undelivered) {
+        // Made by an earlier attempt of this project, and nobody holds its token: replace it.
         freshRotation();
-        this.step(d, { ...base, action: "rotate", id: found.id, fields: [], reason: traits.credential.lostAnswerReason, notes: traits.rotation ? [traits.rotation.note] : [] }, {
-          managed: false, observed: found, olds: found.state, inventory: inv, rotation,
-        });
+        const lost = retiredObjects(inv, found.id, seen);
+        this.step(d, {
+          ...base, action: "rotate", id: found.id, fields: lost.length ? [this.retiredField(traits, lost)] : [],
+          reason: traits.credential.lostAnswerReason, notes: traits.rotation ? [traits.rotation.note] : [],
+        }, { managed, observed: found, olds: found.state, inventory: inv, rotation, ...(lost.length ? { retire: lost.map((r) => r.id) } : {}) });
         return;
       }
+      // Found by its key but not recorded: its token cannot be read.
       this.block(d.address, d, { rule: "unreadable-token", message: traits.credential.unrecorded(d, found) });
       return;
     }
@@ -231,15 +251,13 @@ class Planner {
     // --replace of a rotating kind is a rotation now: a new token, a new account.
     const forced = managed && this.targeting.replaced.has(d.address);
     if (forced && traits.rotation) freshRotation();
-    const retire = traits.credential && managed ? retiredObjects(inv!, found.id, seen) : [];
+    const retire = traits.credential && managed ? retiredObjects(inv, found.id, seen) : [];
     // The object a rotation would create is the one whose answer was lost: make another one.
     if (retire.some((r) => r.key === kind.key(news))) freshRotation();
     const olds = keptOlds(d.kind, found.state, inv?.kept);
     const diff = kind.diff(olds as never, news as never);
     let fields = diff.fields;
-    if (retire.length) {
-      fields = [...fields, { field: traits.credential!.retiredField, action: "update", secret: false, from: retire.map((r) => r.key), to: [], note: traits.credential!.retiredNote }];
-    }
+    if (retire.length) fields = [...fields, this.retiredField(traits, retire)];
     let layoutOnly = false;
     if (traits.layout) {
       const changes = traits.layout.changes(d, found.state);
@@ -261,7 +279,7 @@ class Planner {
     }
     if (forced && !traits.rotation) {
       // The kind's create adopts by natural key, and the new object has the same key: delete first.
-      const notes = ["replacement asked for with --replace", "the old object is deleted before the new one is created: it gets a new id"];
+      const notes = ["the old object is deleted before the new one is created: it gets a new id"];
       this.step(d, { ...base, action: "replace", id: found.id, fields, notes, reason: "replacement asked for with --replace" }, { ...more, deleteFirst: true, layoutOnly: false });
       return;
     }

@@ -22,6 +22,7 @@ import { z } from "zod";
 import { canonicalJson } from "../canonical-json";
 import { unlessMissing } from "./missing";
 import { isApiError } from "../api/errors";
+import { AlreadyExistsError } from "./already-exists";
 import type { ServiceAccount as ApiServiceAccount } from "../api/schemas";
 import { checkWith } from "./check";
 import { diffFields } from "./field-diff";
@@ -85,10 +86,11 @@ export const serviceAccountKind: ResourceKind<ServiceAccountInputs, ServiceAccou
     const wanted = accountName(inputs);
     const existing = (await ctx.client.environment.listServiceAccounts()).find((sa) => sa.name === wanted);
     if (existing) {
-      throw new Error(
+      throw new AlreadyExistsError(
         `Service account "${wanted}" (id ${existing.id}, created ${existing.created_at}) already exists, and a service account's token can only be read when it is created. ` +
           `It is probably left over from a create whose answer was lost, or another stack declares the same name and rotation. ` +
           `Delete it (DELETE /execution-env/self/service-account/by-id/${existing.id}) if nothing uses it, or change \`rotation\` (or \`name\`) to create a new one.`,
+        wanted,
       );
     }
     const sa = await ctx.client.environment.createServiceAccount(wanted);

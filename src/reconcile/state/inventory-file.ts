@@ -23,7 +23,7 @@ const InventoryEntrySchema = z.looseObject({
   appliedAt: Iso,
   rotatedAt: Iso.optional(),
   kept: z.record(z.string(), z.unknown()).optional(),
-  intent: z.looseObject({ key: z.string(), at: Iso }).optional(),
+  intent: z.looseObject({ key: z.string(), at: Iso, keys: z.array(z.string()).optional() }).optional(),
 }).refine((e) => e.id.length > 0 || e.intent !== undefined, { path: ["id"], message: "An entry needs an id (only an entry recording a create in progress, with `intent`, may have none)" });
 
 /** The schema of `inventory.json` (version {@link INVENTORY_VERSION}). */

@@ -29,10 +29,12 @@ export interface InventoryEntry {
   kept?: Record<string, unknown>;
   /**
    * Recorded before a create whose answer carries a token that cannot be read again (service
-   * accounts): if the answer is lost or the process dies, the next run knows the object it finds by
-   * key is its own orphan.
+   * accounts), and cleared once that token is published: if an answer is lost, a publish fails or
+   * the process dies, the next run knows every object it finds under these keys is its own orphan
+   * whose token nobody holds (see `credential-intent.ts`). `key` is the latest attempt; `keys` every
+   * attempt since the last delivered token (inventories written before it have `key` only).
    */
-  intent?: { key: string; at: string };
+  intent?: { key: string; at: string; keys?: string[] };
   /**
    * `protect: true` was declared on it at the last apply: a plan that would delete or replace it
    * fails, even once it has left the repository (see `protect.ts`).
