@@ -15,7 +15,7 @@ import { observe } from "./observe";
 import { outputsPublisher } from "./outputs-file";
 import { planChanges, type PlanOutcome } from "./plan";
 import { PROTECTED_RULE } from "./protect";
-import { CROSS_TARGET_RULE, crossTargetBlocks } from "./cross-target";
+import { adoptionCandidates, CROSS_TARGET_RULE, crossTargetBlocks } from "./cross-target";
 import { otherTargetInventories } from "./state/other-targets";
 import { resolveTargeting, type Targeting } from "./targeting";
 import { repositoryDigest, repositoryPaths } from "./repository-digest";
@@ -91,11 +91,12 @@ function targetingOf(s: Session, options: SavedPlanOptions, inventory: Inventory
 }
 
 /** The cross-target rule (see cross-target.ts): read the other targets' inventories when the plan adopts anything. */
-async function checkAdoptions(s: Session, opts: CommandOptions, outcome: PlanOutcome): Promise<void> {
-  if (!outcome.steps.some((st) => st.action.action === "adopt")) return;
+async function checkAdoptions(s: Session, opts: CommandOptions, outcome: PlanOutcome, inventory: Inventory | undefined, targeting: Targeting): Promise<void> {
+  const candidates = adoptionCandidates(s.project, outcome, inventory, targeting.selected);
+  if (!candidates.length) return;
   const others = await otherTargetInventories(s.project, s.connection.client, opts.env);
   outcome.plan.warnings.push(...others.unreadable.map((w) => `Cross-target check: ${w}.`));
-  outcome.plan.blocks.push(...crossTargetBlocks(s.project, outcome.steps, others.inventories));
+  outcome.plan.blocks.push(...crossTargetBlocks(s.project, candidates, others.inventories));
 }
 
 async function makePlan(s: Session, opts: CommandOptions, drift = false, saved?: SavedPlan): Promise<PlanOutcome & { inventory: Inventory | undefined; options: SavedPlanOptions; now: Date }> {
@@ -115,7 +116,7 @@ async function makePlan(s: Session, opts: CommandOptions, drift = false, saved?:
     ignoreRotationSchedule: drift,
     targeting,
   });
-  if (!drift) await checkAdoptions(s, opts, outcome);
+  if (!drift) await checkAdoptions(s, opts, outcome, inventory, targeting);
   return { ...outcome, inventory, options, now };
 }
 

@@ -6,14 +6,40 @@
  * automatic. Pure: the planned steps and the other inventories in, blocks and warnings out.
  */
 import type { LoadedProject } from "./model";
-import type { PlanBlock } from "./plan-model";
+import { traitsOf } from "./phases";
+import type { PlanBlock, PlannedAction } from "./plan-model";
 import type { TargetInventory } from "./state/other-targets";
+import type { Inventory } from "./state/types";
 
 export const CROSS_TARGET_RULE = "cross-target";
 
-/** What the rule needs of one planned step. */
-export interface AdoptionSubject {
-  action: { address: string; kind: string; action: string; id?: string };
+/** An object the plan would take over: found on the platform by its natural key, not in this target's inventory. */
+export interface AdoptionCandidate {
+  address: string;
+  kind: string;
+  id: string;
+}
+
+/**
+ * What this plan would take over: its `adopt` steps, and credentials found by key that it refuses
+ * to adopt (their token cannot be read), so their owner is named too. `selected`: the addresses a
+ * targeted plan covers (undefined: all).
+ */
+export function adoptionCandidates(
+  project: LoadedProject,
+  outcome: { steps: readonly { action: PlannedAction }[]; ids: ReadonlyMap<string, string> },
+  inventory: Inventory | undefined,
+  selected?: ReadonlySet<string>,
+): AdoptionCandidate[] {
+  const adopted = outcome.steps.flatMap(({ action: a }) => (a.action === "adopt" && a.id ? [{ address: a.address, kind: a.kind, id: a.id }] : []));
+  const own = new Set(Object.values(inventory?.objects ?? {}).map((e) => `${e.kind} ${e.id}`));
+  const planned = new Set(outcome.steps.map((st) => st.action.address));
+  const refused = project.objects.flatMap((d) => {
+    const id = outcome.ids.get(d.address);
+    const credential = !!traitsOf(d.kind).credential;
+    return id && credential && !planned.has(d.address) && !own.has(`${d.kind} ${id}`) && (!selected || selected.has(d.address)) ? [{ address: d.address, kind: d.kind, id }] : [];
+  });
+  return [...adopted, ...refused];
 }
 
 /** Where one object is recorded in another target's inventory. */
@@ -48,11 +74,10 @@ function separation(project: LoadedProject, owner: string): string {
  * One block per other target whose objects this plan would adopt, naming each object, the owner and
  * how to separate the targets.
  */
-export function crossTargetBlocks(project: LoadedProject, steps: readonly AdoptionSubject[], others: readonly TargetInventory[]): PlanBlock[] {
+export function crossTargetBlocks(project: LoadedProject, candidates: readonly AdoptionCandidate[], others: readonly TargetInventory[]): PlanBlock[] {
   const owned = owners(others);
   const byOwner = new Map<string, { owner: Owner; objects: string[] }>();
-  for (const { action: a } of steps) {
-    if (a.action !== "adopt" || !a.id) continue;
+  for (const a of candidates) {
     const owner = owned.get(`${a.kind} ${a.id}`);
     if (!owner) continue;
     const entry = byOwner.get(owner.target) ?? byOwner.set(owner.target, { owner, objects: [] }).get(owner.target)!;

@@ -4,7 +4,7 @@
  * inventory holds. It stops, naming the owning target and how to separate them. Objects no
  * inventory knows are still adopted, and the plan says so.
  */
-import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
@@ -41,6 +41,7 @@ describe("GIVEN target default applied on a team, and target staging of the same
 
   beforeAll(async () => {
     dir = twoTargetRepo();
+    writeFileSync(join(dir, "service-accounts.yaml"), "service_accounts:\n  ci: {}\n");
     const r = await applyCommand(commandOptions(dir, fx.emu));
     expect(r.exitCode, messageOf(r)).toBe(0);
     before = await platformView(fx.user);
@@ -51,14 +52,17 @@ describe("GIVEN target default applied on a team, and target staging of the same
     expect(r.exitCode).toBe(1);
     const canvas = before.canvases.find((c) => c.name === "listings")!;
     const loader = before.udfs.find((u) => u.slug === "loader")!;
-    expect(planOf(r).blocks.map((b) => b.rule)).toEqual(["cross-target"]);
+    const account = before.serviceAccounts.find((a) => a.name.startsWith("ci ["))!;
+    // The account's own rule (its token cannot be read) stops it too; the cross-target rule says whose it is.
+    expect(planOf(r).blocks.map((b) => b.rule)).toEqual(["unreadable-token", "cross-target"]);
     const message = messageOf(r);
-    expect(message).toContain(`Target "staging" would adopt 3 objects that target "default" of project listings manages (its inventory at .svc-iac/state/listings/default)`);
+    expect(message).toContain(`Target "staging" would adopt 4 objects that target "default" of project listings manages (its inventory at .svc-iac/state/listings/default)`);
     expect(message).toContain(`canvas.listings (id ${canvas.id})`);
     expect(message).toContain(`udf.listings/loader (id ${loader.id})`);
+    expect(message).toContain(`service_account.ci (id ${account.id})`);
     expect(message).toContain('give "staging" its own names (name_prefix under targets.staging in svc.yaml');
     expect(message).toContain("or its own credentials (targets.staging.credentials");
-    expect(renderPlanText(planOf(r))).toContain("Apply will stop: Target \"staging\" would adopt 3 objects");
+    expect(renderPlanText(planOf(r))).toContain("Apply will stop: Target \"staging\" would adopt 4 objects");
   });
 
   it("WHEN staging is applied THEN it refuses, sends no write, and default's objects keep their state", async () => {
@@ -78,6 +82,7 @@ describe("GIVEN target default applied on a team, and target staging of the same
   });
 
   it("WHEN staging uses another team's credentials THEN the targets are separate: it creates its own objects, nothing is adopted", async () => {
+    rmSync(join(dir, "service-accounts.yaml"));
     const svc = join(dir, "svc.yaml");
     writeFileSync(svc, `${readFileSync(svc, "utf8")}    credentials:\n      token_env: OTHER_TEAM_TOKEN\n`);
     const r = await planCommand(commandOptions(dir, fx.emu, { target: "staging", env: { ...commandOptions(dir, fx.emu).env, OTHER_TEAM_TOKEN: fx.emu.tokens.other_user_token } }));
