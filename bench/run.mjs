@@ -1,6 +1,7 @@
 // `npm run bench`: prints the figures of every benchmark. Targets are printed beside the figures;
 // nothing here fails a build (speed is reported, not asserted).
 import { cpus } from "node:os";
+import { benchActionStart } from "./action-start.mjs";
 import { benchDatasets } from "./datasets.mjs";
 import { benchEmulator } from "./emulator.mjs";
 import { benchPulumiProgram } from "./pulumi-program.mjs";
@@ -23,3 +24,10 @@ await benchReconcile();
 
 console.log("\nPulumi program (its own process, real SDK under setMocks)");
 await benchPulumiProgram(line);
+
+console.log("\nGitHub Action bundle (dist-action/index.js alone in an empty folder, validate)");
+const start = await benchActionStart();
+line("start to first output, ms (median of 5)", Math.round(start.first), "< 1000");
+line("start to exit, ms", Math.round(start.total));
+line("floor: Node printing one line, ms", Math.round(start.floor));
+if (start.codes.some((c) => c !== 0)) console.log(`the action exited with ${start.codes.join(", ")}`);

@@ -3,7 +3,7 @@
 // policy to hand to a cloud provider. Credentials: `pulumi config set svc:baseUrl …` and
 // `pulumi config set --secret svc:token …` (or SVC_BASE_URL and SVC_TOKEN).
 import * as pulumi from "@pulumi/pulumi";
-import * as svc from "svc-iac";
+import * as svc from "svc-iac/pulumi";
 
 const config = new pulumi.Config();
 

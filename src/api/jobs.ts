@@ -4,12 +4,11 @@
  * the run summary carries `job_id`, the job record `id`; results are `[{url, file_name, size,
  * last_modified}]`; log lines are `{timestamp_ms, message}`.
  */
-import { request } from "undici";
 import { z } from "zod";
 import { ApiError, codeForStatus } from "./errors";
 import { listing, type PageOptions } from "./paging";
 import { JobEvent, JobRecord, RunSummary } from "./schemas";
-import { parseBody, type Transport } from "./transport";
+import { loadUndici, parseBody, type Transport } from "./transport";
 
 /** Statuses after which a job no longer changes. */
 export const TERMINAL_JOB_STATUSES: ReadonlySet<string> = new Set(["SUCCEEDED", "FAILED", "CANCELED"]);
@@ -92,7 +91,7 @@ export function jobsApi(t: Transport) {
       const location = res.headers.location;
       const path = `/job/by-id/${encodeURIComponent(jobId)}/config`;
       if (!location) throw new ApiError({ code: "unexpected_response", status: 307, method: "GET", path, message: "redirect without a location" });
-      const r = await request(location, { method: "GET" });
+      const r = await loadUndici().request(location, { method: "GET" });
       const body = Buffer.from(await r.body.arrayBuffer());
       const raw = { status: r.statusCode, headers: { "content-type": String(r.headers["content-type"] ?? "") }, body };
       if (r.statusCode >= 300) {

@@ -2,7 +2,12 @@
  * Sending requests: an undici keep-alive pool per origin, per-request time-outs, retries for
  * idempotent calls, and conversion of every failure into an {@link ApiError}.
  */
-import { Agent, request, type Dispatcher } from "undici";
+import type { Dispatcher } from "undici";
+
+/** undici, loaded by the first client rather than by `require("svc-iac")`: it is most of the load time. */
+export function loadUndici(): typeof import("undici") {
+  return require("undici");
+}
 import type { z } from "zod";
 import { ApiError, codeForStatus, parseErrorDetail } from "./errors";
 import { buildRequest, type BuiltRequest, type Credentials, type RequestSpec } from "./request";
@@ -61,7 +66,7 @@ export class Transport {
     this.ownsDispatcher = !options.dispatcher;
     this.dispatcher =
       options.dispatcher ??
-      new Agent({ connections: options.connections ?? 16, keepAliveTimeout: 10_000, pipelining: 1 });
+      new (loadUndici().Agent)({ connections: options.connections ?? 16, keepAliveTimeout: 10_000, pipelining: 1 });
   }
 
   /** Sends a request and returns the raw answer; non-success statuses throw {@link ApiError}. */
@@ -165,7 +170,7 @@ export class Transport {
       headers["content-type"] = encoded.headers.get("content-type") ?? "multipart/form-data";
       body = new Uint8Array(await encoded.arrayBuffer());
     } else body = req.body;
-    const res = await request(req.url, {
+    const res = await loadUndici().request(req.url, {
       dispatcher: this.dispatcher,
       method: req.method as Dispatcher.HttpMethod,
       headers,

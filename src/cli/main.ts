@@ -2,6 +2,7 @@
 /** The `svc-iac` command. */
 import { runEmulatorCommand } from "./emulator-command";
 import { runImportCommand } from "./import-command";
+import { runInitCommand } from "./init-command";
 import { runReconcileCommand } from "./reconcile-command";
 import { CliUsageError, formatHelp } from "./usage";
 
@@ -12,12 +13,7 @@ const COMMANDS: Record<string, (argv: string[]) => Promise<number>> = {
   apply: (argv) => runReconcileCommand("apply", argv),
   drift: (argv) => runReconcileCommand("drift", argv),
   import: runImportCommand,
-  // Loaded only when used: Octokit and libsodium are not needed by the other commands.
-  action: async (argv) => {
-    if (argv.length) throw new CliUsageError(`"action" takes no arguments (it reads INPUT_* variables, as action.yml sets them); found: ${argv.join(" ")}.`);
-    const { runAction } = require("../github/action") as typeof import("../github/action");
-    return runAction({ env: process.env, stdout: process.stdout, stderr: process.stderr });
-  },
+  init: (argv) => runInitCommand(argv),
 };
 
 async function main(argv: string[]): Promise<number> {

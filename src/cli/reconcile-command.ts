@@ -7,6 +7,7 @@ import { mkdir, writeFile } from "node:fs/promises";
 import { dirname, relative, resolve } from "node:path";
 import { parseArgs } from "node:util";
 import { loadErrorAnnotations } from "../github/annotations";
+import { forWorkflowLog } from "../github/workflow-commands";
 import { applyCommand, driftCommand, planCommand, validateCommand } from "../reconcile/commands";
 import type { CommandOptions, CommandResult } from "../reconcile/command-types";
 import { formatLoadError } from "../reconcile/model";
@@ -137,12 +138,14 @@ function reportErrors(result: CommandResult, dir: string, io: Io): void {
 
 async function render(name: Name, result: CommandResult, v: Record<string, string | boolean | undefined>, io: Io, dirArg: string): Promise<void> {
   const color = !v["no-color"] && !!io.stdout.isTTY && !io.env.NO_COLOR;
+  // Plans and reports hold text from the repository and the platform (diffs of code).
+  const print = (text: string) => io.stdout.write(forWorkflowLog(text, io.env));
   if (result.command === "validate") {
     if (!result.errors.length) io.stdout.write(v.json ? toJson({ valid: true, objects: result.objects } as never) : `Valid: ${result.objects} objects.\n`);
     return;
   }
   if (result.command === "plan" && result.plan) {
-    io.stdout.write(v.json ? toJson(result.plan) : renderPlanText(result.plan, { color }));
+    print(v.json ? toJson(result.plan) : renderPlanText(result.plan, { color }));
     if (v.out && result.exitCode !== 1) io.stderr.write(`Saved the plan to ${v.out as string}. To apply exactly this plan: svc-iac apply ${dirArg} --plan ${v.out as string}\n`);
   }
   if (result.command === "apply") {
@@ -150,13 +153,13 @@ async function render(name: Name, result: CommandResult, v: Record<string, strin
       io.stdout.write(toJson({ plan: result.plan, report: result.report } as never));
       return;
     }
-    if (result.plan && (v["auto-approve"] || !result.report)) io.stdout.write(renderPlanText(result.plan, { color }));
-    if (result.report) io.stdout.write(`\n${renderApplyReportText(result.report)}`);
+    if (result.plan && (v["auto-approve"] || !result.report)) print(renderPlanText(result.plan, { color }));
+    if (result.report) print(`\n${renderApplyReportText(result.report)}`);
   }
   if (result.command === "drift" && result.drift) {
     const format = (v.format as string | undefined) ?? (v.json ? "json" : "md");
     const text = format === "json" ? toJson(result.drift) : renderDriftMarkdown(result.drift);
-    io.stdout.write(text.endsWith("\n") ? text : `${text}\n`);
+    print(text.endsWith("\n") ? text : `${text}\n`);
     if (v.out) await writeOut(v.out as string, text);
   }
 }

@@ -13,6 +13,12 @@ Usage:
       base_url, udf_base_url, user_token, service_token, client_id, other_user_token and
       basic_user_token. Logs go to stderr. Ctrl-C (SIGINT) or SIGTERM stops it.
 
+  svc-iac init [DIR] [--project NAME] [--schemas URL|DIR]
+      Writes a minimal repository in DIR (default: here): svc.yaml, one canvas with one UDF and a
+      .gitignore for .svc-iac/. Each YAML file's first line points the editor (yaml-language-server)
+      at the package's JSON Schema: node_modules/svc-iac/schemas, or --schemas. Never overwrites a
+      file: when one exists it names it and writes nothing. Exit 0 done, 1 error.
+
   svc-iac validate [DIR] [--target T] [--json]
       Loads and checks the repository (svc.yaml, canvases, cronjobs, secrets, service accounts,
       bucket policies). Prints every error as file:line:column. Sends nothing. Exit 0 valid, 1 not.
@@ -52,10 +58,6 @@ Usage:
   Without SVC_BASE_URL the commands run on an embedded emulator with its state in
   DIR/.svc-iac/local/. Credentials: SVC_BASE_URL, SVC_UDF_BASE_URL, SVC_TOKEN or SVC_SERVICE_TOKEN
   (a target may name other variables in svc.yaml).
-
-  svc-iac action
-      The GitHub Action's entry point (see action.yml): reads INPUT_* variables, runs plan, apply
-      or drift, and writes the PR comment, job summary, annotations, drift issue and outputs.
 
   svc-iac --help | --version
 `;

@@ -1,7 +1,8 @@
 /**
- * The action's inputs, read from `INPUT_*` environment variables. `action.yml` (a composite
- * action) passes each input explicitly as `INPUT_<NAME>` with `-` written `_`; the hyphenated
- * spelling JavaScript actions receive is accepted too. Every bad input is reported at once.
+ * The action's inputs, read from `INPUT_*` environment variables as the runner sets them for a
+ * JavaScript action: the input's name upper-cased, spaces as `_`, hyphens kept
+ * (`INPUT_WORKING-DIRECTORY`). The all-underscore spelling (`INPUT_WORKING_DIRECTORY`, which a
+ * shell can set) is accepted too. Every bad input is reported at once.
  */
 
 export type ActionCommand = "validate" | "plan" | "apply" | "drift";
@@ -57,7 +58,7 @@ export class ActionInputError extends Error {
 /** Reads and checks every input. @throws ActionInputError listing every bad input. */
 export function readActionInputs(env: Record<string, string | undefined>): ActionInputs {
   const problems: string[] = [];
-  const get = (name: string): string => (env[`INPUT_${name.toUpperCase().replace(/[- ]/g, "_")}`] ?? env[`INPUT_${name.toUpperCase().replace(/ /g, "_")}`] ?? "").trim();
+  const get = (name: string): string => (env[`INPUT_${name.toUpperCase().replace(/ /g, "_")}`] ?? env[`INPUT_${name.toUpperCase().replace(/[- ]/g, "_")}`] ?? "").trim();
   const bool = (name: string, fallback: boolean): boolean => {
     const v = get(name);
     if (v === "") return fallback;

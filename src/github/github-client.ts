@@ -3,7 +3,7 @@
  * server), no retries or throttling plugins (a failed GitHub write is reported, never repeated
  * blindly), and Octokit's own warnings routed through the redactor to stderr.
  */
-import { Octokit } from "@octokit/rest";
+import type { Octokit } from "@octokit/rest";
 
 export interface GithubClientOptions {
   token: string;
@@ -15,7 +15,9 @@ export interface GithubClientOptions {
 
 /** A REST client authenticated with `token`. */
 export function createGithubClient(opts: GithubClientOptions): Octokit {
-  return new Octokit({
+  // Loaded here: a run that writes nothing to GitHub (no comment, issue or secret) never needs it.
+  const { Octokit: Client }: typeof import("@octokit/rest") = require("@octokit/rest");
+  return new Client({
     auth: opts.token,
     baseUrl: opts.baseUrl,
     userAgent: "svc-iac",

@@ -5,7 +5,6 @@
  * sent with the key's id. Only the sealed value ever leaves the process.
  */
 import type { Octokit } from "@octokit/rest";
-import sodium from "libsodium-wrappers";
 import type { PublishedToken, TokenPublisher } from "../reconcile/command-types";
 import { addMask } from "./workflow-commands";
 
@@ -15,6 +14,8 @@ import { addMask } from "./workflow-commands";
  * const encrypted_value = await sealSecret(key.key, token);
  */
 export async function sealSecret(publicKeyBase64: string, value: string): Promise<string> {
+  // Loaded here: its WebAssembly is compiled on load, and only a run that writes a secret needs it.
+  const sodium: typeof import("libsodium-wrappers") = require("libsodium-wrappers");
   await sodium.ready;
   const key = sodium.from_base64(publicKeyBase64, sodium.base64_variants.ORIGINAL);
   const sealed = sodium.crypto_box_seal(sodium.from_string(value), key);

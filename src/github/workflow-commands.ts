@@ -70,6 +70,18 @@ export function untrustedBlock(text: string, token: string = randomUUID()): stri
   return `::stop-commands::${token}\n${body}::${token}::\n`;
 }
 
+/** A line the runner reads as a workflow command: `::` first, after any leading whitespace. */
+const COMMAND_LINE = /^[ \t]*::/m;
+
+/**
+ * Text the command prints where the Actions runner reads it (`GITHUB_ACTIONS=true`): when a line of
+ * it would be obeyed as a workflow command (a line of a UDF's code in a plan's diff), the whole
+ * text is printed with commands switched off; otherwise as it is.
+ */
+export function forWorkflowLog(text: string, env: Record<string, string | undefined>): string {
+  return env.GITHUB_ACTIONS === "true" && COMMAND_LINE.test(text) ? untrustedBlock(text) : text;
+}
+
 /** A collapsible group in the log. */
 export function group(title: string, body: string): string {
   return `::group::${escapeData(title)}\n${body.endsWith("\n") ? body : `${body}\n`}::endgroup::\n`;

@@ -6,7 +6,6 @@
 import { join } from "node:path";
 import { createClient, type SvcClient } from "../api/client";
 import type { TransportOptions } from "../api/transport";
-import { startEmulator } from "../emulator/emulator";
 import type { LoadedProject } from "./model";
 
 export interface Connection {
@@ -29,6 +28,8 @@ export async function connect(
   const names = project.settings.credentials;
   const baseUrl = env[names.baseUrlEnv];
   if (!baseUrl) {
+    // Loaded here, not at the top: a run against a real platform never loads the emulator.
+    const { startEmulator }: typeof import("../emulator/emulator") = require("../emulator/emulator");
     const emu = await startEmulator({ dataDir: join(project.root, EMBEDDED_DIR), tickIntervalMs: 0 });
     opts.log?.(`${names.baseUrlEnv} is not set: using the embedded emulator (state under ${EMBEDDED_DIR}/). Set ${names.baseUrlEnv}, and ${names.tokenEnv} or ${names.serviceTokenEnv}, to reach a real platform.`);
     const client = createClient({ ...opts.client, baseUrl: emu.baseUrl, udfBaseUrl: emu.udfBaseUrl, token: emu.tokens.user_token });

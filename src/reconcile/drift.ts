@@ -3,9 +3,23 @@
  * the rotation schedule (a due rotation is not drift). Pure; `svc-iac drift` never writes.
  */
 import { createHash } from "node:crypto";
-import { byString } from "./phases";
+import { byString, traitsOf } from "./phases";
 import { DRIFT_CLASSES, REPORT_VERSION, type DriftClass, type DriftItem, type DriftReport } from "./plan-model";
-import type { PlanOutcome } from "./plan";
+import type { PlanOutcome, Step } from "./plan";
+
+/** A word as a POSIX shell reads it: quoted unless it is plain. */
+const shellWord = (s: string) => (/^[A-Za-z0-9_@%+=:,./-]+$/.test(s) ? s : `'${s.replace(/'/g, `'\\''`)}'`);
+const shellCommand = (words: string[]) => words.map(shellWord).join(" ");
+
+/** How to settle a changed object: apply the repository's version, or import the platform's (when the kind can be imported). */
+function commandsFor(s: Step, target: string): DriftItem["commands"] {
+  const t = ["--target", target];
+  const flags = s.desired ? traitsOf(s.action.kind).importFlags?.(s.desired) : undefined;
+  return {
+    restore: shellCommand(["svc-iac", "apply", ...t]),
+    ...(flags ? { keep: shellCommand(["svc-iac", "import", ...t, ...flags, "--force"]) } : {}),
+  };
+}
 
 function classify(outcome: PlanOutcome): DriftItem[] {
   const items: DriftItem[] = [];
@@ -18,6 +32,7 @@ function classify(outcome: PlanOutcome): DriftItem[] {
       ...(a.id ? { id: a.id } : {}),
       fields: a.fields,
       ...(a.source ? { source: a.source } : {}),
+      ...(cls === "changed" ? { commands: commandsFor(s, outcome.plan.target) } : {}),
     });
     if (a.action === "create" || a.action === "share") items.push(item(s.inventory ? "missing" : "pending"));
     else if (a.action === "adopt" || a.action === "rename") items.push(item("pending"));

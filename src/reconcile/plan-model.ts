@@ -121,6 +121,12 @@ export interface DriftItem {
   id?: string;
   fields: FieldChange[];
   source?: SourceLocation;
+  /**
+   * For changed objects, the commands that settle the difference, to run in the repository:
+   * `restore` puts the repository's version back on the platform; `keep`, when import can write
+   * the object, brings the platform's version into the repository's files instead.
+   */
+  commands?: { restore: string; keep?: string };
 }
 
 export interface DriftReport {

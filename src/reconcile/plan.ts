@@ -22,6 +22,7 @@ import type { Inventory, InventoryEntry } from "./state/types";
 import { findUnmanaged } from "./unmanaged";
 import { findRenames } from "./renames";
 import { needsOf, WHOLE_REPOSITORY, type Targeting } from "./targeting";
+import { withTextDiffs } from "./render/text-diff";
 
 export interface PlanInput {
   project: LoadedProject;
@@ -265,6 +266,7 @@ class Planner {
       fields = [...fields, ...changes];
     }
     if (traits.planFields) fields = traits.planFields({ desired: d, state: found.state, inventory: inv, files: this.input.observation.files });
+    fields = withTextDiffs(fields, traits.textFields);
     const more = { observed: found, olds, inventory: inv, rotation, managed, deleteFirst: diff.deleteBeforeReplace, layout, layoutOnly, ...(retire.length ? { retire: retire.map((r) => r.id) } : {}) };
 
     if (!managed && !traits.alwaysExists) {

@@ -34,6 +34,12 @@ export interface FieldChange {
   toFingerprint?: string;
   /** Why this change happens when it is not obvious ("a scope change on a shared canvas needs a new token"). */
   note?: string;
+  /**
+   * For text fields (code, dashboards, metadata as JSON): the unified diff from the platform's
+   * value to the repository's, bounded per object (the plan adds it; see `render/text-diff.ts`).
+   * Never on a secret field.
+   */
+  diff?: string;
 }
 
 export interface DiffResult {

@@ -24,6 +24,13 @@ export interface StepRotation {
   trigger: unknown;
 }
 
+/**
+ * How a text field is compared line by line in plans and drift reports: `text` (a string as is),
+ * `json` (pretty-printed, sorted keys), or the kind's own rendering (helper modules one after
+ * another). See `src/reconcile/render/text-diff.ts`.
+ */
+export type TextForm = "text" | "json" | ((value: unknown) => string);
+
 export interface ReconcileTraits {
   /** Apply order: lower phases are created and updated first and deleted last. */
   readonly phase: number;
@@ -71,6 +78,16 @@ export interface ReconcileTraits {
   readonly renames?: { identity?(values: Record<string, unknown>): string | undefined; byReferrers?: boolean };
   /** Words of the plan: the action that makes one (`create`, `share`) and removes one (`delete`, `unshare`). */
   readonly verbs?: { create: "create" | "share"; delete: "delete" | "unshare"; goneOutOfBand: string };
+  /**
+   * Fields shown as a unified diff (platform → repository) when they change, and their text form.
+   * A multi-line string field gets one without being listed.
+   */
+  readonly textFields?: Readonly<Record<string, TextForm>>;
+  /**
+   * The `svc-iac import` flags that write this object's repository files from the platform, so a
+   * change made by hand can be kept (`--canvas sales`); absent when import cannot hold it.
+   */
+  importFlags?(d: DesiredObject): string[] | undefined;
   /** Notes shown on a create (what the user should know). */
   readonly createNotes?: readonly string[];
   /**

@@ -260,12 +260,20 @@ export function secretsRead(d: DesiredObject): string[] {
   return [...keys].sort().map((k) => `secret.${k}`);
 }
 
+/** Helper modules as one text, each under a `# module <name>.py` line, for a line diff. */
+function modulesText(value: unknown): string {
+  const list = Array.isArray(value) ? (value as Partial<UdfHeader>[]) : [];
+  return list.map((h) => `# module ${h.moduleName}.py\n${h.code ?? ""}${(h.code ?? "").endsWith("\n") || !h.code ? "" : "\n"}`).join("");
+}
+
 export const udfTraits: ReconcileTraits = {
   phase: 3,
   addressPrefix: "udf",
   // The slug and collection_id change in place.
   renames: { identity: udfIdentity },
   references: [{ field: "canvasId", ref: "canvas" }],
+  textFields: { code: "text", headers: modulesText, metadata: "json" },
+  importFlags: (d) => (d.refs.canvas ? ["--canvas", d.refs.canvas] : undefined),
   observeGroup: "canvas",
   layout: { ref: "canvas", changes: layoutChanges, apply: layoutCanvases },
   // A listing cannot tell whether a per-UDF shared token was asked for: the inventory can.

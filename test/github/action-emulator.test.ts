@@ -3,7 +3,7 @@
  * GitHub answered by the fake server. Proves the pieces fit: a new service-account token lands
  * in a GitHub secret that the test decrypts and then signs in with, and appears nowhere else.
  */
-import { mkdir, mkdtemp, readFile, writeFile } from "node:fs/promises";
+import { mkdir, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
@@ -94,5 +94,37 @@ describe("the action with the real commands", () => {
     expect([first.code, second.code]).toEqual([2, 2]);
     expect(gh.comments).toHaveLength(1);
     expect(gh.comments[0].body).toContain("service_account.pr_bot");
+  });
+
+  it("opens the drift issue for a canvas dropped from the repository (orphaned) and a UDF edited by hand (its diff and the commands)", async () => {
+    // GIVEN two applied canvases, of which one is then dropped from the repository (prune off) and the other's UDF is edited by hand
+    const infra = join(workspace, "infra");
+    await rm(join(infra, "service-accounts.yaml"));
+    await writeFile(join(infra, "svc.yaml"), "project: gh_e2e_drift\n");
+    for (const canvas of ["e2e_kept", "e2e_dropped"]) {
+      await mkdir(join(infra, "canvases", canvas), { recursive: true });
+      await writeFile(join(infra, "canvases", canvas, "canvas.yaml"), "access_scope: team\n");
+      await writeFile(join(infra, "canvases", canvas, "main.py"), "@fused.udf\ndef udf():\n    a = 1\n    b = 2\n    return a + b\n");
+    }
+    const env = { SVC_BASE_URL: fx.emu.baseUrl, SVC_UDF_BASE_URL: fx.emu.udfBaseUrl, SVC_TOKEN: fx.emu.tokens.user_token };
+    expect((await commands.applyCommand({ dir: infra, env })).exitCode).toBe(0);
+    await rm(join(infra, "canvases", "e2e_dropped"), { recursive: true });
+    const kept = (await fx.user.canvases.listExecEnv()).find((c) => c.name === "e2e_kept")!;
+    const main = (await fx.user.udfs.listExecEnv().toArray()).find((u) => u.collection_id === kept.id && u.slug === "main")!;
+    const body = JSON.parse(main.udf_body) as { code: string };
+    await fx.user.udfs.update(main.id, { udf_body: JSON.stringify({ ...body, code: body.code.replace("    b = 2", "    b = 20") }) });
+
+    // WHEN the scheduled drift run of the action runs
+    const run = await action({ command: "drift" }, { GITHUB_EVENT_NAME: "schedule" });
+
+    // THEN it exits 2 and the issue names the orphan with the prune hint, and shows the changed line with both commands
+    expect(run.code).toBe(2);
+    expect(gh.issues).toHaveLength(1);
+    const issue = gh.issues[0]!.body;
+    expect(issue).toContain("| Orphaned | 2 |");
+    expect(issue).toContain("- `canvas.e2e_dropped` (id `");
+    expect(issue).toContain("`svc-iac apply --prune` deletes them");
+    expect(issue).toContain("```diff\n--- code (platform)\n+++ code (repository)\n@@ -1,5 +1,5 @@\n @fused.udf\n def udf():\n     a = 1\n-    b = 20\n+    b = 2\n     return a + b\n```");
+    expect(issue).toContain("`svc-iac import --target default --canvas e2e_kept --force`");
   });
 });

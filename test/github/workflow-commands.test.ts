@@ -3,7 +3,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { loadErrorAnnotations, workspacePath } from "../../src/github/annotations";
-import { addMask, annotation, appendOutputs, escapeData, escapeProperty, formatOutputs, untrustedBlock } from "../../src/github/workflow-commands";
+import { addMask, annotation, appendOutputs, escapeData, escapeProperty, formatOutputs, forWorkflowLog, untrustedBlock } from "../../src/github/workflow-commands";
 
 describe("workflow command escaping", () => {
   it("escapes percent, carriage return and newline in messages", () => {
@@ -53,6 +53,13 @@ describe("masking and untrusted text", () => {
   it("switches workflow commands off around text the workflow does not control", () => {
     const block = untrustedBlock("::add-mask::x\n::error::fake", "tok123");
     expect(block).toBe("::stop-commands::tok123\n::add-mask::x\n::error::fake\n::tok123::\n");
+  });
+
+  it("switches commands off around printed text only under Actions and only when a line would be obeyed", () => {
+    const code = "plan\n       ::add-mask::x\n";
+    expect(forWorkflowLog(code, {})).toBe(code);
+    expect(forWorkflowLog("plan\n  + create udf.a/b\n", { GITHUB_ACTIONS: "true" })).toBe("plan\n  + create udf.a/b\n");
+    expect(forWorkflowLog(code, { GITHUB_ACTIONS: "true" })).toMatch(/^::stop-commands::([0-9a-f-]{36})\nplan\n {7}::add-mask::x\n::\1::\n$/);
   });
 });
 

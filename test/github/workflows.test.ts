@@ -1,16 +1,18 @@
-import { readdirSync, readFileSync } from "node:fs";
+import { spawnSync } from "node:child_process";
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { parse } from "yaml";
-import { readActionInputs } from "../../src/github/action-inputs";
+import { readActionInputs, type ActionInputs } from "../../src/github/action-inputs";
 
 const ROOT = join(__dirname, "..", "..");
 const WORKFLOW_DIR = join(ROOT, "examples", "workflows");
 
 interface ActionYml {
   inputs: Record<string, { required?: boolean; default?: string; description: string }>;
-  outputs: Record<string, { value: string; description: string }>;
-  runs: { using: string; steps: { id?: string; uses?: string; run?: string; shell?: string; env?: Record<string, string>; with?: Record<string, unknown> }[] };
+  outputs: Record<string, { value?: string; description: string }>;
+  runs: { using: string; main?: string; steps?: unknown[] };
 }
 
 interface Step {
@@ -31,8 +33,8 @@ interface Workflow {
 const action = parse(readFileSync(join(ROOT, "action.yml"), "utf8")) as ActionYml;
 const workflowFiles = readdirSync(WORKFLOW_DIR).filter((f) => f.endsWith(".yml"));
 const workflows = workflowFiles.map((file) => ({ file, wf: parse(readFileSync(join(WORKFLOW_DIR, file), "utf8")) as Workflow }));
-const runStep = action.runs.steps.find((s) => s.id === "run")!;
-const envName = (input: string) => `INPUT_${input.toUpperCase().replace(/-/g, "_")}`;
+/** The variable the runner sets for a JavaScript action's input: upper case, spaces as `_`, hyphens kept. */
+const envName = (input: string) => `INPUT_${input.replace(/ /g, "_").toUpperCase()}`;
 
 /** Steps of a workflow that use this repository as an action. */
 function svcIacSteps(wf: Workflow): Step[] {
@@ -40,22 +42,53 @@ function svcIacSteps(wf: Workflow): Step[] {
 }
 
 describe("action.yml", () => {
-  it("is a composite action that sets up Node 24, builds, then runs the action command", () => {
-    expect(action.runs.using).toBe("composite");
-    const setup = action.runs.steps.find((s) => s.uses?.startsWith("actions/setup-node@"));
-    expect(setup?.with).toEqual({ "node-version": 24 });
-    expect(action.runs.steps.some((s) => s.run?.includes("npm ci") && s.run.includes("npm run build"))).toBe(true);
-    expect(runStep.run).toBe('node "${{ github.action_path }}/dist/cli/main.js" action');
-    expect(runStep.shell).toBe("bash");
+  it("is a JavaScript action that runs the committed bundle on Node 24, with no install or build step", () => {
+    expect(action.runs).toEqual({ using: "node24", main: "dist-action/index.js" });
+    expect(existsSync(join(ROOT, "dist-action", "index.js"))).toBe(true);
   });
 
-  it("passes every input to the program as INPUT_<NAME>, and nothing else", () => {
-    const expected = Object.fromEntries(Object.keys(action.inputs).map((name) => [envName(name), `\${{ inputs.${name} }}`]));
-    expect(runStep.env).toEqual(expected);
+  it("and every example workflow are valid for GitHub's own workflow parser", () => {
+    const run = spawnSync(process.execPath, [join(ROOT, "scripts", "validate-actions.mjs"), "--json"], { cwd: ROOT, encoding: "utf8" });
+    const results = JSON.parse(run.stdout) as Record<string, string[]>;
+    expect(Object.keys(results).sort()).toEqual(["action.yml", ...workflowFiles.map((f) => `examples/workflows/${f}`)].sort());
+    expect(results).toEqual(Object.fromEntries(Object.keys(results).map((f) => [f, []])));
+    expect(run.status).toBe(0);
   });
 
-  it("never splices an input into a shell script", () => {
-    for (const step of action.runs.steps) expect(step.run ?? "").not.toMatch(/\$\{\{\s*inputs\./);
+  it("WHEN an action or workflow is broken THEN the validator names the file, line and problem and fails", () => {
+    const dir = mkdtempSync(join(tmpdir(), "svc-validate-"));
+    writeFileSync(join(dir, "action.yml"), readFileSync(join(ROOT, "action.yml"), "utf8").replace("using: node24", "using: node99"));
+    writeFileSync(join(dir, "plan.yml"), "on: push\njobs:\n  plan:\n    runs-on: ubuntu-latest\n    steps:\n      - uses: acme/svc-iac@v1\n        run: echo\n");
+    const run = spawnSync(process.execPath, [join(ROOT, "scripts", "validate-actions.mjs"), "--json", join(dir, "action.yml"), join(dir, "plan.yml")], { cwd: dir, encoding: "utf8" });
+    rmSync(dir, { recursive: true, force: true });
+    expect(run.status).toBe(1);
+    const results = JSON.parse(run.stdout) as Record<string, string[]>;
+    expect(results["action.yml"].join("\n")).toMatch(/Line: \d+, Col: \d+\): Unexpected value 'node99'/);
+    expect(results["plan.yml"].join("\n")).toMatch(/Line: 7, Col: 9\): Unexpected value 'run'/);
+  });
+
+  it("reads every input under the name the runner gives it (INPUT_ + upper case, hyphens kept)", () => {
+    const samples: Record<string, [string, Partial<ActionInputs>]> = {
+      command: ["apply", { command: "apply" }],
+      "working-directory": ["infra", { workingDirectory: "infra" }],
+      target: ["prod", { target: "prod" }],
+      prune: ["true", { prune: true }],
+      "max-deletions": ["3", { maxDeletions: 3 }],
+      "allow-delete-all": ["true", { allowDeleteAll: true }],
+      "discard-tokens": ["true", { discardTokens: true }],
+      "detailed-exitcode": ["false", { detailedExitCode: false }],
+      comment: ["false", { comment: false }],
+      "drift-issue": ["false", { driftIssue: false }],
+      "drift-issue-label": ["infra-drift", { driftIssueLabel: "infra-drift" }],
+      "github-secrets": ["environment:prod", { githubSecrets: { kind: "environment", name: "prod" } }],
+      "secrets-token": ["pat-1", { secretsToken: "pat-1" }],
+      "github-token": ["ghs-1", { githubToken: "ghs-1" }],
+      "report-path": ["out/report", { reportPath: "out/report" }],
+      "plan-file": ["plan.json", { planFile: "plan.json" }],
+    };
+    expect(Object.keys(samples).sort()).toEqual(Object.keys(action.inputs).sort());
+    const inputs = readActionInputs(Object.fromEntries(Object.entries(samples).map(([name, [value]]) => [envName(name), value])));
+    for (const [, expected] of Object.values(samples)) expect(inputs).toMatchObject(expected);
   });
 
   it("has defaults the action accepts", () => {
@@ -67,9 +100,9 @@ describe("action.yml", () => {
     expect(() => readActionInputs({ ...env, INPUT_COMMAND: "plan" })).not.toThrow();
   });
 
-  it("maps every output from the step of the same name", () => {
-    for (const [name, spec] of Object.entries(action.outputs)) expect(spec.value).toBe(`\${{ steps.run.outputs.${name} }}`);
+  it("declares every output the program writes", () => {
     expect(Object.keys(action.outputs).sort()).toEqual(["comment-url", "drift-issue-url", "exit-code", "has-changes", "has-drift", "report-path"]);
+    for (const spec of Object.values(action.outputs)) expect(spec.description).toBeTruthy();
   });
 });
 

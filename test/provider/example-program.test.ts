@@ -2,8 +2,10 @@
  * The example program (`examples/pulumi`) run through the real Pulumi SDK: `setMocks` stands in
  * for the engine, and forwards every dynamic resource to the real provider host over gRPC, keeping
  * state per URN. Up, up again (no changes), a config change, then destroy, asserting the platform.
+ * The program imports the resources as users do, `import * as svc from "svc-iac/pulumi"`, resolved
+ * through the package's `exports` map from the program's node_modules.
  */
-import { existsSync, mkdirSync, symlinkSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, symlinkSync } from "node:fs";
 import { join } from "node:path";
 import * as pulumi from "@pulumi/pulumi";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
@@ -71,6 +73,7 @@ class Engine {
     pulumi.runtime.setAllConfig(Object.fromEntries(Object.entries(config).map(([k, v]) => [`svc-listings:${k}`, v])));
     vi.resetModules();
     const program = await import(join(programDir, "index.ts"));
+    expect(readFileSync(join(programDir, "index.ts"), "utf8")).toContain('import * as svc from "svc-iac/pulumi";');
     const out: Record<string, any> = {};
     for (const [k, v] of Object.entries(program)) out[k] = await resolve(v);
     return out;

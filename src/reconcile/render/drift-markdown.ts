@@ -1,10 +1,12 @@
 /**
  * The drift report as Markdown (job summary, drift issue): counts by class, then one section
- * per class. Changed objects fold their field changes in `<details>`; secrets show as
- * fingerprints. Always fits `maxChars`, by the same tiers as the plan.
+ * per class. Changed objects fold in `<details>` their field changes, the diffs of text fields
+ * and the commands that settle them (restore the repository's version, or import the
+ * platform's); secrets show as fingerprints only. Always fits `maxChars`, by the same tiers as the plan.
  */
 import type { DriftClass, DriftItem, DriftReport } from "../plan-model";
 import { DRIFT_CLASSES } from "../plan-model";
+import { diffMarkdown } from "./diff-blocks";
 import { code, DEFAULT_MAX_CHARS, escapeHtml, fence, fitMarkdown, type FitItem, type FitSection } from "./markdown-fit";
 import { describeFieldChange, formatCount, oneLine } from "./values";
 
@@ -56,5 +58,16 @@ function driftItem(item: DriftItem): FitItem {
   if (item.fields.length === 0) return { brief, full: brief };
   const lines = item.fields.flatMap((f) => [describeFieldChange(f), ...(f.note ? [`  ! ${oneLine(f.note)}`] : [])]);
   const summary = `<code>${escapeHtml(oneLine(item.address))}</code>${escapeHtml(item.id ? ` (id ${oneLine(item.id)})` : "")}${item.source ? ` at <code>${escapeHtml(`${oneLine(item.source.file)}:${item.source.line}`)}</code>` : ""}`;
-  return { brief, full: `\n<details><summary>${summary}</summary>\n\n${fence(lines.join("\n"))}\n</details>\n\n` };
+  const settle = settleText(item);
+  const details = (diffs: string) => `\n<details><summary>${summary}</summary>\n\n${fence(lines.join("\n"))}\n${diffs ? `${diffs}\n` : ""}${settle}</details>\n\n`;
+  return { brief, full: details(diffMarkdown(item.fields)), withoutDiffs: details("") };
+}
+
+/** The commands that settle a changed object, as sentences; "" when it has none. */
+function settleText(item: DriftItem): string {
+  const c = item.commands;
+  if (!c) return "";
+  const restore = `To put the repository's version back on the platform: ${code(oneLine(c.restore))}.\n`;
+  const keep = c.keep ? `To keep the change made on the platform instead: ${code(oneLine(c.keep))}, then review and commit the files it rewrites.\n` : "";
+  return `${restore}${keep ? `\n${keep}` : ""}\n`;
 }

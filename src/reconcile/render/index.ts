@@ -7,4 +7,5 @@ export { renderPlanMarkdown, type PlanMarkdownOptions } from "./plan-markdown";
 export { actionDetailLines, planSummaryLine, renderPlanText, type PlanTextOptions } from "./plan-text";
 export { progressDisplay } from "./progress";
 export { renderApplyReportText, resultLine } from "./report-text";
+export { DIFF_MAX_LINES, withTextDiffs } from "./text-diff";
 export { cleanText, describeFieldChange, formatFingerprint, formatValue, lineChangeCounts, sortKeysDeep } from "./values";

@@ -8,7 +8,7 @@ import type { SavedPlan } from "../saved-plan";
 import { sortKeysDeep } from "./values";
 
 /**
- * Deterministic JSON of a plan or report. The `from`/`to` of a field marked `secret` are
+ * Deterministic JSON of a plan or report. The `from`/`to`/`diff` of a field marked `secret` are
  * dropped even if a caller put them there: only fingerprints of secrets leave the process.
  */
 export function toJson(doc: Plan | DriftReport | ApplyReport | SavedPlan): string {
@@ -21,7 +21,7 @@ function withoutSecretValues(value: unknown): unknown {
   const record = value as Record<string, unknown>;
   const out: Record<string, unknown> = {};
   for (const [key, v] of Object.entries(record)) {
-    if (record.secret === true && (key === "from" || key === "to")) continue;
+    if (record.secret === true && (key === "from" || key === "to" || key === "diff")) continue;
     out[key] = withoutSecretValues(v);
   }
   return out;

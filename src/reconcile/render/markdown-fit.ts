@@ -1,12 +1,14 @@
 /**
  * Markdown that always fits a size limit (GitHub rejects comments and job summaries over
  * 65,536 characters). A document is a title, a head (summary table), sections of items and a
- * tail; each item has a full form (details with field changes) and a brief one-liner.
+ * tail; each item has a full form (details with field changes and diffs), the same without its
+ * diffs, and a brief one-liner.
  *
  * Tiers, tried in order:
  * 1. everything in full;
- * 2. every item brief, then items upgraded to full in document order while they fit;
- * 3. title, head and tail only (the counts);
+ * 2. every item without its diffs, then diffs added back in document order while they fit;
+ * 3. every item brief, then items upgraded to full without diffs in document order while they fit;
+ * 4. title, head and tail only (the counts);
  * and whenever something was cut, a note saying where the full document is.
  */
 
@@ -18,6 +20,8 @@ export interface FitItem {
   brief: string;
   /** The item with its details, ending with `\n` (equal to `brief` when there is nothing more). */
   full: string;
+  /** `full` without its diffs, the first thing left out when the document is too long. @default full */
+  withoutDiffs?: string;
 }
 
 export interface FitSection {
@@ -43,22 +47,30 @@ export function fitMarkdown(doc: FitDoc, maxChars: number, note: string): string
   const noteBlock = `> ${note}\n\n`;
   const fixed = doc.title.length + doc.head.length + noteBlock.length + doc.tail.length;
   const headings = doc.sections.reduce((n, s) => n + (s.items.length > 0 ? s.heading.length + 1 : 0), 0);
-  const briefs = doc.sections.reduce((n, s) => n + s.items.reduce((m, i) => m + i.brief.length, 0), 0);
-  let room = maxChars - fixed - headings - briefs;
-  if (room >= 0) {
-    const upgraded = new Set<FitItem>();
-    for (const item of doc.sections.flatMap((s) => s.items)) {
-      const extra = item.full.length - item.brief.length;
-      if (extra > room) break;
-      room -= extra;
-      upgraded.add(item);
-    }
-    return assemble(doc, (item) => (upgraded.has(item) ? item.full : item.brief), noteBlock);
-  }
+  const items = doc.sections.flatMap((s) => s.items);
+  const room = (form: Form) => maxChars - fixed - headings - items.reduce((n, i) => n + form(i).length, 0);
+  const withoutDiffs: Form = (i) => i.withoutDiffs ?? i.full;
+  const brief: Form = (i) => i.brief;
+  if (room(withoutDiffs) >= 0) return upgrade(doc, items, withoutDiffs, (i) => i.full, room(withoutDiffs), noteBlock);
+  if (room(brief) >= 0) return upgrade(doc, items, brief, withoutDiffs, room(brief), noteBlock);
 
   const countsOnly = doc.title + doc.head + noteBlock + doc.tail;
   if (countsOnly.length <= maxChars) return countsOnly;
   return clamp(doc.title + noteBlock + doc.head + doc.tail, maxChars);
+}
+
+type Form = (item: FitItem) => string;
+
+/** Every item in form `base`, upgraded to form `better` in document order while `room` lasts. */
+function upgrade(doc: FitDoc, items: FitItem[], base: Form, better: Form, room: number, noteBlock: string): string {
+  const upgraded = new Set<FitItem>();
+  for (const item of items) {
+    const extra = better(item).length - base(item).length;
+    if (extra > room) break;
+    room -= extra;
+    upgraded.add(item);
+  }
+  return assemble(doc, (item) => (upgraded.has(item) ? better(item) : base(item)), noteBlock);
 }
 
 function assemble(doc: FitDoc, pick: (item: FitItem) => string, noteBlock: string): string {

@@ -1,11 +1,13 @@
 /**
  * The plan as Markdown, for pull-request comments and job summaries: a table of counts, then
- * the actions grouped by type, each with its field changes folded in `<details>`. Always fits
+ * the actions grouped by type, each with its field changes (and the diffs of text fields) folded
+ * in `<details>`. Always fits
  * `maxChars` (see {@link fitMarkdown} for the tiers).
  */
 import type { ActionType, Plan, PlannedAction } from "../plan-model";
 import { ACTION_WORDS, DISPLAY_ORDER } from "./action-words";
 import { code, DEFAULT_MAX_CHARS, escapeHtml, fence, fitMarkdown, type FitItem, type FitSection } from "./markdown-fit";
+import { diffMarkdown } from "./diff-blocks";
 import { actionDetailLines, partialSentence, planSummaryLine } from "./plan-text";
 import { formatCount, oneLine } from "./values";
 
@@ -68,5 +70,6 @@ function actionItem(a: PlannedAction): FitItem {
   const where = a.source ? `Declared at ${code(`${oneLine(a.source.file)}:${a.source.line}`)}.\n\n` : "";
   const movedHtml = a.movedFrom ? `<code>${escapeHtml(oneLine(a.movedFrom))}</code> → ` : "";
   const summary = `${movedHtml}<code>${escapeHtml(oneLine(a.address))}</code>${escapeHtml(id)}${changes}`;
-  return { brief, full: `\n<details><summary>${summary}</summary>\n\n${where}${fence(lines.join("\n"))}\n</details>\n\n` };
+  const details = (diffs: string) => `\n<details><summary>${summary}</summary>\n\n${where}${fence(lines.join("\n"))}\n${diffs ? `${diffs}\n` : ""}</details>\n\n`;
+  return { brief, full: details(diffMarkdown(a.fields)), withoutDiffs: details("") };
 }

@@ -5,6 +5,7 @@
  */
 import type { PlannedAction, Plan } from "../plan-model";
 import { ACTION_WORDS, DISPLAY_ORDER } from "./action-words";
+import { diffLines, type DiffLineStyle } from "./diff-blocks";
 import { cleanText, describeFieldChange, formatCount, oneLine } from "./values";
 
 export interface PlanTextOptions {
@@ -12,8 +13,10 @@ export interface PlanTextOptions {
   color?: boolean;
 }
 
-const ANSI = { green: "\x1b[32m", yellow: "\x1b[33m", red: "\x1b[31m", bold: "\x1b[1m", dim: "\x1b[2m", reset: "\x1b[0m" } as const;
+const ANSI = { green: "\x1b[32m", yellow: "\x1b[33m", red: "\x1b[31m", cyan: "\x1b[36m", bold: "\x1b[1m", dim: "\x1b[2m", reset: "\x1b[0m" } as const;
 type Paint = (style: keyof typeof ANSI, s: string) => string;
+
+const DIFF_COLORS: Record<DiffLineStyle, keyof typeof ANSI | undefined> = { header: "bold", hunk: "cyan", added: "green", removed: "red", note: "dim", context: undefined };
 
 /** Indentation of the lines beneath an action line. */
 const DETAIL_INDENT = "      ";
@@ -67,8 +70,16 @@ export function planSummaryLine(plan: Plan): string {
  *   + create   canvas.sales
  *   ~ update   canvas.reports (id cv_2)
  *       accessScope: "team" → "public"
+ *   ~ update   udf.reports/weekly (id udf_7)
+ *       code: changed (+1 −1 lines)
+ *       --- code (platform)
+ *       +++ code (repository)
+ *       @@ -1,2 +1,2 @@
+ *        def udf():
+ *       -    return 1
+ *       +    return 2
  *
- * Plan: 1 to create, 1 to update.
+ * Plan: 1 to create, 2 to update.
  * ```
  */
 export function renderPlanText(plan: Plan, opts: PlanTextOptions = {}): string {
@@ -80,6 +91,7 @@ export function renderPlanText(plan: Plan, opts: PlanTextOptions = {}): string {
   for (const a of plan.actions) {
     out.push(actionLine(a, paint));
     for (const line of actionDetailLines(a)) out.push(DETAIL_INDENT + paintDetail(line, paint));
+    for (const d of diffLines(a.fields)) out.push(DETAIL_INDENT + (DIFF_COLORS[d.style] ? paint(DIFF_COLORS[d.style]!, d.line) : d.line));
   }
   if (plan.actions.length > 0) out.push("");
 

@@ -3,6 +3,8 @@
  * values planted where a careless renderer would print them.
  */
 import type { ActionType, ApplyReport, DriftReport, Plan, PlannedAction } from "../../../src/reconcile/plan-model";
+import { traitsOf } from "../../../src/reconcile/phases";
+import { withTextDiffs } from "../../../src/reconcile/render/text-diff";
 
 /** Real secret values: none may appear in any rendered output. */
 export const SECRETS = {
@@ -22,6 +24,15 @@ const OLD_CODE = ["import pandas as pd", "", "def udf(bbox):", "    df = pd.read
 const NEW_CODE =
   ["import pandas as pd", "import numpy as np", "", "def udf(bbox):", "    df = pd.read_parquet('sales.parquet')", "    df['x'] = np.log(df.v)", "    return df"].join("\n") + "\n";
 
+/** A report UDF whose docstring holds a Markdown code fence: a diff of it must not end the Markdown fence around it. */
+const OLD_REPORT = ["def udf():", '    """Weekly report.', "", "    ```", "    udf()", "    ```", '    """', "    return 1"].join("\n") + "\n";
+const NEW_REPORT = OLD_REPORT.replace("    return 1", "    return 2");
+
+/** `a` with the diffs the planner adds to its text fields (the kind's `textFields`). */
+function withDiffs<T extends { kind: PlannedAction["kind"]; fields: PlannedAction["fields"] }>(a: T): T {
+  return { ...a, fields: withTextDiffs(a.fields, traitsOf(a.kind).textFields) };
+}
+
 function summaryOf(actions: PlannedAction[]): Record<ActionType, number> {
   const summary: Record<ActionType, number> = { create: 0, adopt: 0, update: 0, rename: 0, replace: 0, delete: 0, share: 0, unshare: 0, rotate: 0 };
   for (const a of actions) summary[a.action]++;
@@ -31,10 +42,10 @@ function summaryOf(actions: PlannedAction[]): Record<ActionType, number> {
 const src = (file: string, line = 1) => ({ file, line, column: 1, path: "" });
 
 export function samplePlan(): Plan {
-  const actions: PlannedAction[] = [
+  const actions = ([
     { address: "secret.MAPBOX_TOKEN", kind: "Secret", action: "update", id: "sec_01", fields: [
       // A secret value planted in from/to by mistake: the renderer must not print it.
-      { field: "value", action: "update", secret: true, from: SECRETS.mapbox, to: SECRETS.mapbox + "-new", fromFingerprint: "sha256:0a1b2c3d4e5f", toFingerprint: "sha256:9f8e7d6c5b4a" },
+      { field: "value", action: "update", secret: true, from: SECRETS.mapbox, to: SECRETS.mapbox + "-new", fromFingerprint: "sha256:0a1b2c3d4e5f", toFingerprint: "sha256:9f8e7d6c5b4a", diff: `-${SECRETS.mapbox}\n+${SECRETS.mapbox}-new` },
     ], notes: [], source: src("secrets.yaml", 2) },
     { address: "service_account.ci", kind: "ServiceAccount", action: "create", fields: [], notes: [], source: src("service-accounts.yaml", 1) },
     { address: "canvas.sales", kind: "Canvas", action: "create", fields: [], notes: [], source: src("canvases/sales/canvas.yaml") },
@@ -55,7 +66,7 @@ export function samplePlan(): Plan {
     ], notes: [], source: src("canvases/sales/legacy.yaml") },
     { address: "share.sales", kind: "CanvasShare", action: "rotate", id: "sh_sales", fields: [], reason: "rotate_every 30d elapsed (last rotation 2026-10-01)", notes: ["session tokens minted for the old token stop working"], source: src("canvases/sales/canvas.yaml", 6) },
     { address: "cronjob.daily", kind: "Cronjob", action: "delete", id: "cron_7", fields: [], notes: [] },
-  ];
+  ] satisfies PlannedAction[] as PlannedAction[]).map(withDiffs);
   return {
     version: 1,
     project: "sales-dashboards",
@@ -78,10 +89,10 @@ export function bigPlan(n: number): Plan {
   const actions: PlannedAction[] = [];
   for (let i = 0; i < n; i++) {
     const address = `udf.sales/loader_${String(i).padStart(4, "0")}`;
-    actions.push({ address, kind: "Udf", action: i % 10 === 0 ? "create" : "update", id: i % 10 === 0 ? undefined : `udf_${i}`, fields: i % 10 === 0 ? [] : [
+    actions.push(withDiffs({ address, kind: "Udf", action: i % 10 === 0 ? "create" : "update", id: i % 10 === 0 ? undefined : `udf_${i}`, fields: i % 10 === 0 ? [] : [
       { field: "code", action: "update", secret: false, from: OLD_CODE, to: NEW_CODE },
       { field: "position", action: "update", secret: false, from: i, to: i + 1 },
-    ], notes: [], source: src(`canvases/sales/loader_${i}.yaml`) });
+    ], notes: [], source: src(`canvases/sales/loader_${i}.yaml`) }));
   }
   return { ...emptyPlan(), actions, summary: summaryOf(actions) };
 }
@@ -116,16 +127,20 @@ export function sampleDrift(): DriftReport {
       { address: "canvas.reports", kind: "Canvas", class: "changed", id: "cv_reports", fields: [
         { field: "accessScope", action: "update", secret: false, from: "public", to: "team" },
         { field: "passcode", action: "update", secret: true, from: SECRETS.passcode, to: SECRETS.newPasscode, fromFingerprint: "sha256:ab12ab12ab12", toFingerprint: "sha256:cd34cd34cd34" },
-      ], source: src("canvases/reports/canvas.yaml", 1) },
+      ], source: src("canvases/reports/canvas.yaml", 1), commands: { restore: "svc-iac apply --target prod", keep: "svc-iac import --target prod --canvas reports --force" } },
       { address: "secret.MAPBOX_TOKEN", kind: "Secret", class: "changed", id: "sec_01", fields: [
         { field: "value", action: "update", secret: true, fromFingerprint: "sha256:0a1b2c3d4e5f", toFingerprint: "sha256:9f8e7d6c5b4a" },
-      ], source: src("secrets.yaml", 2) },
+      ], source: src("secrets.yaml", 2), commands: { restore: "svc-iac apply --target prod" } },
+      withDiffs({ address: "udf.sales/report", kind: "Udf", class: "changed", id: "udf_report", fields: [
+        { field: "code", action: "update", secret: false, from: OLD_REPORT, to: NEW_REPORT },
+        { field: "metadata", action: "update", secret: false, from: { "fused:description": "Weekly" }, to: { "fused:tags": ["sales"], "fused:description": "Weekly report" } },
+      ], source: src("canvases/sales/report.py", 1), commands: { restore: "svc-iac apply --target prod", keep: "svc-iac import --target prod --canvas sales --force" } }),
       { address: "udf.sales/loader", kind: "Udf", class: "missing", id: "udf_loader", fields: [], source: src("canvases/sales/loader.yaml", 1) },
       { address: "canvas.old_sales", kind: "Canvas", class: "orphaned", id: "cv_old", fields: [] },
       { address: "cronjob.nightly", kind: "Cronjob", class: "unmanaged", id: "cron_9", fields: [] },
       { address: "share.sales", kind: "CanvasShare", class: "pending", fields: [], source: src("canvases/sales/canvas.yaml", 6) },
     ],
-    counts: { changed: 2, missing: 1, orphaned: 1, unmanaged: 1, pending: 1 },
+    counts: { changed: 3, missing: 1, orphaned: 1, unmanaged: 1, pending: 1 },
     fingerprint: "sha256:77aa88bb99cc",
   };
 }
@@ -133,9 +148,9 @@ export function sampleDrift(): DriftReport {
 export function bigDrift(n: number): DriftReport {
   const items: DriftReport["items"] = [];
   for (let i = 0; i < n; i++) {
-    items.push({ address: `udf.sales/f_${String(i).padStart(4, "0")}`, kind: "Udf", class: "changed", id: `udf_${i}`, fields: [
+    items.push(withDiffs({ address: `udf.sales/f_${String(i).padStart(4, "0")}`, kind: "Udf", class: "changed", id: `udf_${i}`, fields: [
       { field: "code", action: "update", secret: false, from: OLD_CODE, to: NEW_CODE },
-    ], source: src(`canvases/sales/f_${i}.yaml`) });
+    ], source: src(`canvases/sales/f_${i}.yaml`) }));
   }
   return { ...sampleDrift(), items, counts: { changed: n, missing: 0, orphaned: 0, unmanaged: 0, pending: 0 } };
 }

@@ -1,6 +1,10 @@
 import { describe, expect, it } from "vitest";
 import { renderPlanMarkdown } from "../../../src/reconcile/render/plan-markdown";
+import type { Plan } from "../../../src/reconcile/plan-model";
 import { bigPlan, emptyPlan, expectNoSecrets, samplePlan } from "./fixtures";
+
+/** `plan` as it would be without any diff. */
+const withoutDiffs = (plan: Plan): Plan => ({ ...plan, actions: plan.actions.map((a) => ({ ...a, fields: a.fields.map(({ diff: _d, ...f }) => f) })) });
 
 const NOTE = "The plan was shortened to fit";
 
@@ -15,6 +19,10 @@ describe("the plan as Markdown", () => {
     expect(out).toContain("- `canvas.sales`\n");
     expect(out).toContain("**Apply will stop:**");
     expect(out).not.toContain(NOTE);
+    // The changed lines of the UDF code, inside the object's details, in a diff block.
+    const loader = out.slice(out.indexOf("<details><summary><code>udf.sales/loader</code>"));
+    expect(loader.slice(0, loader.indexOf("</details>"))).toContain("```diff\n--- code (platform)\n+++ code (repository)\n@@ -1,5 +1,7 @@\n import pandas as pd\n+import numpy as np\n");
+    expect(out).not.toContain("value (platform)");
     // Every <details> is closed.
     expect(out.match(/<details>/g)?.length).toBe(out.match(/<\/details>/g)?.length);
   });
@@ -35,10 +43,27 @@ describe("the plan as Markdown", () => {
     expect(out).toContain("| ~ update | 4,500 |");
   });
 
-  it("keeps every object as a one-liner, and as many details as fit, when one-liners fit", () => {
+  it("drops diffs first: every object keeps its details, and diffs are added back in order while they fit", () => {
     const plan = bigPlan(200);
     const full = renderPlanMarkdown(plan, { maxChars: 1_000_000 });
-    const maxChars = Math.floor(full.length / 2);
+    const bare = renderPlanMarkdown(withoutDiffs(plan), { maxChars: 1_000_000 });
+    const maxChars = Math.floor((full.length + bare.length) / 2);
+    const out = renderPlanMarkdown(plan, { maxChars });
+    expect(out.length).toBeLessThanOrEqual(maxChars);
+    expect(out).toContain(NOTE);
+    const details = out.match(/<details>/g)?.length ?? 0;
+    expect(details).toBe(180);
+    const diffs = out.match(/```diff\n/g)?.length ?? 0;
+    expect(diffs).toBeGreaterThan(0);
+    expect(diffs).toBeLessThan(180);
+    // Diffs go to the first objects, in document order.
+    expect(out.indexOf("```diff")).toBeLessThan(out.indexOf("loader_0001</code>") + 1000);
+  });
+
+  it("keeps every object as a one-liner, and as many details as fit, when one-liners fit", () => {
+    const plan = bigPlan(200);
+    const bare = renderPlanMarkdown(withoutDiffs(plan), { maxChars: 1_000_000 });
+    const maxChars = Math.floor(bare.length / 2);
     const out = renderPlanMarkdown(plan, { maxChars, detailsLink: "[the run's artifacts](https://example.com/run/1)" });
     expect(out.length).toBeLessThanOrEqual(maxChars);
     expect(out).toContain(`${NOTE}; the full plan is in [the run's artifacts](https://example.com/run/1).`);
@@ -47,6 +72,7 @@ describe("the plan as Markdown", () => {
     expect(details).toBeGreaterThan(0);
     expect(details).toBeLessThan(180);
     expect(details).toBe(out.match(/<\/details>/g)?.length);
+    expect(out).not.toContain("```diff");
   });
 
   it.each([0, 1, 10, 80, 200, 400, 1_000, 5_000, 20_000])("never exceeds a limit of %i characters", (maxChars) => {
@@ -60,5 +86,12 @@ describe("the plan as Markdown", () => {
     plan.actions[3].fields[0] = { field: "accessScope", action: "update", secret: false, from: "```", to: "````x" };
     const out = renderPlanMarkdown(plan);
     expect(out).toContain('`````text\naccessScope: "```" → "````x"');
+  });
+
+  it("fences a diff of code holding backticks with a longer fence", () => {
+    const plan = samplePlan();
+    plan.actions[4].fields[0] = { ...plan.actions[4].fields[0]!, diff: "--- code (platform)\n+++ code (repository)\n@@ -1 +1 @@\n-x = '`'\n+x = '````'" };
+    const out = renderPlanMarkdown(plan);
+    expect(out).toContain("`````diff\n--- code (platform)\n+++ code (repository)\n@@ -1 +1 @@\n-x = '`'\n+x = '````'\n`````\n");
   });
 });

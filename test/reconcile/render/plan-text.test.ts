@@ -29,10 +29,43 @@ describe("the plan for a terminal", () => {
     expect(out.endsWith("\n")).toBe(true);
   });
 
-  it("does not print the UDF code, only how many lines changed", () => {
+  it("shows the changed lines of UDF code as a diff from the platform to the repository, under the object", () => {
+    const lines = renderPlanText(samplePlan()).split("\n");
+    const at = lines.indexOf("  ~ update   udf.sales/loader (id udf_loader)");
+    expect(lines.slice(at + 3, at + 14)).toEqual([
+      "      --- code (platform)",
+      "      +++ code (repository)",
+      "      @@ -1,5 +1,7 @@",
+      "       import pandas as pd",
+      "      +import numpy as np",
+      "       ",
+      "       def udf(bbox):",
+      "      -    df = pd.read_csv('sales.csv')",
+      "      +    df = pd.read_parquet('sales.parquet')",
+      "      +    df['x'] = np.log(df.v)",
+      "           return df",
+    ]);
+  });
+
+  it("colours added lines green, removed lines red and hunk headers cyan when asked", () => {
+    const colored = renderPlanText(samplePlan(), { color: true });
+    expect(colored).toContain("      \x1b[32m+import numpy as np\x1b[0m");
+    expect(colored).toContain("      \x1b[31m-    df = pd.read_csv('sales.csv')\x1b[0m");
+    expect(colored).toContain("      \x1b[36m@@ -1,5 +1,7 @@\x1b[0m");
+  });
+
+  it("shows no diff of a secret field, even one planted there", () => {
     const out = renderPlanText(samplePlan());
-    expect(out).not.toContain("read_parquet");
-    expect(out).not.toContain("import pandas");
+    expect(out).not.toContain("value (platform)");
+    expect(out).toContain("      value: (secret changed, sha256:0a1b2c3d4e5f → sha256:9f8e7d6c5b4a)\n  + create");
+  });
+
+  it("keeps escape sequences in code away from the terminal", () => {
+    const plan = samplePlan();
+    plan.actions[4].fields[0] = { ...plan.actions[4].fields[0]!, diff: "--- code (platform)\n+++ code (repository)\n@@ -1 +1 @@\n-x\n+\x1b]0;owned\x07y" };
+    const out = renderPlanText(plan, { color: true });
+    expect(out).toContain("+?]0;owned?y");
+    expect(out).not.toContain("\x1b]");
   });
 
   it("never prints a secret value, even one planted in a secret field's from/to", () => {

@@ -1,0 +1,123 @@
+#!/usr/bin/env node
+/**
+ * The package as a new user installs it: `npm pack`, then `npm install --omit=peer <tarball>` in a
+ * fresh temporary folder. Prints the figures beside their targets (packages, node_modules size,
+ * `require("svc-iac")` time, the bundled action's start) and runs the command line from there:
+ * `npx svc-iac --help`, then init, validate, plan and apply on the embedded emulator.
+ *
+ *   node scripts/install-check.mjs [--no-build]   (--no-build: pack dist/ as built, skipping the prepare script's build)
+ *
+ * Exit 1 when a functional check fails. The figures are reported (PASS/FAIL beside each), never a
+ * reason to fail: speed and size depend on the machine and the registry's current versions.
+ */
+import { spawnSync } from "node:child_process";
+import { lstatSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { delimiter, dirname, join } from "node:path";
+import { benchActionStart } from "../bench/action-start.mjs";
+
+const ROOT = join(import.meta.dirname, "..");
+const TARGETS = { packages: 60, megabytes: 40, requireMs: 200, actionFirstOutputMs: 1000 };
+const work = mkdtempSync(join(tmpdir(), "svc-install-check-"));
+const app = join(work, "app");
+// The Node running this script runs npm, npx and the installed command (Node 24 under npm scripts).
+const env = { ...process.env, PATH: [dirname(process.execPath), process.env.PATH].join(delimiter), npm_config_fund: "false", npm_config_audit: "false", npm_config_update_notifier: "false" };
+for (const name of ["SVC_BASE_URL", "SVC_UDF_BASE_URL", "SVC_TOKEN", "SVC_SERVICE_TOKEN"]) delete env[name];
+const failures = [];
+let passed = 0;
+
+function sh(cmd, args, cwd) {
+  const r = spawnSync(cmd, args, { cwd, env, encoding: "utf8", maxBuffer: 64 * 1024 * 1024 });
+  if (r.error) throw r.error;
+  return { code: r.status, stdout: r.stdout, stderr: r.stderr };
+}
+
+/** A functional check: prints it, and fails the script when it does not hold. */
+function check(label, ok, detail = "") {
+  console.log(`${ok ? "ok  " : "FAIL"} ${label}${!ok && detail ? `\n${detail.trim().replace(/^/gm, "       ")}` : ""}`);
+  if (ok) passed++;
+  else failures.push(label);
+}
+
+/** A figure beside its target: PASS or FAIL is printed, the script goes on. */
+function figure(label, value, unit, target, floor) {
+  const verdict = value <= target ? "PASS" : "FAIL";
+  console.log(`${label.padEnd(44)} ${String(value).padStart(8)} ${unit.padEnd(3)} target <= ${target} ${unit}  ${verdict}${floor === undefined ? "" : `   (floor ${floor} ${unit})`}`);
+}
+
+/** Bytes on disk of a folder, as `du` counts them (allocated blocks, links not followed). */
+function diskBytes(path) {
+  const st = lstatSync(path);
+  let total = st.blocks * 512;
+  if (st.isDirectory()) for (const name of readdirSync(path)) total += diskBytes(join(path, name));
+  return total;
+}
+
+const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+
+/**
+ * `require(spec)` in a fresh Node started in `cwd`, median of 5: wall milliseconds, CPU milliseconds
+ * (less affected by a busy machine), and the floor: the same probe requiring a built-in module.
+ */
+function requireMs(spec, cwd) {
+  const probe = (what) =>
+    `const c = process.cpuUsage(); const t = performance.now(); ${what}; const u = process.cpuUsage(c); process.stdout.write(JSON.stringify([performance.now() - t, (u.user + u.system) / 1000]));`;
+  const runs = [];
+  const floor = [];
+  for (let i = 0; i < 5; i++) {
+    runs.push(JSON.parse(sh(process.execPath, ["-e", probe(`require(${JSON.stringify(spec)})`)], cwd).stdout));
+    floor.push(JSON.parse(sh(process.execPath, ["-e", probe(`require("node:path")`)], cwd).stdout)[0]);
+  }
+  return { ms: Math.round(median(runs.map((r) => r[0]))), cpuMs: Math.round(median(runs.map((r) => r[1]))), floor: Math.round(median(floor)) };
+}
+
+try {
+  console.log(`svc-iac install check, Node ${process.version}, in ${work}\n`);
+  const noBuild = process.argv.includes("--no-build");
+  const pack = sh("npm", ["pack", "--json", "--pack-destination", work, ...(noBuild ? ["--ignore-scripts"] : [])], ROOT);
+  const tarball = pack.code === 0 ? JSON.parse(pack.stdout.slice(pack.stdout.indexOf("[")))[0]?.filename : undefined;
+  check("npm pack makes a tarball", !!tarball, pack.stderr);
+  if (!tarball) throw new Error("no tarball");
+
+  mkdirSync(app);
+  writeFileSync(join(app, "package.json"), JSON.stringify({ name: "install-check-app", private: true }, null, 2));
+  const install = sh("npm", ["install", "--omit=peer", join(work, tarball)], app);
+  check("npm install --omit=peer <tarball> in an empty folder", install.code === 0, install.stderr);
+  if (install.code !== 0) throw new Error("install failed");
+
+  const lock = JSON.parse(readFileSync(join(app, "node_modules", ".package-lock.json"), "utf8"));
+  const installed = Object.keys(lock.packages).filter((p) => p.includes("node_modules/"));
+  check("@pulumi/pulumi is not installed (an optional peer dependency)", !installed.some((p) => p.endsWith("node_modules/@pulumi/pulumi")));
+
+  console.log("");
+  figure("packages in node_modules", installed.length, "", TARGETS.packages);
+  figure("node_modules size on disk", Math.round(diskBytes(join(app, "node_modules")) / 1e5) / 10, "MB", TARGETS.megabytes);
+  const req = requireMs("svc-iac", app);
+  figure('require("svc-iac"), wall time', req.ms, "ms", TARGETS.requireMs, req.floor);
+  figure('require("svc-iac"), CPU time', req.cpuMs, "ms", TARGETS.requireMs);
+  const action = await benchActionStart({ runs: 3 });
+  figure("action bundle: start to first output", Math.round(action.first), "ms", TARGETS.actionFirstOutputMs, Math.round(action.floor));
+  console.log("");
+
+  const svc = (...args) => sh("npx", ["--no-install", "svc-iac", ...args], app);
+  const help = svc("--help");
+  check("npx svc-iac --help prints the usage", help.code === 0 && help.stdout.includes("Usage:") && help.stdout.includes("svc-iac init"), help.stderr);
+  const loaded = sh(process.execPath, ["-e", `require("svc-iac"); console.log(Object.keys(require.cache).some((f) => f.includes("@pulumi") || f.endsWith("/dist/emulator/emulator.js")))`], app);
+  check('require("svc-iac") loads neither Pulumi nor the emulator', loaded.code === 0 && loaded.stdout.trim() === "false", loaded.stderr);
+  const init = svc("init", "repo");
+  check("svc-iac init repo writes a repository", init.code === 0, init.stderr);
+  const validate = svc("validate", "repo");
+  check("svc-iac validate repo: valid", validate.code === 0 && validate.stdout.includes("Valid: 2 objects."), validate.stdout + validate.stderr);
+  const plan = svc("plan", "repo", "--detailed-exitcode");
+  check("svc-iac plan repo (embedded emulator): 2 to create, exit 2", plan.code === 2 && plan.stdout.includes("Plan: 2 to create."), plan.stdout + plan.stderr);
+  const apply = svc("apply", "repo", "--auto-approve");
+  check("svc-iac apply repo: applied", apply.code === 0 && apply.stdout.includes("Apply complete: 2 done, 0 failed"), apply.stdout + apply.stderr);
+  const again = svc("plan", "repo", "--detailed-exitcode");
+  check("svc-iac plan repo after apply: no changes, exit 0", again.code === 0 && again.stdout.includes("No changes."), again.stdout + again.stderr);
+} catch (e) {
+  if (failures.length === 0) check("install check ran", false, String(e?.stack ?? e));
+} finally {
+  rmSync(work, { recursive: true, force: true });
+}
+console.log(`\ninstall-check: ${passed} passed, ${failures.length} failed`);
+process.exit(failures.length ? 1 : 0);

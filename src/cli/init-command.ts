@@ -1,0 +1,74 @@
+/**
+ * `svc-iac init [DIR]`: writes a minimal repository (svc.yaml, one canvas with one UDF, a
+ * .gitignore for `.svc-iac/`) whose YAML files point their editor at the package's JSON Schemas.
+ * Never overwrites: when any of its files exists, it names them and writes nothing.
+ */
+import { existsSync } from "node:fs";
+import { mkdir, writeFile } from "node:fs/promises";
+import { basename, dirname, join, relative, resolve, sep } from "node:path";
+import { parseArgs } from "node:util";
+import { PROJECT_NAME, projectNameFrom, starterFiles } from "../reconcile/init/starter-repository";
+import { CliUsageError } from "./usage";
+
+const OPTIONS = {
+  project: { type: "string" },
+  schemas: { type: "string" },
+} as const;
+
+interface Io {
+  stdout: NodeJS.WritableStream;
+  stderr: NodeJS.WritableStream;
+  cwd: string;
+}
+
+/** The installed package's schemas folder as `node_modules/svc-iac/schemas`, looked up from `dir` upwards. */
+const INSTALLED_SCHEMAS = join("node_modules", "svc-iac", "schemas");
+
+export async function runInitCommand(argv: string[], io: Io = { stdout: process.stdout, stderr: process.stderr, cwd: process.cwd() }): Promise<number> {
+  let parsed;
+  try {
+    parsed = parseArgs({ args: argv, options: OPTIONS, strict: true, allowPositionals: true });
+  } catch (e) {
+    throw new CliUsageError((e as Error).message);
+  }
+  const { values: v, positionals } = parsed;
+  if (positionals.length > 1) throw new CliUsageError(`Too many arguments: ${positionals.join(" ")}. Expected at most one folder.`);
+  const dir = resolve(io.cwd, positionals[0] ?? ".");
+  const project = v.project ?? projectNameFrom(basename(dir));
+  if (!PROJECT_NAME.test(project)) throw new CliUsageError(`Invalid --project "${project}". A project name uses lower-case letters, digits, "_" and "-", starting with a letter or digit.`);
+
+  const files = starterFiles({ project, schemaBase: schemaBaseFor(dir, v.schemas, io.cwd) });
+  const existing = Object.keys(files).filter((path) => existsSync(join(dir, path)));
+  if (existing.length > 0) {
+    io.stderr.write(`svc-iac init: not writing anything in ${dir}: ${existing.length === 1 ? "this file exists" : "these files exist"} already: ${existing.join(", ")}. Remove ${existing.length === 1 ? "it" : "them"} or choose another folder.\n`);
+    return 1;
+  }
+  for (const [path, text] of Object.entries(files)) {
+    await mkdir(dirname(join(dir, path)), { recursive: true });
+    // "wx": a file that appeared since the check is still never overwritten.
+    await writeFile(join(dir, path), text, { flag: "wx" });
+  }
+  const shown = relative(io.cwd, dir) || ".";
+  io.stdout.write(
+    `Wrote a svc-iac repository for project "${project}" in ${shown}:\n${Object.keys(files).map((f) => `  ${f}\n`).join("")}` +
+      `Next: svc-iac validate ${shown}, then svc-iac plan ${shown} and svc-iac apply ${shown} (on the embedded emulator until SVC_BASE_URL is set).\n`,
+  );
+  return 0;
+}
+
+/**
+ * The schemas' place as the YAML files should name it, relative to the repository root: `--schemas`
+ * (a URL, or a folder relative to the current directory), else the installed package found from the
+ * repository upwards, else `node_modules/svc-iac/schemas` in the repository itself (after
+ * `npm install --save-dev svc-iac` there).
+ */
+function schemaBaseFor(dir: string, option: string | undefined, cwd: string): string {
+  if (option && /^https?:\/\//.test(option)) return option;
+  if (option) return toPosix(relative(dir, resolve(cwd, option)) || ".");
+  for (let at = dir; ; at = dirname(at)) {
+    if (existsSync(join(at, INSTALLED_SCHEMAS))) return toPosix(relative(dir, join(at, INSTALLED_SCHEMAS)));
+    if (dirname(at) === at) return toPosix(INSTALLED_SCHEMAS);
+  }
+}
+
+const toPosix = (p: string) => p.split(sep).join("/");

@@ -1,0 +1,60 @@
+/**
+ * The files of a new repository (`svc-iac init`): svc.yaml, one canvas with one UDF, and a
+ * .gitignore for the local state. Pure: paths and texts only; the command writes them. Every YAML
+ * file starts with a `yaml-language-server` comment pointing at the package's JSON Schema, so an
+ * editor completes and checks it from the first keystroke.
+ */
+import { posix } from "node:path";
+
+export interface StarterOptions {
+  /** The project name (`[a-z0-9][a-z0-9_-]*`). */
+  project: string;
+  /**
+   * Where the schemas are, as the YAML files should point at them: a folder relative to the
+   * repository root (`node_modules/svc-iac/schemas`) or an `http(s)` URL of a folder.
+   */
+  schemaBase: string;
+}
+
+/** Repository-relative path → file text, sorted by path. */
+export type StarterFiles = Record<string, string>;
+
+export const PROJECT_NAME = /^[a-z0-9][a-z0-9_-]*$/;
+
+/** A project name from a folder name: lower case, other characters as `-`; `my-project` when nothing is left. */
+export function projectNameFrom(folder: string): string {
+  const name = folder.toLowerCase().replace(/[^a-z0-9_-]+/g, "-").replace(/^[-_]+|-+$/g, "");
+  return PROJECT_NAME.test(name) ? name : "my-project";
+}
+
+export function starterFiles(opts: StarterOptions): StarterFiles {
+  const canvas = opts.project.replace(/-/g, "_");
+  const schema = (file: string, kind: string) => `# yaml-language-server: $schema=${schemaRef(opts.schemaBase, file, kind)}\n`;
+  const files: StarterFiles = {
+    ".gitignore": "# svc-iac's local state: the embedded emulator's data and the default inventory.\n.svc-iac/\n",
+    "svc.yaml":
+      schema("svc.yaml", "svc") +
+      "#\n" +
+      "# The project. Without SVC_BASE_URL, `svc-iac plan` and `apply` run on an embedded emulator\n" +
+      "# (state under .svc-iac/); set SVC_BASE_URL and SVC_TOKEN to reach the platform.\n" +
+      `project: ${opts.project}\n` +
+      "variables:\n" +
+      "  greeting: Hello\n",
+    [`canvases/${canvas}/canvas.yaml`]: schema(`canvases/${canvas}/canvas.yaml`, "canvas") + "# A team canvas; the folder name is the canvas name. Add `share: {}` to share it.\naccess_scope: team\n",
+    [`canvases/${canvas}/hello.py`]:
+      "@fused.udf\n" +
+      'def udf(name: str = "world"):\n' +
+      '    """Greets someone: the first UDF of the canvas (one .py file per UDF)."""\n' +
+      "    import pandas as pd\n\n" +
+      '    return pd.DataFrame([{"greeting": f"Hello, {name}!"}])\n',
+    [`canvases/${canvas}/hello.yaml`]: schema(`canvases/${canvas}/hello.yaml`, "udf") + 'metadata:\n  "fused:description": ${var.greeting} from svc-iac\n',
+  };
+  return Object.fromEntries(Object.entries(files).sort(([a], [b]) => (a < b ? -1 : 1)));
+}
+
+/** The `$schema` value for a file: the URL, or the folder relative to the file's own folder. */
+export function schemaRef(schemaBase: string, file: string, kind: string): string {
+  const name = `${kind}.schema.json`;
+  if (/^https?:\/\//.test(schemaBase)) return `${schemaBase.replace(/\/+$/, "")}/${name}`;
+  return posix.join(posix.relative(posix.dirname(file) || ".", schemaBase) || ".", name);
+}

@@ -1,0 +1,98 @@
+/**
+ * `svc-iac init [DIR]` as a user runs it (the built command, a separate process): the repository
+ * it writes validates and applies on the embedded emulator, its schema comments lead an editor to
+ * the installed package's schemas (and the files satisfy them), and it never overwrites a file.
+ */
+import { spawnSync } from "node:child_process";
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { dirname, join, resolve } from "node:path";
+import { Ajv2020 } from "ajv/dist/2020.js";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { parse } from "yaml";
+import { builtCli } from "../helpers/repo";
+
+const ROOT = join(__dirname, "..", "..");
+const work = mkdtempSync(join(tmpdir(), "svc-init-"));
+let cli: string;
+
+/** Runs the built command in `cwd` with no platform configured (the embedded emulator). */
+function svc(cwd: string, ...args: string[]) {
+  const env = { ...process.env, SVC_BASE_URL: "", SVC_TOKEN: "" };
+  const r = spawnSync(process.execPath, [cli, ...args], { cwd, env, encoding: "utf8" });
+  return { code: r.status, stdout: r.stdout, stderr: r.stderr };
+}
+
+const SCHEMA_COMMENT = /^# yaml-language-server: \$schema=(\S+)\n/;
+
+beforeAll(() => {
+  cli = builtCli();
+  // A project with svc-iac installed at its root, as `npm install --save-dev svc-iac` leaves it.
+  mkdirSync(join(work, "app", "node_modules"), { recursive: true });
+  symlinkSync(ROOT, join(work, "app", "node_modules", "svc-iac"), "dir");
+}, 180_000);
+afterAll(() => rmSync(work, { recursive: true, force: true }));
+
+describe("svc-iac init", () => {
+  it("GIVEN a project with svc-iac installed WHEN init infra THEN it writes svc.yaml, one canvas with one UDF and a .gitignore", () => {
+    const r = svc(join(work, "app"), "init", "infra");
+    expect(r.code).toBe(0);
+    expect(r.stdout).toContain('Wrote a svc-iac repository for project "infra" in infra:');
+    for (const f of [".gitignore", "svc.yaml", "canvases/infra/canvas.yaml", "canvases/infra/hello.py", "canvases/infra/hello.yaml"]) expect(existsSync(join(work, "app", "infra", f)), f).toBe(true);
+    expect(readFileSync(join(work, "app", "infra", ".gitignore"), "utf8")).toMatch(/^\.svc-iac\/$/m);
+  });
+
+  it("THEN every YAML file points at the installed package's schema for its kind, and satisfies it", () => {
+    const ajv = new Ajv2020({ allErrors: true, strict: false });
+    for (const [file, kind] of [["svc.yaml", "svc"], ["canvases/infra/canvas.yaml", "canvas"], ["canvases/infra/hello.yaml", "udf"]]) {
+      const path = join(work, "app", "infra", file);
+      const text = readFileSync(path, "utf8");
+      const ref = SCHEMA_COMMENT.exec(text)?.[1];
+      expect(ref, file).toMatch(new RegExp(`^(\\.\\./)+node_modules/svc-iac/schemas/${kind}\\.schema\\.json$`));
+      // Resolved as the editor does, relative to the YAML file: the installed package's file.
+      const schemaFile = resolve(dirname(path), ref!);
+      expect(schemaFile).toBe(join(work, "app", "node_modules", "svc-iac", "schemas", `${kind}.schema.json`));
+      const validate = ajv.compile(JSON.parse(readFileSync(schemaFile, "utf8")));
+      expect(validate(parse(text)) ? [] : validate.errors, file).toEqual([]);
+    }
+  });
+
+  it("THEN it validates, applies on the embedded emulator, and plans no changes after", () => {
+    const dir = join(work, "app", "infra");
+    expect(svc(dir, "validate")).toMatchObject({ code: 0, stdout: expect.stringContaining("Valid: 2 objects.") });
+    const applied = svc(dir, "apply", "--auto-approve");
+    expect(applied.code).toBe(0);
+    expect(applied.stdout).toContain("created canvas.infra");
+    expect(applied.stdout).toContain("created udf.infra/hello");
+    const again = svc(dir, "plan", "--detailed-exitcode");
+    expect(again.code).toBe(0);
+    expect(again.stdout).toContain("No changes.");
+  });
+
+  it("WHEN any of its files exists THEN it names them, writes nothing and exits 1", () => {
+    const dir = join(work, "partly");
+    mkdirSync(dir);
+    writeFileSync(join(dir, "svc.yaml"), "project: mine\n");
+    writeFileSync(join(dir, ".gitignore"), "node_modules/\n");
+    const r = svc(dir, "init");
+    expect(r.code).toBe(1);
+    expect(r.stderr).toContain("these files exist already: .gitignore, svc.yaml");
+    expect(readFileSync(join(dir, "svc.yaml"), "utf8")).toBe("project: mine\n");
+    expect(readFileSync(join(dir, ".gitignore"), "utf8")).toBe("node_modules/\n");
+    expect(existsSync(join(dir, "canvases"))).toBe(false);
+  });
+
+  it("WHEN --schemas is a URL THEN the comments point at it, and --project names the project", () => {
+    const r = svc(work, "init", "web", "--project", "listings", "--schemas", "https://schemas.example.org/svc-iac/0.1.0/");
+    expect(r.code).toBe(0);
+    expect(readFileSync(join(work, "web", "svc.yaml"), "utf8")).toMatch(/^# yaml-language-server: \$schema=https:\/\/schemas\.example\.org\/svc-iac\/0\.1\.0\/svc\.schema\.json\n[\s\S]*^project: listings$/m);
+    expect(readFileSync(join(work, "web", "canvases", "listings", "hello.yaml"), "utf8")).toMatch(/^# yaml-language-server: \$schema=https:\/\/schemas\.example\.org\/svc-iac\/0\.1\.0\/udf\.schema\.json\n/);
+  });
+
+  it("WHEN the project name is invalid THEN it says what a name may hold, and writes nothing", () => {
+    const r = svc(work, "init", "bad", "--project", "Bad Name");
+    expect(r.code).toBe(1);
+    expect(r.stderr).toContain('Invalid --project "Bad Name". A project name uses lower-case letters, digits, "_" and "-"');
+    expect(existsSync(join(work, "bad"))).toBe(false);
+  });
+});
