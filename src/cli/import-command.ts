@@ -4,6 +4,8 @@ import { importCommand } from "../reconcile/import/import-command";
 import { toJson } from "../reconcile/render/json";
 import { renderImportText } from "../reconcile/render/import-text";
 import { formatLoadError } from "../reconcile/model";
+import { underActions } from "../github/command-guard";
+import { guardIo } from "./actions-io";
 import { CliUsageError } from "./usage";
 
 const OPTIONS = {
@@ -26,6 +28,17 @@ interface Io {
 }
 
 export async function runImportCommand(argv: string[], io: Io = { stdout: process.stdout, stderr: process.stderr, env: process.env }): Promise<number> {
+  // Under GitHub Actions, names read from the platform cannot start a workflow command.
+  if (!underActions(io.env)) return run(argv, io);
+  const guarded = guardIo(io);
+  try {
+    return await run(argv, guarded.io);
+  } finally {
+    guarded.flush();
+  }
+}
+
+async function run(argv: string[], io: Io): Promise<number> {
   let parsed;
   try {
     parsed = parseArgs({ args: argv, options: OPTIONS, strict: true, allowPositionals: true });

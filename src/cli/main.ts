@@ -1,5 +1,6 @@
 #!/usr/bin/env node
 /** The `svc-iac` command. */
+import { CommandGuard, underActions } from "../github/command-guard";
 import { runEmulatorCommand } from "./emulator-command";
 import { runImportCommand } from "./import-command";
 import { runInitCommand } from "./init-command";
@@ -31,17 +32,28 @@ async function main(argv: string[]): Promise<number> {
   return run(rest);
 }
 
+/** stderr for the last words: guarded under GitHub Actions, as the commands' own output is. */
+function errorWriter(): (text: string) => void {
+  if (!underActions(process.env)) return (text) => void process.stderr.write(text);
+  const guard = new CommandGuard(process.stderr);
+  return (text) => {
+    guard.text(text);
+    guard.flush();
+  };
+}
+
 main(process.argv.slice(2)).then(
   (code) => {
     if (code !== 0 || !process.exitCode) process.exitCode = code;
   },
   (err) => {
+    const write = errorWriter();
     if (err instanceof CliUsageError) {
-      process.stderr.write(`svc-iac: ${err.message}\nRun "svc-iac --help" for usage.\n`);
+      write(`svc-iac: ${err.message}\nRun "svc-iac --help" for usage.\n`);
       process.exitCode = 1;
       return;
     }
-    process.stderr.write(`svc-iac: ${(err as Error)?.message ?? err}\n`);
+    write(`svc-iac: ${(err as Error)?.message ?? err}\n`);
     process.exitCode = 1;
   },
 );

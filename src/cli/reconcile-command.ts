@@ -7,7 +7,9 @@ import { mkdir, writeFile } from "node:fs/promises";
 import { dirname, relative, resolve } from "node:path";
 import { parseArgs } from "node:util";
 import { loadErrorAnnotations } from "../github/annotations";
-import { forWorkflowLog } from "../github/workflow-commands";
+import { logText, underActions } from "../github/command-guard";
+import { guardIo } from "./actions-io";
+import { forWorkflowLog, isUntrustedBlock } from "../github/workflow-commands";
 import { applyCommand, driftCommand, planCommand, validateCommand } from "../reconcile/commands";
 import type { CommandOptions, CommandResult } from "../reconcile/command-types";
 import { formatLoadError } from "../reconcile/model";
@@ -125,21 +127,34 @@ async function writeOut(file: string, text: string): Promise<void> {
 }
 
 /** Errors of loading, one `file:line:column: message` per line (and annotations under GitHub Actions). */
-function reportErrors(result: CommandResult, dir: string, io: Io): void {
+function reportErrors(result: CommandResult, dir: string, io: Io, command: ((text: string) => void) | undefined): void {
   for (const e of result.errors) io.stderr.write(`${formatLoadError(e)}\n`);
   if (result.errors.length) {
     io.stderr.write(`${result.errors.length} error${result.errors.length > 1 ? "s" : ""} in ${relative(".", resolve(dir)) || "."}; nothing was sent to the platform.\n`);
-    if (io.env.GITHUB_ACTIONS === "true") {
-      for (const line of loadErrorAnnotations(result.errors, { repoDir: resolve(dir), workspace: io.env.GITHUB_WORKSPACE ?? process.cwd() })) io.stdout.write(line.endsWith("\n") ? line : `${line}\n`);
+    if (command) {
+      for (const line of loadErrorAnnotations(result.errors, { repoDir: resolve(dir), workspace: io.env.GITHUB_WORKSPACE ?? process.cwd() })) command(line.endsWith("\n") ? line : `${line}\n`);
     }
   }
   if ("message" in result && result.message) io.stderr.write(`${result.message}\n`);
 }
 
-async function render(name: Name, result: CommandResult, v: Record<string, string | boolean | undefined>, io: Io, dirArg: string): Promise<void> {
+async function render(
+  name: Name,
+  result: CommandResult,
+  v: Record<string, string | boolean | undefined>,
+  io: Io,
+  dirArg: string,
+  command: ((text: string) => void) | undefined,
+): Promise<void> {
   const color = !v["no-color"] && !!io.stdout.isTTY && !io.env.NO_COLOR;
-  // Plans and reports hold text from the repository and the platform (diffs of code).
-  const print = (text: string) => io.stdout.write(forWorkflowLog(text, io.env));
+  // Plans and reports hold text from the repository and the platform (diffs of code). Under
+  // Actions, a text with a line the runner would obey is shown whole with commands switched off
+  // (its control characters shown as escapes); any other goes through the guarded stdout.
+  const print = (text: string) => {
+    const shown = command ? forWorkflowLog(logText(text), io.env) : text;
+    if (command && isUntrustedBlock(shown)) command(shown);
+    else io.stdout.write(text);
+  };
   if (result.command === "validate") {
     if (!result.errors.length) io.stdout.write(v.json ? toJson({ valid: true, objects: result.objects } as never) : `Valid: ${result.objects} objects.\n`);
     return;
@@ -166,14 +181,28 @@ async function render(name: Name, result: CommandResult, v: Record<string, strin
 
 const RUN = { validate: validateCommand, plan: planCommand, apply: applyCommand, drift: driftCommand } as const;
 
-/** Runs one reconciler command from its arguments; returns the exit code. */
+/**
+ * Runs one reconciler command from its arguments; returns the exit code. Under GitHub Actions
+ * every line goes through a {@link CommandGuard} (see `actions-io.ts`): only svc-iac's own
+ * annotations can be workflow commands.
+ */
 export async function runReconcileCommand(name: Name, argv: string[], io: Io = defaultIo()): Promise<number> {
+  if (!underActions(io.env)) return run(name, argv, io, undefined);
+  const guarded = guardIo(io);
+  try {
+    return await run(name, argv, guarded.io, guarded.command);
+  } finally {
+    guarded.flush();
+  }
+}
+
+async function run(name: Name, argv: string[], io: Io, command: ((text: string) => void) | undefined): Promise<number> {
   const { values, dir } = parse(name, argv);
   if (name === "drift" && values.format !== undefined && values.format !== "md" && values.format !== "json") {
     throw new CliUsageError(`Invalid --format "${values.format}". Expected md or json.`);
   }
   const result = await RUN[name](commandOptions(name, values, dir, io));
-  await render(name, result, values, io, dir);
-  reportErrors(result, dir, io);
+  await render(name, result, values, io, dir, command);
+  reportErrors(result, dir, io, command);
   return result.exitCode;
 }

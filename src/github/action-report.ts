@@ -6,7 +6,7 @@
 import type { CommandResult } from "../reconcile/command-types";
 import { formatLoadError } from "../reconcile/model";
 import type { Plan } from "../reconcile/plan-model";
-import { renderApplyReportText, renderDriftMarkdown, renderPlanMarkdown, renderPlanText, toJson } from "../reconcile/render";
+import { code, markdownText, renderApplyReportText, renderDriftMarkdown, renderPlanMarkdown, renderPlanText, toJson } from "../reconcile/render";
 
 /** Large enough that the renderers never shorten: the full report goes to a file, not to GitHub. */
 const UNLIMITED = 100_000_000;
@@ -70,22 +70,19 @@ function failureMarkdown(result: CommandResult, labels: ReportLabels): string {
   return out;
 }
 
-/** Inline code that holds any text: the fence is longer than any backtick run inside. */
-function md(s: string): string {
-  const one = s.replace(/[\r\n]+/g, " ");
-  const ticks = "`".repeat(longestRun(one, "`") + 1);
-  return ticks.length > 1 ? `${ticks} ${one} ${ticks}` : `\`${one}\``;
-}
+/** A name from the repository (the project, the target) as inline code: inert whatever it holds. */
+const md = code;
 
 function fenced(text: string): string {
   const fence = "`".repeat(Math.max(3, longestRun(text, "`") + 1));
   return `${fence}text\n${text.endsWith("\n") ? text : `${text}\n`}${fence}\n`;
 }
 
+/** A message (which may quote the platform or the repository) as a block quote of inert text. */
 function quote(text: string): string {
   return text
-    .split(/\r?\n/)
-    .map((line) => `> ${line}`)
+    .split(/\r\n|\r|\n/)
+    .map((line) => `> ${markdownText(line)}`)
     .join("\n");
 }
 

@@ -21,6 +21,7 @@ import { planMarker } from "./markers";
 import { fitCommentBody, upsertMarkedComment } from "./pr-comment";
 import { Redactor } from "./redact";
 import { githubSecretsPublisher, maskPublisher } from "./secrets";
+import { CommandGuard, logLine, logText } from "./command-guard";
 import { annotation, appendOutputs, group, untrustedBlock } from "./workflow-commands";
 
 /** The command functions of `src/reconcile/commands`, injectable for tests. */
@@ -53,29 +54,50 @@ const HIDDEN_FROM_COMMAND = /^(INPUT_|GITHUB_TOKEN$|ACTIONS_RUNTIME_TOKEN$|ACTIO
  */
 export async function runAction(io: ActionIo): Promise<number> {
   const redactor = Redactor.fromEnv(io.env);
-  const out = (text: string) => io.stdout.write(redactor.apply(text));
-  const err = (text: string) => io.stderr.write(redactor.apply(text));
+  // Text (which may quote the platform, the repository or the inventory) cannot start a workflow
+  // command; only the commands built here (annotations, groups, masks) reach the runner as such.
+  const stdout = new CommandGuard(io.stdout);
+  const stderr = new CommandGuard(io.stderr);
+  const out = (text: string) => stdout.text(redactor.apply(text));
+  const err = (text: string) => stderr.text(redactor.apply(text));
+  const cmd = (text: string) => stdout.command(redactor.apply(text));
+  try {
+    return await runGuarded(io, { out, err, cmd, redactor, stdout });
+  } finally {
+    stdout.flush();
+    stderr.flush();
+  }
+}
 
+interface Output {
+  out: (text: string) => void;
+  err: (text: string) => void;
+  cmd: (text: string) => void;
+  redactor: Redactor;
+  stdout: CommandGuard;
+}
+
+async function runGuarded(io: ActionIo, { out, err, cmd, redactor, stdout }: Output): Promise<number> {
   let inputs: ActionInputs;
   try {
     inputs = readActionInputs(io.env);
   } catch (e) {
     if (!(e instanceof ActionInputError)) throw e;
-    for (const problem of e.problems) out(annotation("error", problem, { title: "svc-iac: invalid action input" }));
+    for (const problem of e.problems) cmd(annotation("error", problem, { title: "svc-iac: invalid action input" }));
     return 1;
   }
   const ctx = await readActionContext(io.env);
   const workspace = ctx.workspace ?? process.cwd();
   const repoDir = resolve(workspace, inputs.workingDirectory);
   const reportDir = resolve(workspace, inputs.reportPath);
-  const warn = (what: string, e: unknown) => out(annotation("warning", `${what}: ${describeGithubError(e)}`, { title: "svc-iac" }));
+  const warn = (what: string, e: unknown) => cmd(annotation("warning", `${what}: ${describeGithubError(e)}`, { title: "svc-iac" }));
   const outputs: Record<string, string> = { "exit-code": "1", "has-changes": "false", "has-drift": "false", "report-path": reportDir };
 
   let result: CommandResult;
   try {
-    result = await runCommand(inputs, ctx, io, repoDir, { out, err, redactor, warn });
+    result = await runCommand(inputs, ctx, io, repoDir, { out, err, redactor, warn, stdout });
   } catch (e) {
-    out(annotation("error", `svc-iac ${inputs.command} failed: ${(e as Error)?.message ?? String(e)}`, { title: "svc-iac" }));
+    cmd(annotation("error", `svc-iac ${inputs.command} failed: ${(e as Error)?.message ?? String(e)}`, { title: "svc-iac" }));
     await appendOutputs(ctx.outputFile, outputs);
     return 1;
   }
@@ -97,15 +119,15 @@ export async function runAction(io: ActionIo): Promise<number> {
     target: inputs.target,
     detailsLink: ctx.runUrl ? `[the workflow run's artifacts](${ctx.runUrl})` : "the workflow run's artifacts",
   };
-  annotate(result, inputs, { repoDir, workspace }, out);
-  printResult(result, labels, out);
+  annotate(result, inputs, { repoDir, workspace }, cmd);
+  printResult(result, labels, out, cmd);
   await attempt("Could not write the report files", () => writeReportFiles(reportDir, result, labels, redactor));
   await attempt("Could not write the job summary", () =>
     appendJobSummary(ctx.stepSummaryFile, (maxChars) => redactor.apply(resultMarkdown(result, labels, maxChars)), `_Cut to fit GitHub's 1 MiB job summary limit; the full report is in ${labels.detailsLink}._`),
   );
   const comment = result.command === "plan" && !!ctx.pullRequest && inputs.comment;
   const issue = result.command === "drift" && !!result.drift && result.exitCode !== 1 && inputs.driftIssue;
-  const github = comment || issue ? githubFor(inputs.githubToken, ctx, out) : undefined;
+  const github = comment || issue ? githubFor(inputs.githubToken, ctx, out, cmd) : undefined;
   if (github && comment) {
     await attempt("Could not post the plan comment", async () => (outputs["comment-url"] = await postPlanComment(github, ctx, result, labels, redactor)));
   }
@@ -117,11 +139,11 @@ export async function runAction(io: ActionIo): Promise<number> {
 }
 
 /** Validation errors on their files, the command's failure, and a hint for the token guard. */
-function annotate(result: CommandResult, inputs: ActionInputs, paths: { repoDir: string; workspace: string }, out: (text: string) => void): void {
-  for (const line of loadErrorAnnotations(result.errors, paths)) out(line);
-  if (result.exitCode === 1 && "message" in result && result.message) out(annotation("error", result.message, { title: `svc-iac ${result.command}` }));
+function annotate(result: CommandResult, inputs: ActionInputs, paths: { repoDir: string; workspace: string }, cmd: (text: string) => void): void {
+  for (const line of loadErrorAnnotations(result.errors, paths)) cmd(line);
+  if (result.exitCode === 1 && "message" in result && result.message) cmd(annotation("error", result.message, { title: `svc-iac ${result.command}` }));
   if (inputs.githubSecrets.kind === "none" && plannedBlocks(result).some((b) => b.rule === "tokens-without-outputs")) {
-    out(annotation("notice", "A new token would have no destination. In this action, set github-secrets (repository or environment:<name>) and secrets-token to write it to GitHub secrets, or discard-tokens: true.", { title: "svc-iac" }));
+    cmd(annotation("notice", "A new token would have no destination. In this action, set github-secrets (repository or environment:<name>) and secrets-token to write it to GitHub secrets, or discard-tokens: true.", { title: "svc-iac" }));
   }
 }
 
@@ -130,6 +152,8 @@ interface Writers {
   err: (text: string) => void;
   redactor: Redactor;
   warn: (what: string, e: unknown) => void;
+  /** The guarded stdout, through which the mask commands go as they are. */
+  stdout: CommandGuard;
 }
 
 /** Runs the chosen command with the token publishers: the log mask first, then GitHub secrets if asked. */
@@ -155,7 +179,7 @@ async function runCommand(inputs: ActionInputs, ctx: ActionContext, io: ActionIo
     log: (line) => w.err(`${line}\n`),
     progress: (e) => {
       // One line per object, starting with the action word: no line can begin a workflow command.
-      if (e.type === "end") w.out(`${e.action} ${e.address}: ${e.status}${e.message ? ` (${e.message.replace(/\s*\r?\n\s*/g, " ")})` : ""}\n`);
+      if (e.type === "end") w.out(`${e.action} ${logLine(e.address)}: ${e.status}${e.message ? ` (${logLine(e.message.replace(/\s*\r?\n\s*/g, " "))})` : ""}\n`);
     },
   };
   switch (inputs.command) {
@@ -182,7 +206,7 @@ function tokenPublishers(inputs: ActionInputs, ctx: ActionContext, io: ActionIo,
   if (!token) throw new Error('Input "github-secrets" needs a token that may write secrets in "secrets-token" (the workflow\'s GITHUB_TOKEN cannot); none was given.');
   // The mask line goes to stdout as is (the runner must read the value to mask it); from then
   // on the redactor knows the token too, so no later line of ours can carry it.
-  const mask = maskPublisher((text) => io.stdout.write(text));
+  const mask = maskPublisher((text) => w.stdout.command(text));
   const octokit = createGithubClient({ token, baseUrl: ctx.apiUrl, warn: (line) => w.err(`${line}\n`) });
   const environment = inputs.githubSecrets.kind === "environment" ? inputs.githubSecrets.name : undefined;
   const secrets = githubSecretsPublisher(octokit, { ...ctx.repository, environment });
@@ -246,9 +270,9 @@ async function projectFromSvcFile(repoDir: string): Promise<string> {
 }
 
 /** The log: the plan as text (or the report), with workflow commands off while printing it. */
-function printResult(result: CommandResult, labels: ReportLabels, out: (text: string) => void): void {
+function printResult(result: CommandResult, labels: ReportLabels, out: (text: string) => void, cmd: (text: string) => void): void {
   const text = resultLogText(result, labels);
-  if (text) out(group(`svc-iac ${result.command}: ${labels.project} (${labels.target})`, untrustedBlock(text)));
+  if (text) cmd(group(`svc-iac ${result.command}: ${logLine(labels.project)} (${logLine(labels.target)})`, untrustedBlock(logText(text))));
   out(`svc-iac ${result.command}: exit code ${result.exitCode}\n`);
 }
 
@@ -259,10 +283,10 @@ async function writeReportFiles(dir: string, result: CommandResult, labels: Repo
   if (report.json) await writeFile(join(dir, `${result.command}.json`), redactor.apply(report.json), "utf8");
 }
 
-function githubFor(token: string | undefined, ctx: ActionContext, out: (text: string) => void): Octokit | undefined {
+function githubFor(token: string | undefined, ctx: ActionContext, out: (text: string) => void, cmd: (text: string) => void): Octokit | undefined {
   if (!ctx.repository) return undefined;
   if (!token) {
-    out(annotation("warning", "No GitHub token: the plan comment and drift issue are skipped. Pass github-token (the default is the workflow's GITHUB_TOKEN).", { title: "svc-iac" }));
+    cmd(annotation("warning", "No GitHub token: the plan comment and drift issue are skipped. Pass github-token (the default is the workflow's GITHUB_TOKEN).", { title: "svc-iac" }));
     return undefined;
   }
   return createGithubClient({ token, baseUrl: ctx.apiUrl, warn: (line) => out(`${line}\n`) });

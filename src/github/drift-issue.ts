@@ -7,6 +7,7 @@
  */
 import type { Octokit } from "@octokit/rest";
 import type { DriftReport } from "../reconcile/plan-model";
+import { code } from "../reconcile/render/markdown-escape";
 import { authoredBy, tokenLogin } from "./identity";
 import { driftMarker, fingerprintMarker, readFingerprint, startsWithMarker } from "./markers";
 import { fitCommentBody } from "./pr-comment";
@@ -44,7 +45,7 @@ export async function syncDriftIssue(octokit: Octokit, drift: DriftReport, opts:
   const open = await findOpenIssue(octokit, opts, label, marker, opts.author ?? (await tokenLogin(octokit)));
   const base = { owner: opts.owner, repo: opts.repo };
   const run = opts.runUrl ? ` ([workflow run](${opts.runUrl}))` : "";
-  const name = `\`${drift.project}\` (\`${drift.target}\`)`;
+  const name = `${code(drift.project)} (${code(drift.target)})`;
 
   if (!drift.drift) {
     if (!open) return { action: "none" };
@@ -79,7 +80,7 @@ export function issueTitle(drift: DriftReport): string {
 
 function issueBody(drift: DriftReport, marker: string, opts: DriftIssueOptions): string {
   const head = `${marker}\n${fingerprintMarker(drift.fingerprint)}`;
-  const heading = `The platform differs from the repository for \`${drift.project}\` (\`${drift.target}\`)${opts.runUrl ? `, as found by [this workflow run](${opts.runUrl})` : ""}. This issue is kept up to date by svc-iac and closed when the drift clears.`;
+  const heading = `The platform differs from the repository for ${code(drift.project)} (${code(drift.target)})${opts.runUrl ? `, as found by [this workflow run](${opts.runUrl})` : ""}. This issue is kept up to date by svc-iac and closed when the drift clears.`;
   const where = opts.runUrl ? `the report artifact of [the workflow run](${opts.runUrl})` : "the report artifact of the workflow run";
   return fitCommentBody(head, heading, opts.render, `_The drift report was cut to fit GitHub's limit; the full report is in ${where}._`);
 }

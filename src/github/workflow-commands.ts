@@ -70,6 +70,11 @@ export function untrustedBlock(text: string, token: string = randomUUID()): stri
   return `::stop-commands::${token}\n${body}::${token}::\n`;
 }
 
+/** Whether `text` is an {@link untrustedBlock}: workflow commands switched off around it. */
+export function isUntrustedBlock(text: string): boolean {
+  return /^::stop-commands::([^\n]+)\n[\s\S]*::\1::\n$/.test(text);
+}
+
 /** A line the runner reads as a workflow command: `::` first, after any leading whitespace. */
 const COMMAND_LINE = /^[ \t]*::/m;
 

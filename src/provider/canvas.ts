@@ -56,6 +56,15 @@ export class Canvas extends pulumi.dynamic.Resource {
   constructor(name: string, args: CanvasArgs, opts?: pulumi.CustomResourceOptions) {
     // The passcode is made secret here, so it is never kept in plain among the state's inputs.
     const passcode = args.passcode === undefined ? undefined : pulumi.secret(args.passcode);
-    super(providerFor("Canvas"), name, { username: undefined, lastUpdated: undefined, ...args, passcode }, opts, "svc", "Canvas");
+    // Its fingerprint is key-less (a provider holds no key), so it is a secret output: encrypted in
+    // state and shown as [secret], never a hash anyone could test guesses against.
+    super(
+      providerFor("Canvas"),
+      name,
+      { username: undefined, lastUpdated: undefined, ...args, passcode },
+      { ...opts, additionalSecretOutputs: [...(opts?.additionalSecretOutputs ?? []), "passcodeFingerprint"] },
+      "svc",
+      "Canvas",
+    );
   }
 }

@@ -25,11 +25,20 @@ export interface SecretArgs {
  */
 export class Secret extends pulumi.dynamic.Resource {
   declare readonly key: pulumi.Output<string>;
-  /** A salted hash of the value (never the value). */
+  /** A salted hash of the value (never the value); a secret output. */
   declare readonly valueFingerprint: pulumi.Output<string>;
 
   constructor(name: string, args: SecretArgs, opts?: pulumi.CustomResourceOptions) {
     // The value is a secret even when given as plain text, so the engine encrypts it in state.
-    super(providerFor("Secret"), name, { valueFingerprint: undefined, ...args, value: pulumi.secret(args.value) }, opts, "svc", "Secret");
+    // The fingerprint is key-less (a provider holds no key): a secret output, so a guess cannot be
+    // tested against it.
+    super(
+      providerFor("Secret"),
+      name,
+      { valueFingerprint: undefined, ...args, value: pulumi.secret(args.value) },
+      { ...opts, additionalSecretOutputs: [...(opts?.additionalSecretOutputs ?? []), "valueFingerprint"] },
+      "svc",
+      "Secret",
+    );
   }
 }

@@ -9,6 +9,7 @@ import { mkdir, writeFile } from "node:fs/promises";
 import { dirname, resolve } from "node:path";
 import type { SvcClient } from "../api/client";
 import { scrub } from "../api/errors";
+import type { FingerprintKey } from "../resources/fingerprint";
 import type { KindContext } from "../resources/kind";
 import type { ReconcileTraits } from "../resources/reconcile-traits";
 import { KINDS } from "../resources/registry";
@@ -39,6 +40,8 @@ export interface ApplyContext {
   secrets: Set<string>;
   /** Why no further step may start (the lock was lost), or undefined to go on. */
   stopReason?: () => string | undefined;
+  /** The project's fingerprint key: fingerprints in states and the inventory are keyed with it. */
+  fingerprintKey?: FingerprintKey;
 }
 
 class Applier {
@@ -55,7 +58,7 @@ class Applier {
   }
 
   private get kindCtx(): KindContext {
-    return { client: this.ctx.client, now: this.ctx.now };
+    return { client: this.ctx.client, now: this.ctx.now, fingerprintKey: this.ctx.fingerprintKey };
   }
 
   private inputsOf(step: Step): Record<string, any> {
@@ -88,7 +91,7 @@ class Applier {
     const a = step.action;
     const now = this.ctx.now().toISOString();
     const old = this.ctx.inventory.get(a.address);
-    const kept = traitsOf(a.kind).keep?.({ state, rotation: step.rotation, old }) ?? {};
+    const kept = traitsOf(a.kind).keep?.({ state, rotation: step.rotation, old, fingerprintKey: this.ctx.fingerprintKey }) ?? {};
     const entry: InventoryEntry = {
       kind: a.kind,
       id,

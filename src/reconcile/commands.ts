@@ -11,7 +11,9 @@ import { driftReport } from "./drift";
 import { InventoryWriter } from "./inventory-writer";
 import { loadRepository } from "./load";
 import type { LoadedProject, LoadError } from "./model";
-import { observe } from "./observe";
+import { observe, type Observation } from "./observe";
+import { rekeyedEntries } from "./rekey-inventory";
+import { FingerprintKey } from "../resources/fingerprint";
 import { outputsPublisher } from "./outputs-file";
 import { planChanges, type PlanOutcome } from "./plan";
 import { PROTECTED_RULE } from "./protect";
@@ -49,6 +51,23 @@ interface Session {
   project: LoadedProject;
   connection: Connection;
   backend: StateBackend;
+  /** The project's fingerprint key (see {@link sessionKey}). */
+  fingerprintKey: FingerprintKey;
+}
+
+/**
+ * The project's fingerprint key, made on first use. A plan or drift whose state cannot hold one (a
+ * read-only remote state) goes on with a key for this run only, whose fingerprints are never shown;
+ * apply writes the state anyway, so it fails there as it would on the inventory.
+ */
+async function sessionKey(backend: StateBackend, command: string, log: CommandOptions["log"]): Promise<FingerprintKey> {
+  try {
+    return (await backend.fingerprintKey({ create: true }))!;
+  } catch (e) {
+    if (command === "apply") throw e;
+    log?.(`Could not read or make the fingerprint key in ${backend.location} (${messageOf(e)}): secret changes are shown without fingerprints in this run.`);
+    return FingerprintKey.generate(false);
+  }
 }
 
 /** Loads, connects and opens the state; runs `body`; always closes the connection. */
@@ -65,7 +84,8 @@ async function withSession<R extends CommandResult>(
   try {
     connection = await connect(project, opts.env, { log: opts.log });
     const backend = openStateBackend(project.settings.state, { root: project.root, client: connection.client, project: project.project, target: project.target });
-    return await body({ project, connection, backend });
+    const fingerprintKey = await sessionKey(backend, command, opts.log);
+    return await body({ project, connection, backend, fingerprintKey });
   } catch (e) {
     return { command, exitCode: 1, errors: [], message: scrub(messageOf(e), [...secrets]) } as unknown as R;
   } finally {
@@ -99,11 +119,17 @@ async function checkAdoptions(s: Session, opts: CommandOptions, outcome: PlanOut
   outcome.plan.blocks.push(...crossTargetBlocks(s.project, candidates, others.inventories));
 }
 
-async function makePlan(s: Session, opts: CommandOptions, drift = false, saved?: SavedPlan): Promise<PlanOutcome & { inventory: Inventory | undefined; options: SavedPlanOptions; now: Date }> {
+async function makePlan(
+  s: Session,
+  opts: CommandOptions,
+  drift = false,
+  saved?: SavedPlan,
+): Promise<PlanOutcome & { inventory: Inventory | undefined; options: SavedPlanOptions; now: Date; observation: Observation }> {
   const inventory = await s.backend.readInventory();
   const options = saved?.options ?? planningOptions(s, opts, drift);
+  // Bad --only / --replace stop the run before the platform is read.
   const targeting = targetingOf(s, options, inventory);
-  const observation = await observe(s.connection.client, s.project, inventory);
+  const observation = await observe(s.connection.client, s.project, inventory, s.fingerprintKey);
   const now = saved ? new Date(saved.planned_at) : (opts.now ?? (() => new Date()))();
   const outcome = planChanges({
     project: s.project,
@@ -115,9 +141,10 @@ async function makePlan(s: Session, opts: CommandOptions, drift = false, saved?:
     allowDeleteAll: options.allow_delete_all,
     ignoreRotationSchedule: drift,
     targeting,
+    fingerprintKey: s.fingerprintKey,
   });
   if (!drift) await checkAdoptions(s, opts, outcome, inventory, targeting);
-  return { ...outcome, inventory, options, now };
+  return { ...outcome, inventory, options, now, observation };
 }
 
 /** Repository paths the commands write themselves (saved plans, --outputs, output files): outside the digest. */
@@ -254,7 +281,8 @@ export async function applyCommand(opts: CommandOptions): Promise<CommandResult>
       const saved = opts.planFile ? await loadSavedPlan(s, opts.planFile) : undefined;
       const stale = saved && (await staleRepository(s, opts, saved));
       if (stale) return { command: "apply", exitCode: 1, errors: [], message: stale };
-      let outcome: PlanOutcome & { inventory: Inventory | undefined } = await makePlan(s, opts, false, saved);
+      const planned = await makePlan(s, opts, false, saved);
+      let outcome: PlanOutcome & { inventory: Inventory | undefined } = planned;
       if (saved) {
         const changed = staleObjects(saved, outcome);
         if (changed.length) return { command: "apply", exitCode: 1, errors: [], plan: saved.plan, message: staleMessage(opts.planFile!, undefined, changed) };
@@ -271,6 +299,7 @@ export async function applyCommand(opts: CommandOptions): Promise<CommandResult>
         return { command: "apply", exitCode: 1, errors: [], plan, message: "Apply cancelled: nothing was changed." };
       }
       const writer = new InventoryWriter(s.backend, outcome.inventory, s.project, now);
+      for (const [address, entry] of rekeyedEntries(outcome.inventory, planned.observation, s.fingerprintKey)) writer.set(address, entry);
       const report = await applyPlan(
         {
           client: s.connection.client,
@@ -282,6 +311,7 @@ export async function applyCommand(opts: CommandOptions): Promise<CommandResult>
           progress: opts.progress,
           secrets: secretValues(s.project, opts.env),
           stopReason: () => lockLost,
+          fingerprintKey: s.fingerprintKey,
         },
         outcome,
       );

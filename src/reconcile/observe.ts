@@ -8,7 +8,8 @@
 import { readFile } from "node:fs/promises";
 import { resolve } from "node:path";
 import type { SvcClient } from "../api/client";
-import type { Observed } from "../resources/kind";
+import type { FingerprintKey } from "../resources/fingerprint";
+import type { KindContext, Observed } from "../resources/kind";
 import { KINDS } from "../resources/registry";
 import type { DesiredKind, LoadedProject } from "./model";
 import { PHASES, traitsOf } from "./phases";
@@ -45,22 +46,23 @@ function index(list: Observed<any>[]): KindObservation {
 }
 
 /** Reads each object of `kind` the project names (declared or in the inventory) by id. */
-async function observeEach(client: SvcClient, kind: DesiredKind, project: LoadedProject, inventory: Inventory | undefined): Promise<Observed<any>[]> {
+async function observeEach(ctx: KindContext, kind: DesiredKind, project: LoadedProject, inventory: Inventory | undefined): Promise<Observed<any>[]> {
   const idOf = traitsOf(kind).observeEach!.idOf;
   const ids = new Set<string>();
   for (const o of project.objects) if (o.kind === kind) ids.add(idOf(o.inputs));
   for (const e of Object.values(inventory?.objects ?? {})) if (e.kind === kind) ids.add(e.id);
-  const found = await Promise.all([...ids].sort().map(async (id) => ({ id, key: id, state: await KINDS[kind]!.read({ client }, id, {}) })));
+  const found = await Promise.all([...ids].sort().map(async (id) => ({ id, key: id, state: await KINDS[kind]!.read(ctx, id, {}) })));
   return found.filter((o) => o.state !== undefined);
 }
 
-/** Reads the platform (and the output files) for `project`. */
-export async function observe(client: SvcClient, project: LoadedProject, inventory: Inventory | undefined): Promise<Observation> {
+/** Reads the platform (and the output files) for `project`; secret fingerprints in the states are keyed with `fingerprintKey`. */
+export async function observe(client: SvcClient, project: LoadedProject, inventory: Inventory | undefined, fingerprintKey?: FingerprintKey): Promise<Observation> {
+  const ctx: KindContext = { client, fingerprintKey };
   const kinds = kindsToObserve(project, inventory);
   const observation: Observation = { kinds: {}, files: new Map() };
   await Promise.all(
     kinds.map(async (k) => {
-      const list = traitsOf(k).observeEach ? await observeEach(client, k, project, inventory) : await KINDS[k]!.observeAll({ client });
+      const list = traitsOf(k).observeEach ? await observeEach(ctx, k, project, inventory) : await KINDS[k]!.observeAll(ctx);
       observation.kinds[k] = index(list);
     }),
   );

@@ -7,6 +7,7 @@
  * inventory had it). Inventory objects no longer declared are deleted only with prune, and only
  * when they still exist; objects nobody declared are listed as unmanaged, never touched.
  */
+import type { FingerprintKey } from "../resources/fingerprint";
 import type { FieldChange, Observed } from "../resources/kind";
 import { KINDS } from "../resources/registry";
 import type { ReconcileTraits, StepRotation } from "../resources/reconcile-traits";
@@ -37,6 +38,8 @@ export interface PlanInput {
   ignoreRotationSchedule?: boolean;
   /** `--only` and `--replace` (see targeting.ts). @default the whole repository, nothing replaced on request */
   targeting?: Targeting;
+  /** The key the observation's fingerprints are under; the desired values are fingerprinted with it too. */
+  fingerprintKey?: FingerprintKey;
 }
 
 /** One step of apply: the public action plus what executing it needs (never rendered: may hold tokens). */
@@ -72,9 +75,9 @@ export interface PlanOutcome {
 }
 
 /** Observed state plus the values only the inventory knows (the kind's `readKept` trait). */
-export function keptOlds(kind: DesiredKind, state: Record<string, unknown>, kept: Record<string, unknown> | undefined): Record<string, unknown> {
+export function keptOlds(kind: DesiredKind, state: Record<string, unknown>, kept: Record<string, unknown> | undefined, fingerprintKey?: FingerprintKey): Record<string, unknown> {
   const read = traitsOf(kind).readKept;
-  return kept && read ? read({ ...state }, kept) : { ...state };
+  return kept && read ? read({ ...state }, kept, fingerprintKey) : { ...state };
 }
 
 /**
@@ -255,8 +258,8 @@ class Planner {
     const retire = traits.credential && managed ? retiredObjects(inv, found.id, seen) : [];
     // The object a rotation would create is the one whose answer was lost: make another one.
     if (retire.some((r) => r.key === kind.key(news))) freshRotation();
-    const olds = keptOlds(d.kind, found.state, inv?.kept);
-    const diff = kind.diff(olds as never, news as never);
+    const olds = keptOlds(d.kind, found.state, inv?.kept, this.input.fingerprintKey);
+    const diff = kind.diff(olds as never, news as never, { fingerprintKey: this.input.fingerprintKey });
     let fields = diff.fields;
     if (retire.length) fields = [...fields, this.retiredField(traits, retire)];
     let layoutOnly = false;
@@ -265,7 +268,7 @@ class Planner {
       layoutOnly = fields.length === 0 && changes.length > 0;
       fields = [...fields, ...changes];
     }
-    if (traits.planFields) fields = traits.planFields({ desired: d, state: found.state, inventory: inv, files: this.input.observation.files });
+    if (traits.planFields) fields = traits.planFields({ desired: d, state: found.state, inventory: inv, files: this.input.observation.files, fingerprintKey: this.input.fingerprintKey });
     fields = withTextDiffs(fields, traits.textFields);
     const more = { observed: found, olds, inventory: inv, rotation, managed, deleteFirst: diff.deleteBeforeReplace, layout, layoutOnly, ...(retire.length ? { retire: retire.map((r) => r.id) } : {}) };
 
@@ -313,7 +316,7 @@ class Planner {
     }
     const action: ActionType = traitsOf(e.kind).verbs?.delete ?? "delete";
     this.step(undefined, { address, kind: e.kind, action, id: e.id, fields: [], reason: "removed from the repository", notes: [] }, {
-      managed: true, observed: found, olds: keptOlds(e.kind, found.state, e.kept), inventory: e,
+      managed: true, observed: found, olds: keptOlds(e.kind, found.state, e.kept, this.input.fingerprintKey), inventory: e,
     });
   }
 

@@ -13,7 +13,7 @@ import { z } from "zod";
 import { canonicalJson } from "../canonical-json";
 import { checkWith } from "./check";
 import { diffFields } from "./field-diff";
-import { fingerprint } from "./fingerprint";
+import { fingerprint, isUnkeyedFingerprint, matchesFingerprint, type FingerprintKey } from "./fingerprint";
 import type { FieldChange, KindContext, ResourceKind } from "./kind";
 import type { ReconcileTraits } from "./reconcile-traits";
 import type { DesiredObject } from "../reconcile/model";
@@ -84,13 +84,16 @@ export function policyFileText(policy: string): string {
   return JSON.stringify(JSON.parse(policy), null, 2) + "\n";
 }
 
-const policyFingerprint = (policy: string) => fingerprint(canonicalJson(JSON.parse(policy)), "BucketPolicy:policy");
+const POLICY_SALT = "BucketPolicy:policy";
+const policyText = (policy: string) => canonicalJson(JSON.parse(policy));
+const policyFingerprint = (policy: string, key: FingerprintKey | undefined) => fingerprint(policyText(policy), POLICY_SALT, key);
 
 /** The plan compares the document with the one recorded at the last apply, and with its output file. */
-function policyChanges(c: { desired: DesiredObject; state: Record<string, any>; inventory: InventoryEntry | undefined; files: Map<string, string> }): FieldChange[] {
+function policyChanges(c: { desired: DesiredObject; state: Record<string, any>; inventory: InventoryEntry | undefined; files: Map<string, string>; fingerprintKey?: FingerprintKey }): FieldChange[] {
   const out: FieldChange[] = [];
   const policy = String(c.state.policy);
-  if (c.inventory?.kept?.policyFingerprint && c.inventory.kept.policyFingerprint !== policyFingerprint(policy)) {
+  const recorded = c.inventory?.kept?.policyFingerprint;
+  if (recorded && !matchesFingerprint(recorded, policyText(policy), POLICY_SALT, c.fingerprintKey)) {
     out.push({ field: "policy", action: "update", secret: false, note: "the environment's policy document changed since the last apply" });
   }
   const output = c.desired.options.output;
@@ -106,6 +109,11 @@ export const bucketPolicyTraits: ReconcileTraits = {
   observeEach: { idOf: (inputs) => String(inputs.bucketName) },
   alwaysExists: true,
   planFields: policyChanges,
-  keep: ({ state }) => ({ policyFingerprint: policyFingerprint(state.policy) }),
+  keep: ({ state, fingerprintKey }) => ({ policyFingerprint: policyFingerprint(state.policy, fingerprintKey) }),
+  rekeyKept(kept, state, fingerprintKey) {
+    if (!isUnkeyedFingerprint(kept.policyFingerprint) || typeof state.policy !== "string") return undefined;
+    if (!matchesFingerprint(kept.policyFingerprint, policyText(state.policy), POLICY_SALT)) return undefined;
+    return { ...kept, policyFingerprint: policyFingerprint(state.policy, fingerprintKey) };
+  },
   outputFile: { path: (d) => d.options.output, text: (state) => policyFileText(state.policy) },
 };

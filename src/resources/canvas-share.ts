@@ -15,7 +15,7 @@ import { z } from "zod";
 import type { Canvas as ApiCanvas } from "../api/schemas";
 import { checkWith } from "./check";
 import { summarize } from "./field-diff";
-import { fingerprint } from "./fingerprint";
+import { fingerprint, isUnkeyedFingerprint, matchesFingerprint, type FingerprintKey } from "./fingerprint";
 import type { FieldChange, KindContext, ResourceKind } from "./kind";
 import type { ReconcileTraits } from "./reconcile-traits";
 
@@ -139,8 +139,10 @@ export const canvasShareKind: ResourceKind<CanvasShareInputs, CanvasShareState> 
   },
 };
 
-/** Fingerprint of a share token as the inventory keeps it (never the token). */
-export const tokenFingerprint = (token: string) => fingerprint(token, "svc-iac:token");
+const TOKEN_SALT = "svc-iac:token";
+
+/** Fingerprint of a share token as the inventory keeps it (never the token), keyed with the project's key. */
+export const tokenFingerprint = (token: string, key: FingerprintKey | undefined) => fingerprint(token, TOKEN_SALT, key);
 
 export const canvasShareTraits: ReconcileTraits = {
   phase: 4,
@@ -153,24 +155,29 @@ export const canvasShareTraits: ReconcileTraits = {
   rotation: { on: ["rotation", "accessScope"], note: "old share links and the session tokens minted for the old token stop working", inPlace: true },
   // Adopting a share keeps its token: the trigger is recorded, not acted on.
   adoptIgnores: ["rotation"],
-  keep: ({ state, rotation }) => ({
+  keep: ({ state, rotation, fingerprintKey }) => ({
     trigger: rotation?.trigger,
     rotation: rotation?.value,
     clientId: state.clientId,
     accessScope: state.accessScope,
     mintedScope: state.mintedScope,
-    ...(state.shareToken ? { tokenFingerprint: tokenFingerprint(state.shareToken) } : {}),
+    ...(state.shareToken ? { tokenFingerprint: tokenFingerprint(state.shareToken, fingerprintKey) } : {}),
   }),
-  readKept(state, kept) {
+  readKept(state, kept, fingerprintKey) {
     const out: Record<string, unknown> = { ...state };
     for (const k of ["clientId", "rotation", "accessScope"]) {
       if (kept[k] === undefined) delete out[k];
       else out[k] = kept[k];
     }
     // The scope the token was minted under is known only while the token is the one recorded.
-    const sameToken = typeof state.shareToken === "string" && kept.tokenFingerprint === tokenFingerprint(state.shareToken);
+    const sameToken = typeof state.shareToken === "string" && matchesFingerprint(kept.tokenFingerprint, state.shareToken, TOKEN_SALT, fingerprintKey);
     if (sameToken && kept.mintedScope) out.mintedScope = kept.mintedScope;
     return out;
+  },
+  rekeyKept(kept, state, fingerprintKey) {
+    if (!isUnkeyedFingerprint(kept.tokenFingerprint) || typeof state.shareToken !== "string") return undefined;
+    if (!matchesFingerprint(kept.tokenFingerprint, state.shareToken, TOKEN_SALT)) return undefined;
+    return { ...kept, tokenFingerprint: tokenFingerprint(state.shareToken, fingerprintKey) };
   },
   minted: (created) => !created.adopted,
   tokenOf: (state, minted) => (minted ? state.shareToken : undefined),

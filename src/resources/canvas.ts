@@ -8,6 +8,7 @@ import { isApiError } from "../api/errors";
 import type { Canvas as ApiCanvas } from "../api/schemas";
 import { checkWith } from "./check";
 import { diffFields, secretFingerprint } from "./field-diff";
+import type { FingerprintKey } from "./fingerprint";
 import type { KindContext, ResourceKind } from "./kind";
 import type { ReconcileTraits } from "./reconcile-traits";
 
@@ -58,13 +59,13 @@ export interface CanvasRecord {
   last_updated: string;
 }
 
-export function canvasState(c: CanvasRecord): CanvasState {
+export function canvasState(c: CanvasRecord, key?: FingerprintKey): CanvasState {
   return {
     id: c.id,
     name: c.name,
     accessScope: c.access_scope,
     allowPublicRead: c.allow_public_read,
-    ...(c.passcode ? { passcodeFingerprint: secretFingerprint(c.passcode, SALT, "passcode") } : {}),
+    ...(c.passcode ? { passcodeFingerprint: secretFingerprint(c.passcode, SALT, "passcode", key) } : {}),
     ...(typeof c.dashboard_body === "string" ? { dashboardBody: c.dashboard_body } : {}),
     ...(c.preview_image_url ? { previewImageUrl: c.preview_image_url } : {}),
     username: c.username ?? null,
@@ -79,10 +80,10 @@ async function findByName(ctx: KindContext, name: string): Promise<ApiCanvas | u
 export const canvasKind: ResourceKind<CanvasInputs, CanvasState> = {
   kind: "Canvas",
   secretInputs: ["passcode"],
-  secretOutputs: [],
+  secretOutputs: ["passcodeFingerprint"],
   check: (raw) => checkWith(CanvasInputs, raw, ["passcode"]),
   key: (i) => i.name,
-  diff(olds, news) {
+  diff(olds, news, ctx) {
     const { passcodeFingerprint: _fp, ...rest } = olds;
     return diffFields({ ...rest, passcodeFingerprint: olds.passcodeFingerprint }, {
       ...news,
@@ -92,33 +93,33 @@ export const canvasKind: ResourceKind<CanvasInputs, CanvasState> = {
       passcode: news.passcode,
       dashboardBody: news.dashboardBody,
       previewImageUrl: news.previewImageUrl,
-    }, { secret: ["passcode"], salt: SALT });
+    }, { secret: ["passcode"], salt: SALT, key: ctx?.fingerprintKey });
   },
   async create(ctx, inputs) {
     const existing = await findByName(ctx, inputs.name);
     if (existing) {
       // Adopt, then make it match: a lost answer to an earlier create must not leave it half-set.
       const c = await ctx.client.canvases.update(existing.id, toBody(inputs));
-      return { id: c.id, state: canvasState(c), adopted: true };
+      return { id: c.id, state: canvasState(c, ctx.fingerprintKey), adopted: true };
     }
     const c = await ctx.client.canvases.create(toBody(inputs));
-    return { id: c.id, state: canvasState(c), adopted: false };
+    return { id: c.id, state: canvasState(c, ctx.fingerprintKey), adopted: false };
   },
   async read(ctx, id) {
     try {
-      return canvasState(await ctx.client.canvases.getById(id));
+      return canvasState(await ctx.client.canvases.getById(id), ctx.fingerprintKey);
     } catch (e) {
       if (isApiError(e, "not_found")) return undefined;
       throw e;
     }
   },
   async update(ctx, id, _olds, news) {
-    return canvasState(await ctx.client.canvases.update(id, toBody(news)));
+    return canvasState(await ctx.client.canvases.update(id, toBody(news)), ctx.fingerprintKey);
   },
   async observeAll(ctx) {
     // The environment listing returns every team canvas, with full records, in one request.
     const all = await ctx.client.canvases.listExecEnv();
-    return all.map((c) => ({ id: c.id, key: c.name, state: canvasState(c) }));
+    return all.map((c) => ({ id: c.id, key: c.name, state: canvasState(c, ctx.fingerprintKey) }));
   },
   async delete(ctx, id) {
     await unlessMissing(ctx.client.canvases.delete(id));

@@ -4,7 +4,7 @@
  */
 import equal from "fast-deep-equal";
 import type { DiffResult, FieldChange } from "./kind";
-import { fingerprint } from "./fingerprint";
+import { fingerprint, type FingerprintKey } from "./fingerprint";
 
 export interface FieldRules {
   /** Fields that replace the object when they change. */
@@ -13,6 +13,8 @@ export interface FieldRules {
   secret?: readonly string[];
   /** Salt for secret fingerprints: the kind, so a rename does not look like a new secret. */
   salt?: string;
+  /** The project's fingerprint key; the olds' fingerprints must be under the same key (or both key-less). */
+  key?: FingerprintKey;
   /** Fields that are never compared (outputs, derived values). */
   ignore?: readonly string[];
 }
@@ -27,7 +29,7 @@ export function diffFields(olds: Record<string, unknown>, news: Record<string, u
     if (rules.secret?.includes(field)) {
       const newValue = news[field];
       const oldPrint = olds[`${field}Fingerprint`] as string | undefined;
-      const newPrint = typeof newValue === "string" ? fingerprint(newValue, `${rules.salt ?? ""}:${field}`) : undefined;
+      const newPrint = typeof newValue === "string" ? fingerprint(newValue, `${rules.salt ?? ""}:${field}`, rules.key) : undefined;
       if (oldPrint === newPrint) stables.push(field);
       else fields.push({ field, action, secret: true, fromFingerprint: oldPrint, toFingerprint: newPrint });
       continue;
@@ -50,7 +52,7 @@ export function summarize(fields: FieldChange[], stables: string[], deleteBefore
   };
 }
 
-/** Fingerprint of a secret input as kept in state under `<field>Fingerprint`. */
-export function secretFingerprint(value: string | undefined, salt: string, field: string): string | undefined {
-  return value === undefined ? undefined : fingerprint(value, `${salt}:${field}`);
+/** Fingerprint of a secret input as kept in state under `<field>Fingerprint` (keyed when `key` is given). */
+export function secretFingerprint(value: string | undefined, salt: string, field: string, key?: FingerprintKey): string | undefined {
+  return value === undefined ? undefined : fingerprint(value, `${salt}:${field}`, key);
 }

@@ -7,6 +7,7 @@
  * CRUD goes through the typed client only.
  */
 import type { SvcClient } from "../api/client";
+import type { FingerprintKey } from "./fingerprint";
 
 /** A validation failure: the property path (`schedule`, `headers[0].moduleName`) and why. */
 export interface CheckFailure {
@@ -29,7 +30,7 @@ export interface FieldChange {
   /** Old and new value (omitted for secret fields). */
   from?: unknown;
   to?: unknown;
-  /** Short fingerprints of a secret's old and new value (never the value). */
+  /** Short fingerprints of a secret's old and new value (never the value; keyed, see `fingerprint.ts`). */
   fromFingerprint?: string;
   toFingerprint?: string;
   /** Why this change happens when it is not obvious ("a scope change on a shared canvas needs a new token"). */
@@ -75,6 +76,11 @@ export interface KindContext {
   client: SvcClient;
   /** The current time (token expiry). @default now */
   now?: () => Date;
+  /**
+   * The project's fingerprint key: secret fingerprints in the state are keyed with it. Without one
+   * (the Pulumi provider) they are key-less and kept in secret outputs.
+   */
+  fingerprintKey?: FingerprintKey;
 }
 
 /**
@@ -93,7 +99,7 @@ export interface ResourceKind<I extends object, S extends object> {
   /** The natural key: what identifies the object on the platform without its id. */
   key(inputs: I): string;
   /** Compares the kept state with new desired inputs; pure. */
-  diff(olds: S, news: I, ctx?: { now?: () => Date }): DiffResult;
+  diff(olds: S, news: I, ctx?: { now?: () => Date; fingerprintKey?: FingerprintKey }): DiffResult;
   /** Looks the object up by natural key and adopts it, else creates it. */
   create(ctx: KindContext, inputs: I): Promise<Created<S>>;
   /** Reads the current state; `undefined` when the object is gone. */

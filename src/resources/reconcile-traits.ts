@@ -10,6 +10,7 @@ import type { SvcClient } from "../api/client";
 import type { DesiredKind, DesiredObject } from "../reconcile/model";
 import type { LayoutItem } from "../reconcile/udf-layout";
 import type { InventoryEntry } from "../reconcile/state/types";
+import type { FingerprintKey } from "./fingerprint";
 import type { Created, FieldChange, Observed } from "./kind";
 
 /** A reference from one desired object to another, by the loader's `refs` name (`canvas`, `udf`). */
@@ -123,7 +124,7 @@ export interface ReconcileTraits {
    * The field changes the plan shows, when they are not the kind's diff (a document compared with
    * what the inventory kept and with its output file).
    */
-  planFields?(c: { desired: DesiredObject; state: Record<string, any>; inventory: InventoryEntry | undefined; files: Map<string, string> }): FieldChange[];
+  planFields?(c: { desired: DesiredObject; state: Record<string, any>; inventory: InventoryEntry | undefined; files: Map<string, string>; fingerprintKey?: FingerprintKey }): FieldChange[];
   /**
    * Placement on a parent (visibility and order on a canvas) set through the parent once the phase
    * is done: `ref` names the parent, `changes` compares the desired options with the observed state,
@@ -135,10 +136,16 @@ export interface ReconcileTraits {
     /** Sets the placements through their parents; returns the failures by address. */
     apply(client: SvcClient, items: LayoutItem[], concurrency: number): Promise<Map<string, string>>;
   };
-  /** Values the inventory keeps after a step (see `InventoryEntry.kept`); never a secret. */
-  keep?(c: { state: Record<string, any>; rotation: StepRotation | undefined; old: InventoryEntry | undefined }): Record<string, unknown>;
+  /** Values the inventory keeps after a step (see `InventoryEntry.kept`); never a secret; fingerprints keyed with `fingerprintKey`. */
+  keep?(c: { state: Record<string, any>; rotation: StepRotation | undefined; old: InventoryEntry | undefined; fingerprintKey?: FingerprintKey }): Record<string, unknown>;
   /** Observed state plus what only the inventory knows: the `olds` given to the kind's diff, update and delete. */
-  readKept?(state: Record<string, unknown>, kept: Record<string, unknown>): Record<string, unknown>;
+  readKept?(state: Record<string, unknown>, kept: Record<string, unknown>, fingerprintKey?: FingerprintKey): Record<string, unknown>;
+  /**
+   * The kept values with key-less fingerprints (an inventory of an older version) rewritten under
+   * `fingerprintKey`, each only when it still matches the observed state (so the rewrite hides no
+   * change); `undefined` when there is nothing to rewrite.
+   */
+  rekeyKept?(kept: Record<string, unknown>, state: Record<string, any>, fingerprintKey: FingerprintKey): Record<string, unknown> | undefined;
   /** Whether a create minted a new token (the inventory's `rotatedAt`). @default never */
   minted?(created: Created<any>): boolean;
   /** The token to publish (outputs file, GitHub secrets) after a step, if any. */

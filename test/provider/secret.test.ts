@@ -142,3 +142,20 @@ describe("Secret resource class", () => {
     expect(await seen.value.isSecret).toBe(true);
   });
 });
+
+describe("Secret and Canvas resource classes", () => {
+  // A provider holds no fingerprint key, so its fingerprints are key-less: a guess of a passcode or a
+  // secret could be tested against them, unless the engine keeps them encrypted and shows [secret].
+  it("ask the engine to keep the key-less fingerprints secret (additionalSecretOutputs)", () => {
+    const pulumi = require("@pulumi/pulumi");
+    const { Secret } = require("../../dist/provider/secret");
+    const { Canvas } = require("../../dist/provider/canvas");
+    pulumi.runtime.setMocks({ newResource: (args: any) => ({ id: "r-1", state: args.inputs }), call: () => ({}) }, "proj", "dev", false);
+    const seen: Record<string, any> = {};
+    const spy = (name: string) => [(a: any) => void (seen[name] = a.opts)];
+    new Secret("s", { key: "API_KEY", value: "v" }, { additionalSecretOutputs: ["key"], transformations: spy("secret") });
+    new Canvas("c", { name: "sales", passcode: "1234" }, { transformations: spy("canvas") });
+    expect(seen.secret.additionalSecretOutputs).toEqual(["key", "valueFingerprint"]);
+    expect(seen.canvas.additionalSecretOutputs).toEqual(["passcodeFingerprint"]);
+  });
+});

@@ -7,6 +7,7 @@
 import type { Canvas as ApiCanvas, Udf as ApiUdf } from "../../api/schemas";
 import { UDF_BODY_TYPE, parseUdfBody } from "../../resources/udf-body";
 import { tokenFingerprint } from "../../resources/canvas-share";
+import type { FingerprintKey } from "../../resources/fingerprint";
 import { PATTERNS } from "../load/keys";
 import { byString } from "../phases";
 import type { DraftBuilder } from "./draft";
@@ -18,7 +19,7 @@ export type ImportedUdfs = Map<string, string>;
 const DEFAULT_ENTRYPOINT = "udf";
 
 /** Writes canvas `c` and its UDFs; records their bindings. */
-export function importCanvas(c: ApiCanvas, preferredClientId: string | undefined, draft: DraftBuilder, udfs: ImportedUdfs): void {
+export function importCanvas(c: ApiCanvas, preferredClientId: string | undefined, draft: DraftBuilder, udfs: ImportedUdfs, fingerprintKey?: FingerprintKey): void {
   const folder = `canvases/${c.name}`;
   if (!PATTERNS.canvas.test(c.name)) {
     draft.skip(`canvas ${JSON.stringify(c.name)}`, c.id, `its name is not a folder name the repository format accepts ([A-Za-z0-9_]+)`);
@@ -33,7 +34,7 @@ export function importCanvas(c: ApiCanvas, preferredClientId: string | undefined
       kind: "CanvasShare",
       id: c.id,
       key: c.id,
-      kept: { ...(pinned ? { clientId: pinned } : {}), accessScope: c.access_scope, mintedScope: c.access_scope, tokenFingerprint: tokenFingerprint(c.share_token) },
+      kept: { ...(pinned ? { clientId: pinned } : {}), accessScope: c.access_scope, mintedScope: c.access_scope, tokenFingerprint: tokenFingerprint(c.share_token, fingerprintKey) },
     });
   }
   const list = [...c.udfs].sort((a, b) => byString(a.slug, b.slug));

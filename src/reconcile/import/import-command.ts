@@ -149,7 +149,8 @@ export async function importCommand(opts: ImportOptions): Promise<ImportResult> 
       const have = snapshot.canvasNames.length ? `the team's canvases are ${snapshot.canvasNames.join(", ")}` : "the team has no canvases";
       return { command: "import", exitCode: 1, errors: [], message: `No canvas named ${snapshot.missingCanvases.map((n) => JSON.stringify(n)).join(", ")} on the platform (${have}). Nothing was written.` };
     }
-    const draft = draftRepository(snapshot, opts.select);
+    // A dry run writes nothing, so it makes no key (the bindings it shows keep no fingerprint that is printed).
+    const draft = draftRepository(snapshot, opts.select, await backend.fingerprintKey({ create: !opts.dryRun }));
     if (found.svcFile) draft.files.unshift({ path: SVC_FILE, text: found.svcFile });
     const files = await fileStatuses(project.root, draft);
     const inventory = await backend.readInventory();

@@ -1,4 +1,5 @@
 /** From a platform snapshot to the repository files and inventory bindings of an import; pure. */
+import type { FingerprintKey } from "../../resources/fingerprint";
 import { byString } from "../phases";
 import { importServiceAccounts, importSecrets } from "./account-files";
 import { importCanvas, type ImportedUdfs } from "./canvas-files";
@@ -6,11 +7,12 @@ import { importCronjobs } from "./cronjob-files";
 import { DraftBuilder, type ImportDraft } from "./draft";
 import type { ImportSelection, PlatformSnapshot } from "./platform-snapshot";
 
-export function draftRepository(snapshot: PlatformSnapshot, select: ImportSelection): ImportDraft {
+/** `fingerprintKey`: the project's key, for the token fingerprints the bindings keep. */
+export function draftRepository(snapshot: PlatformSnapshot, select: ImportSelection, fingerprintKey?: FingerprintKey): ImportDraft {
   const draft = new DraftBuilder();
   const udfs: ImportedUdfs = new Map();
   for (const c of [...snapshot.canvases].sort((a, b) => byString(a.name, b.name) || byString(a.id, b.id))) {
-    importCanvas(c, snapshot.preferredClientId, draft, udfs);
+    importCanvas(c, snapshot.preferredClientId, draft, udfs, fingerprintKey);
   }
   if (select.cronjobs) importCronjobs(snapshot.cronjobs, udfs, draft);
   if (select.secrets) importSecrets(snapshot.secretKeys, draft);

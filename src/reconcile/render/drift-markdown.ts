@@ -7,7 +7,8 @@
 import type { DriftClass, DriftItem, DriftReport } from "../plan-model";
 import { DRIFT_CLASSES } from "../plan-model";
 import { diffMarkdown } from "./diff-blocks";
-import { code, DEFAULT_MAX_CHARS, escapeHtml, fence, fitMarkdown, type FitItem, type FitSection } from "./markdown-fit";
+import { code, htmlText, markdownText } from "./markdown-escape";
+import { DEFAULT_MAX_CHARS, fence, fitMarkdown, type FitItem, type FitSection } from "./markdown-fit";
 import { describeFieldChange, formatCount, oneLine } from "./values";
 
 export interface DriftMarkdownOptions {
@@ -52,12 +53,12 @@ function driftItem(item: DriftItem): FitItem {
   const id = item.id ? ` (id ${code(oneLine(item.id))})` : "";
   const where = item.source ? ` (${code(`${oneLine(item.source.file)}:${item.source.line}`)})` : "";
   const what = CLASS_TEXT[item.class].each;
-  const fields = item.fields.length > 0 ? `${formatCount(item.fields.length)} field${item.fields.length === 1 ? "" : "s"} changed: ${item.fields.map((f) => escapeHtml(oneLine(f.field))).join(", ")}` : "";
+  const fields = item.fields.length > 0 ? `${formatCount(item.fields.length)} field${item.fields.length === 1 ? "" : "s"} changed: ${item.fields.map((f) => markdownText(f.field)).join(", ")}` : "";
   const said = [what, fields].filter(Boolean).join("; ");
   const brief = `- ${code(oneLine(item.address))}${id}${said ? ` — ${said}` : ""}${where}\n`;
   if (item.fields.length === 0) return { brief, full: brief };
   const lines = item.fields.flatMap((f) => [describeFieldChange(f), ...(f.note ? [`  ! ${oneLine(f.note)}`] : [])]);
-  const summary = `<code>${escapeHtml(oneLine(item.address))}</code>${escapeHtml(item.id ? ` (id ${oneLine(item.id)})` : "")}${item.source ? ` at <code>${escapeHtml(`${oneLine(item.source.file)}:${item.source.line}`)}</code>` : ""}`;
+  const summary = `<code>${htmlText(item.address)}</code>${htmlText(item.id ? ` (id ${item.id})` : "")}${item.source ? ` at <code>${htmlText(`${item.source.file}:${item.source.line}`)}</code>` : ""}`;
   const settle = settleText(item);
   const details = (diffs: string) => `\n<details><summary>${summary}</summary>\n\n${fence(lines.join("\n"))}\n${diffs ? `${diffs}\n` : ""}${settle}</details>\n\n`;
   return { brief, full: details(diffMarkdown(item.fields)), withoutDiffs: details("") };

@@ -5,11 +5,11 @@
  */
 import type { ApplyReport, DriftReport, Plan } from "../plan-model";
 import type { SavedPlan } from "../saved-plan";
-import { sortKeysDeep } from "./values";
+import { isShownFingerprint, sortKeysDeep } from "./values";
 
 /**
  * Deterministic JSON of a plan or report. The `from`/`to`/`diff` of a field marked `secret` are
- * dropped even if a caller put them there: only fingerprints of secrets leave the process.
+ * dropped even if a caller put them there: only keyed fingerprints of secrets leave the process.
  */
 export function toJson(doc: Plan | DriftReport | ApplyReport | SavedPlan): string {
   return JSON.stringify(sortKeysDeep(withoutSecretValues(doc)), null, 2) + "\n";
@@ -22,6 +22,8 @@ function withoutSecretValues(value: unknown): unknown {
   const out: Record<string, unknown> = {};
   for (const [key, v] of Object.entries(record)) {
     if (record.secret === true && (key === "from" || key === "to" || key === "diff")) continue;
+    // Only fingerprints under the project's key leave the process (a key-less one can be tested against guesses).
+    if (record.secret === true && (key === "fromFingerprint" || key === "toFingerprint") && !isShownFingerprint(v)) continue;
     out[key] = withoutSecretValues(v);
   }
   return out;

@@ -11,6 +11,7 @@
  * 4. title, head and tail only (the counts);
  * and whenever something was cut, a note saying where the full document is.
  */
+import { code, htmlText } from "./markdown-escape";
 
 /** GitHub's limit is 65,536; a little room is left for what callers wrap around the document. */
 export const DEFAULT_MAX_CHARS = 65_000;
@@ -102,15 +103,7 @@ export function fence(body: string, info = "text"): string {
   return `${ticks}${info}\n${body}\n${ticks}\n`;
 }
 
-/** Text safe inside HTML (`<summary>`) and table cells. */
-export function escapeHtml(s: string): string {
-  return s.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;").replace(/\|/g, "&#124;");
-}
+/** Text safe inside HTML (`<summary>`) and table cells: see {@link htmlText}. */
+export const escapeHtml = htmlText;
 
-/** Inline code that survives backticks in the text. */
-export function code(s: string): string {
-  const longest = Math.max(0, ...(s.match(/`+/g) ?? []).map((r) => r.length));
-  const ticks = "`".repeat(longest + 1);
-  const pad = s.startsWith("`") || s.endsWith("`") ? " " : "";
-  return `${ticks}${pad}${s}${pad}${ticks}`;
-}
+export { code };

@@ -6,8 +6,9 @@
  */
 import type { ActionType, Plan, PlannedAction } from "../plan-model";
 import { ACTION_WORDS, DISPLAY_ORDER } from "./action-words";
-import { code, DEFAULT_MAX_CHARS, escapeHtml, fence, fitMarkdown, type FitItem, type FitSection } from "./markdown-fit";
 import { diffMarkdown } from "./diff-blocks";
+import { code, htmlText, markdownText } from "./markdown-escape";
+import { DEFAULT_MAX_CHARS, fence, fitMarkdown, type FitItem, type FitSection } from "./markdown-fit";
 import { actionDetailLines, partialSentence, planSummaryLine } from "./plan-text";
 import { formatCount, oneLine } from "./values";
 
@@ -36,7 +37,7 @@ function head(plan: Plan): string {
   if (plan.orphans.length > 0) aside.push(`${formatCount(plan.orphans.length)} kept because prune is off`);
   if (plan.unmanaged.length > 0) aside.push(`${formatCount(plan.unmanaged.length)} not managed by this project`);
   if (aside.length > 0) out += `Also: ${aside.join("; ")}.\n\n`;
-  for (const b of plan.blocks) out += `> [!CAUTION]\n> **Apply will stop:** ${escapeHtml(oneLine(b.message))} (${code(oneLine(b.rule))})\n\n`;
+  for (const b of plan.blocks) out += `> [!CAUTION]\n> **Apply will stop:** ${markdownText(b.message)} (${code(b.rule)})\n\n`;
   return out;
 }
 
@@ -55,7 +56,7 @@ function sections(plan: Plan): FitSection[] {
   const withId = (o: { address: string; id: string }) => plain(`${code(oneLine(o.address))} (id ${code(oneLine(o.id))})`);
   out.push({ heading: "#### Kept, prune is off\n\nRun with `--prune` to delete these.\n\n", items: plan.orphans.map(withId) });
   out.push({ heading: "#### Not managed by this project\n\nLeft alone: declared nowhere and not in the inventory.\n\n", items: plan.unmanaged.map(withId) });
-  out.push({ heading: "#### Warnings\n\n", items: plan.warnings.map((w) => plain(escapeHtml(oneLine(w)))) });
+  out.push({ heading: "#### Warnings\n\n", items: plan.warnings.map((w) => plain(markdownText(w))) });
   return out;
 }
 
@@ -68,8 +69,8 @@ function actionItem(a: PlannedAction): FitItem {
   const lines = actionDetailLines(a);
   if (lines.length === 0) return { brief, full: brief };
   const where = a.source ? `Declared at ${code(`${oneLine(a.source.file)}:${a.source.line}`)}.\n\n` : "";
-  const movedHtml = a.movedFrom ? `<code>${escapeHtml(oneLine(a.movedFrom))}</code> → ` : "";
-  const summary = `${movedHtml}<code>${escapeHtml(oneLine(a.address))}</code>${escapeHtml(id)}${changes}`;
+  const movedHtml = a.movedFrom ? `<code>${htmlText(a.movedFrom)}</code> → ` : "";
+  const summary = `${movedHtml}<code>${htmlText(a.address)}</code>${htmlText(id)}${changes}`;
   const details = (diffs: string) => `\n<details><summary>${summary}</summary>\n\n${where}${fence(lines.join("\n"))}\n${diffs ? `${diffs}\n` : ""}</details>\n\n`;
   return { brief, full: details(diffMarkdown(a.fields)), withoutDiffs: details("") };
 }

@@ -94,25 +94,33 @@ function firstDifference(a: string, b: string): number {
   return i;
 }
 
-const FINGERPRINT = /^([a-z0-9-]{1,16}):([0-9a-f]{4,128})$/i;
+const KEYED_FINGERPRINT = /^hmac-sha256:([0-9a-f]{4,128})$/;
 
-/**
- * A secret's fingerprint as shown: `sha256:` and at most 12 hex digits. Anything that does not
- * look like a fingerprint is not shown: a value put there by mistake must not leak.
- */
-export function formatFingerprint(fp: string | undefined): string {
-  const m = fp === undefined ? null : FINGERPRINT.exec(fp);
-  if (!m) return "(unknown fingerprint)";
-  return m[2].length > 12 ? `${m[1]}:${m[2].slice(0, 12)}…` : `${m[1]}:${m[2]}`;
+/** Whether `fp` is a fingerprint under a project key: the only kind ever shown (see `src/resources/fingerprint.ts`). */
+export function isShownFingerprint(fp: unknown): fp is string {
+  return typeof fp === "string" && KEYED_FINGERPRINT.test(fp);
 }
 
-/** The change of a secret field, from its fingerprints alone; `from`/`to` are never read. */
+/**
+ * A secret's fingerprint as shown: `hmac-sha256:` and at most 12 hex digits, keyed with the
+ * project's key. A key-less fingerprint (computable from a guessed value), a fingerprint under a
+ * key of one run, or anything else is not shown: `(sensitive value)`.
+ */
+export function formatFingerprint(fp: string | undefined): string {
+  const m = fp === undefined ? null : KEYED_FINGERPRINT.exec(fp);
+  if (!m) return "(sensitive value)";
+  return m[1].length > 12 ? `hmac-sha256:${m[1].slice(0, 12)}…` : `hmac-sha256:${m[1]}`;
+}
+
+/** The change of a secret field, from its keyed fingerprints alone; `from`/`to` are never read. */
 function describeSecret(c: FieldChange): string {
   const hasFrom = c.fromFingerprint !== undefined;
   const hasTo = c.toFingerprint !== undefined;
-  if (hasFrom && hasTo) return `(secret changed, ${formatFingerprint(c.fromFingerprint)} → ${formatFingerprint(c.toFingerprint)})`;
-  if (hasTo) return `(secret set, ${formatFingerprint(c.toFingerprint)})`;
-  if (hasFrom) return `(secret removed, was ${formatFingerprint(c.fromFingerprint)})`;
+  // Without a key, a fingerprint could be tested against guesses: then the change is told, not shown.
+  const shown = (!hasFrom || isShownFingerprint(c.fromFingerprint)) && (!hasTo || isShownFingerprint(c.toFingerprint));
+  if (hasFrom && hasTo) return shown ? `(secret changed, ${formatFingerprint(c.fromFingerprint)} → ${formatFingerprint(c.toFingerprint)})` : "(sensitive value changed)";
+  if (hasTo) return shown ? `(secret set, ${formatFingerprint(c.toFingerprint)})` : "(sensitive value set)";
+  if (hasFrom) return shown ? `(secret removed, was ${formatFingerprint(c.fromFingerprint)})` : "(sensitive value removed)";
   return "(secret changed)";
 }
 
@@ -162,7 +170,7 @@ export function describeFieldChange(c: FieldChange): string {
  * through.
  */
 export function cleanText(s: string): string {
-  return s.replace(/[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/g, "?");
+  return s.replace(/[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u2028\u2029]/g, "?");
 }
 
 /** Free text on a single line: line breaks become ` ⏎ `. */

@@ -3,9 +3,11 @@
  * `lock.json`. Writes go through a temporary file and a rename; the lock is taken by an exclusive
  * create, so of two processes racing for it exactly one wins.
  */
-import { link, mkdir, readFile, rename, rm, writeFile } from "node:fs/promises";
+import { chmod, link, mkdir, readFile, rename, rm, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { siblingTempName, writeFileAtomic } from "../json-file";
+import type { FingerprintKey } from "../../resources/fingerprint";
+import { FINGERPRINT_KEY_FILE, loadFingerprintKey } from "./fingerprint-key-file";
 import { checkInventoryOwner, parseInventory, serializeInventory } from "./inventory-file";
 import { LeaseHandle, forceUnlockIn, readLockIn, type LockStore } from "./lease";
 import { LockedError } from "./lock-errors";
@@ -43,9 +45,11 @@ async function readTextOrUndefined(file: string): Promise<string | undefined> {
  * exactly like `open(O_CREAT|O_EXCL)` (the `wx` flag) but a reader never sees an empty, half-written
  * lock. File systems without hard links fall back to the `wx` flag.
  */
-async function createExclusive(file: string, text: string): Promise<boolean> {
+async function createExclusive(file: string, text: string, mode?: number): Promise<boolean> {
   const tmp = siblingTempName(file);
-  await writeFile(tmp, text, { flag: "wx" });
+  await writeFile(tmp, text, { flag: "wx", mode });
+  // The umask cannot widen it, but a mode is set explicitly so it holds whatever the umask is.
+  if (mode !== undefined) await chmod(tmp, mode);
   try {
     await link(tmp, file);
     return true;
@@ -53,7 +57,7 @@ async function createExclusive(file: string, text: string): Promise<boolean> {
     if (errnoCode(e) === "EEXIST") return false;
     if (!["EPERM", "ENOTSUP", "EOPNOTSUPP", "ENOSYS"].includes(errnoCode(e) ?? "")) throw e;
     try {
-      await writeFile(file, text, { flag: "wx" });
+      await writeFile(file, text, { flag: "wx", mode });
       return true;
     } catch (e2) {
       if (errnoCode(e2) === "EEXIST") return false;
@@ -128,6 +132,22 @@ export class LocalStateBackend implements StateBackend {
 
   forceUnlock(id?: string): Promise<LockInfo | undefined> {
     return forceUnlockIn(this.lock, id);
+  }
+
+  fingerprintKey(opts: { create: boolean }): Promise<FingerprintKey | undefined> {
+    const file = path.join(this.dir, FINGERPRINT_KEY_FILE);
+    return loadFingerprintKey(
+      {
+        file: `${this.location}/${FINGERPRINT_KEY_FILE}`,
+        read: () => readTextOrUndefined(file),
+        create: async (text) => {
+          await mkdir(this.dir, { recursive: true });
+          // Readable by its owner only; of two runs making one at once, the first link wins.
+          await createExclusive(file, text, 0o600);
+        },
+      },
+      opts,
+    );
   }
 
   /**

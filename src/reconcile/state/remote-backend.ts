@@ -5,6 +5,8 @@
  */
 import type { SvcClient } from "../../api/client";
 import { isApiError } from "../../api/errors";
+import type { FingerprintKey } from "../../resources/fingerprint";
+import { FINGERPRINT_KEY_FILE, loadFingerprintKey } from "./fingerprint-key-file";
 import { checkInventoryOwner, parseInventory, serializeInventory } from "./inventory-file";
 import { LeaseHandle, forceUnlockIn, readLockIn, type LockStore } from "./lease";
 import { LockedError } from "./lock-errors";
@@ -105,5 +107,22 @@ export class RemoteStateBackend implements StateBackend {
 
   forceUnlock(id?: string): Promise<LockInfo | undefined> {
     return forceUnlockIn(this.lock, id);
+  }
+
+  /** The key at `<prefix>/fingerprint-key.json`: as private as the state prefix the token may read. */
+  fingerprintKey(opts: { create: boolean }): Promise<FingerprintKey | undefined> {
+    const url = `${this.location}/${FINGERPRINT_KEY_FILE}`;
+    return loadFingerprintKey(
+      {
+        file: url,
+        read: () => this.download(url),
+        create: async (text) => {
+          // No conditional write: write, let a racing writer land, and use what is read back.
+          await this.opts.client.files.upload(url, Buffer.from(text), { contentType: JSON_TYPE });
+          if (this.settleMs > 0) await new Promise((resolve) => setTimeout(resolve, this.settleMs));
+        },
+      },
+      opts,
+    );
   }
 }

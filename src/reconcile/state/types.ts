@@ -4,6 +4,7 @@
  * in a state backend: a local folder (default `.svc-iac/state/<project>/<target>/`) or an
  * `s3://` / `gs://` path written through the platform's files API.
  */
+import type { FingerprintKey } from "../../resources/fingerprint";
 import type { DesiredKind } from "../model";
 
 export const INVENTORY_VERSION = 1;
@@ -117,4 +118,9 @@ export interface StateBackend {
   readLock(): Promise<LockInfo | undefined>;
   /** Removes the lock when its id is `id` (or any lock when `id` is undefined); returns what was removed. */
   forceUnlock(id?: string): Promise<LockInfo | undefined>;
+  /**
+   * The project's fingerprint key (`fingerprint-key.json` beside the inventory; local: mode 0600),
+   * made on first use when `create` is set; `undefined` when there is none and `create` is not.
+   */
+  fingerprintKey(opts: { create: boolean }): Promise<FingerprintKey | undefined>;
 }

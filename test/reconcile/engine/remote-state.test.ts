@@ -30,6 +30,10 @@ describe("GIVEN a repository whose state lives in s3://demo-bucket", () => {
     expect(existsSync(join(dir, ".svc-iac", "state"))).toBe(false);
     const text = JSON.stringify(inventory);
     for (const secret of Object.values(FIXTURE_SECRETS)) expect(text).not.toContain(secret);
+    // The fingerprint key lives beside it, and the inventory's fingerprints are keyed with it.
+    const key = JSON.parse((await fx.user.files.download(`${PREFIX}/listings/default/fingerprint-key.json`)).toString("utf8"));
+    expect(key).toMatchObject({ version: 1, algorithm: "HMAC-SHA-256" });
+    expect(inventory.objects["share.listings"].kept.tokenFingerprint).toMatch(/^hmac-sha256:[0-9a-f]{12}$/);
 
     const plan = await planCommand(commandOptions(dir, fx.emu));
     expect(plan.command === "plan" && plan.plan?.actions).toEqual([]);

@@ -173,7 +173,7 @@ describe("GIVEN an applied repository whose UDF reports/report is edited by hand
     }
     const secret = (JSON.parse(outputs[4]!) as DriftReport).items.find((i) => i.address === "secret.MAPBOX_TOKEN")!;
     expect(secret.fields).toEqual([{ field: "value", action: "update", secret: true, fromFingerprint: expect.any(String), toFingerprint: expect.any(String) }]);
-    expect(outputs[0]).toMatch(/\n {6}value: \(secret changed, sha256:[0-9a-f]{12} → sha256:[0-9a-f]{12}\)\n/);
+    expect(outputs[0]).toMatch(/\n {6}value: \(secret changed, hmac-sha256:[0-9a-f]{12} → hmac-sha256:[0-9a-f]{12}\)\n/);
   });
 
   it("WHEN the drift report's keep command runs THEN the hand edit is in the repository; its restore command then ends all drift", async () => {

@@ -11,7 +11,7 @@ describe("the drift report as Markdown", () => {
     expect(out.startsWith("### Drift report: `sales-dashboards` (`prod`)\n")).toBe(true);
     expect(out).toContain("| Changed | 3 |\n| Missing | 1 |\n| Orphaned | 1 |\n| Unmanaged | 1 |\n| Pending | 1 |");
     expect(out).toContain('accessScope: "public" → "team"');
-    expect(out).toContain("passcode: (secret changed, sha256:ab12ab12ab12 → sha256:cd34cd34cd34)");
+    expect(out).toContain("passcode: (secret changed, hmac-sha256:ab12ab12ab12 → hmac-sha256:cd34cd34cd34)");
     expect(out).toContain("- `udf.sales/loader` (id `udf_loader`) — deleted on the platform out of band (`canvases/sales/loader.yaml:1`)");
     expect(out).toContain("- `cronjob.nightly` (id `cron_9`) — exists on the platform, declared nowhere\n");
     expect(out).toContain("#### Orphaned (1)\n\nIn the inventory, no longer in the repository, still on the platform: `svc-iac apply --prune` deletes them; to keep one, add it back to the repository.\n\n- `canvas.old_sales` (id `cv_old`) — removed from the repository, still on the platform\n");

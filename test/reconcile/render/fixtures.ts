@@ -45,13 +45,13 @@ export function samplePlan(): Plan {
   const actions = ([
     { address: "secret.MAPBOX_TOKEN", kind: "Secret", action: "update", id: "sec_01", fields: [
       // A secret value planted in from/to by mistake: the renderer must not print it.
-      { field: "value", action: "update", secret: true, from: SECRETS.mapbox, to: SECRETS.mapbox + "-new", fromFingerprint: "sha256:0a1b2c3d4e5f", toFingerprint: "sha256:9f8e7d6c5b4a", diff: `-${SECRETS.mapbox}\n+${SECRETS.mapbox}-new` },
+      { field: "value", action: "update", secret: true, from: SECRETS.mapbox, to: SECRETS.mapbox + "-new", fromFingerprint: "hmac-sha256:0a1b2c3d4e5f", toFingerprint: "hmac-sha256:9f8e7d6c5b4a", diff: `-${SECRETS.mapbox}\n+${SECRETS.mapbox}-new` },
     ], notes: [], source: src("secrets.yaml", 2) },
     { address: "service_account.ci", kind: "ServiceAccount", action: "create", fields: [], notes: [], source: src("service-accounts.yaml", 1) },
     { address: "canvas.sales", kind: "Canvas", action: "create", fields: [], notes: [], source: src("canvases/sales/canvas.yaml") },
     { address: "canvas.reports", kind: "Canvas", action: "update", id: "cv_reports", fields: [
       { field: "accessScope", action: "update", secret: false, from: "team", to: "public", note: "a scope change on a shared canvas needs a new token" },
-      { field: "passcode", action: "update", secret: true, fromFingerprint: "sha256:ab12ab12ab12", toFingerprint: "sha256:cd34cd34cd34" },
+      { field: "passcode", action: "update", secret: true, fromFingerprint: "hmac-sha256:ab12ab12ab12", toFingerprint: "hmac-sha256:cd34cd34cd34" },
       { field: "dashboardBody", action: "update", secret: false, from: { layout: "grid", tiles: [1, 2] }, to: { tiles: [1, 2, 3], layout: "grid" } },
     ], notes: [], source: src("canvases/reports/canvas.yaml") },
     { address: "udf.sales/loader", kind: "Udf", action: "update", id: "udf_loader", fields: [
@@ -126,10 +126,10 @@ export function sampleDrift(): DriftReport {
     items: [
       { address: "canvas.reports", kind: "Canvas", class: "changed", id: "cv_reports", fields: [
         { field: "accessScope", action: "update", secret: false, from: "public", to: "team" },
-        { field: "passcode", action: "update", secret: true, from: SECRETS.passcode, to: SECRETS.newPasscode, fromFingerprint: "sha256:ab12ab12ab12", toFingerprint: "sha256:cd34cd34cd34" },
+        { field: "passcode", action: "update", secret: true, from: SECRETS.passcode, to: SECRETS.newPasscode, fromFingerprint: "hmac-sha256:ab12ab12ab12", toFingerprint: "hmac-sha256:cd34cd34cd34" },
       ], source: src("canvases/reports/canvas.yaml", 1), commands: { restore: "svc-iac apply --target prod", keep: "svc-iac import --target prod --canvas reports --force" } },
       { address: "secret.MAPBOX_TOKEN", kind: "Secret", class: "changed", id: "sec_01", fields: [
-        { field: "value", action: "update", secret: true, fromFingerprint: "sha256:0a1b2c3d4e5f", toFingerprint: "sha256:9f8e7d6c5b4a" },
+        { field: "value", action: "update", secret: true, fromFingerprint: "hmac-sha256:0a1b2c3d4e5f", toFingerprint: "hmac-sha256:9f8e7d6c5b4a" },
       ], source: src("secrets.yaml", 2), commands: { restore: "svc-iac apply --target prod" } },
       withDiffs({ address: "udf.sales/report", kind: "Udf", class: "changed", id: "udf_report", fields: [
         { field: "code", action: "update", secret: false, from: OLD_REPORT, to: NEW_REPORT },

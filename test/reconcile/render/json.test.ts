@@ -26,7 +26,7 @@ describe("the JSON form of plans and reports", () => {
     const parsed = JSON.parse(toJson(plan));
     expect(parsed.summary).toEqual(plan.summary);
     expect(parsed.actions[3].fields[0]).toEqual(plan.actions[3].fields[0]);
-    expect(parsed.actions[0].fields[0]).toEqual({ action: "update", field: "value", fromFingerprint: "sha256:0a1b2c3d4e5f", secret: true, toFingerprint: "sha256:9f8e7d6c5b4a" });
+    expect(parsed.actions[0].fields[0]).toEqual({ action: "update", field: "value", fromFingerprint: "hmac-sha256:0a1b2c3d4e5f", secret: true, toFingerprint: "hmac-sha256:9f8e7d6c5b4a" });
   });
 
   it("drops the from/to of secret fields so no secret value leaves the process", () => {

@@ -15,7 +15,7 @@ describe("the plan as Markdown", () => {
     expect(out).toContain("| Action | Count |\n| --- | ---: |\n| + create | 2 |\n| = adopt | 1 |\n| ~ update | 3 |");
     expect(out).toContain("<details><summary><code>canvas.reports</code> (id cv_reports) — 3 field changes</summary>");
     expect(out).toContain('accessScope: "team" → "public"');
-    expect(out).toContain("passcode: (secret changed, sha256:ab12ab12ab12 → sha256:cd34cd34cd34)");
+    expect(out).toContain("passcode: (secret changed, hmac-sha256:ab12ab12ab12 → hmac-sha256:cd34cd34cd34)");
     expect(out).toContain("- `canvas.sales`\n");
     expect(out).toContain("**Apply will stop:**");
     expect(out).not.toContain(NOTE);

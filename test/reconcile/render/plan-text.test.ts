@@ -15,7 +15,7 @@ describe("the plan for a terminal", () => {
     expect(lines).toContain("  + create   canvas.sales");
     expect(lines).toContain("  ~ update   canvas.reports (id cv_reports)");
     expect(lines).toContain('      accessScope: "team" → "public"');
-    expect(lines).toContain("      passcode: (secret changed, sha256:ab12ab12ab12 → sha256:cd34cd34cd34)");
+    expect(lines).toContain("      passcode: (secret changed, hmac-sha256:ab12ab12ab12 → hmac-sha256:cd34cd34cd34)");
     expect(lines).toContain("      code: changed (+3 −1 lines)");
     expect(lines).toContain("-/+ replace  udf.sales/stats (id udf_stats)");
     expect(lines).toContain("  ⟳ rotate   share.sales (id sh_sales)");
@@ -57,7 +57,7 @@ describe("the plan for a terminal", () => {
   it("shows no diff of a secret field, even one planted there", () => {
     const out = renderPlanText(samplePlan());
     expect(out).not.toContain("value (platform)");
-    expect(out).toContain("      value: (secret changed, sha256:0a1b2c3d4e5f → sha256:9f8e7d6c5b4a)\n  + create");
+    expect(out).toContain("      value: (secret changed, hmac-sha256:0a1b2c3d4e5f → hmac-sha256:9f8e7d6c5b4a)\n  + create");
   });
 
   it("keeps escape sequences in code away from the terminal", () => {

@@ -70,14 +70,23 @@ describe("describing a field change", () => {
   });
 
   it("shows a secret field by its fingerprints only, even when its values were given by mistake", () => {
-    const line = describeFieldChange({ field: "passcode", action: "update", secret: true, from: SECRETS.passcode, to: SECRETS.newPasscode, fromFingerprint: "sha256:ab12ab12ab12", toFingerprint: "sha256:cd34cd34cd34" });
-    expect(line).toBe("passcode: (secret changed, sha256:ab12ab12ab12 → sha256:cd34cd34cd34)");
+    const line = describeFieldChange({ field: "passcode", action: "update", secret: true, from: SECRETS.passcode, to: SECRETS.newPasscode, fromFingerprint: "hmac-sha256:ab12ab12ab12", toFingerprint: "hmac-sha256:cd34cd34cd34" });
+    expect(line).toBe("passcode: (secret changed, hmac-sha256:ab12ab12ab12 → hmac-sha256:cd34cd34cd34)");
     expect(describeFieldChange({ field: "passcode", action: "update", secret: true, from: SECRETS.passcode })).toBe("passcode: (secret changed)");
-    expect(describeFieldChange({ field: "passcode", action: "update", secret: true, toFingerprint: "sha256:cd34cd34cd34" })).toBe("passcode: (secret set, sha256:cd34cd34cd34)");
+    expect(describeFieldChange({ field: "passcode", action: "update", secret: true, toFingerprint: "hmac-sha256:cd34cd34cd34" })).toBe("passcode: (secret set, hmac-sha256:cd34cd34cd34)");
   });
 
   it("does not show a fingerprint that is not one (a secret value put there by mistake)", () => {
-    expect(formatFingerprint(SECRETS.mapbox)).toBe("(unknown fingerprint)");
-    expect(formatFingerprint("sha256:" + "ab".repeat(32))).toBe("sha256:abababababab…");
+    expect(formatFingerprint(SECRETS.mapbox)).toBe("(sensitive value)");
+    expect(formatFingerprint("hmac-sha256:" + "ab".repeat(32))).toBe("hmac-sha256:abababababab…");
+  });
+
+  it("never shows a key-less fingerprint, which a guess could be tested against: the change is told without it", () => {
+    expect(formatFingerprint("sha256:0a3157b07874")).toBe("(sensitive value)");
+    expect(formatFingerprint("hmac-sha256-run:0a3157b07874")).toBe("(sensitive value)");
+    const unkeyed = { field: "passcode", action: "update" as const, secret: true, fromFingerprint: "sha256:0a3157b07874", toFingerprint: "sha256:2ec5e9b359de" };
+    expect(describeFieldChange(unkeyed)).toBe("passcode: (sensitive value changed)");
+    expect(describeFieldChange({ ...unkeyed, fromFingerprint: undefined })).toBe("passcode: (sensitive value set)");
+    expect(describeFieldChange({ ...unkeyed, toFingerprint: "hmac-sha256:2ec5e9b359de" })).not.toContain("0a3157b07874");
   });
 });

@@ -1,0 +1,49 @@
+/**
+ * The command's output streams under GitHub Actions: everything goes through a
+ * {@link CommandGuard}, so no text from the platform, the repository or the inventory can start a
+ * workflow command; the annotations svc-iac builds go to `commands`, as they are.
+ */
+import { Writable } from "node:stream";
+import { CommandGuard } from "../github/command-guard";
+
+type Stream = NodeJS.WritableStream & { isTTY?: boolean; columns?: number };
+
+/** A stream whose writes go through `guard.text`; tells the same terminal facts as `raw`. */
+function guardedStream(raw: Stream, guard: CommandGuard): Stream {
+  const stream = new Writable({
+    decodeStrings: false,
+    write(chunk: string | Buffer, _encoding, callback) {
+      guard.text(String(chunk));
+      callback();
+    },
+    final(callback) {
+      guard.flush();
+      callback();
+    },
+  }) as Writable & { isTTY?: boolean; columns?: number };
+  stream.isTTY = raw.isTTY;
+  stream.columns = raw.columns;
+  return stream;
+}
+
+export interface GuardedIo<S extends { stdout: Stream; stderr: Stream }> {
+  io: S;
+  /** Writes a workflow command svc-iac built (an annotation) to stdout. */
+  command(text: string): void;
+  /** Writes out what the guards hold back. */
+  flush(): void;
+}
+
+/** `io` with stdout and stderr guarded. */
+export function guardIo<S extends { stdout: Stream; stderr: Stream }>(io: S): GuardedIo<S> {
+  const out = new CommandGuard({ write: (t) => io.stdout.write(t) });
+  const err = new CommandGuard({ write: (t) => io.stderr.write(t) });
+  return {
+    io: { ...io, stdout: guardedStream(io.stdout, out), stderr: guardedStream(io.stderr, err) },
+    command: (text) => out.command(text),
+    flush: () => {
+      out.flush();
+      err.flush();
+    },
+  };
+}
