@@ -39,7 +39,8 @@ export interface RunResult {
   requestId: string | undefined;
 }
 
-function runResult(res: RawResponse): RunResult {
+/** A run answer as {@link RunResult} (shared with the shared-UDF host calls). */
+export function runResult(res: RawResponse): RunResult {
   let metadata: Record<string, unknown> | undefined;
   const raw = res.headers["x-svc-metadata"];
   if (raw) {

@@ -5,7 +5,8 @@
  */
 import { z } from "zod";
 import { Canvas, Udf } from "./schemas";
-import type { AuthMode } from "./request";
+import { runResult, type RunResult, type Tile } from "./realtime";
+import type { AuthMode, QueryValue } from "./request";
 import type { Transport } from "./transport";
 
 /** A UDF as returned by the by-token canvas reader: its metadata carries a per-UDF shared token. */
@@ -39,6 +40,24 @@ export interface TokenAccess {
   passcode?: string;
   /** A session token (4.1) for a team-only canvas, sent as `svc_session_token`. */
   sessionToken?: string;
+}
+
+/** A run of a shared UDF on `{udf_base_url}`. */
+export interface SharedRunInput extends TokenAccess {
+  /** The entrypoint's parameters, sent in the query; arrays and objects as JSON text. */
+  parameters?: Record<string, unknown>;
+  /** `json` (default) or `csv`. */
+  format?: string;
+  /** Run for one web-mercator tile (`.../tiles/{z}/{x}/{y}`). */
+  tile?: Tile;
+  /** Maximum age, in seconds, of a cached result that may be reused. */
+  cacheMaxAge?: number;
+}
+
+function sharedRunQuery(input: SharedRunInput): Record<string, QueryValue> {
+  const query: Record<string, QueryValue> = {};
+  for (const [k, v] of Object.entries(input.parameters ?? {})) query[k] = v !== null && typeof v === "object" ? JSON.stringify(v) : (v as QueryValue);
+  return { ...query, format: input.format, cache_max_age: input.cacheMaxAge, svc_session_token: input.sessionToken };
 }
 
 function tokenRequest(canvasToken: string, access: TokenAccess) {
@@ -98,6 +117,37 @@ export function sharingApi(t: Transport) {
      */
     openApi: (canvasToken: string, access: TokenAccess = {}) =>
       t.json("GET /{canvas_token}.api.json", { ...tokenRequest(canvasToken, access), base: "udf" }, OpenApiDocument),
+
+    /**
+     * `GET {udf_base_url}/{canvas_token}/{slug}` (or `.../tiles/{z}/{x}/{y}`): runs a UDF of a shared
+     * canvas without credentials. Same access rule as {@link getByToken}; 404 also for a slug not on
+     * the canvas; 422 when the UDF fails (traceback in the detail) or passes the run time limit.
+     */
+    runShared: (canvasToken: string, slug: string, input: SharedRunInput = {}): Promise<RunResult> =>
+      t
+        .send(input.tile ? "GET /{canvas_token}/{slug}/tiles/{z}/{x}/{y}" : "GET /{canvas_token}/{slug}", {
+          ...tokenRequest(canvasToken, input),
+          params: { canvas_token: canvasToken, slug, ...(input.tile ?? {}) },
+          query: sharedRunQuery(input),
+          base: "udf",
+        })
+        .then(runResult),
+
+    /**
+     * `GET {udf_base_url}/{fsh_token}` (or `.../tiles/{z}/{x}/{y}`): runs the UDF of a per-UDF shared
+     * token. 404 once the UDF is deleted; a team-scoped token needs a session token of its canvas.
+     */
+    runSharedUdf: (udfToken: string, input: SharedRunInput = {}): Promise<RunResult> =>
+      t
+        .send(input.tile ? "GET /{token}/tiles/{z}/{x}/{y}" : "GET /{token}", {
+          params: { token: udfToken, ...(input.tile ?? {}) },
+          query: sharedRunQuery(input),
+          auth: input.passcode !== undefined ? { passcode: input.passcode } : "none",
+          secretParams: ["token"],
+          secretQuery: ["svc_session_token"],
+          base: "udf",
+        })
+        .then(runResult),
 
     /** `GET {udf_base_url}/{canvas_token}.api`: the browsable HTML page of that document, as text. */
     openApiPage: async (canvasToken: string, access: TokenAccess = {}): Promise<string> => {

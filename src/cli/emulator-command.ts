@@ -16,6 +16,8 @@ export async function runEmulatorCommand(argv: string[]): Promise<number> {
         seed: { type: "string" },
         faults: { type: "string" },
         "import-max-bytes": { type: "string" },
+        python: { type: "string" },
+        "run-time-limit": { type: "string" },
       },
       strict: true,
       allowPositionals: false,
@@ -29,6 +31,11 @@ export async function runEmulatorCommand(argv: string[]): Promise<number> {
   if (importMax !== undefined && !(Number.isInteger(importMax) && importMax > 0)) {
     throw new CliUsageError(`Invalid --import-max-bytes "${values["import-max-bytes"]}". Expected a positive whole number of bytes.`);
   }
+  const limit = values["run-time-limit"] === undefined ? undefined : Number(values["run-time-limit"]);
+  if (limit !== undefined && !(Number.isFinite(limit) && limit > 0 && limit <= 86_400)) {
+    throw new CliUsageError(`Invalid --run-time-limit "${values["run-time-limit"]}". Expected a number of seconds above 0 and at most 86400, e.g. 60 or 0.5.`);
+  }
+  if (values.python === "") throw new CliUsageError("Invalid --python \"\". Expected the path or command name of a Python 3 interpreter, e.g. /usr/bin/python3.");
   if (values.faults) {
     try {
       parseFaultSpec(values.faults);
@@ -44,6 +51,8 @@ export async function runEmulatorCommand(argv: string[]): Promise<number> {
     seed: values.seed,
     faults: values.faults,
     importMaxBytes: importMax,
+    python: values.python,
+    runTimeLimitMs: limit === undefined ? undefined : Math.round(limit * 1000),
     log,
   });
   const t = emu.tokens;
@@ -61,7 +70,7 @@ export async function runEmulatorCommand(argv: string[]): Promise<number> {
       data_dir: values["data-dir"] ?? null,
     }) + "\n",
   );
-  log(`listening on ${emu.origin} (${values["data-dir"] ? `data in ${values["data-dir"]}` : "in memory"}${values.faults ? `, faults: ${values.faults}` : ""})`);
+  log(`listening on ${emu.origin} (${values["data-dir"] ? `data in ${values["data-dir"]}` : "in memory"}${values.faults ? `, faults: ${values.faults}` : ""}; UDF runs in ${emu.env.realtime.python}, time limit ${emu.env.realtime.timeLimitMs / 1000} s)`);
   await new Promise<void>((resolve) => {
     const stop = (signal: string) => {
       log(`${signal}: stopping`);

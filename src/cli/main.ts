@@ -13,6 +13,7 @@ const COMMANDS: Record<string, (argv: string[]) => Promise<number>> = {
   plan: (argv) => runReconcileCommand("plan", argv),
   apply: (argv) => runReconcileCommand("apply", argv),
   drift: (argv) => runReconcileCommand("drift", argv),
+  destroy: (argv) => runReconcileCommand("destroy", argv),
   import: runImportCommand,
   init: (argv) => runInitCommand(argv),
 };

@@ -1,5 +1,5 @@
 /**
- * `svc-iac validate | plan | apply | drift [DIR]`: parses the command line, runs the command
+ * `svc-iac validate | plan | apply | drift | destroy [DIR]`: parses the command line, runs the command
  * function, renders its result. Documents go to stdout; notices, progress and errors to stderr.
  */
 import { createInterface } from "node:readline/promises";
@@ -11,13 +11,14 @@ import { logText, underActions } from "../github/command-guard";
 import { guardIo } from "./actions-io";
 import { forWorkflowLog, isUntrustedBlock } from "../github/workflow-commands";
 import { applyCommand, driftCommand, planCommand, validateCommand } from "../reconcile/commands";
+import { destroyCommand } from "../reconcile/destroy";
 import type { CommandOptions, CommandResult } from "../reconcile/command-types";
 import { formatLoadError } from "../reconcile/model";
 import type { Plan } from "../reconcile/plan-model";
 import { progressDisplay, renderApplyReportText, renderDriftMarkdown, renderPlanText, toJson } from "../reconcile/render";
 import { CliUsageError } from "./usage";
 
-type Name = "validate" | "plan" | "apply" | "drift";
+type Name = "validate" | "plan" | "apply" | "drift" | "destroy";
 
 const COMMON = {
   target: { type: "string", short: "t" },
@@ -29,6 +30,7 @@ const PLAN_FLAGS = {
   prune: { type: "boolean" },
   "max-deletions": { type: "string" },
   "allow-delete-all": { type: "boolean" },
+  "allow-cascade": { type: "boolean" },
   outputs: { type: "string" },
   "discard-tokens": { type: "boolean" },
   only: { type: "string", multiple: true },
@@ -36,13 +38,14 @@ const PLAN_FLAGS = {
 } as const;
 
 /** Flags that change what is planned: a saved plan carries its own, so `apply --plan` takes none of them. */
-const PLANNING_FLAGS = ["prune", "max-deletions", "allow-delete-all", "only", "replace"] as const;
+const PLANNING_FLAGS = ["prune", "max-deletions", "allow-delete-all", "allow-cascade", "only", "replace"] as const;
 
 const OPTIONS = {
   validate: { ...COMMON },
   plan: { ...COMMON, ...PLAN_FLAGS, out: { type: "string" }, "detailed-exitcode": { type: "boolean" } },
   apply: { ...COMMON, ...PLAN_FLAGS, plan: { type: "string" }, "auto-approve": { type: "boolean" }, concurrency: { type: "string" }, "force-unlock": { type: "string" } },
   drift: { ...COMMON, format: { type: "string" }, out: { type: "string" } },
+  destroy: { ...COMMON, "auto-approve": { type: "boolean" }, "allow-cascade": { type: "boolean" }, concurrency: { type: "string" } },
 } as const;
 
 interface Io {
@@ -72,10 +75,14 @@ function parse(name: Name, argv: string[]) {
   }
 }
 
-async function confirmOnTerminal(io: Io, plan: Plan): Promise<boolean> {
+async function confirmOnTerminal(io: Io, plan: Plan, name: Name): Promise<boolean> {
   const rl = createInterface({ input: io.stdin, output: io.stderr });
+  const question =
+    name === "destroy"
+      ? `\nDestroy these ${plan.actions.length} objects of ${plan.project} (${plan.target})? There is no undo. Only "yes" is accepted: `
+      : `\nApply these ${plan.actions.length} changes to ${plan.project} (${plan.target})? Only "yes" is accepted: `;
   try {
-    const answer = await rl.question(`\nApply these ${plan.actions.length} changes to ${plan.project} (${plan.target})? Only "yes" is accepted: `);
+    const answer = await rl.question(question);
     return answer.trim() === "yes";
   } finally {
     rl.close();
@@ -91,6 +98,7 @@ function commandOptions(name: Name, v: Record<string, string | boolean | undefin
     prune: v.prune ? true : undefined,
     maxDeletions: wholeNumber("max-deletions", v["max-deletions"] as string | undefined, 0),
     allowDeleteAll: !!v["allow-delete-all"],
+    allowCascade: !!v["allow-cascade"],
     outputs: v.outputs as string | undefined,
     discardTokens: !!v["discard-tokens"],
     detailedExitCode: !!v["detailed-exitcode"],
@@ -105,16 +113,16 @@ function commandOptions(name: Name, v: Record<string, string | boolean | undefin
     if (given.length) throw new CliUsageError(`--plan cannot be combined with ${given.map((f) => `--${f}`).join(", ")}: a saved plan is applied with the options it was planned with.`);
     opts.planFile = v.plan as string;
   }
-  if (name === "apply") {
+  if (name === "apply" || name === "destroy") {
     const force = v["force-unlock"] as string | undefined;
     if (force !== undefined) opts.forceUnlock = force === "all" ? true : force;
     opts.progress = progressDisplay(io.stderr);
     // A saved plan was reviewed already: applying it is the approval, as `terraform apply FILE`.
     if (!v["auto-approve"] && v.plan === undefined) {
-      if (!io.stdin.isTTY) throw new CliUsageError("apply needs --auto-approve when it cannot ask for confirmation (no terminal on stdin).");
+      if (!io.stdin.isTTY) throw new CliUsageError(`${name} needs --auto-approve when it cannot ask for confirmation (no terminal on stdin).`);
       opts.confirm = async (plan) => {
         io.stdout.write(renderPlanText(plan, { color }));
-        return confirmOnTerminal(io, plan);
+        return confirmOnTerminal(io, plan, name);
       };
     }
   }
@@ -163,13 +171,17 @@ async function render(
     print(v.json ? toJson(result.plan) : renderPlanText(result.plan, { color }));
     if (v.out && result.exitCode !== 1) io.stderr.write(`Saved the plan to ${v.out as string}. To apply exactly this plan: svc-iac apply ${dirArg} --plan ${v.out as string}\n`);
   }
-  if (result.command === "apply") {
+  if (result.command === "apply" || result.command === "destroy") {
     if (v.json) {
       io.stdout.write(toJson({ plan: result.plan, report: result.report } as never));
       return;
     }
+    if (result.command === "destroy" && result.plan && !result.plan.actions.length && result.exitCode === 0) {
+      io.stdout.write(`Nothing to destroy: the inventory of ${result.plan.project} (${result.plan.target}) records nothing that is still on the platform.\n`);
+      return;
+    }
     if (result.plan && (v["auto-approve"] || !result.report)) print(renderPlanText(result.plan, { color }));
-    if (result.report) print(`\n${renderApplyReportText(result.report)}`);
+    if (result.report) print(`\n${renderApplyReportText(result.report, { command: result.command === "apply" ? "Apply" : "Destroy" })}`);
   }
   if (result.command === "drift" && result.drift) {
     const format = (v.format as string | undefined) ?? (v.json ? "json" : "md");
@@ -179,7 +191,7 @@ async function render(
   }
 }
 
-const RUN = { validate: validateCommand, plan: planCommand, apply: applyCommand, drift: driftCommand } as const;
+const RUN = { validate: validateCommand, plan: planCommand, apply: applyCommand, drift: driftCommand, destroy: destroyCommand } as const;
 
 /**
  * Runs one reconciler command from its arguments; returns the exit code. Under GitHub Actions

@@ -9,9 +9,12 @@ export function formatHelp(): string {
 
 Usage:
   svc-iac emulator [--host 127.0.0.1] [--port N] [--data-dir DIR] [--seed FILE] [--faults SPEC] [--import-max-bytes N]
+                   [--python PATH] [--run-time-limit SECONDS]
       Runs a local emulator of the platform API. Its first stdout line is one JSON object with
       base_url, udf_base_url, user_token, service_token, client_id, other_user_token and
-      basic_user_token. Logs go to stderr. Ctrl-C (SIGINT) or SIGTERM stops it.
+      basic_user_token. Logs go to stderr. Ctrl-C (SIGINT) or SIGTERM stops it. UDF runs execute
+      in --python (default python3, started on the first run; missing: runs answer 501), killed
+      after --run-time-limit seconds (default 60).
 
   svc-iac init [DIR] [--project NAME] [--schemas URL|DIR]
       Writes a minimal repository in DIR (default: here): svc.yaml, one canvas with one UDF and a
@@ -24,16 +27,18 @@ Usage:
       bucket policies). Prints every error as file:line:column. Sends nothing. Exit 0 valid, 1 not.
 
   svc-iac plan [DIR] [--target T] [--json] [--out FILE] [--detailed-exitcode]
-               [--prune] [--max-deletions N] [--allow-delete-all] [--outputs FILE] [--discard-tokens]
+               [--prune] [--max-deletions N] [--allow-delete-all] [--allow-cascade] [--outputs FILE] [--discard-tokens]
                [--only ADDRESS]... [--replace ADDRESS]...
       Shows what apply would do. Writes nothing on the platform; --out FILE saves the plan for
-      apply --plan FILE. Exit 0 (with --detailed-exitcode: 0 no changes, 2 changes), 1 error.
+      apply --plan FILE. A deletion that would take an object the project does not manage with it
+      (a hand-made UDF on a deleted canvas) stops the plan, naming it, unless --allow-cascade.
       --only ADDRESS (repeatable; * stands for any text, e.g. "udf.listings/*") plans only the
       matching objects and what they need, and says the plan is partial. --replace ADDRESS
       (repeatable) replaces an object now: a share gets a new token, a service account a new
       account, a UDF, cronjob or secret is re-created. An address that matches nothing: exit 1.
+      Exit 0 (with --detailed-exitcode: 0 no changes, 2 changes), 1 error.
 
-  svc-iac apply [DIR] [--target T] [--auto-approve] [--prune] [--max-deletions N] [--allow-delete-all]
+  svc-iac apply [DIR] [--target T] [--auto-approve] [--prune] [--max-deletions N] [--allow-delete-all] [--allow-cascade]
                 [--outputs FILE] [--discard-tokens] [--concurrency N] [--force-unlock ID|all] [--json]
                 [--only ADDRESS]... [--replace ADDRESS]...
       Makes the platform match the repository (or, with --only, the matching objects), under a lock. New tokens go only to --outputs FILE
@@ -47,6 +52,12 @@ Usage:
   svc-iac drift [DIR] [--target T] [--format md|json] [--out FILE]
       Reports changed, missing, orphaned, unmanaged and pending objects. Writes nothing on the platform.
       Exit 0 no drift, 2 drift, 1 error.
+
+  svc-iac destroy [DIR] [--target T] [--auto-approve] [--allow-cascade] [--concurrency N] [--json]
+      Deletes every object in the target's inventory, and nothing else, in reverse dependency
+      order, under the lock; asks for "yes" like apply (or --auto-approve). Stops, deleting
+      nothing, at a protected object or an object of another owner a deletion would take along
+      (--allow-cascade). Leaves the inventory empty. Exit 0 done, 1 error, stopped or cancelled.
 
   svc-iac import [DIR] [--target T] [--canvas NAME ...] [--all] [--cronjobs] [--secrets]
                  [--service-accounts] [--dry-run] [--force] [--project NAME] [--json]

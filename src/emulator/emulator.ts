@@ -13,6 +13,8 @@ import { datasetAt } from "./datasets/dataset-catalog";
 import { indexDataset, type IndexResult } from "./datasets/dataset-indexer";
 import type { DatasetSpecInput } from "./datasets/dataset-spec";
 import { FaultInjector, type FaultSpec } from "./faults";
+import { checkRunTimeLimit, createRealtimeRuntime } from "./realtime/runtime";
+import { migrateRunCache } from "./realtime/run-cache";
 import { Keys } from "./keys";
 import type { EmulatorEnv } from "./route";
 import { DEFAULT_SEED, applySeed, loadSeedFile, type SeedSpec, type SeedTokens } from "./seed";
@@ -38,6 +40,13 @@ export interface EmulatorOptions {
   tickIntervalMs?: number;
   /** Log sink. @default nothing */
   log?: (line: string) => void;
+  /**
+   * Python interpreter (command or path) that runs UDFs. It is started on the first run only;
+   * when it is missing, runs answer 501 and everything else works. @default "python3"
+   */
+  python?: string;
+  /** Run time limit of a UDF run in milliseconds; the process is killed when it passes. @default 60000 */
+  runTimeLimitMs?: number;
 }
 
 export interface RunningEmulator {
@@ -66,15 +75,17 @@ export interface RunningEmulator {
 }
 
 export async function startEmulator(options: EmulatorOptions = {}): Promise<RunningEmulator> {
+  checkRunTimeLimit(options.runTimeLimitMs);
   if (options.dataDir) mkdirSync(options.dataDir, { recursive: true });
   const keys = Keys.forDataDir(options.dataDir);
   const store = new Store(options.dataDir);
   store.migrate(CORE_DDL);
   store.migrate(CATALOG_DDL);
+  migrateRunCache(store);
   for (const area of AREAS) if (area.ddl) store.migrate(area.ddl);
 
-  const tempObjects = options.dataDir ? undefined : mkdtempSync(join(tmpdir(), "svc-emulator-"));
-  const objectsDir = options.dataDir ? join(options.dataDir, "objects") : tempObjects!;
+  const tempRoot = options.dataDir ? undefined : mkdtempSync(join(tmpdir(), "svc-emulator-"));
+  const objectsDir = join(options.dataDir ?? tempRoot!, "objects");
   mkdirSync(objectsDir, { recursive: true });
 
   const clock = options.clock ?? systemClock;
@@ -86,6 +97,11 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
     origin: "",
     importMaxBytes: options.importMaxBytes ?? 10 * 1024 * 1024,
     log: options.log ?? (() => {}),
+    realtime: createRealtimeRuntime({
+      python: options.python,
+      timeLimitMs: options.runTimeLimitMs,
+      runsDir: join(options.dataDir ?? tempRoot!, "runs"),
+    }),
   };
   const seed = typeof options.seed === "string" ? loadSeedFile(options.seed) : (options.seed ?? DEFAULT_SEED);
   const tokens = applySeed(store, keys, seed, clock.now());
@@ -95,7 +111,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
       indexDataset(env, d);
     } catch (e) {
       store.close();
-      if (tempObjects) rmSync(tempObjects, { recursive: true, force: true });
+      if (tempRoot) rmSync(tempRoot, { recursive: true, force: true });
       throw new Error(`seed datasets[${i}] (${d.path}): ${(e as Error).message}`);
     }
   });
@@ -141,9 +157,10 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
       if (closed) return;
       closed = true;
       if (timer) clearInterval(timer);
+      env.realtime.close();
       await server.close();
       store.close();
-      if (tempObjects) rmSync(tempObjects, { recursive: true, force: true });
+      if (tempRoot) rmSync(tempRoot, { recursive: true, force: true });
     },
   };
 }

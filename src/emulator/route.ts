@@ -3,6 +3,7 @@ import type { z } from "zod";
 import type { Clock } from "./clock";
 import { HttpError, fromZodIssues } from "./http-error";
 import type { Keys } from "./keys";
+import type { RealtimeRuntime } from "./realtime/runtime";
 import type { ParsedAuth, Principal, Scope } from "./principal";
 import type { Store } from "./store";
 import { unauthorized } from "./http-error";
@@ -19,6 +20,8 @@ export interface EmulatorEnv {
   /** Largest accepted canvas import archive, in bytes. @default 10 MiB */
   importMaxBytes: number;
   log: (line: string) => void;
+  /** UDF runs: interpreter, time limit, run folders, concurrency. */
+  realtime: RealtimeRuntime;
 }
 
 export type BodyKind = "json" | "raw" | "multipart" | "none";

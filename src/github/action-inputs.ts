@@ -5,8 +5,8 @@
  * shell can set) is accepted too. Every bad input is reported at once.
  */
 
-export type ActionCommand = "validate" | "plan" | "apply" | "drift";
-export const ACTION_COMMANDS: readonly ActionCommand[] = ["validate", "plan", "apply", "drift"];
+export type ActionCommand = "validate" | "plan" | "apply" | "drift" | "destroy";
+export const ACTION_COMMANDS: readonly ActionCommand[] = ["validate", "plan", "apply", "drift", "destroy"];
 
 /** Where rotated tokens go besides the log mask. */
 export type SecretsTarget = { kind: "none" } | { kind: "repository" } | { kind: "environment"; name: string };
@@ -22,6 +22,8 @@ export interface ActionInputs {
   maxDeletions?: number;
   /** @default false */
   allowDeleteAll: boolean;
+  /** Plan, apply and destroy: deletions may take objects the project does not manage with them. @default false */
+  allowCascade: boolean;
   /** @default false */
   discardTokens: boolean;
   /** Plan and drift exit 2 when there are changes or drift (0 otherwise). @default true */
@@ -87,6 +89,7 @@ export function readActionInputs(env: Record<string, string | undefined>): Actio
     prune: bool("prune", false),
     maxDeletions,
     allowDeleteAll: bool("allow-delete-all", false),
+    allowCascade: bool("allow-cascade", false),
     discardTokens: bool("discard-tokens", false),
     detailedExitCode: bool("detailed-exitcode", true),
     comment: bool("comment", true),

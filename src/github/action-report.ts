@@ -23,9 +23,10 @@ export function resultMarkdown(result: CommandResult, labels: ReportLabels, maxC
   const link = labels.detailsLink;
   if (result.command === "plan" && result.plan && result.exitCode !== 1) return renderPlanMarkdown(result.plan, { maxChars, detailsLink: link });
   if (result.command === "drift" && result.drift && result.exitCode !== 1) return renderDriftMarkdown(result.drift, { maxChars, detailsLink: link });
-  const plan = (result.command === "plan" || result.command === "apply") && result.plan ? result.plan : undefined;
-  if (result.command === "apply" && result.report) {
-    const head = `### Apply ${md(labels.project)} (${md(labels.target)}): ${result.report.ok ? "complete" : "failed"}\n\n${fenced(renderApplyReportText(result.report))}\n`;
+  const plan = (result.command === "plan" || result.command === "apply" || result.command === "destroy") && result.plan ? result.plan : undefined;
+  if ((result.command === "apply" || result.command === "destroy") && result.report) {
+    const verb = result.command === "apply" ? "Apply" : "Destroy";
+    const head = `### ${verb} ${md(labels.project)} (${md(labels.target)}): ${result.report.ok ? "complete" : "failed"}\n\n${fenced(renderApplyReportText(result.report, { command: verb }))}\n`;
     return withPlan(head + (result.message ? `\n${quote(result.message)}\n` : ""), plan, maxChars, link);
   }
   if (result.command === "validate" && result.exitCode === 0) return `### Validate ${md(labels.project)} (${md(labels.target)}): ${result.objects} object${result.objects === 1 ? "" : "s"}, no errors\n`;
@@ -44,14 +45,14 @@ export function fullReport(result: CommandResult, labels: ReportLabels): { markd
   const markdown = resultMarkdown(result, labels, UNLIMITED);
   if (result.command === "plan" && result.plan) return { markdown, json: toJson(result.plan) };
   if (result.command === "drift" && result.drift) return { markdown, json: toJson(result.drift) };
-  if (result.command === "apply" && result.report) return { markdown, json: toJson(result.report) };
+  if ((result.command === "apply" || result.command === "destroy") && result.report) return { markdown, json: toJson(result.report) };
   return { markdown };
 }
 
 /** Plain text for the job log. */
 export function resultLogText(result: CommandResult, labels: ReportLabels): string {
   if (result.command === "plan" && result.plan) return renderPlanText(result.plan);
-  if (result.command === "apply" && result.report) return renderApplyReportText(result.report);
+  if ((result.command === "apply" || result.command === "destroy") && result.report) return renderApplyReportText(result.report, { command: result.command === "apply" ? "Apply" : "Destroy" });
   if (result.command === "drift" && result.drift) return renderDriftMarkdown(result.drift, { maxChars: UNLIMITED, detailsLink: labels.detailsLink });
   if (result.command === "validate" && result.exitCode === 0) return `${result.objects} object${result.objects === 1 ? "" : "s"}, no errors\n`;
   return "";
@@ -59,7 +60,7 @@ export function resultLogText(result: CommandResult, labels: ReportLabels): stri
 
 /** The result's failure: its message and every validation error as `file:line:column: message`. */
 function failureMarkdown(result: CommandResult, labels: ReportLabels): string {
-  const verb = { validate: "Validate", plan: "Plan", apply: "Apply", drift: "Drift check" }[result.command];
+  const verb = { validate: "Validate", plan: "Plan", apply: "Apply", drift: "Drift check", destroy: "Destroy" }[result.command];
   let out = `### ${verb} failed for ${md(labels.project)} (${md(labels.target)})\n\n`;
   if ("message" in result && result.message) out += `${quote(result.message)}\n\n`;
   if (result.errors.length > 0) {

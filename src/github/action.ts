@@ -30,6 +30,7 @@ export interface CommandFunctions {
   planCommand(opts: CommandOptions): Promise<CommandResult>;
   applyCommand(opts: CommandOptions): Promise<CommandResult>;
   driftCommand(opts: CommandOptions): Promise<CommandResult>;
+  destroyCommand(opts: CommandOptions): Promise<CommandResult>;
 }
 
 export interface ActionDeps {
@@ -166,6 +167,7 @@ async function runCommand(inputs: ActionInputs, ctx: ActionContext, io: ActionIo
     prune: inputs.prune || undefined,
     maxDeletions: inputs.maxDeletions,
     allowDeleteAll: inputs.allowDeleteAll || undefined,
+    allowCascade: inputs.allowCascade || undefined,
     discardTokens: inputs.discardTokens || undefined,
     // Plan gets them too: it stops early when a new token would have no destination.
     publishers: inputs.command === "apply" || inputs.command === "plan" ? tokenPublishers(inputs, ctx, io, w) : undefined,
@@ -191,6 +193,9 @@ async function runCommand(inputs: ActionInputs, ctx: ActionContext, io: ActionIo
       return commands.applyCommand(opts);
     case "drift":
       return commands.driftCommand(opts);
+    case "destroy":
+      // A workflow cannot answer a prompt: choosing the destroy command is the approval.
+      return commands.destroyCommand(opts);
   }
 }
 
@@ -226,12 +231,13 @@ function tokenPublishers(inputs: ActionInputs, ctx: ActionContext, io: ActionIo,
 function defaultCommands(): CommandFunctions {
   // Loaded on first use: the action module stays importable (and testable) on its own.
   const commands: typeof import("../reconcile/commands") = require("../reconcile/commands");
-  return commands;
+  const { destroyCommand }: typeof import("../reconcile/destroy") = require("../reconcile/destroy");
+  return { ...commands, destroyCommand };
 }
 
-/** Plan or apply with at least one action; drift is reported in `has-drift`. */
+/** Plan, apply or destroy with at least one action; drift is reported in `has-drift`. */
 function hasChanges(result: CommandResult): boolean {
-  if (result.command === "plan" || result.command === "apply") return result.exitCode !== 1 && (result.plan?.actions.length ?? 0) > 0;
+  if (result.command === "plan" || result.command === "apply" || result.command === "destroy") return result.exitCode !== 1 && (result.plan?.actions.length ?? 0) > 0;
   return false;
 }
 
@@ -245,11 +251,11 @@ function stepExitCode(result: CommandResult, inputs: ActionInputs): number {
 }
 
 function plannedBlocks(result: CommandResult): { rule: string }[] {
-  return result.command === "plan" || result.command === "apply" ? (result.plan?.blocks ?? []) : [];
+  return result.command === "plan" || result.command === "apply" || result.command === "destroy" ? (result.plan?.blocks ?? []) : [];
 }
 
 function projectOf(result: CommandResult): string | undefined {
-  if (result.command === "plan" || result.command === "apply") return result.plan?.project ?? (result.command === "apply" ? result.report?.project : undefined);
+  if (result.command === "plan" || result.command === "apply" || result.command === "destroy") return result.plan?.project ?? (result.command !== "plan" ? result.report?.project : undefined);
   if (result.command === "drift") return result.drift?.project;
   return undefined;
 }

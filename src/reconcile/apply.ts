@@ -251,6 +251,7 @@ class Applier {
         case "delete":
         case "unshare":
           await this.remove(step);
+          if (step.retire?.length) await this.retire(step, step.retire);
           this.ctx.inventory.remove(a.address);
           break;
       }

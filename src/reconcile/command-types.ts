@@ -1,5 +1,5 @@
 /**
- * The commands as functions (`svc-iac validate | plan | apply | drift`): what the CLI and the
+ * The commands as functions (`svc-iac validate | plan | apply | drift | destroy`): what the CLI and the
  * GitHub Action call. Each returns data and an exit code; rendering is the caller's.
  */
 import type { LoadError } from "./model";
@@ -42,6 +42,8 @@ export interface CommandOptions {
   maxDeletions?: number;
   /** Allow a plan that deletes every managed object. */
   allowDeleteAll?: boolean;
+  /** Plan/apply/destroy: let deletions take objects the project does not manage with them (a hand-made UDF on a deleted canvas). */
+  allowCascade?: boolean;
   /** Apply: where new tokens are written (JSON, mode 0600). */
   outputs?: string;
   /** Apply: create service accounts even though no destination for their tokens is configured. */
@@ -86,4 +88,5 @@ export type CommandResult =
   | { command: "validate"; exitCode: 0 | 1; errors: LoadError[]; objects: number }
   | { command: "plan"; exitCode: 0 | 1 | 2; errors: LoadError[]; plan?: Plan; message?: string }
   | { command: "apply"; exitCode: 0 | 1; errors: LoadError[]; plan?: Plan; report?: ApplyReport; message?: string }
-  | { command: "drift"; exitCode: 0 | 1 | 2; errors: LoadError[]; drift?: DriftReport; message?: string };
+  | { command: "drift"; exitCode: 0 | 1 | 2; errors: LoadError[]; drift?: DriftReport; message?: string }
+  | { command: "destroy"; exitCode: 0 | 1; errors: LoadError[]; plan?: Plan; report?: ApplyReport; message?: string };

@@ -20,6 +20,7 @@ import { PROTECTED_RULE } from "./protect";
 import { adoptionCandidates, CROSS_TARGET_RULE, crossTargetBlocks } from "./cross-target";
 import { otherTargetInventories } from "./state/other-targets";
 import { resolveTargeting, type Targeting } from "./targeting";
+import { CASCADE_RULE } from "./cascade";
 import { repositoryDigest, repositoryPaths } from "./repository-digest";
 import { canonicalJson } from "../canonical-json";
 import { readSavedPlan, SavedPlanError, restrictToSaved, savedPlanOf, staleMessage, staleObjects, type SavedPlan, type SavedPlanOptions } from "./saved-plan";
@@ -27,11 +28,9 @@ import { traitsOf } from "./phases";
 import { toJson } from "./render/json";
 import { mkdir, readFile, writeFile } from "node:fs/promises";
 import { dirname, resolve } from "node:path";
-import { defaultLockOwner } from "./state/lock-file";
+import { withHeldLock } from "./held-lock";
 import { openStateBackend } from "./state/open-backend";
 import type { Inventory, StateBackend } from "./state/types";
-
-const DEFAULT_LOCK_TTL_MS = 10 * 60_000;
 
 type Loaded = { ok: true; project: LoadedProject } | { ok: false; errors: LoadError[] };
 
@@ -102,6 +101,7 @@ function planningOptions(s: Session, opts: CommandOptions, drift: boolean): Save
     allow_delete_all: opts.allowDeleteAll ?? false,
     only: [...(opts.only ?? [])],
     replace: [...(opts.replace ?? [])],
+    ...(opts.allowCascade ? { allow_cascade: true } : {}),
   };
 }
 
@@ -141,6 +141,7 @@ async function makePlan(
     allowDeleteAll: options.allow_delete_all,
     ignoreRotationSchedule: drift,
     targeting,
+    allowCascade: options.allow_cascade ?? false,
     fingerprintKey: s.fingerprintKey,
   });
   if (!drift) await checkAdoptions(s, opts, outcome, inventory, targeting);
@@ -192,8 +193,8 @@ export function planCommand(opts: CommandOptions): Promise<CommandResult> {
     const outcome = await makePlan(s, opts);
     tokenBlock(outcome, publishersFor(opts), opts);
     const changes = outcome.plan.actions.length > 0;
-    // No flag lifts these: the plan itself fails.
-    const fatal = outcome.plan.blocks.filter((b) => b.rule === PROTECTED_RULE || b.rule === CROSS_TARGET_RULE);
+    // These stop the plan itself: no flag of apply's would make it go (protected, cross-target), or it names what would be lost (cascade).
+    const fatal = outcome.plan.blocks.filter((b) => b.rule === PROTECTED_RULE || b.rule === CASCADE_RULE || b.rule === CROSS_TARGET_RULE);
     if (fatal.length) return { command: "plan", exitCode: 1, errors: [], plan: outcome.plan, message: fatal.map((b) => b.message).join("\n") };
     if (opts.planOut) await writeSavedPlan(s, opts, opts.planOut, outcome);
     return { command: "plan", exitCode: changes && opts.detailedExitCode ? 2 : 0, errors: [], plan: outcome.plan };
@@ -260,24 +261,7 @@ export async function applyCommand(opts: CommandOptions): Promise<CommandResult>
       const removed = await s.backend.forceUnlock(opts.forceUnlock === true ? undefined : opts.forceUnlock);
       if (removed) opts.log?.(`Removed the lock ${removed.id} held by ${removed.owner} since ${removed.acquiredAt}.`);
     }
-    const ttlMs = opts.lockTtlMs ?? DEFAULT_LOCK_TTL_MS;
-    const lock = await s.backend.acquireLock({
-      owner: opts.lockOwner ?? defaultLockOwner(),
-      operation: "apply",
-      ttlMs,
-      now,
-      onTakeover: (dead, reason) => opts.log?.(`Took over the lock ${dead.id} of ${dead.owner}: ${reason}, so that run ended without releasing it.`),
-    });
-    let renewal: Promise<void> = Promise.resolve();
-    let lockLost: string | undefined;
-    const timer = setInterval(() => {
-      renewal = lock.renew().catch((e) => {
-        // Another run may now be applying: start nothing more.
-        lockLost = `the lock could not be renewed (${messageOf(e)})`;
-        opts.log?.(`Stopping: ${lockLost}.`);
-      });
-    }, Math.max(1000, Math.floor(ttlMs / 3)));
-    try {
+    return withHeldLock(s.backend, opts, "apply", async (stopReason) => {
       const saved = opts.planFile ? await loadSavedPlan(s, opts.planFile) : undefined;
       const stale = saved && (await staleRepository(s, opts, saved));
       if (stale) return { command: "apply", exitCode: 1, errors: [], message: stale };
@@ -310,16 +294,12 @@ export async function applyCommand(opts: CommandOptions): Promise<CommandResult>
           now,
           progress: opts.progress,
           secrets: secretValues(s.project, opts.env),
-          stopReason: () => lockLost,
+          stopReason,
           fingerprintKey: s.fingerprintKey,
         },
         outcome,
       );
       return { command: "apply", exitCode: report.ok ? 0 : 1, errors: [], plan, report };
-    } finally {
-      clearInterval(timer);
-      await renewal;
-      await lock.release();
-    }
+    });
   });
 }

@@ -1,5 +1,6 @@
 /** The GitOps reconciler as a library: the commands, and the steps they are made of. */
 export { applyCommand, driftCommand, planCommand, validateCommand } from "./commands";
+export { destroyCommand, planDestroy } from "./destroy";
 export type { CommandOptions, CommandResult, ProgressEvent, PublishedToken, TokenPublisher } from "./command-types";
 export { loadRepository, type LoadOptions } from "./load";
 export { formatLoadError, type DesiredObject, type LoadedProject, type LoadError, type LoadResult, type SourceLocation } from "./model";

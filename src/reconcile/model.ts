@@ -60,6 +60,8 @@ export interface ProjectSettings {
   credentials: { baseUrlEnv: string; udfBaseUrlEnv: string; tokenEnv: string; serviceTokenEnv: string };
   /** Apply concurrency. @default 8 */
   concurrency: number;
+  /** The target's `name_prefix` / `name_suffix`, when it sets one (preview environments). */
+  names?: { prefix: string; suffix: string };
 }
 
 /** A `moved:` entry of svc.yaml: the object the inventory records under `from` is now declared as `to`. */
@@ -85,6 +87,8 @@ export interface LoadedProject {
   moved?: MovedEntry[];
   /** Every target svc.yaml declares, `default` included (their inventories are checked before adopting). @default [target] */
   targets?: string[];
+  /** What the loader left out and why (a prefixed target's team-wide objects); shown as plan warnings. @default [] */
+  warnings?: string[];
 }
 
 export type LoadResult = { ok: true; project: LoadedProject } | { ok: false; errors: LoadError[] };

@@ -51,9 +51,24 @@ export interface UnmanagedObject {
   id: string;
 }
 
+/**
+ * An object a deletion takes with it without a step of its own: a UDF on a deleted canvas, the
+ * canvas's share (`deleted`), a cronjob running a deleted UDF (`broken`: kept, every run fails).
+ */
+export interface CascadedObject {
+  address: string;
+  kind: DesiredKind;
+  id: string;
+  /** The address of the deleted object that takes it. */
+  by: string;
+  effect: "deleted" | "broken";
+  /** Declared in the repository or recorded in the inventory; an unmanaged one stops apply unless `--allow-cascade`. */
+  managed: boolean;
+}
+
 /** A safety rule that stops apply (prune guards); lifted by the flag it names. */
 export interface PlanBlock {
-  /** `max-deletions` | `delete-all` | `tokens-without-outputs` | `unreadable-token` | `protected` | `cross-target` */
+  /** `max-deletions` | `delete-all` | `tokens-without-outputs` | `unreadable-token` | `protected` | `cascade` | `cross-target` | … */
   rule: string;
   message: string;
 }
@@ -74,6 +89,8 @@ export interface Plan {
   /** Inventory objects that left the repository but are kept because prune is off. */
   orphans: { address: string; kind: DesiredKind; id: string }[];
   unmanaged: UnmanagedObject[];
+  /** What the deletions take with them (present only when they take something), sorted by address. */
+  cascade?: CascadedObject[];
   /** Rules that stop this plan from being applied; empty when it may be applied. */
   blocks: PlanBlock[];
   warnings: string[];

@@ -23,6 +23,7 @@ import type { Inventory, InventoryEntry } from "./state/types";
 import { findUnmanaged } from "./unmanaged";
 import { findRenames } from "./renames";
 import { needsOf, WHOLE_REPOSITORY, type Targeting } from "./targeting";
+import { planCascade } from "./cascade";
 import { withTextDiffs } from "./render/text-diff";
 
 export interface PlanInput {
@@ -38,6 +39,8 @@ export interface PlanInput {
   ignoreRotationSchedule?: boolean;
   /** `--only` and `--replace` (see targeting.ts). @default the whole repository, nothing replaced on request */
   targeting?: Targeting;
+  /** Let deletions take objects the project does not manage with them (see cascade.ts). @default false */
+  allowCascade?: boolean;
   /** The key the observation's fingerprints are under; the desired values are fingerprinted with it too. */
   fingerprintKey?: FingerprintKey;
 }
@@ -121,7 +124,7 @@ class Planner {
     this.targeting = input.targeting ?? WHOLE_REPOSITORY;
     const found = findRenames(input);
     this.renames = found.from;
-    this.warnings.push(...found.warnings);
+    this.warnings.push(...(input.project.warnings ?? []), ...found.warnings);
   }
 
   private get ctx(): InputContext {
@@ -314,9 +317,12 @@ class Planner {
       this.orphans.push({ address, kind: e.kind, id: e.id });
       return;
     }
-    const action: ActionType = traitsOf(e.kind).verbs?.delete ?? "delete";
-    this.step(undefined, { address, kind: e.kind, action, id: e.id, fields: [], reason: "removed from the repository", notes: [] }, {
-      managed: true, observed: found, olds: keptOlds(e.kind, found.state, e.kept, this.input.fingerprintKey), inventory: e,
+    const traits = traitsOf(e.kind);
+    const action: ActionType = traits.verbs?.delete ?? "delete";
+    // A credential goes with the ones it replaced and never handed out: none stays live.
+    const retire = traits.credential ? retiredObjects(e, found.id, this.input.observation.kinds[e.kind]) : [];
+    this.step(undefined, { address, kind: e.kind, action, id: e.id, fields: retire.length ? [this.retiredField(traits, retire)] : [], reason: "removed from the repository", notes: [] }, {
+      managed: true, observed: found, olds: keptOlds(e.kind, found.state, e.kept, this.input.fingerprintKey), inventory: e, ...(retire.length ? { retire: retire.map((r) => r.id) } : {}),
     });
   }
 
@@ -361,6 +367,9 @@ export function planChanges(input: PlanInput): PlanOutcome {
   planner.blocks.push(...protectionBlocks(planner.steps));
   const steps = orderSteps(planner.steps);
   const actions = steps.map((s) => s.action);
+  const declaredKinds = new Map(input.project.objects.map((o) => [o.address, o.kind] as const));
+  const { cascade, blocks: cascadeBlocks } = planCascade(actions, { ...input, declaredIds: planner.ids, declaredKinds, allowCascade: input.allowCascade ?? false });
+  planner.blocks.push(...cascadeBlocks);
   const summary = Object.fromEntries(ACTION_TYPES.map((t) => [t, actions.filter((a) => a.action === t).length])) as Plan["summary"];
   const targeting = input.targeting ?? WHOLE_REPOSITORY;
   const plan: Plan = {
@@ -372,6 +381,7 @@ export function planChanges(input: PlanInput): PlanOutcome {
     summary,
     orphans: planner.orphans,
     unmanaged: findUnmanaged(input, planner.ids).filter((u) => targeting.matches(u.address)),
+    ...(cascade.length ? { cascade } : {}),
     blocks: planner.blocks,
     warnings: planner.warnings,
   };

@@ -28,6 +28,8 @@ export interface SavedPlanOptions {
   only: string[];
   /** `--replace` addresses. */
   replace: string[];
+  /** `--allow-cascade`: deletions may take objects the project does not manage. @default false */
+  allow_cascade?: boolean;
 }
 
 /** The platform object one action was planned against: `id` and `state` are null when it did not exist. */

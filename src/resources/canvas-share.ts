@@ -129,6 +129,9 @@ export const canvasShareKind: ResourceKind<CanvasShareInputs, CanvasShareState> 
     return shareState(news, shared, minted);
   },
   async delete(ctx, id) {
+    // Session tokens are revoked per canvas token (spec 4.1): revoked first, no embed outlives the share.
+    const canvas = await unlessMissing(ctx.client.canvases.getById(id));
+    if (canvas?.share_token) await unlessMissing(ctx.client.sessionTokens.revokeAll(canvas.share_token));
     await unlessMissing(ctx.client.sharing.unshare(id));
   },
   async observeAll(ctx) {
@@ -181,6 +184,7 @@ export const canvasShareTraits: ReconcileTraits = {
   },
   minted: (created) => !created.adopted,
   tokenOf: (state, minted) => (minted ? state.shareToken : undefined),
+  cascade: { effect: "deleted", why: "a deleted canvas's share goes with it, and its share links stop working" },
   // The shares of this project's canvases (a share's id is its canvas's).
   unmanaged: { within: "Canvas", parents: "declared", parentId: (o) => o.id, address: (_o, canvas) => `share.${canvas}` },
 };

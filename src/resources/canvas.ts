@@ -128,6 +128,7 @@ export const canvasKind: ResourceKind<CanvasInputs, CanvasState> = {
 
 export const canvasTraits: ReconcileTraits = {
   phase: 2,
+  nameInput: "name",
   addressPrefix: "canvas",
   observeGroup: "canvas",
   volatile: ["lastUpdated"],

@@ -212,6 +212,7 @@ export const cronjobKind: ResourceKind<CronjobInputs, CronjobState> = {
 
 export const cronjobTraits: ReconcileTraits = {
   phase: 5,
+  nameInput: "name",
   addressPrefix: "cronjob",
   references: [{ field: "udfId", ref: "udf" }],
   volatile: ["lastRun"],
@@ -221,6 +222,7 @@ export const cronjobTraits: ReconcileTraits = {
   // The update sends the name: a renamed cronjob (by a moved: entry) keeps its id and history.
   renames: {},
   observeGroup: "canvas",
+  cascade: { effect: "broken", why: "the UDF it runs is deleted, so it stays scheduled and every run fails" },
   // Cronjobs running this project's UDFs (declared or in the inventory).
   unmanaged: { within: "Udf", parents: "claimed", parentId: (o) => String(o.state.udfId), address: (o) => `cronjob.${o.state.name}` },
 };

@@ -35,6 +35,17 @@ export type TextForm = "text" | "json" | ((value: unknown) => string);
 export interface ReconcileTraits {
   /** Apply order: lower phases are created and updated first and deleted last. */
   readonly phase: number;
+  /**
+   * The input holding the object's name on the platform, which a target's `name_prefix` and
+   * `name_suffix` wrap (preview environments beside production). Addresses never change.
+   */
+  readonly nameInput?: string;
+  /**
+   * One object per team whatever the target (a secret key): a target with a `name_prefix` or
+   * `name_suffix`, which shares the team with the unprefixed target, cannot rename it and leaves it
+   * to that target (it neither adopts nor destroys production's).
+   */
+  readonly teamWide?: boolean;
   /** Address prefix: `canvas` in `canvas.sales`; also the `refs` name other objects use for it. */
   readonly addressPrefix: string;
   /** Inputs that hold the platform id of a referenced object: `{ field: "canvasId", ref: "canvas" }`. */
@@ -152,6 +163,14 @@ export interface ReconcileTraits {
   tokenOf?(state: Record<string, any>, minted: boolean): string | null | undefined;
   /** A file apply writes from the object's state (a policy document), and its text. */
   readonly outputFile?: { path(d: DesiredObject): string | undefined; text(state: Record<string, any>): string };
+  /**
+   * What deleting this object's parent does to it, the parent being the `unmanaged` trait's
+   * `within` kind, found by its `parentId`: the platform deletes it too (`deleted`: a canvas's UDFs
+   * and its share), or leaves it in place but broken (`broken`: a cronjob whose UDF is deleted).
+   * Plans list such objects under the delete that takes them (see `cascade.ts`), and stop when one
+   * is not the project's.
+   */
+  readonly cascade?: { effect: "deleted" | "broken"; why: string };
   /**
    * Where unmanaged objects are looked for: those whose parent (an object of kind `within`, found
    * by `parentId`) is this project's. `parents: "declared"` counts declared parents only,

@@ -87,4 +87,5 @@ export const secretTraits: ReconcileTraits = {
   // First: UDFs may read secrets.
   phase: 0,
   addressPrefix: "secret",
+  teamWide: true,
 };

@@ -127,6 +127,7 @@ export const serviceAccountKind: ResourceKind<ServiceAccountInputs, ServiceAccou
 
 export const serviceAccountTraits: ReconcileTraits = {
   phase: 1,
+  nameInput: "name",
   addressPrefix: "service_account",
   // Any change replaces the account: it is a rotation, new account first.
   rotation: { on: "any", note: "the new account is created and its token published before the old account is deleted", inPlace: false },

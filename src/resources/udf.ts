@@ -281,6 +281,7 @@ export const udfTraits: ReconcileTraits = {
   readKept: (state, kept) => (typeof kept.createSharedToken === "boolean" ? { ...state, createSharedToken: kept.createSharedToken } : state),
   tokenOf: (state) => state.sharedToken,
   uses: secretsRead,
+  cascade: { effect: "deleted", why: "the platform deletes a canvas's UDFs with it" },
   // UDFs on this project's canvases.
   unmanaged: { within: "Canvas", parents: "declared", parentId: (o) => String(o.state.canvasId), address: (o, canvas) => `udf.${canvas}/${o.state.slug}` },
 };

@@ -1,13 +1,11 @@
 import { randomUUID } from "node:crypto";
 import { describe, expect, it } from "vitest";
-import { ApiError } from "../../src/api/errors";
 import { failure, useEmulator } from "../helpers/emulator";
 
 const fx = useEmulator();
 
 const PRIMARY = "rt-demo-primary";
 const OTHER = "rt-other-primary";
-const NOT_AVAILABLE = "Running UDFs is not available in the emulator yet";
 
 /** Puts cached results for `udfId` into the store: `null` is a non-tile result, else `[z, x, y]`. */
 function cache(udfId: string, entries: ([number, number, number] | null)[]): void {
@@ -123,16 +121,9 @@ describe("cache invalidation (4.4)", () => {
   });
 });
 
+// What runs do is tested in test/emulator/realtime-runs.test.ts.
 describe("running UDFs (4.4)", () => {
   const input = { stepConfig: { udf: { name: "x" } }, format: "json", cacheMaxAge: 60 };
-
-  it("answers 501 with a clear detail for ad hoc and tile runs on the caller's instance", async () => {
-    const run = await failure(fx.user.realtime.runUdf(PRIMARY, input));
-    expect(run).toBeInstanceOf(ApiError);
-    expect(run).toMatchObject({ status: 501, code: "server_error", detail: NOT_AVAILABLE, path: `/realtime/${PRIMARY}/api/v1/run/udf?cache_max_age=60` });
-    const tile = await failure(fx.service.realtime.runTile(PRIMARY, { z: 3, x: 1, y: 2 }, { stepConfig: "{}", format: "png" }));
-    expect(tile).toMatchObject({ status: 501, detail: NOT_AVAILABLE, path: `/realtime/${PRIMARY}/api/v1/run/udf/tiles/3/1/2` });
-  });
 
   it("checks credentials (401) and the instance (404 for another team's) before that", async () => {
     expect(await failure(fx.anon.realtime.runUdf(PRIMARY, input))).toMatchObject({ status: 401, detail: "Not authenticated" });

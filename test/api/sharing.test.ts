@@ -271,7 +271,12 @@ describe("OpenAPI description on the UDF host", () => {
     expect(doc.openapi).toMatch(/^3\./);
     expect(doc.info.title).toBe(c.name);
     expect(doc.servers![0].url).toBe(`${fx.emu.udfBaseUrl}/${share_token}`);
-    expect(Object.keys(doc.paths).sort()).toEqual(["/loader", "/stats"]);
+    // loader takes a tile (bbox), so it also has a tile operation without that parameter.
+    expect(Object.keys(doc.paths).sort()).toEqual(["/loader", "/loader/tiles/{z}/{x}/{y}", "/stats"]);
+    const tile = (doc.paths["/loader/tiles/{z}/{x}/{y}"] as any).get;
+    expect(tile.parameters.map((p: { name: string; in: string }) => `${p.in}:${p.name}`)).toEqual([
+      "path:z", "path:x", "path:y", "query:city", "query:n", "query:ratio", "query:flag", "query:format",
+    ]);
     const loader = (doc.paths["/loader"] as any).get;
     expect(loader.description).toBe("About loader");
     expect(loader.parameters.slice(0, 5)).toEqual([

@@ -1,4 +1,4 @@
-import { spawn } from "node:child_process";
+import { execFileSync, spawn } from "node:child_process";
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -126,6 +126,40 @@ describe("svc-iac emulator (the command)", () => {
     await expect(badLimit.ready).rejects.toThrow('Invalid --import-max-bytes "ten". Expected a positive whole number of bytes.');
     const badFaults = runCli(["--faults", "503=2"]);
     await expect(badFaults.ready).rejects.toThrow('Invalid fault rate "503=2". A rate is a number from 0 to 1.');
+    const badRunLimit = runCli(["--run-time-limit", "soon"]);
+    await expect(badRunLimit.ready).rejects.toThrow('Invalid --run-time-limit "soon". Expected a number of seconds above 0 and at most 86400, e.g. 60 or 0.5.');
+  });
+
+  it("GIVEN --python and --run-time-limit WHEN UDFs run THEN that interpreter runs them and a long run is stopped at the limit", async () => {
+    const python = execFileSync("python3", ["-c", "import sys; print(sys.executable)"], { encoding: "utf8" }).trim();
+    const run = runCli(["--python", python, "--run-time-limit", "1"]);
+    const info = await run.ready;
+    const c = createClient({ baseUrl: info.base_url, token: info.user_token, retry: { maxAttempts: 1 } });
+    const which = await c.realtime.runUdf(info.client_id, { stepConfig: { code: "@fused.udf\ndef udf():\n    import sys\n    return sys.executable\n" }, format: "json" });
+    expect(JSON.parse(which.body.toString())).toBe(python);
+    const slow = { code: "@fused.udf\ndef udf():\n    import time\n    time.sleep(30)\n" };
+    await expect(c.realtime.runUdf(info.client_id, { stepConfig: slow, format: "json" })).rejects.toMatchObject({
+      status: 422,
+      detail: "The UDF run exceeded the time limit of 1 s and was stopped",
+    });
+    await c.close();
+    run.child.kill("SIGTERM");
+    await run.exited;
+    expect(run.stderr()).toContain(`UDF runs in ${python}, time limit 1 s`);
+  });
+
+  it("GIVEN --python naming no interpreter WHEN a UDF runs THEN 501 says so, and the emulator still serves everything else", async () => {
+    const run = runCli(["--python", "/nonexistent/python3"]);
+    const info = await run.ready;
+    const c = createClient({ baseUrl: info.base_url, token: info.user_token, retry: { maxAttempts: 1 } });
+    await expect(c.realtime.runUdf(info.client_id, { stepConfig: { code: "" }, format: "json" })).rejects.toMatchObject({
+      status: 501,
+      detail: expect.stringContaining("The Python interpreter was not found"),
+    });
+    expect((await c.account.getSelf()).handle).toBe("dana");
+    await c.close();
+    run.child.kill("SIGTERM");
+    await run.exited;
   });
 });
 

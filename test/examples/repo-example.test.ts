@@ -9,6 +9,8 @@ import { tmpdir } from "node:os";
 import { join, relative, resolve } from "node:path";
 import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { loadRepository } from "../../src/reconcile/load";
+import { formatLoadError } from "../../src/reconcile/model";
 
 const run = promisify(execFile);
 const ROOT = resolve(__dirname, "../..");
@@ -63,6 +65,13 @@ describe("the example repository", () => {
       expect({ target, code: r.code, stderr: r.stderr }).toEqual({ target, code: 0, stderr: "" });
       expect(r.stdout).toBe("Valid: 13 objects.\n");
     }
+  });
+
+  it("has a preview target: pull request 42 gets prefixed names and its own state", async () => {
+    const r = await loadRepository(EXAMPLE, { target: "preview", env: { EXAMPLE_API_KEY: API_KEY, PR_NUMBER: "42" } });
+    if (!r.ok) throw new Error(r.errors.map(formatLoadError).join("\n"));
+    expect(r.project.objects.filter((o) => o.kind === "Canvas").map((o) => o.inputs.name)).toEqual(["pr_42_listings", "pr_42_ops_reports"]);
+    expect(r.project.settings.state).toEqual({ kind: "remote", url: "s3://demo-bucket/svc-iac/previews/pr-42/listings-demo/preview" });
   });
 
   describe("GIVEN a fresh copy and no platform configured", () => {

@@ -8,9 +8,12 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { runAction } from "../../src/github/action";
-import * as commands from "../../src/reconcile/commands";
+import * as reconcileCommands from "../../src/reconcile/commands";
+import { destroyCommand } from "../../src/reconcile/destroy";
 import { startFakeGithub, type FakeGithub } from "../helpers/fake-github";
 import { useEmulator } from "../helpers/emulator";
+
+const commands = { ...reconcileCommands, destroyCommand };
 
 const fx = useEmulator();
 const GITHUB_TOKEN = "ghs_e2eGithubToken_0123456789";
@@ -80,6 +83,26 @@ describe("the action with the real commands", () => {
       for (const call of gh.calls) expect(`${call.path}\n${call.body}`).not.toContain(secret);
       for (const text of [log, r.stderr, ...files]) expect(text).not.toContain(secret);
     }
+  });
+
+  it("destroys what an apply made with command: destroy, and reports it", async () => {
+    await writeFile(join(workspace, "infra", "service-accounts.yaml"), "service_accounts:\n  destroy_me:\n    rotation: \"1\"\n");
+    await mkdir(join(workspace, "infra", "canvases", "gh_destroy"), { recursive: true });
+    await writeFile(join(workspace, "infra", "canvases", "gh_destroy", "canvas.yaml"), "");
+    await writeFile(join(workspace, "infra", "canvases", "gh_destroy", "hello.py"), "def udf():\n    return 1\n");
+    const applied = await action({ command: "apply", "discard-tokens": "true" });
+    expect(applied.code).toBe(0);
+    expect((await fx.user.canvases.listSelf().toArray()).map((c) => c.name)).toContain("gh_destroy");
+
+    const destroyed = await action({ command: "destroy" });
+    expect(destroyed.code).toBe(0);
+    expect((await fx.user.canvases.listSelf().toArray()).map((c) => c.name)).not.toContain("gh_destroy");
+    expect((await fx.user.environment.listServiceAccounts()).map((a) => a.name).filter((n) => n.startsWith("destroy_me"))).toEqual([]);
+    expect(await readFile(join(workspace, "output"), "utf8")).toMatch(/exit-code=0\nhas-changes=true\nhas-drift=false\nreport-path=[^\n]*\n$/);
+    const report = await readFile(join(workspace, "svc-iac-report", "destroy.md"), "utf8");
+    expect(report).toContain("### Destroy `gh_e2e` (`default`): complete");
+    expect(report).toContain("canvas.gh_destroy");
+    expect(destroyed.stdout).toContain("delete canvas.gh_destroy: done");
   });
 
   it("plans on a pull request into one comment, with the exit code of the plan", async () => {

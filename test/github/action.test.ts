@@ -67,7 +67,7 @@ function fakeCommands(respond: (command: string, opts: CommandOptions) => Promis
     seen.push(opts);
     return respond(command, opts);
   };
-  return { validateCommand: wrap("validate"), planCommand: wrap("plan"), applyCommand: wrap("apply"), driftCommand: wrap("drift") };
+  return { validateCommand: wrap("validate"), planCommand: wrap("plan"), applyCommand: wrap("apply"), driftCommand: wrap("drift"), destroyCommand: wrap("destroy") };
 }
 
 async function run(inputs: Record<string, string>, respond: (command: string, opts: CommandOptions) => Promise<CommandResult> | CommandResult, event?: string): Promise<Run> {
@@ -203,7 +203,7 @@ describe("exit codes and outputs", () => {
     const r = await run({ command: "deploy", prune: "yes", "github-secrets": "org" }, () => planResult(0));
     expect(r.code).toBe(1);
     expect(r.seen).toEqual([]);
-    expect(r.stdout).toContain('Input "command" is "deploy"; expected one of validate, plan, apply, drift.');
+    expect(r.stdout).toContain('Input "command" is "deploy"; expected one of validate, plan, apply, drift, destroy.');
     expect(r.stdout).toContain('Input "prune" is "yes"; expected true or false.');
     expect(r.stdout).toContain('Input "github-secrets" is "org"');
   });
@@ -235,6 +235,18 @@ describe("exit codes and outputs", () => {
     expect(bad.code).toBe(1);
     expect(bad.seen).toEqual([]);
     expect(bad.stdout).toContain('Input "only" cannot be combined with "plan-file" on apply');
+  });
+
+  it("with command destroy and allow-cascade, runs destroy with allowCascade and no token destination", async () => {
+    const calls: string[] = [];
+    const r = await run({ command: "destroy", "allow-cascade": "true" }, (command) => {
+      calls.push(command);
+      return { command: "destroy", exitCode: 0, errors: [] };
+    });
+    expect(calls).toEqual(["destroy"]);
+    expect(r.code).toBe(0);
+    expect(r.seen[0]).toMatchObject({ allowCascade: true });
+    expect(r.seen[0].publishers).toBeUndefined();
   });
 
   it("writes the job summary with the plan", async () => {

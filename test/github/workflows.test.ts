@@ -76,6 +76,7 @@ describe("action.yml", () => {
       prune: ["true", { prune: true }],
       "max-deletions": ["3", { maxDeletions: 3 }],
       "allow-delete-all": ["true", { allowDeleteAll: true }],
+      "allow-cascade": ["true", { allowCascade: true }],
       "discard-tokens": ["true", { discardTokens: true }],
       "detailed-exitcode": ["false", { detailedExitCode: false }],
       comment: ["false", { comment: false }],
@@ -110,8 +111,27 @@ describe("action.yml", () => {
 });
 
 describe("example workflows", () => {
-  it("are the four documented ones", () => {
-    expect(workflowFiles.sort()).toEqual(["apply.yml", "drift.yml", "plan.yml", "saved-plan.yml"]);
+  it("are the five documented ones", () => {
+    expect(workflowFiles.sort()).toEqual(["apply.yml", "drift.yml", "plan.yml", "preview.yml", "saved-plan.yml"]);
+  });
+
+  it("preview deploys each pull request to its own target state on opened and synchronize, and destroys it on closed", () => {
+    const { wf } = workflows.find((w) => w.file === "preview.yml")!;
+    expect(Object.keys(wf.on)).toEqual(["pull_request"]);
+    expect(wf.on.pull_request).toMatchObject({ types: expect.arrayContaining(["opened", "synchronize", "closed"]) });
+    expect(wf.concurrency).toMatchObject({ group: expect.stringContaining("github.event.pull_request.number"), "cancel-in-progress": false });
+    const jobs = wf.jobs as Record<string, { if?: string; steps: Step[] }>;
+    const deploy = jobs.deploy!.steps.find((s) => s.id === "deploy")!;
+    const destroy = jobs.destroy!.steps.find((s) => s.id === "destroy")!;
+    expect(jobs.deploy!.if).toBe("github.event.action != 'closed'");
+    expect(jobs.destroy!.if).toBe("github.event.action == 'closed'");
+    expect(deploy.with).toMatchObject({ command: "apply", target: "preview" });
+    expect(destroy.with).toMatchObject({ command: "destroy", target: "preview" });
+    // The pull request's number names its copy (name_prefix) and its state (see examples/repo/svc.yaml).
+    for (const step of [deploy, destroy]) expect(step.env?.PR_NUMBER).toBe("${{ github.event.pull_request.number }}");
+    const svc = readFileSync(join(ROOT, "examples/repo/svc.yaml"), "utf8");
+    expect(svc).toMatch(/ {2}preview:\n(?: {4}.*\n)*? {4}name_prefix: pr_\$\{env\.PR_NUMBER\}_\n/);
+    expect(svc).toMatch(/ {4}state: \S*pr-\$\{env\.PR_NUMBER\}\n/);
   });
 
   it("saved-plan uploads the pull request's saved plan and applies that artifact on merge", () => {

@@ -127,6 +127,20 @@ export class ProviderHost {
     return { id: res.getId(), properties: res.getProperties()?.toJavaScript() ?? {} };
   }
 
+  /**
+   * `Read` of an object the stack holds no state for: an id, no prior properties, and only the
+   * program's inputs (with `__provider`), as the engine sends for a resource read by id
+   * (`{ id }` resource option / `Resource.get`). Returns the outputs (empty when not found).
+   */
+  async readById(urn: string, id: string, inputs: Props): Promise<{ id: string; properties: Props }> {
+    const req = new provproto.ReadRequest();
+    req.setUrn(urn);
+    req.setId(id);
+    req.setInputs(structproto.Struct.fromJavaScript(inputs));
+    const res = await this.call<any>("read", req);
+    return { id: res.getId(), properties: res.getProperties()?.toJavaScript() ?? {} };
+  }
+
   async update(urn: string, id: string, olds: Props, news: Props): Promise<{ properties: Props }> {
     const req = new provproto.UpdateRequest();
     req.setUrn(urn);

@@ -1,5 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { canvasShareKind, type CanvasShareState } from "../../src/resources/canvas-share";
+import { useEmulator } from "../helpers/emulator";
+import { countingRequests } from "../helpers/saved-plan";
 
 const state = (over: Partial<CanvasShareState> = {}): CanvasShareState => ({
   canvasId: "c1",
@@ -100,5 +102,21 @@ describe("CanvasShare diff", () => {
   it("never shows the share token", () => {
     const d = canvasShareKind.diff(state(), { canvasId: "c2", clientId: "rt-b", rotation: "x", accessScope: "public" });
     expect(JSON.stringify(d)).not.toContain("fc_secret_token_value");
+  });
+});
+
+describe("GIVEN a shared canvas with a session token minted for its share token", () => {
+  const fx = useEmulator();
+
+  it("WHEN the share is deleted THEN its session tokens are revoked (DELETE /session-token/…) before it is unshared", async () => {
+    const c = await fx.user.canvases.create({ name: "share_revoke" });
+    const shared = await fx.user.sharing.share({ collectionId: c.id, clientId: "rt-demo-primary" });
+    await fx.user.sessionTokens.create(shared.share_token!);
+    const { byMethod } = await countingRequests(() => canvasShareKind.delete({ client: fx.user }, c.id, state({ canvasId: c.id })));
+    expect(byMethod.DELETE).toBe(1);
+    expect((await fx.user.canvases.getById(c.id)).share_token ?? null).toBeNull();
+    // Already unshared: nothing left to revoke, and no error.
+    const again = await countingRequests(() => canvasShareKind.delete({ client: fx.user }, c.id, state({ canvasId: c.id })));
+    expect(again.byMethod.DELETE).toBeUndefined();
   });
 });

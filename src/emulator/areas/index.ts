@@ -10,6 +10,7 @@ import { jobsArea } from "./jobs";
 import { realtimeArea } from "./realtime";
 import { secretsArea } from "./secrets";
 import { sharingArea } from "./sharing";
+import { udfHostArea } from "./udf-host";
 import { udfsArea } from "./udfs";
 
 export const AREAS: Area[] = [
@@ -24,4 +25,5 @@ export const AREAS: Area[] = [
   secretsArea,
   environmentArea,
   datasetsArea,
+  udfHostArea,
 ];

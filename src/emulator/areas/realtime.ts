@@ -1,45 +1,33 @@
 /**
- * Spec 4.4: real-time instances, invalidation of cached real-time results, and the two ad hoc run
- * endpoints (not emulated yet: they answer 501 after the usual checks).
+ * Spec 4.4: real-time instances, the two ad hoc run endpoints, and invalidation of cached
+ * real-time results.
  *
- * The cache is the table `udf_cache`: one row per cached result of a UDF, with `z, x, y` for a tile
- * and NULL for a non-tile result. Stale results must never be served, so the table itself drops a
- * UDF's rows when the UDF is deleted (foreign key cascade, which also covers canvas deletion) and
- * when its body changes (trigger), whichever area makes the change.
+ * Runs execute the UDF for real in Python (`../realtime/run-service.ts`); what `step_config` may
+ * hold is in `../realtime/step-config.ts`, and the cache rules are in `../realtime/run-cache.ts`.
+ *
+ * Decisions where the spec is silent:
+ * - `format` is `json` (default: dicts, lists and scalars as JSON; a DataFrame as a list of
+ *   records, a GeoDataFrame as GeoJSON) or `csv` (a DataFrame, a list of objects or of rows);
+ *   another value is a 422 at `body.format`.
+ * - A tile run checks its coordinates: z from 0 to 30, x and y from 0 to 2^z - 1 (422 at the path).
+ *   The UDF receives the tile's bounds `[west, south, east, north]` in degrees as `bounds`, and
+ *   `z`, `x`, `y`, `tile` or `bbox` when its signature names them.
  */
 import { z } from "zod";
 import type { Area } from "../area";
 import { udfById } from "../catalog";
-import { HttpError, notFound } from "../http-error";
+import { HttpError, notFound, type ValidationIssue } from "../http-error";
 import type { Principal } from "../principal";
-import { caller, json, noContent, parseBody, parseQuery, type RequestContext } from "../route";
-import type { Store } from "../store";
-
-const DDL = `
-CREATE TABLE IF NOT EXISTS udf_cache (
-  udf_id TEXT NOT NULL REFERENCES udfs(id) ON DELETE CASCADE,
-  z INTEGER, x INTEGER, y INTEGER, created_at TEXT NOT NULL
-);
-CREATE INDEX IF NOT EXISTS udf_cache_tile ON udf_cache(udf_id, z, x, y);
-CREATE TRIGGER IF NOT EXISTS udf_cache_body_changed AFTER UPDATE OF udf_body ON udfs
-  WHEN old.udf_body IS NOT new.udf_body
-  BEGIN DELETE FROM udf_cache WHERE udf_id = new.id; END;
-`;
+import { serveRun } from "../realtime/run-service";
+import { clearUdfCache, RUN_CACHE_DDL, type TileCoord as Tile } from "../realtime/run-cache";
+import { parseStepConfig } from "../realtime/step-config";
+import { caller, noContent, parseBody, parseQuery, type RequestContext } from "../route";
+import { tileBounds, UDF_OUTPUT_FORMATS, type RunTile } from "../udf-runner";
 
 /** Most tiles one batch invalidation accepts (spec section 8). */
 export const MAX_BATCH_TILES = 50_000;
 
-export interface Tile {
-  z: number;
-  x: number;
-  y: number;
-}
-
-/** Deletes a UDF's cached results: all of them, or one tile's. Returns how many rows went. */
-export function clearUdfCache(store: Store, udfId: string, tile?: Tile): number {
-  if (!tile) return store.run("DELETE FROM udf_cache WHERE udf_id = ?", udfId).changes;
-  return store.run("DELETE FROM udf_cache WHERE udf_id = ? AND z = ? AND x = ? AND y = ?", udfId, tile.z, tile.x, tile.y).changes;
-}
+export { clearUdfCache, type Tile };
 
 /** A real-time instance of the caller's environment, or 404 (another team's instance is invisible). */
 function ownInstance(ctx: RequestContext, p: Principal): void {
@@ -76,14 +64,43 @@ const BatchBody = z.object({
   tiles: z.array(z.object({ z: coord(), x: coord(), y: coord() })).min(1).max(MAX_BATCH_TILES),
 });
 
-function runNotAvailable(ctx: RequestContext) {
-  ownInstance(ctx, caller(ctx));
-  return json(501, { detail: "Running UDFs is not available in the emulator yet" });
+const RunBody = z.object({
+  step_config: z.string(),
+  format: z.enum(UDF_OUTPUT_FORMATS).optional(),
+});
+const RunQuery = z.object({ cache_max_age: z.coerce.number().int().min(0).optional() });
+
+/** Largest zoom level a tile run accepts. */
+const MAX_ZOOM = 30;
+
+/** The tile of a tile-run path, checked; 422 at `path.z`, `path.x` or `path.y`. */
+export function tileFromPath(params: Record<string, string>): RunTile {
+  const issues: ValidationIssue[] = [];
+  const read = (k: "z" | "x" | "y", max: number) => {
+    const n = /^\d+$/.test(params[k]) ? Number(params[k]) : NaN;
+    if (!(n <= max)) issues.push({ loc: ["path", k], msg: `${k} must be a whole number from 0 to ${max}`, type: "value_error" });
+    return n;
+  };
+  const zoom = read("z", MAX_ZOOM);
+  const max = issues.length ? Number.MAX_SAFE_INTEGER : 2 ** zoom - 1;
+  const x = read("x", max);
+  const y = read("y", max);
+  if (issues.length) throw new HttpError(422, issues);
+  return tileBounds(zoom, x, y);
+}
+
+function run(ctx: RequestContext, tile: RunTile | undefined) {
+  const p = caller(ctx);
+  const query = parseQuery(ctx, RunQuery);
+  const body = parseBody(ctx, RunBody);
+  ownInstance(ctx, p);
+  const target = parseStepConfig(ctx.store, p, body.step_config);
+  return serveRun(ctx.env, { envId: p.envId, target, tile, format: body.format ?? "json", requestMaxAgeS: query.cache_max_age });
 }
 
 export const realtimeArea: Area = {
   name: "realtime",
-  ddl: DDL,
+  ddl: RUN_CACHE_DDL,
   routes: [
     {
       method: "GET",
@@ -123,7 +140,12 @@ export const realtimeArea: Area = {
         return { udf_id: udfId, tiles_requested: unique.size, objects_deleted: deleted };
       },
     },
-    { method: "POST", path: "/realtime/:client_id/api/v1/run/udf", scope: "user_or_environment", handler: runNotAvailable },
-    { method: "POST", path: "/realtime/:client_id/api/v1/run/udf/tiles/:z/:x/:y", scope: "user_or_environment", handler: runNotAvailable },
+    { method: "POST", path: "/realtime/:client_id/api/v1/run/udf", scope: "user_or_environment", handler: (ctx) => run(ctx, undefined) },
+    {
+      method: "POST",
+      path: "/realtime/:client_id/api/v1/run/udf/tiles/:z/:x/:y",
+      scope: "user_or_environment",
+      handler: (ctx) => run(ctx, tileFromPath(ctx.params)),
+    },
   ],
 };

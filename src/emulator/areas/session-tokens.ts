@@ -98,19 +98,22 @@ function sameSecret(a: string, b: string): boolean {
 }
 
 /**
- * The by-token access rule. A passcode, when set, is an extra gate: the header
- * `Authorization: Svc-Canvas-Passcode <passcode>` must match (401 otherwise). A canvas whose token
- * carries team scope also needs a valid, unexpired `svc_session_token` minted for its current
- * token (401 otherwise). A public token needs nothing more.
+ * The passcode gate: when the canvas has a passcode, the header
+ * `Authorization: Svc-Canvas-Passcode <passcode>` must match (401 otherwise).
  */
-export function checkTokenAccess(ctx: RequestContext, c: CanvasRow): void {
-  if (c.passcode !== null && c.passcode !== "") {
-    if (ctx.auth.scheme !== "passcode") {
-      throw unauthorized("This canvas is protected by a passcode: send it in the header Authorization: Svc-Canvas-Passcode <passcode>");
-    }
-    if (!sameSecret(ctx.auth.credential, c.passcode)) throw unauthorized("The canvas passcode is incorrect");
+export function checkPasscode(ctx: RequestContext, c: CanvasRow): void {
+  if (c.passcode === null || c.passcode === "") return;
+  if (ctx.auth.scheme !== "passcode") {
+    throw unauthorized("This canvas is protected by a passcode: send it in the header Authorization: Svc-Canvas-Passcode <passcode>");
   }
-  if (tokenScope(ctx.store, c) === "public") return;
+  if (!sameSecret(ctx.auth.credential, c.passcode)) throw unauthorized("The canvas passcode is incorrect");
+}
+
+/**
+ * The team gate: a valid, unexpired `svc_session_token` minted for the canvas's current token
+ * (401 otherwise; none can be valid once the canvas is unshared).
+ */
+export function checkSessionToken(ctx: RequestContext, c: CanvasRow): void {
   const session = ctx.query.get("svc_session_token");
   if (!session) {
     throw unauthorized("This canvas is shared with its team only: a session token is required in the query parameter svc_session_token");
@@ -125,6 +128,17 @@ export function checkTokenAccess(ctx: RequestContext, c: CanvasRow): void {
   if (!row || new Date(row.expires_at).getTime() <= ctx.now().getTime()) {
     throw unauthorized("The session token is invalid, expired or revoked");
   }
+}
+
+/**
+ * The by-token access rule: the passcode gate ({@link checkPasscode}), then, for a canvas whose
+ * token carries team scope, the team gate ({@link checkSessionToken}). A public token needs
+ * nothing more.
+ */
+export function checkTokenAccess(ctx: RequestContext, c: CanvasRow): void {
+  checkPasscode(ctx, c);
+  if (tokenScope(ctx.store, c) === "public") return;
+  checkSessionToken(ctx, c);
 }
 
 /** A canvas token of the caller's team, or 404 (unknown, rotated, unshared, or another team's). */

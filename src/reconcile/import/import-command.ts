@@ -84,7 +84,14 @@ async function projectFor(opts: ImportOptions): Promise<{ ok: true; project: Loa
   const target = opts.target ?? DEFAULT_TARGET;
   if ((await readMaybe(join(root, SVC_FILE))) !== undefined) {
     if (opts.project) return { ok: false, errors: [], message: `--project is only for a new repository: ${join(opts.dir, SVC_FILE)} exists and names the project.` };
-    return loadProjectSettings(root, { target, env: opts.env });
+    const loaded = await loadProjectSettings(root, { target, env: opts.env });
+    const names = loaded.ok ? loaded.project.settings.names : undefined;
+    if (names) {
+      // The files are every target's: written with this target's platform names, the affix would be applied twice.
+      const affix = [names.prefix && `name_prefix "${names.prefix}"`, names.suffix && `name_suffix "${names.suffix}"`].filter(Boolean).join(" and ");
+      return { ok: false, errors: [], message: `Target "${target}" sets ${affix}, so its platform names are not the repository's. Import into a target without one (the files serve every target).` };
+    }
+    return loaded;
   }
   if (target !== DEFAULT_TARGET) {
     return { ok: false, errors: [], message: `${join(opts.dir, SVC_FILE)} does not exist, so only the target "default" can be used; import into the default target first, then declare "${target}" under targets.` };

@@ -12,6 +12,7 @@ import { readCronjobs } from "./cronjob-files";
 import { sortByAddress } from "./desired";
 import { Diagnostics } from "./diagnostics";
 import { checkMoved } from "./moved";
+import { applyNameAffixes } from "./name-affixes";
 import { DEFAULT_TARGET, readSvcFile } from "./svc-file";
 import { checkReferences, checkUniqueAddresses, checkWithKinds, scrubSecrets } from "./validate";
 import { Resolver } from "./variables";
@@ -39,21 +40,23 @@ export async function loadRepository(dir: string, opts: LoadOptions = {}): Promi
   const svc = await readSvcFile(root, target, vars, diag);
   const canvases = await readCanvases(root, vars, diag);
   const cronjobs = await readCronjobs(root, vars, diag);
-  const objects = sortByAddress([
+  const loaded = sortByAddress([
     ...canvases,
     ...cronjobs.objects,
     ...(await readSecrets(root, vars, diag)),
     ...(await readServiceAccounts(root, vars, diag)),
     ...(await readBucketPolicies(root, vars, diag)),
   ]);
-  checkReferences(objects, cronjobs.references, diag);
-  checkUniqueAddresses(objects, diag);
-  checkWithKinds(objects, diag);
-  if (svc) checkMoved(svc.moved, objects, diag);
+  checkReferences(loaded, cronjobs.references, diag);
+  checkUniqueAddresses(loaded, diag);
+  checkWithKinds(loaded, diag);
+  if (svc) checkMoved(svc.moved, loaded, diag);
+  // After the kinds' checks, so a name invalid by itself is reported once, at its own file.
+  const { objects, warnings } = applyNameAffixes(loaded, svc?.names, target, diag);
 
   const secretEnvNames = [...vars.secretEnvNames].sort();
   if (diag.count || !svc) return { ok: false, errors: sortErrors(scrubSecrets(diag.errors, secretEnvNames, env)) };
-  return { ok: true, project: { root, project: svc.project, target, settings: svc.settings, objects, secretEnvNames, moved: svc.moved, targets: svc.targets } };
+  return { ok: true, project: { root, project: svc.project, target, settings: svc.settings, objects, secretEnvNames, moved: svc.moved, targets: svc.targets, ...(warnings.length ? { warnings } : {}) } };
 }
 
 /** By file, then position: the order an editor lists them in. */

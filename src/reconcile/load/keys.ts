@@ -6,7 +6,7 @@
 export const SVC_KEYS = ["project", "variables", "prune", "max_deletions", "concurrency", "state", "targets", "moved"] as const;
 /** One entry of svc.yaml's `moved:` list. */
 export const MOVED_KEYS = ["from", "to"] as const;
-export const TARGET_KEYS = ["variables", "prune", "max_deletions", "concurrency", "state", "credentials"] as const;
+export const TARGET_KEYS = ["variables", "prune", "max_deletions", "concurrency", "state", "name_prefix", "name_suffix", "credentials"] as const;
 export const CREDENTIALS_KEYS = ["base_url_env", "udf_base_url_env", "token_env", "service_token_env"] as const;
 
 export const CANVAS_KEYS = ["access_scope", "allow_public_read", "passcode", "dashboard_body", "preview_image_url", "share", "protect"] as const;

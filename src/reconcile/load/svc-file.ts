@@ -5,6 +5,7 @@
 import { posix } from "node:path";
 import type { MovedEntry, ProjectSettings, StateLocation } from "../model";
 import { readMoved } from "./moved";
+import { readNameAffixes, type NameAffixes } from "./name-affixes";
 import { didYouMean, type Diagnostics } from "./diagnostics";
 import { MapReader, report, rootReader, type ReadContext } from "./fields";
 import { CREDENTIALS_KEYS, PATTERNS, SVC_KEYS, TARGET_KEYS } from "./keys";
@@ -28,6 +29,8 @@ export interface SvcFile {
   moved: MovedEntry[];
   /** Every target svc.yaml declares, `default` included, sorted. */
   targets: string[];
+  /** The selected target's `name_prefix` / `name_suffix` (see name-affixes.ts). */
+  names?: NameAffixes;
 }
 
 const CREDENTIAL_FIELDS = {
@@ -73,8 +76,10 @@ export async function readSvcFile(root: string, target: string, vars: Resolver, 
     credentials,
   };
   const moved = readMoved(ctx, top);
+  const names = selected ? readNameAffixes(ctx, selected) : undefined;
+  if (names) settings.names = { prefix: names.prefix, suffix: names.suffix };
   const declaredTargets = [...new Set([DEFAULT_TARGET, ...targets.keys()])].sort();
-  return project === undefined ? undefined : { project, settings, moved, targets: declaredTargets };
+  return project === undefined ? undefined : { project, settings, moved, targets: declaredTargets, ...(names ? { names } : {}) };
 }
 
 function readVariables(ctx: ReadContext, m: MapReader): Record<string, unknown> {

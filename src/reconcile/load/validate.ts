@@ -4,6 +4,7 @@
  * accept). Then scrubs secret values from every message.
  */
 import type { DesiredObject, LoadError } from "../model";
+import type { CheckFailure } from "../../resources/kind";
 import { KINDS } from "../../resources/registry";
 import { didYouMean, type Diagnostics } from "./diagnostics";
 import type { UdfReference } from "./cronjob-files";
@@ -29,18 +30,23 @@ export function checkUniqueAddresses(objects: readonly DesiredObject[], diag: Di
 
 const snake = (property: string) => property.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`);
 
-/** Runs each kind's `check` on objects whose file had no error; references get placeholders (the planner resolves them). */
+/** The kind's check failures of `o`'s inputs, references given placeholders (the planner resolves them). */
+export function kindFailures(o: DesiredObject): CheckFailure[] {
+  const raw = {
+    ...o.inputs,
+    ...(o.kind === "Udf" || o.kind === "CanvasShare" ? { canvasId: `<canvas ${o.refs.canvas}>` } : {}),
+    ...(o.kind === "Cronjob" ? { udfId: `<udf ${o.refs.udf}>` } : {}),
+  };
+  return KINDS[o.kind].check(raw).failures;
+}
+
+/** Runs each kind's `check` on objects whose file had no error. */
 export function checkWithKinds(objects: readonly DesiredObject[], diag: Diagnostics): void {
   // An error on a file or on its folder (a misnamed canvas folder) already explains the object.
   const withErrors = diag.errors.map((e) => e.file);
   for (const o of objects) {
     if (withErrors.some((f) => o.source.file === f || o.source.file.startsWith(`${f}/`))) continue;
-    const raw = {
-      ...o.inputs,
-      ...(o.kind === "Udf" || o.kind === "CanvasShare" ? { canvasId: `<canvas ${o.refs.canvas}>` } : {}),
-      ...(o.kind === "Cronjob" ? { udfId: `<udf ${o.refs.udf}>` } : {}),
-    };
-    for (const f of KINDS[o.kind].check(raw).failures) {
+    for (const f of kindFailures(o)) {
       diag.add({ ...o.source, path: snake(f.property), message: f.reason });
     }
   }

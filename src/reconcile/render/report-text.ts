@@ -16,13 +16,14 @@ import { cleanText, oneLine } from "./values";
  * Apply failed: 1 done, 1 failed, 1 skipped.
  * ```
  */
-export function renderApplyReportText(report: ApplyReport): string {
+export function renderApplyReportText(report: ApplyReport, opts: { command?: "Apply" | "Destroy" } = {}): string {
+  const command = opts.command ?? "Apply";
   const lines = report.results.map(resultLine);
   for (const p of report.published) {
     lines.push(`token of ${oneLine(p.address)} written to ${p.to.length > 0 ? p.to.map(oneLine).join(", ") : "nowhere"}`);
   }
   const { done, failed, skipped } = report.counts;
-  lines.push(`${report.ok ? "Apply complete" : "Apply failed"}: ${done} done, ${failed} failed, ${skipped} skipped.`);
+  lines.push(`${command} ${report.ok ? "complete" : "failed"}: ${done} done, ${failed} failed, ${skipped} skipped.`);
   return lines.join("\n") + "\n";
 }
 

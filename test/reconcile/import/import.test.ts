@@ -1,5 +1,5 @@
 /** `svc-iac import` against the emulator: hand-made canvases, cronjobs and secrets become files that plan empty. */
-import { mkdtempSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, relative } from "node:path";
 import { describe, expect, it } from "vitest";
@@ -96,6 +96,41 @@ describe("GIVEN a team account with hand-made canvases, shares, cronjobs and sec
     expect(readFileSync(join(dir, "canvases/sales/stats.py"), "utf8")).toBe("def udf():\n    return 43\n");
     expect((await importCommand({ ...opts, force: true })).exitCode).toBe(0);
     expect(filesOf(dir)).toEqual(files);
+  });
+
+  it("WHEN a canvas is imported THEN it is bound in the inventory: removed from the repository, prune deletes it (and lists what goes with it)", async () => {
+    const made = await makeHandMade(fx.user, "bound_");
+    const dir = join(mkdtempSync(join(tmpdir(), "svc-import-")), "bound");
+    const env = emulatorEnv(fx.emu);
+    const r = await importCommand({ dir, env, select: { canvases: ["bound_sales"], cronjobs: true, secrets: false, serviceAccounts: false } });
+    expect(r.exitCode).toBe(0);
+    expect((await planCommand({ dir, env, detailedExitCode: true })).exitCode).toBe(0);
+
+    rmSync(join(dir, "canvases/bound_sales"), { recursive: true });
+    rmSync(join(dir, "cronjobs/bound_nightly.yaml"));
+    const pruned = await planCommand({ dir, env, prune: true, allowCascade: true, allowDeleteAll: true });
+    expect(pruned.exitCode).toBe(0);
+    if (pruned.command !== "plan") throw new Error("plan expected");
+    expect(pruned.plan!.actions.map((a) => [a.action, a.address, a.id])).toEqual([
+      ["delete", "cronjob.bound_nightly", made.nightly],
+      ["unshare", "share.bound_sales", made.sales],
+      ["delete", "udf.bound_sales/loader", made.loader],
+      ["delete", "udf.bound_sales/stats", made.stats],
+      ["delete", "canvas.bound_sales", made.sales],
+    ]);
+    // The hand-made cronjob "bad name!" (not importable) runs stats: it is named, as left broken.
+    expect(pruned.plan!.cascade).toEqual([expect.objectContaining({ address: "cronjob.bad name!", effect: "broken", managed: false, by: "udf.bound_sales/stats" })]);
+  });
+
+  it("WHEN imported into a target with a name_prefix THEN it refuses and writes nothing", async () => {
+    const dir = join(mkdtempSync(join(tmpdir(), "svc-import-")), "prefixed");
+    mkdirSync(dir);
+    writeFileSync(join(dir, "svc.yaml"), "project: prefixed\ntargets:\n  preview:\n    name_prefix: pr_${env.PR_NUMBER}_\n");
+    const env = { ...emulatorEnv(fx.emu), PR_NUMBER: "3" };
+    const r = await importCommand({ dir, env, target: "preview", select: { canvases: [], cronjobs: true, secrets: false, serviceAccounts: false } });
+    expect(r.exitCode).toBe(1);
+    expect(r.message).toBe('Target "preview" sets name_prefix "pr_3_", so its platform names are not the repository\'s. Import into a target without one (the files serve every target).');
+    expect(readdirSync(dir)).toEqual(["svc.yaml"]);
   });
 
   it("WHEN service accounts are imported THEN they plan empty, and a rotation replaces the hand-made account with a tagged one", async () => {

@@ -1,0 +1,90 @@
+/** Cascade: a pruned canvas takes its UDFs with it on the platform; the plan lists them and never takes a hand-made one silently. */
+import { rmSync } from "node:fs";
+import { join } from "node:path";
+import { beforeAll, describe, expect, it } from "vitest";
+import type { CommandResult } from "../../../src/reconcile/command-types";
+import { applyCommand, planCommand } from "../../../src/reconcile/commands";
+import type { Plan } from "../../../src/reconcile/plan-model";
+import { renderPlanText } from "../../../src/reconcile/render";
+import { useEmulator } from "../../helpers/emulator";
+import { commandOptions, copyRepo, platformView } from "../../helpers/repo";
+import { readValidSavedPlan } from "../../helpers/saved-plan";
+
+function planOf(r: CommandResult): Plan {
+  if ((r.command !== "plan" && r.command !== "apply") || !r.plan) throw new Error(`expected a plan, got ${JSON.stringify(r)}`);
+  return r.plan;
+}
+
+describe("GIVEN an applied repository whose reports canvas holds a hand-made UDF run by a hand-made cronjob", () => {
+  const fx = useEmulator();
+  let dir: string;
+  let byHand: string;
+  let handCron: string;
+  let reports: string;
+
+  beforeAll(async () => {
+    dir = copyRepo("valid-full");
+    const r = await applyCommand(commandOptions(dir, fx.emu));
+    if (r.exitCode !== 0) throw new Error(`apply failed: ${JSON.stringify(r)}`);
+    reports = (await platformView(fx.user)).canvases.find((c) => c.name === "reports")!.id;
+    byHand = (await fx.user.udfs.create({ collection_id: reports, slug: "by_hand", udf_type: "auto", udf_body: JSON.stringify({ name: "by_hand", code: "def udf():\n    return 1\n" }) })).id;
+    handCron = (await fx.user.cronjobs.create({ name: "hand_nightly", enabled: true, minute: [0], hour: [3], day_of_month: [], month: [], day_of_week: [], udf: byHand })).id;
+    // WHEN the canvas folder (and the cronjob running its UDF) leave the repository
+    rmSync(join(dir, "canvases/reports"), { recursive: true });
+    rmSync(join(dir, "cronjobs/weekly_report.yaml"));
+  });
+
+  it("WHEN planned with prune THEN the plan stops, naming the hand-made UDF and the cronjob it would break", async () => {
+    const r = await planCommand(commandOptions(dir, fx.emu, { prune: true }));
+    expect(r.exitCode).toBe(1);
+    const plan = planOf(r);
+    expect(plan.blocks.map((b) => b.rule)).toEqual(["cascade"]);
+    const message = (r as { message?: string }).message!;
+    expect(message).toContain(`udf.reports/by_hand (id ${byHand}, deleted with canvas.reports)`);
+    expect(message).toContain(`cronjob.hand_nightly (id ${handCron}, left broken with udf.reports/by_hand)`);
+    expect(message).toContain("--allow-cascade");
+    expect(plan.cascade).toEqual([
+      { address: "cronjob.hand_nightly", kind: "Cronjob", id: handCron, by: "udf.reports/by_hand", effect: "broken", managed: false },
+      { address: "udf.reports/by_hand", kind: "Udf", id: byHand, by: "canvas.reports", effect: "deleted", managed: false },
+    ]);
+  });
+
+  it("WHEN applied with prune THEN apply stops and nothing is deleted: the hand-made UDF survives", async () => {
+    const r = await applyCommand(commandOptions(dir, fx.emu, { prune: true }));
+    expect(r.exitCode).toBe(1);
+    expect((r as { message?: string }).message).toContain("udf.reports/by_hand");
+    const view = await platformView(fx.user);
+    expect(view.udfs.map((u) => u.id)).toContain(byHand);
+    expect(view.canvases.map((c) => c.id)).toContain(reports);
+  });
+
+  it("WHEN planned and applied with --allow-cascade THEN the plan lists the hand-made UDF under the canvas delete, then it goes with the canvas", async () => {
+    const planned = await planCommand(commandOptions(dir, fx.emu, { prune: true, allowCascade: true }));
+    expect(planned.exitCode).toBe(0);
+    const plan = planOf(planned);
+    expect(plan.blocks).toEqual([]);
+    expect(plan.actions.map((a) => `${a.action} ${a.address}`)).toEqual(["delete cronjob.weekly_report", "delete udf.reports/weekly", "delete canvas.reports"]);
+    const canvasDelete = plan.actions.find((a) => a.address === "canvas.reports")!;
+    expect(canvasDelete.notes).toEqual([
+      `leaves cronjob.hand_nightly (id ${handCron}, not managed by this project) broken: the UDF it runs is deleted, so it stays scheduled and every run fails`,
+      `also deletes udf.reports/by_hand (id ${byHand}, not managed by this project): the platform deletes a canvas's UDFs with it`,
+    ]);
+    const text = renderPlanText(plan);
+    expect(text.indexOf("udf.reports/by_hand")).toBeGreaterThan(text.indexOf("delete   canvas.reports"));
+
+    // Saved, the plan keeps --allow-cascade and its cascade list (valid against the published schema), and apply --plan runs exactly it.
+    const file = join(dir, "..", "cascade-plan.json");
+    expect((await planCommand(commandOptions(dir, fx.emu, { prune: true, allowCascade: true, planOut: file }))).exitCode).toBe(0);
+    const saved = readValidSavedPlan(file);
+    expect(saved.options.allow_cascade).toBe(true);
+    expect(saved.plan.cascade!.map((o) => o.address)).toEqual(["cronjob.hand_nightly", "udf.reports/by_hand"]);
+
+    const r = await applyCommand(commandOptions(dir, fx.emu, { planFile: file }));
+    expect(r.exitCode).toBe(0);
+    const view = await platformView(fx.user);
+    expect(view.canvases.map((c) => c.id)).not.toContain(reports);
+    expect(view.udfs.map((u) => u.id)).not.toContain(byHand);
+    // Not the project's: left in place, as the plan said.
+    expect(view.cronjobs.map((c) => c.id)).toContain(handCron);
+  });
+});
