@@ -91,6 +91,24 @@ describe("GIVEN target default applied on a team, and target staging of the same
   });
 });
 
+describe("GIVEN default applied and staging given its own names (name_prefix)", () => {
+  const fx = useEmulator();
+
+  it("WHEN staging is planned and applied THEN nothing is adopted: it makes its own prefixed objects, and default's stay as they were", async () => {
+    const dir = twoTargetRepo(".svc-iac/state", '    name_prefix: "staging_"\n');
+    expect((await applyCommand(commandOptions(dir, fx.emu))).exitCode).toBe(0);
+    const before = await platformView(fx.user);
+    const r = await applyCommand(commandOptions(dir, fx.emu, { target: "staging" }));
+    expect(r.exitCode, messageOf(r)).toBe(0);
+    expect(actionsOf(r)).toEqual(["create canvas.listings", "create udf.listings/loader", "create udf.listings/stats"]);
+    const after = await platformView(fx.user);
+    expect(after.canvases.map((c) => c.name).sort()).toEqual(["listings", "staging_listings"]);
+    const listings = after.canvases.find((c) => c.name === "listings")!;
+    expect(listings.dashboard_body).toBe("Listings in nyc");
+    expect(after.udfs.filter((u) => u.collection_id === listings.id).map((u) => u.id).sort()).toEqual(before.udfs.map((u) => u.id).sort());
+  });
+});
+
 describe("GIVEN two targets whose state lives in the team's bucket, default applied", () => {
   const fx = useEmulator();
 
