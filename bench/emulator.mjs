@@ -18,7 +18,7 @@ export async function startEmulatorProcess({ quiet = false, args = [] } = {}) {
 }
 
 /** Sends `total` requests with `concurrency` in flight; returns requests per second. */
-async function load({ total, concurrency, send }) {
+export async function load({ total, concurrency, send }) {
   let next = 0;
   let failed = 0;
   const started = performance.now();

@@ -1,42 +1,41 @@
-// The reconciler at scale: for N UDFs (100 per canvas), the apply of the creates, then a refresh
-// done the reconciler's way (bulk listings) and the per-resource way (one GET per object), and
-// the pure plan over the result. The engine runs in this process, from the built `dist/`; the
-// platform is an emulator in its own process (as `svc-iac emulator`), so every figure includes
-// real HTTP. Each N gets a fresh emulator.
+// The reconciler as a user runs it: `svc-iac validate`, `apply` (every UDF new) and a no-op `plan`
+// of N UDFs (250 per canvas), each a `node dist/cli/main.js` process, against `svc-iac emulator`
+// in another process. Beside them, the floor measured in the same run: N raw `POST /udf/new` sent
+// straight to a fresh emulator process with the same concurrency (what no client can beat).
+// Requests and peak RSS of the CLI come from `process-stats.cjs`, preloaded into it.
+import { spawn } from "node:child_process";
 import { createRequire } from "node:module";
-import { subscribe, unsubscribe } from "node:diagnostics_channel";
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { cpus, loadavg, tmpdir } from "node:os";
 import { join } from "node:path";
+import { Agent, request } from "undici";
 import { startEmulatorProcess } from "./emulator.mjs";
 
 const require = createRequire(import.meta.url);
-const dist = (m) => require(join(import.meta.dirname, "../dist", m));
-const { createClient } = dist("api/client.js");
-const { loadRepository } = dist("reconcile/load/index.js");
-const { observe } = dist("reconcile/observe.js");
-const { planChanges } = dist("reconcile/plan.js");
-const { applyCommand } = dist("reconcile/commands.js");
-const { openStateBackend } = dist("reconcile/state/open-backend.js");
-const { udfBodyOf } = dist("resources/udf.js");
+const { udfBodyOf } = require(join(import.meta.dirname, "../dist/resources/udf.js"));
+const CLI = join(import.meta.dirname, "../dist/cli/main.js");
+const STATS = join(import.meta.dirname, "process-stats.cjs");
 
-const PER_CANVAS = 100;
-const PROJECT = "bench";
-/** Parallel GETs of the per-object refresh: Terraform's default parallelism. */
-const PER_OBJECT_PARALLELISM = 10;
+const PER_CANVAS = 250;
+/** The CLI's default `concurrency` (svc.yaml), used by the floor too. */
+const CONCURRENCY = 8;
+const HELP_RUNS = 7;
 
 const canvasName = (c) => `c${String(c).padStart(3, "0")}`;
-const slugOf = (i) => `u${String(i).padStart(5, "0")}`;
+const slugOf = (i) => `u${String(i).padStart(6, "0")}`;
 const codeOf = (i) => `@fused.udf(cache_max_age="1h")\ndef udf(n: int = ${i}):\n    return n * 2\n`;
-/** `850 ms` below a second, `12.34 s` above. */
+const bodyOf = (i) => udfBodyOf({ slug: slugOf(i), entrypoint: "udf", code: codeOf(i), headers: [], metadata: {} });
 const duration = (ms) => (ms < 1000 ? `${Math.round(ms)} ms` : `${(ms / 1000).toFixed(2)} s`);
+const mb = (bytes) => `${Math.round(bytes / 2 ** 20)} MB`;
+const count = (n) => n.toLocaleString("en-US");
+const canvasesFor = (n) => Math.ceil(n / PER_CANVAS);
 
-/** svc.yaml and canvases/<c>/<slug>.py for n UDFs, 100 per canvas. */
+/** svc.yaml and canvases/<c>/<slug>.py for n UDFs, {@link PER_CANVAS} per canvas. */
 function writeRepository(n) {
   const dir = join(mkdtempSync(join(tmpdir(), "svc-bench-")), "repo");
   mkdirSync(dir, { recursive: true });
-  writeFileSync(join(dir, "svc.yaml"), `project: ${PROJECT}\n`);
-  for (let c = 0; c * PER_CANVAS < n; c++) {
+  writeFileSync(join(dir, "svc.yaml"), "project: bench\n");
+  for (let c = 0; c < canvasesFor(n); c++) {
     const folder = join(dir, "canvases", canvasName(c));
     mkdirSync(folder, { recursive: true });
     writeFileSync(join(folder, "canvas.yaml"), "# defaults: a team canvas\n");
@@ -45,175 +44,166 @@ function writeRepository(n) {
   return dir;
 }
 
-/** Counts the HTTP requests this process sends while `body` runs, by route (ids folded). */
-async function countingRequests(body) {
-  const routes = new Map();
-  const onCreate = ({ request }) => {
-    const path = String(request.path).split("?")[0].replace(/[0-9a-f]{8}-[0-9a-f-]{27}/g, "{id}");
-    const route = `${request.method} ${path.replace(/^.*?\/v1\//, "/")}`;
-    routes.set(route, (routes.get(route) ?? 0) + 1);
-  };
-  subscribe("undici:request:create", onCreate);
-  try {
-    const result = await body();
-    return { result, routes, total: [...routes.values()].reduce((a, b) => a + b, 0) };
-  } finally {
-    unsubscribe("undici:request:create", onCreate);
-  }
-}
-
-async function timed(body) {
+/** Runs `svc-iac ...args` as its own process; resolves to its exit code, wall time, requests and peak RSS. */
+function runCli(args, env) {
+  const statsFile = join(tmpdir(), `svc-bench-stats-${process.pid}-${Math.random().toString(36).slice(2)}.json`);
   const started = performance.now();
-  const result = await body();
-  return { result, ms: performance.now() - started };
-}
-
-/** Apply of every create, through the command function (lock, observe, plan, apply, inventory). */
-async function applyCreates(dir, env) {
-  const { result: counted, ms } = await timed(() =>
-    countingRequests(() => applyCommand({ dir, env, log: () => {}, lockOwner: "bench" })),
-  );
-  const r = counted.result;
-  if (r.exitCode !== 0 || !r.report?.ok) throw new Error(`apply failed: ${r.message ?? JSON.stringify(r.report?.counts)}`);
-  return { ms, done: r.report.counts.done, requests: counted.total, routes: counted.routes };
-}
-
-/** Faster than apply for 10,000: one canvas create per 100 UDFs, with the bodies apply would write. */
-async function populateDirectly(client, n) {
-  const { ms, result } = await timed(async () => {
-    let requests = 0;
-    for (let c = 0; c * PER_CANVAS < n; c++) {
-      const udfs = [];
-      for (let i = c * PER_CANVAS; i < Math.min(n, (c + 1) * PER_CANVAS); i++) {
-        udfs.push({ slug: slugOf(i), udf_body: udfBodyOf({ slug: slugOf(i), entrypoint: "udf", code: codeOf(i), headers: [], metadata: {} }) });
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, ["--require", STATS, CLI, ...args], {
+      env: { PATH: process.env.PATH ?? "", HOME: process.env.HOME ?? "", ...env, BENCH_STATS_FILE: statsFile },
+      stdio: ["ignore", "ignore", "pipe"],
+    });
+    let stderr = "";
+    child.stderr.setEncoding("utf8");
+    child.stderr.on("data", (d) => (stderr = (stderr + d).slice(-4000)));
+    child.on("error", reject);
+    child.on("exit", (code) => {
+      const ms = performance.now() - started;
+      let stats = { requests: 0, routes: {}, maxRssBytes: 0, cpuMs: 0 };
+      try {
+        stats = JSON.parse(readFileSync(statsFile, "utf8"));
+        rmSync(statsFile, { force: true });
+      } catch {
+        // killed before writing its figures
       }
-      await client.canvases.create({ name: canvasName(c), udfs });
-      requests++;
-    }
-    return requests;
+      resolve({ code, ms, stderr, ...stats });
+    });
   });
-  return { ms, requests: result };
 }
 
-/** The inventory apply would have written for these canvases and UDFs (populated directly). */
-function inventoryFrom(observation, project) {
-  const now = new Date().toISOString();
-  const objects = {};
-  const names = new Map();
-  for (const c of observation.kinds.Canvas.byId.values()) {
-    names.set(c.id, c.key);
-    objects[`canvas.${c.key}`] = { kind: "Canvas", id: c.id, key: c.key, createdAt: now, appliedAt: now };
-  }
-  for (const u of observation.kinds.Udf.byId.values()) {
-    const [canvasId, slug] = u.key.split("/");
-    objects[`udf.${names.get(canvasId)}/${slug}`] = { kind: "Udf", id: u.id, key: u.key, createdAt: now, appliedAt: now, kept: { createSharedToken: false } };
-  }
-  return { version: 1, project: project.project, target: project.target, updatedAt: now, objects };
+function expectExit(what, r, codes = [0]) {
+  if (!codes.includes(r.code)) throw new Error(`${what} exited ${r.code}:\n${r.stderr}`);
+  return r;
 }
 
-/** The refresh of per-resource tools: one GET per UDF and per canvas, `PER_OBJECT_PARALLELISM` in flight. */
-async function observePerObject(client, observation) {
-  const jobs = [
-    ...[...observation.kinds.Canvas.byId.keys()].map((id) => () => client.canvases.getById(id)),
-    ...[...observation.kinds.Udf.byId.keys()].map((id) => () => client.udfs.getById(id)),
-  ];
-  let next = 0;
-  await Promise.all(
-    Array.from({ length: PER_OBJECT_PARALLELISM }, async () => {
-      while (next < jobs.length) await jobs[next++]();
-    }),
-  );
-}
-
-/** One size: returns the figures of the table. */
-export async function benchReconcileSize(n) {
+/** The floor: N raw `POST /udf/new` with {@link CONCURRENCY} in flight, on canvases made beforehand, against a fresh emulator process. */
+async function rawCreateFloor(n) {
   const emu = await startEmulatorProcess({ quiet: true });
+  const { base_url: base, user_token: token } = emu.info;
+  const dispatcher = new Agent({ connections: CONCURRENCY });
+  const headers = { authorization: `Bearer ${token}`, "content-type": "application/json" };
+  const post = async (path, body) => {
+    const r = await request(`${base}${path}`, { dispatcher, method: "POST", headers, body: JSON.stringify(body) });
+    const text = await r.body.text();
+    if (r.statusCode >= 300) throw new Error(`${path}: ${r.statusCode} ${text.slice(0, 200)}`);
+    return text;
+  };
+  try {
+    const canvasIds = [];
+    for (let c = 0; c < canvasesFor(n); c++) canvasIds.push(JSON.parse(await post("/collection/new", { name: canvasName(c) })).id);
+    let next = 0;
+    const started = performance.now();
+    await Promise.all(
+      Array.from({ length: CONCURRENCY }, async () => {
+        while (next < n) {
+          const i = next++;
+          await post("/udf/new", { slug: slugOf(i), udf_body: bodyOf(i), udf_type: "auto", collection_id: canvasIds[Math.floor(i / PER_CANVAS)], create_shared_token: false });
+        }
+      }),
+    );
+    return { ms: performance.now() - started };
+  } finally {
+    await dispatcher.close();
+    emu.stop();
+  }
+}
+
+/** One size: the floor, then validate, apply and a no-op plan as processes against one emulator process. */
+export async function benchProcessSize(n) {
+  const note = (what, r) => process.stderr.write(`  ${count(n)} UDFs: ${what} ${duration(r.ms)}\n`);
+  const floor = await rawCreateFloor(n);
+  note("floor", floor);
   const dir = writeRepository(n);
+  const emu = await startEmulatorProcess({ quiet: true });
   const { base_url: baseUrl, udf_base_url: udfBaseUrl, user_token: token } = emu.info;
   const env = { SVC_BASE_URL: baseUrl, SVC_UDF_BASE_URL: udfBaseUrl, SVC_TOKEN: token };
-  let requests = 0;
-  const client = createClient({ baseUrl, udfBaseUrl, token, onRequest: () => requests++ });
   try {
-    const row = { n, canvases: Math.ceil(n / PER_CANVAS) };
-    if (n <= 1000) {
-      row.apply = await applyCreates(dir, env);
-    } else {
-      row.populate = await populateDirectly(client, n);
-    }
-
-    const load = await timed(() => loadRepository(dir, { env: {} }));
-    if (!load.result.ok) throw new Error(`load failed: ${load.result.errors.length} errors`);
-    const project = load.result.project;
-    row.loadMs = load.ms;
-
-    // Inventory: what apply wrote, or (populated directly) what it would have written.
-    let inventory = await openStateBackend(project.settings.state, { root: project.root, project: project.project, target: project.target }).readInventory();
-
-    requests = 0;
-    const bulk = await timed(() => observe(client, project, inventory));
-    row.observe = { ms: bulk.ms, requests };
-    inventory ??= inventoryFrom(bulk.result, project);
-    row.observedUdfs = bulk.result.kinds.Udf.byId.size;
-
-    const plan = await timed(async () =>
-      planChanges({ project, observation: bulk.result, inventory, now: new Date(), prune: false, maxDeletions: 10, allowDeleteAll: false }),
-    );
-    row.plan = { ms: plan.ms, actions: plan.result.plan.actions.length };
-
-    requests = 0;
-    const perObject = await timed(() => observePerObject(client, bulk.result));
-    row.perObject = { ms: perObject.ms, requests };
-    return row;
+    const validate = expectExit("validate", await runCli(["validate", dir], env));
+    note("validate", validate);
+    const apply = expectExit("apply", await runCli(["apply", dir, "--auto-approve", "--concurrency", String(CONCURRENCY)], env));
+    note("apply", apply);
+    // --detailed-exitcode: 0 only when the plan is empty.
+    const plan = expectExit("the plan after apply (expected no changes)", await runCli(["plan", dir, "--detailed-exitcode"], env));
+    note("no-op plan", plan);
+    return { n, canvases: canvasesFor(n), floor, validate, apply, plan };
   } finally {
-    await client.close();
     emu.stop();
     rmSync(join(dir, ".."), { recursive: true, force: true });
   }
 }
 
+/** `svc-iac --help`, the median of {@link HELP_RUNS} runs. */
+async function helpTime() {
+  const times = [];
+  for (let i = 0; i < HELP_RUNS; i++) times.push(expectExit("--help", await runCli(["--help"], {})).ms);
+  return times.sort((a, b) => a - b)[Math.floor(HELP_RUNS / 2)];
+}
+
 const verdict = (ok) => (ok ? "PASS" : "FAIL");
 
-/** Runs every size and prints the table and the verdicts; returns the rows. */
-export async function benchReconcile({ sizes = [100, 1000, 10000], print = console.log } = {}) {
-  const rows = [];
-  for (const n of sizes) rows.push(await benchReconcileSize(n));
+/** Sizes from the arguments, else BENCH_UDFS (`1000,10000,100000`), else 1,000 and 10,000. */
+export function benchSizes(argv = []) {
+  const given = argv.length ? argv : (process.env.BENCH_UDFS ?? "").split(",");
+  const sizes = given.map(Number).filter((x) => x > 0);
+  return sizes.length ? sizes : [1000, 10000];
+}
 
-  const head = ["UDFs", "apply creates", "load", "observe (bulk)", "plan", "observe (GET per object)", "per-object / bulk"];
+/** Runs every size, prints the table and a PASS/FAIL line per target; returns the rows. */
+export async function benchReconcile({ sizes = benchSizes(), print = console.log } = {}) {
+  const rows = [];
+  for (const n of sizes) rows.push(await benchProcessSize(n));
+  const help = await helpTime();
+
+  // CPU: the CLI process's own user + system time, which other load on the machine changes less than wall time.
+  const head = ["UDFs", "floor: raw creates", "apply (all new)", "apply CPU", "apply requests", "apply peak RSS", "no-op plan (CPU)", "validate (CPU)"];
   const table = rows.map((r) => [
-    r.n.toLocaleString("en-US"),
-    r.apply ? `${duration(r.apply.ms)}, ${r.apply.requests} req` : `n/a (populated: ${r.populate.requests} req, ${duration(r.populate.ms)})`,
-    `${duration(r.loadMs)}`,
-    `${duration(r.observe.ms)}, ${r.observe.requests} req`,
-    `${duration(r.plan.ms)}, ${r.plan.actions} actions`,
-    `${duration(r.perObject.ms)}, ${r.perObject.requests} req`,
-    `${Math.round(r.perObject.requests / r.observe.requests)}x req, ${(r.perObject.ms / r.observe.ms).toFixed(1)}x time`,
+    count(r.n),
+    duration(r.floor.ms),
+    `${duration(r.apply.ms)} (${(r.apply.ms / r.floor.ms).toFixed(2)}x floor)`,
+    duration(r.apply.cpuMs),
+    count(r.apply.requests),
+    mb(r.apply.maxRssBytes),
+    `${duration(r.plan.ms)} (${duration(r.plan.cpuMs)}), ${r.plan.requests} req, ${mb(r.plan.maxRssBytes)}`,
+    `${duration(r.validate.ms)} (${duration(r.validate.cpuMs)}), ${mb(r.validate.maxRssBytes)}`,
   ]);
   const widths = head.map((h, i) => Math.max(h.length, ...table.map((t) => t[i].length)));
   const fmt = (cells) => cells.map((c, i) => c.padEnd(widths[i])).join("  ");
+  print(`Processes: svc-iac (node dist/cli/main.js) and svc-iac emulator; ${PER_CANVAS} UDFs per canvas; concurrency ${CONCURRENCY}; load average ${loadavg()[0].toFixed(1)} on ${cpus().length} cores`);
   print(fmt(head));
   print(fmt(widths.map((w) => "-".repeat(w))));
   for (const t of table) print(fmt(t));
+  print(`svc-iac --help: ${duration(help)} (median of ${HELP_RUNS})`);
   print("");
 
   for (const r of rows) {
-    const limit = Math.ceil(r.n / 300) + 10;
-    print(`${verdict(r.observe.requests <= limit)}  observe ${r.n} UDFs in ${r.observe.requests} requests (target <= ceil(N/300)+10 = ${limit})`);
-    if (r.apply && r.n === 1000) print(`${verdict(r.apply.ms < 15000)}  apply 1,000 new UDFs in ${duration(r.apply.ms)} (target < 15 s)`);
-    if (r.n === 10000) print(`${verdict(r.plan.ms < 5000)}  plan 10,000 UDFs in ${duration(r.plan.ms)} (target < 5 s)`);
-    if (r.observedUdfs !== r.n) print(`FAIL  observe found ${r.observedUdfs} UDFs, expected ${r.n}`);
-    if (r.plan.actions !== 0) print(`note  the plan after creating ${r.n} UDFs has ${r.plan.actions} actions (expected none)`);
+    // The N of the target counts every object apply creates: the UDFs and their canvases.
+    const objects = r.n + r.canvases;
+    const limit = objects + Math.ceil(r.n / 300) + 10;
+    print(`${verdict(r.apply.requests <= limit)}  apply ${count(r.n)} new UDFs (+${r.canvases} canvases) in ${count(r.apply.requests)} requests (target <= objects + ceil(N/300) + 10 = ${count(limit)})`);
   }
-  const big = rows.find((r) => r.populate);
-  if (big) print(`note  ${big.n.toLocaleString("en-US")} UDFs were put on the platform with one canvas create per ${PER_CANVAS} UDFs, not by apply, to keep the bench short; their inventory is the one apply writes.`);
-  const slowest = rows.filter((r) => r.apply).at(-1);
-  if (slowest) {
-    const top = [...slowest.apply.routes].sort((a, b) => b[1] - a[1]).slice(0, 4).map(([route, count]) => `${route} x${count}`);
-    print(`apply of ${slowest.n.toLocaleString("en-US")} UDFs, requests by route: ${top.join(", ")}`);
+  const r10k = rows.find((r) => r.n === 10000);
+  if (r10k) {
+    const limit = 2 * r10k.floor.ms + 1000;
+    print(`${verdict(r10k.apply.ms <= limit)}  apply 10,000 new UDFs in ${duration(r10k.apply.ms)} (target <= 2 x floor ${duration(r10k.floor.ms)} + 1 s = ${duration(limit)})`);
+    print(`${verdict(r10k.plan.ms <= 1500)}  no-op plan of 10,000 UDFs in ${duration(r10k.plan.ms)} (target <= 1.5 s)`);
+    print(`${verdict(r10k.validate.ms <= 1200)}  validate of 10,000 UDFs in ${duration(r10k.validate.ms)} (target <= 1.2 s)`);
+  }
+  const r100k = rows.find((r) => r.n === 100000);
+  if (r100k && r10k) {
+    print(`${verdict(r100k.apply.ms <= 12 * r10k.apply.ms)}  apply 100,000 new UDFs in ${duration(r100k.apply.ms)} = ${(r100k.apply.ms / r10k.apply.ms).toFixed(1)}x the 10,000 time (target <= 12x)`);
+    print(`${verdict(r100k.apply.maxRssBytes <= 1.5 * 2 ** 30)}  apply 100,000 new UDFs: CLI peak RSS ${mb(r100k.apply.maxRssBytes)} (target <= 1,536 MB)`);
+  } else {
+    print("note  100,000 UDFs are opt-in (minutes): BENCH_UDFS=10000,100000 npm run bench, or node bench/reconcile.mjs 10000 100000");
+  }
+  print(`${verdict(help <= 120)}  svc-iac --help exits in ${duration(help)} (target <= 120 ms)`);
+  const last = rows.at(-1);
+  if (last) {
+    const top = Object.entries(last.apply.routes).sort((a, b) => b[1] - a[1]).slice(0, 5).map(([route, c]) => `${route} x${c}`);
+    print(`apply of ${count(last.n)} UDFs, requests by route: ${top.join(", ")}`);
   }
   return rows;
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) {
-  const sizes = process.argv.slice(2).map(Number).filter((n) => n > 0);
-  await benchReconcile(sizes.length ? { sizes } : {});
+  await benchReconcile({ sizes: benchSizes(process.argv.slice(2)) });
 }

@@ -5,7 +5,9 @@ import { benchActionStart } from "./action-start.mjs";
 import { benchDatasets } from "./datasets.mjs";
 import { benchEmulator } from "./emulator.mjs";
 import { benchPulumiProgram } from "./pulumi-program.mjs";
+import { benchObserve } from "./observe.mjs";
 import { benchReconcile } from "./reconcile.mjs";
+import { benchUdfRuns } from "./udf-runs.mjs";
 
 const line = (label, value, target) => console.log(`${label.padEnd(44)} ${String(value).padStart(10)}   ${target ? `(target ${target})` : ""}`);
 
@@ -16,11 +18,26 @@ line("authenticated GET /user/self per second", emu.get.perSecond, ">= 2000");
 line("POST /udf/new per second", emu.create.perSecond, ">= 500");
 if (emu.get.failed || emu.create.failed) console.log(`failed requests: ${emu.get.failed} GET, ${emu.create.failed} creates`);
 
+console.log("\nReal-time UDF runs (emulator in its own process, each fresh run a python3 process; trivial UDF)");
+try {
+  const runs = await benchUdfRuns();
+  line(`fresh runs per second (${runs.concurrency} in flight)`, runs.fresh.perSecond, "");
+  line(`  floor: python3 starts/s (${runs.concurrency} at once)`, runs.python.perSecond, "");
+  line("cached runs per second (32 in flight)", runs.cached.perSecond, "");
+  line("  floor: authenticated GETs per second", runs.get.perSecond, "");
+  if (runs.fresh.failed || runs.cached.failed) console.log(`failed runs: ${runs.fresh.failed} fresh, ${runs.cached.failed} cached`);
+} catch (e) {
+  console.log(`skipped: ${e.message}`);
+}
+
 console.log("\nDataset query (spec 4.11; emulator in its own process)");
 await benchDatasets((label, value, note) => console.log(`${label.padEnd(44)} ${String(value).padStart(10)}   ${note ?? ""}`));
 
-console.log("\nReconciler (engine in this process, emulator in its own; 100 UDFs per canvas)");
+console.log("\nReconciler commands (each its own process, emulator in its own)");
 await benchReconcile();
+
+console.log("\nObservation (engine in this process, emulator in its own; 100 UDFs per canvas)");
+await benchObserve();
 
 console.log("\nPulumi program (its own process, real SDK under setMocks)");
 await benchPulumiProgram(line);

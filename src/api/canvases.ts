@@ -4,7 +4,7 @@
  */
 import { z } from "zod";
 import { listing, type Listing, type PageOptions } from "./paging";
-import { Canvas, CanvasLite } from "./schemas";
+import { Canvas, CanvasFields, CanvasLite } from "./schemas";
 import type { Transport } from "./transport";
 
 /**
@@ -59,6 +59,8 @@ export function canvasesApi(t: Transport) {
      * without credentials.
      */
     listExecEnv: () => t.json("GET /collection/exec-env", {}, z.array(Canvas)),
+    /** As {@link listExecEnv}, each canvas's own fields checked and its `udfs` left unchecked (see {@link CanvasFields}). */
+    listExecEnvFields: () => t.json("GET /collection/exec-env", {}, z.array(CanvasFields)),
     /** `GET /collection/exec-env/lite`: as {@link listExecEnv}, lite variant. */
     listExecEnvLite: () => t.json("GET /collection/exec-env/lite", {}, z.array(CanvasLite)),
     /** `GET /collection/exec-env/shared`: the team's canvases that have a share token. */

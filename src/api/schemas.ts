@@ -75,6 +75,14 @@ export const Canvas = z.looseObject({
 });
 export type Canvas = z.infer<typeof Canvas>;
 
+/**
+ * 2.4 Canvas object, its own fields only: a full canvas whose `udfs` (and other fields) pass
+ * through unchecked, for callers that use none of them (a listing of every canvas of a team
+ * carries every UDF body; checking them all would cost more than the rest of the read).
+ */
+export const CanvasFields = z.looseObject({ ...canvasBase, share_client_id: nullableString, dashboard_body: nullableString });
+export type CanvasFields = z.infer<typeof CanvasFields>;
+
 /** 2.4 Canvas object, lite variant: `udf_ids` instead of `udfs`. */
 export const CanvasLite = z.looseObject({ ...canvasBase, udf_ids: z.array(z.string()) });
 export type CanvasLite = z.infer<typeof CanvasLite>;

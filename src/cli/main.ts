@@ -1,21 +1,29 @@
 #!/usr/bin/env node
-/** The `svc-iac` command. */
-import { CommandGuard, underActions } from "../github/command-guard";
-import { runEmulatorCommand } from "./emulator-command";
-import { runImportCommand } from "./import-command";
-import { runInitCommand } from "./init-command";
-import { runReconcileCommand } from "./reconcile-command";
+/**
+ * The `svc-iac` command. Each command's module is loaded only when that command runs (`require`
+ * inside the handler), so `--help` loads nothing but the usage text, `validate` never loads the
+ * emulator, the API client or the GitHub code, and no command loads the Pulumi SDK.
+ */
+import { enableCompileCache } from "node:module";
 import { CliUsageError, formatHelp } from "./usage";
 
+// V8's compiled code of svc-iac and its dependencies is kept on disk (the OS temp folder) and
+// reused by the next run: startup is mostly module loading.
+enableCompileCache?.();
+
+const reconcile = (name: "validate" | "plan" | "apply" | "drift" | "destroy") => (argv: string[]) =>
+  (require("./reconcile-command") as typeof import("./reconcile-command")).runReconcileCommand(name, argv);
+
 const COMMANDS: Record<string, (argv: string[]) => Promise<number>> = {
-  emulator: runEmulatorCommand,
-  validate: (argv) => runReconcileCommand("validate", argv),
-  plan: (argv) => runReconcileCommand("plan", argv),
-  apply: (argv) => runReconcileCommand("apply", argv),
-  drift: (argv) => runReconcileCommand("drift", argv),
-  destroy: (argv) => runReconcileCommand("destroy", argv),
-  import: runImportCommand,
-  init: (argv) => runInitCommand(argv),
+  emulator: (argv) => (require("./emulator-command") as typeof import("./emulator-command")).runEmulatorCommand(argv),
+  validate: reconcile("validate"),
+  plan: reconcile("plan"),
+  apply: reconcile("apply"),
+  drift: reconcile("drift"),
+  destroy: reconcile("destroy"),
+  import: (argv) => (require("./import-command") as typeof import("./import-command")).runImportCommand(argv),
+  init: (argv) => (require("./init-command") as typeof import("./init-command")).runInitCommand(argv),
+  test: (argv) => (require("./test-command") as typeof import("./test-command")).runTestCommand(argv),
 };
 
 async function main(argv: string[]): Promise<number> {
@@ -35,6 +43,7 @@ async function main(argv: string[]): Promise<number> {
 
 /** stderr for the last words: guarded under GitHub Actions, as the commands' own output is. */
 function errorWriter(): (text: string) => void {
+  const { CommandGuard, underActions } = require("../github/command-guard") as typeof import("../github/command-guard");
   if (!underActions(process.env)) return (text) => void process.stderr.write(text);
   const guard = new CommandGuard(process.stderr);
   return (text) => {

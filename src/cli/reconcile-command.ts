@@ -10,13 +10,16 @@ import { loadErrorAnnotations } from "../github/annotations";
 import { logText, underActions } from "../github/command-guard";
 import { guardIo } from "./actions-io";
 import { forWorkflowLog, isUntrustedBlock } from "../github/workflow-commands";
-import { applyCommand, driftCommand, planCommand, validateCommand } from "../reconcile/commands";
-import { destroyCommand } from "../reconcile/destroy";
 import type { CommandOptions, CommandResult } from "../reconcile/command-types";
 import { formatLoadError } from "../reconcile/model";
 import type { Plan } from "../reconcile/plan-model";
 import { progressDisplay, renderApplyReportText, renderDriftMarkdown, renderPlanText, toJson } from "../reconcile/render";
+import type { TestCommandResult } from "../reconcile/udf-tests/test-command";
 import { CliUsageError } from "./usage";
+
+/** `apply --test`, loaded only when asked for. */
+const testAfterApply: typeof import("./test-command").testAfterApply = (...args) =>
+  (require("./test-command") as typeof import("./test-command")).testAfterApply(...args);
 
 type Name = "validate" | "plan" | "apply" | "drift" | "destroy";
 
@@ -43,7 +46,7 @@ const PLANNING_FLAGS = ["prune", "max-deletions", "allow-delete-all", "allow-cas
 const OPTIONS = {
   validate: { ...COMMON },
   plan: { ...COMMON, ...PLAN_FLAGS, out: { type: "string" }, "detailed-exitcode": { type: "boolean" } },
-  apply: { ...COMMON, ...PLAN_FLAGS, plan: { type: "string" }, "auto-approve": { type: "boolean" }, concurrency: { type: "string" }, "force-unlock": { type: "string" } },
+  apply: { ...COMMON, ...PLAN_FLAGS, plan: { type: "string" }, "auto-approve": { type: "boolean" }, test: { type: "boolean" }, concurrency: { type: "string" }, "force-unlock": { type: "string" } },
   drift: { ...COMMON, format: { type: "string" }, out: { type: "string" } },
   destroy: { ...COMMON, "auto-approve": { type: "boolean" }, "allow-cascade": { type: "boolean" }, concurrency: { type: "string" } },
 } as const;
@@ -153,6 +156,7 @@ async function render(
   io: Io,
   dirArg: string,
   command: ((text: string) => void) | undefined,
+  tests?: TestCommandResult,
 ): Promise<void> {
   const color = !v["no-color"] && !!io.stdout.isTTY && !io.env.NO_COLOR;
   // Plans and reports hold text from the repository and the platform (diffs of code). Under
@@ -173,7 +177,7 @@ async function render(
   }
   if (result.command === "apply" || result.command === "destroy") {
     if (v.json) {
-      io.stdout.write(toJson({ plan: result.plan, report: result.report } as never));
+      io.stdout.write(toJson({ plan: result.plan, report: result.report, ...(tests ? { tests: tests.report ?? null } : {}) } as never));
       return;
     }
     if (result.command === "destroy" && result.plan && !result.plan.actions.length && result.exitCode === 0) {
@@ -191,7 +195,13 @@ async function render(
   }
 }
 
-const RUN = { validate: validateCommand, plan: planCommand, apply: applyCommand, drift: driftCommand, destroy: destroyCommand } as const;
+/** The command function, loaded when used: validate needs neither the API client nor the engine. */
+async function commandFunction(name: Name): Promise<(opts: CommandOptions) => Promise<CommandResult>> {
+  if (name === "validate") return (await import("../reconcile/validate-command.js")).validateCommand;
+  if (name === "destroy") return (await import("../reconcile/destroy.js")).destroyCommand;
+  const commands = await import("../reconcile/commands.js");
+  return { plan: commands.planCommand, apply: commands.applyCommand, drift: commands.driftCommand }[name];
+}
 
 /**
  * Runs one reconciler command from its arguments; returns the exit code. Under GitHub Actions
@@ -213,8 +223,13 @@ async function run(name: Name, argv: string[], io: Io, command: ((text: string) 
   if (name === "drift" && values.format !== undefined && values.format !== "md" && values.format !== "json") {
     throw new CliUsageError(`Invalid --format "${values.format}". Expected md or json.`);
   }
-  const result = await RUN[name](commandOptions(name, values, dir, io));
-  await render(name, result, values, io, dir, command);
+  const result = await (await commandFunction(name))(commandOptions(name, values, dir, io));
+  // apply --test: with --json the tests' report goes into the one JSON document, else after the apply's.
+  const testing = name === "apply" && !!values.test;
+  const json = !!values.json;
+  let tests = testing && json ? await testAfterApply(result, { dir, target: values.target as string | undefined, json }, io) : undefined;
+  await render(name, result, values, io, dir, command, tests);
   reportErrors(result, dir, io, command);
-  return result.exitCode;
+  if (testing && !json) tests = await testAfterApply(result, { dir, target: values.target as string | undefined, json }, io);
+  return tests && tests.exitCode !== 0 ? 1 : result.exitCode;
 }

@@ -39,12 +39,13 @@ Usage:
       Exit 0 (with --detailed-exitcode: 0 no changes, 2 changes), 1 error.
 
   svc-iac apply [DIR] [--target T] [--auto-approve] [--prune] [--max-deletions N] [--allow-delete-all] [--allow-cascade]
-                [--outputs FILE] [--discard-tokens] [--concurrency N] [--force-unlock ID|all] [--json]
+                [--outputs FILE] [--discard-tokens] [--concurrency N] [--force-unlock ID|all] [--test] [--json]
                 [--only ADDRESS]... [--replace ADDRESS]...
-      Makes the platform match the repository (or, with --only, the matching objects), under a lock. New tokens go only to --outputs FILE
-      (mode 0600). Exit 0 done, 1 error or a failed step (run it again: it converges).
+      Makes the platform match the repository (or, with --only, the matching objects), under a lock.
+      New tokens go only to --outputs FILE (mode 0600). --test then runs the tests of the UDFs it
+      changed. Exit 0 done, 1 error, a failed step (run it again: it converges) or a failed test.
 
-  svc-iac apply [DIR] --plan FILE [--target T] [--outputs FILE] [--discard-tokens] [--concurrency N] [--json]
+  svc-iac apply [DIR] --plan FILE [--target T] [--outputs FILE] [--discard-tokens] [--concurrency N] [--test] [--json]
       Executes exactly the saved plan FILE (written by plan --out FILE). Re-reads the repository
       and the platform first and refuses, writing nothing, when either changed for the objects the
       plan touches ("Saved plan is stale"). Exit 0 done, 1 stale, error or a failed step.
@@ -52,6 +53,11 @@ Usage:
   svc-iac drift [DIR] [--target T] [--format md|json] [--out FILE]
       Reports changed, missing, orphaned, unmanaged and pending objects. Writes nothing on the platform.
       Exit 0 no drift, 2 drift, 1 error.
+
+  svc-iac test [DIR] [--target T] [--only ADDRESS ...] [--json]
+      Runs the tests: declared in the UDFs' <slug>.yaml against the deployed UDFs, on the target's
+      real-time instance. Prints each result and the differences found. Writes nothing.
+      Exit 0 all passed (or none declared), 1 a failure or an error.
 
   svc-iac destroy [DIR] [--target T] [--auto-approve] [--allow-cascade] [--concurrency N] [--json]
       Deletes every object in the target's inventory, and nothing else, in reverse dependency

@@ -121,20 +121,40 @@ export function canReadUdf(store: Store, u: UdfRow, p: Principal | undefined): b
   return c !== undefined && isPubliclyReadable(c);
 }
 
-function ownerSummary(store: Store, userId: string | null): { id: string; name: string; handle: string | null } | null {
+type OwnerSummary = { id: string; name: string; handle: string | null } | null;
+
+/**
+ * Lookups shared by the records of one answer (a listing of thousands of UDFs has a few owners
+ * and canvases): one query per owner and canvas instead of two per UDF. Made per answer, so a
+ * renamed user or canvas shows in the next one.
+ */
+export interface JsonMemo {
+  owners: Map<string, OwnerSummary>;
+  canvasNames: Map<string, string | null>;
+}
+
+export const jsonMemo = (): JsonMemo => ({ owners: new Map(), canvasNames: new Map() });
+
+function ownerSummary(store: Store, userId: string | null, memo?: JsonMemo): OwnerSummary {
   if (!userId) return null;
-  const u = store.get<{ id: string; name: string; handle: string | null }>("SELECT id, name, handle FROM users WHERE id = ?", userId);
-  return u ?? null;
+  const known = memo?.owners.get(userId);
+  if (known !== undefined) return known;
+  const u = store.get<{ id: string; name: string; handle: string | null }>("SELECT id, name, handle FROM users WHERE id = ?", userId) ?? null;
+  memo?.owners.set(userId, u);
+  return u;
+}
+
+function canvasName(store: Store, id: string, memo?: JsonMemo): string | null {
+  const known = memo?.canvasNames.get(id);
+  if (known !== undefined) return known;
+  const name = store.get<{ name: string }>("SELECT name FROM canvases WHERE id = ?", id)?.name ?? null;
+  memo?.canvasNames.set(id, name);
+  return name;
 }
 
 /** Spec 2.5. `shared_token` is added by the create handler only. */
-export function udfJson(store: Store, u: UdfRow, canvasName?: string | null): Record<string, unknown> {
-  const name =
-    canvasName !== undefined
-      ? canvasName
-      : u.collection_id
-        ? (store.get<{ name: string }>("SELECT name FROM canvases WHERE id = ?", u.collection_id)?.name ?? null)
-        : null;
+export function udfJson(store: Store, u: UdfRow, canvasNameGiven?: string | null, memo?: JsonMemo): Record<string, unknown> {
+  const name = canvasNameGiven !== undefined ? canvasNameGiven : u.collection_id ? canvasName(store, u.collection_id, memo) : null;
   return {
     id: u.id,
     slug: u.slug,
@@ -145,7 +165,7 @@ export function udfJson(store: Store, u: UdfRow, canvasName?: string | null): Re
     position: u.position,
     udf_body_hash: u.udf_body_hash,
     last_updated: u.last_updated,
-    owning_user: ownerSummary(store, u.owner_user_id),
+    owning_user: ownerSummary(store, u.owner_user_id, memo),
   };
 }
 
@@ -157,8 +177,8 @@ export function canvasUdfs(store: Store, canvasId: string): UdfRow[] {
  * Spec 2.4, full or lite. The passcode is shown only to the owning environment; public readers
  * see `null`.
  */
-export function canvasJson(store: Store, c: CanvasRow, variant: "full" | "lite", viewer: Principal | undefined): Record<string, unknown> {
-  const owner = ownerSummary(store, c.owner_user_id);
+export function canvasJson(store: Store, c: CanvasRow, variant: "full" | "lite", viewer: Principal | undefined, memo: JsonMemo = jsonMemo()): Record<string, unknown> {
+  const owner = ownerSummary(store, c.owner_user_id, memo);
   const own = viewer !== undefined && viewer.envId === c.env_id;
   const base: Record<string, unknown> = {
     id: c.id,
@@ -178,7 +198,7 @@ export function canvasJson(store: Store, c: CanvasRow, variant: "full" | "lite",
     ...base,
     share_client_id: c.share_client_id,
     dashboard_body: c.dashboard_body,
-    udfs: udfs.map((u) => udfJson(store, u, c.name)),
+    udfs: udfs.map((u) => udfJson(store, u, c.name, memo)),
     owning_user: owner,
     owning_execution_environment: env ?? null,
   };

@@ -9,6 +9,8 @@
  * - `t0 + 1 s + duration`: SUCCEEDED, or FAILED when the config asks for it.
  *
  * Emulator hint: `config.emulator = {duration_s?: number (default 30), fail?: boolean, error?: string}`.
+ * A job that runs a UDF (a cronjob's, or a config's `udf_id` / `udf`) runs it for real: see
+ * `job-udf-run.ts`; it stays RUNNING while the process runs, and its duration is the real run time.
  * Every transition adds one status-history entry and log lines stamped with the transition time
  * (not the time of the read), so histories are the same however often the job is polled.
  */
@@ -19,9 +21,10 @@ import { ObjectStore, parseStoragePath } from "./object-store";
 import type { EmulatorEnv } from "./route";
 import { parseJson, type Store } from "./store";
 import { canonicalJson } from "../canonical-json";
+import { JOB_UDF_DDL, abortUdfRun, isInFlight, jobOutputPrefix, jobUdf, startUdfRun, udfRunState, type JobRunEnv } from "./job-udf-run";
 
-/** What the lifecycle needs: the store, and the object store folder the outputs are written to. */
-export type JobEnv = Pick<EmulatorEnv, "store" | "objectsDir">;
+/** What the lifecycle needs: the store, the object store folder the outputs are written to, and the UDF runner's settings. */
+export type JobEnv = JobRunEnv;
 
 export const JOBS_DDL = `
 CREATE TABLE IF NOT EXISTS jobs (
@@ -43,7 +46,7 @@ CREATE TABLE IF NOT EXISTS job_logs (
   id INTEGER PRIMARY KEY AUTOINCREMENT, job_id TEXT NOT NULL, timestamp_ms INTEGER NOT NULL, message TEXT NOT NULL
 );
 CREATE INDEX IF NOT EXISTS job_logs_job ON job_logs(job_id, timestamp_ms, id);
-`;
+${JOB_UDF_DDL}`;
 
 export const TERMINAL = new Set(["SUCCEEDED", "FAILED", "CANCELED"]);
 export const START_DELAY_MS = 1000;
@@ -101,7 +104,7 @@ const iso = (ms: number) => new Date(ms).toISOString();
 export const configHash = (config: unknown) => createHash("sha256").update(canonicalJson(config)).digest("hex");
 
 /** Reads the emulator hint of a config; 422 under `body.config.emulator` when malformed. */
-export function emulatorHint(config: Record<string, unknown> | undefined): { durationMs: number; fail?: string } {
+export function emulatorHint(config: Record<string, unknown> | undefined): { durationMs: number; fail?: string; explicit?: boolean } {
   const hint = config?.emulator;
   if (hint === undefined) return { durationMs: DEFAULT_DURATION_MS };
   if (hint === null || typeof hint !== "object" || Array.isArray(hint)) {
@@ -119,7 +122,7 @@ export function emulatorHint(config: Record<string, unknown> | undefined): { dur
     throw invalid("body", ["config", "emulator", "fail"], "Input should be a valid boolean", "bool_type");
   }
   const fail = h.fail ? (typeof h.error === "string" && h.error ? h.error : "The job's step raised an error") : undefined;
-  return { durationMs, fail };
+  return { durationMs, fail, explicit: h.duration_s !== undefined };
 }
 
 function addEvent(store: Store, jobId: string, status: string, description: string, atMs: number): void {
@@ -180,8 +183,27 @@ export function advanceJob(env: JobEnv, job: JobRow, now: Date): JobRow {
       row.udf_id ? `Running UDF ${row.udf_id}` : "Running the configured steps",
     );
     row = jobById(store, row.id)!;
+    const udf = row.fail_reason ? undefined : jobUdf(row);
+    if (udf) {
+      const hint = emulatorHint(parseJson<Record<string, unknown> | undefined>(row.config, undefined));
+      startUdfRun(env, row, udf, startAt, hint.explicit ? hint.durationMs : undefined);
+      row = jobById(store, row.id)!;
+    }
   }
   const started = row.started_ms ?? startAt;
+  const run = udfRunState(store, row.id);
+  if (run?.state === "running") {
+    if (isInFlight(store, row.id)) {
+      // The UDF still runs: the job runs on, heartbeating, whatever the clock says.
+      const beat = started + Math.floor((nowMs - started) / HEARTBEAT_MS) * HEARTBEAT_MS;
+      if (iso(beat) !== row.last_heartbeat) store.run("UPDATE jobs SET last_heartbeat = ? WHERE id = ?", iso(beat), row.id);
+      return jobById(store, row.id)!;
+    }
+    const lost = "The emulator stopped while the UDF ran; the run was lost";
+    store.run("UPDATE jobs SET duration_ms = ?, fail_reason = ? WHERE id = ?", Math.max(1, nowMs - started), lost, row.id);
+    store.run("UPDATE job_udf_runs SET state = 'done' WHERE job_id = ?", row.id);
+    row = jobById(store, row.id)!;
+  }
   const endAt = started + row.duration_ms;
   const beatUpTo = Math.min(nowMs, endAt);
   const lastBeat = started + Math.floor((beatUpTo - started) / HEARTBEAT_MS) * HEARTBEAT_MS;
@@ -193,7 +215,7 @@ export function advanceJob(env: JobEnv, job: JobRow, now: Date): JobRow {
       addEvent(store, row.id, status, row.fail_reason, endAt);
       addLog(store, row.id, endAt, `ERROR: ${row.fail_reason}`, `Instance ${row.instance_id} terminated`, "Job failed");
     } else {
-      const n = writeOutputs(env, row, endAt);
+      const n = run ? run.outputs : writeOutputs(env, row, endAt);
       addEvent(store, row.id, status, "Job completed successfully", endAt);
       addLog(store, row.id, endAt, `Wrote ${n} output object(s)`, `Instance ${row.instance_id} terminated`, "Job succeeded");
     }
@@ -225,6 +247,7 @@ export function cancelJob(env: JobEnv, job: JobRow, now: Date): JobRow {
   if (TERMINAL.has(j.status)) throw badRequest(`Job ${j.id} has already finished with status ${j.status}; only a running or pending job can be canceled`);
   const at = now.getTime();
   store.run("UPDATE jobs SET status = 'CANCELED', status_date = ?, finished_ms = ? WHERE id = ?", iso(at), at, j.id);
+  abortUdfRun(store, j.id);
   addEvent(store, j.id, "CANCELED", "Canceled on request; instance terminated", at);
   addLog(store, j.id, at, "Cancel requested", j.instance_id ? `Instance ${j.instance_id} terminated` : "No instance was started", "Job canceled");
   return jobById(store, j.id)!;
@@ -272,12 +295,7 @@ export function jobRecord(j: JobRow) {
   };
 }
 
-/** The env's output bucket: its first attached bucket. */
-export function jobBucket(store: Store, envId: string): string {
-  return store.get<{ url: string }>("SELECT url FROM buckets WHERE env_id = ? ORDER BY url LIMIT 1", envId)?.url ?? `s3://svc-jobs-${envId}`;
-}
-
-const outputPrefix = (store: Store, j: JobRow) => `${jobBucket(store, j.env_id)}/jobs/${j.id}/`;
+const outputPrefix = (store: Store, j: JobRow) => jobOutputPrefix(store, j);
 
 /**
  * Writes what a succeeded job produced into the emulator's object store (so the files endpoints

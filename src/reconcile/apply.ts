@@ -2,15 +2,19 @@
  * Apply: runs a plan's steps against the platform. Creates and updates go phase by phase (each
  * kind's `phase` trait) with bounded concurrency;
  * a step whose dependency failed is skipped; deletions run last, in reverse order, and only when
- * nothing failed. Every step is recorded in the inventory as soon as it is done, and every create
- * looks up and adopts first, so running apply again after any failure converges.
+ * nothing failed. Every step is recorded in the inventory as soon as it is done. A create of an
+ * object the plan's observation did not hold is sent at once; those whose answers were lost are
+ * looked up once the phase's other creates are done (one read per parent for all of them) and
+ * adopted; an adopt finds its object by key. So running apply again after any failure converges
+ * with nothing duplicated.
  */
 import { mkdir, writeFile } from "node:fs/promises";
 import { dirname, resolve } from "node:path";
 import type { SvcClient } from "../api/client";
 import { scrub } from "../api/errors";
 import type { FingerprintKey } from "../resources/fingerprint";
-import type { KindContext } from "../resources/kind";
+import { CreateOutcomeUnknown, NothingToAdopt, SharedReads } from "../resources/fresh-listings";
+import type { CreateOptions, KindContext } from "../resources/kind";
 import type { ReconcileTraits } from "../resources/reconcile-traits";
 import { KINDS } from "../resources/registry";
 import type { ProgressEvent, PublishedToken, TokenPublisher } from "./command-types";
@@ -55,11 +59,12 @@ class Applier {
   constructor(private readonly ctx: ApplyContext, private readonly outcome: PlanOutcome) {
     this.ids = new Map(outcome.ids);
     this.declared = new Map(ctx.project.objects.map((o) => [o.address, o]));
+    this.kindCtx = { client: ctx.client, now: ctx.now, fingerprintKey: ctx.fingerprintKey };
   }
 
-  private get kindCtx(): KindContext {
-    return { client: this.ctx.client, now: this.ctx.now, fingerprintKey: this.ctx.fingerprintKey };
-  }
+  private readonly kindCtx: KindContext;
+  /** Creates of the current phase whose outcome is unknown: looked up once the phase's other creates are done. */
+  private unknown: { step: Step; lost: CreateOutcomeUnknown }[] = [];
 
   private inputsOf(step: Step): Record<string, any> {
     const d = step.desired!;
@@ -117,7 +122,7 @@ class Applier {
   }
 
   /** Creates (or adopts) the object of `step`; records it and publishes its token. */
-  private async create(step: Step): Promise<string> {
+  private async create(step: Step, recheck?: KindContext): Promise<string> {
     const a = step.action;
     const kind = KINDS[a.kind]!;
     const traits = traitsOf(a.kind);
@@ -130,9 +135,11 @@ class Applier {
       this.ctx.inventory.set(a.address, withIntent(this.ctx.inventory.get(a.address), a.kind, key, this.ctx.now().toISOString()));
       await this.ctx.inventory.flush();
     }
+    // The plan observed no object with this key: create at once (looked up only if the answer is lost).
+    const lookup: CreateOptions["lookup"] = recheck ? "only" : !step.observed && (a.action === "create" || a.action === "share") ? "never" : "first";
     let created: Awaited<ReturnType<typeof kind.create>>;
     try {
-      created = await kind.create(this.kindCtx, inputs as never);
+      created = await kind.create(recheck ?? this.kindCtx, inputs as never, { lookup });
     } catch (e) {
       // Refused before sending: nothing was made under this key by this attempt.
       const entry = this.ctx.inventory.get(a.address);
@@ -208,13 +215,14 @@ class Applier {
     await KINDS[step.action.kind]!.delete(this.kindCtx, step.action.id!, step.olds as never);
   }
 
-  private async run(step: Step): Promise<void> {
+  /** Runs one step; `recheck` (a context with shared reads) looks up and adopts the object of a create whose outcome was unknown. */
+  private async run(step: Step, recheck?: { ctx: KindContext; lost: CreateOutcomeUnknown }): Promise<void> {
     const a = step.action;
     const blocked = step.desired ? dependenciesOf(step.desired).find((d) => this.failed.has(d)) : undefined;
     if (blocked) return this.finish(step, "skipped", `skipped: ${blocked} failed`);
     const stop = this.ctx.stopReason?.();
     if (stop) return this.finish(step, "skipped", `skipped: ${stop}`);
-    this.ctx.progress?.({ type: "begin", address: a.address, action: a.action });
+    if (!recheck) this.ctx.progress?.({ type: "begin", address: a.address, action: a.action });
     try {
       let id = a.id;
       if (a.movedFrom) this.moveRecord(a.movedFrom, a.address);
@@ -222,7 +230,7 @@ class Applier {
         case "create":
         case "adopt":
         case "share":
-          id = await this.create(step);
+          id = await this.create(step, recheck?.ctx);
           // Orphans of earlier undelivered attempts go once the new token is out.
           if (step.retire?.length) await this.retire(step, step.retire);
           break;
@@ -257,8 +265,23 @@ class Applier {
       }
       this.finish(step, "done", undefined, id);
     } catch (e) {
-      this.finish(step, "failed", scrub(e instanceof Error ? e.message : String(e), [...this.ctx.secrets]));
+      if (e instanceof CreateOutcomeUnknown && !recheck) return void this.unknown.push({ step, lost: e });
+      // Looked up after an unknown outcome and not there: the create failed, as its answer said.
+      const error = e instanceof NothingToAdopt && recheck ? recheck.lost.cause : e;
+      this.finish(step, "failed", scrub(error instanceof Error ? error.message : String(error), [...this.ctx.secrets]));
     }
+  }
+
+  /**
+   * Looks up the objects of the phase's creates whose outcome was unknown and adopts those that
+   * exist, with one read per parent shared by all of them (see `fresh-listings.ts`).
+   */
+  private async recheckUnknown(): Promise<void> {
+    const unknown = this.unknown;
+    this.unknown = [];
+    if (!unknown.length) return;
+    const ctx: KindContext = { ...this.kindCtx, reads: new SharedReads() };
+    await forEachBounded(unknown, this.ctx.concurrency, ({ step, lost }) => this.run(step, { ctx, lost }));
   }
 
   async runAll(): Promise<void> {
@@ -268,6 +291,7 @@ class Applier {
     for (const kind of PHASES) {
       const phase = steps.filter((s) => !isDeletion(s) && s.action.kind === kind);
       await forEachBounded(phase, this.ctx.concurrency, (s) => this.run(s));
+      await this.recheckUnknown();
       const layout = traitsOf(kind).layout;
       if (layout) await this.layout(phase, layout);
     }
@@ -306,7 +330,7 @@ export async function applyPlan(ctx: ApplyContext, outcome: PlanOutcome): Promis
     await applier.runAll();
   } finally {
     syncProtection(ctx.inventory, ctx.project.objects);
-    await ctx.inventory.flush();
+    await ctx.inventory.fold();
   }
   const order = new Map(outcome.steps.map((s, i) => [s.action.address + " " + s.action.action, i]));
   const results = [...applier.results].sort((a, b) => (order.get(a.address + " " + a.action) ?? 0) - (order.get(b.address + " " + b.action) ?? 0));

@@ -180,12 +180,7 @@ function tokenBlock(outcome: PlanOutcome, publishers: TokenPublisher[], opts: Co
   });
 }
 
-/** `svc-iac validate`: loads and checks the repository; sends nothing. */
-export async function validateCommand(opts: CommandOptions): Promise<CommandResult> {
-  const loaded = await load(opts);
-  if (!loaded.ok) return { command: "validate", exitCode: 1, errors: loaded.errors, objects: 0 };
-  return { command: "validate", exitCode: 0, errors: [], objects: loaded.project.objects.length };
-}
+export { validateCommand } from "./validate-command";
 
 /** `svc-iac plan`: what apply would do; writes nothing. */
 export function planCommand(opts: CommandOptions): Promise<CommandResult> {

@@ -3,7 +3,7 @@ export { applyCommand, driftCommand, planCommand, validateCommand } from "./comm
 export { destroyCommand, planDestroy } from "./destroy";
 export type { CommandOptions, CommandResult, ProgressEvent, PublishedToken, TokenPublisher } from "./command-types";
 export { loadRepository, type LoadOptions } from "./load";
-export { formatLoadError, type DesiredObject, type LoadedProject, type LoadError, type LoadResult, type SourceLocation } from "./model";
+export { formatLoadError, type DesiredObject, type LoadedProject, type LoadError, type LoadResult, type SourceLocation, type UdfTest } from "./model";
 export { observe, type Observation } from "./observe";
 export { planChanges, type PlanInput, type PlanOutcome } from "./plan";
 export { applyPlan, type ApplyContext } from "./apply";
@@ -16,3 +16,6 @@ export { renderApplyReportText, renderDriftMarkdown, renderPlanMarkdown, renderP
 export { isProtected, protectedInventoryBlocks, protectionBlocks, PROTECTED_RULE } from "./protect";
 export { PLAN_FORMAT_VERSION, readSavedPlan, savedPlanOf, staleObjects, SavedPlanError, type SavedPlan, type SavedPlanOptions } from "./saved-plan";
 export { repositoryDigest, type RepositoryDigest } from "./repository-digest";
+export { testCommand, selectTests, changedUdfs, type TestCommandOptions, type TestCommandResult, type TestReport } from "./udf-tests/test-command";
+export { expectMismatches, type Mismatch } from "./udf-tests/expect-match";
+export type { TestOutcome } from "./udf-tests/run-tests";

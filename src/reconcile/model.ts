@@ -47,6 +47,26 @@ export interface DesiredObject {
   source: SourceLocation;
 }
 
+/**
+ * One entry of a UDF's `tests:` (in `canvases/<canvas>/<slug>.yaml`): run the deployed UDF with
+ * `args` and expect a result matching `expect`, or, with `expectError`, a failed run.
+ */
+export interface UdfTest {
+  /** The UDF's address, `udf.<canvas>/<slug>`. */
+  address: string;
+  canvas: string;
+  slug: string;
+  /** `name:`, else `#<position in the list, from 1>`. */
+  name: string;
+  /** The UDF's parameters. @default {} */
+  args: Record<string, unknown>;
+  /** A subset of the JSON result (objects by subset, recursively; arrays and scalars exactly); absent when `expectError`. */
+  expect?: unknown;
+  /** The run must fail (the UDF raises). */
+  expectError: boolean;
+  source: SourceLocation;
+}
+
 export type StateLocation = { kind: "local"; path: string } | { kind: "remote"; url: string };
 
 export interface ProjectSettings {
@@ -87,6 +107,8 @@ export interface LoadedProject {
   moved?: MovedEntry[];
   /** Every target svc.yaml declares, `default` included (their inventories are checked before adopting). @default [target] */
   targets?: string[];
+  /** `tests:` of the UDFs, by address then position. @default [] */
+  tests?: UdfTest[];
   /** What the loader left out and why (a prefixed target's team-wide objects); shown as plan warnings. @default [] */
   warnings?: string[];
 }

@@ -9,6 +9,7 @@ import { readFile } from "node:fs/promises";
 import { resolve } from "node:path";
 import type { SvcClient } from "../api/client";
 import type { FingerprintKey } from "../resources/fingerprint";
+import { SharedReads } from "../resources/fresh-listings";
 import type { KindContext, Observed } from "../resources/kind";
 import { KINDS } from "../resources/registry";
 import type { DesiredKind, LoadedProject } from "./model";
@@ -57,7 +58,8 @@ async function observeEach(ctx: KindContext, kind: DesiredKind, project: LoadedP
 
 /** Reads the platform (and the output files) for `project`; secret fingerprints in the states are keyed with `fingerprintKey`. */
 export async function observe(client: SvcClient, project: LoadedProject, inventory: Inventory | undefined, fingerprintKey?: FingerprintKey): Promise<Observation> {
-  const ctx: KindContext = { client, fingerprintKey };
+  // Kinds listed through the same answer (a canvas listing carries its canvases' UDFs) share one read.
+  const ctx: KindContext = { client, fingerprintKey, reads: new SharedReads() };
   const kinds = kindsToObserve(project, inventory);
   const observation: Observation = { kinds: {}, files: new Map() };
   await Promise.all(

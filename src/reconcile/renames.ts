@@ -89,6 +89,9 @@ export function findRenames(input: RenameInput): Renames {
   }
 
   const warnings: string[] = [];
+  // A rename needs an old object of the same kind: only those kinds' new objects are looked at.
+  const goneKinds = new Set([...gone].map((a) => objects[a]!.kind));
+  if (!goneKinds.size) return { from, warnings };
   const candidates = new Map<string, { news: string[]; olds: string[] }>();
   const at = (kind: DesiredKind, identity: string) => {
     const k = `${kind} ${identity}`;
@@ -97,6 +100,7 @@ export function findRenames(input: RenameInput): Renames {
   };
   for (const address of fresh) {
     const d = declared.get(address)!;
+    if (!goneKinds.has(d.kind)) continue;
     const identity = desiredIdentity(d, project.objects);
     if (identity !== undefined) at(d.kind, identity).news.push(address);
   }

@@ -5,11 +5,12 @@
 import { z } from "zod";
 import { unlessMissing } from "./missing";
 import { isApiError } from "../api/errors";
-import type { Canvas as ApiCanvas } from "../api/schemas";
+import type { Canvas as ApiCanvas, CanvasFields } from "../api/schemas";
 import { checkWith } from "./check";
 import { diffFields, secretFingerprint } from "./field-diff";
 import type { FingerprintKey } from "./fingerprint";
-import type { KindContext, ResourceKind } from "./kind";
+import type { Created, KindContext, ResourceKind } from "./kind";
+import { NothingToAdopt, createUnlooked } from "./fresh-listings";
 import type { ReconcileTraits } from "./reconcile-traits";
 
 export const CanvasInputs = z.strictObject({
@@ -73,8 +74,19 @@ export function canvasState(c: CanvasRecord, key?: FingerprintKey): CanvasState 
   };
 }
 
+/** The team's canvases with their UDFs unchecked, read once per observation (`ctx.reads`). */
+export function teamCanvases(ctx: KindContext): Promise<CanvasFields[]> {
+  return ctx.reads?.read("GET /collection/exec-env", () => ctx.client.canvases.listExecEnvFields()) ?? ctx.client.canvases.listExecEnvFields();
+}
+
 async function findByName(ctx: KindContext, name: string): Promise<ApiCanvas | undefined> {
   return unlessMissing(ctx.client.canvases.getExecEnvBySlug(name));
+}
+
+/** Adopts `existing`, then makes it match: a lost answer to an earlier create must not leave it half-set. */
+async function adoptCanvas(ctx: KindContext, existing: ApiCanvas, inputs: CanvasInputs): Promise<Created<CanvasState>> {
+  const c = await ctx.client.canvases.update(existing.id, toBody(inputs));
+  return { id: c.id, state: canvasState(c, ctx.fingerprintKey), adopted: true };
 }
 
 export const canvasKind: ResourceKind<CanvasInputs, CanvasState> = {
@@ -95,14 +107,14 @@ export const canvasKind: ResourceKind<CanvasInputs, CanvasState> = {
       previewImageUrl: news.previewImageUrl,
     }, { secret: ["passcode"], salt: SALT, key: ctx?.fingerprintKey });
   },
-  async create(ctx, inputs) {
-    const existing = await findByName(ctx, inputs.name);
-    if (existing) {
-      // Adopt, then make it match: a lost answer to an earlier create must not leave it half-set.
-      const c = await ctx.client.canvases.update(existing.id, toBody(inputs));
-      return { id: c.id, state: canvasState(c, ctx.fingerprintKey), adopted: true };
+  async create(ctx, inputs, opts) {
+    const lookup = opts?.lookup ?? "first";
+    if (lookup !== "never") {
+      const existing = await findByName(ctx, inputs.name);
+      if (existing) return adoptCanvas(ctx, existing, inputs);
+      if (lookup === "only") throw new NothingToAdopt(inputs.name);
     }
-    const c = await ctx.client.canvases.create(toBody(inputs));
+    const c = await (lookup === "never" ? createUnlooked(() => ctx.client.canvases.create(toBody(inputs))) : ctx.client.canvases.create(toBody(inputs)));
     return { id: c.id, state: canvasState(c, ctx.fingerprintKey), adopted: false };
   },
   async read(ctx, id) {
@@ -118,7 +130,9 @@ export const canvasKind: ResourceKind<CanvasInputs, CanvasState> = {
   },
   async observeAll(ctx) {
     // The environment listing returns every team canvas, with full records, in one request.
-    const all = await ctx.client.canvases.listExecEnv();
+    // Every canvas with every UDF body: only the canvases' own fields are checked and used here
+    // (the Udf kind reads the UDFs from the same answer).
+    const all = await teamCanvases(ctx);
     return all.map((c) => ({ id: c.id, key: c.name, state: canvasState(c, ctx.fingerprintKey) }));
   },
   async delete(ctx, id) {

@@ -8,6 +8,7 @@
  */
 import type { SvcClient } from "../api/client";
 import type { FingerprintKey } from "./fingerprint";
+import type { SharedReads } from "./fresh-listings";
 
 /** A validation failure: the property path (`schedule`, `headers[0].moduleName`) and why. */
 export interface CheckFailure {
@@ -76,11 +77,24 @@ export interface KindContext {
   client: SvcClient;
   /** The current time (token expiry). @default now */
   now?: () => Date;
+  /** Reads shared by the look-ups of one pass (see `fresh-listings.ts`); without it, each look-up reads. */
+  reads?: SharedReads;
   /**
    * The project's fingerprint key: secret fingerprints in the state are keyed with it. Without one
    * (the Pulumi provider) they are key-less and kept in secret outputs.
    */
   fingerprintKey?: FingerprintKey;
+}
+
+/** How {@link ResourceKind.create} looks for an existing object with the key (see `fresh-listings.ts`). */
+export interface CreateOptions {
+  /**
+   * `first` (default): look up, adopt what is found, else create. `never`: the caller observed that
+   * no object has the key: create at once; an unknown outcome throws `CreateOutcomeUnknown`.
+   * `only`: look up and adopt; `NothingToAdopt` when there is none. Kinds without the distinction
+   * always look up first.
+   */
+  lookup?: "first" | "never" | "only";
 }
 
 /**
@@ -100,8 +114,8 @@ export interface ResourceKind<I extends object, S extends object> {
   key(inputs: I): string;
   /** Compares the kept state with new desired inputs; pure. */
   diff(olds: S, news: I, ctx?: { now?: () => Date; fingerprintKey?: FingerprintKey }): DiffResult;
-  /** Looks the object up by natural key and adopts it, else creates it. */
-  create(ctx: KindContext, inputs: I): Promise<Created<S>>;
+  /** Looks the object up by natural key and adopts it, else creates it (see {@link CreateOptions}). */
+  create(ctx: KindContext, inputs: I, opts?: CreateOptions): Promise<Created<S>>;
   /** Reads the current state; `undefined` when the object is gone. */
   read(ctx: KindContext, id: string, olds: S): Promise<S | undefined>;
   /** Updates in place the fields the diff allows; returns the new state. */

@@ -13,15 +13,19 @@ import { readFileSync } from "node:fs";
 import { resolve } from "node:path";
 import { z } from "zod";
 import { referencedCanvas, unlessMissing } from "./missing";
-import type { Canvas as ApiCanvas, Udf as ApiUdf } from "../api/schemas";
+import { Udf as UdfRecord, type Canvas as ApiCanvas, type Udf as ApiUdf } from "../api/schemas";
+import { teamCanvases } from "./canvas";
 import { checkWith } from "./check";
 import { diffFields } from "./field-diff";
 import { canonicalJson } from "../canonical-json";
-import type { CheckFailure, FieldChange, KindContext, ResourceKind } from "./kind";
+import type { CheckFailure, Created, FieldChange, KindContext, Observed, ResourceKind } from "./kind";
+import { NothingToAdopt, createUnlooked } from "./fresh-listings";
 import type { ReconcileTraits } from "./reconcile-traits";
 import type { DesiredObject } from "../reconcile/model";
 import { layoutCanvases } from "../reconcile/udf-layout";
 import { buildUdfBody, parseUdfBody, sameUdfBody, type UdfHeader } from "./udf-body";
+
+const UdfList = z.array(UdfRecord);
 
 const PY_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
 const pyFile = (what: string) =>
@@ -168,6 +172,28 @@ async function invalidateIfShared(ctx: KindContext, canvas: ApiCanvas, udfId: st
   if (canvas.share_token && canvas.share_client_id) await ctx.client.realtime.deleteCache(canvas.share_client_id, udfId);
 }
 
+/** Adopts `existing` on `canvas`: its body is made the desired one. A per-UDF shared token cannot be obtained for an existing UDF. */
+async function adoptUdf(ctx: KindContext, canvas: ApiCanvas, existing: ApiUdf, inputs: UdfInputs): Promise<Created<UdfState>> {
+  let u = existing;
+  const body = udfBodyOf(inputs);
+  if (!sameUdfBody(existing.udf_body, body)) {
+    u = await ctx.client.udfs.update(existing.id, { udf_body: body });
+    await invalidateIfShared(ctx, canvas, u.id);
+  }
+  return { id: u.id, state: udfState(u, { createSharedToken: inputs.createSharedToken }), adopted: true };
+}
+
+/** `POST /udf/new`, without looking for an existing one. */
+async function postUdf(ctx: KindContext, inputs: UdfInputs): Promise<Created<UdfState>> {
+  const u = await ctx.client.udfs.create({
+    slug: inputs.slug,
+    udf_body: udfBodyOf(inputs),
+    collection_id: inputs.canvasId,
+    create_shared_token: inputs.createSharedToken,
+  });
+  return { id: u.id, state: udfState(u, { createSharedToken: inputs.createSharedToken, sharedToken: u.shared_token }), adopted: false };
+}
+
 const NOTES: Record<string, string> = {
   canvasId: "moves the UDF to the other canvas (collection_id)",
   createSharedToken: "a per-UDF shared token can only be minted when the UDF is created",
@@ -188,26 +214,14 @@ export const udfKind: ResourceKind<UdfInputs, UdfState> = {
     // (made first, it would adopt the old one, which the delete would then remove).
     return { ...d, fields, deleteBeforeReplace: d.replaces.length > 0 };
   },
-  async create(ctx, inputs) {
-    const canvas = await referencedCanvas(ctx, inputs.canvasId);
-    const body = udfBodyOf(inputs);
+  async create(ctx, inputs, opts) {
+    const lookup = opts?.lookup ?? "first";
+    if (lookup === "never") return createUnlooked(() => postUdf(ctx, inputs));
+    const canvas = await (ctx.reads?.read(`canvas ${inputs.canvasId}`, () => referencedCanvas(ctx, inputs.canvasId)) ?? referencedCanvas(ctx, inputs.canvasId));
     const existing = canvas.udfs.find((u) => u.slug === inputs.slug);
-    if (existing) {
-      // Adopt. A per-UDF shared token cannot be obtained for an existing UDF.
-      let u = existing;
-      if (!sameUdfBody(existing.udf_body, body)) {
-        u = await ctx.client.udfs.update(existing.id, { udf_body: body });
-        await invalidateIfShared(ctx, canvas, u.id);
-      }
-      return { id: u.id, state: udfState(u, { createSharedToken: inputs.createSharedToken }), adopted: true };
-    }
-    const u = await ctx.client.udfs.create({
-      slug: inputs.slug,
-      udf_body: body,
-      collection_id: inputs.canvasId,
-      create_shared_token: inputs.createSharedToken,
-    });
-    return { id: u.id, state: udfState(u, { createSharedToken: inputs.createSharedToken, sharedToken: u.shared_token }), adopted: false };
+    if (existing) return adoptUdf(ctx, canvas, existing, inputs);
+    if (lookup === "only") throw new NothingToAdopt(`${inputs.canvasId}/${inputs.slug}`);
+    return postUdf(ctx, inputs);
   },
   async read(ctx, id, olds) {
     const u = await unlessMissing(ctx.client.udfs.getById(id));
@@ -228,9 +242,16 @@ export const udfKind: ResourceKind<UdfInputs, UdfState> = {
     await unlessMissing(ctx.client.udfs.delete(id));
   },
   async observeAll(ctx) {
-    // UDFs on an owner's default canvas (no collection_id) are not manageable as a Udf: skipped.
-    const all = await ctx.client.udfs.listExecEnv().toArray();
-    return all.filter((u) => u.collection_id).map((u) => ({ id: u.id, key: `${u.collection_id}/${u.slug}`, state: udfState(u) }));
+    // Every UDF a Udf can manage is on one of the team's canvases (those on an owner's default
+    // canvas are not), and the canvas listing carries them in full: the same answer the Canvas
+    // kind reads, instead of paging through every UDF of the environment.
+    const out: Observed<UdfState>[] = [];
+    for (const c of await teamCanvases(ctx)) {
+      const udfs = UdfList.safeParse(c.udfs);
+      if (!udfs.success) throw new Error(`The UDFs of canvas "${c.name}" in GET /collection/exec-env do not match the spec: ${udfs.error.issues.slice(0, 3).map((i) => `${i.path.join(".")}: ${i.message}`).join("; ")}.`);
+      for (const u of udfs.data) if (u.collection_id) out.push({ id: u.id, key: `${u.collection_id}/${u.slug}`, state: udfState(u) });
+    }
+    return out;
   },
 };
 

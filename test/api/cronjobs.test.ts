@@ -14,7 +14,7 @@ function insertUdf(f: EmulatorFixture, envId = "env-demo", slug = "hello"): stri
   f.emu.env.store.run(
     `INSERT INTO udfs (id, env_id, owner_user_id, collection_id, slug, udf_body, udf_body_hash, is_visible, position, created_at, last_updated)
      VALUES (?, ?, NULL, NULL, ?, ?, ?, 1, 0, ?, ?)`,
-    id, envId, slug, JSON.stringify({ name: slug, code: "def udf(): return 1" }), `hash-${id}`, stamp, stamp,
+    id, envId, slug, JSON.stringify({ name: slug, code: "def udf(x: int = 0):\n    return x\n" }), `hash-${id}`, stamp, stamp,
   );
   return id;
 }
@@ -82,7 +82,8 @@ describe("cronjobs (4.3)", () => {
       detail: `Job ${out.run.job_id} has no stored configuration; it was started by cronjob ${c.id}, which runs a saved UDF`,
     });
     clock.advance(60_000);
-    expect((await fx.service.jobs.get(out.run.job_id)).job_status).toBe("SUCCEEDED");
+    // The UDF really runs (python3): the job ends once its process has.
+    expect((await fx.service.jobs.waitForTerminal(out.run.job_id, { pollMs: 20, timeoutMs: 20_000 })).job_status).toBe("SUCCEEDED");
   });
 
   it("GIVEN the cronjob's UDF was deleted WHEN it is run by hand THEN 404 names the UDF", async () => {

@@ -14,8 +14,8 @@ function insertUdf(envId = "env-demo"): string {
   const stamp = clock.now().toISOString();
   fx.emu.env.store.run(
     `INSERT INTO udfs (id, env_id, owner_user_id, collection_id, slug, udf_body, udf_body_hash, is_visible, position, created_at, last_updated)
-     VALUES (?, ?, NULL, NULL, ?, '{}', ?, 1, 0, ?, ?)`,
-    id, envId, `udf_${id.slice(0, 8)}`, `hash-${id}`, stamp, stamp,
+     VALUES (?, ?, NULL, NULL, ?, ?, ?, 1, 0, ?, ?)`,
+    id, envId, `udf_${id.slice(0, 8)}`, JSON.stringify({ code: "@fused.udf\ndef udf(city: str = 'sf'):\n    return city\n" }), `hash-${id}`, stamp, stamp,
   );
   return id;
 }
@@ -48,7 +48,7 @@ describe("cronjob scheduler", () => {
     at("2026-01-05T06:59:59Z");
     runs = await runsOf(c.id);
     expect(runs).toHaveLength(1);
-    expect(runs[0].job_status).toBe("SUCCEEDED");
+    expect((await fx.service.jobs.waitForTerminal(runs[0].id, { pollMs: 20, timeoutMs: 20_000 })).job_status).toBe("SUCCEEDED");
     await fx.user.cronjobs.delete(c.id);
   });
 

@@ -1,7 +1,8 @@
 /**
  * `examples/repo` and `npm start`: the example repository is valid, and the start script's apply
  * (built CLI, embedded emulator, tokens to an outputs file) creates everything on the first run
- * and finds nothing to do on the second. Runs on a temp copy so the work tree stays clean.
+ * and finds nothing to do on the second; its `svc-iac test` then runs the example's UDF tests on
+ * the deployed UDF. Runs on a temp copy so the work tree stays clean.
  */
 import { execFile } from "node:child_process";
 import { cpSync, existsSync, mkdtempSync, readFileSync, rmSync, statSync } from "node:fs";
@@ -57,13 +58,14 @@ describe("the example repository", () => {
     const start = JSON.parse(readFileSync(join(ROOT, "package.json"), "utf8")).scripts.start as string;
     expect(start).toContain("node dist/cli/main.js apply examples/repo --auto-approve --outputs examples/repo/.svc-iac/outputs.json");
     expect(start).toContain("EXAMPLE_API_KEY=");
+    expect(start).toContain("&& node dist/cli/main.js test examples/repo");
   });
 
   it("validates with every target", async () => {
     for (const target of ["default", "staging", "prod"]) {
       const r = await cli(["validate", EXAMPLE, "--target", target]);
       expect({ target, code: r.code, stderr: r.stderr }).toEqual({ target, code: 0, stderr: "" });
-      expect(r.stdout).toBe("Valid: 13 objects.\n");
+      expect(r.stdout).toBe("Valid: 14 objects.\n");
     }
   });
 
@@ -77,11 +79,13 @@ describe("the example repository", () => {
   describe("GIVEN a fresh copy and no platform configured", () => {
     let repo: string;
     let first: Run;
+    let tests: Run;
     let second: Run;
 
     beforeAll(async () => {
       repo = freshCopy();
       first = await cli(startArgs(repo));
+      tests = await cli(["test", repo]);
       second = await cli(startArgs(repo));
     }, 120_000);
 
@@ -91,10 +95,19 @@ describe("the example repository", () => {
       expect(first.code).toBe(0);
       expect(first.stderr).toContain("using the embedded emulator");
       expect(first.stdout).toContain("Plan for listings-demo (default)");
-      expect(first.stdout).toContain("Plan: 12 to create, 1 to share.");
-      expect(first.stdout).toContain("Apply complete: 13 done, 0 failed, 0 skipped.");
+      expect(first.stdout).toContain("Plan: 13 to create, 1 to share.");
+      expect(first.stdout).toContain("Apply complete: 14 done, 0 failed, 0 skipped.");
       expect(existsSync(join(repo, ".svc-iac/local/emulator.sqlite"))).toBe(true);
       expect(existsSync(join(repo, ".svc-iac/state/listings-demo/default"))).toBe(true);
+    });
+
+    it("THEN its svc-iac test runs the example's tests on the deployed UDF, and they pass", () => {
+      expect({ code: tests.code, stderr: tests.stderr }).toEqual({ code: 0, stderr: expect.stringContaining("using the embedded emulator") });
+      expect(tests.stdout).toContain("Testing listings-demo (default) on real-time instance");
+      expect(tests.stdout).toMatch(/✓ udf\.ops_reports\/price_bands: default prices \(\d+ ms\)/);
+      expect(tests.stdout).toMatch(/✓ udf\.ops_reports\/price_bands: narrower bands/);
+      expect(tests.stdout).toMatch(/✓ udf\.ops_reports\/price_bands: no prices is an error/);
+      expect(tests.stdout).toContain("Tests passed: 3 passed, 0 failed.");
     });
 
     it("THEN the new tokens go only to the outputs file, readable by its owner alone", () => {
@@ -102,7 +115,7 @@ describe("the example repository", () => {
       expect(statSync(file).mode & 0o777).toBe(0o600);
       const tokens = JSON.parse(readFileSync(file, "utf8")).tokens as Record<string, { token: string }>;
       expect(Object.keys(tokens).sort()).toEqual(["service_account.listings-deployer", "share.listings", "udf.listings/loader"]);
-      const printed = first.stdout + first.stderr + second.stdout + second.stderr;
+      const printed = first.stdout + first.stderr + tests.stdout + tests.stderr + second.stdout + second.stderr;
       for (const { token } of Object.values(tokens)) {
         expect(token.length).toBeGreaterThan(8);
         expect(printed).not.toContain(token);

@@ -28,6 +28,7 @@ import {
   ownCanvas,
   readableCanvas,
   udfById,
+  jsonMemo,
   type CanvasRow,
   type UdfRow,
 } from "../catalog";
@@ -86,7 +87,8 @@ function list(ctx: RequestContext, where: string, params: Param[], variant: "ful
     sql += " LIMIT ? OFFSET ?";
     args.push(limit, skip);
   }
-  return ctx.store.all<CanvasRow>(sql, ...args).map((c) => canvasJson(ctx.store, c, variant, ctx.principal));
+  const memo = jsonMemo();
+  return ctx.store.all<CanvasRow>(sql, ...args).map((c) => canvasJson(ctx.store, c, variant, ctx.principal, memo));
 }
 
 const userId = (ctx: RequestContext) => caller(ctx).userId!;

@@ -13,6 +13,10 @@
  * - A stored config larger than {@link INLINE_CONFIG_MAX} bytes is answered with a 307 redirect to a
  *   signed emulator URL (the spec's "redirect to cloud storage"), valid one hour.
  * - `region` on the log endpoints must be the job's region when given (else 404: logs live where the job ran).
+ * - A config that names a UDF runs it for real (see `../job-udf-run.ts`): `{udf_id: "<saved UDF id>",
+ *   udf_args?: {...}}` or `{udf: <UDF body object or JSON string>, udf_args?: {...}}`; other configs
+ *   only walk through the states. An unknown `udf_id` is 404, a malformed `udf` or `udf_args` 422.
+ *   The results listing then holds `output.json` (or `output.csv`) and `_SUCCESS`.
  * - `cache_max_age` reuses the newest job with an identical config (key order ignored) submitted within
  *   that many seconds, unless it FAILED or was CANCELED.
  */
@@ -20,6 +24,7 @@ import { z } from "zod";
 import type { Area } from "../area";
 import { badRequest, forbidden, notFound } from "../http-error";
 import { DEFAULTS, advanceJob, advanceOpenJobs, cancelJob, configHash, jobById, jobInEnv, jobRecord, jobResults, JOBS_DDL, runSummary, submitJob, type JobRow } from "../job-engine";
+import { checkRunConfig } from "../job-udf-run";
 import { bytes, caller, parseBody, parseQuery, q, redirect, type RequestContext } from "../route";
 
 /** Larger stored configs are served through a redirect. */
@@ -47,6 +52,7 @@ function submit(ctx: RequestContext) {
   const query = parseQuery(ctx, RunQuery);
   const body = parseBody(ctx, RunBody);
   const now = ctx.now();
+  const udf = checkRunConfig(ctx.store, p.envId, body.config);
   if (body.cache_max_age !== undefined) {
     const since = now.getTime() - body.cache_max_age * 1000;
     const candidates = ctx.store.all<JobRow>(
@@ -63,6 +69,8 @@ function submit(ctx: RequestContext) {
     userId: p.userId,
     serviceAccountId: p.serviceAccountId,
     config: body.config,
+    udfId: udf.udfId,
+    udfArgs: udf.udfArgs,
     instanceType: query.instance_type ?? DEFAULTS.instanceType,
     diskSizeGb: query.disk_size_gb ?? DEFAULTS.diskSizeGb,
     region: query.region ?? DEFAULTS.region,

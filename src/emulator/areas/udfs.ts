@@ -19,6 +19,7 @@ import {
   ownCanvas,
   udfById,
   udfJson,
+  jsonMemo,
   type CanvasRow,
   type UdfRow,
 } from "../catalog";
@@ -58,7 +59,8 @@ interface UserRow {
 function page(ctx: RequestContext, where: string, param: string) {
   const { skip, limit } = parseQuery(ctx, Paging);
   const rows = ctx.store.all<UdfRow>(`SELECT * FROM udfs WHERE ${where} ORDER BY created_at, id LIMIT ? OFFSET ?`, param, limit, skip);
-  return rows.map((u) => udfJson(ctx.store, u));
+  const memo = jsonMemo();
+  return rows.map((u) => udfJson(ctx.store, u, undefined, memo));
 }
 
 /** The UDF with `slug` on a canvas, or on an owner's default canvas when `canvasId` is null. */

@@ -3,12 +3,13 @@
  * the folder with optional `<slug>.yaml` settings. `.py` files in sub-folders are helper modules.
  */
 import { posix } from "node:path";
-import type { DesiredObject } from "../model";
+import type { DesiredObject, UdfTest } from "../model";
 import type { Diagnostics } from "./diagnostics";
 import { desiredObject } from "./desired";
 import { MapReader, rootReader, type ReadContext } from "./fields";
 import { CANVAS_KEYS, DURATION_EXPECTED, HEADER_KEYS, PATTERNS, SHARE_KEYS, UDF_KEYS } from "./keys";
 import { isFile, listFolder, readText } from "./repo-files";
+import { readUdfTests } from "./udf-tests";
 import type { Resolver } from "./variables";
 import { locate, parseYaml, readYaml } from "./yaml-source";
 
@@ -16,8 +17,8 @@ export const CANVASES = "canvases";
 const CANVAS_FILE = "canvas.yaml";
 const URL = /^https?:\/\/\S+$/;
 
-/** Every canvas, share and UDF of the repository. */
-export async function readCanvases(root: string, vars: Resolver, diag: Diagnostics): Promise<DesiredObject[]> {
+/** Every canvas, share and UDF of the repository; the UDFs' `tests:` go to `tests` when given. */
+export async function readCanvases(root: string, vars: Resolver, diag: Diagnostics, tests: UdfTest[] = []): Promise<DesiredObject[]> {
   const out: DesiredObject[] = [];
   for (const entry of await listFolder(root, CANVASES)) {
     const rel = `${CANVASES}/${entry.name}`;
@@ -28,12 +29,12 @@ export async function readCanvases(root: string, vars: Resolver, diag: Diagnosti
     if (!PATTERNS.canvas.test(entry.name)) {
       diag.atFile(rel, `found canvas folder "${entry.name}", expected a canvas name of letters, digits and "_" only ([A-Za-z0-9_]+), e.g. "${entry.name.replace(/[^A-Za-z0-9_]/g, "_")}"`);
     }
-    out.push(...(await readCanvasFolder(root, entry.name, vars, diag)));
+    out.push(...(await readCanvasFolder(root, entry.name, vars, diag, tests)));
   }
   return out;
 }
 
-async function readCanvasFolder(root: string, canvas: string, vars: Resolver, diag: Diagnostics): Promise<DesiredObject[]> {
+async function readCanvasFolder(root: string, canvas: string, vars: Resolver, diag: Diagnostics, tests: UdfTest[]): Promise<DesiredObject[]> {
   const folder = `${CANVASES}/${canvas}`;
   const files = (await listFolder(root, folder)).filter((e) => !e.isFolder).map((e) => e.name);
   const out: DesiredObject[] = [];
@@ -50,7 +51,10 @@ async function readCanvasFolder(root: string, canvas: string, vars: Resolver, di
   }
   for (const file of files.filter((f) => f.endsWith(".py"))) {
     const udf = await readUdf(root, canvas, file.slice(0, -".py".length), files, vars, diag);
-    if (udf) out.push(udf);
+    if (udf) {
+      out.push(udf.object);
+      tests.push(...udf.tests);
+    }
   }
   return out;
 }
@@ -83,7 +87,7 @@ function readCanvasFile(ctx: ReadContext, canvas: string): DesiredObject[] {
   return out;
 }
 
-async function readUdf(root: string, canvas: string, slug: string, files: string[], vars: Resolver, diag: Diagnostics): Promise<DesiredObject | undefined> {
+async function readUdf(root: string, canvas: string, slug: string, files: string[], vars: Resolver, diag: Diagnostics): Promise<{ object: DesiredObject; tests: UdfTest[] } | undefined> {
   const folder = `${CANVASES}/${canvas}`;
   const pyFile = `${folder}/${slug}.py`;
   if (slug === "canvas") {
@@ -95,12 +99,12 @@ async function readUdf(root: string, canvas: string, slug: string, files: string
     return undefined;
   }
   const code = (await readText(root, pyFile)) ?? "";
-  let settings: UdfSettings = { headers: [] };
+  let settings: UdfSettings = { headers: [], tests: [] };
   if (files.includes(`${slug}.yaml`)) {
     const settingsFile = `${folder}/${slug}.yaml`;
     const text = (await readText(root, settingsFile)) ?? "";
     const src = parseYaml(settingsFile, text, diag);
-    if (src) settings = await readUdfSettings(root, { src, diag, vars }, folder);
+    if (src) settings = await readUdfSettings(root, { src, diag, vars }, folder, { canvas, slug });
   }
   const inputs = {
     slug,
@@ -111,7 +115,8 @@ async function readUdf(root: string, canvas: string, slug: string, files: string
     createSharedToken: settings.sharedToken ?? false,
   };
   const options = { isVisible: settings.visible, position: settings.position, protect: settings.protect };
-  return desiredObject("Udf", `udf.${canvas}/${slug}`, inputs, { file: pyFile, line: 1, column: 1, path: "" }, { refs: { canvas }, options });
+  const object = desiredObject("Udf", `udf.${canvas}/${slug}`, inputs, { file: pyFile, line: 1, column: 1, path: "" }, { refs: { canvas }, options });
+  return { object, tests: settings.tests };
 }
 
 interface UdfSettings {
@@ -122,11 +127,12 @@ interface UdfSettings {
   position?: number;
   sharedToken?: boolean;
   protect?: boolean;
+  tests: UdfTest[];
 }
 
-async function readUdfSettings(root: string, ctx: ReadContext, folder: string): Promise<UdfSettings> {
+async function readUdfSettings(root: string, ctx: ReadContext, folder: string, udf: { canvas: string; slug: string }): Promise<UdfSettings> {
   const top = rootReader(ctx, UDF_KEYS);
-  if (!top.isMapping) return { headers: [] };
+  if (!top.isMapping) return { headers: [], tests: [] };
   return {
     entrypoint: top.string("entrypoint", { pattern: PATTERNS.module, expected: 'a Python function name, e.g. "udf"' }),
     metadata: top.object("metadata", 'a mapping of metadata, e.g. {"fused:description": "Loads listings"}'),
@@ -135,6 +141,7 @@ async function readUdfSettings(root: string, ctx: ReadContext, folder: string): 
     position: top.integer("position", 0),
     sharedToken: top.boolean("shared_token"),
     protect: top.boolean("protect"),
+    tests: readUdfTests(ctx, top, udf),
   };
 }
 

@@ -5,7 +5,7 @@
  * `file:line:column`; with any error there is no project.
  */
 import { resolve } from "node:path";
-import type { LoadResult } from "../model";
+import type { LoadResult, UdfTest } from "../model";
 import { readBucketPolicies, readSecrets, readServiceAccounts } from "./account-files";
 import { readCanvases } from "./canvas-files";
 import { readCronjobs } from "./cronjob-files";
@@ -38,7 +38,8 @@ export async function loadRepository(dir: string, opts: LoadOptions = {}): Promi
   const vars = new Resolver({ variables: undefined, env, target: `target "${target}"`, allowVariables: false });
 
   const svc = await readSvcFile(root, target, vars, diag);
-  const canvases = await readCanvases(root, vars, diag);
+  const tests: UdfTest[] = [];
+  const canvases = await readCanvases(root, vars, diag, tests);
   const cronjobs = await readCronjobs(root, vars, diag);
   const loaded = sortByAddress([
     ...canvases,
@@ -56,7 +57,12 @@ export async function loadRepository(dir: string, opts: LoadOptions = {}): Promi
 
   const secretEnvNames = [...vars.secretEnvNames].sort();
   if (diag.count || !svc) return { ok: false, errors: sortErrors(scrubSecrets(diag.errors, secretEnvNames, env)) };
-  return { ok: true, project: { root, project: svc.project, target, settings: svc.settings, objects, secretEnvNames, moved: svc.moved, targets: svc.targets, ...(warnings.length ? { warnings } : {}) } };
+  return { ok: true, project: { root, project: svc.project, target, settings: svc.settings, objects, secretEnvNames, moved: svc.moved, targets: svc.targets, tests: sortTests(tests), ...(warnings.length ? { warnings } : {}) } };
+}
+
+/** By UDF address, then as listed. */
+function sortTests(tests: UdfTest[]): UdfTest[] {
+  return [...tests].sort((a, b) => (a.address < b.address ? -1 : a.address > b.address ? 1 : a.source.line - b.source.line));
 }
 
 /** By file, then position: the order an editor lists them in. */

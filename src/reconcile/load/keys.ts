@@ -12,8 +12,10 @@ export const CREDENTIALS_KEYS = ["base_url_env", "udf_base_url_env", "token_env"
 export const CANVAS_KEYS = ["access_scope", "allow_public_read", "passcode", "dashboard_body", "preview_image_url", "share", "protect"] as const;
 export const SHARE_KEYS = ["client_id", "rotation", "rotate_every", "protect"] as const;
 
-export const UDF_KEYS = ["entrypoint", "metadata", "headers", "visible", "position", "shared_token", "protect"] as const;
+export const UDF_KEYS = ["entrypoint", "metadata", "headers", "visible", "position", "shared_token", "protect", "tests"] as const;
 export const HEADER_KEYS = ["module", "file"] as const;
+/** One entry of a UDF's `tests:` list. */
+export const UDF_TEST_KEYS = ["name", "args", "expect", "expect_error"] as const;
 
 export const CRON_ARRAY_KEYS = ["minute", "hour", "day_of_month", "month", "day_of_week"] as const;
 export const CRONJOB_KEYS = ["schedule", ...CRON_ARRAY_KEYS, "udf", "args", "enabled", "description", "protect"] as const;

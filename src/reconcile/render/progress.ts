@@ -23,9 +23,24 @@ export function progressDisplay(stream: ProgressStream): (e: ProgressEvent) => v
   return stream.isTTY ? terminalDisplay(stream) : plainDisplay(stream);
 }
 
+/** Lines of the plain display are written together, at most this long after the first of them ... */
+const PLAIN_BATCH_MS = 50;
+/** ... or once this many are waiting: one write per line would cost a system call per action. */
+const PLAIN_BATCH_LINES = 200;
+
 function plainDisplay(stream: ProgressStream): (e: ProgressEvent) => void {
   let total = 0;
   let finished = 0;
+  let waiting = "";
+  let lines = 0;
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const flush = () => {
+    clearTimeout(timer);
+    timer = undefined;
+    if (waiting) stream.write(waiting);
+    waiting = "";
+    lines = 0;
+  };
   return (e) => {
     if (e.type === "start") {
       total = e.total;
@@ -33,7 +48,9 @@ function plainDisplay(stream: ProgressStream): (e: ProgressEvent) => void {
     } else if (e.type === "end") {
       finished++;
       const message = e.message ? `: ${oneLine(e.message)}` : "";
-      stream.write(`[${finished}/${total}] ${e.status} ${oneLine(e.action)} ${oneLine(e.address)}${message}\n`);
+      waiting += `[${finished}/${total}] ${e.status} ${oneLine(e.action)} ${oneLine(e.address)}${message}\n`;
+      if (++lines >= PLAIN_BATCH_LINES || finished >= total) flush();
+      else timer ??= setTimeout(flush, PLAIN_BATCH_MS);
     }
   };
 }

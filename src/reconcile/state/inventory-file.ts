@@ -15,7 +15,7 @@ const KINDS = ["Secret", "ServiceAccount", "Canvas", "Udf", "CanvasShare", "Cron
 const Iso = z.string().min(1);
 
 // Loose objects: a field added to the types within the same version survives a read and a write.
-const InventoryEntrySchema = z.looseObject({
+export const InventoryEntrySchema = z.looseObject({
   kind: z.enum(KINDS),
   id: z.string(),
   key: z.string(),
@@ -51,7 +51,7 @@ function formatPath(p: readonly PropertyKey[]): string {
   return out || "(the document)";
 }
 
-function describeIssues(error: z.ZodError): string {
+export function describeIssues(error: z.ZodError): string {
   return error.issues.map((i) => `${formatPath(i.path)}: ${i.message}`).join("; ");
 }
 
@@ -72,6 +72,7 @@ export function parseInventory(text: string, file: string): Inventory {
     const hint = typeof version === "number" && version > INVENTORY_VERSION ? " It was written by a newer svc-iac: upgrade svc-iac." : "";
     throw new StateFileError(file, `Inventory file ${file} has ${found}; this svc-iac reads version ${INVENTORY_VERSION}.${hint}`);
   }
+  if (plainlyValid(data)) return data;
   const parsed = InventorySchema.safeParse(data);
   if (!parsed.success) {
     throw new StateFileError(file, `Inventory file ${file} is not a valid inventory: ${describeIssues(parsed.error)}.`);
@@ -79,12 +80,34 @@ export function parseInventory(text: string, file: string): Inventory {
   return parsed.data;
 }
 
+const isText = (v: unknown): v is string => typeof v === "string";
+const isTime = (v: unknown) => isText(v) && v.length > 0;
+const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === "object" && v !== null && !Array.isArray(v);
+const KIND_SET = new Set<string>(KINDS);
+
+/**
+ * The common case of {@link InventorySchema}, checked by hand: an inventory of 100,000 entries is
+ * read in milliseconds instead of a second. Accepts only what the schema accepts; anything else
+ * goes through the schema, which says what is wrong.
+ */
+function plainlyValid(data: unknown): data is Inventory {
+  if (!isRecord(data) || data.version !== INVENTORY_VERSION || !isText(data.project) || !data.project || !isText(data.target) || !data.target || !isTime(data.updatedAt) || !isRecord(data.objects)) return false;
+  for (const e of Object.values(data.objects)) {
+    if (!isRecord(e) || !KIND_SET.has(e.kind as string) || !isText(e.id) || !isText(e.key) || !isTime(e.createdAt) || !isTime(e.appliedAt)) return false;
+    if (e.rotatedAt !== undefined && !isTime(e.rotatedAt)) return false;
+    if (e.kept !== undefined && !isRecord(e.kept)) return false;
+    if (e.intent !== undefined) return false; // rare: the schema checks it
+    if (!e.id) return false;
+  }
+  return true;
+}
+
 /**
  * The text of an inventory file: sorted keys at every level, 2-space indent, trailing newline.
  * @throws StateFileError when `inventory` does not match the schema (nothing invalid is ever written).
  */
 export function serializeInventory(inventory: Inventory, file = "inventory.json"): string {
-  const parsed = InventorySchema.safeParse(inventory);
+  const parsed = plainlyValid(inventory) ? { success: true as const } : InventorySchema.safeParse(inventory);
   if (!parsed.success) {
     throw new StateFileError(file, `Refusing to write an invalid inventory to ${file}: ${describeIssues(parsed.error)}.`);
   }

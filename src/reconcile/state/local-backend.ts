@@ -1,18 +1,21 @@
 /**
- * State in a local folder (default `.svc-iac/state/<project>/<target>/`): `inventory.json` and
- * `lock.json`. Writes go through a temporary file and a rename; the lock is taken by an exclusive
- * create, so of two processes racing for it exactly one wins.
+ * State in a local folder (default `.svc-iac/state/<project>/<target>/`): `inventory.json`, its
+ * journal `inventory.journal` (changes appended during an apply, folded in by the next whole
+ * write) and `lock.json`. Whole writes go through a temporary file and a rename; the lock is taken
+ * by an exclusive create, so of two processes racing for it exactly one wins.
  */
+import { closeSync, openSync, writeSync } from "node:fs";
 import { chmod, link, mkdir, readFile, rename, rm, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { siblingTempName, writeFileAtomic } from "../json-file";
 import type { FingerprintKey } from "../../resources/fingerprint";
 import { FINGERPRINT_KEY_FILE, loadFingerprintKey } from "./fingerprint-key-file";
-import { checkInventoryOwner, parseInventory, serializeInventory } from "./inventory-file";
+import { checkInventoryOwner, emptyInventory, parseInventory, serializeInventory } from "./inventory-file";
+import { foldJournal, journalText } from "./inventory-journal";
 import { LeaseHandle, forceUnlockIn, readLockIn, type LockStore } from "./lease";
 import { LockedError } from "./lock-errors";
 import { deadHolderReason, isExpired, newLockInfo, parseLock, serializeLock, type AcquireLockOptions } from "./lock-file";
-import type { Inventory, LockHandle, LockInfo, StateBackend } from "./types";
+import type { Inventory, InventoryJournal, JournalRecord, LockHandle, LockInfo, StateBackend } from "./types";
 
 export interface LocalBackendOptions {
   /** Repository root; `path` is relative to it. */
@@ -71,8 +74,12 @@ async function createExclusive(file: string, text: string, mode?: number): Promi
 /** A {@link StateBackend} over a local folder. */
 export class LocalStateBackend implements StateBackend {
   readonly location: string;
+  readonly journal: InventoryJournal;
   private readonly dir: string;
   private readonly lock: LockStore;
+  private foldDue = true;
+  /** The journal's file descriptor, open for appending (from the first append to the next whole write). */
+  private journalFd: number | undefined;
 
   constructor(private readonly opts: LocalBackendOptions) {
     this.location = opts.path.split(path.sep).join("/").replace(/\/+$/, "");
@@ -85,6 +92,17 @@ export class LocalStateBackend implements StateBackend {
       replaceText: (text) => writeFileAtomic(lockFile, text),
       remove: () => rm(lockFile, { force: true }),
     };
+    const self = this;
+    this.journal = {
+      append: (records) => this.appendJournal(records),
+      get foldDue() {
+        return self.foldDue;
+      },
+    };
+  }
+
+  private get journalFile(): string {
+    return path.join(this.dir, "inventory.journal");
   }
 
   private get inventoryFile(): string {
@@ -96,14 +114,38 @@ export class LocalStateBackend implements StateBackend {
   }
 
   async readInventory(): Promise<Inventory | undefined> {
-    const text = await readTextOrUndefined(this.inventoryFile);
-    if (text === undefined) return undefined;
+    const [text, journal] = await Promise.all([readTextOrUndefined(this.inventoryFile), readTextOrUndefined(this.journalFile)]);
     const shown = `${this.location}/inventory.json`;
-    return checkInventoryOwner(parseInventory(text, shown), this.opts, shown);
+    const inventory = text === undefined ? undefined : checkInventoryOwner(parseInventory(text, shown), this.opts, shown);
+    if (!journal) {
+      this.foldDue = inventory === undefined;
+      return inventory;
+    }
+    // A run stopped before its final write: its changes are in the journal.
+    const folded = inventory ?? emptyInventory(this.opts.project, this.opts.target);
+    const records = foldJournal(folded, journal, `${this.location}/inventory.journal`);
+    this.foldDue = true;
+    return inventory || records ? folded : undefined;
   }
 
   async writeInventory(inventory: Inventory): Promise<void> {
     await writeFileAtomic(this.inventoryFile, serializeInventory(inventory, `${this.location}/inventory.json`));
+    // Everything the journal held is in the file now.
+    if (this.journalFd !== undefined) closeSync(this.journalFd);
+    this.journalFd = undefined;
+    await rm(this.journalFile, { force: true });
+    this.foldDue = false;
+  }
+
+  private async appendJournal(records: JournalRecord[]): Promise<void> {
+    // After a stopped run, the journal may end in a torn record: the whole write comes first and drops it.
+    if (this.foldDue) throw new Error(`The inventory at ${this.location} is due to be written whole before changes are appended to its journal.`);
+    this.journalFd ??= openSync(this.journalFile, "a");
+    // Whole lines in one write to the page cache (microseconds, so done synchronously): a kill
+    // leaves at most the last line torn.
+    const bytes = Buffer.from(journalText(records));
+    let done = 0;
+    while (done < bytes.length) done += writeSync(this.journalFd, bytes, done);
   }
 
   readLock(): Promise<LockInfo | undefined> {

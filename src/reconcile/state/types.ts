@@ -103,13 +103,35 @@ export interface LockHandle {
   release(): Promise<void>;
 }
 
+/** One change of the inventory: the entry now at `address`, or `null` when it was removed. */
+export interface JournalRecord {
+  address: string;
+  entry: InventoryEntry | null;
+}
+
+/**
+ * The inventory's journal: changes appended as they happen, each write costing what changed, not
+ * the whole inventory. `readInventory` folds it into the inventory it returns (in order, so a
+ * replay over an inventory that already holds it changes nothing); `writeInventory` writes the
+ * whole inventory and then drops the journal. A write cut short by a kill leaves at most one torn
+ * last record, which is ignored; after a stopped run the inventory is written whole (`foldDue`)
+ * before anything is appended, so nothing is appended after a torn record.
+ */
+export interface InventoryJournal {
+  append(records: JournalRecord[]): Promise<void>;
+  /** Whether the last `readInventory` found journal records or no inventory file: the whole inventory is due to be written. */
+  readonly foldDue: boolean;
+}
+
 export interface StateBackend {
   /** Where the state lives, for messages: `.svc-iac/state/listings/default` or `s3://acme/state/listings/prod`. */
   readonly location: string;
   /** `undefined` when nothing was applied yet. Throws a clear error when the file is corrupt. */
   readInventory(): Promise<Inventory | undefined>;
-  /** Writes atomically (a reader never sees half a file). */
+  /** Writes atomically (a reader never sees half a file); then drops the journal, which it holds. */
   writeInventory(inventory: Inventory): Promise<void>;
+  /** Backends that can append changes (local folders); others are written whole, in batches. */
+  readonly journal?: InventoryJournal;
   /**
    * Takes the lease, or throws LockedError naming the holder, its expiry and `--force-unlock <id>`.
    * An expired lease is taken over.

@@ -180,3 +180,17 @@ describe("GIVEN the delete of the old account after a service-account rotation f
     expect(await serviceTokenWorks(fx.emu, oldToken)).toBe(false);
   });
 });
+
+describe("GIVEN 2,000 UDFs on one canvas and lost answers, 503s and connection resets among their requests", () => {
+  const fx = useEmulator();
+
+  it("WHEN apply runs until it succeeds THEN it converges with no duplicate", async () => {
+    const dir = copyRepo("valid-full");
+    writeUdfs(dir, "listings", 2000);
+    fx.emu.setFaults("seed=3,lost=0.01,503=0.01,reset=0.01,count=60");
+    const results = await applyUntilOk(fx, dir);
+    expect(fx.emu.faults!.count).toBeGreaterThan(0);
+    await expectConverged(fx, dir, results);
+    expect((await platformView(fx.user)).udfs.length).toBe(2003);
+  }, 120_000);
+});

@@ -1,7 +1,7 @@
 /**
  * A process killed in the middle of apply: the built command runs as a child process against the
- * test emulator (slowed by latency), is killed with SIGKILL while UDFs are being created, and an
- * apply run again in-process converges with nothing duplicated.
+ * test emulator, is killed with SIGKILL while UDFs are being created (its inventory journal
+ * mid-way), and an apply run again in-process converges with nothing duplicated.
  */
 import { spawn } from "node:child_process";
 import { existsSync, readFileSync } from "node:fs";
@@ -12,9 +12,15 @@ import { applyCommand, planCommand } from "../../../src/reconcile/commands";
 import { useEmulator } from "../../helpers/emulator";
 import { builtCli, commandOptions, copyRepo, emulatorEnv, outputsFileOf, platformDuplicates, platformView, stateDirOf, writeUdfs } from "../../helpers/repo";
 
-const UDF_COUNT = 40;
-/** Finished actions before the kill: past the secret, the 2 accounts and the 2 canvases, well into the UDFs. */
-const KILL_AFTER = 15;
+/**
+ * The sizes: 40 UDFs on a slow platform, two at a time, killed after 15 finished actions (past the
+ * secret, the 2 accounts and the 2 canvases, well into the UDFs); and 2,000 UDFs at full speed,
+ * killed half-way.
+ */
+const SIZES = [
+  { udfs: 40, killAfter: 15, faults: "latency=20-40", concurrency: 2 },
+  { udfs: 2000, killAfter: 1000, faults: "none", concurrency: 8 },
+];
 
 interface Killed {
   progressLines: string[];
@@ -22,9 +28,9 @@ interface Killed {
 }
 
 /** Spawns `svc-iac apply` and kills it with SIGKILL after `after` progress lines. */
-function applyAndKill(main: string, dir: string, env: Record<string, string>, after: number): Promise<Killed> {
+function applyAndKill(main: string, dir: string, env: Record<string, string>, after: number, concurrency: number): Promise<Killed> {
   return new Promise((done, fail) => {
-    const child = spawn(process.execPath, [main, "apply", dir, "--auto-approve", "--outputs", outputsFileOf(dir), "--concurrency", "2"], {
+    const child = spawn(process.execPath, [main, "apply", dir, "--auto-approve", "--outputs", outputsFileOf(dir), "--concurrency", String(concurrency)], {
       env: { PATH: process.env.PATH ?? "", ...env },
       stdio: ["ignore", "ignore", "pipe"],
     });
@@ -43,7 +49,7 @@ function applyAndKill(main: string, dir: string, env: Record<string, string>, af
   });
 }
 
-describe("GIVEN a repository with many UDFs and a slow platform", () => {
+describe.each(SIZES)("GIVEN a repository with $udfs UDFs (platform faults: $faults)", ({ udfs: UDF_COUNT, killAfter: KILL_AFTER, faults, concurrency }) => {
   const fx = useEmulator();
   let dir: string;
   let main: string;
@@ -55,8 +61,8 @@ describe("GIVEN a repository with many UDFs and a slow platform", () => {
   }, 120_000);
 
   it("WHEN apply is killed mid-way THEN the next apply on this host takes the dead run's lock at once and converges with nothing duplicated", async () => {
-    fx.emu.setFaults("latency=20-40");
-    const killed = await applyAndKill(main, dir, emulatorEnv(fx.emu), KILL_AFTER);
+    fx.emu.setFaults(faults === "none" ? undefined : faults);
+    const killed = await applyAndKill(main, dir, emulatorEnv(fx.emu), KILL_AFTER, concurrency);
     expect(killed.signal).toBe("SIGKILL");
     expect(killed.progressLines.length).toBeGreaterThanOrEqual(KILL_AFTER);
     expect(killed.progressLines.every((l) => / done /.test(l))).toBe(true);
@@ -65,6 +71,8 @@ describe("GIVEN a repository with many UDFs and a slow platform", () => {
     expect(partial.udfs.length).toBeGreaterThan(0);
     expect(partial.udfs.length).toBeLessThan(UDF_COUNT + 3);
     expect(existsSync(join(stateDirOf(dir), "inventory.json"))).toBe(true);
+    // The steps after the first write were appended to the journal, which the next run folds in.
+    expect(existsSync(join(stateDirOf(dir), "inventory.journal"))).toBe(true);
     // The dead run's lease is still there, unexpired ...
     const dead = JSON.parse(readFileSync(join(stateDirOf(dir), "lock.json"), "utf8"));
     expect(Date.parse(dead.expiresAt)).toBeGreaterThan(Date.now());
@@ -83,5 +91,5 @@ describe("GIVEN a repository with many UDFs and a slow platform", () => {
     const plan = await planCommand(commandOptions(dir, fx.emu));
     expect(plan.command === "plan" && plan.plan?.actions).toEqual([]);
     expect(plan.command === "plan" && plan.plan?.unmanaged).toEqual([]);
-  });
+  }, 60_000);
 });

@@ -19,10 +19,14 @@ describe("GIVEN a slow apply whose lease is taken over by another run", () => {
 
     fx.emu.setFaults("latency=60-80");
     const logs: string[] = [];
-    const running = applyCommand(commandOptions(dir, fx.emu, { lockTtlMs: 1500, concurrency: 1, log: (l) => logs.push(l) }));
-    // Once apply holds the lock (on a busy machine that can take a while), another run forces it away and holds it.
-    for (let waited = 0; !(await backend.readLock()) && waited < 10_000; waited += 20) await new Promise((r) => setTimeout(r, 20));
-    await new Promise((r) => setTimeout(r, 300));
+    // Steps have begun (so apply holds the lock) however slowly this machine runs it.
+    let begun!: () => void;
+    const stepsBegun = new Promise<void>((r) => (begun = r));
+    const running = applyCommand(commandOptions(dir, fx.emu, {
+      lockTtlMs: 1500, concurrency: 1, log: (l) => logs.push(l), progress: (e) => e.type === "begin" && begun(),
+    }));
+    // Another run forces the lock away and holds it.
+    await stepsBegun;
     await backend.forceUnlock();
     const other = await backend.acquireLock({ owner: "other run", operation: "apply", ttlMs: 600_000 });
     const r = await running;
