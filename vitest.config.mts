@@ -3,6 +3,8 @@ import { defineConfig } from "vitest/config";
 export default defineConfig({
   test: {
     include: ["test/**/*.test.ts"],
+    // Every plan a test makes is checked against the published plan schema.
+    setupFiles: ["test/setup/plan-schema.ts"],
     testTimeout: 30_000,
     hookTimeout: 60_000,
     pool: "forks",

@@ -38,16 +38,22 @@ Usage:
 
   svc-iac plan [DIR] [--target T] [--json] [--out FILE] [--detailed-exitcode]
                [--prune] [--max-deletions N] [--allow-delete-all] [--allow-cascade] [--outputs FILE] [--discard-tokens]
+               [--only ADDRESS]... [--replace ADDRESS]...
       Shows what apply would do. Writes nothing on the platform; --out FILE saves the plan for
       apply --plan FILE. A deletion that would take an object the project does not manage with it
       (a hand-made UDF on a deleted canvas) stops the plan, naming it, unless --allow-cascade.
+      --only ADDRESS (repeatable; * stands for any text, e.g. "udf.listings/*") plans only the
+      matching objects and what they need, and says the plan is partial. --replace ADDRESS
+      (repeatable) replaces an object now: a share gets a new token, a service account a new
+      account, a UDF, cronjob or secret is re-created. An address that matches nothing: exit 1.
       Exit 0 (with --detailed-exitcode: 0 no changes, 2 changes), 1 error.
 
   svc-iac apply [DIR] [--target T] [--auto-approve] [--prune] [--max-deletions N] [--allow-delete-all] [--allow-cascade]
                 [--outputs FILE] [--discard-tokens] [--concurrency N] [--force-unlock ID|all] [--test] [--json]
-      Makes the platform match the repository, under a lock. New tokens go only to --outputs FILE
-      (mode 0600). --test then runs the tests of the UDFs it changed. Exit 0 done, 1 error, a failed
-      step (run it again: it converges) or a failed test.
+                [--only ADDRESS]... [--replace ADDRESS]...
+      Makes the platform match the repository (or, with --only, the matching objects), under a lock.
+      New tokens go only to --outputs FILE (mode 0600). --test then runs the tests of the UDFs it
+      changed. Exit 0 done, 1 error, a failed step (run it again: it converges) or a failed test.
 
   svc-iac apply [DIR] --plan FILE [--target T] [--outputs FILE] [--discard-tokens] [--concurrency N] [--test] [--json]
       Executes exactly the saved plan FILE (written by plan --out FILE). Re-reads the repository

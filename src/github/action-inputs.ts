@@ -44,6 +44,10 @@ export interface ActionInputs {
   reportPath: string;
   /** Plan: also write the saved plan here; apply: execute exactly this saved plan (relative to the workspace). */
   planFile?: string;
+  /** Plan and apply: `--only` patterns (whitespace- or newline-separated in the input). @default [] */
+  only: string[];
+  /** Plan and apply: `--replace` patterns (whitespace- or newline-separated in the input). @default [] */
+  replace: string[];
 }
 
 export class ActionInputError extends Error {
@@ -96,10 +100,19 @@ export function readActionInputs(env: Record<string, string | undefined>): Actio
     secretsToken: get("secrets-token") || undefined,
     reportPath: get("report-path") || "svc-iac-report",
     planFile: get("plan-file") || undefined,
+    only: words(get("only")),
+    replace: words(get("replace")),
   };
+  if (inputs.command === "apply" && inputs.planFile) {
+    const planning = (["only", "replace"] as const).filter((k) => inputs[k].length);
+    if (planning.length) problems.push(`Input${planning.length > 1 ? "s" : ""} ${planning.map((k) => `"${k}"`).join(" and ")} cannot be combined with "plan-file" on apply: a saved plan is applied with the options it was planned with.`);
+  }
   if (problems.length > 0) throw new ActionInputError(problems);
   return inputs;
 }
+
+/** A list input: addresses separated by whitespace or newlines (YAML block scalars work). */
+const words = (text: string): string[] => text.split(/\s+/).filter(Boolean);
 
 /** `none` | `repository` | `environment:<name>`. */
 export function parseSecretsTarget(text: string, problems: string[]): SecretsTarget {

@@ -172,6 +172,8 @@ async function runCommand(inputs: ActionInputs, ctx: ActionContext, io: ActionIo
     // Plan gets them too: it stops early when a new token would have no destination.
     publishers: inputs.command === "apply" || inputs.command === "plan" ? tokenPublishers(inputs, ctx, io, w) : undefined,
     detailedExitCode: inputs.detailedExitCode,
+    ...(inputs.only.length ? { only: inputs.only } : {}),
+    ...(inputs.replace.length ? { replace: inputs.replace } : {}),
     // A saved plan: written by plan (for an artifact on the pull request), executed exactly by apply.
     ...(inputs.planFile && inputs.command === "plan" ? { planOut: resolve(ctx.workspace ?? process.cwd(), inputs.planFile) } : {}),
     ...(inputs.planFile && inputs.command === "apply" ? { planFile: resolve(ctx.workspace ?? process.cwd(), inputs.planFile) } : {}),

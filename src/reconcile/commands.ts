@@ -17,6 +17,9 @@ import { FingerprintKey } from "../resources/fingerprint";
 import { outputsPublisher } from "./outputs-file";
 import { planChanges, type PlanOutcome } from "./plan";
 import { PROTECTED_RULE } from "./protect";
+import { adoptionCandidates, CROSS_TARGET_RULE, crossTargetBlocks } from "./cross-target";
+import { otherTargetInventories } from "./state/other-targets";
+import { resolveTargeting, type Targeting } from "./targeting";
 import { CASCADE_RULE } from "./cascade";
 import { repositoryDigest, repositoryPaths } from "./repository-digest";
 import { canonicalJson } from "../canonical-json";
@@ -102,6 +105,20 @@ function planningOptions(s: Session, opts: CommandOptions, drift: boolean): Save
   };
 }
 
+/** `--only` and `--replace` of a run (or of its saved plan) against the repository and the inventory; throws TargetingError. */
+function targetingOf(s: Session, options: SavedPlanOptions, inventory: Inventory | undefined): Targeting {
+  return resolveTargeting(s.project, inventory, options.only, options.replace);
+}
+
+/** The cross-target rule (see cross-target.ts): read the other targets' inventories when the plan adopts anything. */
+async function checkAdoptions(s: Session, opts: CommandOptions, outcome: PlanOutcome, inventory: Inventory | undefined, targeting: Targeting): Promise<void> {
+  const candidates = adoptionCandidates(s.project, outcome, inventory, targeting.selected);
+  if (!candidates.length) return;
+  const others = await otherTargetInventories(s.project, s.connection.client, opts.env);
+  outcome.plan.warnings.push(...others.unreadable.map((w) => `Cross-target check: ${w}.`));
+  outcome.plan.blocks.push(...crossTargetBlocks(s.project, candidates, others.inventories));
+}
+
 async function makePlan(
   s: Session,
   opts: CommandOptions,
@@ -109,8 +126,10 @@ async function makePlan(
   saved?: SavedPlan,
 ): Promise<PlanOutcome & { inventory: Inventory | undefined; options: SavedPlanOptions; now: Date; observation: Observation }> {
   const inventory = await s.backend.readInventory();
-  const observation = await observe(s.connection.client, s.project, inventory, s.fingerprintKey);
   const options = saved?.options ?? planningOptions(s, opts, drift);
+  // Bad --only / --replace stop the run before the platform is read.
+  const targeting = targetingOf(s, options, inventory);
+  const observation = await observe(s.connection.client, s.project, inventory, s.fingerprintKey);
   const now = saved ? new Date(saved.planned_at) : (opts.now ?? (() => new Date()))();
   const outcome = planChanges({
     project: s.project,
@@ -121,9 +140,11 @@ async function makePlan(
     maxDeletions: options.max_deletions,
     allowDeleteAll: options.allow_delete_all,
     ignoreRotationSchedule: drift,
+    targeting,
     allowCascade: options.allow_cascade ?? false,
     fingerprintKey: s.fingerprintKey,
   });
+  if (!drift) await checkAdoptions(s, opts, outcome, inventory, targeting);
   return { ...outcome, inventory, options, now, observation };
 }
 
@@ -167,9 +188,9 @@ export function planCommand(opts: CommandOptions): Promise<CommandResult> {
     const outcome = await makePlan(s, opts);
     tokenBlock(outcome, publishersFor(opts), opts);
     const changes = outcome.plan.actions.length > 0;
-    // These stop the plan itself: no flag of apply's would make it go (protected), or it names what would be lost (cascade).
-    const protectedBlocks = outcome.plan.blocks.filter((b) => b.rule === PROTECTED_RULE || b.rule === CASCADE_RULE);
-    if (protectedBlocks.length) return { command: "plan", exitCode: 1, errors: [], plan: outcome.plan, message: protectedBlocks.map((b) => b.message).join("\n") };
+    // These stop the plan itself: no flag of apply's would make it go (protected, cross-target), or it names what would be lost (cascade).
+    const fatal = outcome.plan.blocks.filter((b) => b.rule === PROTECTED_RULE || b.rule === CASCADE_RULE || b.rule === CROSS_TARGET_RULE);
+    if (fatal.length) return { command: "plan", exitCode: 1, errors: [], plan: outcome.plan, message: fatal.map((b) => b.message).join("\n") };
     if (opts.planOut) await writeSavedPlan(s, opts, opts.planOut, outcome);
     return { command: "plan", exitCode: changes && opts.detailedExitCode ? 2 : 0, errors: [], plan: outcome.plan };
   });
@@ -229,6 +250,8 @@ export async function applyCommand(opts: CommandOptions): Promise<CommandResult>
   if (opts.planFile && opts.target === undefined) opts = { ...opts, target: await savedPlanTarget(opts.planFile) };
   return withSession(opts, "apply", async (s) => {
     const now = opts.now ?? (() => new Date());
+    // Bad --only / --replace: say so before the lock is touched (a remote lock is a write).
+    if (!opts.planFile) targetingOf(s, planningOptions(s, opts, false), await s.backend.readInventory());
     if (opts.forceUnlock !== undefined) {
       const removed = await s.backend.forceUnlock(opts.forceUnlock === true ? undefined : opts.forceUnlock);
       if (removed) opts.log?.(`Removed the lock ${removed.id} held by ${removed.owner} since ${removed.acquiredAt}.`);

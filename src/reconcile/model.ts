@@ -105,6 +105,8 @@ export interface LoadedProject {
   secretEnvNames: string[];
   /** `moved:` entries of svc.yaml (renames the inventory cannot tell by itself). @default [] */
   moved?: MovedEntry[];
+  /** Every target svc.yaml declares, `default` included (their inventories are checked before adopting). @default [target] */
+  targets?: string[];
   /** `tests:` of the UDFs, by address then position. @default [] */
   tests?: UdfTest[];
   /** What the loader left out and why (a prefixed target's team-wide objects); shown as plan warnings. @default [] */

@@ -68,7 +68,7 @@ export interface CascadedObject {
 
 /** A safety rule that stops apply (prune guards); lifted by the flag it names. */
 export interface PlanBlock {
-  /** `max-deletions` | `delete-all` | `tokens-without-outputs` | `protected` | `cascade` | … */
+  /** `max-deletions` | `delete-all` | `tokens-without-outputs` | `unreadable-token` | `protected` | `cascade` | `cross-target` | … */
   rule: string;
   message: string;
 }
@@ -77,6 +77,11 @@ export interface Plan {
   version: typeof REPORT_VERSION;
   project: string;
   target: string;
+  /**
+   * Present when the plan covers part of the repository (`--only`): the patterns given, and the
+   * `--replace` ones. Objects outside them and what they need were not planned.
+   */
+  partial?: { only: string[]; replace: string[] };
   /** In apply order: phases (secrets, service accounts, canvases, UDFs, shares, cronjobs; deletions in reverse), then address. */
   actions: PlannedAction[];
   /** Count per action type (every type present, zero included). */

@@ -22,6 +22,7 @@ import { effectiveRotation } from "./rotation";
 import type { Inventory, InventoryEntry } from "./state/types";
 import { findUnmanaged } from "./unmanaged";
 import { findRenames } from "./renames";
+import { needsOf, WHOLE_REPOSITORY, type Targeting } from "./targeting";
 import { planCascade } from "./cascade";
 import { withTextDiffs } from "./render/text-diff";
 
@@ -36,6 +37,8 @@ export interface PlanInput {
   allowDeleteAll: boolean;
   /** Drift: a due `rotate_every` is not a difference between the repository and the platform. */
   ignoreRotationSchedule?: boolean;
+  /** `--only` and `--replace` (see targeting.ts). @default the whole repository, nothing replaced on request */
+  targeting?: Targeting;
   /** Let deletions take objects the project does not manage with them (see cascade.ts). @default false */
   allowCascade?: boolean;
   /** The key the observation's fingerprints are under; the desired values are fingerprinted with it too. */
@@ -112,9 +115,13 @@ class Planner {
   private readonly renames: Map<string, string>;
   /** Inventory addresses taken over by a rename: not leftovers. */
   readonly movedAway = new Set<string>();
+  private readonly targeting: Targeting;
+  /** Existing objects this plan re-creates (a new id): what refers to them must follow, even outside `--only`. */
+  private readonly superseded = new Set<string>();
 
   constructor(private readonly input: PlanInput) {
     this.declaredObjects = new Map(input.project.objects.map((o) => [o.address, o]));
+    this.targeting = input.targeting ?? WHOLE_REPOSITORY;
     const found = findRenames(input);
     this.renames = found.from;
     this.warnings.push(...(input.project.warnings ?? []), ...found.warnings);
@@ -166,9 +173,25 @@ class Planner {
     return { inv: this.input.inventory!.objects[address]!, movedFrom: address };
   }
 
+  /**
+   * Whether a targeted plan covers `d`: selected by `--only` (or moved from a selected address),
+   * or referring to an object this plan re-creates (its reference must follow the new id).
+   */
+  private covers(address: string, d?: DesiredObject, movedFrom?: string): boolean {
+    const selected = this.targeting.selected;
+    if (!selected || selected.has(address) || (movedFrom && selected.has(movedFrom))) return true;
+    return !!d && needsOf(d).some((n) => this.superseded.has(n));
+  }
+
   private step(d: DesiredObject | undefined, action: PlannedAction, more: Partial<Step> & { managed: boolean }): void {
+    if (!this.covers(action.address, d, action.movedFrom)) return;
     if (d && (action.action === "create" || action.action === "share" || action.action === "replace")) this.renewed.add(d.address);
+    if (action.action === "replace" || (action.action === "rotate" && !traitsOf(action.kind).rotation?.inPlace)) this.superseded.add(action.address);
     this.steps.push({ desired: d, deleteFirst: false, ...more, action });
+  }
+
+  private block(address: string, d: DesiredObject | undefined, b: PlanBlock): void {
+    if (this.covers(address, d)) this.blocks.push(b);
   }
 
   /** The plan field listing the replaced or orphaned credentials apply deletes. */
@@ -201,6 +224,7 @@ class Planner {
     if (!found && !key.includes(UNKNOWN_ID)) found = seen?.byKey.get(key);
 
     if (!found) {
+      if (this.targeting.replaced.has(d.address)) this.warnings.push(`--replace ${d.address}: it is not on the platform, so it is created.`);
       const action: ActionType = traits.verbs?.create ?? "create";
       const reason = inv?.id ? (traits.verbs?.goneOutOfBand ?? "deleted on the platform out of band") : undefined;
       // Orphans of earlier attempts (lost answers under other keys) go once the new token is out.
@@ -227,10 +251,13 @@ class Planner {
         return;
       }
       // Found by its key but not recorded: its token cannot be read.
-      this.blocks.push({ rule: "unreadable-token", message: traits.credential.unrecorded(d, found) });
+      this.block(d.address, d, { rule: "unreadable-token", message: traits.credential.unrecorded(d, found) });
       return;
     }
 
+    // --replace of a rotating kind is a rotation now: a new token, a new account.
+    const forced = managed && this.targeting.replaced.has(d.address);
+    if (forced && traits.rotation) freshRotation();
     const retire = traits.credential && managed ? retiredObjects(inv, found.id, seen) : [];
     // The object a rotation would create is the one whose answer was lost: make another one.
     if (retire.some((r) => r.key === kind.key(news))) freshRotation();
@@ -249,12 +276,19 @@ class Planner {
     const more = { observed: found, olds, inventory: inv, rotation, managed, deleteFirst: diff.deleteBeforeReplace, layout, layoutOnly, ...(retire.length ? { retire: retire.map((r) => r.id) } : {}) };
 
     if (!managed && !traits.alwaysExists) {
+      if (this.targeting.replaced.has(d.address)) this.warnings.push(`--replace ${d.address}: it is not in the inventory yet, so it is adopted (id ${found.id}); replace it in a later run.`);
       const ignored = new Set(traits.adoptIgnores ?? []);
       this.step(d, { ...base, action: "adopt", id: found.id, fields: fields.filter((f) => !ignored.has(f.field)) }, more);
       return;
     }
     if (traits.alwaysExists && !inv) {
       this.step(d, { ...base, action: "create", id: found.id, fields: [] }, more);
+      return;
+    }
+    if (forced && !traits.rotation) {
+      // The kind's create adopts by natural key, and the new object has the same key: delete first.
+      const notes = ["the old object is deleted before the new one is created: it gets a new id"];
+      this.step(d, { ...base, action: "replace", id: found.id, fields, notes, reason: "replacement asked for with --replace" }, { ...more, deleteFirst: true, layoutOnly: false });
       return;
     }
     if (!fields.length && !movedFrom) return;
@@ -266,11 +300,13 @@ class Planner {
       notes.push(traits.rotation!.note);
     }
     if (action === "replace" && diff.deleteBeforeReplace) notes.push("the old object is deleted before the new one is created");
-    this.step(d, { ...base, action, id: found.id, fields, notes, ...(decision?.reason ? { reason: decision.reason } : {}) }, more);
+    const reason = forced ? "replacement asked for with --replace" : decision?.reason;
+    this.step(d, { ...base, action, id: found.id, fields, notes, ...(reason ? { reason } : {}) }, more);
   }
 
   /** An inventory object no longer declared: delete with prune, else keep and say so. */
   leftover(address: string, e: InventoryEntry): void {
+    if (!this.covers(address)) return;
     const found = this.input.observation.kinds[e.kind]?.byId.get(e.id);
     if (!found) {
       this.forget.push(address);
@@ -335,14 +371,16 @@ export function planChanges(input: PlanInput): PlanOutcome {
   const { cascade, blocks: cascadeBlocks } = planCascade(actions, { ...input, declaredIds: planner.ids, declaredKinds, allowCascade: input.allowCascade ?? false });
   planner.blocks.push(...cascadeBlocks);
   const summary = Object.fromEntries(ACTION_TYPES.map((t) => [t, actions.filter((a) => a.action === t).length])) as Plan["summary"];
+  const targeting = input.targeting ?? WHOLE_REPOSITORY;
   const plan: Plan = {
     version: REPORT_VERSION,
     project: input.project.project,
     target: input.project.target,
+    ...(targeting.only.length ? { partial: { only: [...targeting.only], replace: [...targeting.replace] } } : {}),
     actions,
     summary,
     orphans: planner.orphans,
-    unmanaged: findUnmanaged(input, planner.ids),
+    unmanaged: findUnmanaged(input, planner.ids).filter((u) => targeting.matches(u.address)),
     ...(cascade.length ? { cascade } : {}),
     blocks: planner.blocks,
     warnings: planner.warnings,

@@ -50,6 +50,17 @@ export interface ReconcileTraits {
   readonly addressPrefix: string;
   /** Inputs that hold the platform id of a referenced object: `{ field: "canvasId", ref: "canvas" }`. */
   readonly references?: readonly { field: string; ref: RefName }[];
+  /**
+   * Addresses the object uses besides its references, which a targeted plan (`--only`) takes
+   * along: the secrets a UDF reads (`secret.KEY`). Addresses nothing declares are ignored.
+   */
+  uses?(d: DesiredObject): string[];
+  /**
+   * Why `--replace` refuses this kind, when re-creating an object of it would take other objects
+   * with it (a canvas's UDFs). Kinds with a `rotation` trait are replaced by a rotation (a new
+   * token, a new account); others are deleted and created again.
+   */
+  readonly replaceRefused?: string;
   /** Inputs copied from a referenced object's desired inputs, when set there (a share takes its canvas's `accessScope`). */
   readonly inherits?: readonly { ref: RefName; field: string }[];
   /**

@@ -270,6 +270,17 @@ function udfIdentity(values: Record<string, unknown>): string | undefined {
   return canonicalJson({ code: values.code, entrypoint: values.entrypoint, headers: values.headers, metadata: values.metadata });
 }
 
+/**
+ * The secrets a UDF reads (`fused.secrets["KEY"]`, `secrets['KEY']`, `secrets.KEY`) in its code or
+ * its helper modules, as secret addresses: a targeted plan of the UDF takes them along.
+ */
+export function secretsRead(d: DesiredObject): string[] {
+  const code = [d.inputs.code, ...((d.inputs.headers as { code?: unknown }[] | undefined) ?? []).map((h) => h.code)].filter((c): c is string => typeof c === "string");
+  const keys = new Set<string>();
+  for (const text of code) for (const m of text.matchAll(/\bsecrets(?:\[\s*["']([^"'\]]+)["']\s*\]|\.([A-Za-z_][A-Za-z0-9_]*))/g)) keys.add((m[1] ?? m[2])!);
+  return [...keys].sort().map((k) => `secret.${k}`);
+}
+
 /** Helper modules as one text, each under a `# module <name>.py` line, for a line diff. */
 function modulesText(value: unknown): string {
   const list = Array.isArray(value) ? (value as Partial<UdfHeader>[]) : [];
@@ -290,6 +301,7 @@ export const udfTraits: ReconcileTraits = {
   keep: ({ state }) => ({ createSharedToken: state.createSharedToken }),
   readKept: (state, kept) => (typeof kept.createSharedToken === "boolean" ? { ...state, createSharedToken: kept.createSharedToken } : state),
   tokenOf: (state) => state.sharedToken,
+  uses: secretsRead,
   cascade: { effect: "deleted", why: "the platform deletes a canvas's UDFs with it" },
   // UDFs on this project's canvases.
   unmanaged: { within: "Canvas", parents: "declared", parentId: (o) => String(o.state.canvasId), address: (o, canvas) => `udf.${canvas}/${o.state.slug}` },

@@ -74,6 +74,17 @@ describe("GIVEN the valid-full repository and an empty platform", () => {
     expect(JSON.parse((await run("plan", [dir, ...outputs(), "--json"], env)).stdout)).toEqual(written.plan);
   });
 
+  it("WHEN plan runs with --only (twice) THEN the text says the plan is partial and holds only those objects; an address that matches nothing exits 1 naming it", async () => {
+    const r = await run("plan", [dir, ...outputs(), "--only", "udf.listings/stats", "--only", "secret.*"], env);
+    expect(r.code).toBe(0);
+    expect(r.stdout).toContain("Partial plan (--only): only udf.listings/stats, secret.* and what they need.");
+    expect(r.stdout).toContain("Plan: 3 to create.");
+    const bad = await run("plan", [dir, ...outputs(), "--only", "canvas.nowhere"], env);
+    expect(bad.code).toBe(1);
+    expect(bad.stdout).toBe("");
+    expect(bad.stderr).toMatch(/^--only canvas\.nowhere matches no object in the repository or the inventory of listings \(default\)/);
+  });
+
   it("WHEN apply --plan is combined with a planning flag THEN it is a usage error", async () => {
     const e = await usageError(run("apply", [dir, "--plan", "plan.json", "--prune", "--only", "canvas.x"], env));
     expect(e.message).toBe("--plan cannot be combined with --prune, --only: a saved plan is applied with the options it was planned with.");

@@ -226,6 +226,17 @@ describe("exit codes and outputs", () => {
     expect(apply.seen[0].planOut).toBeUndefined();
   });
 
+  it("passes only and replace (separated by spaces or newlines) to plan and apply, and refuses them beside plan-file on apply", async () => {
+    const r = await run({ command: "apply", only: "udf.listings/*\n  cronjob.daily", replace: "share.listings" }, () => ({ command: "apply", exitCode: 0, errors: [] }));
+    expect(r.seen[0]).toMatchObject({ only: ["udf.listings/*", "cronjob.daily"], replace: ["share.listings"] });
+    const none = await run({ command: "plan" }, () => planResult(0));
+    expect(none.seen[0].only).toBeUndefined();
+    const bad = await run({ command: "apply", "plan-file": "plan.json", only: "canvas.a" }, () => ({ command: "apply", exitCode: 0, errors: [] }));
+    expect(bad.code).toBe(1);
+    expect(bad.seen).toEqual([]);
+    expect(bad.stdout).toContain('Input "only" cannot be combined with "plan-file" on apply');
+  });
+
   it("with command destroy and allow-cascade, runs destroy with allowCascade and no token destination", async () => {
     const calls: string[] = [];
     const r = await run({ command: "destroy", "allow-cascade": "true" }, (command) => {

@@ -69,7 +69,8 @@ describe("action.yml", () => {
 
   it("reads every input under the name the runner gives it (INPUT_ + upper case, hyphens kept)", () => {
     const samples: Record<string, [string, Partial<ActionInputs>]> = {
-      command: ["apply", { command: "apply" }],
+      // plan: apply refuses only and replace beside plan-file (a saved plan carries its own).
+      command: ["plan", { command: "plan" }],
       "working-directory": ["infra", { workingDirectory: "infra" }],
       target: ["prod", { target: "prod" }],
       prune: ["true", { prune: true }],
@@ -86,6 +87,8 @@ describe("action.yml", () => {
       "github-token": ["ghs-1", { githubToken: "ghs-1" }],
       "report-path": ["out/report", { reportPath: "out/report" }],
       "plan-file": ["plan.json", { planFile: "plan.json" }],
+      only: ["udf.listings/*\ncronjob.daily", { only: ["udf.listings/*", "cronjob.daily"] }],
+      replace: ["share.listings", { replace: ["share.listings"] }],
     };
     expect(Object.keys(samples).sort()).toEqual(Object.keys(action.inputs).sort());
     const inputs = readActionInputs(Object.fromEntries(Object.entries(samples).map(([name, [value]]) => [envName(name), value])));

@@ -7,7 +7,16 @@ import { expect } from "vitest";
 import type { SavedPlan } from "../../src/reconcile/saved-plan";
 
 const schema = JSON.parse(readFileSync(resolve(__dirname, "../../schemas/plan.schema.json"), "utf8"));
-const validate = new Ajv2020({ allErrors: true, strict: true, strictRequired: false, validateFormats: false }).compile(schema);
+
+const ajv = new Ajv2020({ allErrors: true, strict: true, strictRequired: false, validateFormats: false });
+const validate = ajv.compile(schema);
+const validatePlan = ajv.getSchema(`${schema.$id}#/$defs/plan`)!;
+
+/** Errors of a plan (as `plan --json` prints it) against the schema's `plan` definition (empty when valid). */
+export function planDocumentErrors(plan: unknown): string[] {
+  // Through JSON, as every reader sees it (undefined fields vanish).
+  return validatePlan(JSON.parse(JSON.stringify(plan))) ? [] : (validatePlan.errors ?? []).map((e) => `${e.instancePath || "/"} ${e.message}`);
+}
 
 /** Errors of `doc` against `schemas/plan.schema.json` (empty when valid). */
 export function planSchemaErrors(doc: unknown): string[] {

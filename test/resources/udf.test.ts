@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { buildUdfBody, canonicalJson, parseUdfBody, sameUdfBody } from "../../src/resources/udf-body";
-import { udfKind, type UdfInputs, type UdfState } from "../../src/resources/udf";
+import { secretsRead, udfKind, type UdfInputs, type UdfState } from "../../src/resources/udf";
 
 const FIXTURES = "test/fixtures/udf";
 
@@ -158,5 +158,20 @@ describe("Udf diff", () => {
   it("GIVEN a UDF found by a listing (createSharedToken unknown) THEN it is not replaced for it", () => {
     const { createSharedToken: _c, ...observed } = state();
     expect(udfKind.diff(observed, inputs({ createSharedToken: true })).changes).toBe(false);
+  });
+});
+
+describe("the secrets a UDF reads (what --only takes along)", () => {
+  it("are the keys named through secrets[...] or secrets.KEY in its code and helper modules, as secret addresses", () => {
+    const d = {
+      address: "udf.a/b",
+      kind: "Udf" as const,
+      inputs: { code: 'k = fused.secrets["MAPBOX_TOKEN"]\nj = secrets[ \'api.key\' ]\n', headers: [{ moduleName: "utils", code: "t = fused.secrets.OTHER_KEY\n" }] },
+      refs: { canvas: "a" },
+      options: {},
+      source: { file: "canvases/a/b.py", line: 1, column: 1, path: "" },
+    };
+    expect(secretsRead(d)).toEqual(["secret.MAPBOX_TOKEN", "secret.OTHER_KEY", "secret.api.key"]);
+    expect(secretsRead({ ...d, inputs: { code: "return 1\n", headers: [] } })).toEqual([]);
   });
 });

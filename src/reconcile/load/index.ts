@@ -57,7 +57,7 @@ export async function loadRepository(dir: string, opts: LoadOptions = {}): Promi
 
   const secretEnvNames = [...vars.secretEnvNames].sort();
   if (diag.count || !svc) return { ok: false, errors: sortErrors(scrubSecrets(diag.errors, secretEnvNames, env)) };
-  return { ok: true, project: { root, project: svc.project, target, settings: svc.settings, objects, secretEnvNames, moved: svc.moved, tests: sortTests(tests), ...(warnings.length ? { warnings } : {}) } };
+  return { ok: true, project: { root, project: svc.project, target, settings: svc.settings, objects, secretEnvNames, moved: svc.moved, targets: svc.targets, tests: sortTests(tests), ...(warnings.length ? { warnings } : {}) } };
 }
 
 /** By UDF address, then as listed. */
@@ -82,5 +82,5 @@ export async function loadProjectSettings(dir: string, opts: LoadOptions = {}): 
   const vars = new Resolver({ variables: undefined, env: opts.env ?? {}, target: `target "${target}"`, allowVariables: false });
   const svc = await readSvcFile(root, target, vars, diag);
   if (diag.count || !svc) return { ok: false, errors: sortErrors(diag.errors) };
-  return { ok: true, project: { root, project: svc.project, target, settings: svc.settings, objects: [], secretEnvNames: [] } };
+  return { ok: true, project: { root, project: svc.project, target, settings: svc.settings, objects: [], secretEnvNames: [], targets: svc.targets } };
 }

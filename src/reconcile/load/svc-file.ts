@@ -27,6 +27,8 @@ export interface SvcFile {
   project: string;
   settings: ProjectSettings;
   moved: MovedEntry[];
+  /** Every target svc.yaml declares, `default` included, sorted. */
+  targets: string[];
   /** The selected target's `name_prefix` / `name_suffix` (see name-affixes.ts). */
   names?: NameAffixes;
 }
@@ -76,7 +78,8 @@ export async function readSvcFile(root: string, target: string, vars: Resolver, 
   const moved = readMoved(ctx, top);
   const names = selected ? readNameAffixes(ctx, selected) : undefined;
   if (names) settings.names = { prefix: names.prefix, suffix: names.suffix };
-  return project === undefined ? undefined : { project, settings, moved, ...(names ? { names } : {}) };
+  const declaredTargets = [...new Set([DEFAULT_TARGET, ...targets.keys()])].sort();
+  return project === undefined ? undefined : { project, settings, moved, targets: declaredTargets, ...(names ? { names } : {}) };
 }
 
 function readVariables(ctx: ReadContext, m: MapReader): Record<string, unknown> {

@@ -9,7 +9,7 @@ import { ACTION_WORDS, DISPLAY_ORDER } from "./action-words";
 import { diffMarkdown } from "./diff-blocks";
 import { code, htmlText, markdownText } from "./markdown-escape";
 import { DEFAULT_MAX_CHARS, fence, fitMarkdown, type FitItem, type FitSection } from "./markdown-fit";
-import { actionDetailLines, planSummaryLine } from "./plan-text";
+import { actionDetailLines, partialSentence, planSummaryLine } from "./plan-text";
 import { formatCount, oneLine } from "./values";
 
 export interface PlanMarkdownOptions {
@@ -31,6 +31,8 @@ function head(plan: Plan): string {
     (t) => `| ${ACTION_WORDS[t].symbol} ${t} | ${formatCount(plan.summary[t])} |\n`,
   );
   let out = rows.length === 0 ? `${planSummaryLine(plan)}\n\n` : `| Action | Count |\n| --- | ---: |\n${rows.join("")}\n${planSummaryLine(plan)}\n\n`;
+  const partial = partialSentence(plan, (p) => code(p));
+  if (partial) out += `> [!WARNING]\n> ${partial}\n\n`;
   const aside: string[] = [];
   if (plan.orphans.length > 0) aside.push(`${formatCount(plan.orphans.length)} kept because prune is off`);
   if (plan.unmanaged.length > 0) aside.push(`${formatCount(plan.unmanaged.length)} not managed by this project`);

@@ -44,6 +44,17 @@ export function actionLine(a: PlannedAction, paint: Paint = (_s, t) => t): strin
   return `${marker} ${address}${a.id ? ` (id ${cleanText(a.id)})` : ""}`;
 }
 
+/**
+ * The sentence a partial plan (`--only`) starts with, or undefined for a whole plan; `quote`
+ * formats one pattern (plain text or Markdown code).
+ */
+export function partialSentence(plan: Plan, quote: (s: string) => string = (s) => s): string | undefined {
+  if (!plan.partial) return undefined;
+  const list = (xs: string[]) => xs.map((x) => quote(oneLine(x))).join(", ");
+  const replaced = plan.partial.replace.length ? `; replaced on request: ${list(plan.partial.replace)}` : "";
+  return `Partial plan (--only): only ${list(plan.partial.only)} and what they need${replaced}. Other objects were not planned; run plan without --only to see every change.`;
+}
+
 /** `Plan: 2 to create, 1 to update.` or the no-changes sentence. */
 export function planSummaryLine(plan: Plan): string {
   const parts = DISPLAY_ORDER.filter((t) => (plan.summary[t] ?? 0) > 0).map((t) => `${formatCount(plan.summary[t])} to ${t}`);
@@ -74,6 +85,8 @@ export function planSummaryLine(plan: Plan): string {
 export function renderPlanText(plan: Plan, opts: PlanTextOptions = {}): string {
   const paint: Paint = opts.color ? (style, s) => `${ANSI[style]}${s}${ANSI.reset}` : (_style, s) => s;
   const out: string[] = [paint("bold", `Plan for ${oneLine(plan.project)} (${oneLine(plan.target)})`), ""];
+  const partial = partialSentence(plan);
+  if (partial) out.push(paint("yellow", partial), "");
 
   for (const a of plan.actions) {
     out.push(actionLine(a, paint));

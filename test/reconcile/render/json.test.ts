@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { toJson } from "../../../src/reconcile/render/json";
-import { expectNoSecrets, sampleDrift, samplePlan, sampleReport } from "./fixtures";
+import { planDocumentErrors } from "../../helpers/saved-plan";
+import { bigPlan, emptyPlan, expectNoSecrets, sampleDrift, samplePlan, sampleReport } from "./fixtures";
 
 describe("the JSON form of plans and reports", () => {
   it("sorts keys at every depth, indents by two spaces and ends with a line break", () => {
@@ -31,5 +32,12 @@ describe("the JSON form of plans and reports", () => {
   it("drops the from/to of secret fields so no secret value leaves the process", () => {
     expectNoSecrets(toJson(samplePlan()));
     expectNoSecrets(toJson(sampleDrift()));
+  });
+
+  it("gives plans that validate against the published schema (schemas/plan.schema.json), partial ones included", () => {
+    for (const plan of [samplePlan(), emptyPlan(), bigPlan(3), { ...samplePlan(), partial: { only: ["udf.sales/*"], replace: ["share.sales"] } }]) {
+      expect(planDocumentErrors(JSON.parse(toJson(plan)))).toEqual([]);
+    }
+    expect(planDocumentErrors({ ...emptyPlan(), partial: { only: [], replace: [] } })).toEqual(["/partial/only must NOT have fewer than 1 items"]);
   });
 });
