@@ -16,7 +16,7 @@ function commandsFor(s: Step, target: string): DriftItem["commands"] {
   const t = ["--target", target];
   const flags = s.desired ? traitsOf(s.action.kind).importFlags?.(s.desired) : undefined;
   return {
-    restore: shellCommand(["svc-iac", "apply", ...t]),
+    restore: shellCommand(["svc-iac", "apply", ...t, "--only", s.action.address]),
     ...(flags ? { keep: shellCommand(["svc-iac", "import", ...t, ...flags, "--force"]) } : {}),
   };
 }

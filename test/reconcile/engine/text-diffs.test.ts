@@ -139,8 +139,8 @@ describe("GIVEN an applied repository whose UDF reports/report is edited by hand
     const item = drift.items.find((i) => i.address === "udf.reports/report")!;
     expect(item.class).toBe("changed");
     expect(changedLines(item.fields.find((f) => f.field === "code")!.diff!)).toEqual({ removed: HAND_LINES, added: REPO_LINES });
-    expect(item.commands).toEqual({ restore: "svc-iac apply --target default", keep: "svc-iac import --target default --canvas reports --force" });
-    expect(drift.items.find((i) => i.address === "secret.MAPBOX_TOKEN")!.commands).toEqual({ restore: "svc-iac apply --target default" });
+    expect(item.commands).toEqual({ restore: "svc-iac apply --target default --only udf.reports/report", keep: "svc-iac import --target default --canvas reports --force" });
+    expect(drift.items.find((i) => i.address === "secret.MAPBOX_TOKEN")!.commands).toEqual({ restore: "svc-iac apply --target default --only secret.MAPBOX_TOKEN" });
   });
 
   it("WHEN drift --format md runs THEN the UDF's details hold a diff block of exactly the edited lines, the file to edit and the commands", async () => {
@@ -152,7 +152,7 @@ describe("GIVEN an applied repository whose UDF reports/report is edited by hand
     const block = /```diff\n([\s\S]*?)\n```\n/.exec(details)![1]!;
     expect(block.startsWith("--- code (platform)\n+++ code (repository)\n@@ -6,9 +6,9 @@\n")).toBe(true);
     expect(changedLines(block)).toEqual({ removed: HAND_LINES, added: REPO_LINES });
-    expect(details).toContain("To put the repository's version back on the platform: `svc-iac apply --target default`.");
+    expect(details).toContain("To put the repository's version back on the platform: `svc-iac apply --target default --only udf.reports/report`.");
     expect(details).toContain("To keep the change made on the platform instead: `svc-iac import --target default --canvas reports --force`, then review and commit the files it rewrites.");
 
     const long = run.stdout.slice(run.stdout.indexOf("<details><summary><code>udf.reports/long</code>"));
@@ -187,8 +187,9 @@ describe("GIVEN an applied repository whose UDF reports/report is edited by hand
     expect(readFileSync(join(dir, "canvases", "reports", "report.py"), "utf8")).toContain(HAND_LINES.join("\n"));
     const after = JSON.parse((await cli("drift", [dir, "--format", "json"], env)).stdout) as DriftReport;
     expect(after.items.map((i) => `${i.class} ${i.address}`)).toEqual(["changed secret.MAPBOX_TOKEN"]);
-    // WHEN `svc-iac apply --target default` runs THEN the secret is the repository's again, and nothing drifts
-    expect((await cli("apply", [dir, "--target", "default", "--auto-approve"], env)).code).toBe(0);
+    // WHEN the secret's restore command `svc-iac apply --target default --only secret.MAPBOX_TOKEN` runs
+    // THEN the secret is the repository's again, and nothing drifts
+    expect((await cli("apply", [dir, "--target", "default", "--only", "secret.MAPBOX_TOKEN", "--auto-approve"], env)).code).toBe(0);
     const settled = await cli("drift", [dir, "--format", "json"], env);
     expect(settled.code).toBe(0);
     expect((JSON.parse(settled.stdout) as DriftReport).items).toEqual([]);

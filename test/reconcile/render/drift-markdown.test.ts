@@ -35,7 +35,7 @@ describe("the drift report as Markdown", () => {
 
   it("names the commands that restore the repository's version or keep the platform's", () => {
     const out = renderDriftMarkdown(sampleDrift());
-    expect(out).toContain("To put the repository's version back on the platform: `svc-iac apply --target prod`.\n\nTo keep the change made on the platform instead: `svc-iac import --target prod --canvas sales --force`, then review and commit the files it rewrites.\n");
+    expect(out).toContain("To put the repository's version back on the platform: `svc-iac apply --target prod --only udf.sales/report`.\n\nTo keep the change made on the platform instead: `svc-iac import --target prod --canvas sales --force`, then review and commit the files it rewrites.\n");
     // A secret's value cannot be imported: only the way back is named.
     const secret = out.slice(out.indexOf("<details><summary><code>secret.MAPBOX_TOKEN</code>"));
     expect(secret.slice(0, secret.indexOf("</details>"))).not.toContain("svc-iac import");
