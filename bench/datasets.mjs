@@ -7,6 +7,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { parquetMetadata } from "hyparquet";
 import { createClient } from "../dist/index.js";
+import { seededRandom } from "../dist/emulator/seeded-random.js";
 import { startEmulatorProcess } from "./emulator.mjs";
 
 const PATH = "s3://demo-bucket/datasets/bench";
@@ -15,20 +16,8 @@ const BOX = { minLng: -122.5, minLat: 37.7, maxLng: -122.45, maxLat: 37.75 };
 const INSIDE = 10_000;
 const OUTSIDE = 30_000;
 
-/** mulberry32: the same rows every run. */
-function rng(seed) {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
 function rowsCsv() {
-  const r = rng(7);
+  const r = seededRandom(7); // the same rows every run
   const lines = ["id,lat,lng,time,fare"];
   const between = (lo, hi) => lo + (hi - lo) * r();
   for (let i = 0; i < INSIDE + OUTSIDE; i++) {

@@ -8,6 +8,7 @@
  * `paths` (prefixes below `/v1`, `|`-separated) limit which requests are eligible; `after=N` skips
  * the first N eligible requests; `count=N` stops injecting after N faults.
  */
+import { seededRandom } from "./seeded-random";
 
 export interface FaultSpec {
   seed: number;
@@ -78,17 +79,6 @@ export function parseFaultSpec(text: string): FaultSpec {
   return spec;
 }
 
-/** mulberry32: small, fast, seedable. */
-function prng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 /** Decides, request by request, which fault (if any) to inject. Same spec, same sequence. */
 export class FaultInjector {
@@ -96,7 +86,7 @@ export class FaultInjector {
   private eligibleSeen = 0;
   private injected = 0;
   constructor(readonly spec: FaultSpec) {
-    this.random = prng(spec.seed);
+    this.random = seededRandom(spec.seed);
   }
 
   static from(spec: string | FaultSpec | undefined): FaultInjector | undefined {

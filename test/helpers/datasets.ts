@@ -8,18 +8,10 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { cellToParent, getResolution, latLngToCell } from "h3-js";
 import { parquetReadObjects } from "hyparquet";
+import { seededRandom } from "../../src/emulator/seeded-random";
 
-/** mulberry32: a small seeded PRNG, so every run draws the same rows and queries. */
-export function rng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+/** A seeded PRNG, so every run draws the same rows and queries. */
+export const rng = seededRandom;
 
 export interface SourceRow {
   id: number;
