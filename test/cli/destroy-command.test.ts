@@ -2,35 +2,17 @@
 import { execFile } from "node:child_process";
 import { readFileSync, rmSync } from "node:fs";
 import { join } from "node:path";
-import { PassThrough } from "node:stream";
 import { promisify } from "node:util";
 import { beforeAll, describe, expect, it } from "vitest";
-import { runReconcileCommand } from "../../src/cli/reconcile-command";
 import { CliUsageError } from "../../src/cli/usage";
 import { applyCommand } from "../../src/reconcile/commands";
 import { loadRepository } from "../../src/reconcile/load";
 import { openStateBackend } from "../../src/reconcile/state/open-backend";
+import { runInProcess as run } from "../helpers/cli-run";
 import { useEmulator } from "../helpers/emulator";
 import { builtCli, commandOptions, copyRepo, emulatorEnv, platformView, stateDirOf } from "../helpers/repo";
 
-interface Ran {
-  code: number;
-  stdout: string;
-  stderr: string;
-}
 
-async function run(name: "destroy" | "plan", argv: string[], env: Record<string, string>, opts: { tty?: boolean; input?: string } = {}): Promise<Ran> {
-  const stdout = new PassThrough();
-  const stderr = new PassThrough();
-  const stdin = Object.assign(new PassThrough(), { isTTY: opts.tty ?? false });
-  let out = "";
-  let err = "";
-  stdout.on("data", (c) => (out += String(c)));
-  stderr.on("data", (c) => (err += String(c)));
-  if (opts.input !== undefined) stdin.end(opts.input);
-  const code = await runReconcileCommand(name, argv, { stdout, stderr, stdin, env });
-  return { code, stdout: out, stderr: err };
-}
 
 describe("GIVEN an applied repository", () => {
   const fx = useEmulator();

@@ -2,38 +2,18 @@
 import { execFile } from "node:child_process";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { PassThrough } from "node:stream";
 import { promisify } from "node:util";
 import { beforeAll, describe, expect, it } from "vitest";
-import { runReconcileCommand } from "../../src/cli/reconcile-command";
 import { CliUsageError } from "../../src/cli/usage";
 import { loadRepository } from "../../src/reconcile/load";
 import { openStateBackend } from "../../src/reconcile/state/open-backend";
+import { runInProcess as run } from "../helpers/cli-run";
 import { useEmulator } from "../helpers/emulator";
 import { builtCli, copyRepo, emulatorEnv, outputsFileOf, platformView } from "../helpers/repo";
 import { readValidSavedPlan } from "../helpers/saved-plan";
 
-type Name = "validate" | "plan" | "apply" | "drift";
 
-interface Ran {
-  code: number;
-  stdout: string;
-  stderr: string;
-}
 
-/** Runs a command in-process with captured output; `tty` makes stdin a terminal fed with `input`. */
-async function run(name: Name, argv: string[], env: Record<string, string>, opts: { tty?: boolean; input?: string } = {}): Promise<Ran> {
-  const stdout = new PassThrough();
-  const stderr = new PassThrough();
-  const stdin = Object.assign(new PassThrough(), { isTTY: opts.tty ?? false });
-  let out = "";
-  let err = "";
-  stdout.on("data", (c) => (out += String(c)));
-  stderr.on("data", (c) => (err += String(c)));
-  if (opts.input !== undefined) stdin.end(opts.input);
-  const code = await runReconcileCommand(name, argv, { stdout, stderr, stdin, env });
-  return { code, stdout: out, stderr: err };
-}
 
 async function usageError(p: Promise<unknown>): Promise<CliUsageError> {
   const e = await p.then(
