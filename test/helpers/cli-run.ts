@@ -1,6 +1,7 @@
 /** Runs a reconciler command of the CLI in this process, with its output captured. */
 import { PassThrough } from "node:stream";
 import { runReconcileCommand } from "../../src/cli/reconcile-command";
+import type { CommandResult } from "../../src/reconcile/command-types";
 
 export interface Ran {
   code: number;
@@ -8,11 +9,14 @@ export interface Ran {
   stderr: string;
 }
 
-/** `svc-iac NAME ...argv` in-process; `tty` makes stdin a terminal, fed with `input`. */
+/**
+ * `svc-iac NAME ...argv` in-process; `tty` makes stdin a terminal, fed with `input`; `stdoutTty`
+ * makes stdout one (colours, progress).
+ */
 export async function runInProcess(
-  name: Parameters<typeof runReconcileCommand>[0], argv: string[], env: Record<string, string>, opts: { tty?: boolean; input?: string } = {},
+  name: Parameters<typeof runReconcileCommand>[0], argv: string[], env: Record<string, string>, opts: { tty?: boolean; input?: string; stdoutTty?: boolean } = {},
 ): Promise<Ran> {
-  const stdout = new PassThrough();
+  const stdout = Object.assign(new PassThrough(), { isTTY: opts.stdoutTty ?? false });
   const stderr = new PassThrough();
   const stdin = Object.assign(new PassThrough(), { isTTY: opts.tty ?? false });
   let out = "";
@@ -23,3 +27,15 @@ export async function runInProcess(
   const code = await runReconcileCommand(name, argv, { stdout, stderr, stdin, env });
   return { code, stdout: out, stderr: err };
 }
+
+/** What a plan or apply result planned, for assertions. */
+export function planOf(r: CommandResult) {
+  if (r.command !== "plan" && r.command !== "apply") throw new Error("plan expected");
+  if (!r.plan) throw new Error(`no plan: ${messageOf(r)}`);
+  return r.plan;
+}
+
+export const messageOf = (r: CommandResult) => ("message" in r ? (r.message ?? "") : "");
+
+/** The planned actions as `action address` lines. */
+export const actionsOf = (r: CommandResult) => planOf(r).actions.map((a) => `${a.action} ${a.address}`);

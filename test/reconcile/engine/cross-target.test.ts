@@ -8,20 +8,13 @@ import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "nod
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
-import type { CommandResult } from "../../../src/reconcile/command-types";
 import { applyCommand, planCommand } from "../../../src/reconcile/commands";
 import { renderPlanText } from "../../../src/reconcile/render";
+import { actionsOf, messageOf, planOf } from "../../helpers/cli-run";
 import { useEmulator } from "../../helpers/emulator";
 import { commandOptions, platformView, stateDirOf } from "../../helpers/repo";
 import { countingRequests } from "../../helpers/saved-plan";
 
-const messageOf = (r: CommandResult) => ("message" in r ? (r.message ?? "") : "");
-const planOf = (r: CommandResult) => {
-  if (r.command !== "plan" && r.command !== "apply") throw new Error("plan expected");
-  if (!r.plan) throw new Error(`no plan: ${messageOf(r)}`);
-  return r.plan;
-};
-const actionsOf = (r: CommandResult) => planOf(r).actions.map((a) => `${a.action} ${a.address}`);
 
 /** A project with one canvas and two UDFs, targets `default` and `staging` (prune on) on the same credentials. */
 function twoTargetRepo(state = ".svc-iac/state", staging = ""): string {

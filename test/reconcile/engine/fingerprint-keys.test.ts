@@ -7,28 +7,21 @@
  */
 import { readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { PassThrough } from "node:stream";
 import { describe, expect, it } from "vitest";
-import { runReconcileCommand } from "../../../src/cli/reconcile-command";
 import { canonicalJson } from "../../../src/canonical-json";
 import { fingerprint } from "../../../src/resources/fingerprint";
 import { planCommand } from "../../../src/reconcile/commands";
 import { renderPlanText, toJson } from "../../../src/reconcile/render";
 import { startInjectingProxy } from "../../helpers/injecting-proxy";
+import { runInProcess } from "../../helpers/cli-run";
 import { useEmulator } from "../../helpers/emulator";
 import { copyRepo, emulatorEnv, FIXTURE_SECRETS, outputsFileOf, stateDirOf } from "../../helpers/repo";
 
 const NEW_PASSCODE = "1234";
 
 async function run(name: "plan" | "apply" | "drift", argv: string[], env: Record<string, string>): Promise<{ code: number; out: string; err: string }> {
-  const stdout = new PassThrough();
-  const stderr = new PassThrough();
-  let out = "";
-  let err = "";
-  stdout.on("data", (c) => (out += String(c)));
-  stderr.on("data", (c) => (err += String(c)));
-  const code = await runReconcileCommand(name, argv, { stdout, stderr, stdin: new PassThrough(), env });
-  return { code, out, err };
+  const r = await runInProcess(name, argv, env);
+  return { code: r.code, out: r.stdout, err: r.stderr };
 }
 
 /** The two fingerprints of the passcode change in a plan's text. */

@@ -1,24 +1,14 @@
 /** Orphaned drift: objects that left the repository while prune is off are drift (what prune would delete) until `apply --prune` deletes them. */
 import { rmSync } from "node:fs";
 import { join } from "node:path";
-import { PassThrough } from "node:stream";
 import { beforeAll, describe, expect, it } from "vitest";
-import { runReconcileCommand } from "../../../src/cli/reconcile-command";
 import type { DriftReport } from "../../../src/reconcile/plan-model";
+import { runInProcess } from "../../helpers/cli-run";
 import { useEmulator } from "../../helpers/emulator";
 import { commandOptions, copyRepo, emulatorEnv, platformView } from "../../helpers/repo";
 import { applyCommand } from "../../../src/reconcile/commands";
 
-async function cli(command: "drift" | "apply" | "plan", argv: string[], env: Record<string, string>): Promise<{ code: number; stdout: string; stderr: string }> {
-  const stdout = new PassThrough();
-  const stderr = new PassThrough();
-  const out: string[] = [];
-  const err: string[] = [];
-  stdout.on("data", (c) => out.push(String(c)));
-  stderr.on("data", (c) => err.push(String(c)));
-  const code = await runReconcileCommand(command, argv, { stdout, stderr, stdin: new PassThrough(), env });
-  return { code, stdout: out.join(""), stderr: err.join("") };
-}
+const cli = (command: "drift" | "apply" | "plan", argv: string[], env: Record<string, string>) => runInProcess(command, argv, env);
 
 describe("GIVEN an applied repository from which the canvas `reports` (and the cronjob running its UDF) is dropped, prune off", () => {
   const fx = useEmulator();

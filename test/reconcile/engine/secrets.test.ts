@@ -5,10 +5,9 @@
  */
 import { readdirSync, readFileSync, statSync } from "node:fs";
 import { join } from "node:path";
-import { PassThrough } from "node:stream";
 import { describe, expect, it } from "vitest";
-import { runReconcileCommand } from "../../../src/cli/reconcile-command";
 import { readOutputsFile } from "../../../src/reconcile/outputs-file";
+import { runInProcess } from "../../helpers/cli-run";
 import { useEmulator } from "../../helpers/emulator";
 import { copyRepo, emulatorEnv, FIXTURE_SECRETS, outputsFileOf, platformView } from "../../helpers/repo";
 
@@ -22,13 +21,7 @@ type Name = "validate" | "plan" | "apply" | "drift";
 const captured: { what: string; text: string }[] = [];
 
 async function run(name: Name, argv: string[], env: Record<string, string>): Promise<number> {
-  const stdout = new PassThrough();
-  const stderr = new PassThrough();
-  let out = "";
-  let err = "";
-  stdout.on("data", (c) => (out += String(c)));
-  stderr.on("data", (c) => (err += String(c)));
-  const code = await runReconcileCommand(name, argv, { stdout, stderr, stdin: new PassThrough(), env });
+  const { code, stdout: out, stderr: err } = await runInProcess(name, argv, env);
   captured.push({ what: `${name} ${argv.slice(1).join(" ")} stdout`, text: out }, { what: `${name} ${argv.slice(1).join(" ")} stderr`, text: err });
   return code;
 }

@@ -6,22 +6,15 @@
 import { appendFileSync, existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
-import type { CommandResult } from "../../../src/reconcile/command-types";
 import { applyCommand, planCommand } from "../../../src/reconcile/commands";
 import { readOutputsFile } from "../../../src/reconcile/outputs-file";
 import { renderPlanMarkdown, renderPlanText, toJson } from "../../../src/reconcile/render";
 import { patternRegExp } from "../../../src/reconcile/targeting";
+import { actionsOf, messageOf, planOf } from "../../helpers/cli-run";
 import { failure, useEmulator } from "../../helpers/emulator";
 import { commandOptions, copyRepo, FIXTURE_SECRETS, outputsFileOf, platformView, serviceTokenWorks, stateDirOf } from "../../helpers/repo";
 import { countingRequests, readValidSavedPlan } from "../../helpers/saved-plan";
 
-const messageOf = (r: CommandResult) => ("message" in r ? (r.message ?? "") : "");
-const planOf = (r: CommandResult) => {
-  if (r.command !== "plan" && r.command !== "apply") throw new Error("plan expected");
-  if (!r.plan) throw new Error(`no plan: ${messageOf(r)}`);
-  return r.plan;
-};
-const actionsOf = (r: CommandResult) => planOf(r).actions.map((a) => `${a.action} ${a.address}`);
 
 /** valid-full, with the loader UDF reading the MAPBOX_TOKEN secret. */
 function repoReadingSecret(): string {

@@ -9,9 +9,9 @@ import { join } from "node:path";
 import { PassThrough } from "node:stream";
 import { beforeAll, describe, expect, it } from "vitest";
 import { runImportCommand } from "../../../src/cli/import-command";
-import { runReconcileCommand } from "../../../src/cli/reconcile-command";
 import { applyCommand } from "../../../src/reconcile/commands";
 import type { DriftReport, Plan } from "../../../src/reconcile/plan-model";
+import { runInProcess } from "../../helpers/cli-run";
 import { useEmulator } from "../../helpers/emulator";
 import { planSchemaErrors, readValidSavedPlan } from "../../helpers/saved-plan";
 import { commandOptions, copyRepo, emulatorEnv, FIXTURE_SECRETS, platformView } from "../../helpers/repo";
@@ -34,16 +34,8 @@ interface Run {
   stderr: string;
 }
 
-async function cli(command: "plan" | "drift" | "apply", argv: string[], env: Record<string, string>, tty = false): Promise<Run> {
-  const stdout = Object.assign(new PassThrough(), { isTTY: tty });
-  const stderr = new PassThrough();
-  const out: string[] = [];
-  const err: string[] = [];
-  stdout.on("data", (c) => out.push(String(c)));
-  stderr.on("data", (c) => err.push(String(c)));
-  const code = await runReconcileCommand(command, argv, { stdout, stderr, stdin: new PassThrough(), env });
-  return { code, stdout: out.join(""), stderr: err.join("") };
-}
+const cli = (command: "plan" | "drift" | "apply", argv: string[], env: Record<string, string>, tty = false): Promise<Run> =>
+  runInProcess(command, argv, env, { stdoutTty: tty });
 
 /** The removed and added lines of a diff (without the `---`/`+++` headers). */
 function changedLines(diff: string): { removed: string[]; added: string[] } {
