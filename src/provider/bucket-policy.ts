@@ -1,5 +1,5 @@
 import * as pulumi from "@pulumi/pulumi";
-import { providerFor } from "./stub";
+import { dynamicType, quietStacks, withStub } from "./registration";
 
 export interface BucketPolicyArgs {
   /**
@@ -18,12 +18,19 @@ export interface BucketPolicyArgs {
  * const doc = new svc.BucketPolicy("data", { bucketName: "my-data-bucket" });
  * new aws.s3.BucketPolicy("data", { bucket: "my-data-bucket", policy: doc.policy });
  */
-export class BucketPolicy extends pulumi.dynamic.Resource {
+export class BucketPolicy extends pulumi.CustomResource {
   declare readonly bucketName: pulumi.Output<string>;
   /** The policy document as a JSON string (sorted keys), as `aws.s3.BucketPolicy` takes it. */
   declare readonly policy: pulumi.Output<string>;
 
   constructor(name: string, args: BucketPolicyArgs, opts?: pulumi.CustomResourceOptions) {
-    super(providerFor("BucketPolicy"), name, { policy: undefined, ...args }, opts, "svc", "BucketPolicy");
+    const stacks = quietStacks();
+    try {
+      super(dynamicType("BucketPolicy"), name, withStub("BucketPolicy", { policy: undefined, ...args }), opts);
+    } catch (e) {
+      throw stacks.atCaller(e, new.target);
+    } finally {
+      stacks.restore();
+    }
   }
 }

@@ -1,5 +1,5 @@
 import * as pulumi from "@pulumi/pulumi";
-import { providerFor } from "./stub";
+import { dynamicType, quietStacks, withStub } from "./registration";
 
 export interface CanvasShareArgs {
   /**
@@ -38,7 +38,7 @@ export interface CanvasShareArgs {
  * @example
  * const share = new svc.CanvasShare("share", { canvasId: canvas.id, accessScope: canvas.accessScope });
  */
-export class CanvasShare extends pulumi.dynamic.Resource {
+export class CanvasShare extends pulumi.CustomResource {
   declare readonly canvasId: pulumi.Output<string>;
   /** The canvas token (`fc_...`). Secret. */
   declare readonly shareToken: pulumi.Output<string>;
@@ -48,9 +48,17 @@ export class CanvasShare extends pulumi.dynamic.Resource {
   declare readonly mintedScope: pulumi.Output<"team" | "public">;
 
   constructor(name: string, args: CanvasShareArgs, opts?: pulumi.CustomResourceOptions) {
-    super(providerFor("CanvasShare"), name, { shareToken: undefined, shareClientId: undefined, mintedScope: undefined, ...args }, {
-      ...opts,
-      additionalSecretOutputs: [...(opts?.additionalSecretOutputs ?? []), "shareToken"],
-    }, "svc", "CanvasShare");
+    const inputs = { shareToken: undefined, shareClientId: undefined, mintedScope: undefined, ...args };
+    const stacks = quietStacks();
+    try {
+      super(dynamicType("CanvasShare"), name, withStub("CanvasShare", inputs), {
+        ...opts,
+        additionalSecretOutputs: [...(opts?.additionalSecretOutputs ?? []), "shareToken"],
+      });
+    } catch (e) {
+      throw stacks.atCaller(e, new.target);
+    } finally {
+      stacks.restore();
+    }
   }
 }

@@ -1,5 +1,5 @@
 import * as pulumi from "@pulumi/pulumi";
-import { providerFor } from "./stub";
+import { dynamicType, quietStacks, withStub } from "./registration";
 
 export interface CanvasArgs {
   /**
@@ -45,7 +45,7 @@ export interface CanvasArgs {
  * @example
  * const canvas = new svc.Canvas("sales", { name: "sales_dashboard" });
  */
-export class Canvas extends pulumi.dynamic.Resource {
+export class Canvas extends pulumi.CustomResource {
   declare readonly name: pulumi.Output<string>;
   declare readonly accessScope: pulumi.Output<"team" | "public">;
   declare readonly allowPublicRead: pulumi.Output<boolean>;
@@ -58,13 +58,17 @@ export class Canvas extends pulumi.dynamic.Resource {
     const passcode = args.passcode === undefined ? undefined : pulumi.secret(args.passcode);
     // Its fingerprint is key-less (a provider holds no key), so it is a secret output: encrypted in
     // state and shown as [secret], never a hash anyone could test guesses against.
-    super(
-      providerFor("Canvas"),
-      name,
-      { username: undefined, lastUpdated: undefined, ...args, passcode },
-      { ...opts, additionalSecretOutputs: [...(opts?.additionalSecretOutputs ?? []), "passcodeFingerprint"] },
-      "svc",
-      "Canvas",
-    );
+    const inputs = { username: undefined, lastUpdated: undefined, ...args, passcode };
+    const stacks = quietStacks();
+    try {
+      super(dynamicType("Canvas"), name, withStub("Canvas", inputs), {
+        ...opts,
+        additionalSecretOutputs: [...(opts?.additionalSecretOutputs ?? []), "passcodeFingerprint"],
+      });
+    } catch (e) {
+      throw stacks.atCaller(e, new.target);
+    } finally {
+      stacks.restore();
+    }
   }
 }

@@ -1,5 +1,5 @@
 import * as pulumi from "@pulumi/pulumi";
-import { providerFor } from "./stub";
+import { dynamicType, quietStacks, withStub } from "./registration";
 
 export interface CronjobArgs {
   /**
@@ -73,7 +73,7 @@ export interface CronjobArgs {
  * @example
  * new svc.Cronjob("nightly", { name: "nightly_refresh", schedule: "0 2 * * *", udfId: loader.id });
  */
-export class Cronjob extends pulumi.dynamic.Resource {
+export class Cronjob extends pulumi.CustomResource {
   declare readonly name: pulumi.Output<string>;
   /** The schedule as a canonical cron expression, e.g. `"0 6 * * 1-5"`. */
   declare readonly schedule: pulumi.Output<string>;
@@ -90,6 +90,13 @@ export class Cronjob extends pulumi.dynamic.Resource {
   constructor(name: string, args: CronjobArgs, opts?: pulumi.CustomResourceOptions) {
     // Undefined inputs are not sent; naming them registers every output.
     const outputs = { schedule: undefined, minute: undefined, hour: undefined, dayOfMonth: undefined, month: undefined, dayOfWeek: undefined, enabled: undefined, lastRun: undefined };
-    super(providerFor("Cronjob"), name, { ...outputs, ...args }, opts, "svc", "Cronjob");
+    const stacks = quietStacks();
+    try {
+      super(dynamicType("Cronjob"), name, withStub("Cronjob", { ...outputs, ...args }), opts);
+    } catch (e) {
+      throw stacks.atCaller(e, new.target);
+    } finally {
+      stacks.restore();
+    }
   }
 }

@@ -1,5 +1,5 @@
 import * as pulumi from "@pulumi/pulumi";
-import { providerFor } from "./stub";
+import { dynamicType, quietStacks, withStub } from "./registration";
 
 export interface SecretArgs {
   /**
@@ -23,7 +23,7 @@ export interface SecretArgs {
  * @example
  * new svc.Secret("openai", { key: "OPENAI_API_KEY", value: config.requireSecret("openaiKey") });
  */
-export class Secret extends pulumi.dynamic.Resource {
+export class Secret extends pulumi.CustomResource {
   declare readonly key: pulumi.Output<string>;
   /** A salted hash of the value (never the value); a secret output. */
   declare readonly valueFingerprint: pulumi.Output<string>;
@@ -32,13 +32,17 @@ export class Secret extends pulumi.dynamic.Resource {
     // The value is a secret even when given as plain text, so the engine encrypts it in state.
     // The fingerprint is key-less (a provider holds no key): a secret output, so a guess cannot be
     // tested against it.
-    super(
-      providerFor("Secret"),
-      name,
-      { valueFingerprint: undefined, ...args, value: pulumi.secret(args.value) },
-      { ...opts, additionalSecretOutputs: [...(opts?.additionalSecretOutputs ?? []), "valueFingerprint"] },
-      "svc",
-      "Secret",
-    );
+    const inputs = { valueFingerprint: undefined, ...args, value: pulumi.secret(args.value) };
+    const stacks = quietStacks();
+    try {
+      super(dynamicType("Secret"), name, withStub("Secret", inputs), {
+        ...opts,
+        additionalSecretOutputs: [...(opts?.additionalSecretOutputs ?? []), "valueFingerprint"],
+      });
+    } catch (e) {
+      throw stacks.atCaller(e, new.target);
+    } finally {
+      stacks.restore();
+    }
   }
 }

@@ -1,5 +1,5 @@
 import * as pulumi from "@pulumi/pulumi";
-import { providerFor } from "./stub";
+import { dynamicType, quietStacks, withStub } from "./registration";
 
 export interface ServiceAccountArgs {
   /**
@@ -27,7 +27,7 @@ export interface ServiceAccountArgs {
  * const deployer = new svc.ServiceAccount("deployer", { name: "ci-deployer", rotation: "2025-06" });
  * export const deployerToken = deployer.token; // secret
  */
-export class ServiceAccount extends pulumi.dynamic.Resource {
+export class ServiceAccount extends pulumi.CustomResource {
   declare readonly name: pulumi.Output<string>;
   /** The name on the platform: `<name> [svc-iac <tag>]`. */
   declare readonly accountName: pulumi.Output<string>;
@@ -36,13 +36,18 @@ export class ServiceAccount extends pulumi.dynamic.Resource {
   declare readonly createdAt: pulumi.Output<string>;
 
   constructor(name: string, args: ServiceAccountArgs, opts?: pulumi.CustomResourceOptions) {
-    super(
-      providerFor("ServiceAccount"),
-      name,
-      { accountName: undefined, token: undefined, createdAt: undefined, ...args },
-      { deleteBeforeReplace: false, ...opts, additionalSecretOutputs: [...(opts?.additionalSecretOutputs ?? []), "token"] },
-      "svc",
-      "ServiceAccount",
-    );
+    const inputs = { accountName: undefined, token: undefined, createdAt: undefined, ...args };
+    const stacks = quietStacks();
+    try {
+      super(dynamicType("ServiceAccount"), name, withStub("ServiceAccount", inputs), {
+        deleteBeforeReplace: false,
+        ...opts,
+        additionalSecretOutputs: [...(opts?.additionalSecretOutputs ?? []), "token"],
+      });
+    } catch (e) {
+      throw stacks.atCaller(e, new.target);
+    } finally {
+      stacks.restore();
+    }
   }
 }

@@ -1,5 +1,5 @@
 import * as pulumi from "@pulumi/pulumi";
-import { providerFor } from "./stub";
+import { dynamicType, quietStacks, withStub } from "./registration";
 
 export interface SessionTokenArgs {
   /**
@@ -22,7 +22,7 @@ export interface SessionTokenArgs {
  * @example
  * const session = new svc.SessionToken("embed", { canvasToken: share.shareToken, ttl: 1800 });
  */
-export class SessionToken extends pulumi.dynamic.Resource {
+export class SessionToken extends pulumi.CustomResource {
   /** The session token. Secret. */
   declare readonly sessionToken: pulumi.Output<string>;
   /** ISO 8601 time after which the token no longer works. */
@@ -32,9 +32,16 @@ export class SessionToken extends pulumi.dynamic.Resource {
   constructor(name: string, args: SessionTokenArgs, opts?: pulumi.CustomResourceOptions) {
     // The canvas token is made secret here too, so it is never kept in plain among the inputs.
     const inputs = { sessionToken: undefined, expiresAt: undefined, ...args, canvasToken: pulumi.secret(args.canvasToken) };
-    super(providerFor("SessionToken"), name, inputs, {
-      ...opts,
-      additionalSecretOutputs: [...(opts?.additionalSecretOutputs ?? []), "sessionToken", "canvasToken"],
-    }, "svc", "SessionToken");
+    const stacks = quietStacks();
+    try {
+      super(dynamicType("SessionToken"), name, withStub("SessionToken", inputs), {
+        ...opts,
+        additionalSecretOutputs: [...(opts?.additionalSecretOutputs ?? []), "sessionToken", "canvasToken"],
+      });
+    } catch (e) {
+      throw stacks.atCaller(e, new.target);
+    } finally {
+      stacks.restore();
+    }
   }
 }

@@ -1,5 +1,5 @@
 import * as pulumi from "@pulumi/pulumi";
-import { providerFor } from "./stub";
+import { dynamicType, quietStacks, withStub } from "./registration";
 
 /** A helper module of a UDF, importable by its code (`import utils`). Give `code` or `codePath`. */
 export interface UdfHeaderArgs {
@@ -80,19 +80,46 @@ export interface UdfArgs {
  * @example
  * const listings = new svc.Udf("listings", { canvasId: canvas.id, slug: "listings", codePath: "udfs/listings.py" });
  */
-export class Udf extends pulumi.dynamic.Resource {
+export class Udf extends pulumi.CustomResource {
   declare readonly canvasId: pulumi.Output<string>;
   declare readonly slug: pulumi.Output<string>;
   declare readonly entrypoint: pulumi.Output<string>;
   /** The platform's hash of the body last written. */
   declare readonly udfBodyHash: pulumi.Output<string>;
-  /** The per-UDF shared token (`fsh_...`), when `createSharedToken` is true. Secret. */
+  /**
+   * The per-UDF shared token (`fsh_...`), when `createSharedToken` is true. Secret. Without
+   * `createSharedToken` it resolves to undefined once the UDF is created.
+   */
   declare readonly sharedToken: pulumi.Output<string | undefined>;
 
   constructor(name: string, args: UdfArgs, opts?: pulumi.CustomResourceOptions) {
-    super(providerFor("Udf"), name, { udfBodyHash: undefined, sharedToken: undefined, ...args }, {
-      ...opts,
-      additionalSecretOutputs: [...(opts?.additionalSecretOutputs ?? []), "sharedToken"],
-    }, "svc", "Udf");
+    // `sharedToken` is registered as an output only when a token may be minted: each registered
+    // output costs the SDK four pending promises per resource (see `quietStacks`).
+    const mintsToken = args.createSharedToken !== undefined && args.createSharedToken !== false;
+    const outputs = mintsToken ? { udfBodyHash: undefined, sharedToken: undefined } : { udfBodyHash: undefined };
+    const secret = mintsToken ? { additionalSecretOutputs: [...(opts?.additionalSecretOutputs ?? []), "sharedToken"] } : {};
+    const stacks = quietStacks();
+    try {
+      super(dynamicType("Udf"), name, withStub("Udf", { ...outputs, ...args }), { ...opts, ...secret });
+    } catch (e) {
+      throw stacks.atCaller(e, new.target);
+    } finally {
+      stacks.restore();
+    }
   }
 }
+
+// A UDF that mints no token has no registered `sharedToken`: reading it gives an output of
+// undefined that depends on the UDF, made on first read. The SDK's assignment of the registered
+// output (when a token is minted) lands on the instance through the setter.
+Object.defineProperty(Udf.prototype, "sharedToken", {
+  configurable: true,
+  get(this: Udf) {
+    const none = this.id.apply(() => undefined);
+    Object.defineProperty(this, "sharedToken", { value: none, enumerable: true, configurable: true });
+    return none;
+  },
+  set(this: Udf, value: unknown) {
+    Object.defineProperty(this, "sharedToken", { value, writable: true, enumerable: true, configurable: true });
+  },
+});

@@ -7,10 +7,10 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { useEmulator } from "../helpers/emulator";
 import { makeHandMade, type HandMade } from "../helpers/hand-made";
-import { ProviderHost, serializeProvider, type Props } from "../helpers/provider-host";
+import { ProviderHost, type Props } from "../helpers/provider-host";
 
 // The provider is loaded from the built package, as a user's program loads it.
-const { providerFor } = require("../../dist/provider/stub");
+const { providerText } = require("../../dist/provider/stub");
 
 const fx = useEmulator();
 const urn = (kind: string) => `urn:pulumi:dev::proj::pulumi-nodejs:dynamic/svc:${kind}::adopted`;
@@ -21,7 +21,7 @@ const providers: Record<string, string> = {};
 beforeAll(async () => {
   host = await ProviderHost.start({ env: { SVC_BASE_URL: undefined, SVC_TOKEN: undefined } });
   await host.configure({ "svc:baseUrl": fx.emu.baseUrl, "svc:token": fx.emu.tokens.user_token });
-  for (const kind of ["Canvas", "Udf", "Cronjob", "CanvasShare"]) providers[kind] = await serializeProvider(providerFor(kind));
+  for (const kind of ["Canvas", "Udf", "Cronjob", "CanvasShare"]) providers[kind] = providerText(kind);
   hand = await makeHandMade(fx.user, "adopt_");
 });
 afterAll(async () => host?.stop());

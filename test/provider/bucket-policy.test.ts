@@ -1,10 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { bucketPolicyKind } from "../../src/resources/bucket-policy";
 import { useEmulator } from "../helpers/emulator";
-import { HostError, ProviderHost, serializeProvider } from "../helpers/provider-host";
+import { HostError, ProviderHost } from "../helpers/provider-host";
 
 // The provider is loaded from the built package, as a user's program loads it.
-const { providerFor } = require("../../dist/provider/stub");
+const { providerText } = require("../../dist/provider/stub");
 
 const fx = useEmulator();
 const URN = "urn:pulumi:dev::proj::pulumi-nodejs:dynamic/svc:BucketPolicy::p";
@@ -14,7 +14,7 @@ let __provider: string;
 beforeAll(async () => {
   host = await ProviderHost.start({ env: { SVC_BASE_URL: undefined, SVC_TOKEN: undefined } });
   await host.configure({ "svc:baseUrl": fx.emu.baseUrl, "svc:token": fx.emu.tokens.user_token });
-  __provider = await serializeProvider(providerFor("BucketPolicy"));
+  __provider = providerText("BucketPolicy");
 });
 afterAll(async () => host?.stop());
 

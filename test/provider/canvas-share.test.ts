@@ -1,10 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { canvasShareKind } from "../../src/resources/canvas-share";
 import { failure, useEmulator } from "../helpers/emulator";
-import { HostError, ProviderHost, serializeProvider, type Props } from "../helpers/provider-host";
+import { HostError, ProviderHost, type Props } from "../helpers/provider-host";
 
 // The provider is loaded from the built package, as a user's program loads it.
-const { providerFor } = require("../../dist/provider/stub");
+const { providerText } = require("../../dist/provider/stub");
 
 const fx = useEmulator();
 const URN = "urn:pulumi:dev::proj::pulumi-nodejs:dynamic/svc:CanvasShare::s";
@@ -28,7 +28,7 @@ const newCanvas = (name: string) => fx.user.canvases.create({ name });
 beforeAll(async () => {
   host = await ProviderHost.start({ env: { SVC_BASE_URL: undefined, SVC_TOKEN: undefined } });
   await host.configure({ "svc:baseUrl": fx.emu.baseUrl, "svc:token": fx.emu.tokens.user_token });
-  __provider = await serializeProvider(providerFor("CanvasShare"));
+  __provider = providerText("CanvasShare");
 });
 afterAll(async () => host?.stop());
 

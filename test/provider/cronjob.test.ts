@@ -2,10 +2,10 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ManualClock } from "../../src/emulator/clock";
 import { cronjobKind } from "../../src/resources/cronjob";
 import { useEmulator } from "../helpers/emulator";
-import { HostError, ProviderHost, serializeProvider } from "../helpers/provider-host";
+import { HostError, ProviderHost } from "../helpers/provider-host";
 
 // The provider is loaded from the built package, as a user's program loads it.
-const { providerFor } = require("../../dist/provider/stub");
+const { providerText } = require("../../dist/provider/stub");
 
 // 2026-01-05 is a Monday.
 const clock = new ManualClock("2026-01-05T05:00:00Z");
@@ -23,7 +23,7 @@ const newUdf = async (slug: string) =>
 beforeAll(async () => {
   host = await ProviderHost.start({ env: { SVC_BASE_URL: undefined, SVC_TOKEN: undefined } });
   await host.configure({ "svc:baseUrl": fx.emu.baseUrl, "svc:token": fx.emu.tokens.user_token });
-  __provider = await serializeProvider(providerFor("Cronjob"));
+  __provider = providerText("Cronjob");
   udfA = await newUdf("cron_loader");
   udfB = await newUdf("cron_stats");
 });

@@ -2,10 +2,10 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { secretFingerprint } from "../../src/resources/field-diff";
 import { secretKind } from "../../src/resources/secret";
 import { useEmulator } from "../helpers/emulator";
-import { HostError, ProviderHost, serializeProvider, type Props } from "../helpers/provider-host";
+import { HostError, ProviderHost, type Props } from "../helpers/provider-host";
 
 // The provider is loaded from the built package, as a user's program loads it.
-const { providerFor } = require("../../dist/provider/stub");
+const { providerText } = require("../../dist/provider/stub");
 
 const fx = useEmulator();
 const URN = "urn:pulumi:dev::proj::pulumi-nodejs:dynamic/svc:Secret::s";
@@ -19,7 +19,7 @@ let __provider: string;
 beforeAll(async () => {
   host = await ProviderHost.start({ env: { SVC_BASE_URL: undefined, SVC_TOKEN: undefined } });
   await host.configure({ "svc:baseUrl": fx.emu.baseUrl, "svc:token": fx.emu.tokens.user_token });
-  __provider = await serializeProvider(providerFor("Secret"));
+  __provider = providerText("Secret");
 });
 afterAll(async () => host?.stop());
 

@@ -1,10 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { accountName, serviceAccountKind } from "../../src/resources/service-account";
 import { useEmulator } from "../helpers/emulator";
-import { HostError, ProviderHost, serializeProvider, type Props } from "../helpers/provider-host";
+import { HostError, ProviderHost, type Props } from "../helpers/provider-host";
 
 // The provider is loaded from the built package, as a user's program loads it.
-const { providerFor } = require("../../dist/provider/stub");
+const { providerText } = require("../../dist/provider/stub");
 const { ServiceAccount } = require("../../dist/provider/service-account");
 const pulumi = require("@pulumi/pulumi");
 
@@ -16,7 +16,7 @@ let __provider: string;
 beforeAll(async () => {
   host = await ProviderHost.start({ env: { SVC_BASE_URL: undefined, SVC_TOKEN: undefined } });
   await host.configure({ "svc:baseUrl": fx.emu.baseUrl, "svc:token": fx.emu.tokens.user_token });
-  __provider = await serializeProvider(providerFor("ServiceAccount"));
+  __provider = providerText("ServiceAccount");
 });
 afterAll(async () => host?.stop());
 

@@ -2,10 +2,10 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ManualClock } from "../../src/emulator/clock";
 import { sessionTokenKind } from "../../src/resources/session-token";
 import { failure, useEmulator } from "../helpers/emulator";
-import { HostError, ProviderHost, serializeProvider, type Props } from "../helpers/provider-host";
+import { HostError, ProviderHost, type Props } from "../helpers/provider-host";
 
 // The provider is loaded from the built package, as a user's program loads it.
-const { providerFor } = require("../../dist/provider/stub");
+const { providerText } = require("../../dist/provider/stub");
 
 // The emulator's clock starts at the real time: the provider host judges expiry by the real clock.
 const clock = new ManualClock(new Date());
@@ -44,7 +44,7 @@ const sessionRows = () => fx.emu.env.store.get<{ n: number }>("SELECT COUNT(*) A
 beforeAll(async () => {
   host = await ProviderHost.start({ env: { SVC_BASE_URL: undefined, SVC_TOKEN: undefined } });
   await host.configure({ "svc:baseUrl": fx.emu.baseUrl, "svc:token": fx.emu.tokens.user_token });
-  __provider = await serializeProvider(providerFor("SessionToken"));
+  __provider = providerText("SessionToken");
   canvasId = (await fx.user.canvases.create({ name: "session_prov" })).id;
   canvasToken = (await fx.user.sharing.share({ collectionId: canvasId, clientId: fx.emu.clientId })).share_token!;
 });

@@ -5,10 +5,10 @@ import { realtimeArea } from "../../src/emulator/areas/realtime";
 import { buildUdfBody } from "../../src/resources/udf-body";
 import { udfKind } from "../../src/resources/udf";
 import { useEmulator } from "../helpers/emulator";
-import { HostError, ProviderHost, programFolder, serializeProvider, type Props } from "../helpers/provider-host";
+import { HostError, ProviderHost, programFolder, type Props } from "../helpers/provider-host";
 
 // The provider is loaded from the built package, as a user's program loads it.
-const { providerFor } = require("../../dist/provider/stub");
+const { providerText } = require("../../dist/provider/stub");
 
 const fx = useEmulator();
 const URN = "urn:pulumi:dev::proj::pulumi-nodejs:dynamic/svc:Udf::u";
@@ -40,7 +40,7 @@ async function checked(news: Props, olds: Props = {}): Promise<Props> {
 beforeAll(async () => {
   host = await ProviderHost.start({ env: { SVC_BASE_URL: undefined, SVC_TOKEN: undefined } });
   await host.configure({ "svc:baseUrl": fx.emu.baseUrl, "svc:token": fx.emu.tokens.user_token });
-  __provider = await serializeProvider(providerFor("Udf"));
+  __provider = providerText("Udf");
   canvasId = (await fx.user.canvases.create({ name: "udf_prov" })).id;
   otherCanvasId = (await fx.user.canvases.create({ name: "udf_prov_other" })).id;
 });
