@@ -143,7 +143,11 @@ class Applier {
     } catch (e) {
       // Refused before sending: nothing was made under this key by this attempt.
       const entry = this.ctx.inventory.get(a.address);
-      if (traits.credential && isAlreadyExists(e) && entry) this.ctx.inventory.set(a.address, withoutIntentKey(entry, key));
+      if (traits.credential && isAlreadyExists(e) && entry) {
+        const rest = withoutIntentKey(entry, key);
+        if (rest) this.ctx.inventory.set(a.address, rest);
+        else this.ctx.inventory.remove(a.address);
+      }
       throw e;
     }
     const state = created.state as Record<string, any>;

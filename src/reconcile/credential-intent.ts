@@ -21,12 +21,21 @@ export function withIntent(entry: InventoryEntry | undefined, kind: InventoryEnt
   return { ...base, intent: { key, at: entry?.intent?.at ?? at, keys } };
 }
 
-/** `entry` with `key` taken out of its intent (nothing was sent under it); the intent goes when empty. */
-export function withoutIntentKey(entry: InventoryEntry, key: string): InventoryEntry {
+/**
+ * `entry` with `key` taken out of its intent (nothing was sent under it); the intent goes when
+ * empty, and so does an entry that only recorded that attempt (no object of its own, nothing
+ * left to retire): the result is then undefined.
+ */
+export function withoutIntentKey(entry: InventoryEntry, key: string): InventoryEntry | undefined {
   const keys = intentKeys(entry).filter((k) => k !== key);
   const { intent, ...rest } = entry;
-  if (!keys.length) return rest;
-  return { ...rest, intent: { key: keys.at(-1)!, at: intent!.at, keys } };
+  if (keys.length) return { ...rest, intent: { key: keys.at(-1)!, at: intent!.at, keys } };
+  return rest.id || hasRetired(rest) ? rest : undefined;
+}
+
+/** The entry lists replaced or lost objects still to delete (`kept.retire`). */
+export function hasRetired(entry: InventoryEntry): boolean {
+  return Array.isArray(entry.kept?.retire) && entry.kept.retire.length > 0;
 }
 
 /** `entry` with no intent: every token created under it was delivered, or its object is listed for retirement. */

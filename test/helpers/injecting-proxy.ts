@@ -1,6 +1,8 @@
 /**
  * A proxy in front of the emulator that answers chosen requests itself, as a hostile or broken
- * platform would: an error whose detail carries workflow commands and Markdown.
+ * platform would (an error whose detail carries workflow commands and Markdown), or that lets
+ * something else happen on the platform just before a chosen request goes through, as another
+ * client racing the command would.
  */
 import { createServer, request, type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
@@ -9,15 +11,24 @@ export interface InjectingProxy {
   url: string;
   /** Requests whose `METHOD path` (no query) matches are answered `status` with `{detail}`; others go through. */
   failWith(match: RegExp | undefined, detail?: string, status?: number): void;
+  /** Before the `nth` request matching `match` (1-based) is forwarded, awaits `action`; once. */
+  before(match: RegExp, nth: number, action: () => Promise<void>): void;
   close(): Promise<void>;
 }
 
 export async function startInjectingProxy(target: string): Promise<InjectingProxy> {
   const base = new URL(target);
   let rule: { match: RegExp; detail: string; status: number } | undefined;
-  const server = createServer((req: IncomingMessage, res: ServerResponse) => {
+  let race: { match: RegExp; left: number; action: () => Promise<void> } | undefined;
+  const server = createServer(async (req: IncomingMessage, res: ServerResponse) => {
     // Matched on the path below the base URL, without the query.
     const path = (req.url ?? "/").split("?")[0].slice(base.pathname.replace(/\/$/, "").length) || "/";
+    if (race && race.match.test(`${req.method} ${path}`) && --race.left === 0) {
+      const { action } = race;
+      race = undefined;
+      req.pause();
+      await action();
+    }
     if (rule && rule.match.test(`${req.method} ${path}`)) {
       req.resume();
       req.on("end", () => {
@@ -41,6 +52,7 @@ export async function startInjectingProxy(target: string): Promise<InjectingProx
   return {
     url: `http://127.0.0.1:${port}${base.pathname.replace(/\/$/, "")}`,
     failWith: (match, detail = "", status = 400) => void (rule = match ? { match, detail, status } : undefined),
+    before: (match, nth, action) => void (race = { match, left: nth, action }),
     close: () => new Promise((resolve) => server.close(() => resolve())),
   };
 }

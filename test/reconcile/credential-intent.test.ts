@@ -23,9 +23,24 @@ describe("the credential intent", () => {
 
   it("GIVEN an attempt refused before sending WHEN its key is taken out THEN the others stay, and an empty intent goes", () => {
     const two = withIntent(withIntent(undefined, "ServiceAccount", "a", AT), "ServiceAccount", "b", AT);
-    expect(intentKeys(withoutIntentKey(two, "b"))).toEqual(["a"]);
-    expect(withoutIntentKey(withoutIntentKey(two, "b"), "a").intent).toBeUndefined();
+    expect(intentKeys(withoutIntentKey(two, "b")!)).toEqual(["a"]);
     expect(withoutIntent(two).intent).toBeUndefined();
+    const applied: InventoryEntry = { ...withIntent(undefined, "ServiceAccount", "a", AT), id: "sa-1" };
+    expect(withoutIntentKey(applied, "a")).toEqual({ kind: "ServiceAccount", id: "sa-1", key: "a", createdAt: AT, appliedAt: AT });
+  });
+
+  it("GIVEN an entry that only recorded the refused attempt THEN nothing is left of it, unless it lists objects to retire", () => {
+    const only = withIntent(undefined, "ServiceAccount", "a", AT);
+    expect(withoutIntentKey(only, "a")).toBeUndefined();
+    const retiring: InventoryEntry = { ...only, kept: { retire: ["sa-old"] } };
+    const rest = withoutIntentKey(retiring, "a")!;
+    expect(rest).toMatchObject({ id: "", kept: { retire: ["sa-old"] } });
+    expect(rest.intent).toBeUndefined();
+    // Such an entry is a valid inventory entry: the next plan deletes what it lists.
+    const text = JSON.stringify({ version: 1, project: "p", target: "default", updatedAt: AT, objects: { "service_account.ci": rest } });
+    expect(parseInventory(text, "inventory.json").objects["service_account.ci"]).toEqual(rest);
+    const bare = JSON.stringify({ version: 1, project: "p", target: "default", updatedAt: AT, objects: { "service_account.ci": { ...rest, kept: {} } } });
+    expect(() => parseInventory(bare, "inventory.json")).toThrow(/An entry needs an id/);
   });
 
   it("GIVEN an inventory written before `keys` existed WHEN it is read THEN its single key still counts", () => {

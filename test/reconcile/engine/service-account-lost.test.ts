@@ -10,8 +10,10 @@ import { describe, expect, it } from "vitest";
 import type { CommandResult, PublishedToken, TokenPublisher } from "../../../src/reconcile/command-types";
 import { applyCommand, planCommand } from "../../../src/reconcile/commands";
 import { readOutputsFile } from "../../../src/reconcile/outputs-file";
+import { accountName } from "../../../src/resources/service-account";
 import { useEmulator, type EmulatorFixture } from "../../helpers/emulator";
-import { commandOptions, copyRepo, outputsFileOf, platformView, serviceTokenWorks } from "../../helpers/repo";
+import { startInjectingProxy } from "../../helpers/injecting-proxy";
+import { commandOptions, copyRepo, emulatorEnv, outputsFileOf, platformView, serviceTokenWorks } from "../../helpers/repo";
 
 const ADDRESS = "service_account.listings-deployer";
 const SA_PATH = "paths=/execution-env/self/service-account";
@@ -206,5 +208,40 @@ describe("GIVEN a lost service-account create, then a new rotation value in the 
 
     const id = await expectOneWorkingAccount(fx, dir, await applyUntilOk(fx, dir));
     expect(id).not.toBe(orphan!.id);
+  });
+});
+
+describe("GIVEN another stack creates the same tagged account between this apply's plan and its create", () => {
+  const fx = useEmulator();
+
+  it("THEN the create is refused before sending, naming the account and how to resolve it, and no duplicate is made; once resolved, apply converges", async () => {
+    const dir = copyRepo("valid-full");
+    const wanted = accountName({ name: "listings-deployer", rotation: "1" });
+    const proxy = await startInjectingProxy(fx.emu.baseUrl);
+    // The plan lists the accounts once; the create looks them up again just before it sends.
+    proxy.before(/^GET \/execution-env\/self\/service-account$/, 2, async () => {
+      await fx.user.environment.createServiceAccount(wanted);
+    });
+    let raced: CommandResult;
+    try {
+      raced = await applyCommand({ ...commandOptions(dir, fx.emu), env: emulatorEnv(fx.emu, { SVC_BASE_URL: proxy.url }) });
+    } finally {
+      await proxy.close();
+    }
+    expect(raced.exitCode).toBe(1);
+    const other = await deployerAccounts(fx);
+    expect(other.map((a) => a.name)).toEqual([wanted]);
+    expect(failures(raced)).toContain(`${ADDRESS}: failed Service account "${wanted}" (id ${other[0]!.id}`);
+    expect(failures(raced)).toContain("change `rotation` (or `name`) to create a new one");
+    expect(await outputToken(dir)).toBeUndefined();
+
+    // The next plan stops on it too, with nothing to do for the address until the team decides.
+    const meanwhile = await planCommand(commandOptions(dir, fx.emu));
+    expect(meanwhile.command === "plan" && meanwhile.plan!.blocks.map((b) => b.rule)).toEqual(["unreadable-token"]);
+    expect(meanwhile.command === "plan" && meanwhile.plan!.blocks[0]!.message).toContain(`"${wanted}" (id ${other[0]!.id}) already exists but this project did not create it`);
+    // The team deletes the other stack's account (nothing uses it): the next apply makes this one.
+    await fx.user.environment.deleteServiceAccount(other[0]!.id);
+    const id = await expectOneWorkingAccount(fx, dir, await applyUntilOk(fx, dir));
+    expect(id).not.toBe(other[0]!.id);
   });
 });
