@@ -8,8 +8,8 @@
  * (`require-from-string`, then `handler()`), rather than left to the SDK's closure serializer,
  * which would make an equivalent module but loads a TypeScript compiler into the program (about
  * 300 ms) and hands the text over as an output every resource then awaits. Stacks whose state
- * holds the serializer's text (svc-iac 0.1.0) keep working: the host loads whichever text a call
- * carries, and the diff ignores `__provider`, so the upgrade shows no change.
+ * holds the serializer's text (earlier versions of svc-iac) keep working: the host loads
+ * whichever text a call carries, and the diff ignores `__provider`, so the upgrade shows no change.
  */
 
 const texts = new Map<string, string>();

@@ -161,7 +161,7 @@ describe("registering svc resources", () => {
 describe("the stub through the dynamic-provider host", () => {
   const fx = useEmulator();
   const URN = "urn:pulumi:dev::proj::pulumi-nodejs:dynamic/svc:Udf::u";
-  // What a stack made by svc-iac 0.1.0 holds: the SDK's closure serialization of the stub object.
+  // What a stack made by an earlier version of svc-iac holds: the SDK's closure serialization of the stub object.
   const closureStub = readFileSync(join(__dirname, "../fixtures/closure-stub/Udf.js"), "utf8");
   let host: ProviderHost;
   let canvasId: string;
