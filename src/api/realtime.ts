@@ -20,7 +20,20 @@ export const BatchDeleteResult = z.looseObject({
 });
 export type BatchDeleteResult = z.infer<typeof BatchDeleteResult>;
 
-export interface RunUdfInput {
+/**
+ * How long a UDF run's answer is awaited unless the call says otherwise. A run lasts as long as
+ * the UDF's code does, longer than an ordinary request (the client's `timeoutMs`, 30 s by
+ * default): the spec sets no run time limit, and the emulator's is 60 s by default.
+ */
+export const RUN_TIMEOUT_MS = 300_000;
+
+/** What every run call takes. */
+export interface RunTimeout {
+  /** How long to await the run's answer, in milliseconds. @default {@link RUN_TIMEOUT_MS} (5 minutes) */
+  timeoutMs?: number;
+}
+
+export interface RunUdfInput extends RunTimeout {
   /** The UDF configuration; an object is JSON-serialized, as the spec wants a string. */
   stepConfig: string | Record<string, unknown>;
   /** Output format (allowed values are not specified). */
@@ -60,6 +73,7 @@ export function realtimeApi(t: Transport) {
       .send(route, {
         params,
         query: { cache_max_age: input.cacheMaxAge },
+        timeoutMs: input.timeoutMs ?? RUN_TIMEOUT_MS,
         body: {
           json: { step_config: typeof input.stepConfig === "string" ? input.stepConfig : JSON.stringify(input.stepConfig), format: input.format },
         },

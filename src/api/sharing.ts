@@ -5,7 +5,7 @@
  */
 import { z } from "zod";
 import { Canvas, Udf } from "./schemas";
-import { runResult, type RunResult, type Tile } from "./realtime";
+import { RUN_TIMEOUT_MS, runResult, type RunResult, type RunTimeout, type Tile } from "./realtime";
 import type { AuthMode, QueryValue } from "./request";
 import type { Transport } from "./transport";
 
@@ -43,7 +43,7 @@ export interface TokenAccess {
 }
 
 /** A run of a shared UDF on `{udf_base_url}`. */
-export interface SharedRunInput extends TokenAccess {
+export interface SharedRunInput extends TokenAccess, RunTimeout {
   /** The entrypoint's parameters, sent in the query; arrays and objects as JSON text. */
   parameters?: Record<string, unknown>;
   /** `json` (default) or `csv`. */
@@ -129,6 +129,7 @@ export function sharingApi(t: Transport) {
           ...tokenRequest(canvasToken, input),
           params: { canvas_token: canvasToken, slug, ...(input.tile ?? {}) },
           query: sharedRunQuery(input),
+          timeoutMs: input.timeoutMs ?? RUN_TIMEOUT_MS,
           base: "udf",
         })
         .then(runResult),
@@ -145,6 +146,7 @@ export function sharingApi(t: Transport) {
           auth: input.passcode !== undefined ? { passcode: input.passcode } : "none",
           secretParams: ["token"],
           secretQuery: ["svc_session_token"],
+          timeoutMs: input.timeoutMs ?? RUN_TIMEOUT_MS,
           base: "udf",
         })
         .then(runResult),

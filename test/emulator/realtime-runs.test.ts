@@ -175,6 +175,21 @@ describe("run time limit", () => {
   });
 });
 
+describe("how long a run's answer is awaited", () => {
+  it("GIVEN a client whose requests time out after 400 ms THEN a 1.2 s run still answers, and a run's own timeoutMs applies", async () => {
+    const client = createClient({ baseUrl: fx.emu.baseUrl, token: fx.emu.tokens.user_token, timeoutMs: 400, retry: { maxAttempts: 1 } });
+    try {
+      const code = '@fused.udf\ndef udf(tag: str = ""):\n    import time\n    time.sleep(1.2)\n    return {"tag": tag}\n';
+      const slow = await client.realtime.runUdf(CLIENT, { stepConfig: { code, parameters: { tag: "awaited" } }, format: "json" });
+      expect(value(slow)).toEqual({ tag: "awaited" });
+      const cut = await failure(client.realtime.runUdf(CLIENT, { stepConfig: { code, parameters: { tag: "cut" } }, format: "json", timeoutMs: 300 }));
+      expect(cut).toMatchObject({ code: "timeout", message: expect.stringContaining("no answer within 300 ms") });
+    } finally {
+      await client.close();
+    }
+  });
+});
+
 describe("closing the emulator", () => {
   it("GIVEN a run in progress WHEN the emulator closes THEN its Python process is killed", async () => {
     const emu = await startEmulator();
