@@ -1,39 +1,27 @@
 /** `svc-iac emulator`: runs the local platform until SIGINT/SIGTERM. */
-import { parseArgs } from "node:util";
 import { startEmulator } from "../emulator/emulator";
 import { parseFaultSpec } from "../emulator/faults";
+import { parseCommandArgs, wholeNumberFlag } from "./command-args";
 import { CliUsageError } from "./usage";
 
 export async function runEmulatorCommand(argv: string[]): Promise<number> {
-  let values;
-  try {
-    ({ values } = parseArgs({
-      args: argv,
-      options: {
-        host: { type: "string", default: "127.0.0.1" },
-        port: { type: "string", default: "0" },
-        "data-dir": { type: "string" },
-        seed: { type: "string" },
-        faults: { type: "string" },
-        "import-max-bytes": { type: "string" },
-        python: { type: "string" },
-        "run-time-limit": { type: "string" },
-      },
-      strict: true,
-      allowPositionals: false,
-    }));
-  } catch (e) {
-    throw new CliUsageError((e as Error).message);
-  }
-  const port = Number(values.port);
-  if (!Number.isInteger(port) || port < 0 || port > 65535) throw new CliUsageError(`Invalid --port "${values.port}". Expected a whole number from 0 to 65535.`);
-  const importMax = values["import-max-bytes"] === undefined ? undefined : Number(values["import-max-bytes"]);
-  if (importMax !== undefined && !(Number.isInteger(importMax) && importMax > 0)) {
-    throw new CliUsageError(`Invalid --import-max-bytes "${values["import-max-bytes"]}". Expected a positive whole number of bytes.`);
-  }
-  const limit = values["run-time-limit"] === undefined ? undefined : Number(values["run-time-limit"]);
-  if (limit !== undefined && !(Number.isFinite(limit) && limit > 0 && limit <= 86_400)) {
-    throw new CliUsageError(`Invalid --run-time-limit "${values["run-time-limit"]}". Expected a number of seconds above 0 and at most 86400, e.g. 60 or 0.5.`);
+  const { values } = parseCommandArgs("emulator", argv, {
+    host: { type: "string", default: "127.0.0.1" },
+    port: { type: "string", default: "0" },
+    "data-dir": { type: "string" },
+    seed: { type: "string" },
+    faults: { type: "string" },
+    "import-max-bytes": { type: "string" },
+    python: { type: "string" },
+    "run-time-limit": { type: "string" },
+  }, { positionals: false });
+  const port = wholeNumberFlag("port", values.port, 0, 65535)!;
+  const importMax = wholeNumberFlag("import-max-bytes", values["import-max-bytes"], 1);
+  const limitText = values["run-time-limit"];
+  // Seconds, fractions allowed ("0.5"); digits only, as the whole-number flags.
+  const limit = limitText === undefined ? undefined : /^(\d+(\.\d*)?|\.\d+)$/.test(limitText) ? Number(limitText) : NaN;
+  if (limit !== undefined && !(limit > 0 && limit <= 86_400)) {
+    throw new CliUsageError(`Invalid --run-time-limit "${limitText}": expected a number of seconds above 0 and at most 86400, e.g. 60 or 0.5.`);
   }
   if (values.python === "") throw new CliUsageError("Invalid --python \"\". Expected the path or command name of a Python 3 interpreter, e.g. /usr/bin/python3.");
   if (values.faults) {

@@ -4,7 +4,8 @@ import { toJson } from "../reconcile/render/json";
 import { renderImportText } from "../reconcile/render/import-text";
 import { formatLoadError } from "../reconcile/model";
 import { runWithGuardedIo } from "./actions-io";
-import { CliUsageError, parseCommandArgs } from "./usage";
+import { parseCommandArgs } from "./command-args";
+import { CliUsageError } from "./usage";
 
 const OPTIONS = {
   target: { type: "string", short: "t" },
@@ -17,6 +18,8 @@ const OPTIONS = {
   force: { type: "boolean" },
   project: { type: "string" },
   json: { type: "boolean" },
+  // Accepted as by every repository command (the import report has no colours).
+  "no-color": { type: "boolean" },
 } as const;
 
 interface Io {
@@ -31,7 +34,7 @@ export async function runImportCommand(argv: string[], io: Io = { stdout: proces
 }
 
 async function run(argv: string[], io: Io): Promise<number> {
-  const parsed = parseCommandArgs(argv, OPTIONS);
+  const parsed = parseCommandArgs("import", argv, OPTIONS);
   const { values: v, positionals } = parsed;
   if (positionals.length > 1) throw new CliUsageError(`Too many arguments: ${positionals.join(" ")}. Expected at most one repository folder.`);
   if (v.all && v.canvas?.length) throw new CliUsageError("Give either --all or --canvas NAME, not both.");

@@ -7,7 +7,8 @@ import { existsSync } from "node:fs";
 import { mkdir, writeFile } from "node:fs/promises";
 import { basename, dirname, join, relative, resolve, sep } from "node:path";
 import { PROJECT_NAME, projectNameFrom, starterFiles } from "../reconcile/init/starter-repository";
-import { CliUsageError, parseCommandArgs } from "./usage";
+import { parseCommandArgs } from "./command-args";
+import { CliUsageError } from "./usage";
 
 const OPTIONS = {
   project: { type: "string" },
@@ -24,7 +25,7 @@ interface Io {
 const INSTALLED_SCHEMAS = join("node_modules", "svc-iac", "schemas");
 
 export async function runInitCommand(argv: string[], io: Io = { stdout: process.stdout, stderr: process.stderr, cwd: process.cwd() }): Promise<number> {
-  const parsed = parseCommandArgs(argv, OPTIONS);
+  const parsed = parseCommandArgs("init", argv, OPTIONS);
   const { values: v, positionals } = parsed;
   if (positionals.length > 1) throw new CliUsageError(`Too many arguments: ${positionals.join(" ")}. Expected at most one folder.`);
   const dir = resolve(io.cwd, positionals[0] ?? ".");

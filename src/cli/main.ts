@@ -5,7 +5,7 @@
  * emulator, the API client or the GitHub code, and no command loads the Pulumi SDK.
  */
 import { enableCompileCache } from "node:module";
-import { CliUsageError, formatHelp } from "./usage";
+import { CliUsageError, formatCommandHelp, formatHelp, isCommandName } from "./usage";
 
 // V8's compiled code of svc-iac and its dependencies is kept on disk (the OS temp folder) and
 // reused by the next run: startup is mostly module loading.
@@ -26,11 +26,24 @@ const COMMANDS: Record<string, (argv: string[]) => Promise<number>> = {
   test: (argv) => (require("./test-command") as typeof import("./test-command")).runTestCommand(argv),
 };
 
+/** `--help` or `-h` among the options (not after `--`, where every argument is a folder or a value). */
+const asksForHelp = (argv: string[]) => {
+  const end = argv.indexOf("--");
+  return (end === -1 ? argv : argv.slice(0, end)).some((a) => a === "--help" || a === "-h");
+};
+
 async function main(argv: string[]): Promise<number> {
   const [command, ...rest] = argv;
   if (!command || command === "--help" || command === "-h" || command === "help") {
-    process.stdout.write(formatHelp());
+    // `svc-iac help plan`, as `svc-iac plan --help`.
+    const about = command === "help" ? rest[0] : undefined;
+    process.stdout.write(about !== undefined && isCommandName(about) ? formatCommandHelp(about) : formatHelp());
     return command ? 0 : 1;
+  }
+  // Before the command's module loads: `apply --help` never applies, whatever else it holds.
+  if (isCommandName(command) && asksForHelp(rest)) {
+    process.stdout.write(formatCommandHelp(command));
+    return 0;
   }
   if (command === "--version") {
     process.stdout.write(`${require("../../package.json").version}\n`);
@@ -59,7 +72,8 @@ main(process.argv.slice(2)).then(
   (err) => {
     const write = errorWriter();
     if (err instanceof CliUsageError) {
-      write(`svc-iac: ${err.message}\nRun "svc-iac --help" for usage.\n`);
+      const command = process.argv[2];
+      write(`svc-iac: ${err.message}\nRun "svc-iac ${command !== undefined && isCommandName(command) ? `${command} ` : ""}--help" for usage.\n`);
       process.exitCode = 1;
       return;
     }

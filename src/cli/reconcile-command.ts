@@ -5,7 +5,6 @@
 import { createInterface } from "node:readline/promises";
 import { mkdir, writeFile } from "node:fs/promises";
 import { dirname, relative, resolve } from "node:path";
-import { parseArgs } from "node:util";
 import { loadErrorAnnotations } from "../github/annotations";
 import { logText, underActions } from "../github/command-guard";
 import { guardIo } from "./actions-io";
@@ -15,6 +14,8 @@ import { formatLoadError } from "../reconcile/model";
 import type { Plan } from "../reconcile/plan-model";
 import { progressDisplay, renderApplyReportText, renderDriftMarkdown, renderPlanText, toJson } from "../reconcile/render";
 import type { TestCommandResult } from "../reconcile/udf-tests/test-command";
+import { CONCURRENCY_RANGE } from "../reconcile/load/keys";
+import { parseCommandArgs, wholeNumberFlag } from "./command-args";
 import { CliUsageError } from "./usage";
 
 /** `apply --test`, loaded only when asked for. */
@@ -60,22 +61,10 @@ interface Io {
 
 const defaultIo = (): Io => ({ stdout: process.stdout, stderr: process.stderr, stdin: process.stdin, env: process.env });
 
-function wholeNumber(flag: string, value: string | undefined, min: number): number | undefined {
-  if (value === undefined) return undefined;
-  const n = Number(value);
-  if (!Number.isInteger(n) || n < min) throw new CliUsageError(`Invalid --${flag} "${value}". Expected a whole number of at least ${min}.`);
-  return n;
-}
-
 function parse(name: Name, argv: string[]) {
-  try {
-    const { values, positionals } = parseArgs({ args: argv, options: OPTIONS[name] as never, strict: true, allowPositionals: true });
-    if (positionals.length > 1) throw new CliUsageError(`Too many arguments: ${positionals.join(" ")}. Expected at most one repository folder.`);
-    return { values: values as Record<string, string | boolean | undefined>, dir: positionals[0] ?? "." };
-  } catch (e) {
-    if (e instanceof CliUsageError) throw e;
-    throw new CliUsageError((e as Error).message);
-  }
+  const { values, positionals } = parseCommandArgs(name, argv, OPTIONS[name]);
+  if (positionals.length > 1) throw new CliUsageError(`Too many arguments: ${positionals.join(" ")}. Expected at most one repository folder.`);
+  return { values: values as Record<string, string | boolean | undefined>, dir: positionals[0] ?? "." };
 }
 
 async function confirmOnTerminal(io: Io, plan: Plan, name: Name): Promise<boolean> {
@@ -99,13 +88,13 @@ function commandOptions(name: Name, v: Record<string, string | boolean | undefin
     target: v.target as string | undefined,
     env: io.env,
     prune: v.prune ? true : undefined,
-    maxDeletions: wholeNumber("max-deletions", v["max-deletions"] as string | undefined, 0),
+    maxDeletions: wholeNumberFlag("max-deletions", v["max-deletions"] as string | undefined, 0),
     allowDeleteAll: !!v["allow-delete-all"],
     allowCascade: !!v["allow-cascade"],
     outputs: v.outputs as string | undefined,
     discardTokens: !!v["discard-tokens"],
     detailedExitCode: !!v["detailed-exitcode"],
-    concurrency: wholeNumber("concurrency", v.concurrency as string | undefined, 1),
+    concurrency: wholeNumberFlag("concurrency", v.concurrency as string | undefined, CONCURRENCY_RANGE.min, CONCURRENCY_RANGE.max),
     ...(v.only ? { only: v.only as unknown as string[] } : {}),
     ...(v.replace ? { replace: v.replace as unknown as string[] } : {}),
     ...(name === "plan" && v.out ? { planOut: v.out as string } : {}),

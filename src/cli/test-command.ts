@@ -1,5 +1,5 @@
 /**
- * `svc-iac test [DIR] [--target T] [--only ADDRESS ...] [--json]`, and the tests `apply --test`
+ * `svc-iac test [DIR] [--target T] [--only ADDRESS]... [--json]`, and the tests `apply --test`
  * runs after an apply. Results go to stdout as they come (or one JSON document with --json);
  * notices and errors to stderr.
  */
@@ -10,7 +10,8 @@ import type { CommandResult } from "../reconcile/command-types";
 import { sortKeysDeep } from "../canonical-json";
 import { renderTestOutcome, renderTestSummary, testHeading } from "../reconcile/udf-tests/render-text";
 import { changedUdfs, testCommand, type TestCommandOptions, type TestCommandResult } from "../reconcile/udf-tests/test-command";
-import { CliUsageError, parseCommandArgs } from "./usage";
+import { parseCommandArgs } from "./command-args";
+import { CliUsageError } from "./usage";
 
 interface Io {
   stdout: NodeJS.WritableStream;
@@ -49,7 +50,7 @@ export async function runTestCommand(argv: string[], io: Io = defaultIo()): Prom
 }
 
 async function runTest(argv: string[], io: Io): Promise<number> {
-  const { values, positionals } = parseCommandArgs(argv, {
+  const { values, positionals } = parseCommandArgs("test", argv, {
     target: { type: "string", short: "t" }, only: { type: "string", multiple: true }, json: { type: "boolean" }, "no-color": { type: "boolean" },
   });
   if (positionals.length > 1) throw new CliUsageError(`Too many arguments: ${positionals.join(" ")}. Expected at most one repository folder.`);

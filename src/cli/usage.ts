@@ -1,42 +1,39 @@
-/** Usage text, the error for bad command lines, and the one way commands read their flags. */
-import { parseArgs, type ParseArgsOptionsConfig } from "node:util";
+/**
+ * Usage text (the whole, and each command's for `svc-iac COMMAND --help`) and the error for bad
+ * command lines. Loaded by every run: it holds no logic and imports nothing.
+ */
 
 export class CliUsageError extends Error {
   override readonly name = "CliUsageError";
 }
 
-/** A command's flags and positionals, strictly: an unknown or malformed flag is a {@link CliUsageError}. */
-export function parseCommandArgs<const O extends ParseArgsOptionsConfig>(argv: string[], options: O) {
-  try {
-    return parseArgs({ args: argv, options, strict: true, allowPositionals: true });
-  } catch (e) {
-    throw new CliUsageError((e as Error).message);
-  }
-}
+/** The commands, in the order the help lists them. */
+export const COMMAND_NAMES = ["emulator", "init", "validate", "plan", "apply", "drift", "test", "destroy", "import"] as const;
+export type CommandName = (typeof COMMAND_NAMES)[number];
 
-export function formatHelp(): string {
-  return `svc-iac: infrastructure as code for the UDF platform
+export const isCommandName = (s: string): s is CommandName => (COMMAND_NAMES as readonly string[]).includes(s);
 
-Usage:
-  svc-iac emulator [--host 127.0.0.1] [--port N] [--data-dir DIR] [--seed FILE] [--faults SPEC] [--import-max-bytes N]
+/** Each command's synopsis and description, as the help shows it. */
+const COMMAND_USAGE: Record<CommandName, string> = {
+  emulator: `  svc-iac emulator [--host 127.0.0.1] [--port N] [--data-dir DIR] [--seed FILE] [--faults SPEC] [--import-max-bytes N]
                    [--python PATH] [--run-time-limit SECONDS]
       Runs a local emulator of the platform API. Its first stdout line is one JSON object with
       base_url, udf_base_url, user_token, service_token, client_id, other_user_token and
       basic_user_token. Logs go to stderr. Ctrl-C (SIGINT) or SIGTERM stops it. UDF runs execute
       in --python (default python3, started on the first run; missing: runs answer 501), killed
       after --run-time-limit seconds (default 60).
-
-  svc-iac init [DIR] [--project NAME] [--schemas URL|DIR]
+`,
+  init: `  svc-iac init [DIR] [--project NAME] [--schemas URL|DIR]
       Writes a minimal repository in DIR (default: here): svc.yaml, one canvas with one UDF and a
       .gitignore for .svc-iac/. Each YAML file's first line points the editor (yaml-language-server)
       at the package's JSON Schema: node_modules/svc-iac/schemas, or --schemas. Never overwrites a
       file: when one exists it names it and writes nothing. Exit 0 done, 1 error.
-
-  svc-iac validate [DIR] [--target T] [--json]
+`,
+  validate: `  svc-iac validate [DIR] [--target T] [--json]
       Loads and checks the repository (svc.yaml, canvases, cronjobs, secrets, service accounts,
       bucket policies). Prints every error as file:line:column. Sends nothing. Exit 0 valid, 1 not.
-
-  svc-iac plan [DIR] [--target T] [--json] [--out FILE] [--detailed-exitcode]
+`,
+  plan: `  svc-iac plan [DIR] [--target T] [--json] [--out FILE] [--detailed-exitcode]
                [--prune] [--max-deletions N] [--allow-delete-all] [--allow-cascade] [--outputs FILE] [--discard-tokens]
                [--only ADDRESS]... [--replace ADDRESS]...
       Shows what apply would do. Writes nothing on the platform; --out FILE saves the plan for
@@ -47,8 +44,8 @@ Usage:
       (repeatable) replaces an object now: a share gets a new token, a service account a new
       account, a UDF, cronjob or secret is re-created. An address that matches nothing: exit 1.
       Exit 0 (with --detailed-exitcode: 0 no changes, 2 changes), 1 error.
-
-  svc-iac apply [DIR] [--target T] [--auto-approve] [--prune] [--max-deletions N] [--allow-delete-all] [--allow-cascade]
+`,
+  apply: `  svc-iac apply [DIR] [--target T] [--auto-approve] [--prune] [--max-deletions N] [--allow-delete-all] [--allow-cascade]
                 [--outputs FILE] [--discard-tokens] [--concurrency N] [--force-unlock ID|all] [--test] [--json]
                 [--only ADDRESS]... [--replace ADDRESS]...
       Makes the platform match the repository (or, with --only, the matching objects), under a lock.
@@ -59,33 +56,51 @@ Usage:
       Executes exactly the saved plan FILE (written by plan --out FILE). Re-reads the repository
       and the platform first and refuses, writing nothing, when either changed for the objects the
       plan touches ("Saved plan is stale"). Exit 0 done, 1 stale, error or a failed step.
-
-  svc-iac drift [DIR] [--target T] [--format md|json] [--out FILE]
+`,
+  drift: `  svc-iac drift [DIR] [--target T] [--format md|json] [--out FILE]
       Reports changed, missing, orphaned, unmanaged and pending objects. Writes nothing on the platform.
       Exit 0 no drift, 2 drift, 1 error.
-
-  svc-iac test [DIR] [--target T] [--only ADDRESS ...] [--json]
+`,
+  test: `  svc-iac test [DIR] [--target T] [--only ADDRESS]... [--json]
       Runs the tests: declared in the UDFs' <slug>.yaml against the deployed UDFs, on the target's
       real-time instance. Prints each result and the differences found. Writes nothing.
       Exit 0 all passed (or none declared), 1 a failure or an error.
-
-  svc-iac destroy [DIR] [--target T] [--auto-approve] [--allow-cascade] [--concurrency N] [--json]
+`,
+  destroy: `  svc-iac destroy [DIR] [--target T] [--auto-approve] [--allow-cascade] [--concurrency N] [--json]
       Deletes every object in the target's inventory, and nothing else, in reverse dependency
       order, under the lock; asks for "yes" like apply (or --auto-approve). Stops, deleting
       nothing, at a protected object or an object of another owner a deletion would take along
       (--allow-cascade). Leaves the inventory empty. Exit 0 done, 1 error, stopped or cancelled.
-
-  svc-iac import [DIR] [--target T] [--canvas NAME ...] [--all] [--cronjobs] [--secrets]
+`,
+  import: `  svc-iac import [DIR] [--target T] [--canvas NAME]... [--all] [--cronjobs] [--secrets]
                  [--service-accounts] [--dry-run] [--force] [--project NAME] [--json]
       Reads the platform and writes the repository files for the chosen canvases (with their
       UDFs, helper modules and shares), cronjobs, secret keys (values as \${env.NAME}) and service
       accounts, then binds them in the target's inventory so the next plan is empty. Never
       overwrites a file without --force; --dry-run writes nothing. Exit 0 done, 1 error.
+`,
+};
 
-  Without SVC_BASE_URL the commands run on an embedded emulator with its state in
+/** Where the commands that reach the platform find it. */
+const PLATFORM_NOTE = `  Without SVC_BASE_URL the commands run on an embedded emulator with its state in
   DIR/.svc-iac/local/. Credentials: SVC_BASE_URL, SVC_UDF_BASE_URL, SVC_TOKEN or SVC_SERVICE_TOKEN
   (a target may name other variables in svc.yaml).
-
-  svc-iac --help | --version
 `;
+
+/** Commands that reach the platform (or the embedded emulator): their help ends with {@link PLATFORM_NOTE}. */
+const REACHES_PLATFORM: readonly CommandName[] = ["plan", "apply", "drift", "test", "destroy", "import"];
+
+export function formatHelp(): string {
+  return `svc-iac: infrastructure as code for the UDF platform
+
+Usage:
+${COMMAND_NAMES.map((name) => COMMAND_USAGE[name]).join("\n")}
+${PLATFORM_NOTE}
+  svc-iac --help | --version | COMMAND --help
+`;
+}
+
+/** `svc-iac COMMAND --help`: that command's usage. */
+export function formatCommandHelp(name: CommandName): string {
+  return `Usage:\n${COMMAND_USAGE[name]}${REACHES_PLATFORM.includes(name) ? `\n${PLATFORM_NOTE}` : ""}`;
 }

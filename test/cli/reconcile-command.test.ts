@@ -170,7 +170,7 @@ describe("GIVEN the built svc-iac command", () => {
     });
     expect(exit.code).toBe(1);
     expect(exit.stderr).toMatch(/^svc-iac: apply needs --auto-approve/);
-    expect(exit.stderr).toMatch(/Run "svc-iac --help" for usage\./);
+    expect(exit.stderr).toMatch(/Run "svc-iac apply --help" for usage\./);
   });
 
   it("WHEN a flag is unknown THEN it exits 1 with the usage error on stderr", async () => {

@@ -3,6 +3,9 @@
  * A test compares these lists with the schemas so the two cannot drift apart.
  */
 
+/** `concurrency` in svc.yaml and `--concurrency N`: requests in flight at once. */
+export const CONCURRENCY_RANGE = { min: 1, max: 64 } as const;
+
 export const SVC_KEYS = ["project", "variables", "prune", "max_deletions", "concurrency", "state", "targets", "moved"] as const;
 /** One entry of svc.yaml's `moved:` list. */
 export const MOVED_KEYS = ["from", "to"] as const;

@@ -8,7 +8,7 @@ import { readMoved } from "./moved";
 import { readNameAffixes, type NameAffixes } from "./name-affixes";
 import { didYouMean, type Diagnostics } from "./diagnostics";
 import { MapReader, report, rootReader, type ReadContext } from "./fields";
-import { CREDENTIALS_KEYS, PATTERNS, SVC_KEYS, TARGET_KEYS } from "./keys";
+import { CONCURRENCY_RANGE, CREDENTIALS_KEYS, PATTERNS, SVC_KEYS, TARGET_KEYS } from "./keys";
 import type { Resolver } from "./variables";
 import { readYaml } from "./yaml-source";
 
@@ -135,7 +135,7 @@ function readSettings(m: MapReader): SettingsFields {
   return {
     prune: m.boolean("prune"),
     maxDeletions: m.integer("max_deletions", 0),
-    concurrency: m.integer("concurrency", 1, 64),
+    concurrency: m.integer("concurrency", CONCURRENCY_RANGE.min, CONCURRENCY_RANGE.max),
     state: checkedState,
   };
 }

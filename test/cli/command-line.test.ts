@@ -1,0 +1,100 @@
+/**
+ * The command line itself, on the built command: `COMMAND --help` for every command, flags every
+ * repository command accepts, and usage errors in our words (the command, the option found, the
+ * options it accepts), numbers checked as svc.yaml checks them.
+ */
+import { execFile } from "node:child_process";
+import { promisify } from "node:util";
+import { beforeAll, describe, expect, it } from "vitest";
+import { builtCli, copyRepo } from "../helpers/repo";
+
+let main: string;
+beforeAll(() => {
+  main = builtCli();
+}, 120_000);
+
+interface Exit {
+  code: number;
+  stdout: string;
+  stderr: string;
+}
+
+/** `svc-iac ...args` as a user types it, without platform credentials and with stdin closed. */
+async function svc(args: string[], env: Record<string, string> = {}): Promise<Exit> {
+  return promisify(execFile)(process.execPath, [main, ...args], { env: { PATH: process.env.PATH ?? "", ...env }, timeout: 20_000 }).then(
+    ({ stdout, stderr }) => ({ code: 0, stdout, stderr }),
+    (e: Exit) => ({ code: e.code, stdout: e.stdout, stderr: e.stderr }),
+  );
+}
+
+const COMMANDS = ["init", "validate", "plan", "apply", "drift", "destroy", "test", "import", "emulator"];
+
+describe("GIVEN the built svc-iac command", () => {
+  it.each(COMMANDS)("WHEN %s --help or -h is asked THEN it prints that command's usage on stdout and exits 0", async (command) => {
+    for (const flag of ["--help", "-h"]) {
+      const r = await svc([command, flag]);
+      expect({ code: r.code, stderr: r.stderr }).toEqual({ code: 0, stderr: "" });
+      expect(r.stdout).toMatch(new RegExp(`^Usage:\\n  svc-iac ${command} `));
+      expect(r.stdout).not.toContain("infrastructure as code for the UDF platform");
+    }
+  });
+
+  it("WHEN --help comes among other flags of apply THEN it prints the usage and applies nothing (nor asks)", async () => {
+    const r = await svc(["apply", copyRepo("valid-full"), "--auto-approve", "--help"]);
+    expect(r.code).toBe(0);
+    expect(r.stdout).toContain("svc-iac apply [DIR]");
+    expect(r.stderr).toBe("");
+  });
+
+  it("WHEN svc-iac help plan is asked THEN it prints plan's usage", async () => {
+    const r = await svc(["help", "plan"]);
+    expect(r.code).toBe(0);
+    expect(r.stdout).toMatch(/^Usage:\n  svc-iac plan \[DIR\]/);
+  });
+
+  it("WHEN an option is misspelt THEN the error names the command and the option, suggests the close one and lists what the command accepts", async () => {
+    const r = await svc(["import", "--all", "--dry-run", "--no-colour"]);
+    expect(r.code).toBe(1);
+    expect(r.stderr).toMatch(/^svc-iac: import has no option --no-colour\. Did you mean --no-color\? import accepts: --target T \(-t\), --canvas NAME, --all, .*--json, --no-color, --help \(-h\)\.\n/);
+    expect(r.stderr).toContain('Run "svc-iac import --help" for usage.');
+    expect(r.stderr).not.toMatch(/parseArgs|To specify a positional argument|'/);
+  });
+
+  it("WHEN a value looks like a negative number or an option is missing its value THEN the error says how to write it", async () => {
+    const negative = await svc(["emulator", "--port", "-1"]);
+    expect(negative.code).toBe(1);
+    expect(negative.stderr).toMatch(/^svc-iac: emulator: --port -1: a value starting with "-" is written --port=-1\./);
+    const missing = await svc(["plan", "--target", "--json"]);
+    expect(missing.stderr).toMatch(/^svc-iac: plan: --target needs a value, found the option --json \(e\.g\. --target T/);
+    const atEnd = await svc(["plan", "--out"]);
+    expect(atEnd.stderr).toMatch(/^svc-iac: plan: --out needs a value, found the end of the command line/);
+    for (const r of [negative, missing, atEnd]) expect(r.stderr).not.toContain("ambiguous");
+  });
+
+  it.each([
+    ["validate", []],
+    ["plan", []],
+    ["drift", []],
+    ["test", []],
+    ["import", ["--all", "--dry-run"]],
+  ])("WHEN %s gets every flag the README calls common (--target, -t, --json, --no-color) THEN none is refused", async (command, more) => {
+    const r = await svc([command, "/nonexistent-svc-iac-repo", "--target", "default", "-t", "default", "--json", "--no-color", ...more], { SVC_BASE_URL: "http://127.0.0.1:9/v1", SVC_TOKEN: "x" });
+    expect(r.code).toBe(1); // the folder or the platform is missing: the command line itself was accepted
+    expect(r.stderr).not.toMatch(/option/i);
+  });
+
+  it.each([
+    [["apply", "--auto-approve", "--concurrency", "65"], 'Invalid --concurrency "65": expected a whole number from 1 to 64.'],
+    [["destroy", "--auto-approve", "--concurrency", "0"], 'Invalid --concurrency "0": expected a whole number from 1 to 64.'],
+    [["apply", "--auto-approve", "--max-deletions", "1e3"], 'Invalid --max-deletions "1e3": expected a whole number of at least 0.'],
+    [["plan", "--max-deletions", " 3"], 'Invalid --max-deletions " 3": expected a whole number of at least 0.'],
+    [["emulator", "--port", "0x50"], 'Invalid --port "0x50": expected a whole number from 0 to 65535.'],
+    [["emulator", "--port", ""], 'Invalid --port "": expected a whole number from 0 to 65535.'],
+    [["emulator", "--import-max-bytes", "1e6"], 'Invalid --import-max-bytes "1e6": expected a whole number of at least 1.'],
+    [["emulator", "--run-time-limit", "0x10"], 'Invalid --run-time-limit "0x10": expected a number of seconds above 0 and at most 86400'],
+  ])("WHEN a number flag is out of svc.yaml's bounds or not plainly written (%j) THEN it is refused naming the flag", async (args, message) => {
+    const r = await svc(args, { SVC_BASE_URL: "http://127.0.0.1:9/v1", SVC_TOKEN: "x" });
+    expect(r.code).toBe(1);
+    expect(r.stderr).toContain(`svc-iac: ${message}`);
+  });
+});
