@@ -49,7 +49,7 @@ const OPTIONS = {
   plan: { ...COMMON, ...PLAN_FLAGS, out: { type: "string" }, "detailed-exitcode": { type: "boolean" } },
   apply: { ...COMMON, ...PLAN_FLAGS, plan: { type: "string" }, "auto-approve": { type: "boolean" }, test: { type: "boolean" }, concurrency: { type: "string" }, "force-unlock": { type: "string" } },
   drift: { ...COMMON, format: { type: "string" }, out: { type: "string" } },
-  destroy: { ...COMMON, "auto-approve": { type: "boolean" }, "allow-cascade": { type: "boolean" }, concurrency: { type: "string" } },
+  destroy: { ...COMMON, "auto-approve": { type: "boolean" }, "allow-cascade": { type: "boolean" }, concurrency: { type: "string" }, "force-unlock": { type: "string" } },
 } as const;
 
 interface Io {

@@ -66,7 +66,7 @@ const COMMAND_USAGE: Record<CommandName, string> = {
       real-time instance. Prints each result and the differences found. Writes nothing.
       Exit 0 all passed (or none declared), 1 a failure or an error.
 `,
-  destroy: `  svc-iac destroy [DIR] [--target T] [--auto-approve] [--allow-cascade] [--concurrency N] [--json]
+  destroy: `  svc-iac destroy [DIR] [--target T] [--auto-approve] [--allow-cascade] [--concurrency N] [--force-unlock ID|all] [--json]
       Deletes every object in the target's inventory, and nothing else, in reverse dependency
       order, under the lock; asks for "yes" like apply (or --auto-approve). Stops, deleting
       nothing, at a protected object or an object of another owner a deletion would take along

@@ -71,7 +71,10 @@ export interface CommandOptions {
   lockOwner?: string;
   /** Plan: exit 2 when there are changes (as `terraform plan -detailed-exitcode`); otherwise 0. */
   detailedExitCode?: boolean;
-  /** Apply: remove the lock with this id (or any lock with `true`) before taking it. */
+  /**
+   * Apply, destroy: remove the lock with this id (or any lock with `true`) before taking it. An id
+   * when there is no lock stops the command (exit 1, nothing changed); `true` then goes on.
+   */
   forceUnlock?: string | true;
   /** Apply: lease length of the lock, renewed while apply runs. @default 600000 (10 min) */
   lockTtlMs?: number;

@@ -28,7 +28,7 @@ import { traitsOf } from "./phases";
 import { toJson } from "./render/json";
 import { mkdir, readFile, writeFile } from "node:fs/promises";
 import { dirname, resolve } from "node:path";
-import { withHeldLock } from "./held-lock";
+import { forceUnlockFirst, withHeldLock } from "./held-lock";
 import { openStateBackend } from "./state/open-backend";
 import type { Inventory, StateBackend } from "./state/types";
 
@@ -252,10 +252,8 @@ export async function applyCommand(opts: CommandOptions): Promise<CommandResult>
     const now = opts.now ?? (() => new Date());
     // Bad --only / --replace: say so before the lock is touched (a remote lock is a write).
     if (!opts.planFile) targetingOf(s, planningOptions(s, opts, false), await s.backend.readInventory());
-    if (opts.forceUnlock !== undefined) {
-      const removed = await s.backend.forceUnlock(opts.forceUnlock === true ? undefined : opts.forceUnlock);
-      if (removed) opts.log?.(`Removed the lock ${removed.id} held by ${removed.owner} since ${removed.acquiredAt}.`);
-    }
+    const noLock = await forceUnlockFirst(s.backend, opts);
+    if (noLock) return { command: "apply", exitCode: 1, errors: [], message: noLock };
     return withHeldLock(s.backend, opts, "apply", async (stopReason) => {
       const saved = opts.planFile ? await loadSavedPlan(s, opts.planFile) : undefined;
       const stale = saved && (await staleRepository(s, opts, saved));

@@ -10,7 +10,7 @@ import type { SvcClient } from "../api/client";
 import { applyPlan } from "./apply";
 import type { CommandOptions, CommandResult } from "./command-types";
 import { connect } from "./connect";
-import { withHeldLock } from "./held-lock";
+import { forceUnlockFirst, withHeldLock } from "./held-lock";
 import { InventoryWriter } from "./inventory-writer";
 import { loadProjectSettings } from "./load";
 import type { LoadedProject } from "./model";
@@ -47,6 +47,8 @@ export function planDestroy(project: LoadedProject, observation: Observation, in
 
 async function destroyWith(opts: CommandOptions, project: LoadedProject, backend: StateBackend, client: SvcClient): Promise<DestroyResult> {
   const now = opts.now ?? (() => new Date());
+  const noLock = await forceUnlockFirst(backend, opts);
+  if (noLock) return { command: "destroy", exitCode: 1, errors: [], message: noLock };
   return withHeldLock(backend, opts, "destroy", async (stopReason) => {
     const inventory = await backend.readInventory();
     // Fingerprints only matter to what is kept: an existing key is used, none is made.

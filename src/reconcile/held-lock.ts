@@ -41,3 +41,23 @@ export async function withHeldLock<T>(backend: StateBackend, opts: CommandOption
     await lock.release();
   }
 }
+
+/**
+ * `--force-unlock ID|all`, before the lock is taken. Returns why the command must stop: `ID` named a
+ * lock that is not there (as `terraform force-unlock` fails when there is no lock: the run the user
+ * meant to clear may have finished, or another removed it). With `all` ("any lock") the command goes
+ * on, saying there was none. A lock of another id throws `LockMismatchError`, removing nothing.
+ */
+export async function forceUnlockFirst(backend: StateBackend, opts: CommandOptions): Promise<string | undefined> {
+  if (opts.forceUnlock === undefined) return undefined;
+  const removed = await backend.forceUnlock(opts.forceUnlock === true ? undefined : opts.forceUnlock);
+  if (removed) {
+    opts.log?.(`Removed the lock ${removed.id} held by ${removed.owner} since ${removed.acquiredAt}.`);
+    return undefined;
+  }
+  if (opts.forceUnlock === true) {
+    opts.log?.(`No lock to remove: state ${backend.location} was not locked (--force-unlock all); going on.`);
+    return undefined;
+  }
+  return `No lock to remove: state ${backend.location} is not locked, so there is no lock ${opts.forceUnlock}; nothing was changed. The run that held it has finished or its lock was removed already: run again without --force-unlock.`;
+}

@@ -60,6 +60,26 @@ describe("GIVEN an applied repository", () => {
     }
   });
 
+  it("WHEN the lock is held THEN destroy --force-unlock ID removes it and goes on, as apply's; with no lock left, the same ID stops it saying so", async () => {
+    const loaded = await loadRepository(dir, { env });
+    if (!loaded.ok) throw new Error("fixture does not load");
+    const p = loaded.project;
+    const backend = openStateBackend(p.settings.state, { root: p.root, project: p.project, target: p.target });
+    const held = await backend.acquireLock({ owner: "dave@ci pid 3", operation: "apply", ttlMs: 600_000 });
+    const blocked = await run("destroy", [dir, "--auto-approve"], env);
+    expect(blocked.stderr).toContain(`--force-unlock ${held.info.id}`);
+
+    // "n" is not "yes": the lock is removed, then nothing is destroyed.
+    const forced = await run("destroy", [dir, "--force-unlock", held.info.id], env, { tty: true, input: "n\n" });
+    expect(forced.stderr).toContain(`Removed the lock ${held.info.id} held by dave@ci pid 3`);
+    expect(forced.stderr).toContain("Destroy cancelled: nothing was changed.");
+
+    const again = await run("destroy", [dir, "--auto-approve", "--force-unlock", held.info.id], env);
+    expect(again.code).toBe(1);
+    expect(again.stderr).toContain(`No lock to remove: state ${backend.location} is not locked, so there is no lock ${held.info.id}; nothing was changed.`);
+    expect((await platformView(fx.user)).canvases.map((c) => c.name)).toContain("listings");
+  });
+
   it("WHEN a hand-made UDF sits on a managed canvas THEN destroy stops naming it, and --allow-cascade lets it go", async () => {
     const listings = (await platformView(fx.user)).canvases.find((c) => c.name === "listings")!.id;
     const hand = await fx.user.udfs.create({ collection_id: listings, slug: "by_hand", udf_type: "auto", udf_body: JSON.stringify({ name: "by_hand", code: "x = 1" }) });

@@ -151,6 +151,24 @@ describe("GIVEN the valid-full repository and an empty platform", () => {
     expect((await run("apply", [dir, "--auto-approve", "--force-unlock", "all"], env)).code).toBe(0);
     expect(await backend.readLock()).toBeUndefined();
   });
+
+  it("WHEN --force-unlock names a lock and there is none THEN apply exits 1 saying there was no lock to remove, changing nothing; --force-unlock all goes on, saying so", async () => {
+    const loaded = await loadRepository(dir, { env });
+    if (!loaded.ok) throw new Error("fixture does not load");
+    const p = loaded.project;
+    const backend = openStateBackend(p.settings.state, { root: p.root, project: p.project, target: p.target });
+    expect(await backend.readLock()).toBeUndefined();
+    const inventoryBefore = await backend.readInventory();
+
+    const named = await run("apply", [dir, "--auto-approve", "--force-unlock", "0123456789abcdef0123456789abcdef"], env);
+    expect(named.code).toBe(1);
+    expect(named.stderr).toContain(`No lock to remove: state ${backend.location} is not locked, so there is no lock 0123456789abcdef0123456789abcdef; nothing was changed.`);
+    expect(await backend.readInventory()).toEqual(inventoryBefore);
+
+    const any = await run("apply", [dir, "--auto-approve", "--force-unlock", "all"], env);
+    expect(any.code).toBe(0);
+    expect(any.stderr).toContain(`No lock to remove: state ${backend.location} was not locked (--force-unlock all); going on.`);
+  });
 });
 
 describe("GIVEN the built svc-iac command", () => {
