@@ -1,14 +1,18 @@
 /**
  * `svc-iac init [DIR]`: writes a minimal repository (svc.yaml, one canvas with one UDF, a
  * .gitignore for `.svc-iac/`) whose YAML files point their editor at the package's JSON Schemas.
- * Never overwrites: when any of its files exists, it names them and writes nothing.
+ * Never overwrites: when any of its files exists, it names them and writes nothing. An existing
+ * .gitignore is the exception: `.svc-iac/` is appended to it when missing.
  */
 import { existsSync } from "node:fs";
-import { mkdir, writeFile } from "node:fs/promises";
+import { mkdir, readFile, writeFile } from "node:fs/promises";
 import { basename, dirname, join, relative, resolve, sep } from "node:path";
-import { PROJECT_NAME, projectNameFrom, starterFiles } from "../reconcile/init/starter-repository";
+import { gitignoreWithState, PROJECT_NAME, projectNameFrom, starterFiles } from "../reconcile/init/starter-repository";
+import { shellQuote } from "./shell-quote";
 import { parseCommandArgs } from "./command-args";
 import { CliUsageError } from "./usage";
+
+const GITIGNORE = ".gitignore";
 
 const OPTIONS = {
   project: { type: "string" },
@@ -33,22 +37,41 @@ export async function runInitCommand(argv: string[], io: Io = { stdout: process.
   if (!PROJECT_NAME.test(project)) throw new CliUsageError(`Invalid --project "${project}". A project name uses lower-case letters, digits, "_" and "-", starting with a letter or digit.`);
 
   const files = starterFiles({ project, schemaBase: schemaBaseFor(dir, v.schemas, io.cwd) });
-  const existing = Object.keys(files).filter((path) => existsSync(join(dir, path)));
+  // An existing .gitignore (almost every repository has one) gets the line it lacks; any other file is never touched.
+  const existing = Object.keys(files).filter((path) => path !== GITIGNORE && existsSync(join(dir, path)));
   if (existing.length > 0) {
     io.stderr.write(`svc-iac init: not writing anything in ${dir}: ${existing.length === 1 ? "this file exists" : "these files exist"} already: ${existing.join(", ")}. Remove ${existing.length === 1 ? "it" : "them"} or choose another folder.\n`);
     return 1;
   }
+  const gitignore = existsSync(join(dir, GITIGNORE)) ? gitignoreWithState(await readFile(join(dir, GITIGNORE), "utf8")) : files[GITIGNORE];
+  const written: string[] = [];
   for (const [path, text] of Object.entries(files)) {
+    if (path === GITIGNORE) continue;
     await mkdir(dirname(join(dir, path)), { recursive: true });
     // "wx": a file that appeared since the check is still never overwritten.
     await writeFile(join(dir, path), text, { flag: "wx" });
+    written.push(`  ${path}\n`);
   }
-  const shown = relative(io.cwd, dir) || ".";
+  written.unshift(await writeGitignore(dir, gitignore));
+  const shown = shellQuote(relative(io.cwd, dir) || ".");
+  const named = v.project === undefined ? ` (named after the folder; --project NAME chooses another)` : "";
   io.stdout.write(
-    `Wrote a svc-iac repository for project "${project}" in ${shown}:\n${Object.keys(files).map((f) => `  ${f}\n`).join("")}` +
+    `Wrote a svc-iac repository for project "${project}"${named} in ${shown}:\n${written.join("")}` +
       `Next: svc-iac validate ${shown}, then svc-iac plan ${shown} and svc-iac apply ${shown} (on the embedded emulator until SVC_BASE_URL is set).\n`,
   );
   return 0;
+}
+
+/** Writes .gitignore (`text`), or leaves an existing one that ignores `.svc-iac/` already (`undefined`); returns its line of the report. */
+async function writeGitignore(dir: string, text: string | undefined): Promise<string> {
+  const file = join(dir, GITIGNORE);
+  if (text === undefined) return `  ${GITIGNORE} (ignores .svc-iac/ already: left as it was)\n`;
+  if (!existsSync(file)) {
+    await writeFile(file, text, { flag: "wx" });
+    return `  ${GITIGNORE}\n`;
+  }
+  await writeFile(file, text);
+  return `  ${GITIGNORE} (added .svc-iac/ to the existing file)\n`;
 }
 
 /**

@@ -16,6 +16,7 @@ import { progressDisplay, renderApplyReportText, renderDriftMarkdown, renderPlan
 import type { TestCommandResult } from "../reconcile/udf-tests/test-command";
 import { CONCURRENCY_RANGE } from "../reconcile/load/keys";
 import { parseCommandArgs, wholeNumberFlag } from "./command-args";
+import { shellQuote } from "./shell-quote";
 import { CliUsageError } from "./usage";
 
 /** `apply --test`, loaded only when asked for. */
@@ -162,7 +163,7 @@ async function render(
   }
   if (result.command === "plan" && result.plan) {
     print(v.json ? toJson(result.plan) : renderPlanText(result.plan, { color }));
-    if (v.out && result.exitCode !== 1) io.stderr.write(`Saved the plan to ${v.out as string}. To apply exactly this plan: svc-iac apply ${dirArg} --plan ${v.out as string}\n`);
+    if (v.out && result.exitCode !== 1) io.stderr.write(`Saved the plan to ${v.out as string}. To apply exactly this plan: svc-iac apply ${shellQuote(dirArg)} --plan ${shellQuote(v.out as string)}\n`);
   }
   if (result.command === "apply" || result.command === "destroy") {
     if (v.json) {

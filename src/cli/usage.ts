@@ -26,8 +26,10 @@ const COMMAND_USAGE: Record<CommandName, string> = {
   init: `  svc-iac init [DIR] [--project NAME] [--schemas URL|DIR]
       Writes a minimal repository in DIR (default: here): svc.yaml, one canvas with one UDF and a
       .gitignore for .svc-iac/. Each YAML file's first line points the editor (yaml-language-server)
-      at the package's JSON Schema: node_modules/svc-iac/schemas, or --schemas. Never overwrites a
-      file: when one exists it names it and writes nothing. Exit 0 done, 1 error.
+      at the package's JSON Schema: node_modules/svc-iac/schemas, or --schemas. The project is named
+      after DIR ("My Project": my-project) unless --project. An existing .gitignore gets .svc-iac/
+      appended when it lacks it; any other file is never overwritten: when one exists it names it
+      and writes nothing. Exit 0 done, 1 error.
 `,
   validate: `  svc-iac validate [DIR] [--target T] [--json]
       Loads and checks the repository (svc.yaml, canvases, cronjobs, secrets, service accounts,

@@ -37,7 +37,7 @@ describe("svc-iac init", () => {
   it("GIVEN a project with svc-iac installed WHEN init infra THEN it writes svc.yaml, one canvas with one UDF and a .gitignore", () => {
     const r = svc(join(work, "app"), "init", "infra");
     expect(r.code).toBe(0);
-    expect(r.stdout).toContain('Wrote a svc-iac repository for project "infra" in infra:');
+    expect(r.stdout).toContain('Wrote a svc-iac repository for project "infra" (named after the folder; --project NAME chooses another) in infra:');
     for (const f of [".gitignore", "svc.yaml", "canvases/infra/canvas.yaml", "canvases/infra/hello.py", "canvases/infra/hello.yaml"]) expect(existsSync(join(work, "app", "infra", f)), f).toBe(true);
     expect(readFileSync(join(work, "app", "infra", ".gitignore"), "utf8")).toMatch(/^\.svc-iac\/$/m);
   });
@@ -69,17 +69,47 @@ describe("svc-iac init", () => {
     expect(again.stdout).toContain("No changes.");
   });
 
-  it("WHEN any of its files exists THEN it names them, writes nothing and exits 1", () => {
+  it("WHEN svc.yaml or another of its files exists THEN it names them, writes nothing (the .gitignore neither) and exits 1", () => {
     const dir = join(work, "partly");
-    mkdirSync(dir);
+    mkdirSync(join(dir, "canvases", "partly"), { recursive: true });
     writeFileSync(join(dir, "svc.yaml"), "project: mine\n");
+    writeFileSync(join(dir, "canvases", "partly", "hello.py"), "# mine\n");
     writeFileSync(join(dir, ".gitignore"), "node_modules/\n");
     const r = svc(dir, "init");
     expect(r.code).toBe(1);
-    expect(r.stderr).toContain("these files exist already: .gitignore, svc.yaml");
+    expect(r.stderr).toContain("these files exist already: canvases/partly/hello.py, svc.yaml");
     expect(readFileSync(join(dir, "svc.yaml"), "utf8")).toBe("project: mine\n");
     expect(readFileSync(join(dir, ".gitignore"), "utf8")).toBe("node_modules/\n");
-    expect(existsSync(join(dir, "canvases"))).toBe(false);
+    expect(existsSync(join(dir, "canvases", "partly", "canvas.yaml"))).toBe(false);
+  });
+
+  it("GIVEN an existing repository with its own .gitignore (the README's Install flow) WHEN init runs THEN it writes its files and appends .svc-iac/ to the .gitignore, keeping what it held", () => {
+    const dir = join(work, "existing");
+    mkdirSync(dir);
+    writeFileSync(join(dir, ".gitignore"), "node_modules/\ndist/");
+    const r = svc(dir, "init");
+    expect(r.code).toBe(0);
+    expect(r.stdout).toContain("  .gitignore (added .svc-iac/ to the existing file)\n");
+    expect(readFileSync(join(dir, ".gitignore"), "utf8")).toBe("node_modules/\ndist/\n\n# svc-iac's local state: the embedded emulator's data and the default inventory.\n.svc-iac/\n");
+    expect(existsSync(join(dir, "svc.yaml"))).toBe(true);
+    expect(svc(dir, "validate").code).toBe(0);
+  });
+
+  it("GIVEN a .gitignore that ignores /.svc-iac already WHEN init runs THEN the .gitignore is left as it was", () => {
+    const dir = join(work, "ignoring");
+    mkdirSync(dir);
+    writeFileSync(join(dir, ".gitignore"), "/.svc-iac\n*.log\n");
+    const r = svc(dir, "init");
+    expect(r.code).toBe(0);
+    expect(r.stdout).toContain("  .gitignore (ignores .svc-iac/ already: left as it was)\n");
+    expect(readFileSync(join(dir, ".gitignore"), "utf8")).toBe("/.svc-iac\n*.log\n");
+  });
+
+  it("WHEN the folder's name holds a space THEN the project is named after it (my-project) saying so, and the next commands quote the folder", () => {
+    const r = svc(work, "init", "My Project");
+    expect(r.code).toBe(0);
+    expect(r.stdout).toContain(`Wrote a svc-iac repository for project "my-project" (named after the folder; --project NAME chooses another) in 'My Project':`);
+    expect(r.stdout).toContain("Next: svc-iac validate 'My Project', then svc-iac plan 'My Project' and svc-iac apply 'My Project'");
   });
 
   it("WHEN --schemas is a URL THEN the comments point at it, and --project names the project", () => {

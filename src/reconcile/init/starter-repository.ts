@@ -27,11 +27,27 @@ export function projectNameFrom(folder: string): string {
   return PROJECT_NAME.test(name) ? name : "my-project";
 }
 
+/** What init puts in .gitignore: the local state's folder, with why. */
+const GITIGNORE_LINES = "# svc-iac's local state: the embedded emulator's data and the default inventory.\n.svc-iac/\n";
+
+/** Lines of a .gitignore that already ignore the `.svc-iac` folder at the repository's root. */
+const IGNORES_STATE = /^\s*\/?(\*\*\/)?\.svc-iac(\/(\*\*?)?)?\s*$/m;
+
+/**
+ * An existing .gitignore with init's lines appended, or `undefined` when it already ignores
+ * `.svc-iac/` (a line `.svc-iac/`, `/.svc-iac`, `.svc-iac/*`, …): init never rewrites what is there.
+ */
+export function gitignoreWithState(existing: string): string | undefined {
+  if (IGNORES_STATE.test(existing)) return undefined;
+  const separator = existing === "" ? "" : existing.endsWith("\n") ? "\n" : "\n\n";
+  return `${existing}${separator}${GITIGNORE_LINES}`;
+}
+
 export function starterFiles(opts: StarterOptions): StarterFiles {
   const canvas = opts.project.replace(/-/g, "_");
   const schema = (file: string, kind: string) => `# yaml-language-server: $schema=${schemaRef(opts.schemaBase, file, kind)}\n`;
   const files: StarterFiles = {
-    ".gitignore": "# svc-iac's local state: the embedded emulator's data and the default inventory.\n.svc-iac/\n",
+    ".gitignore": GITIGNORE_LINES,
     "svc.yaml":
       schema("svc.yaml", "svc") +
       "#\n" +
