@@ -16,6 +16,7 @@ import { progressDisplay, renderApplyReportText, renderDriftMarkdown, renderPlan
 import type { TestCommandResult } from "../reconcile/udf-tests/test-command";
 import { CONCURRENCY_RANGE } from "../reconcile/load/keys";
 import { parseCommandArgs, wholeNumberFlag } from "./command-args";
+import { checkRepositoryFolder } from "./repository-folder";
 import { shellQuote } from "./shell-quote";
 import { CliUsageError } from "./usage";
 
@@ -210,6 +211,7 @@ export async function runReconcileCommand(name: Name, argv: string[], io: Io = d
 
 async function run(name: Name, argv: string[], io: Io, command: ((text: string) => void) | undefined): Promise<number> {
   const { values, dir } = parse(name, argv);
+  checkRepositoryFolder(name, dir);
   if (name === "drift" && values.format !== undefined && values.format !== "md" && values.format !== "json") {
     throw new CliUsageError(`Invalid --format "${values.format}". Expected md or json.`);
   }

@@ -11,6 +11,7 @@ import { sortKeysDeep } from "../canonical-json";
 import { renderTestOutcome, renderTestSummary, testHeading } from "../reconcile/udf-tests/render-text";
 import { changedUdfs, testCommand, type TestCommandOptions, type TestCommandResult } from "../reconcile/udf-tests/test-command";
 import { parseCommandArgs } from "./command-args";
+import { checkRepositoryFolder } from "./repository-folder";
 import { CliUsageError } from "./usage";
 
 interface Io {
@@ -55,6 +56,7 @@ async function runTest(argv: string[], io: Io): Promise<number> {
   });
   if (positionals.length > 1) throw new CliUsageError(`Too many arguments: ${positionals.join(" ")}. Expected at most one repository folder.`);
   const dir = positionals[0] ?? ".";
+  checkRepositoryFolder("test", dir);
   const result = await run({ dir, target: values.target, env: io.env, only: values.only }, !!values.json, io);
   if (values.json) io.stdout.write(testReportJson(result));
   return result.exitCode;

@@ -3,7 +3,7 @@
  * (`SVC_BASE_URL` and `SVC_TOKEN` or `SVC_SERVICE_TOKEN` by default), or, when the base URL is not
  * set, the embedded emulator started in-process with its state under `<repo>/.svc-iac/local/`.
  */
-import { join } from "node:path";
+import { join, relative, sep } from "node:path";
 import { createClient, type SvcClient } from "../api/client";
 import type { TransportOptions } from "../api/transport";
 import type { LoadedProject } from "./model";
@@ -30,8 +30,11 @@ export async function connect(
   if (!baseUrl) {
     // Loaded here, not at the top: a run against a real platform never loads the emulator.
     const { startEmulator }: typeof import("../emulator/emulator") = require("../emulator/emulator");
-    const emu = await startEmulator({ dataDir: join(project.root, EMBEDDED_DIR), tickIntervalMs: 0 });
-    opts.log?.(`${names.baseUrlEnv} is not set: using the embedded emulator (state under ${EMBEDDED_DIR}/). Set ${names.baseUrlEnv}, and ${names.tokenEnv} or ${names.serviceTokenEnv}, to reach a real platform.`);
+    const dataDir = join(project.root, EMBEDDED_DIR);
+    const emu = await startEmulator({ dataDir, tickIntervalMs: 0 });
+    // The folder as the user reaches it from where they ran the command (the repository may be elsewhere).
+    const shown = relative(process.cwd(), dataDir) || ".";
+    opts.log?.(`${names.baseUrlEnv} is not set: using the embedded emulator (state under ${shown}${sep}). Set ${names.baseUrlEnv}, and ${names.tokenEnv} or ${names.serviceTokenEnv}, to reach a real platform.`);
     const client = createClient({ ...opts.client, baseUrl: emu.baseUrl, udfBaseUrl: emu.udfBaseUrl, token: emu.tokens.user_token });
     return {
       client,

@@ -4,9 +4,10 @@
  * options it accepts), numbers checked as svc.yaml checks them.
  */
 import { execFile } from "node:child_process";
+import { basename, dirname, join } from "node:path";
 import { promisify } from "node:util";
 import { beforeAll, describe, expect, it } from "vitest";
-import { builtCli, copyRepo } from "../helpers/repo";
+import { builtCli, copyRepo, FIXTURE_SECRETS } from "../helpers/repo";
 
 let main: string;
 beforeAll(() => {
@@ -20,8 +21,8 @@ interface Exit {
 }
 
 /** `svc-iac ...args` as a user types it, without platform credentials and with stdin closed. */
-async function svc(args: string[], env: Record<string, string> = {}): Promise<Exit> {
-  return promisify(execFile)(process.execPath, [main, ...args], { env: { PATH: process.env.PATH ?? "", ...env }, timeout: 20_000 }).then(
+async function svc(args: string[], env: Record<string, string> = {}, cwd?: string): Promise<Exit> {
+  return promisify(execFile)(process.execPath, [main, ...args], { env: { PATH: process.env.PATH ?? "", ...env }, timeout: 60_000, cwd }).then(
     ({ stdout, stderr }) => ({ code: 0, stdout, stderr }),
     (e: Exit) => ({ code: e.code, stdout: e.stdout, stderr: e.stderr }),
   );
@@ -96,5 +97,25 @@ describe("GIVEN the built svc-iac command", () => {
     const r = await svc(args, { SVC_BASE_URL: "http://127.0.0.1:9/v1", SVC_TOKEN: "x" });
     expect(r.code).toBe(1);
     expect(r.stderr).toContain(`svc-iac: ${message}`);
+  });
+
+  it("WHEN plan runs on a repository in another folder without SVC_BASE_URL THEN it names the embedded emulator's state folder as reached from here", async () => {
+    const dir = copyRepo("valid-full");
+    const r = await svc(["plan", basename(dir)], { ...FIXTURE_SECRETS }, dirname(dir));
+    expect(r.code).toBe(0);
+    expect(r.stderr).toContain(`using the embedded emulator (state under ${join(basename(dir), ".svc-iac", "local")}/)`);
+  });
+
+  it.each(["validate", "plan", "apply", "drift", "destroy", "test"])("WHEN %s is given a folder that does not exist THEN it says so (not that svc.yaml is missing), exit 1", async (command) => {
+    const r = await svc([command, "/nonexistent-svc-iac-repo"]);
+    expect(r.code).toBe(1);
+    expect(r.stderr).toBe(`svc-iac: ${command}: the folder /nonexistent-svc-iac-repo does not exist. DIR is the folder holding svc.yaml (default: the current folder).\n`);
+  });
+
+  it("WHEN validate is given svc.yaml itself THEN it says to give its folder", async () => {
+    const dir = copyRepo("valid-full");
+    const r = await svc(["validate", "svc.yaml"], {}, dir);
+    expect(r.code).toBe(1);
+    expect(r.stderr).toContain("svc-iac: validate: svc.yaml is a file, not a folder. DIR is the folder holding svc.yaml. Give its folder: svc-iac validate .");
   });
 });
