@@ -4,6 +4,7 @@
  * options it accepts), numbers checked as svc.yaml checks them.
  */
 import { execFile } from "node:child_process";
+import { readFileSync } from "node:fs";
 import { basename, dirname, join } from "node:path";
 import { promisify } from "node:util";
 import { beforeAll, describe, expect, it } from "vitest";
@@ -117,5 +118,16 @@ describe("GIVEN the built svc-iac command", () => {
     const r = await svc(["validate", "svc.yaml"], {}, dir);
     expect(r.code).toBe(1);
     expect(r.stderr).toContain("svc-iac: validate: svc.yaml is a file, not a folder. DIR is the folder holding svc.yaml. Give its folder: svc-iac validate .");
+  });
+
+  it("WHEN the help and the README show a repeatable flag THEN it reads [--flag VALUE]... (one value per flag), never [--flag VALUE ...]", async () => {
+    const help = (await svc(["--help"])).stdout + (await svc(["test", "--help"])).stdout;
+    const readme = readFileSync(join(__dirname, "../../README.md"), "utf8");
+    for (const text of [help, readme]) {
+      expect(text).not.toMatch(/\[--[a-z-]+ [A-Z]+ \.\.\.\]/);
+      expect(text).toContain("svc-iac test");
+      expect(text).toMatch(/svc-iac test +\[DIR\] \[--target T\] \[--only ADDRESS\]\.\.\. \[--json\]/);
+    }
+    expect(help).toContain("[--canvas NAME]...");
   });
 });
