@@ -121,13 +121,13 @@ describe("svc-iac emulator (the command)", () => {
     const bad = runCli(["--seed", seedFile]);
     await expect(bad.ready).rejects.toThrow(/bad\.json: invalid seed file:[\s\S]*teams\.0\.users\.0\.name/);
     const badPort = runCli(["--port", "http"]);
-    await expect(badPort.ready).rejects.toThrow('Invalid --port "http". Expected a whole number from 0 to 65535.');
+    await expect(badPort.ready).rejects.toThrow('Invalid --port "http": expected a whole number from 0 to 65535.');
     const badLimit = runCli(["--import-max-bytes", "ten"]);
-    await expect(badLimit.ready).rejects.toThrow('Invalid --import-max-bytes "ten". Expected a positive whole number of bytes.');
+    await expect(badLimit.ready).rejects.toThrow('Invalid --import-max-bytes "ten": expected a whole number of at least 1.');
     const badFaults = runCli(["--faults", "503=2"]);
     await expect(badFaults.ready).rejects.toThrow('Invalid fault rate "503=2". A rate is a number from 0 to 1.');
     const badRunLimit = runCli(["--run-time-limit", "soon"]);
-    await expect(badRunLimit.ready).rejects.toThrow('Invalid --run-time-limit "soon". Expected a number of seconds above 0 and at most 86400, e.g. 60 or 0.5.');
+    await expect(badRunLimit.ready).rejects.toThrow('Invalid --run-time-limit "soon": expected a number of seconds above 0 and at most 86400, e.g. 60 or 0.5.');
   });
 
   it("GIVEN --python and --run-time-limit WHEN UDFs run THEN that interpreter runs them and a long run is stopped at the limit", async () => {
