@@ -257,7 +257,9 @@ class Planner {
 
     // --replace of a rotating kind is a rotation now: a new token, a new account.
     const forced = managed && this.targeting.replaced.has(d.address);
-    if (forced && traits.rotation) freshRotation();
+    // A token the last apply minted but could not hand over: mint another and hand it over.
+    const redeliver = managed && !!inv?.undelivered && !!traits.rotation;
+    if ((forced || redeliver) && traits.rotation) freshRotation();
     const retire = traits.credential && managed ? retiredObjects(inv, found.id, seen) : [];
     // The object a rotation would create is the one whose answer was lost: make another one.
     if (retire.some((r) => r.key === kind.key(news))) freshRotation();
@@ -300,7 +302,11 @@ class Planner {
       notes.push(traits.rotation!.note);
     }
     if (action === "replace" && diff.deleteBeforeReplace) notes.push("the old object is deleted before the new one is created");
-    const reason = forced ? "replacement asked for with --replace" : decision?.reason;
+    const reason = forced
+      ? "replacement asked for with --replace"
+      : redeliver
+        ? `the token minted by the apply of ${inv!.undelivered} never reached its outputs (writing or publishing it failed): a new one is minted and published`
+        : decision?.reason;
     this.step(d, { ...base, action, id: found.id, fields, notes, ...(reason ? { reason } : {}) }, more);
   }
 
