@@ -277,6 +277,7 @@ export async function applyCommand(opts: CommandOptions): Promise<CommandResult>
       if (!saved && plan.actions.length && opts.confirm && !(await opts.confirm(plan))) {
         return { command: "apply", exitCode: 1, errors: [], plan, message: "Apply cancelled: nothing was changed." };
       }
+      if (plan.actions.length) opts.approved?.(plan);
       const writer = new InventoryWriter(s.backend, outcome.inventory, s.project, now);
       for (const [address, entry] of rekeyedEntries(outcome.inventory, planned.observation, s.fingerprintKey)) writer.set(address, entry);
       const report = await applyPlan(
