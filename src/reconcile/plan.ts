@@ -34,6 +34,8 @@ export interface PlanInput {
   /** Delete inventory objects that left the repository. */
   prune: boolean;
   maxDeletions: number;
+  /** Where `maxDeletions` came from, for messages. @default "max_deletions in svc.yaml" */
+  maxDeletionsFrom?: string;
   allowDeleteAll: boolean;
   /** Drift: a due `rotate_every` is not a difference between the repository and the platform. */
   ignoreRotationSchedule?: boolean;
@@ -338,7 +340,7 @@ class Planner {
     if (deletions > maxDeletions) {
       this.blocks.push({
         rule: "max-deletions",
-        message: `This plan deletes ${deletions} objects, more than the limit of ${maxDeletions} (max_deletions in svc.yaml). Check the list, then run again with --max-deletions ${deletions} to allow it.`,
+        message: `This plan deletes ${deletions} objects, more than the limit of ${maxDeletions} (${this.input.maxDeletionsFrom ?? "max_deletions in svc.yaml"}). Check the list, then run again with --max-deletions ${deletions} to allow it.`,
       });
     }
     const existing = Object.values(this.input.inventory?.objects ?? {}).filter((e) => this.input.observation.kinds[e.kind]?.byId.has(e.id)).length;
