@@ -13,7 +13,7 @@ import { forWorkflowLog, isUntrustedBlock } from "../github/workflow-commands";
 import type { CommandOptions, CommandResult } from "../reconcile/command-types";
 import { formatLoadError } from "../reconcile/model";
 import type { Plan } from "../reconcile/plan-model";
-import { progressDisplay, renderApplyReportText, renderDriftMarkdown, renderPlanText, toJson } from "../reconcile/render";
+import { failureJson, progressDisplay, renderApplyReportText, renderDriftMarkdown, renderPlanText, toJson } from "../reconcile/render";
 import type { TestCommandResult } from "../reconcile/udf-tests/test-command";
 import { CliUsageError } from "./usage";
 
@@ -175,8 +175,15 @@ async function render(
 ): Promise<void> {
   const color = !v["no-color"] && !!io.stdout.isTTY && !io.env.NO_COLOR;
   const print = printer(io, command);
+  const message = "message" in result ? result.message : undefined;
   if (result.command === "validate") {
-    if (!result.errors.length) io.stdout.write(v.json ? toJson({ valid: true, objects: result.objects } as never) : `Valid: ${result.objects} objects.\n`);
+    if (v.json) io.stdout.write(result.errors.length ? failureJson(result.errors, undefined, { valid: false }) : toJson({ valid: true, objects: result.objects } as never));
+    else if (!result.errors.length) io.stdout.write(`Valid: ${result.objects} objects.\n`);
+    return;
+  }
+  const nothingToShow = (result.command === "plan" && !result.plan) || (result.command === "drift" && !result.drift);
+  if (nothingToShow && (v.json || (result.command === "drift" && v.format === "json"))) {
+    io.stdout.write(failureJson(result.errors, message));
     return;
   }
   if (result.command === "plan" && result.plan) {
@@ -185,7 +192,9 @@ async function render(
   }
   if (result.command === "apply" || result.command === "destroy") {
     if (v.json) {
-      io.stdout.write(toJson({ plan: result.plan, report: result.report, ...(tests ? { tests: tests.report ?? null } : {}) } as never));
+      if (!result.plan && !result.report) return void io.stdout.write(failureJson(result.errors, message));
+      const stopped = result.errors.length || message ? { errors: result.errors, ...(message ? { message } : {}) } : {};
+      io.stdout.write(toJson({ plan: result.plan, report: result.report, ...stopped, ...(tests ? { tests: tests.report ?? null } : {}) } as never));
       return;
     }
     if (result.command === "destroy" && result.plan && !result.plan.actions.length && result.exitCode === 0) {

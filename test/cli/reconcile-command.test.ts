@@ -1,6 +1,6 @@
 /** `svc-iac validate | plan | apply | drift` on the command line: exit codes, output files, formats, usage errors and the lock flag. */
 import { execFile } from "node:child_process";
-import { readFileSync } from "node:fs";
+import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { promisify } from "node:util";
 import { beforeAll, describe, expect, it } from "vitest";
@@ -203,5 +203,28 @@ describe("GIVEN apply and destroy approved with --auto-approve", () => {
     expect(destroyPlan).toBeGreaterThan(-1);
     expect(destroyed.log.indexOf("[1/")).toBeGreaterThan(destroyPlan);
     expect(destroyed.stdout.match(/Plan: \d+ to delete/g)).toHaveLength(1);
+  });
+});
+
+describe("GIVEN a repository whose svc.yaml does not parse, and --json", () => {
+  const fx = useEmulator();
+
+  it("THEN validate, plan, apply, drift and test each print one JSON document naming the error, and exit 1", async () => {
+    const dir = copyRepo("valid-full");
+    writeFileSync(join(dir, "svc.yaml"), `${readFileSync(join(dir, "svc.yaml"), "utf8")}\nbroken: [\n`);
+    const env = emulatorEnv(fx.emu);
+    const runs = [
+      await run("validate", [dir, "--json"], env),
+      await run("plan", [dir, "--json"], env),
+      await run("apply", [dir, "--json", "--auto-approve"], env),
+      await run("drift", [dir, "--format", "json"], env),
+    ];
+    const { stdout: testOut } = await promisify(execFile)(process.execPath, [builtCli(), "test", dir, "--json"], { env: { ...process.env, ...env } }).catch((e) => e);
+    for (const out of [...runs.map((r) => r.stdout), testOut as string]) {
+      const doc = JSON.parse(out);
+      expect(doc.errors).toEqual([expect.objectContaining({ file: "svc.yaml", line: expect.any(Number), message: expect.stringContaining("YAML syntax error") })]);
+    }
+    expect(runs.map((r) => r.code)).toEqual([1, 1, 1, 1]);
+    expect(JSON.parse(runs[0]!.stdout).valid).toBe(false);
   });
 });
