@@ -124,7 +124,7 @@ function commandOptions(name: Name, v: Record<string, string | boolean | undefin
     if (!v["auto-approve"] && v.plan === undefined) {
       if (!io.stdin.isTTY) throw new CliUsageError(`${name} needs --auto-approve when it cannot ask for confirmation (no terminal on stdin).`);
       opts.confirm = async (plan) => {
-        io.stdout.write(renderPlanText(plan, { color }));
+        io.stdout.write(renderPlanText(plan, { color, command: name === "destroy" ? "Destroy" : "Apply" }));
         return confirmOnTerminal(io, plan, name);
       };
     }
@@ -202,7 +202,7 @@ async function render(
       return;
     }
     // With --auto-approve the plan was printed before the first change (see `run`).
-    if (result.plan && !planShown && (v["auto-approve"] || !result.report)) print(renderPlanText(result.plan, { color }));
+    if (result.plan && !planShown && (v["auto-approve"] || !result.report)) print(renderPlanText(result.plan, { color, command: result.command === "destroy" ? "Destroy" : "Apply" }));
     if (result.report) print(`\n${renderApplyReportText(result.report, { command: result.command === "apply" ? "Apply" : "Destroy" })}`);
   }
   if (result.command === "drift" && result.drift) {
@@ -249,7 +249,7 @@ async function run(name: Name, argv: string[], io: Io, command: ((text: string) 
     const color = !values["no-color"] && !!io.stdout.isTTY && !io.env.NO_COLOR;
     const print = printer(io, command);
     opts.approved = (plan) => {
-      print(renderPlanText(plan, { color }));
+      print(renderPlanText(plan, { color, command: name === "destroy" ? "Destroy" : "Apply" }));
       planShown = true;
     };
   }

@@ -291,7 +291,7 @@ class Planner {
     }
     if (forced && !traits.rotation) {
       // The kind's create adopts by natural key, and the new object has the same key: delete first.
-      const notes = ["the old object is deleted before the new one is created: it gets a new id"];
+      const notes = ["the old object is deleted, then created again"];
       this.step(d, { ...base, action: "replace", id: found.id, fields, notes, reason: "replacement asked for with --replace" }, { ...more, deleteFirst: true, layoutOnly: false });
       return;
     }
