@@ -5,12 +5,14 @@ const WORD = { create: "write", update: "overwrite", unchanged: "same" } as cons
 
 export function renderImportText(r: ImportReport): string {
   const lines: string[] = [];
-  const would = r.dryRun ? "Would write" : "Files";
-  lines.push(`${would} (project ${r.project}, target ${r.target}):`);
+  // A refused import wrote and bound nothing: it says what it would have done, as a dry run does.
+  const would = r.dryRun || r.refused;
+  lines.push(`${would ? "Would write" : "Files"} (project ${r.project}, target ${r.target}):`);
   for (const f of r.files) lines.push(`  ${WORD[f.status].padEnd(9)} ${f.path}`);
   if (!r.files.length) lines.push("  (none)");
   lines.push("");
-  lines.push(`${r.dryRun ? "Would bind" : "Bound"} ${r.bound.length} object${r.bound.length === 1 ? "" : "s"} in the inventory (${r.state}).`);
+  const objects = `${r.bound.length} object${r.bound.length === 1 ? "" : "s"} in the inventory (${r.state})`;
+  lines.push(r.refused ? `Would bind ${objects}; nothing was bound.` : `${would ? "Would bind" : "Bound"} ${objects}.`);
   if (r.skipped.length) {
     lines.push("", "Not imported:");
     for (const s of r.skipped) lines.push(`  ${s.object} (id ${s.id}): ${s.reason}`);
@@ -26,3 +28,4 @@ export function renderImportText(r: ImportReport): string {
   }
   return `${lines.join("\n")}\n`;
 }
+
