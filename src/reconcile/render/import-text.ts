@@ -1,5 +1,6 @@
 /** The import report as text for the terminal. */
 import type { ImportReport } from "../import/import-command";
+import type { KeepReport } from "../import/keep-command";
 
 const WORD = { create: "write", update: "overwrite", unchanged: "same" } as const;
 
@@ -29,3 +30,20 @@ export function renderImportText(r: ImportReport): string {
   return `${lines.join("\n")}\n`;
 }
 
+/** The report of `import --keep` as text for the terminal. */
+export function renderKeepText(r: KeepReport): string {
+  const lines: string[] = [];
+  if (r.kept.length) {
+    lines.push(`${r.dryRun ? "Would keep" : "Kept"} the platform's version of (project ${r.project}, target ${r.target}):`);
+    for (const k of r.kept) lines.push(`  ${k.address}: ${k.fields.join(", ")}`);
+    lines.push("", r.dryRun ? "Would write:" : "Files:");
+    for (const f of r.files) lines.push(`  ${WORD[f.status].padEnd(9)} ${f.path}`);
+    if (!r.files.length) lines.push("  (none)");
+  }
+  if (r.unchanged.length) {
+    if (lines.length) lines.push("");
+    lines.push(`Nothing to keep for ${r.unchanged.join(", ")}: ${r.unchanged.length === 1 ? "it matches" : "they match"} the platform.`);
+  }
+  if (r.kept.length && !r.dryRun) lines.push("", "No other file was changed. Review and commit these; the next plan shows no change for these objects.");
+  return `${lines.join("\n")}\n`;
+}
