@@ -182,3 +182,26 @@ describe("GIVEN the built svc-iac command", () => {
     expect(r.stderr).toMatch(/^svc-iac: .*frobnicate/);
   });
 });
+
+describe("GIVEN apply and destroy approved with --auto-approve", () => {
+  const fx = useEmulator();
+
+  it("THEN the plan is printed once, before the first change, and the report after the last", async () => {
+    const dir = copyRepo("valid-full");
+    const env = emulatorEnv(fx.emu);
+    const applied = await run("apply", [dir, "--auto-approve", "--outputs", outputsFileOf(dir)], env);
+    expect(applied.code, applied.stderr).toBe(0);
+    const planLine = applied.log.search(/^Plan: \d+ to create/m);
+    expect(planLine, applied.log).toBeGreaterThan(-1);
+    expect(applied.log.indexOf("[1/13] ")).toBeGreaterThan(planLine);
+    expect(applied.log.indexOf("Apply complete:")).toBeGreaterThan(applied.log.indexOf("[13/13] "));
+    expect(applied.stdout.match(/^Plan: /gm)).toHaveLength(1);
+
+    const destroyed = await run("destroy", [dir, "--auto-approve"], env);
+    expect(destroyed.code, destroyed.stderr).toBe(0);
+    const destroyPlan = destroyed.log.search(/Plan: \d+ to delete/);
+    expect(destroyPlan).toBeGreaterThan(-1);
+    expect(destroyed.log.indexOf("[1/")).toBeGreaterThan(destroyPlan);
+    expect(destroyed.stdout.match(/Plan: \d+ to delete/g)).toHaveLength(1);
+  });
+});

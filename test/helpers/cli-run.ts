@@ -8,6 +8,8 @@ export interface Ran {
   code: number;
   stdout: string;
   stderr: string;
+  /** stdout and stderr together, in the order they were written (as a terminal or a CI log shows them). */
+  log: string;
 }
 
 /**
@@ -22,11 +24,12 @@ export async function runInProcess(
   const stdin = Object.assign(new PassThrough(), { isTTY: opts.tty ?? false });
   let out = "";
   let err = "";
-  stdout.on("data", (c) => (out += String(c)));
-  stderr.on("data", (c) => (err += String(c)));
+  let log = "";
+  stdout.on("data", (c) => ((out += String(c)), (log += String(c))));
+  stderr.on("data", (c) => ((err += String(c)), (log += String(c))));
   if (opts.input !== undefined) stdin.end(opts.input);
   const code = await runReconcileCommand(name, argv, { stdout, stderr, stdin, env });
-  return { code, stdout: out, stderr: err };
+  return { code, stdout: out, stderr: err, log };
 }
 
 /** `svc-iac import ...argv` in-process, with its output captured. */
