@@ -38,10 +38,11 @@ export async function runImportInProcess(argv: string[], env: Record<string, str
   const stderr = new PassThrough();
   let out = "";
   let err = "";
-  stdout.on("data", (c) => (out += String(c)));
-  stderr.on("data", (c) => (err += String(c)));
+  let log = "";
+  stdout.on("data", (c) => ((out += String(c)), (log += String(c))));
+  stderr.on("data", (c) => ((err += String(c)), (log += String(c))));
   const code = await runImportCommand(argv, { stdout, stderr, env });
-  return { code, stdout: out, stderr: err };
+  return { code, stdout: out, stderr: err, log };
 }
 
 /** What a plan or apply result planned, for assertions. */
