@@ -82,6 +82,11 @@ Usage:
       accounts, then binds them in the target's inventory so the next plan is empty. Never
       overwrites a file without --force; --dry-run writes nothing. Exit 0 done, 1 error.
 
+  svc-iac import [DIR] [--target T] --keep ADDRESS ... [--dry-run] [--json]
+      The drift report's keep: writes the platform's value of the fields that drifted on these
+      changed objects into the files that declare them, and nothing else. Refuses, writing
+      nothing, where a field is a \${var...} reference or one it does not write back.
+
   Without SVC_BASE_URL the commands run on an embedded emulator with its state in
   DIR/.svc-iac/local/. Credentials: SVC_BASE_URL, SVC_UDF_BASE_URL, SVC_TOKEN or SVC_SERVICE_TOKEN
   (a target may name other variables in svc.yaml).

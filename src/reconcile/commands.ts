@@ -208,6 +208,20 @@ export function planCommand(opts: CommandOptions): Promise<CommandResult> {
   });
 }
 
+/**
+ * The plan behind drift (without prune and the rotation schedule), for commands that act on it
+ * (`svc-iac import --keep`); writes nothing but the project's fingerprint key on first use.
+ */
+export async function driftPlan(opts: CommandOptions): Promise<{ ok: true; project: LoadedProject; outcome: PlanOutcome } | { ok: false; errors: LoadError[]; message?: string }> {
+  let found: { project: LoadedProject; outcome: PlanOutcome } | undefined;
+  const r = await withSession(opts, "drift", async (s) => {
+    found = { project: s.project, outcome: await makePlan(s, opts, true) };
+    return { command: "drift", exitCode: 0, errors: [] } as CommandResult;
+  });
+  const message = "message" in r ? r.message : undefined;
+  return found ? { ok: true, ...found } : { ok: false, errors: r.errors, ...(message ? { message } : {}) };
+}
+
 /** `svc-iac drift`: how the platform differs from the repository; writes nothing. Exit 2 on drift. */
 export function driftCommand(opts: CommandOptions): Promise<CommandResult> {
   return withSession(opts, "drift", async (s) => {
