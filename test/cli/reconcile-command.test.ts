@@ -228,3 +228,18 @@ describe("GIVEN a repository whose svc.yaml does not parse, and --json", () => {
     expect(JSON.parse(runs[0]!.stdout).valid).toBe(false);
   });
 });
+
+describe("GIVEN SVC_BASE_URL without its version segment", () => {
+  const fx = useEmulator();
+
+  it("THEN the command says to add /v1 beside the 404 it gets, and with /v1 it says nothing of it", async () => {
+    const dir = copyRepo("valid-full");
+    const wrong = await run("plan", [dir], emulatorEnv(fx.emu, { SVC_BASE_URL: fx.emu.origin }));
+    expect(wrong.code).toBe(1);
+    expect(wrong.stderr).toContain("SVC_BASE_URL does not end with a version segment such as /v1");
+    expect(wrong.stderr).toMatch(/404/);
+    const right = await run("plan", [dir], emulatorEnv(fx.emu));
+    expect(right.code).toBe(0);
+    expect(right.stderr).not.toContain("version segment");
+  });
+});
