@@ -1,7 +1,8 @@
 /** `svc-iac import [DIR]`: parses the command line, runs the import, prints its report. */
 import { importCommand } from "../reconcile/import/import-command";
+import { keepCommand } from "../reconcile/import/keep-command";
 import { toJson } from "../reconcile/render/json";
-import { renderImportText } from "../reconcile/render/import-text";
+import { renderImportText, renderKeepText } from "../reconcile/render/import-text";
 import { formatLoadError } from "../reconcile/model";
 import { runWithGuardedIo } from "./actions-io";
 import { parseCommandArgs } from "./command-args";
@@ -10,6 +11,7 @@ import { CliUsageError } from "./usage";
 const OPTIONS = {
   target: { type: "string", short: "t" },
   canvas: { type: "string", multiple: true },
+  keep: { type: "string", multiple: true },
   all: { type: "boolean" },
   cronjobs: { type: "boolean" },
   secrets: { type: "boolean" },
@@ -37,6 +39,7 @@ async function run(argv: string[], io: Io): Promise<number> {
   const parsed = parseCommandArgs("import", argv, OPTIONS);
   const { values: v, positionals } = parsed;
   if (positionals.length > 1) throw new CliUsageError(`Too many arguments: ${positionals.join(" ")}. Expected at most one repository folder.`);
+  if (v.keep?.length) return runKeep(v.keep, v, positionals[0], io);
   if (v.all && v.canvas?.length) throw new CliUsageError("Give either --all or --canvas NAME, not both.");
   if (!v.all && !v.canvas?.length && !v.cronjobs && !v.secrets && !v["service-accounts"]) {
     throw new CliUsageError("Name what to import: --canvas NAME (repeatable) and any of --cronjobs, --secrets, --service-accounts, or --all for everything.");
@@ -58,6 +61,19 @@ async function run(argv: string[], io: Io): Promise<number> {
     log: (line) => io.stderr.write(`${line}\n`),
   });
   if (result.report) io.stdout.write(v.json ? toJson(result.report as never) : renderImportText(result.report));
+  for (const e of result.errors) io.stderr.write(`${formatLoadError(e)}\n`);
+  if (result.message) io.stderr.write(`${result.message}\n`);
+  return result.exitCode;
+}
+
+/** `import --keep ADDRESS [--keep ADDRESS]...`: only the drifted fields of those objects, into their files. */
+async function runKeep(addresses: string[], v: ReturnType<typeof parseCommandArgs<typeof OPTIONS>>["values"], dir: string | undefined, io: Io): Promise<number> {
+  const other = (["canvas", "all", "cronjobs", "secrets", "service-accounts", "force", "project"] as const).filter((k) => v[k] !== undefined && v[k] !== false);
+  if (other.length) {
+    throw new CliUsageError(`--keep writes only the drifted fields of the objects it names, so it takes no ${other.map((k) => `--${k}`).join(", ")}. Run it alone: svc-iac import --keep ADDRESS [--target T] [--dry-run].`);
+  }
+  const result = await keepCommand({ dir: dir ?? ".", target: v.target, env: io.env, addresses, dryRun: !!v["dry-run"], log: (line) => io.stderr.write(`${line}\n`) });
+  if (result.keep) io.stdout.write(v.json ? toJson(result.keep as never) : renderKeepText(result.keep));
   for (const e of result.errors) io.stderr.write(`${formatLoadError(e)}\n`);
   if (result.message) io.stderr.write(`${result.message}\n`);
   return result.exitCode;

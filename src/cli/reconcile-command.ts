@@ -12,7 +12,7 @@ import { forWorkflowLog, isUntrustedBlock } from "../github/workflow-commands";
 import type { CommandOptions, CommandResult } from "../reconcile/command-types";
 import { formatLoadError } from "../reconcile/model";
 import type { Plan } from "../reconcile/plan-model";
-import { progressDisplay, renderApplyReportText, renderDriftMarkdown, renderPlanText, toJson } from "../reconcile/render";
+import { failureJson, progressDisplay, renderApplyReportText, renderDriftMarkdown, renderPlanText, toJson } from "../reconcile/render";
 import type { TestCommandResult } from "../reconcile/udf-tests/test-command";
 import { CONCURRENCY_RANGE } from "../reconcile/load/keys";
 import { parseCommandArgs, wholeNumberFlag } from "./command-args";
@@ -115,7 +115,7 @@ function commandOptions(name: Name, v: Record<string, string | boolean | undefin
     if (!v["auto-approve"] && v.plan === undefined) {
       if (!io.stdin.isTTY) throw new CliUsageError(`${name} needs --auto-approve when it cannot ask for confirmation (no terminal on stdin).`);
       opts.confirm = async (plan) => {
-        io.stdout.write(renderPlanText(plan, { color }));
+        io.stdout.write(renderPlanText(plan, { color, command: name === "destroy" ? "Destroy" : "Apply" }));
         return confirmOnTerminal(io, plan, name);
       };
     }
@@ -140,6 +140,20 @@ function reportErrors(result: CommandResult, dir: string, io: Io, command: ((tex
   if ("message" in result && result.message) io.stderr.write(`${result.message}\n`);
 }
 
+/**
+ * Writes a document to stdout. Plans and reports hold text from the repository and the platform
+ * (diffs of code). Under Actions, a text with a line the runner would obey is shown whole with
+ * commands switched off (its control characters shown as escapes); any other goes through the
+ * guarded stdout.
+ */
+function printer(io: Io, command: ((text: string) => void) | undefined): (text: string) => void {
+  return (text) => {
+    const shown = command ? forWorkflowLog(logText(text), io.env) : text;
+    if (command && isUntrustedBlock(shown)) command(shown);
+    else io.stdout.write(text);
+  };
+}
+
 async function render(
   name: Name,
   result: CommandResult,
@@ -148,18 +162,19 @@ async function render(
   dirArg: string,
   command: ((text: string) => void) | undefined,
   tests?: TestCommandResult,
+  planShown = false,
 ): Promise<void> {
   const color = !v["no-color"] && !!io.stdout.isTTY && !io.env.NO_COLOR;
-  // Plans and reports hold text from the repository and the platform (diffs of code). Under
-  // Actions, a text with a line the runner would obey is shown whole with commands switched off
-  // (its control characters shown as escapes); any other goes through the guarded stdout.
-  const print = (text: string) => {
-    const shown = command ? forWorkflowLog(logText(text), io.env) : text;
-    if (command && isUntrustedBlock(shown)) command(shown);
-    else io.stdout.write(text);
-  };
+  const print = printer(io, command);
+  const message = "message" in result ? result.message : undefined;
   if (result.command === "validate") {
-    if (!result.errors.length) io.stdout.write(v.json ? toJson({ valid: true, objects: result.objects } as never) : `Valid: ${result.objects} objects.\n`);
+    if (v.json) io.stdout.write(result.errors.length ? failureJson(result.errors, undefined, { valid: false }) : toJson({ valid: true, objects: result.objects } as never));
+    else if (!result.errors.length) io.stdout.write(`Valid: ${result.objects} objects.\n`);
+    return;
+  }
+  const nothingToShow = (result.command === "plan" && !result.plan) || (result.command === "drift" && !result.drift);
+  if (nothingToShow && (v.json || (result.command === "drift" && v.format === "json"))) {
+    io.stdout.write(failureJson(result.errors, message));
     return;
   }
   if (result.command === "plan" && result.plan) {
@@ -168,14 +183,17 @@ async function render(
   }
   if (result.command === "apply" || result.command === "destroy") {
     if (v.json) {
-      io.stdout.write(toJson({ plan: result.plan, report: result.report, ...(tests ? { tests: tests.report ?? null } : {}) } as never));
+      if (!result.plan && !result.report) return void io.stdout.write(failureJson(result.errors, message));
+      const stopped = result.errors.length || message ? { errors: result.errors, ...(message ? { message } : {}) } : {};
+      io.stdout.write(toJson({ plan: result.plan, report: result.report, ...stopped, ...(tests ? { tests: tests.report ?? null } : {}) } as never));
       return;
     }
     if (result.command === "destroy" && result.plan && !result.plan.actions.length && result.exitCode === 0) {
       io.stdout.write(`Nothing to destroy: the inventory of ${result.plan.project} (${result.plan.target}) records nothing that is still on the platform.\n`);
       return;
     }
-    if (result.plan && (v["auto-approve"] || !result.report)) print(renderPlanText(result.plan, { color }));
+    // With --auto-approve the plan was printed before the first change (see `run`).
+    if (result.plan && !planShown && (v["auto-approve"] || !result.report)) print(renderPlanText(result.plan, { color, command: result.command === "destroy" ? "Destroy" : "Apply" }));
     if (result.report) print(`\n${renderApplyReportText(result.report, { command: result.command === "apply" ? "Apply" : "Destroy" })}`);
   }
   if (result.command === "drift" && result.drift) {
@@ -215,12 +233,24 @@ async function run(name: Name, argv: string[], io: Io, command: ((text: string) 
   if (name === "drift" && values.format !== undefined && values.format !== "md" && values.format !== "json") {
     throw new CliUsageError(`Invalid --format "${values.format}". Expected md or json.`);
   }
-  const result = await (await commandFunction(name))(commandOptions(name, values, dir, io));
+  const opts = commandOptions(name, values, dir, io);
+  // Approved without asking: the plan is shown before the first change, as terraform does, so a
+  // log of a run killed half-way still says what it was doing.
+  let planShown = false;
+  if ((name === "apply" || name === "destroy") && values["auto-approve"] && !values.json) {
+    const color = !values["no-color"] && !!io.stdout.isTTY && !io.env.NO_COLOR;
+    const print = printer(io, command);
+    opts.approved = (plan) => {
+      print(renderPlanText(plan, { color, command: name === "destroy" ? "Destroy" : "Apply" }));
+      planShown = true;
+    };
+  }
+  const result = await (await commandFunction(name))(opts);
   // apply --test: with --json the tests' report goes into the one JSON document, else after the apply's.
   const testing = name === "apply" && !!values.test;
   const json = !!values.json;
   let tests = testing && json ? await testAfterApply(result, { dir, target: values.target as string | undefined, json }, io) : undefined;
-  await render(name, result, values, io, dir, command, tests);
+  await render(name, result, values, io, dir, command, tests, planShown);
   reportErrors(result, dir, io, command);
   if (testing && !json) tests = await testAfterApply(result, { dir, target: values.target as string | undefined, json }, io);
   return tests && tests.exitCode !== 0 ? 1 : result.exitCode;

@@ -8,6 +8,7 @@ import { runWithGuardedIo } from "./actions-io";
 import { formatLoadError } from "../reconcile/model";
 import type { CommandResult } from "../reconcile/command-types";
 import { sortKeysDeep } from "../canonical-json";
+import { failureJson } from "../reconcile/render/json";
 import { renderTestOutcome, renderTestSummary, testHeading } from "../reconcile/udf-tests/render-text";
 import { changedUdfs, testCommand, type TestCommandOptions, type TestCommandResult } from "../reconcile/udf-tests/test-command";
 import { parseCommandArgs } from "./command-args";
@@ -23,7 +24,7 @@ interface Io {
 const defaultIo = (): Io => ({ stdout: process.stdout, stderr: process.stderr, env: process.env });
 
 /** The JSON document of `test --json`: keys sorted, two-space indent. */
-export const testReportJson = (r: TestCommandResult) => `${JSON.stringify(sortKeysDeep(r.report ?? null), null, 2)}\n`;
+export const testReportJson = (r: TestCommandResult) => (r.report ? `${JSON.stringify(sortKeysDeep(r.report), null, 2)}\n` : failureJson(r.errors, r.message));
 
 /** Runs the tests; live text output unless `json`. */
 async function run(opts: TestCommandOptions, json: boolean, io: Io): Promise<TestCommandResult> {

@@ -80,6 +80,11 @@ const COMMAND_USAGE: Record<CommandName, string> = {
       UDFs, helper modules and shares), cronjobs, secret keys (values as \${env.NAME}) and service
       accounts, then binds them in the target's inventory so the next plan is empty. Never
       overwrites a file without --force; --dry-run writes nothing. Exit 0 done, 1 error.
+
+  svc-iac import [DIR] [--target T] --keep ADDRESS [--keep ADDRESS]... [--dry-run] [--json]
+      The drift report's keep: writes the platform's value of the fields that drifted on these
+      changed objects into the files that declare them, and nothing else. Refuses, writing
+      nothing, where a field is a \${var...} reference or one it does not write back.
 `,
 };
 

@@ -154,8 +154,7 @@ class Applier {
     this.ids.set(a.address, created.id);
     const minted = traits.minted?.(created) ?? false;
     this.record(step, created.id, key, state, minted);
-    await this.writeOutputFile(step, state);
-    await this.publish(a.address, a.kind, traits.tokenOf?.(state, minted));
+    await this.deliver(step, state, traits.tokenOf?.(state, minted), minted);
     if (traits.credential) {
       // Delivered: the token is in the hands it was meant for.
       const entry = this.ctx.inventory.get(a.address);
@@ -177,9 +176,27 @@ class Applier {
     const minted = a.action === "rotate";
     this.record(step, id, kind.key(inputs as never), state, minted);
     if (step.retire?.length) await this.retire(step, step.retire);
-    await this.writeOutputFile(step, state);
-    if (minted) await this.publish(a.address, a.kind, traitsOf(a.kind).tokenOf?.(state, true));
+    await this.deliver(step, state, minted ? traitsOf(a.kind).tokenOf?.(state, true) : undefined, minted);
     return id;
+  }
+
+  /**
+   * Writes the object's output file and publishes the token it was given. A token minted by this
+   * step that did not reach its hands is marked `undelivered` in the inventory (service accounts
+   * keep their `intent` instead), so the next plan mints another instead of saying nothing.
+   */
+  private async deliver(step: Step, state: Record<string, any>, token: string | null | undefined, minted: boolean): Promise<void> {
+    const address = step.action.address;
+    try {
+      await this.writeOutputFile(step, state);
+      await this.publish(address, step.action.kind, token);
+    } catch (e) {
+      const entry = this.ctx.inventory.get(address);
+      if (!(minted && token && entry && !traitsOf(step.action.kind).credential)) throw e;
+      this.ctx.inventory.set(address, { ...entry, undelivered: this.ctx.now().toISOString() });
+      const why = e instanceof Error ? e.message : String(e);
+      throw new Error(`a new token was minted (the old one no longer works) but could not be handed over: ${why}. The next apply mints another and hands it over.`);
+    }
   }
 
   /**

@@ -83,6 +83,11 @@ export interface CommandOptions {
   progress?: (e: ProgressEvent) => void;
   /** Apply: shown the plan before anything is changed; answering false stops with nothing done. @default always yes */
   confirm?: (plan: Plan) => Promise<boolean>;
+  /**
+   * Apply and destroy: called with the final plan once it is approved, right before the first
+   * change (not when the command stops before changing anything), so it can be shown first.
+   */
+  approved?: (plan: Plan) => void;
   /** Messages for stderr (embedded emulator notice, warnings). */
   log?: (line: string) => void;
 }

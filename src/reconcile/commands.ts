@@ -138,6 +138,7 @@ async function makePlan(
     now,
     prune: options.prune,
     maxDeletions: options.max_deletions,
+    maxDeletionsFrom: saved ? "the limit the saved plan was made with" : opts.maxDeletions !== undefined ? "--max-deletions" : "max_deletions in svc.yaml",
     allowDeleteAll: options.allow_delete_all,
     ignoreRotationSchedule: drift,
     targeting,
@@ -191,9 +192,34 @@ export function planCommand(opts: CommandOptions): Promise<CommandResult> {
     // These stop the plan itself: no flag of apply's would make it go (protected, cross-target), or it names what would be lost (cascade).
     const fatal = outcome.plan.blocks.filter((b) => b.rule === PROTECTED_RULE || b.rule === CASCADE_RULE || b.rule === CROSS_TARGET_RULE);
     if (fatal.length) return { command: "plan", exitCode: 1, errors: [], plan: outcome.plan, message: fatal.map((b) => b.message).join("\n") };
-    if (opts.planOut) await writeSavedPlan(s, opts, opts.planOut, outcome);
+    if (opts.planOut) {
+      // A saved plan is applied with the options it was made with: one that would stop on a limit
+      // of those options could never be applied, so it is not saved.
+      const stops = outcome.plan.blocks.filter((b) => b.rule !== "tokens-without-outputs");
+      if (stops.length) {
+        return {
+          command: "plan", exitCode: 1, errors: [], plan: outcome.plan,
+          message: `${stops.map((b) => b.message).join("\n")}\nThe plan was not saved to ${opts.planOut}: applying it would stop there, and a saved plan keeps the options it was made with. Plan again with the flag named above and --out.`,
+        };
+      }
+      await writeSavedPlan(s, opts, opts.planOut, outcome);
+    }
     return { command: "plan", exitCode: changes && opts.detailedExitCode ? 2 : 0, errors: [], plan: outcome.plan };
   });
+}
+
+/**
+ * The plan behind drift (without prune and the rotation schedule), for commands that act on it
+ * (`svc-iac import --keep`); writes nothing but the project's fingerprint key on first use.
+ */
+export async function driftPlan(opts: CommandOptions): Promise<{ ok: true; project: LoadedProject; outcome: PlanOutcome } | { ok: false; errors: LoadError[]; message?: string }> {
+  let found: { project: LoadedProject; outcome: PlanOutcome } | undefined;
+  const r = await withSession(opts, "drift", async (s) => {
+    found = { project: s.project, outcome: await makePlan(s, opts, true) };
+    return { command: "drift", exitCode: 0, errors: [] } as CommandResult;
+  });
+  const message = "message" in r ? r.message : undefined;
+  return found ? { ok: true, ...found } : { ok: false, errors: r.errors, ...(message ? { message } : {}) };
 }
 
 /** `svc-iac drift`: how the platform differs from the repository; writes nothing. Exit 2 on drift. */
@@ -269,12 +295,14 @@ export async function applyCommand(opts: CommandOptions): Promise<CommandResult>
       tokenBlock(outcome, publishers, opts);
       const { plan } = outcome;
       if (plan.blocks.length) {
-        return { command: "apply", exitCode: 1, errors: [], plan, message: plan.blocks.map((b) => b.message).join("\n") };
+        const again = saved && plan.blocks.some((b) => b.rule !== "tokens-without-outputs") ? `\n${opts.planFile} cannot be applied as it is: a saved plan keeps the options it was made with. Make a new one with svc-iac plan --out and the flag named above.` : "";
+        return { command: "apply", exitCode: 1, errors: [], plan, message: plan.blocks.map((b) => b.message).join("\n") + again };
       }
       // A saved plan was reviewed already: applying it is the approval (as `terraform apply FILE`).
       if (!saved && plan.actions.length && opts.confirm && !(await opts.confirm(plan))) {
         return { command: "apply", exitCode: 1, errors: [], plan, message: "Apply cancelled: nothing was changed." };
       }
+      if (plan.actions.length) opts.approved?.(plan);
       const writer = new InventoryWriter(s.backend, outcome.inventory, s.project, now);
       for (const [address, entry] of rekeyedEntries(outcome.inventory, planned.observation, s.fingerprintKey)) writer.set(address, entry);
       const report = await applyPlan(

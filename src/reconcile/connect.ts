@@ -51,6 +51,19 @@ export async function connect(
   if (!token && !serviceToken) {
     throw new Error(`${names.baseUrlEnv} is set but neither ${names.tokenEnv} nor ${names.serviceTokenEnv} is: set one of them to authenticate.`);
   }
+  // The spec's {base_url} includes the version segment; without it every path answers 404.
+  if (!/\/v\d+\/?$/.test(safePath(baseUrl))) {
+    opts.log?.(`${names.baseUrlEnv} does not end with a version segment such as /v1 (the platform's base URL includes it, e.g. https://host/server/v1): if requests answer 404 Not Found, add it.`);
+  }
   const client = createClient({ ...opts.client, baseUrl, udfBaseUrl: env[names.udfBaseUrlEnv] || undefined, token, serviceToken });
   return { client, embedded: false, baseUrl, close: () => client.close() };
+}
+
+/** The path of a URL, or the text itself when it is not one (createClient then says what is wrong). */
+function safePath(url: string): string {
+  try {
+    return new URL(url).pathname;
+  } catch {
+    return url;
+  }
 }

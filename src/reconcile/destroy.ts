@@ -60,6 +60,7 @@ async function destroyWith(opts: CommandOptions, project: LoadedProject, backend
     if (plan.actions.length && opts.confirm && !(await opts.confirm(plan))) {
       return { command: "destroy", exitCode: 1, errors: [], plan, message: "Destroy cancelled: nothing was changed." };
     }
+    if (plan.actions.length) opts.approved?.(plan);
     const writer = new InventoryWriter(backend, inventory, project, now);
     const report = await applyPlan(
       { client, project, inventory: writer, publishers: [], concurrency: opts.concurrency ?? project.settings.concurrency, now, progress: opts.progress, secrets: new Set(), stopReason, fingerprintKey },

@@ -3,7 +3,8 @@
  * the rotation schedule (a due rotation is not drift). Pure; `svc-iac drift` never writes.
  */
 import { createHash } from "node:crypto";
-import { byString, traitsOf } from "./phases";
+import { keepUnavailable } from "./import/keep-fields";
+import { byString } from "./phases";
 import { DRIFT_CLASSES, REPORT_VERSION, type DriftClass, type DriftItem, type DriftReport } from "./plan-model";
 import type { PlanOutcome, Step } from "./plan";
 
@@ -11,13 +12,17 @@ import type { PlanOutcome, Step } from "./plan";
 const shellWord = (s: string) => (/^[A-Za-z0-9_@%+=:,./-]+$/.test(s) ? s : `'${s.replace(/'/g, `'\\''`)}'`);
 const shellCommand = (words: string[]) => words.map(shellWord).join(" ");
 
-/** How to settle a changed object: apply the repository's version, or import the platform's (when the kind can be imported). */
+/**
+ * How to settle a changed object: apply the repository's version, or bring the platform's into the
+ * files that declare it (`import --keep`, which writes only the drifted fields), when it can.
+ */
 function commandsFor(s: Step, target: string): DriftItem["commands"] {
   const t = ["--target", target];
-  const flags = s.desired ? traitsOf(s.action.kind).importFlags?.(s.desired) : undefined;
+  const a = s.action;
+  const why = keepUnavailable(a.kind, a.fields, a.source?.file);
   return {
-    restore: shellCommand(["svc-iac", "apply", ...t, "--only", s.action.address]),
-    ...(flags ? { keep: shellCommand(["svc-iac", "import", ...t, ...flags, "--force"]) } : {}),
+    restore: shellCommand(["svc-iac", "apply", ...t, "--only", a.address]),
+    ...(why ? { keepUnavailable: why } : { keep: shellCommand(["svc-iac", "import", ...t, "--keep", a.address]) }),
   };
 }
 

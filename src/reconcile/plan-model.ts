@@ -140,10 +140,11 @@ export interface DriftItem {
   source?: SourceLocation;
   /**
    * For changed objects, the commands that settle the difference, to run in the repository:
-   * `restore` puts the repository's version back on the platform; `keep`, when import can write
-   * the object, brings the platform's version into the repository's files instead.
+   * `restore` puts the repository's version back on the platform; `keep` (`svc-iac import
+   * --keep ADDRESS`) brings the platform's version of the drifted fields into the files that
+   * declare them, and nothing else; when it cannot, `keepUnavailable` says why instead.
    */
-  commands?: { restore: string; keep?: string };
+  commands?: { restore: string; keep?: string; keepUnavailable?: string };
 }
 
 export interface DriftReport {

@@ -34,6 +34,8 @@ export interface PlanInput {
   /** Delete inventory objects that left the repository. */
   prune: boolean;
   maxDeletions: number;
+  /** Where `maxDeletions` came from, for messages. @default "max_deletions in svc.yaml" */
+  maxDeletionsFrom?: string;
   allowDeleteAll: boolean;
   /** Drift: a due `rotate_every` is not a difference between the repository and the platform. */
   ignoreRotationSchedule?: boolean;
@@ -257,7 +259,9 @@ class Planner {
 
     // --replace of a rotating kind is a rotation now: a new token, a new account.
     const forced = managed && this.targeting.replaced.has(d.address);
-    if (forced && traits.rotation) freshRotation();
+    // A token the last apply minted but could not hand over: mint another and hand it over.
+    const redeliver = managed && !!inv?.undelivered && !!traits.rotation;
+    if ((forced || redeliver) && traits.rotation) freshRotation();
     const retire = traits.credential && managed ? retiredObjects(inv, found.id, seen) : [];
     // The object a rotation would create is the one whose answer was lost: make another one.
     if (retire.some((r) => r.key === kind.key(news))) freshRotation();
@@ -287,7 +291,7 @@ class Planner {
     }
     if (forced && !traits.rotation) {
       // The kind's create adopts by natural key, and the new object has the same key: delete first.
-      const notes = ["the old object is deleted before the new one is created: it gets a new id"];
+      const notes = ["the old object is deleted, then created again"];
       this.step(d, { ...base, action: "replace", id: found.id, fields, notes, reason: "replacement asked for with --replace" }, { ...more, deleteFirst: true, layoutOnly: false });
       return;
     }
@@ -300,7 +304,11 @@ class Planner {
       notes.push(traits.rotation!.note);
     }
     if (action === "replace" && diff.deleteBeforeReplace) notes.push("the old object is deleted before the new one is created");
-    const reason = forced ? "replacement asked for with --replace" : decision?.reason;
+    const reason = forced
+      ? "replacement asked for with --replace"
+      : redeliver
+        ? `the token minted by the apply of ${inv!.undelivered} never reached its outputs (writing or publishing it failed): a new one is minted and published`
+        : decision?.reason;
     this.step(d, { ...base, action, id: found.id, fields, notes, ...(reason ? { reason } : {}) }, more);
   }
 
@@ -332,7 +340,7 @@ class Planner {
     if (deletions > maxDeletions) {
       this.blocks.push({
         rule: "max-deletions",
-        message: `This plan deletes ${deletions} objects, more than the limit of ${maxDeletions} (max_deletions in svc.yaml). Check the list, then run again with --max-deletions ${deletions} to allow it.`,
+        message: `This plan deletes ${deletions} objects, more than the limit of ${maxDeletions} (${this.input.maxDeletionsFrom ?? "max_deletions in svc.yaml"}). Check the list, then run again with --max-deletions ${deletions} to allow it.`,
       });
     }
     const existing = Object.values(this.input.inventory?.objects ?? {}).filter((e) => this.input.observation.kinds[e.kind]?.byId.has(e.id)).length;

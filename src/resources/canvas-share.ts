@@ -154,7 +154,6 @@ export const canvasShareTraits: ReconcileTraits = {
   inherits: [{ ref: "canvas", field: "accessScope" }],
   observeGroup: "canvas",
   verbs: { create: "share", delete: "unshare", goneOutOfBand: "unshared on the platform out of band" },
-  importFlags: (d) => (d.refs.canvas ? ["--canvas", d.refs.canvas] : undefined),
   rotation: { on: ["rotation", "accessScope"], note: "old share links and the session tokens minted for the old token stop working", inPlace: true },
   // Adopting a share keeps its token: the trigger is recorded, not acted on.
   adoptIgnores: ["rotation"],

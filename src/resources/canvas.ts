@@ -149,7 +149,6 @@ export const canvasTraits: ReconcileTraits = {
   // A renamed canvas folder is the canvas whose UDFs are the same.
   renames: { byReferrers: true },
   textFields: { dashboardBody: "text" },
-  importFlags: (d) => ["--canvas", String(d.inputs.name)],
   replaceRefused:
     "deleting a canvas deletes every UDF on it (hand-made ones too) and its share; replace the UDFs (--replace udf.CANVAS/SLUG) or give the share a new token (--replace share.CANVAS) instead",
 };

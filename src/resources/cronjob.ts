@@ -218,7 +218,6 @@ export const cronjobTraits: ReconcileTraits = {
   volatile: ["lastRun"],
   textFields: { udfArgs: "json" },
   // Import writes the cronjobs running UDFs of the canvases it imports.
-  importFlags: (d) => (d.refs.udf ? ["--canvas", d.refs.udf.split("/")[0]!, "--cronjobs"] : undefined),
   // The update sends the name: a renamed cronjob (by a moved: entry) keeps its id and history.
   renames: {},
   observeGroup: "canvas",

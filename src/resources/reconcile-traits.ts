@@ -95,11 +95,6 @@ export interface ReconcileTraits {
    * A multi-line string field gets one without being listed.
    */
   readonly textFields?: Readonly<Record<string, TextForm>>;
-  /**
-   * The `svc-iac import` flags that write this object's repository files from the platform, so a
-   * change made by hand can be kept (`--canvas sales`); absent when import cannot hold it.
-   */
-  importFlags?(d: DesiredObject): string[] | undefined;
   /** Notes shown on a create (what the user should know). */
   readonly createNotes?: readonly string[];
   /**

@@ -131,7 +131,7 @@ export const serviceAccountTraits: ReconcileTraits = {
   addressPrefix: "service_account",
   // Any change replaces the account: it is a rotation, new account first.
   rotation: { on: "any", note: "the new account is created and its token published before the old account is deleted", inPlace: false },
-  createNotes: ["its token exists only now: it is published to the configured outputs"],
+  createNotes: ["its token exists only now: it is handed to the outputs (--outputs, or the action's secret); apply stops when none is set"],
   credential: {
     unrecorded: (d, found) =>
       `${d.address}: a service account named "${found.key}" (id ${found.id}) already exists but this project did not create it, and its token cannot be read. Delete it on the platform if nothing uses it, or change \`rotation\` in ${d.source.file} to create a new one.`,

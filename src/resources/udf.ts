@@ -294,7 +294,6 @@ export const udfTraits: ReconcileTraits = {
   renames: { identity: udfIdentity },
   references: [{ field: "canvasId", ref: "canvas" }],
   textFields: { code: "text", headers: modulesText, metadata: "json" },
-  importFlags: (d) => (d.refs.canvas ? ["--canvas", d.refs.canvas] : undefined),
   observeGroup: "canvas",
   layout: { ref: "canvas", changes: layoutChanges, apply: layoutCanvases },
   // A listing cannot tell whether a per-UDF shared token was asked for: the inventory can.

@@ -1,6 +1,6 @@
 /** `svc-iac validate | plan | apply | drift` on the command line: exit codes, output files, formats, usage errors and the lock flag. */
 import { execFile } from "node:child_process";
-import { readFileSync } from "node:fs";
+import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { promisify } from "node:util";
 import { beforeAll, describe, expect, it } from "vitest";
@@ -198,5 +198,66 @@ describe("GIVEN the built svc-iac command", () => {
     );
     expect(r.code).toBe(1);
     expect(r.stderr).toMatch(/^svc-iac: .*frobnicate/);
+  });
+});
+
+describe("GIVEN apply and destroy approved with --auto-approve", () => {
+  const fx = useEmulator();
+
+  it("THEN the plan is printed once, before the first change, and the report after the last", async () => {
+    const dir = copyRepo("valid-full");
+    const env = emulatorEnv(fx.emu);
+    const applied = await run("apply", [dir, "--auto-approve", "--outputs", outputsFileOf(dir)], env);
+    expect(applied.code, applied.stderr).toBe(0);
+    const planLine = applied.log.search(/^Plan: \d+ to create/m);
+    expect(planLine, applied.log).toBeGreaterThan(-1);
+    expect(applied.log.indexOf("[1/13] ")).toBeGreaterThan(planLine);
+    expect(applied.log.indexOf("Apply complete:")).toBeGreaterThan(applied.log.indexOf("[13/13] "));
+    expect(applied.stdout.match(/^Plan: /gm)).toHaveLength(1);
+
+    const destroyed = await run("destroy", [dir, "--auto-approve"], env);
+    expect(destroyed.code, destroyed.stderr).toBe(0);
+    const destroyPlan = destroyed.log.search(/Plan: \d+ to delete/);
+    expect(destroyPlan).toBeGreaterThan(-1);
+    expect(destroyed.log.indexOf("[1/")).toBeGreaterThan(destroyPlan);
+    expect(destroyed.stdout.match(/Plan: \d+ to delete/g)).toHaveLength(1);
+  });
+});
+
+describe("GIVEN a repository whose svc.yaml does not parse, and --json", () => {
+  const fx = useEmulator();
+
+  it("THEN validate, plan, apply, drift and test each print one JSON document naming the error, and exit 1", async () => {
+    const dir = copyRepo("valid-full");
+    writeFileSync(join(dir, "svc.yaml"), `${readFileSync(join(dir, "svc.yaml"), "utf8")}\nbroken: [\n`);
+    const env = emulatorEnv(fx.emu);
+    const runs = [
+      await run("validate", [dir, "--json"], env),
+      await run("plan", [dir, "--json"], env),
+      await run("apply", [dir, "--json", "--auto-approve"], env),
+      await run("drift", [dir, "--format", "json"], env),
+    ];
+    const { stdout: testOut } = await promisify(execFile)(process.execPath, [builtCli(), "test", dir, "--json"], { env: { ...process.env, ...env } }).catch((e) => e);
+    for (const out of [...runs.map((r) => r.stdout), testOut as string]) {
+      const doc = JSON.parse(out);
+      expect(doc.errors).toEqual([expect.objectContaining({ file: "svc.yaml", line: expect.any(Number), message: expect.stringContaining("YAML syntax error") })]);
+    }
+    expect(runs.map((r) => r.code)).toEqual([1, 1, 1, 1]);
+    expect(JSON.parse(runs[0]!.stdout).valid).toBe(false);
+  });
+});
+
+describe("GIVEN SVC_BASE_URL without its version segment", () => {
+  const fx = useEmulator();
+
+  it("THEN the command says to add /v1 beside the 404 it gets, and with /v1 it says nothing of it", async () => {
+    const dir = copyRepo("valid-full");
+    const wrong = await run("plan", [dir], emulatorEnv(fx.emu, { SVC_BASE_URL: fx.emu.origin }));
+    expect(wrong.code).toBe(1);
+    expect(wrong.stderr).toContain("SVC_BASE_URL does not end with a version segment such as /v1");
+    expect(wrong.stderr).toMatch(/404/);
+    const right = await run("plan", [dir], emulatorEnv(fx.emu));
+    expect(right.code).toBe(0);
+    expect(right.stderr).not.toContain("version segment");
   });
 });

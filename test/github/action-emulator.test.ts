@@ -148,6 +148,6 @@ describe("the action with the real commands", () => {
     expect(issue).toContain("- `canvas.e2e_dropped` (id `");
     expect(issue).toContain("`svc-iac apply --prune` deletes them");
     expect(issue).toContain("```diff\n--- code (platform)\n+++ code (repository)\n@@ -1,5 +1,5 @@\n @fused.udf\n def udf():\n     a = 1\n-    b = 20\n+    b = 2\n     return a + b\n```");
-    expect(issue).toContain("`svc-iac import --target default --canvas e2e_kept --force`");
+    expect(issue).toContain("`svc-iac import --target default --keep udf.e2e_kept/main`");
   });
 });

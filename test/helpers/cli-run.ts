@@ -1,5 +1,6 @@
 /** Runs a reconciler command of the CLI in this process, with its output captured. */
 import { PassThrough } from "node:stream";
+import { runImportCommand } from "../../src/cli/import-command";
 import { runReconcileCommand } from "../../src/cli/reconcile-command";
 import type { CommandResult } from "../../src/reconcile/command-types";
 
@@ -7,6 +8,8 @@ export interface Ran {
   code: number;
   stdout: string;
   stderr: string;
+  /** stdout and stderr together, in the order they were written (as a terminal or a CI log shows them). */
+  log: string;
 }
 
 /**
@@ -21,11 +24,25 @@ export async function runInProcess(
   const stdin = Object.assign(new PassThrough(), { isTTY: opts.tty ?? false });
   let out = "";
   let err = "";
-  stdout.on("data", (c) => (out += String(c)));
-  stderr.on("data", (c) => (err += String(c)));
+  let log = "";
+  stdout.on("data", (c) => ((out += String(c)), (log += String(c))));
+  stderr.on("data", (c) => ((err += String(c)), (log += String(c))));
   if (opts.input !== undefined) stdin.end(opts.input);
   const code = await runReconcileCommand(name, argv, { stdout, stderr, stdin, env });
-  return { code, stdout: out, stderr: err };
+  return { code, stdout: out, stderr: err, log };
+}
+
+/** `svc-iac import ...argv` in-process, with its output captured. */
+export async function runImportInProcess(argv: string[], env: Record<string, string>): Promise<Ran> {
+  const stdout = new PassThrough();
+  const stderr = new PassThrough();
+  let out = "";
+  let err = "";
+  let log = "";
+  stdout.on("data", (c) => ((out += String(c)), (log += String(c))));
+  stderr.on("data", (c) => ((err += String(c)), (log += String(c))));
+  const code = await runImportCommand(argv, { stdout, stderr, env });
+  return { code, stdout: out, stderr: err, log };
 }
 
 /** What a plan or apply result planned, for assertions. */

@@ -44,6 +44,8 @@ export interface ImportReport {
   project: string;
   target: string;
   dryRun: boolean;
+  /** True when files with other content (or addresses bound to other objects) stopped it: nothing was written or bound. */
+  refused: boolean;
   /** Where the inventory lives. */
   state: string;
   files: { path: string; status: FileStatus }[];
@@ -166,6 +168,7 @@ export async function importCommand(opts: ImportOptions): Promise<ImportResult> 
       project: project.project,
       target: project.target,
       dryRun: !!opts.dryRun,
+      refused: false,
       state: backend.location,
       files,
       bound: draft.bindings.map((b) => ({ address: b.address, kind: b.kind, id: b.id })),
@@ -179,9 +182,9 @@ export async function importCommand(opts: ImportOptions): Promise<ImportResult> 
       const lines = [
         ...(overwrites.length ? [`These files exist with other content: ${overwrites.join(", ")}.`] : []),
         ...(rebinds.length ? [`These addresses are bound to other objects in the inventory (${backend.location}): ${rebinds.join("; ")}.`] : []),
-        "Nothing was written. Run again with --force to overwrite them, or --dry-run to see every file.",
+        "Nothing was written or bound. Run again with --force to overwrite them, or --dry-run to see every file.",
       ];
-      return { command: "import", exitCode: 1, errors: [], report, message: lines.join("\n") };
+      return { command: "import", exitCode: 1, errors: [], report: { ...report, refused: true }, message: lines.join("\n") };
     }
     if (opts.dryRun) return { command: "import", exitCode: 0, errors: [], report };
     const lock = await backend.acquireLock({ owner: opts.lockOwner ?? defaultLockOwner(), operation: "import", ttlMs: LOCK_TTL_MS, now });

@@ -10,7 +10,7 @@ import type { Canvas as ApiCanvas, Cronjob as ApiCronjob, ServiceAccount as ApiS
 export interface ImportSelection {
   /** Canvas names, or every canvas of the team. */
   canvases: readonly string[] | "all";
-  /** Cronjobs that run UDFs of the imported canvases. */
+  /** Cronjobs that run UDFs of the imported canvases (with canvases named, only theirs are reported on). */
   cronjobs: boolean;
   /** Secret keys (values stay on the platform). */
   secrets: boolean;
@@ -28,6 +28,8 @@ export interface PlatformSnapshot {
   missingCanvases: string[];
   /** Every canvas name of the team (for "did you mean"). */
   canvasNames: string[];
+  /** The canvas of every UDF on a team canvas, by UDF id (which canvas a cronjob's UDF is on). */
+  udfCanvas: Map<string, string>;
 }
 
 export async function readPlatform(client: SvcClient, select: ImportSelection): Promise<PlatformSnapshot> {
@@ -49,5 +51,6 @@ export async function readPlatform(client: SvcClient, select: ImportSelection): 
     preferredClientId: preferred?.client_id,
     missingCanvases: wanted ? [...wanted].filter((n) => !found.has(n)).sort() : [],
     canvasNames: all.map((c) => c.name).sort(),
+    udfCanvas: new Map(all.flatMap((c) => c.udfs.map((u) => [u.id, c.name] as const))),
   };
 }

@@ -14,8 +14,18 @@ export function draftRepository(snapshot: PlatformSnapshot, select: ImportSelect
   for (const c of [...snapshot.canvases].sort((a, b) => byString(a.name, b.name) || byString(a.id, b.id))) {
     importCanvas(c, snapshot.preferredClientId, draft, udfs, fingerprintKey);
   }
-  if (select.cronjobs) importCronjobs(snapshot.cronjobs, udfs, draft);
+  if (select.cronjobs) importCronjobs(cronjobsConcerned(snapshot, select), udfs, draft);
   if (select.secrets) importSecrets(snapshot.secretKeys, draft);
   if (select.serviceAccounts) importServiceAccounts(snapshot.serviceAccounts, draft);
   return draft.done();
+}
+
+/**
+ * The cronjobs an import reports on: with canvases named, those running a UDF of one of them
+ * (the others, and why they are not imported, concern canvases nobody asked for); else every one.
+ */
+function cronjobsConcerned(snapshot: PlatformSnapshot, select: ImportSelection): PlatformSnapshot["cronjobs"] {
+  if (select.canvases === "all" || !select.canvases.length) return snapshot.cronjobs;
+  const asked = new Set(select.canvases);
+  return snapshot.cronjobs.filter((c) => asked.has(snapshot.udfCanvas.get(c.udf) ?? ""));
 }

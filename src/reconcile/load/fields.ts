@@ -38,6 +38,7 @@ export function plainValue(ctx: ReadContext, node: Node | null, path: string): R
     if (typeof node.value !== "string") return { ok: true, value: node.value };
     const r = ctx.vars.resolve(node.value);
     if (!r.ok && r.message) report(ctx, node, path, r.message);
+    else if (!r.ok) ctx.vars.unresolvedIn.add(ctx.src.file);
     return r;
   }
   if (isSeq(node)) {

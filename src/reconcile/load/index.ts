@@ -50,7 +50,7 @@ export async function loadRepository(dir: string, opts: LoadOptions = {}): Promi
   ]);
   checkReferences(loaded, cronjobs.references, diag);
   checkUniqueAddresses(loaded, diag);
-  checkWithKinds(loaded, diag);
+  checkWithKinds(loaded, diag, vars.unresolvedIn);
   if (svc) checkMoved(svc.moved, loaded, diag);
   // After the kinds' checks, so a name invalid by itself is reported once, at its own file.
   const { objects, warnings } = applyNameAffixes(loaded, svc?.names, target, diag);

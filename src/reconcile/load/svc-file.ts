@@ -9,7 +9,7 @@ import { readNameAffixes, type NameAffixes } from "./name-affixes";
 import { didYouMean, type Diagnostics } from "./diagnostics";
 import { MapReader, report, rootReader, type ReadContext } from "./fields";
 import { CONCURRENCY_RANGE, CREDENTIALS_KEYS, PATTERNS, SVC_KEYS, TARGET_KEYS } from "./keys";
-import type { Resolver } from "./variables";
+import { UNRESOLVED, type Resolver } from "./variables";
 import { readYaml } from "./yaml-source";
 
 export const SVC_FILE = "svc.yaml";
@@ -92,7 +92,8 @@ function readVariables(ctx: ReadContext, m: MapReader): Record<string, unknown> 
       continue;
     }
     const value = reader.value(e.name);
-    if (value) out[e.name] = value.value;
+    // Its error is reported here; references to it elsewhere are then not reported again.
+    out[e.name] = value ? value.value : UNRESOLVED;
   }
   return out;
 }

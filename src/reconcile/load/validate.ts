@@ -41,9 +41,10 @@ export function kindFailures(o: DesiredObject): CheckFailure[] {
 }
 
 /** Runs each kind's `check` on objects whose file had no error. */
-export function checkWithKinds(objects: readonly DesiredObject[], diag: Diagnostics): void {
-  // An error on a file or on its folder (a misnamed canvas folder) already explains the object.
-  const withErrors = diag.errors.map((e) => e.file);
+export function checkWithKinds(objects: readonly DesiredObject[], diag: Diagnostics, unresolvedIn: ReadonlySet<string> = new Set()): void {
+  // An error on a file or on its folder (a misnamed canvas folder) already explains the object;
+  // so does one in svc.yaml that left a file's references unresolved.
+  const withErrors = [...diag.errors.map((e) => e.file), ...unresolvedIn];
   for (const o of objects) {
     if (withErrors.some((f) => o.source.file === f || o.source.file.startsWith(`${f}/`))) continue;
     for (const f of kindFailures(o)) {

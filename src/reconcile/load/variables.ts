@@ -26,9 +26,18 @@ export interface ResolverOptions {
   allowVariables?: boolean;
 }
 
+/** The value of a variable whose own value has an error (reported in svc.yaml): references to it are not checked. */
+export const UNRESOLVED: unique symbol = Symbol("unresolved variable");
+
 export class Resolver {
   /** Environment variables used by secret fields, for redaction. */
   readonly secretEnvNames = new Set<string>();
+  /**
+   * Files with a reference left unresolved because svc.yaml or the variable has an error (reported
+   * there): their objects miss those values, so the kinds' checks skip them instead of reporting
+   * errors that are not theirs.
+   */
+  readonly unresolvedIn = new Set<string>();
 
   constructor(private options: ResolverOptions) {}
 
@@ -99,6 +108,7 @@ export class Resolver {
     const vars = this.options.variables;
     // svc.yaml is missing or broken: that error is reported; do not pile up one per reference.
     if (vars === undefined) return { ok: false };
+    if (vars[name] === UNRESOLVED) return { ok: false };
     if (Object.hasOwn(vars, name)) return { ok: true, value: vars[name] };
     const known = Object.keys(vars).sort();
     const defined = known.length ? `defined for ${this.options.target}: ${known.join(", ")}` : `no variables are defined for ${this.options.target}`;

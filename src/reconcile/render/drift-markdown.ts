@@ -69,6 +69,10 @@ function settleText(item: DriftItem): string {
   const c = item.commands;
   if (!c) return "";
   const restore = `To put the repository's version back on the platform: ${code(oneLine(c.restore))}.\n`;
-  const keep = c.keep ? `To keep the change made on the platform instead: ${code(oneLine(c.keep))}, then review and commit the files it rewrites.\n` : "";
+  const keep = c.keep
+    ? `To keep the change made on the platform instead: ${code(oneLine(c.keep))} (it writes only the fields that drifted), then review and commit the files it changes.\n`
+    : c.keepUnavailable
+      ? `No command keeps the change made on the platform: ${markdownText(oneLine(c.keepUnavailable))}.\n`
+      : "";
   return `${restore}${keep ? `\n${keep}` : ""}\n`;
 }

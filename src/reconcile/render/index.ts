@@ -1,7 +1,7 @@
 /** Renderers of the reconciler's documents: pure functions from a plan or report to text. */
 export { ACTION_WORDS, DISPLAY_ORDER } from "./action-words";
 export { renderDriftMarkdown, type DriftMarkdownOptions } from "./drift-markdown";
-export { toJson } from "./json";
+export { failureJson, toJson } from "./json";
 export { DEFAULT_MAX_CHARS } from "./markdown-fit";
 export { code, htmlText, markdownText } from "./markdown-escape";
 export { renderPlanMarkdown, type PlanMarkdownOptions } from "./plan-markdown";

@@ -3,6 +3,7 @@
  * every depth, two-space indent, a final line break, so equal documents are equal bytes and
  * diff cleanly in review.
  */
+import type { LoadError } from "../model";
 import type { ApplyReport, DriftReport, Plan } from "../plan-model";
 import type { SavedPlan } from "../saved-plan";
 import { isShownFingerprint, sortKeysDeep } from "./values";
@@ -27,4 +28,13 @@ function withoutSecretValues(value: unknown): unknown {
     out[key] = withoutSecretValues(v);
   }
   return out;
+}
+
+/**
+ * The JSON document of a command that stopped before it had a plan or a report to print: the
+ * repository's errors (`file`, `line`, `column`, `path`, `message`; secrets already scrubbed) and
+ * why it stopped, so `--json` always prints one document a script can read.
+ */
+export function failureJson(errors: readonly LoadError[], message: string | undefined, extra: Record<string, unknown> = {}): string {
+  return JSON.stringify(sortKeysDeep({ ...extra, errors, ...(message ? { message } : {}) }), null, 2) + "\n";
 }

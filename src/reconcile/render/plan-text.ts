@@ -11,6 +11,8 @@ import { cleanText, describeFieldChange, formatCount, oneLine } from "./values";
 export interface PlanTextOptions {
   /** Wrap markers and notes in ANSI colors. @default false */
   color?: boolean;
+  /** The command the plan is for, as its stops name it. @default "Apply" */
+  command?: "Apply" | "Destroy";
 }
 
 const ANSI = { green: "\x1b[32m", yellow: "\x1b[33m", red: "\x1b[31m", cyan: "\x1b[36m", bold: "\x1b[1m", dim: "\x1b[2m", reset: "\x1b[0m" } as const;
@@ -98,7 +100,7 @@ export function renderPlanText(plan: Plan, opts: PlanTextOptions = {}): string {
   out.push(...section("Kept, prune is off — run with --prune to delete:", plan.orphans.map(withId)));
   out.push(...section("Not managed by this project (left alone):", plan.unmanaged.map(withId)));
   out.push(...section("Warnings:", plan.warnings.map((w) => paint("yellow", `! ${oneLine(w)}`))));
-  for (const b of plan.blocks) out.push(paint("red", `Apply will stop: ${oneLine(b.message)} [${oneLine(b.rule)}]`));
+  for (const b of plan.blocks) out.push(paint("red", `${opts.command ?? "Apply"} will stop: ${oneLine(b.message)} [${oneLine(b.rule)}]`));
   if (plan.blocks.length > 0) out.push("");
 
   out.push(paint("bold", planSummaryLine(plan)));

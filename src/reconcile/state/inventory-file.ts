@@ -24,6 +24,7 @@ export const InventoryEntrySchema = z.looseObject({
   rotatedAt: Iso.optional(),
   kept: z.record(z.string(), z.unknown()).optional(),
   intent: z.looseObject({ key: z.string(), at: Iso, keys: z.array(z.string()).optional() }).optional(),
+  undelivered: Iso.optional(),
 }).refine((e) => e.id.length > 0 || e.intent !== undefined || (Array.isArray(e.kept?.retire) && e.kept.retire.length > 0), {
   path: ["id"],
   message: "An entry needs an id (only an entry recording a create in progress, with `intent`, or listing replaced objects still to delete, `kept.retire`, may have none)",

@@ -37,6 +37,12 @@ export interface InventoryEntry {
    */
   intent?: { key: string; at: string; keys?: string[] };
   /**
+   * When apply minted a token it could not hand over (writing the outputs file or publishing it
+   * failed), for kinds whose token the platform keeps (shares): the next plan mints another and
+   * publishes it, so no run ends with a live token nobody received and a plan that says nothing.
+   */
+  undelivered?: string;
+  /**
    * `protect: true` was declared on it at the last apply: a plan that would delete or replace it
    * fails, even once it has left the repository (see `protect.ts`).
    */

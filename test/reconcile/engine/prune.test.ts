@@ -1,5 +1,5 @@
 /** Prune: objects that left the repository are deleted only when asked, only when this project made them, and within the guards. */
-import { readFileSync, rmSync } from "node:fs";
+import { existsSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
 import type { CommandResult } from "../../../src/reconcile/command-types";
@@ -89,6 +89,28 @@ describe("GIVEN an applied repository from which three objects are removed", () 
     expect(planOf(r).blocks.map((b) => b.rule)).toEqual(["max-deletions"]);
     expect(r.command === "apply" && r.report).toBeUndefined();
     expect(await platformView(fx.user)).toEqual(before);
+  });
+
+  it("THEN the limit's message names where it came from: the flag, or svc.yaml", async () => {
+    const byFlag = await planCommand(commandOptions(dir, fx.emu, { prune: true, maxDeletions: 2 }));
+    expect(planOf(byFlag).blocks[0]!.message).toContain("more than the limit of 2 (--max-deletions).");
+    const svc = join(dir, "svc.yaml");
+    const text = readFileSync(svc, "utf8");
+    writeFileSync(svc, text.replace("state: .svc-iac/state\n", "state: .svc-iac/state\nmax_deletions: 1\n"));
+    try {
+      const byFile = await planCommand(commandOptions(dir, fx.emu, { prune: true }));
+      expect(planOf(byFile).blocks[0]!.message).toContain("more than the limit of 1 (max_deletions in svc.yaml).");
+    } finally {
+      writeFileSync(svc, text);
+    }
+  });
+
+  it("WHEN plan --out makes a plan that would stop on the limit THEN it is not saved, and the message says how to make one that can be applied", async () => {
+    const out = join(dir, "..", "blocked-plan.json");
+    const r = await planCommand(commandOptions(dir, fx.emu, { prune: true, maxDeletions: 2, planOut: out }));
+    expect(r.exitCode).toBe(1);
+    expect(existsSync(out)).toBe(false);
+    expect(r.command === "plan" && r.message).toContain(`The plan was not saved to ${out}: applying it would stop there`);
   });
 
   it("WHEN apply runs with prune and max deletions 3 THEN the three objects are deleted", async () => {

@@ -151,3 +151,35 @@ describe("GIVEN a repository declaring service accounts and no destination for t
     expect((await platformView(fx.user)).serviceAccounts.filter((s) => s.name.includes("[svc-iac ")).length).toBe(2);
   });
 });
+
+describe("GIVEN a share rotation whose new token cannot be handed over", () => {
+  const fx = useEmulator();
+
+  it("THEN apply fails, the next plan mints another token and says why, and once it is published nothing is left to do", async () => {
+    const dir = copyRepo("valid-full");
+    expectApplied(await applyCommand(commandOptions(dir, fx.emu)));
+    const first = await shareToken(fx, "listings");
+    const failing = { name: "secret store", publish: async () => { throw new Error("secret store: connection reset"); } };
+
+    // WHEN the rotation's publish fails
+    const failed = await applyCommand(commandOptions(dir, fx.emu, { replace: ["share.listings"], publishers: [failing] }));
+    expect(failed.exitCode).toBe(1);
+    const result = failed.command === "apply" ? failed.report?.results.find((x) => x.address === "share.listings") : undefined;
+    expect(result).toMatchObject({ status: "failed", message: expect.stringContaining("a new token was minted (the old one no longer works) but could not be handed over: secret store: connection reset") });
+    const minted = await shareToken(fx, "listings");
+    expect(JSON.stringify(failed)).not.toContain(minted);
+    expect(minted).not.toBe(first);
+
+    // THEN the next plan does not say "no changes": it rotates again, saying why
+    const next = planOf(await planCommand(commandOptions(dir, fx.emu)));
+    const rotate = next.actions.find((x) => x.address === "share.listings");
+    expect(rotate).toMatchObject({ action: "rotate", reason: expect.stringContaining("never reached its outputs") });
+
+    // WHEN apply runs with a working outputs file THEN the platform's token is the one handed over
+    expectApplied(await applyCommand(commandOptions(dir, fx.emu)));
+    const delivered = (await readOutputsFile(outputsFileOf(dir)))?.tokens["share.listings"]?.token;
+    expect(delivered).toBe(await shareToken(fx, "listings"));
+    expect(delivered).not.toBe(minted);
+    expect(planOf(await planCommand(commandOptions(dir, fx.emu))).actions).toEqual([]);
+  });
+});

@@ -2,7 +2,7 @@
  * Diffs of text fields over the emulator: a UDF edited by hand shows exactly the edited lines
  * (platform → repository) in `plan`, `plan --json`, `drift --format md` and `drift --format json`;
  * a long diff is cut with a note; a secret change shows no value and no diff; and the commands the
- * drift report names settle the drift (import keeps the hand change, apply restores the rest).
+ * drift report names settle the drift (import --keep keeps the hand change, apply restores the rest).
  */
 import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
@@ -131,8 +131,11 @@ describe("GIVEN an applied repository whose UDF reports/report is edited by hand
     const item = drift.items.find((i) => i.address === "udf.reports/report")!;
     expect(item.class).toBe("changed");
     expect(changedLines(item.fields.find((f) => f.field === "code")!.diff!)).toEqual({ removed: HAND_LINES, added: REPO_LINES });
-    expect(item.commands).toEqual({ restore: "svc-iac apply --target default --only udf.reports/report", keep: "svc-iac import --target default --canvas reports --force" });
-    expect(drift.items.find((i) => i.address === "secret.MAPBOX_TOKEN")!.commands).toEqual({ restore: "svc-iac apply --target default --only secret.MAPBOX_TOKEN" });
+    expect(item.commands).toEqual({ restore: "svc-iac apply --target default --only udf.reports/report", keep: "svc-iac import --target default --keep udf.reports/report" });
+    expect(drift.items.find((i) => i.address === "secret.MAPBOX_TOKEN")!.commands).toEqual({
+      restore: "svc-iac apply --target default --only secret.MAPBOX_TOKEN",
+      keepUnavailable: "a secret's value never leaves the platform",
+    });
   });
 
   it("WHEN drift --format md runs THEN the UDF's details hold a diff block of exactly the edited lines, the file to edit and the commands", async () => {
@@ -145,7 +148,7 @@ describe("GIVEN an applied repository whose UDF reports/report is edited by hand
     expect(block.startsWith("--- code (platform)\n+++ code (repository)\n@@ -6,9 +6,9 @@\n")).toBe(true);
     expect(changedLines(block)).toEqual({ removed: HAND_LINES, added: REPO_LINES });
     expect(details).toContain("To put the repository's version back on the platform: `svc-iac apply --target default --only udf.reports/report`.");
-    expect(details).toContain("To keep the change made on the platform instead: `svc-iac import --target default --canvas reports --force`, then review and commit the files it rewrites.");
+    expect(details).toContain("To keep the change made on the platform instead: `svc-iac import --target default --keep udf.reports/report` (it writes only the fields that drifted), then review and commit the files it changes.");
 
     const long = run.stdout.slice(run.stdout.indexOf("<details><summary><code>udf.reports/long</code>"));
     expect(long.slice(0, long.indexOf("</details>"))).toContain(`\n… ${3 + 2 + 297 * 2 + 1 - 200} more lines; ${SEE}\n\`\`\`\n`);
@@ -169,10 +172,10 @@ describe("GIVEN an applied repository whose UDF reports/report is edited by hand
   });
 
   it("WHEN the drift report's keep command runs THEN the hand edit is in the repository; its restore command then ends all drift", async () => {
-    // GIVEN `svc-iac import --target default --canvas reports --force`, as the report names it
+    // GIVEN `svc-iac import --target default --keep udf.reports/report` (and the same for the other edited UDFs), as the report names them
     const err: string[] = [];
     const stderr = new PassThrough().on("data", (c) => err.push(String(c)));
-    const code = await runImportCommand([dir, "--target", "default", "--canvas", "reports", "--force"], { stdout: new PassThrough(), stderr, env });
+    const code = await runImportCommand([dir, "--target", "default", "--keep", "udf.reports/report", "--keep", "udf.reports/long", "--keep", "udf.reports/commands"], { stdout: new PassThrough(), stderr, env });
     expect(err.join("")).toBe("");
     expect(code).toBe(0);
     // THEN the repository holds the platform's code, and the reports UDFs no longer drift

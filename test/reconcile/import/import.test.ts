@@ -5,6 +5,7 @@ import { join, relative } from "node:path";
 import { describe, expect, it } from "vitest";
 import { planCommand, validateCommand } from "../../../src/reconcile/commands";
 import { importCommand, type ImportOptions } from "../../../src/reconcile/import/import-command";
+import { runImportInProcess } from "../../helpers/cli-run";
 import { useEmulator } from "../../helpers/emulator";
 import { HAND_MADE_SECRETS, makeHandMade } from "../../helpers/hand-made";
 import { emulatorEnv } from "../../helpers/repo";
@@ -120,6 +121,35 @@ describe("GIVEN a team account with hand-made canvases, shares, cronjobs and sec
     ]);
     // The hand-made cronjob "bad name!" (not importable) runs stats: it is named, as left broken.
     expect(pruned.plan!.cascade).toEqual([expect.objectContaining({ address: "cronjob.bad name!", effect: "broken", managed: false, by: "udf.bound_sales/stats" })]);
+  });
+
+  it("WHEN an import is refused because a file has other content THEN it says nothing was bound, and binds nothing", async () => {
+    await makeHandMade(fx.user, "refused_");
+    const dir = join(mkdtempSync(join(tmpdir(), "svc-import-")), "refused");
+    const env = emulatorEnv(fx.emu);
+    expect((await runImportInProcess(["--canvas", "refused_sales", dir], env)).code).toBe(0);
+    const inventoryFile = join(dir, ".svc-iac/state/refused/default/inventory.json");
+    writeFileSync(join(dir, "canvases/refused_sales/stats.py"), "def udf():\n    return 43\n");
+    // Without an inventory, anything bound would make one.
+    rmSync(inventoryFile);
+
+    const ran = await runImportInProcess(["--canvas", "refused_sales", dir], env);
+    expect(ran.code).toBe(1);
+    expect(ran.stdout).not.toMatch(/^Bound /m);
+    expect(ran.stdout).toContain("Would bind 4 objects in the inventory");
+    expect(ran.stdout).toContain("; nothing was bound.\n");
+    expect(ran.stderr).toContain("These files exist with other content: canvases/refused_sales/stats.py.\nNothing was written or bound.");
+    expect(readdirSync(join(dir, ".svc-iac/state/refused/default"))).not.toContain("inventory.json");
+  });
+
+  it("WHEN one canvas is imported with --cronjobs THEN cronjobs of canvases not asked for are not reported", async () => {
+    await makeHandMade(fx.user, "only_");
+    const dir = join(mkdtempSync(join(tmpdir(), "svc-import-")), "only");
+    const r = await importCommand({ dir, env: emulatorEnv(fx.emu), select: { canvases: ["only_maps"], cronjobs: true, secrets: false, serviceAccounts: false } });
+    expect(r.exitCode).toBe(0);
+    // only_nightly and "bad name!" run UDFs of only_sales (and other tests' canvases), which was not asked for.
+    expect(r.report!.skipped).toEqual([]);
+    expect(r.report!.files.map((f) => f.path).filter((p) => p.startsWith("cronjobs/"))).toEqual([]);
   });
 
   it("WHEN imported into a target with a name_prefix THEN it refuses and writes nothing", async () => {

@@ -1,3 +1,6 @@
+import { cpSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { loadRepository } from "../../../src/reconcile/load/index";
 import { formatLoadError, type LoadResult } from "../../../src/reconcile/model";
@@ -96,5 +99,30 @@ describe("targets and the environment", () => {
   it("refuses an empty passcode without showing anything of it", async () => {
     const errors = errorsOf(await loadRepository(fixture("valid-full"), { env: { ...SECRET_ENV, LISTINGS_PASSCODE: "" } }));
     expect(errors).toEqual(["canvases/listings/canvas.yaml:4:11: passcode: the value of LISTINGS_PASSCODE is empty; passcode must not be empty (omit it for none)"]);
+  });
+});
+
+describe("an error in svc.yaml that leaves other files' references unresolved", () => {
+  const example = () => {
+    const dir = mkdtempSync(join(tmpdir(), "svc-broken-svc-"));
+    cpSync("examples/repo", dir, { recursive: true, filter: (f) => !f.includes(".svc-iac") });
+    return dir;
+  };
+  const env = { EXAMPLE_API_KEY: "example-api-key-value" };
+
+  it("GIVEN a YAML syntax error in svc.yaml THEN it is the only error: the files that use its variables are not blamed", async () => {
+    const dir = example();
+    const svc = join(dir, "svc.yaml");
+    writeFileSync(svc, readFileSync(svc, "utf8").replace("  report_hour: 6\n", "  report_hour: 6\n  bad: [\n"));
+    expect(errorsOf(await loadRepository(dir, { env })).map((e) => e.split(": ")[0])).toEqual(["svc.yaml:18:1"]);
+  });
+
+  it("GIVEN a variable whose own value is wrong THEN its error is reported once, not again at every reference", async () => {
+    const dir = example();
+    const svc = join(dir, "svc.yaml");
+    writeFileSync(svc, readFileSync(svc, "utf8").replace("  city: nyc\n", "  city: ${var.row_limit}\n"));
+    expect(errorsOf(await loadRepository(dir, { env }))).toEqual([
+      "svc.yaml:10:9: variables.city: variables cannot refer to other variables (found ${var.row_limit}); use a literal or ${env.NAME}",
+    ]);
   });
 });

@@ -35,10 +35,14 @@ describe("the drift report as Markdown", () => {
 
   it("names the commands that restore the repository's version or keep the platform's", () => {
     const out = renderDriftMarkdown(sampleDrift());
-    expect(out).toContain("To put the repository's version back on the platform: `svc-iac apply --target prod --only udf.sales/report`.\n\nTo keep the change made on the platform instead: `svc-iac import --target prod --canvas sales --force`, then review and commit the files it rewrites.\n");
-    // A secret's value cannot be imported: only the way back is named.
+    expect(out).toContain(
+      "To put the repository's version back on the platform: `svc-iac apply --target prod --only udf.sales/report`.\n\n" +
+        "To keep the change made on the platform instead: `svc-iac import --target prod --keep udf.sales/report` (it writes only the fields that drifted), then review and commit the files it changes.\n",
+    );
+    // A secret's value cannot be imported: only the way back is named, and why there is no other.
     const secret = out.slice(out.indexOf("<details><summary><code>secret.MAPBOX_TOKEN</code>"));
     expect(secret.slice(0, secret.indexOf("</details>"))).not.toContain("svc-iac import");
+    expect(secret.slice(0, secret.indexOf("</details>"))).toContain("No command keeps the change made on the platform: a secret's value never leaves the platform.\n");
   });
 
   it("drops the diffs before the details when the report is too long", () => {

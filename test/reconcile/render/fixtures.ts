@@ -127,14 +127,14 @@ export function sampleDrift(): DriftReport {
       { address: "canvas.reports", kind: "Canvas", class: "changed", id: "cv_reports", fields: [
         { field: "accessScope", action: "update", secret: false, from: "public", to: "team" },
         { field: "passcode", action: "update", secret: true, from: SECRETS.passcode, to: SECRETS.newPasscode, fromFingerprint: "hmac-sha256:ab12ab12ab12", toFingerprint: "hmac-sha256:cd34cd34cd34" },
-      ], source: src("canvases/reports/canvas.yaml", 1), commands: { restore: "svc-iac apply --target prod --only canvas.reports", keep: "svc-iac import --target prod --canvas reports --force" } },
+      ], source: src("canvases/reports/canvas.yaml", 1), commands: { restore: "svc-iac apply --target prod --only canvas.reports", keep: "svc-iac import --target prod --keep canvas.reports" } },
       { address: "secret.MAPBOX_TOKEN", kind: "Secret", class: "changed", id: "sec_01", fields: [
         { field: "value", action: "update", secret: true, fromFingerprint: "hmac-sha256:0a1b2c3d4e5f", toFingerprint: "hmac-sha256:9f8e7d6c5b4a" },
-      ], source: src("secrets.yaml", 2), commands: { restore: "svc-iac apply --target prod --only secret.MAPBOX_TOKEN" } },
+      ], source: src("secrets.yaml", 2), commands: { restore: "svc-iac apply --target prod --only secret.MAPBOX_TOKEN", keepUnavailable: "a secret's value never leaves the platform" } },
       withDiffs({ address: "udf.sales/report", kind: "Udf", class: "changed", id: "udf_report", fields: [
         { field: "code", action: "update", secret: false, from: OLD_REPORT, to: NEW_REPORT },
         { field: "metadata", action: "update", secret: false, from: { "fused:description": "Weekly" }, to: { "fused:tags": ["sales"], "fused:description": "Weekly report" } },
-      ], source: src("canvases/sales/report.py", 1), commands: { restore: "svc-iac apply --target prod --only udf.sales/report", keep: "svc-iac import --target prod --canvas sales --force" } }),
+      ], source: src("canvases/sales/report.py", 1), commands: { restore: "svc-iac apply --target prod --only udf.sales/report", keep: "svc-iac import --target prod --keep udf.sales/report" } }),
       { address: "udf.sales/loader", kind: "Udf", class: "missing", id: "udf_loader", fields: [], source: src("canvases/sales/loader.yaml", 1) },
       { address: "canvas.old_sales", kind: "Canvas", class: "orphaned", id: "cv_old", fields: [] },
       { address: "cronjob.nightly", kind: "Cronjob", class: "unmanaged", id: "cron_9", fields: [] },

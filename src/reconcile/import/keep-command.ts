@@ -1,0 +1,116 @@
+/**
+ * `svc-iac import --keep ADDRESS`: brings what drifted on one object (as `svc-iac drift` reports
+ * it) into the files that declare it, and nothing else: no other file, key or object is written,
+ * and nothing is bound (the object is managed already). All or nothing: a field it cannot write
+ * back without losing information (a `${var...}` reference, a field it does not write) refuses the
+ * whole keep, naming where and why.
+ */
+import { mkdir, readFile, writeFile } from "node:fs/promises";
+import { dirname, join } from "node:path";
+import { driftPlan } from "../commands";
+import { driftReport } from "../drift";
+import type { LoadError } from "../model";
+import type { FileStatus } from "./import-command";
+import { keepEdits, type KeepObject } from "./keep-edits";
+import { keepPlace, keepUnavailable } from "./keep-fields";
+
+export interface KeepOptions {
+  dir: string;
+  /** @default "default" */
+  target?: string;
+  env: Record<string, string | undefined>;
+  /** Addresses of changed objects, exactly as the drift report names them. */
+  addresses: readonly string[];
+  /** List what would be written; write nothing. */
+  dryRun?: boolean;
+  log?: (line: string) => void;
+}
+
+export interface KeepReport {
+  version: 1;
+  project: string;
+  target: string;
+  dryRun: boolean;
+  files: { path: string; status: Exclude<FileStatus, "unchanged"> }[];
+  /** The objects whose drifted fields were written, with those fields. */
+  kept: { address: string; fields: string[] }[];
+  /** Addresses asked for that match the platform already: nothing to keep. */
+  unchanged: string[];
+}
+
+export interface KeepResult {
+  command: "import";
+  exitCode: 0 | 1;
+  errors: LoadError[];
+  keep?: KeepReport;
+  message?: string;
+}
+
+async function readMaybe(file: string): Promise<string | undefined> {
+  try {
+    return await readFile(file, "utf8");
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code === "ENOENT") return undefined;
+    throw e;
+  }
+}
+
+const refused = (lines: string[]): KeepResult => ({ command: "import", exitCode: 1, errors: [], message: [...lines, "Nothing was written."].join("\n") });
+
+export async function keepCommand(opts: KeepOptions): Promise<KeepResult> {
+  const planned = await driftPlan({ dir: opts.dir, target: opts.target, env: opts.env, log: opts.log });
+  if (!planned.ok) return { command: "import", exitCode: 1, errors: planned.errors, ...(planned.message ? { message: planned.message } : {}) };
+  const { project, outcome } = planned;
+  const items = driftReport(outcome).items;
+  const problems: string[] = [];
+  const objects: KeepObject[] = [];
+  const unchanged: string[] = [];
+  for (const address of [...new Set(opts.addresses)].sort()) {
+    const item = items.find((i) => i.address === address);
+    const declared = project.objects.find((o) => o.address === address);
+    if (!item) {
+      if (declared) unchanged.push(address);
+      else problems.push(`${address} is not declared in the repository (target ${project.target}); --keep takes the address of a changed object as svc-iac drift reports it, e.g. udf.<canvas>/<slug>.`);
+      continue;
+    }
+    if (item.class !== "changed") {
+      problems.push(`${address} is ${item.class} (see svc-iac drift), not changed: --keep brings a changed object's fields into its files.`);
+      continue;
+    }
+    const step = outcome.steps.find((s) => s.action.address === address)!;
+    const why = keepUnavailable(item.kind, item.fields, item.source?.file);
+    if (why || !step.desired) {
+      problems.push(`${address}: ${why ?? "it is not declared in the repository"}.`);
+      continue;
+    }
+    const platform = { ...(step.observed?.state ?? {}), ...(step.olds ?? {}) } as Record<string, unknown>;
+    objects.push({
+      address,
+      kind: item.kind,
+      source: step.desired.source,
+      changes: item.fields.filter((f) => keepPlace(item.kind, f.field)).map((f) => ({ field: f.field, platform: platform[f.field] })),
+    });
+  }
+  if (problems.length) return refused(problems);
+  const paths = [...new Set(objects.flatMap((o) => [o.source.file, o.source.file.replace(/\.py$/, ".yaml")]))];
+  const texts = new Map(await Promise.all(paths.map(async (p) => [p, await readMaybe(join(project.root, p))] as const)));
+  const edits = keepEdits(objects, texts);
+  if (!edits.ok) return refused(edits.problems);
+  const report: KeepReport = {
+    version: 1,
+    project: project.project,
+    target: project.target,
+    dryRun: !!opts.dryRun,
+    files: edits.files.map((f) => ({ path: f.path, status: texts.get(f.path) === undefined ? "create" : "update" })),
+    kept: objects.map((o) => ({ address: o.address, fields: o.changes.map((c) => c.field) })),
+    unchanged,
+  };
+  if (!opts.dryRun) {
+    for (const f of edits.files) {
+      const full = join(project.root, f.path);
+      await mkdir(dirname(full), { recursive: true });
+      await writeFile(full, f.text);
+    }
+  }
+  return { command: "import", exitCode: 0, errors: [], keep: report };
+}
