@@ -57,7 +57,7 @@ function accepted(command: string, options: ParseArgsOptionsConfig): string {
 /** How the help names an option's value. */
 function placeholder(name: string): string {
   const known: Record<string, string> = {
-    target: "T", out: "FILE", outputs: "FILE", plan: "FILE", seed: "FILE", "data-dir": "DIR", schemas: "URL|DIR", only: "ADDRESS", replace: "ADDRESS",
+    target: "T", out: "FILE", outputs: "FILE", plan: "FILE", seed: "FILE", "data-dir": "DIR", schemas: "URL|DIR", only: "ADDRESS", replace: "ADDRESS", keep: "ADDRESS",
     "force-unlock": "ID|all", format: "md|json", canvas: "NAME", project: "NAME", host: "ADDRESS", faults: "SPEC", python: "PATH", "run-time-limit": "SECONDS",
   };
   return known[name] ?? "N";

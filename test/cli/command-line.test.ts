@@ -57,7 +57,7 @@ describe("GIVEN the built svc-iac command", () => {
   it("WHEN an option is misspelt THEN the error names the command and the option, suggests the close one and lists what the command accepts", async () => {
     const r = await svc(["import", "--all", "--dry-run", "--no-colour"]);
     expect(r.code).toBe(1);
-    expect(r.stderr).toMatch(/^svc-iac: import has no option --no-colour\. Did you mean --no-color\? import accepts: --target T \(-t\), --canvas NAME, --all, .*--json, --no-color, --help \(-h\)\.\n/);
+    expect(r.stderr).toMatch(/^svc-iac: import has no option --no-colour\. Did you mean --no-color\? import accepts: --target T \(-t\), --canvas NAME, --keep ADDRESS, --all, .*--json, --no-color, --help \(-h\)\.\n/);
     expect(r.stderr).toContain('Run "svc-iac import --help" for usage.');
     expect(r.stderr).not.toMatch(/parseArgs|To specify a positional argument|'/);
   });
