@@ -1,8 +1,8 @@
 /** Temporary copies of fixture repositories, the environment that points the commands at a test emulator, and views of the platform for assertions. */
 import { execFileSync } from "node:child_process";
-import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join, resolve } from "node:path";
+import { join, relative, resolve } from "node:path";
 import { createClient, type SvcClient } from "../../src/api/client";
 import type { RunningEmulator } from "../../src/emulator/emulator";
 import type { CommandOptions } from "../../src/reconcile/command-types";
@@ -150,4 +150,19 @@ export async function serviceTokenWorks(emu: RunningEmulator, token: string): Pr
   } finally {
     await client.close();
   }
+}
+
+/** Every file of a repository folder (not `.svc-iac`), by path relative to it: for before/after comparisons. */
+export function filesOf(dir: string, encoding: BufferEncoding = "utf8"): Record<string, string> {
+  const out: Record<string, string> = {};
+  const walk = (d: string) => {
+    for (const e of readdirSync(d)) {
+      const p = join(d, e);
+      if (e === ".svc-iac") continue;
+      if (statSync(p).isDirectory()) walk(p);
+      else out[relative(dir, p)] = readFileSync(p, encoding);
+    }
+  };
+  walk(dir);
+  return out;
 }

@@ -4,7 +4,7 @@
  * written when any file would be overwritten (unless `force`) or an address is already bound to
  * another object; `dryRun` writes nothing at all.
  */
-import { mkdir, readFile, writeFile } from "node:fs/promises";
+import { mkdir, writeFile } from "node:fs/promises";
 import { basename, dirname, join, resolve } from "node:path";
 import { connect } from "../connect";
 import { loadProjectSettings } from "../load";
@@ -18,6 +18,7 @@ import type { Binding, ImportDraft } from "./draft";
 import { readPlatform, type ImportSelection } from "./platform-snapshot";
 import { draftRepository } from "./repository-draft";
 import { yamlText } from "./yaml-text";
+import { readMaybe } from "./read-maybe";
 
 export interface ImportOptions {
   /** Repository folder; created when missing. @default "." */
@@ -69,15 +70,6 @@ const LOCK_TTL_MS = 10 * 60_000;
 function projectNameOf(dir: string): string {
   const name = basename(resolve(dir)).toLowerCase().replace(/[^a-z0-9_-]+/g, "-").replace(/^[^a-z0-9]+/, "");
   return name || "project";
-}
-
-async function readMaybe(file: string): Promise<string | undefined> {
-  try {
-    return await readFile(file, "utf8");
-  } catch (e) {
-    if ((e as NodeJS.ErrnoException).code === "ENOENT") return undefined;
-    throw e;
-  }
 }
 
 /** The project from svc.yaml, or a new svc.yaml (added to the files) when the folder has none. */

@@ -5,7 +5,7 @@
  * back without losing information (a `${var...}` reference, a field it does not write) refuses the
  * whole keep, naming where and why.
  */
-import { mkdir, readFile, writeFile } from "node:fs/promises";
+import { mkdir, writeFile } from "node:fs/promises";
 import { dirname, join } from "node:path";
 import { driftPlan } from "../commands";
 import { driftReport } from "../drift";
@@ -13,6 +13,7 @@ import type { LoadError } from "../model";
 import type { FileStatus } from "./import-command";
 import { keepEdits, type KeepObject } from "./keep-edits";
 import { keepPlace, keepUnavailable } from "./keep-fields";
+import { readMaybe } from "./read-maybe";
 
 export interface KeepOptions {
   dir: string;
@@ -44,15 +45,6 @@ export interface KeepResult {
   errors: LoadError[];
   keep?: KeepReport;
   message?: string;
-}
-
-async function readMaybe(file: string): Promise<string | undefined> {
-  try {
-    return await readFile(file, "utf8");
-  } catch (e) {
-    if ((e as NodeJS.ErrnoException).code === "ENOENT") return undefined;
-    throw e;
-  }
 }
 
 const refused = (lines: string[]): KeepResult => ({ command: "import", exitCode: 1, errors: [], message: [...lines, "Nothing was written."].join("\n") });

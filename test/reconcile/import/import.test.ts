@@ -1,29 +1,17 @@
 /** `svc-iac import` against the emulator: hand-made canvases, cronjobs and secrets become files that plan empty. */
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join, relative } from "node:path";
+import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { planCommand, validateCommand } from "../../../src/reconcile/commands";
 import { importCommand, type ImportOptions } from "../../../src/reconcile/import/import-command";
 import { runImportInProcess } from "../../helpers/cli-run";
 import { useEmulator } from "../../helpers/emulator";
 import { HAND_MADE_SECRETS, makeHandMade } from "../../helpers/hand-made";
-import { emulatorEnv } from "../../helpers/repo";
+import { emulatorEnv, filesOf } from "../../helpers/repo";
 
 /** Every file under `dir` (but the state folder) and its bytes. */
-function filesOf(dir: string): Record<string, string> {
-  const out: Record<string, string> = {};
-  const walk = (d: string) => {
-    for (const e of readdirSync(d)) {
-      const p = join(d, e);
-      if (e === ".svc-iac") continue;
-      if (statSync(p).isDirectory()) walk(p);
-      else out[relative(dir, p)] = readFileSync(p, "latin1");
-    }
-  };
-  walk(dir);
-  return out;
-}
+const filesLatin1 = (dir: string) => filesOf(dir, "latin1");
 
 describe("GIVEN a team account with hand-made canvases, shares, cronjobs and secrets", () => {
   const fx = useEmulator();
@@ -38,7 +26,7 @@ describe("GIVEN a team account with hand-made canvases, shares, cronjobs and sec
     const first = await importCommand(opts);
     expect(first.message).toBeUndefined();
     expect(first.exitCode).toBe(0);
-    const files = filesOf(dir);
+    const files = filesLatin1(dir);
     expect(Object.keys(files).sort()).toEqual([
       "canvases/maps/canvas.yaml",
       "canvases/maps/lib/colors.py",
@@ -80,7 +68,7 @@ describe("GIVEN a team account with hand-made canvases, shares, cronjobs and sec
     const second = await importCommand(opts);
     expect(second.exitCode).toBe(0);
     expect(second.report!.files.every((f) => f.status === "unchanged")).toBe(true);
-    expect(filesOf(dir)).toEqual(files);
+    expect(filesLatin1(dir)).toEqual(files);
 
     writeFileSync(join(dir, "canvases/sales/stats.py"), "def udf():\n    return 43\n");
     const changed = await planCommand({ dir, env, detailedExitCode: true });
@@ -96,7 +84,7 @@ describe("GIVEN a team account with hand-made canvases, shares, cronjobs and sec
     expect(dry.report!.files.filter((f) => f.status !== "unchanged")).toEqual([{ path: "canvases/sales/stats.py", status: "update" }]);
     expect(readFileSync(join(dir, "canvases/sales/stats.py"), "utf8")).toBe("def udf():\n    return 43\n");
     expect((await importCommand({ ...opts, force: true })).exitCode).toBe(0);
-    expect(filesOf(dir)).toEqual(files);
+    expect(filesLatin1(dir)).toEqual(files);
   });
 
   it("WHEN a canvas is imported THEN it is bound in the inventory: removed from the repository, prune deletes it (and lists what goes with it)", async () => {

@@ -3,8 +3,8 @@
  * fields that drifted on the platform into the files that declare them, and refuses (writing
  * nothing) where that would flatten a `${var...}` reference or rewrite what did not drift.
  */
-import { readdirSync, readFileSync, rmSync, statSync } from "node:fs";
-import { join, relative, resolve } from "node:path";
+import { rmSync } from "node:fs";
+import { join, resolve } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
 import { applyCommand, driftCommand, planCommand } from "../../../src/reconcile/commands";
 import type { CommandResult } from "../../../src/reconcile/command-types";
@@ -12,23 +12,9 @@ import type { DriftReport } from "../../../src/reconcile/plan-model";
 import { renderDriftMarkdown } from "../../../src/reconcile/render";
 import { runImportInProcess } from "../../helpers/cli-run";
 import { useEmulator } from "../../helpers/emulator";
-import { commandOptions, copyRepo, emulatorEnv, platformView } from "../../helpers/repo";
+import { commandOptions, copyRepo, emulatorEnv, filesOf, platformView } from "../../helpers/repo";
 
 /** Every file under `dir` (but the state folder) and its text. */
-function filesOf(dir: string): Record<string, string> {
-  const out: Record<string, string> = {};
-  const walk = (d: string) => {
-    for (const e of readdirSync(d)) {
-      const p = join(d, e);
-      if (e === ".svc-iac") continue;
-      if (statSync(p).isDirectory()) walk(p);
-      else out[relative(dir, p)] = readFileSync(p, "utf8");
-    }
-  };
-  walk(dir);
-  return out;
-}
-
 function driftOf(r: CommandResult): DriftReport {
   if (r.command !== "drift" || !r.drift) throw new Error(`expected a drift report, got ${JSON.stringify(r)}`);
   return r.drift;
