@@ -34,7 +34,11 @@ export interface PlannedAction {
   id?: string;
   /** The address the inventory recorded the object under, when it was renamed or moved (`moved:` or found). */
   movedFrom?: string;
-  /** Field-level changes (secret fields as fingerprints only). Empty for create and delete. */
+  /**
+   * Field-level changes (secret fields as fingerprints only). For a create or share: what it makes,
+   * each field with `to` only (a secret with neither value nor fingerprint; references to objects
+   * the same apply creates left out). Empty for delete.
+   */
   fields: FieldChange[];
   /** Why, when it is not the field changes: "rotate_every 30d elapsed (last rotation 2026-10-01)". */
   reason?: string;

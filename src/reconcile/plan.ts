@@ -197,6 +197,19 @@ class Planner {
   }
 
   /** The plan field listing the replaced or orphaned credentials apply deletes. */
+  /**
+   * What a create makes, as field changes from nothing: each input the platform gets (a name after
+   * name_prefix/name_suffix), a secret only as set, text as a line count when rendered.
+   * References to objects made by the same apply are left out (their ids are not known yet).
+   */
+  private createdFields(kindName: DesiredKind, news: Record<string, unknown>): FieldChange[] {
+    const diff = KINDS[kindName]!.diff({} as never, news as never, { fingerprintKey: this.input.fingerprintKey });
+    // A new secret has nothing to be compared with: it is said to be set, without a fingerprint.
+    return diff.fields
+      .filter((f) => (f.secret ? f.toFingerprint !== undefined : f.to !== undefined && f.to !== null && f.to !== UNKNOWN_ID))
+      .map(({ note: _note, from: _from, fromFingerprint: _was, toFingerprint: _print, diff: _diff, ...f }) => ({ ...f, action: "update" as const }));
+  }
+
   private retiredField(traits: ReconcileTraits, retire: Observed<any>[]): FieldChange {
     return { field: traits.credential!.retiredField, action: "update", secret: false, from: retire.map((r) => r.key), to: [], note: traits.credential!.retiredNote };
   }
@@ -231,7 +244,7 @@ class Planner {
       const reason = inv?.id ? (traits.verbs?.goneOutOfBand ?? "deleted on the platform out of band") : undefined;
       // Orphans of earlier attempts (lost answers under other keys) go once the new token is out.
       const lost = traits.credential ? retiredObjects(inv, "", seen) : [];
-      const fields = lost.length ? [this.retiredField(traits, lost)] : [];
+      const fields = [...this.createdFields(d.kind, news), ...(lost.length ? [this.retiredField(traits, lost)] : [])];
       this.step(d, { ...base, action, fields, ...(reason ? { reason } : {}), notes: [...(traits.createNotes ?? [])] }, {
         managed: false, inventory: inv, rotation, layout, ...(lost.length ? { retire: lost.map((r) => r.id) } : {}),
       });

@@ -6,7 +6,7 @@
 import type { PlannedAction, Plan } from "../plan-model";
 import { ACTION_WORDS, DISPLAY_ORDER } from "./action-words";
 import { diffLines, type DiffLineStyle } from "./diff-blocks";
-import { cleanText, describeFieldChange, formatCount, oneLine } from "./values";
+import { cleanText, describeCreatedField, describeFieldChange, formatCount, isEmptyAttribute, oneLine } from "./values";
 
 export interface PlanTextOptions {
   /** Wrap markers and notes in ANSI colors. @default false */
@@ -30,8 +30,11 @@ const DETAIL_INDENT = "      ";
 export function actionDetailLines(a: PlannedAction): string[] {
   const lines: string[] = [];
   if (a.reason) lines.push(`# ${oneLine(a.reason)}`);
+  // A create lists what it makes; any other action, what changes.
+  const creates = a.action === "create" || a.action === "share";
   for (const f of a.fields) {
-    lines.push(describeFieldChange(f));
+    if (creates && isEmptyAttribute(f)) continue;
+    lines.push(creates && f.from === undefined && f.fromFingerprint === undefined ? describeCreatedField(f) : describeFieldChange(f));
     if (f.note) lines.push(`  ! ${oneLine(f.note)}`);
   }
   for (const note of a.notes) lines.push(`! ${oneLine(note)}`);

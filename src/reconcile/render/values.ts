@@ -154,6 +154,25 @@ export function describeFieldChange(c: FieldChange): string {
 }
 
 /**
+ * One attribute of an object a plan creates, on one line: `name: "pr_42_listings"`,
+ * `code: 11 lines`, `passcode: (sensitive value)`. Text is a line count, never the text.
+ */
+export function describeCreatedField(c: FieldChange): string {
+  let body: string;
+  if (c.secret) body = "(sensitive value)";
+  else if (isMultiline(c.to)) body = lineCount(c.to);
+  else body = typeof c.to === "string" ? shortenString(c.to, 0, MAX_VALUE_CHARS) : formatValue(c.to);
+  return `${cleanText(c.field)}: ${body}`;
+}
+
+/** An attribute a create would only show as empty (`[]`, `{}`, `""`): left out of the list. */
+export function isEmptyAttribute(c: FieldChange): boolean {
+  if (c.secret) return false;
+  const v = c.to;
+  return v === "" || (Array.isArray(v) && v.length === 0) || (v !== null && typeof v === "object" && !Array.isArray(v) && Object.keys(v).length === 0);
+}
+
+/**
  * Free text from elsewhere (messages, notes, warnings) made safe for a terminal or a code
  * block: control characters other than line breaks become `?`, so no escape sequence gets
  * through.

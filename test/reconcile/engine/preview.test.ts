@@ -6,7 +6,8 @@ import type { CommandOptions } from "../../../src/reconcile/command-types";
 import { applyCommand, planCommand } from "../../../src/reconcile/commands";
 import { destroyCommand } from "../../../src/reconcile/destroy";
 import { useEmulator } from "../../helpers/emulator";
-import { commandOptions, copyRepo, platformDuplicates, platformView, type PlatformView } from "../../helpers/repo";
+import { renderPlanText, toJson } from "../../../src/reconcile/render";
+import { commandOptions, copyRepo, FIXTURE_SECRETS, platformDuplicates, platformView, type PlatformView } from "../../helpers/repo";
 
 /** Canvas, UDF, cronjob and service-account names of the team, sorted. */
 function names(view: PlatformView) {
@@ -96,5 +97,27 @@ describe("GIVEN a repository with a preview target (name_prefix pr_${env.PR_NUMB
     expect(left.accounts.some((a) => a.startsWith("pr_"))).toBe(false);
     expect((await platformView(fx.user)).secrets).toEqual(["MAPBOX_TOKEN"]);
     expect((await planCommand(opts(undefined, { detailedExitCode: true }))).exitCode).toBe(0);
+  });
+});
+
+describe("GIVEN a preview target not deployed yet", () => {
+  const fx = useEmulator();
+
+  it("THEN its plan shows what each create makes under the prefixed names, in text and JSON, and no secret", async () => {
+    const dir = copyRepo("valid-full");
+    appendFileSync(join(dir, "svc.yaml"), "  preview:\n    name_prefix: pr_${env.PR_NUMBER}_\n    state: .svc-iac/state/pr-${env.PR_NUMBER}\n");
+    const base = commandOptions(dir, fx.emu);
+    const r = await planCommand({ ...base, target: "preview", env: { ...base.env, PR_NUMBER: "7" } });
+    if (r.command !== "plan" || !r.plan) throw new Error(JSON.stringify(r));
+    const to = (address: string, field: string) => r.plan!.actions.find((a) => a.address === address)?.fields.find((f) => f.field === field)?.to;
+    expect(to("canvas.listings", "name")).toBe("pr_7_listings");
+    expect(to("cronjob.daily-stats", "name")).toBe("pr_7_daily-stats");
+    expect(to("service_account.reader", "name")).toBe("pr_7_reader");
+    expect(to("udf.listings/stats", "slug")).toBe("stats");
+    const text = renderPlanText(r.plan);
+    expect(text).toContain('  + create   canvas.listings\n      accessScope: "public"');
+    expect(text).toContain('      name: "pr_7_listings"\n      passcode: (sensitive value)\n');
+    expect(text).toMatch(/\+ create {3}udf\.listings\/stats\n {6}code: \d+ lines\n/);
+    for (const secret of Object.values(FIXTURE_SECRETS)) expect(text + toJson(r.plan)).not.toContain(secret);
   });
 });

@@ -204,7 +204,8 @@ describe("GIVEN a lost service-account create, then a new rotation value in the 
     const plan = await planCommand(commandOptions(dir, fx.emu));
     const action = plan.command === "plan" ? plan.plan!.actions.find((a) => a.address === ADDRESS) : undefined;
     expect(action).toMatchObject({ action: "create" });
-    expect(action!.fields).toEqual([expect.objectContaining({ field: "replacedAccounts", from: [orphan!.name] })]);
+    expect(action!.fields.filter((f) => f.field === "replacedAccounts")).toEqual([expect.objectContaining({ field: "replacedAccounts", from: [orphan!.name] })]);
+    expect(action!.fields.find((f) => f.field === "rotation")).toMatchObject({ to: "2" });
 
     const id = await expectOneWorkingAccount(fx, dir, await applyUntilOk(fx, dir));
     expect(id).not.toBe(orphan!.id);
