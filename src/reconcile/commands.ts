@@ -288,7 +288,7 @@ export async function applyCommand(opts: CommandOptions): Promise<CommandResult>
       let outcome: PlanOutcome & { inventory: Inventory | undefined } = planned;
       if (saved) {
         const changed = staleObjects(saved, outcome);
-        if (changed.length) return { command: "apply", exitCode: 1, errors: [], plan: saved.plan, message: staleMessage(opts.planFile!, undefined, changed) };
+        if (changed.length) return { command: "apply", exitCode: 1, errors: [], message: staleMessage(opts.planFile!, undefined, changed) };
         outcome = { ...restrictToSaved(outcome, saved), inventory: outcome.inventory };
       }
       const publishers = publishersFor(opts);

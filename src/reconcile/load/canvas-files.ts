@@ -15,7 +15,7 @@ import { locate, parseYaml, readYaml } from "./yaml-source";
 
 export const CANVASES = "canvases";
 const CANVAS_FILE = "canvas.yaml";
-const URL = /^https?:\/\/\S+$/;
+const URL = /^https?:\/\/\S+$/i;
 
 /** Inputs (as plans name them) ← where each is written: canvas.yaml, its `share:`, a `<slug>.yaml`. */
 const CANVAS_INPUT_KEYS = { accessScope: "access_scope", allowPublicRead: "allow_public_read", dashboardBody: "dashboard_body", previewImageUrl: "preview_image_url" };
