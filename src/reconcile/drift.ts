@@ -19,7 +19,7 @@ const shellCommand = (words: string[]) => words.map(shellWord).join(" ");
 function commandsFor(s: Step, target: string): DriftItem["commands"] {
   const t = ["--target", target];
   const a = s.action;
-  const why = keepUnavailable(a.kind, a.fields, a.source?.file);
+  const why = keepUnavailable(a.kind, a.fields, a.source?.file, s.desired?.referenced);
   return {
     restore: shellCommand(["svc-iac", "apply", ...t, "--only", a.address]),
     ...(why ? { keepUnavailable: why } : { keep: shellCommand(["svc-iac", "import", ...t, "--keep", a.address]) }),

@@ -45,6 +45,26 @@ export interface DesiredObject {
     protect?: boolean;
   };
   source: SourceLocation;
+  /**
+   * The inputs whose values the repository writes with a `${var.NAME}` / `${env.NAME}` reference,
+   * sorted by field: their values differ between targets, so the platform's value of one cannot be
+   * written back into the shared file (drift offers no `import --keep` for them). Secret fields are
+   * not listed (they are always references). Absent when there is none.
+   * @default []
+   */
+  referenced?: ReferencedInput[];
+}
+
+/** An input of a desired object whose value is written with a reference. */
+export interface ReferencedInput {
+  /** The input as plans and drift name it: `dashboardBody`, `udfArgs`, `isVisible`. */
+  field: string;
+  /** The key it is read from, as the file names it: `dashboard_body`, `args`, `share.client_id`. */
+  key: string;
+  /** The first reference written in its value, as written: `${var.city}`. */
+  reference: string;
+  /** Where that reference is written; `path` is its place in the document, e.g. `dashboard_body`, `args.city`. */
+  source: SourceLocation;
 }
 
 /**

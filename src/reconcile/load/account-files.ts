@@ -7,7 +7,7 @@ import { posix } from "node:path";
 import type { DesiredObject } from "../model";
 import type { Diagnostics } from "./diagnostics";
 import { desiredObject } from "./desired";
-import { MapReader, report, rootReader, type ReadContext } from "./fields";
+import { joinPath, MapReader, referencedInputs, report, rootReader, type ReadContext } from "./fields";
 import { isMap } from "yaml";
 import { BUCKET_POLICIES_KEYS, BUCKET_POLICY_KEYS, DURATION_EXPECTED, PATTERNS, SECRET_KEYS, SECRETS_KEYS, SERVICE_ACCOUNT_KEYS, SERVICE_ACCOUNTS_KEYS } from "./keys";
 import type { Resolver } from "./variables";
@@ -69,7 +69,8 @@ export async function readServiceAccounts(root: string, vars: Resolver, diag: Di
     if (!m.isMapping) continue;
     const inputs = { name: e.name, rotation: m.text("rotation", 'a trigger value (string or number), e.g. "1": changing it rotates the token') };
     const rotateEvery = m.string("rotate_every", { pattern: PATTERNS.duration, expected: DURATION_EXPECTED });
-    out.push(desiredObject("ServiceAccount", `service_account.${e.name}`, inputs, locate(opened.ctx.src, e.keyNode, e.path), { options: { rotateEvery, protect: m.boolean("protect") } }));
+    const referenced = referencedInputs(opened.ctx, { rotation: joinPath(e.path, "rotation") });
+    out.push(desiredObject("ServiceAccount", `service_account.${e.name}`, inputs, locate(opened.ctx.src, e.keyNode, e.path), { options: { rotateEvery, protect: m.boolean("protect") }, referenced }));
   }
   return out;
 }

@@ -3,10 +3,10 @@
  * the folder with optional `<slug>.yaml` settings. `.py` files in sub-folders are helper modules.
  */
 import { posix } from "node:path";
-import type { DesiredObject, UdfTest } from "../model";
+import type { DesiredObject, ReferencedInput, UdfTest } from "../model";
 import type { Diagnostics } from "./diagnostics";
 import { desiredObject } from "./desired";
-import { MapReader, rootReader, type ReadContext } from "./fields";
+import { MapReader, referencedInputs, rootReader, type ReadContext } from "./fields";
 import { CANVAS_KEYS, DURATION_EXPECTED, HEADER_KEYS, PATTERNS, SHARE_KEYS, UDF_KEYS } from "./keys";
 import { isFile, listFolder, readText } from "./repo-files";
 import { readUdfTests } from "./udf-tests";
@@ -16,6 +16,11 @@ import { locate, parseYaml, readYaml } from "./yaml-source";
 export const CANVASES = "canvases";
 const CANVAS_FILE = "canvas.yaml";
 const URL = /^https?:\/\/\S+$/i;
+
+/** Inputs (as plans name them) ← where each is written: canvas.yaml, its `share:`, a `<slug>.yaml`. */
+const CANVAS_INPUT_KEYS = { accessScope: "access_scope", allowPublicRead: "allow_public_read", dashboardBody: "dashboard_body", previewImageUrl: "preview_image_url" };
+const SHARE_INPUT_KEYS = { clientId: "share.client_id", rotation: "share.rotation" };
+const UDF_INPUT_KEYS = { entrypoint: "entrypoint", metadata: "metadata", headers: "headers", createSharedToken: "shared_token", isVisible: "visible", position: "position" };
 
 /** Every canvas, share and UDF of the repository; the UDFs' `tests:` go to `tests` when given. */
 export async function readCanvases(root: string, vars: Resolver, diag: Diagnostics, tests: UdfTest[] = []): Promise<DesiredObject[]> {
@@ -71,7 +76,8 @@ function readCanvasFile(ctx: ReadContext, canvas: string): DesiredObject[] {
     dashboardBody: top.string("dashboard_body"),
     previewImageUrl: preview,
   };
-  const out = [desiredObject("Canvas", `canvas.${canvas}`, inputs, locate(ctx.src, null, ""), { options: { protect: top.boolean("protect") } })];
+  const referenced = referencedInputs(ctx, CANVAS_INPUT_KEYS);
+  const out = [desiredObject("Canvas", `canvas.${canvas}`, inputs, locate(ctx.src, null, ""), { options: { protect: top.boolean("protect") }, referenced })];
   if (top.has("share")) {
     const share = top.map("share", SHARE_KEYS);
     if (share) {
@@ -81,7 +87,8 @@ function readCanvasFile(ctx: ReadContext, canvas: string): DesiredObject[] {
       };
       const rotateEvery = share.string("rotate_every", { pattern: PATTERNS.duration, expected: DURATION_EXPECTED });
       const source = locate(ctx.src, top.keyNode("share"), "share");
-      out.push(desiredObject("CanvasShare", `share.${canvas}`, shareInputs, source, { refs: { canvas }, options: { rotateEvery, protect: share.boolean("protect") } }));
+      const options = { rotateEvery, protect: share.boolean("protect") };
+      out.push(desiredObject("CanvasShare", `share.${canvas}`, shareInputs, source, { refs: { canvas }, options, referenced: referencedInputs(ctx, SHARE_INPUT_KEYS) }));
     }
   }
   return out;
@@ -99,7 +106,7 @@ async function readUdf(root: string, canvas: string, slug: string, files: string
     return undefined;
   }
   const code = (await readText(root, pyFile)) ?? "";
-  let settings: UdfSettings = { headers: [], tests: [] };
+  let settings: UdfSettings = { headers: [], tests: [], referenced: [] };
   if (files.includes(`${slug}.yaml`)) {
     const settingsFile = `${folder}/${slug}.yaml`;
     const text = (await readText(root, settingsFile)) ?? "";
@@ -115,7 +122,7 @@ async function readUdf(root: string, canvas: string, slug: string, files: string
     createSharedToken: settings.sharedToken ?? false,
   };
   const options = { isVisible: settings.visible, position: settings.position, protect: settings.protect };
-  const object = desiredObject("Udf", `udf.${canvas}/${slug}`, inputs, { file: pyFile, line: 1, column: 1, path: "" }, { refs: { canvas }, options });
+  const object = desiredObject("Udf", `udf.${canvas}/${slug}`, inputs, { file: pyFile, line: 1, column: 1, path: "" }, { refs: { canvas }, options, referenced: settings.referenced });
   return { object, tests: settings.tests };
 }
 
@@ -128,12 +135,14 @@ interface UdfSettings {
   sharedToken?: boolean;
   protect?: boolean;
   tests: UdfTest[];
+  /** Its inputs written with a reference in `<slug>.yaml`. */
+  referenced: ReferencedInput[];
 }
 
 async function readUdfSettings(root: string, ctx: ReadContext, folder: string, udf: { canvas: string; slug: string }): Promise<UdfSettings> {
   const top = rootReader(ctx, UDF_KEYS);
-  if (!top.isMapping) return { headers: [], tests: [] };
-  return {
+  if (!top.isMapping) return { headers: [], tests: [], referenced: [] };
+  const settings = {
     entrypoint: top.string("entrypoint", { pattern: PATTERNS.module, expected: 'a Python function name, e.g. "udf"' }),
     metadata: top.object("metadata", 'a mapping of metadata, e.g. {"fused:description": "Loads listings"}'),
     headers: await readHeaders(root, ctx, top, folder),
@@ -143,6 +152,7 @@ async function readUdfSettings(root: string, ctx: ReadContext, folder: string, u
     protect: top.boolean("protect"),
     tests: readUdfTests(ctx, top, udf),
   };
+  return { ...settings, referenced: referencedInputs(ctx, UDF_INPUT_KEYS) };
 }
 
 async function readHeaders(root: string, ctx: ReadContext, top: MapReader, folder: string): Promise<UdfSettings["headers"]> {

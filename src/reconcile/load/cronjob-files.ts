@@ -6,7 +6,7 @@ import type { DesiredObject, SourceLocation } from "../model";
 import { FIELDS, parseCron } from "../../resources/cron-expression";
 import { describeFound, type Diagnostics } from "./diagnostics";
 import { desiredObject } from "./desired";
-import { rootReader, type MapReader } from "./fields";
+import { referencedInputs, rootReader, type MapReader } from "./fields";
 import { CRON_ARRAY_KEYS, CRONJOB_KEYS, PATTERNS } from "./keys";
 import { listFolder } from "./repo-files";
 import type { Resolver } from "./variables";
@@ -25,6 +25,16 @@ export const ONE_MINUTE =
 
 const ARRAY_INPUTS = { minute: "minute", hour: "hour", day_of_month: "dayOfMonth", month: "month", day_of_week: "dayOfWeek" } as const;
 
+/** Inputs (as plans name them) ← the keys they are written under. */
+const INPUT_KEYS = {
+  schedule: "schedule",
+  ...Object.fromEntries(Object.entries(ARRAY_INPUTS).map(([key, input]) => [input, key])),
+  udfId: "udf",
+  udfArgs: "args",
+  enabled: "enabled",
+  description: "description",
+};
+
 export async function readCronjobs(root: string, vars: Resolver, diag: Diagnostics): Promise<{ objects: DesiredObject[]; references: UdfReference[] }> {
   const objects: DesiredObject[] = [];
   const references: UdfReference[] = [];
@@ -41,7 +51,8 @@ export async function readCronjobs(root: string, vars: Resolver, diag: Diagnosti
     }
     const src = await readYaml(root, file, diag);
     if (!src) continue;
-    const top = rootReader({ src, diag, vars }, CRONJOB_KEYS);
+    const ctx = { src, diag, vars };
+    const top = rootReader(ctx, CRONJOB_KEYS);
     if (!top.isMapping) continue;
     const schedule = readSchedule(top);
     const udf = top.string("udf", { required: true, pattern: /^[A-Za-z0-9_]+\/[A-Za-z0-9_-]+$/, expected: 'a UDF of this repository as "<canvas>/<slug>", e.g. "listings/stats"' });
@@ -53,7 +64,8 @@ export async function readCronjobs(root: string, vars: Resolver, diag: Diagnosti
       enabled: top.boolean("enabled") ?? true,
       description: top.string("description"),
     };
-    objects.push(desiredObject("Cronjob", `cronjob.${name}`, inputs, locate(src, null, ""), { refs: { udf }, options: { protect: top.boolean("protect") } }));
+    const more = { refs: { udf }, options: { protect: top.boolean("protect") }, referenced: referencedInputs(ctx, INPUT_KEYS) };
+    objects.push(desiredObject("Cronjob", `cronjob.${name}`, inputs, locate(src, null, ""), more));
   }
   return { objects, references };
 }

@@ -1,5 +1,5 @@
 /** Builds desired objects as plain, deterministic data (no `undefined` fields). */
-import type { DesiredKind, DesiredObject, SourceLocation } from "../model";
+import type { DesiredKind, DesiredObject, ReferencedInput, SourceLocation } from "../model";
 
 function defined<T extends object>(o: T): T {
   return Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined)) as T;
@@ -10,9 +10,10 @@ export function desiredObject(
   address: string,
   inputs: Record<string, unknown>,
   source: SourceLocation,
-  more: { refs?: DesiredObject["refs"]; options?: DesiredObject["options"] } = {},
+  more: { refs?: DesiredObject["refs"]; options?: DesiredObject["options"]; referenced?: ReferencedInput[] } = {},
 ): DesiredObject {
-  return { address, kind, inputs: defined(inputs), refs: defined(more.refs ?? {}), options: defined(more.options ?? {}), source };
+  const referenced = more.referenced?.length ? { referenced: more.referenced } : {};
+  return { address, kind, inputs: defined(inputs), refs: defined(more.refs ?? {}), options: defined(more.options ?? {}), source, ...referenced };
 }
 
 /** Objects in address order, so loads, plans and snapshots never depend on directory order. */

@@ -6,13 +6,21 @@
  */
 import { isAlias, isMap, isScalar, isSeq, type Node, type Pair } from "yaml";
 import { describeFound, didYouMean, listAlternatives, type Diagnostics } from "./diagnostics";
-import type { Resolved, Resolver } from "./variables";
+import type { ReferencedInput, SourceLocation } from "../model";
+import { firstReference, type Resolved, type Resolver } from "./variables";
 import { locate, type SourceDoc } from "./yaml-source";
 
 export interface ReadContext {
   src: SourceDoc;
   diag: Diagnostics;
   vars: Resolver;
+  /** Where the document's values write a reference, in reading order (see {@link referencedInputs}). */
+  written?: WrittenReference[];
+}
+
+/** A `${var.NAME}` / `${env.NAME}` reference written in a value; `path` is the value's path in the document. */
+export interface WrittenReference extends SourceLocation {
+  reference: string;
 }
 
 /** `share.rotate_every`, `headers[0].file`. */
@@ -39,6 +47,8 @@ export function plainValue(ctx: ReadContext, node: Node | null, path: string): R
     const r = ctx.vars.resolve(node.value);
     if (!r.ok && r.message) report(ctx, node, path, r.message);
     else if (!r.ok) ctx.vars.unresolvedIn.add(ctx.src.file);
+    const reference = firstReference(node.value);
+    if (reference) (ctx.written ??= []).push({ ...locate(ctx.src, node, path), reference });
     return r;
   }
   if (isSeq(node)) {
@@ -249,6 +259,24 @@ export class MapReader {
     if (!isSeq(node)) return this.fail(key, `found ${describeFound(isMap(node) ? {} : isScalar(node) ? node.value : null)}, expected ${expected}`);
     return node.items.map((item, i) => ({ node: deref(this.ctx, item), path: joinPath(joinPath(this.path, key), i) }));
   }
+}
+
+/**
+ * The inputs of one object whose values the document writes with a reference. `keys` maps each
+ * input, named as plans and drift name it (`dashboardBody`), to the path it is read from
+ * (`dashboard_body`, `share.client_id`); a reference anywhere inside that value counts, and the
+ * first one read is named. Sorted by input, so the data is the same whatever the reading order.
+ * Only values already read are seen: call it after reading the object's fields.
+ */
+export function referencedInputs(ctx: ReadContext, keys: Readonly<Record<string, string>>): ReferencedInput[] {
+  const written = ctx.written ?? [];
+  const within = (path: string, key: string) => path === key || path.startsWith(`${key}.`) || path.startsWith(`${key}[`);
+  const out: ReferencedInput[] = [];
+  for (const field of Object.keys(keys).sort()) {
+    const w = written.find((r) => within(r.path, keys[field]!));
+    if (w) out.push({ field, key: keys[field]!, reference: w.reference, source: { file: w.file, line: w.line, column: w.column, path: w.path } });
+  }
+  return out;
 }
 
 /** The document's root mapping. */

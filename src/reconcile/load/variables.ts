@@ -29,6 +29,20 @@ export interface ResolverOptions {
 /** The value of a variable whose own value has an error (reported in svc.yaml): references to it are not checked. */
 export const UNRESOLVED: unique symbol = Symbol("unresolved variable");
 
+/**
+ * The first `${var.NAME}` / `${env.NAME}` reference written in `text`, as written (`${var.city}`);
+ * `$${` is a literal and does not count. Undefined when there is none.
+ */
+export function firstReference(text: string): string | undefined {
+  for (let i = text.indexOf("${"); i >= 0; i = text.indexOf("${", i + 2)) {
+    if (i > 0 && text[i - 1] === "$") continue;
+    const end = text.indexOf("}", i + 2);
+    if (end < 0) return undefined;
+    if (REFERENCE.test(text.slice(i + 2, end))) return text.slice(i, end + 1);
+  }
+  return undefined;
+}
+
 export class Resolver {
   /** Environment variables used by secret fields, for redaction. */
   readonly secretEnvNames = new Set<string>();

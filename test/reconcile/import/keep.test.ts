@@ -120,11 +120,26 @@ describe("GIVEN the example repository applied to the default target", () => {
     let before: Record<string, string>;
     let ran: Awaited<ReturnType<typeof runImportInProcess>>;
 
+    let drift: DriftReport;
+
     beforeAll(async () => {
       const listings = (await platformView(fx.user)).canvases.find((c) => c.name === "listings")!;
       await fx.user.canvases.update(listings.id, { name: "listings", dashboard_body: "Edited by hand" });
       before = filesOf(dir);
+      drift = driftOf(await driftCommand(opts()));
       ran = await runImportInProcess(["--keep", "canvas.listings", dir], env);
+    });
+
+    it("THEN drift offers no keep command and says why: the field, where it is written and the variable", () => {
+      const item = drift.items.find((i) => i.address === "canvas.listings")!;
+      expect(item.fields.map((f) => f.field)).toEqual(["dashboardBody"]);
+      expect(item.commands).toEqual({
+        restore: "svc-iac apply --target default --only canvas.listings",
+        keepUnavailable:
+          "dashboard_body is written with ${var.city} in canvases/listings/canvas.yaml:7; keeping the platform's value would drop the variable for every target: edit it by hand",
+      });
+      expect(renderDriftMarkdown(drift)).toContain("No command keeps the change made on the platform: dashboard\\_body is written with");
+      expect(renderDriftMarkdown(drift)).not.toContain("--keep canvas.listings");
     });
 
     it("THEN keep refuses, naming the file, line and variable, and writes nothing", () => {
@@ -150,7 +165,7 @@ describe("GIVEN the example repository applied to the default target", () => {
       const item = driftOf(await driftCommand(opts())).items.find((i) => i.address === "udf.listings/loader")!;
       expect(item.commands?.keep).toBeUndefined();
       expect(item.commands?.keepUnavailable).toBe(
-        "svc-iac import --keep does not write metadata back (it would rewrite configuration that did not drift); edit canvases/listings/loader.yaml by hand to keep the platform's version",
+        "metadata is written with ${var.city} in canvases/listings/loader.yaml:3; keeping the platform's value would drop the variable for every target: edit it by hand",
       );
       const before = filesOf(dir);
       const ran = await runImportInProcess(["--keep", "udf.listings/loader", dir], env);
