@@ -77,8 +77,9 @@ export function readActionInputs(env: Record<string, string | undefined>): Actio
   const maxDeletionsText = get("max-deletions");
   let maxDeletions: number | undefined;
   if (maxDeletionsText !== "") {
-    maxDeletions = Number(maxDeletionsText);
-    if (!Number.isInteger(maxDeletions) || maxDeletions < 0) problems.push(`Input "max-deletions" is "${maxDeletionsText}"; expected a whole number, 0 or more.`);
+    // Digits only, as the command line's --max-deletions: not "1e3" or "0x10" (inputs are trimmed, as the runner does).
+    maxDeletions = /^\d+$/.test(maxDeletionsText) ? Number(maxDeletionsText) : Number.NaN;
+    if (!Number.isSafeInteger(maxDeletions)) problems.push(`Input "max-deletions" is "${maxDeletionsText}"; expected a whole number, 0 or more.`);
   }
   const githubSecrets = parseSecretsTarget(get("github-secrets"), problems);
 

@@ -14,7 +14,7 @@ import type { LoadedProject, LoadError } from "./model";
 import { observe, type Observation } from "./observe";
 import { rekeyedEntries } from "./rekey-inventory";
 import { FingerprintKey } from "../resources/fingerprint";
-import { outputsPublisher } from "./outputs-file";
+import { outputsPublisher, readOutputsFile } from "./outputs-file";
 import { planChanges, type PlanOutcome } from "./plan";
 import { PROTECTED_RULE } from "./protect";
 import { adoptionCandidates, CROSS_TARGET_RULE, crossTargetBlocks } from "./cross-target";
@@ -181,6 +181,22 @@ function tokenBlock(outcome: PlanOutcome, publishers: TokenPublisher[], opts: Co
   });
 }
 
+/** Stops about where tokens go: lifted by apply's own --outputs, not by planning again. */
+const OUTPUTS_RULES = ["tokens-without-outputs", "outputs-unusable"];
+
+/**
+ * An outputs file that cannot take tokens (a folder, not JSON, not an outputs file) stops the plan
+ * before anything is created: found after a create, its token would have nowhere to go.
+ */
+async function outputsBlock(outcome: PlanOutcome, opts: CommandOptions): Promise<void> {
+  if (!opts.outputs) return;
+  try {
+    await readOutputsFile(opts.outputs);
+  } catch (e) {
+    outcome.plan.blocks.push({ rule: "outputs-unusable", message: (e as Error).message });
+  }
+}
+
 export { validateCommand } from "./validate-command";
 
 /** `svc-iac plan`: what apply would do; writes nothing. */
@@ -188,6 +204,7 @@ export function planCommand(opts: CommandOptions): Promise<CommandResult> {
   return withSession(opts, "plan", async (s) => {
     const outcome = await makePlan(s, opts);
     tokenBlock(outcome, publishersFor(opts), opts);
+    await outputsBlock(outcome, opts);
     const changes = outcome.plan.actions.length > 0;
     // These stop the plan itself: no flag of apply's would make it go (protected, cross-target), or it names what would be lost (cascade).
     const fatal = outcome.plan.blocks.filter((b) => b.rule === PROTECTED_RULE || b.rule === CASCADE_RULE || b.rule === CROSS_TARGET_RULE);
@@ -195,7 +212,7 @@ export function planCommand(opts: CommandOptions): Promise<CommandResult> {
     if (opts.planOut) {
       // A saved plan is applied with the options it was made with: one that would stop on a limit
       // of those options could never be applied, so it is not saved.
-      const stops = outcome.plan.blocks.filter((b) => b.rule !== "tokens-without-outputs");
+      const stops = outcome.plan.blocks.filter((b) => !OUTPUTS_RULES.includes(b.rule));
       if (stops.length) {
         return {
           command: "plan", exitCode: 1, errors: [], plan: outcome.plan,
@@ -288,14 +305,15 @@ export async function applyCommand(opts: CommandOptions): Promise<CommandResult>
       let outcome: PlanOutcome & { inventory: Inventory | undefined } = planned;
       if (saved) {
         const changed = staleObjects(saved, outcome);
-        if (changed.length) return { command: "apply", exitCode: 1, errors: [], plan: saved.plan, message: staleMessage(opts.planFile!, undefined, changed) };
+        if (changed.length) return { command: "apply", exitCode: 1, errors: [], message: staleMessage(opts.planFile!, undefined, changed) };
         outcome = { ...restrictToSaved(outcome, saved), inventory: outcome.inventory };
       }
       const publishers = publishersFor(opts);
       tokenBlock(outcome, publishers, opts);
+      await outputsBlock(outcome, opts);
       const { plan } = outcome;
       if (plan.blocks.length) {
-        const again = saved && plan.blocks.some((b) => b.rule !== "tokens-without-outputs") ? `\n${opts.planFile} cannot be applied as it is: a saved plan keeps the options it was made with. Make a new one with svc-iac plan --out and the flag named above.` : "";
+        const again = saved && plan.blocks.some((b) => !OUTPUTS_RULES.includes(b.rule)) ? `\n${opts.planFile} cannot be applied as it is: a saved plan keeps the options it was made with. Make a new one with svc-iac plan --out and the flag named above.` : "";
         return { command: "apply", exitCode: 1, errors: [], plan, message: plan.blocks.map((b) => b.message).join("\n") + again };
       }
       // A saved plan was reviewed already: applying it is the approval (as `terraform apply FILE`).

@@ -55,8 +55,10 @@ export async function readOutputsFile(file: string): Promise<OutputsFile | undef
   try {
     text = await readFile(file, "utf8");
   } catch (e) {
-    if ((e as NodeJS.ErrnoException)?.code === "ENOENT") return undefined;
-    throw e;
+    const code = (e as NodeJS.ErrnoException)?.code;
+    if (code === "ENOENT") return undefined;
+    if (code === "EISDIR") throw new Error(`The outputs file ${file} is a folder: --outputs takes the path of a file, e.g. ${path.join(file, "outputs.json")}.`);
+    throw new Error(`The outputs file ${file} cannot be read (${code ?? (e as Error).message}).`);
   }
   let data: unknown;
   try {

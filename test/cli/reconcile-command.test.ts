@@ -101,6 +101,13 @@ describe("GIVEN the valid-full repository and an empty platform", () => {
     expect(readFileSync(file, "utf8").trimEnd()).toBe(drift.stdout.trimEnd());
   });
 
+  it("WHEN the applied saved plan is applied again THEN it is refused as stale, with no plan printed", async () => {
+    const r = await run("apply", [dir, ...outputs(), "--plan", join(dir, "..", "out", "plan.json")], env);
+    expect(r.code).toBe(1);
+    expect(r.stdout).toBe("");
+    expect(r.stderr).toMatch(/Saved plan is stale/);
+  });
+
   it("WHEN apply --json runs with nothing to do THEN stdout is one JSON document with the plan and an empty report", async () => {
     const r = await run("apply", [dir, "--auto-approve", "--json"], env);
     expect(r.code).toBe(0);

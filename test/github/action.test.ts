@@ -208,6 +208,15 @@ describe("exit codes and outputs", () => {
     expect(r.stdout).toContain('Input "github-secrets" is "org"');
   });
 
+  it("takes max-deletions as digits only, as the command line does", async () => {
+    for (const bad of ["1e3", "0x10", "-1", "2.5"]) {
+      const r = await run({ command: "plan", "max-deletions": bad }, () => planResult(0));
+      expect(r.code, bad).toBe(1);
+      expect(r.seen).toEqual([]);
+      expect(r.stdout).toContain(`Input "max-deletions" is "${bad}"; expected a whole number, 0 or more.`);
+    }
+  });
+
   it("runs the command in the working directory with the inputs, and without GitHub credentials in its environment", async () => {
     const r = await run({ command: "plan", target: "prod", prune: "true", "max-deletions": "3" }, () => planResult(0));
     const opts = r.seen[0];

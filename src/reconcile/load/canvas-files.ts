@@ -15,7 +15,7 @@ import { locate, parseYaml, readYaml } from "./yaml-source";
 
 export const CANVASES = "canvases";
 const CANVAS_FILE = "canvas.yaml";
-const URL = /^https?:\/\/\S+$/;
+const URL = /^https?:\/\/\S+$/i;
 
 /** Every canvas, share and UDF of the repository; the UDFs' `tests:` go to `tests` when given. */
 export async function readCanvases(root: string, vars: Resolver, diag: Diagnostics, tests: UdfTest[] = []): Promise<DesiredObject[]> {

@@ -4,7 +4,7 @@
  * succeeds) end with exactly one account per address, its token in the outputs, and no account
  * left whose token nobody holds.
  */
-import { readFileSync, writeFileSync } from "node:fs";
+import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import type { CommandResult, PublishedToken, TokenPublisher } from "../../../src/reconcile/command-types";
@@ -244,5 +244,27 @@ describe("GIVEN another stack creates the same tagged account between this apply
     await fx.user.environment.deleteServiceAccount(other[0]!.id);
     const id = await expectOneWorkingAccount(fx, dir, await applyUntilOk(fx, dir));
     expect(id).not.toBe(other[0]!.id);
+  });
+});
+
+describe("GIVEN --outputs naming a folder, or a file that is not an outputs file", () => {
+  const fx = useEmulator();
+
+  it("THEN plan and apply stop before anything is created, naming the file, and no account is made", async () => {
+    const dir = copyRepo("valid-full");
+    const folder = join(dir, "..", "outputs-folder");
+    mkdirSync(folder, { recursive: true });
+    const notOutputs = join(dir, "..", "not-outputs.json");
+    writeFileSync(notOutputs, "not json");
+    for (const [outputs, says] of [[folder, `The outputs file ${folder} is a folder`], [notOutputs, `The outputs file ${notOutputs} is not valid JSON`]] as const) {
+      const plan = await planCommand(commandOptions(dir, fx.emu, { outputs }));
+      expect(plan.command === "plan" && plan.plan!.blocks).toEqual([{ rule: "outputs-unusable", message: expect.stringContaining(says) }]);
+      const apply = await applyCommand(commandOptions(dir, fx.emu, { outputs }));
+      expect(apply.exitCode).toBe(1);
+      expect(apply.command === "apply" && apply.message).toContain(says);
+      expect(apply.command === "apply" && apply.report).toBeUndefined();
+    }
+    expect(await deployerAccounts(fx)).toEqual([]);
+    expect((await platformView(fx.user)).canvases).toEqual([]);
   });
 });

@@ -1,3 +1,6 @@
+import { cpSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { loadRepository } from "../../../src/reconcile/load/index";
 import type { DesiredObject, LoadedProject, LoadResult } from "../../../src/reconcile/model";
@@ -114,5 +117,16 @@ describe("targets and variables", () => {
     const a = projectOf(await loadRepository(FIXTURE, { env: ENV }));
     const b = projectOf(await loadRepository(FIXTURE, { env: ENV }));
     expect(JSON.stringify(b)).toBe(JSON.stringify(a));
+  });
+});
+
+describe("a URL written with an upper-case scheme", () => {
+  it("GIVEN preview_image_url: HTTPS://Example.COM/x.png THEN it loads, as URLs' schemes are case-insensitive", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "svc-url-"));
+    cpSync(FIXTURE, dir, { recursive: true });
+    const file = join(dir, "canvases/listings/canvas.yaml");
+    writeFileSync(file, readFileSync(file, "utf8").replace("preview_image_url: https://example.com/listings.png", "preview_image_url: HTTPS://Example.COM/x.png"));
+    const canvas = projectOf(await loadRepository(dir, { env: ENV })).objects.find((o) => o.address === "canvas.listings")!;
+    expect(canvas.inputs.previewImageUrl).toBe("HTTPS://Example.COM/x.png");
   });
 });
