@@ -1,6 +1,7 @@
 /** `svc-iac emulator`: runs the local platform until SIGINT/SIGTERM. */
 import { startEmulator } from "../emulator/emulator";
 import { parseFaultSpec } from "../emulator/faults";
+import { SeedFileError } from "../emulator/seed-file";
 import { parseCommandArgs, wholeNumberFlag } from "./command-args";
 import { CliUsageError } from "./usage";
 
@@ -32,7 +33,7 @@ export async function runEmulatorCommand(argv: string[]): Promise<number> {
     }
   }
   const log = (line: string) => process.stderr.write(`[emulator] ${line}\n`);
-  const emu = await startEmulator({
+  const started = startEmulator({
     host: values.host,
     port,
     dataDir: values["data-dir"],
@@ -42,7 +43,14 @@ export async function runEmulatorCommand(argv: string[]): Promise<number> {
     python: values.python,
     runTimeLimitMs: limit === undefined ? undefined : Math.round(limit * 1000),
     log,
+  }).catch((e: unknown) => {
+    if (!(e instanceof SeedFileError)) throw e;
+    // One `file:line:column: path: message` per line, as editors and CI read them (no prefix).
+    process.stderr.write(`${e.message}\n`);
+    return undefined;
   });
+  const emu = await started;
+  if (!emu) return 1;
   const t = emu.tokens;
   process.stdout.write(
     JSON.stringify({

@@ -17,7 +17,8 @@ import { checkRunTimeLimit, createRealtimeRuntime } from "./realtime/runtime";
 import { migrateRunCache } from "./realtime/run-cache";
 import { Keys } from "./keys";
 import type { EmulatorEnv } from "./route";
-import { DEFAULT_SEED, applySeed, loadSeedFile, type SeedSpec, type SeedTokens } from "./seed";
+import { DEFAULT_SEED, applySeed, type SeedSpec, type SeedTokens } from "./seed";
+import { loadSeedFile } from "./seed-file";
 import { createRouter, listen } from "./server";
 import { Store } from "./store";
 
@@ -28,7 +29,10 @@ export interface EmulatorOptions {
   port?: number;
   /** Keeps state, keys and stored objects across restarts; in memory when absent. */
   dataDir?: string;
-  /** A seed object, or the path of a YAML/JSON seed file. @default the built-in seed */
+  /**
+   * A seed object, or the path of a YAML/JSON seed file. A bad file rejects with a `SeedFileError`
+   * listing every problem at its `file:line:column`. @default the built-in seed
+   */
   seed?: SeedSpec | string;
   /** Fault injection spec (see `faults.ts` and the README). Off by default. */
   faults?: string | FaultSpec;
@@ -76,6 +80,8 @@ export interface RunningEmulator {
 
 export async function startEmulator(options: EmulatorOptions = {}): Promise<RunningEmulator> {
   checkRunTimeLimit(options.runTimeLimitMs);
+  // A bad seed file stops the start before the data dir is created or touched.
+  const seed = typeof options.seed === "string" ? loadSeedFile(options.seed) : (options.seed ?? DEFAULT_SEED);
   if (options.dataDir) mkdirSync(options.dataDir, { recursive: true });
   const keys = Keys.forDataDir(options.dataDir);
   const store = new Store(options.dataDir);
@@ -103,7 +109,6 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
       runsDir: join(options.dataDir ?? tempRoot!, "runs"),
     }),
   };
-  const seed = typeof options.seed === "string" ? loadSeedFile(options.seed) : (options.seed ?? DEFAULT_SEED);
   const tokens = applySeed(store, keys, seed, clock.now());
   (seed.datasets ?? []).forEach((d, i) => {
     if (datasetAt(store, d.path)) return; // kept in the data dir from an earlier start

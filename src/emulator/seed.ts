@@ -1,12 +1,9 @@
 /**
  * What a new emulator holds: teams (execution environments) with billing, real-time instances and
  * buckets; users by tier; service accounts; and the tokens to reach them. `--seed FILE` (YAML or
- * JSON, same shape as {@link SeedSpec}) replaces the default.
+ * JSON, same shape as {@link SeedSpec}; read by `seed-file.ts`) replaces the default.
  */
-import { readFileSync } from "node:fs";
 import { randomUUID } from "node:crypto";
-import { dirname, isAbsolute, resolve } from "node:path";
-import { parse as parseYaml } from "yaml";
 import { z } from "zod";
 import { DatasetSpec } from "./datasets/dataset-spec";
 import { hashToken, type Keys } from "./keys";
@@ -23,7 +20,7 @@ const SeedUser = z.strictObject({
 });
 
 const SeedTeam = z.strictObject({
-  name: z.string().regex(/^[A-Za-z0-9_-]+$/),
+  name: z.string().regex(/^[A-Za-z0-9_-]+$/, 'a team name of letters, digits, "_" and "-" ([A-Za-z0-9_-]+)'),
   billing: z.boolean().default(true),
   instances: z
     .array(
@@ -85,25 +82,6 @@ export interface SeedTokens {
   /** Every seeded user's token by handle (or name), and service tokens by `team/name`. */
   users: Record<string, string>;
   service_accounts: Record<string, string>;
-}
-
-export function loadSeedFile(file: string): SeedSpec {
-  const text = readFileSync(file, "utf8");
-  let data: unknown;
-  try {
-    data = file.endsWith(".json") ? JSON.parse(text) : parseYaml(text);
-  } catch (e) {
-    throw new Error(`${file}: cannot parse seed file: ${(e as Error).message}`);
-  }
-  const r = SeedSpec.safeParse(data);
-  if (!r.success) {
-    throw new Error(
-      `${file}: invalid seed file:\n` + r.error.issues.map((i) => `  ${i.path.join(".") || "(root)"}: ${i.message}`).join("\n"),
-    );
-  }
-  // Rows files are named relative to the seed file.
-  for (const d of r.data.datasets) if (typeof d.rows === "string" && !isAbsolute(d.rows)) d.rows = resolve(dirname(file), d.rows);
-  return r.data;
 }
 
 /**

@@ -34,7 +34,7 @@ describe("datasets in the seed file", () => {
     ["a cell at another resolution", "  - {path: s3://acme-data/ds, resolution: 7, rows: rows.json, cell_column: c}\n", { "rows.json": '[{"c":"8928308280fffff"}]' }, "cell 8928308280fffff has resolution 9, the dataset's resolution is 7"],
     ["a time that is not a datetime", "  - {path: s3://acme-data/ds, resolution: 7, rows: rows.json, time_column: t}\n", { "rows.json": '[{"lat":1,"lng":2,"t":"soon"}]' }, `rows.json[0]: column t: expected an ISO datetime or epoch milliseconds, found "soon"`],
     ["a missing rows file", "  - {path: s3://acme-data/ds, resolution: 7, rows: nope.csv}\n", {}, "nope.csv: cannot read the dataset rows"],
-    ["a resolution of 16", "  - {path: s3://acme-data/ds, resolution: 16}\n", {}, "datasets.0.resolution"],
+    ["a resolution of 16", "  - {path: s3://acme-data/ds, resolution: 16}\n", {}, "seed.yaml:6:43: datasets[0].resolution: found 16, expected a whole number from 0 to 15"],
   ])("GIVEN %s THEN the start fails saying so", async (_what, datasets, files, message) => {
     const e = await failure(startEmulator({ seed: seedWith(datasets, files as Record<string, string>) }));
     expect(e.message).toContain(message);

@@ -1,5 +1,5 @@
 import { execFileSync, spawn } from "node:child_process";
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { createInterface } from "node:readline";
@@ -119,7 +119,7 @@ describe("svc-iac emulator (the command)", () => {
     const seedFile = join(tempDir(), "bad.json");
     writeFileSync(seedFile, JSON.stringify({ teams: [{ name: "x", users: [{ tier: "gold" }] }] }));
     const bad = runCli(["--seed", seedFile]);
-    await expect(bad.ready).rejects.toThrow(/bad\.json: invalid seed file:[\s\S]*teams\.0\.users\.0\.name/);
+    await expect(bad.ready).rejects.toThrow(`${seedFile}:1:32: teams[0].users[0].name: required key "name" is missing; expected a non-empty string`);
     const badPort = runCli(["--port", "http"]);
     await expect(badPort.ready).rejects.toThrow('Invalid --port "http": expected a whole number from 0 to 65535.');
     const badLimit = runCli(["--import-max-bytes", "ten"]);
@@ -160,6 +160,92 @@ describe("svc-iac emulator (the command)", () => {
     await c.close();
     run.child.kill("SIGTERM");
     await run.exited;
+  });
+});
+
+describe("svc-iac emulator --seed: errors of the seed file", () => {
+  /** Runs the command on a seed file of these lines; resolves with its exit code and stderr once it exits. */
+  async function startWithSeed(name: string, lines: string[]) {
+    const dir = tempDir();
+    writeFileSync(join(dir, name), lines.join("\n"));
+    const child = spawn(NODE, [CLI, "emulator", "--seed", name, "--data-dir", "data"], { cwd: dir, stdio: ["ignore", "pipe", "pipe"] });
+    let stdout = "";
+    let stderr = "";
+    child.stdout.on("data", (d) => (stdout += d));
+    child.stderr.on("data", (d) => (stderr += d));
+    const code = await new Promise<number | null>((r) => child.once("exit", (c) => r(c)));
+    return { code, stdout, stderr, dir };
+  }
+
+  it("GIVEN a seed with bad values and unknown keys WHEN started THEN every error is listed at file:line:column with its path, what was found and what was expected, and nothing starts", async () => {
+    const r = await startWithSeed("seed1.yaml", [
+      "teams:",
+      "  - name: acme",
+      '    billing: "yes"',
+      "    biling: true",
+      "    instances: [{name: a, preference_rank: 1.5}]",
+      "    users:",
+      "      - {name: Ann, tier: gold, token: short}",
+      "datasets:",
+      "  - {path: s3://acme-data/ds, resolution: 16, partition_by: [{column: t, period: week}]}",
+    ]);
+    expect(r.code).toBe(1);
+    expect(r.stdout).toBe("");
+    expect(r.stderr.split("\n")).toEqual([
+      'seed1.yaml:3:14: teams[0].billing: found "yes", expected true or false',
+      'seed1.yaml:4:5: teams[0]: unknown key "biling"; expected one of name, billing, instances, buckets, users, service_accounts; did you mean billing?',
+      "seed1.yaml:5:44: teams[0].instances[0].preference_rank: found 1.5, expected a whole number",
+      'seed1.yaml:7:27: teams[0].users[0].tier: found "gold", expected "paid" or "basic"',
+      "seed1.yaml:7:40: teams[0].users[0].token: found a string of 5 characters, expected a string of at least 8 characters",
+      "seed1.yaml:9:43: datasets[0].resolution: found 16, expected a whole number from 0 to 15",
+      'seed1.yaml:9:82: datasets[0].partition_by[0].period: found "week", expected "year", "month" or "day"',
+      "7 errors in the seed file seed1.yaml; the emulator did not start.",
+      "",
+    ]);
+    expect(r.stderr).not.toContain("short");
+    expect(existsSync(join(r.dir, "data"))).toBe(false);
+  });
+
+  it("GIVEN a seed that names a team, handle, client_id, bucket or token twice WHEN started THEN each repeat is reported where it stands, pointing at the first, and no token is shown", async () => {
+    const r = await startWithSeed("seed.yaml", [
+      "teams:",
+      "  - name: acme",
+      "    instances: [{client_id: rt-1, name: a, preference_rank: 1}, {client_id: rt-1, name: b, preference_rank: 2}]",
+      "    buckets: [s3://shared]",
+      "    users: [{name: Ann, handle: ann, token: secret-token-0001}]",
+      "  - name: acme",
+      "    buckets: [s3://shared/]",
+      "    users: [{name: Other Ann, handle: ann}]",
+      "    service_accounts: [{name: ci, token: secret-token-0001}]",
+    ]);
+    expect(r.code).toBe(1);
+    expect(r.stderr.split("\n")).toEqual([
+      'seed.yaml:3:77: teams[0].instances[1].client_id: duplicate client_id "rt-1" (first at line 3); each real-time instance needs its own client_id',
+      'seed.yaml:6:11: teams[1].name: duplicate team name "acme" (first at line 2); each team needs its own name (it becomes execution environment env-acme)',
+      'seed.yaml:7:15: teams[1].buckets[0]: duplicate bucket "s3://shared" (first at line 4, team "acme"); a bucket belongs to one team',
+      'seed.yaml:8:39: teams[1].users[0].handle: duplicate handle "ann" (first at line 5); each user needs their own handle',
+      "seed.yaml:9:42: teams[1].service_accounts[0].token: the same token as teams[0].users[0].token (line 5); each user and service account needs its own token",
+      "5 errors in the seed file seed.yaml; the emulator did not start.",
+      "",
+    ]);
+    expect(r.stderr).not.toContain("secret-token");
+  });
+
+  it("GIVEN a YAML syntax error or a duplicate key WHEN started THEN it is reported at its line and column", async () => {
+    const syntax = await startWithSeed("seed.yaml", ["teams:", "  - name: a", "   billing: true"]);
+    expect(syntax.code).toBe(1);
+    expect(syntax.stderr).toContain("seed.yaml:3:1: YAML syntax error: ");
+    const twice = await startWithSeed("seed.yaml", ["teams:", "  - name: a", "    billing: true", "    billing: false"]);
+    expect(twice.stderr).toContain('seed.yaml:4:5: teams[0]: duplicate key "billing" (first at line 3); each key may appear once');
+  });
+
+  it("GIVEN --seed naming no file WHEN started THEN it says the seed file does not exist and where it looked, and exits 1", async () => {
+    const dir = tempDir();
+    const child = spawn(NODE, [CLI, "emulator", "--seed", "seeds/nope.yaml"], { cwd: dir, stdio: ["ignore", "pipe", "pipe"] });
+    let stderr = "";
+    child.stderr.on("data", (d) => (stderr += d));
+    expect(await new Promise((r) => child.once("exit", r))).toBe(1);
+    expect(stderr).toBe(`svc-iac: the seed file seeds/nope.yaml does not exist (looked for ${join(dir, "seeds/nope.yaml")}).\n`);
   });
 });
 
