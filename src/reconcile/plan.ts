@@ -315,6 +315,8 @@ class Planner {
     if (rotatesOn && (rotatesOn === "any" ? diff.fields.length > 0 : fields.some((f) => rotatesOn.includes(f.field)))) {
       action = "rotate";
       notes.push(traits.rotation!.note);
+      // The rotation field's own note says what the action's note says: not twice.
+      fields = fields.map(({ note, ...f }) => (f.field === "rotation" ? f : { ...f, ...(note !== undefined ? { note } : {}) }));
     }
     if (action === "replace" && diff.deleteBeforeReplace) notes.push("the old object is deleted before the new one is created");
     const reason = forced

@@ -5,6 +5,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 import type { CommandResult } from "../../../src/reconcile/command-types";
 import { applyCommand, driftCommand, planCommand } from "../../../src/reconcile/commands";
 import { readOutputsFile } from "../../../src/reconcile/outputs-file";
+import { renderPlanText } from "../../../src/reconcile/render";
 import type { Plan } from "../../../src/reconcile/plan-model";
 import { accountName } from "../../../src/resources/service-account";
 import { failure, useEmulator, type EmulatorFixture } from "../../helpers/emulator";
@@ -53,6 +54,8 @@ describe("GIVEN an applied repository with a shared public canvas and a shared t
     const plan = planOf(await planCommand(commandOptions(dir, fx.emu)));
     expect(plan.actions.map((a) => `${a.action} ${a.address}`)).toEqual(["rotate share.reports"]);
     expect(plan.actions[0]!.notes.join(" ")).toMatch(/session tokens/);
+    // Said once: the rotation field carries no copy of the action's note.
+    expect(renderPlanText(plan).match(/stop working/g)).toHaveLength(1);
 
     const r = await applyCommand(commandOptions(dir, fx.emu));
     expectApplied(r);
