@@ -66,17 +66,23 @@ export function keepEdits(objects: readonly KeepObject[], texts: ReadonlyMap<str
   return { ok: true, files: [...changed].sort().map((path) => ({ path, text: current.get(path)! })) };
 }
 
-/** `value` as the text of a YAML value after `key: ` (a multi-line string as a block scalar). */
-function valueText(value: unknown): string {
-  return stringify(literal(value), { lineWidth: 0, minContentWidth: 0, indent: 2 }).replace(/\n$/, "");
+/**
+ * `value` as the text that follows `key:` in a top-level mapping: ` "text"`, or a block scalar
+ * (`|` and its lines indented under the key) for a multi-line string. Written as the entry of a
+ * mapping by the `yaml` library, so indentation and quoting are its own.
+ */
+function valueText(key: string, value: unknown): string {
+  const entry = stringify({ [key]: literal(value) }, { lineWidth: 0, minContentWidth: 0, indent: 2 });
+  return entry.slice(entry.indexOf(":") + 1).replace(/\n$/, "");
 }
 
 const isDefault = (value: unknown, dflt: unknown) => value === undefined || value === null || (dflt !== undefined && value === dflt);
 
 /** Sets top-level `key` of the YAML `text` to `value`, changing only that key's characters. */
 export function setTopLevelKey(file: string, text: string | undefined, key: string, value: unknown, dflt?: unknown): { text: string } | { problem: string } {
-  const line = `${key}: ${valueText(value)}\n`;
-  if (text === undefined) return { text: isDefault(value, dflt) ? "" : line };
+  // Made only when written: a value the platform cleared has no text.
+  const line = () => `${key}:${valueText(key, value)}\n`;
+  if (text === undefined) return { text: isDefault(value, dflt) ? "" : line() };
   const lines = new LineCounter();
   const doc = parseDocument(text, { lineCounter: lines, uniqueKeys: false, merge: false });
   const at = (offset: number) => {
@@ -85,7 +91,7 @@ export function setTopLevelKey(file: string, text: string | undefined, key: stri
   };
   if (doc.errors.length) return { problem: `${at(doc.errors[0]!.pos[0])}: the file does not parse as YAML, so ${key} cannot be set in place.` };
   const top = doc.contents;
-  const appended = () => ({ text: isDefault(value, dflt) ? text : `${text}${text === "" || text.endsWith("\n") ? "" : "\n"}${line}` });
+  const appended = () => ({ text: isDefault(value, dflt) ? text : `${text}${text === "" || text.endsWith("\n") ? "" : "\n"}${line()}` });
   if (top === null || (isScalar(top) && (top.value === null || top.value === undefined))) return appended();
   if (!isMap(top)) return { problem: `${at(top.range?.[0] ?? 0)}: found a ${isScalar(top) ? "scalar" : "list"} at the top of the file, expected a mapping, so ${key} cannot be set in place.` };
   const pair = (top.items as Pair[]).find((p) => isScalar(p.key) && p.key.value === key);
@@ -93,7 +99,7 @@ export function setTopLevelKey(file: string, text: string | undefined, key: stri
     if (!top.flow) return appended();
     if (top.items.length || isDefault(value, dflt)) return isDefault(value, dflt) ? { text } : { problem: `${at(top.range![0])}: the file is one flow mapping ({…}), so ${key} cannot be added in place.` };
     // An empty `{}` (what import writes for a file of defaults) becomes the one key.
-    return { text: splice(text, top.range![0], top.range![1], line.replace(/\n$/, "")) };
+    return { text: splice(text, top.range![0], top.range![1], line().replace(/\n$/, "")) };
   }
   const node = pair.value as Scalar | null;
   const keyStart = (pair.key as Scalar).range![0];
@@ -108,9 +114,13 @@ export function setTopLevelKey(file: string, text: string | undefined, key: stri
   }
   if (top.flow) return { problem: `${at(keyStart)}: the file is one flow mapping ({…}), so ${key} cannot be set in place.` };
   if (isDefault(value, dflt) && (value === undefined || value === null)) return { text: removeLines(text, keyStart, node.range[1]) };
-  const old = text.slice(node.range[0], node.range[1]);
-  const replacement = valueText(value);
-  return { text: splice(text, node.range[0], node.range[1], old.endsWith("\n") && !replacement.endsWith("\n") ? `${replacement}\n` : replacement) };
+  if (value === undefined || value === null) return { text: removeLines(text, keyStart, node.range[1]) };
+  // From the end of `key:` to the end of the old value, so a block scalar's indicator and lines go too.
+  const from = (pair.key as Scalar).range![1];
+  const colon = text.indexOf(":", from);
+  const old = text.slice(colon + 1, node.range[1]);
+  const replacement = valueText(key, value);
+  return { text: splice(text, colon + 1, node.range[1], old.endsWith("\n") && !replacement.endsWith("\n") ? `${replacement}\n` : replacement) };
 }
 
 const splice = (text: string, from: number, to: number, insert: string) => `${text.slice(0, from)}${insert}${text.slice(to)}`;
