@@ -1,7 +1,7 @@
 /** `svc-iac import [DIR]`: parses the command line, runs the import, prints its report. */
 import { importCommand } from "../reconcile/import/import-command";
 import { keepCommand } from "../reconcile/import/keep-command";
-import { toJson } from "../reconcile/render/json";
+import { failureJson, toJson } from "../reconcile/render/json";
 import { renderImportText, renderKeepText } from "../reconcile/render/import-text";
 import { formatLoadError } from "../reconcile/model";
 import { runWithGuardedIo } from "./actions-io";
@@ -61,6 +61,7 @@ async function run(argv: string[], io: Io): Promise<number> {
     log: (line) => io.stderr.write(`${line}\n`),
   });
   if (result.report) io.stdout.write(v.json ? toJson(result.report as never) : renderImportText(result.report));
+  else if (v.json) io.stdout.write(failureJson(result.errors, result.message));
   for (const e of result.errors) io.stderr.write(`${formatLoadError(e)}\n`);
   if (result.message) io.stderr.write(`${result.message}\n`);
   return result.exitCode;
@@ -74,6 +75,7 @@ async function runKeep(addresses: string[], v: ReturnType<typeof parseCommandArg
   }
   const result = await keepCommand({ dir: dir ?? ".", target: v.target, env: io.env, addresses, dryRun: !!v["dry-run"], log: (line) => io.stderr.write(`${line}\n`) });
   if (result.keep) io.stdout.write(v.json ? toJson(result.keep as never) : renderKeepText(result.keep));
+  else if (v.json) io.stdout.write(failureJson(result.errors, result.message));
   for (const e of result.errors) io.stderr.write(`${formatLoadError(e)}\n`);
   if (result.message) io.stderr.write(`${result.message}\n`);
   return result.exitCode;

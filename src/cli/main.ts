@@ -71,6 +71,11 @@ main(process.argv.slice(2)).then(
   },
   (err) => {
     const write = errorWriter();
+    // --json promises one document on stdout, also when the command stops before it has one.
+    if (process.argv.slice(3).includes("--json")) {
+      const { failureJson } = require("../reconcile/render/json") as typeof import("../reconcile/render/json");
+      process.stdout.write(failureJson([], (err as Error)?.message ?? String(err)));
+    }
     if (err instanceof CliUsageError) {
       const command = process.argv[2];
       write(`svc-iac: ${err.message}\nRun "svc-iac ${command !== undefined && isCommandName(command) ? `${command} ` : ""}--help" for usage.\n`);

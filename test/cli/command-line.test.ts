@@ -131,3 +131,22 @@ describe("GIVEN the built svc-iac command", () => {
     expect(help).toContain("[--canvas NAME]...");
   });
 });
+
+describe("GIVEN --json and a command that stops before it has a document", () => {
+  it("THEN stdout still holds one JSON document saying why: usage errors, a missing folder, a refused keep", async () => {
+    const dir = copyRepo("valid-full");
+    const cases = [
+      { args: ["plan", dir, "--json", "--jsno"], says: "plan has no option --jsno" },
+      { args: ["plan", join(dir, "nowhere"), "--json"], says: "does not exist" },
+      { args: ["apply", dir, "--json", "--max-deletions", "1e3"], says: "--max-deletions" },
+      { args: ["import", dir, "--keep", "canvas.nope", "--json"], says: "" },
+    ];
+    for (const c of cases) {
+      const r = await svc(c.args, { ...FIXTURE_SECRETS, SVC_BASE_URL: "http://127.0.0.1:9/v1", SVC_TOKEN: "t" });
+      const doc = JSON.parse(r.stdout);
+      expect(doc, c.args.join(" ")).toHaveProperty("errors");
+      expect(typeof doc.message, c.args.join(" ")).toBe("string");
+      expect(doc.message).toContain(c.says);
+    }
+  });
+});

@@ -250,6 +250,7 @@ describe("GIVEN a repository whose svc.yaml does not parse, and --json", () => {
       expect(doc.errors).toEqual([expect.objectContaining({ file: "svc.yaml", line: expect.any(Number), message: expect.stringContaining("YAML syntax error") })]);
     }
     expect(runs.map((r) => r.code)).toEqual([1, 1, 1, 1]);
+    for (const r of runs) expect(JSON.parse(r.stdout).message).toMatch(/^1 error in the repository; nothing was sent to the platform\.$/);
     expect(JSON.parse(runs[0]!.stdout).valid).toBe(false);
   });
 });

@@ -36,5 +36,6 @@ function withoutSecretValues(value: unknown): unknown {
  * why it stopped, so `--json` always prints one document a script can read.
  */
 export function failureJson(errors: readonly LoadError[], message: string | undefined, extra: Record<string, unknown> = {}): string {
-  return JSON.stringify(sortKeysDeep({ ...extra, errors, ...(message ? { message } : {}) }), null, 2) + "\n";
+  const why = message ?? `${errors.length} error${errors.length === 1 ? "" : "s"} in the repository; nothing was sent to the platform.`;
+  return JSON.stringify(sortKeysDeep({ ...extra, errors, message: why }), null, 2) + "\n";
 }
