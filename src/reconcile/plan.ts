@@ -25,6 +25,7 @@ import { findRenames } from "./renames";
 import { needsOf, WHOLE_REPOSITORY, type Targeting } from "./targeting";
 import { planCascade } from "./cascade";
 import { withTextDiffs } from "./render/text-diff";
+import { isEmptyAttribute } from "./render/values";
 
 export interface PlanInput {
   project: LoadedProject;
@@ -199,14 +200,15 @@ class Planner {
   /** The plan field listing the replaced or orphaned credentials apply deletes. */
   /**
    * What a create makes, as field changes from nothing: each input the platform gets (a name after
-   * name_prefix/name_suffix), a secret only as set, text as a line count when rendered.
+   * name_prefix/name_suffix), a secret only as set, text as a line count when rendered; empty
+   * values (`[]`, `{}`, `""`) are left out.
    * References to objects made by the same apply are left out (their ids are not known yet).
    */
   private createdFields(kindName: DesiredKind, news: Record<string, unknown>): FieldChange[] {
     const diff = KINDS[kindName]!.diff({} as never, news as never, { fingerprintKey: this.input.fingerprintKey });
     // A new secret has nothing to be compared with: it is said to be set, without a fingerprint.
     return diff.fields
-      .filter((f) => (f.secret ? f.toFingerprint !== undefined : f.to !== undefined && f.to !== null && f.to !== UNKNOWN_ID))
+      .filter((f) => (f.secret ? f.toFingerprint !== undefined : f.to !== undefined && f.to !== null && f.to !== UNKNOWN_ID && !isEmptyAttribute(f)))
       .map(({ note: _note, from: _from, fromFingerprint: _was, toFingerprint: _print, diff: _diff, ...f }) => ({ ...f, action: "update" as const }));
   }
 

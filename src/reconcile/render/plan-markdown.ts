@@ -63,7 +63,8 @@ function sections(plan: Plan): FitSection[] {
 function actionItem(a: PlannedAction): FitItem {
   const id = a.id ? ` (id ${oneLine(a.id)})` : "";
   const idCode = a.id ? ` (id ${code(oneLine(a.id))})` : "";
-  const changes = a.fields.length > 0 ? ` — ${formatCount(a.fields.length)} field change${a.fields.length === 1 ? "" : "s"}` : "";
+  const creates = a.action === "create" || a.action === "share";
+  const changes = a.fields.length > 0 ? ` — ${formatCount(a.fields.length)} ${creates ? "field" : "field change"}${a.fields.length === 1 ? "" : "s"}` : "";
   const moved = a.movedFrom ? `${code(oneLine(a.movedFrom))} → ` : "";
   const brief = `- ${moved}${code(oneLine(a.address))}${idCode}${changes}\n`;
   const lines = actionDetailLines(a);

@@ -6,7 +6,7 @@
 import type { PlannedAction, Plan } from "../plan-model";
 import { ACTION_WORDS, DISPLAY_ORDER } from "./action-words";
 import { diffLines, type DiffLineStyle } from "./diff-blocks";
-import { cleanText, describeCreatedField, describeFieldChange, formatCount, isEmptyAttribute, oneLine } from "./values";
+import { cleanText, describeCreatedField, describeFieldChange, formatCount, oneLine } from "./values";
 
 export interface PlanTextOptions {
   /** Wrap markers and notes in ANSI colors. @default false */
@@ -33,7 +33,6 @@ export function actionDetailLines(a: PlannedAction): string[] {
   // A create lists what it makes; any other action, what changes.
   const creates = a.action === "create" || a.action === "share";
   for (const f of a.fields) {
-    if (creates && isEmptyAttribute(f)) continue;
     lines.push(creates && f.from === undefined && f.fromFingerprint === undefined ? describeCreatedField(f) : describeFieldChange(f));
     if (f.note) lines.push(`  ! ${oneLine(f.note)}`);
   }
