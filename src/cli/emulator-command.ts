@@ -56,7 +56,7 @@ export async function runEmulatorCommand(argv: string[]): Promise<number> {
     JSON.stringify({
       base_url: emu.baseUrl,
       udf_base_url: emu.udfBaseUrl,
-      user_token: t.user_token,
+      user_token: t.user_token || null,
       service_token: t.service_token ?? null,
       client_id: emu.clientId ?? null,
       other_user_token: t.other_user_token ?? null,

@@ -115,6 +115,16 @@ describe("svc-iac emulator (the command)", () => {
     await run.exited;
   });
 
+  it("GIVEN a seed with no paid user WHEN started THEN the ready line's user_token is null, as the other absent tokens are", async () => {
+    const seedFile = join(tempDir(), "basic-only.yaml");
+    writeFileSync(seedFile, ["teams:", "  - name: solo", "    users: [{name: Bea, handle: bea, tier: basic, token: fixed-token-bea-0001}]"].join("\n"));
+    const run = runCli(["--seed", seedFile]);
+    const info = await run.ready;
+    expect(info).toMatchObject({ user_token: null, basic_user_token: "fixed-token-bea-0001", service_token: null, other_user_token: null });
+    run.child.kill("SIGTERM");
+    await run.exited;
+  });
+
   it("GIVEN an invalid seed file or fault spec WHEN started THEN it exits 1 naming the problem", async () => {
     const seedFile = join(tempDir(), "bad.json");
     writeFileSync(seedFile, JSON.stringify({ teams: [{ name: "x", users: [{ tier: "gold" }] }] }));
