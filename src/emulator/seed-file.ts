@@ -3,14 +3,14 @@
  * file is reported at once, each at its `file:line:column` with the path inside the document, what
  * was found and what was expected, before the emulator touches its data dir or opens a port.
  */
-import { readFileSync } from "node:fs";
+import { readFileSync, statSync } from "node:fs";
 import { dirname, isAbsolute, resolve } from "node:path";
 import { Diagnostics } from "../reconcile/load/diagnostics";
 import { parseYaml } from "../reconcile/load/yaml-source";
 import { formatLoadError, type LoadError } from "../reconcile/model";
 import { checkDocument, locatePath } from "./schema-errors";
 import { SeedSpec } from "./seed";
-import { checkSeedUniqueness } from "./seed-rules";
+import { checkSeedDatasets, checkSeedUniqueness } from "./seed-rules";
 
 /** A seed file that cannot be used; `errors` holds each problem with its location. */
 export class SeedFileError extends Error {
@@ -27,7 +27,14 @@ export class SeedFileError extends Error {
 
 /** Reads, parses and checks a seed file; throws a {@link SeedFileError} naming every problem, or an Error when it cannot be read. */
 export function loadSeedFile(file: string): SeedSpec {
-  const seed = parseSeedText(file, readSeedText(file));
+  const readable = (rows: string) => {
+    try {
+      return statSync(isAbsolute(rows) ? rows : resolve(dirname(file), rows)).isFile();
+    } catch {
+      return false;
+    }
+  };
+  const seed = parseSeedText(file, readSeedText(file), readable);
   // Rows files are named relative to the seed file.
   for (const d of seed.datasets ?? []) if (typeof d.rows === "string" && !isAbsolute(d.rows)) d.rows = resolve(dirname(file), d.rows);
   return seed;
@@ -45,12 +52,13 @@ function readSeedText(file: string): string {
 }
 
 /** The seed in `text` (YAML, or JSON, which YAML reads too, with positions). Pure. */
-export function parseSeedText(file: string, text: string): SeedSpec {
+export function parseSeedText(file: string, text: string, rowsFile?: (path: string) => boolean): SeedSpec {
   const diag = new Diagnostics();
   const src = parseYaml(file, text, diag);
   if (!src) throw new SeedFileError(file, diag.errors);
   const checked = checkDocument(src, SeedSpec);
-  const errors = [...checked.errors.errors, ...checkSeedUniqueness(checked.data, (path) => locatePath(src, path))];
+  const locate = (path: (string | number)[]) => locatePath(src, path);
+  const errors = [...checked.errors.errors, ...checkSeedUniqueness(checked.data, locate), ...checkSeedDatasets(checked.data, locate, rowsFile)];
   if (errors.length || !checked.value) throw new SeedFileError(file, sortByPosition(errors));
   return checked.value;
 }

@@ -113,3 +113,30 @@ function seeToken(tokens: OnceEach, token: unknown, at: Path): void {
   if (typeof token !== "string") return;
   tokens.see(token, at, (first, line) => `the same token as ${pathText(first.path)} (line ${line}); each user and service account needs its own token`);
 }
+
+/**
+ * Each dataset's folder in a bucket of some team (the indexer needs its owner), and each rows
+ * file there to read (`rowsFile` says whether a path names a readable file; relative paths are
+ * the seed file's). Checked with the rest, so the start stops before anything is made.
+ */
+export function checkSeedDatasets(seed: unknown, locate: Locate, rowsFile?: (path: string) => boolean): LoadError[] {
+  const errors: LoadError[] = [];
+  const root = seed !== null && typeof seed === "object" ? (seed as Record<string, unknown>) : {};
+  const owned = new Set<string>();
+  for (const team of list(root.teams)) {
+    for (const b of Array.isArray(team.buckets) ? (team.buckets as unknown[]) : []) if (typeof b === "string") owned.add(b.replace(/\/$/, ""));
+  }
+  list(root.datasets).forEach((d, di) => {
+    const bucket = str(d.path) !== undefined ? /^((?:s3|gs):\/\/[^/]+)/.exec(str(d.path)!)?.[1] : undefined;
+    if (bucket !== undefined && !owned.has(bucket)) {
+      const known = [...owned].sort();
+      errors.push({
+        ...locate(["datasets", di, "path"]),
+        message: `found bucket ${JSON.stringify(bucket)}, expected a bucket of one of the seed's teams (${known.length ? known.join(", ") : "no team has buckets"}): add it to a team's buckets`,
+      });
+    }
+    const rows = str(d.rows);
+    if (rows !== undefined && rowsFile && !rowsFile(rows)) errors.push({ ...locate(["datasets", di, "rows"]), message: `the rows file ${JSON.stringify(rows)} does not exist or cannot be read (paths are relative to the seed file)` });
+  });
+  return errors;
+}

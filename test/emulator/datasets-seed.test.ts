@@ -30,10 +30,10 @@ describe("datasets in the seed file", () => {
   });
 
   it.each([
-    ["a bucket no team has", "  - {path: s3://nobody/ds, resolution: 7, rows: []}\n", {}, "s3://nobody is not a bucket of any team"],
+    ["a bucket no team has", "  - {path: s3://nobody/ds, resolution: 7, rows: []}\n", {}, `seed.yaml:6:12: datasets[0].path: found bucket "s3://nobody", expected a bucket of one of the seed's teams (s3://acme-data)`],
     ["a cell at another resolution", "  - {path: s3://acme-data/ds, resolution: 7, rows: rows.json, cell_column: c}\n", { "rows.json": '[{"c":"8928308280fffff"}]' }, "cell 8928308280fffff has resolution 9, the dataset's resolution is 7"],
     ["a time that is not a datetime", "  - {path: s3://acme-data/ds, resolution: 7, rows: rows.json, time_column: t}\n", { "rows.json": '[{"lat":1,"lng":2,"t":"soon"}]' }, `rows.json[0]: column t: expected an ISO datetime or epoch milliseconds, found "soon"`],
-    ["a missing rows file", "  - {path: s3://acme-data/ds, resolution: 7, rows: nope.csv}\n", {}, "nope.csv: cannot read the dataset rows"],
+    ["a missing rows file", "  - {path: s3://acme-data/ds, resolution: 7, rows: nope.csv}\n", {}, 'seed.yaml:6:52: datasets[0].rows: the rows file "nope.csv" does not exist or cannot be read'],
     ["a resolution of 16", "  - {path: s3://acme-data/ds, resolution: 16}\n", {}, "seed.yaml:6:43: datasets[0].resolution: found 16, expected a whole number from 0 to 15"],
   ])("GIVEN %s THEN the start fails saying so", async (_what, datasets, files, message) => {
     const e = await failure(startEmulator({ seed: seedWith(datasets, files as Record<string, string>) }));

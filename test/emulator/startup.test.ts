@@ -187,6 +187,24 @@ describe("svc-iac emulator --seed: errors of the seed file", () => {
     return { code, stdout, stderr, dir };
   }
 
+  it("GIVEN datasets in a bucket no team owns, or with a rows file that is not there WHEN started THEN both are listed with the rest, and no data dir is made", async () => {
+    const r = await startWithSeed("seed-ds.yaml", [
+      "teams:",
+      "  - {name: acme, buckets: [s3://acme-data], users: [{name: Ann, token: fixed-token-ann-0001}]}",
+      "datasets:",
+      "  - {path: s3://zzz/ds, resolution: 8, rows: [{lat: 1, lng: 2}]}",
+      "  - {path: s3://acme-data/ds2, resolution: 8, rows: missing.csv}",
+    ]);
+    expect(r.code).toBe(1);
+    expect(r.stderr.split("\n")).toEqual([
+      `seed-ds.yaml:4:12: datasets[0].path: found bucket "s3://zzz", expected a bucket of one of the seed's teams (s3://acme-data): add it to a team's buckets`,
+      'seed-ds.yaml:5:53: datasets[1].rows: the rows file "missing.csv" does not exist or cannot be read (paths are relative to the seed file)',
+      "2 errors in the seed file seed-ds.yaml; the emulator did not start.",
+      "",
+    ]);
+    expect(existsSync(join(r.dir, "data"))).toBe(false);
+  });
+
   it("GIVEN a seed with bad values and unknown keys WHEN started THEN every error is listed at file:line:column with its path, what was found and what was expected, and nothing starts", async () => {
     const r = await startWithSeed("seed1.yaml", [
       "teams:",
@@ -207,9 +225,10 @@ describe("svc-iac emulator --seed: errors of the seed file", () => {
       "seed1.yaml:5:44: teams[0].instances[0].preference_rank: found 1.5, expected a whole number",
       'seed1.yaml:7:27: teams[0].users[0].tier: found "gold", expected "paid" or "basic"',
       "seed1.yaml:7:40: teams[0].users[0].token: found a string of 5 characters, expected a string of at least 8 characters",
+      `seed1.yaml:9:12: datasets[0].path: found bucket "s3://acme-data", expected a bucket of one of the seed's teams (no team has buckets): add it to a team's buckets`,
       "seed1.yaml:9:43: datasets[0].resolution: found 16, expected a whole number from 0 to 15",
       'seed1.yaml:9:82: datasets[0].partition_by[0].period: found "week", expected "year", "month" or "day"',
-      "7 errors in the seed file seed1.yaml; the emulator did not start.",
+      "8 errors in the seed file seed1.yaml; the emulator did not start.",
       "",
     ]);
     expect(r.stderr).not.toContain("short");
