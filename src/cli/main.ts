@@ -78,7 +78,10 @@ main(process.argv.slice(2)).then(
     }
     if (err instanceof CliUsageError) {
       const command = process.argv[2];
-      write(`svc-iac: ${err.message}\nRun "svc-iac ${command !== undefined && isCommandName(command) ? `${command} ` : ""}--help" for usage.\n`);
+      const known = command !== undefined && isCommandName(command);
+      // Every usage error names the command it is about.
+      const about = known && !err.message.startsWith(command) ? `${command}: ` : "";
+      write(`svc-iac: ${about}${err.message}\nRun "svc-iac ${known ? `${command} ` : ""}--help" for usage.\n`);
       process.exitCode = 1;
       return;
     }

@@ -59,7 +59,7 @@ const COMMAND_USAGE: Record<CommandName, string> = {
       and the platform first and refuses, writing nothing, when either changed for the objects the
       plan touches ("Saved plan is stale"). Exit 0 done, 1 stale, error or a failed step.
 `,
-  drift: `  svc-iac drift [DIR] [--target T] [--format md|json] [--out FILE]
+  drift: `  svc-iac drift [DIR] [--target T] [--format md|json] [--json] [--out FILE]
       Reports changed, missing, orphaned, unmanaged and pending objects. Writes nothing on the platform.
       Exit 0 no drift, 2 drift, 1 error.
 `,

@@ -94,10 +94,10 @@ describe("GIVEN the built svc-iac command", () => {
     [["emulator", "--port", ""], 'Invalid --port "": expected a whole number from 0 to 65535.'],
     [["emulator", "--import-max-bytes", "1e6"], 'Invalid --import-max-bytes "1e6": expected a whole number of at least 1.'],
     [["emulator", "--run-time-limit", "0x10"], 'Invalid --run-time-limit "0x10": expected a number of seconds above 0 and at most 86400'],
-  ])("WHEN a number flag is out of svc.yaml's bounds or not plainly written (%j) THEN it is refused naming the flag", async (args, message) => {
+  ])("WHEN a number flag is out of svc.yaml's bounds or not plainly written (%j) THEN it is refused naming the command and the flag", async (args, message) => {
     const r = await svc(args, { SVC_BASE_URL: "http://127.0.0.1:9/v1", SVC_TOKEN: "x" });
     expect(r.code).toBe(1);
-    expect(r.stderr).toContain(`svc-iac: ${message}`);
+    expect(r.stderr).toContain(`svc-iac: ${args[0]}: ${message}`);
   });
 
   it("WHEN plan runs on a repository in another folder without SVC_BASE_URL THEN it names the embedded emulator's state folder as reached from here", async () => {
