@@ -31,17 +31,24 @@ export function projectNameFrom(folder: string): string {
 const GITIGNORE_LINES = "# svc-iac's local state: the embedded emulator's data and the default inventory.\n.svc-iac/\n";
 
 /** Lines of a .gitignore that already ignore the `.svc-iac` folder at the repository's root. */
-const IGNORES_STATE = /^\s*\/?(\*\*\/)?\.svc-iac(\/(\*\*?)?)?\s*$/m;
+const IGNORES_STATE = /^\s*\/?(\*\*\/)?\.svc-iac(\/(\*\*?)?)?\s*$/;
 
 /**
  * An existing .gitignore with init's lines appended, or `undefined` when it already ignores
  * `.svc-iac/` (a line `.svc-iac/`, `/.svc-iac`, `.svc-iac/*`, …): init never rewrites what is there.
  */
 export function gitignoreWithState(existing: string): string | undefined {
-  if (IGNORES_STATE.test(existing)) return undefined;
-  const separator = existing === "" ? "" : existing.endsWith("\n") ? "\n" : "\n\n";
-  return `${existing}${separator}${GITIGNORE_LINES}`;
+  // The last rule about the folder wins in git: a later `!.svc-iac/` un-ignores it again.
+  const rules = existing.split(/\r?\n/).filter((l) => IGNORES_STATE.test(l) || UNIGNORES_STATE.test(l));
+  if (rules.length && IGNORES_STATE.test(rules.at(-1)!)) return undefined;
+  // Written with the file's own line endings.
+  const eol = existing.includes("\r\n") ? "\r\n" : "\n";
+  const separator = existing === "" ? "" : existing.endsWith("\n") ? eol : `${eol}${eol}`;
+  return `${existing}${separator}${GITIGNORE_LINES.replace(/\n/g, eol)}`;
 }
+
+/** Lines that un-ignore the `.svc-iac` folder (`!.svc-iac/`). */
+const UNIGNORES_STATE = /^\s*!\/?(\*\*\/)?\.svc-iac(\/(\*\*?)?)?\s*$/;
 
 export function starterFiles(opts: StarterOptions): StarterFiles {
   const canvas = opts.project.replace(/-/g, "_");
