@@ -37,7 +37,8 @@ async function main(argv: string[]): Promise<number> {
   if (!command || command === "--help" || command === "-h" || command === "help") {
     // `svc-iac help plan`, as `svc-iac plan --help`.
     const about = command === "help" ? rest[0] : undefined;
-    process.stdout.write(about !== undefined && isCommandName(about) ? formatCommandHelp(about) : formatHelp());
+    if (about !== undefined && !isCommandName(about)) throw new CliUsageError(`help: unknown command "${about}". Expected one of: ${Object.keys(COMMANDS).join(", ")}.`);
+    process.stdout.write(about !== undefined ? formatCommandHelp(about as Parameters<typeof formatCommandHelp>[0]) : formatHelp());
     return command ? 0 : 1;
   }
   // Before the command's module loads: `apply --help` never applies, whatever else it holds.

@@ -150,3 +150,14 @@ describe("GIVEN --json and a command that stops before it has a document", () =>
     }
   });
 });
+
+describe("GIVEN svc-iac help NAME", () => {
+  it("THEN a command's usage is printed (exit 0), and an unknown name is a usage error (exit 1)", async () => {
+    const plan = await svc(["help", "plan"]);
+    expect(plan.code).toBe(0);
+    expect(plan.stdout).toMatch(/^Usage:\n  svc-iac plan /);
+    const nosuch = await svc(["help", "nosuch"]);
+    expect(nosuch.code).toBe(1);
+    expect(nosuch.stderr).toContain('help: unknown command "nosuch". Expected one of:');
+  });
+});
