@@ -114,7 +114,7 @@ describe("GIVEN a platform that answers with workflow commands and Markdown in i
   it("WHEN the command line itself carries them (a branch name pasted into a flag) THEN the usage error starts no workflow command", async () => {
     const usage = await svc(["plan", dir, COMMANDS]);
     expect(usage.code).toBe(1);
-    expect(usage.stderr).toMatch(/^svc-iac: Too many arguments: .*name rejected/);
+    expect(usage.stderr).toMatch(/^svc-iac: plan: Too many arguments: .*name rejected/);
     expectNoInjection(usage);
     const target = await svc(["plan", dir, `--target=${COMMANDS}`]);
     expect(target.code).toBe(1);
