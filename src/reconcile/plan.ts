@@ -346,7 +346,7 @@ class Planner {
     const action: ActionType = traits.verbs?.delete ?? "delete";
     // A credential goes with the ones it replaced and never handed out: none stays live.
     const retire = traits.credential ? retiredObjects(e, found.id, this.input.observation.kinds[e.kind]) : [];
-    this.step(undefined, { address, kind: e.kind, action, id: e.id, fields: retire.length ? [this.retiredField(traits, retire)] : [], reason: "removed from the repository", notes: [] }, {
+    this.step(undefined, { address, kind: e.kind, action, id: e.id, fields: retire.length ? [this.retiredField(traits, retire)] : [], reason: "removed from the repository", notes: [...(traits.deleteNotes ?? [])] }, {
       managed: true, observed: found, olds: keptOlds(e.kind, found.state, e.kept, this.input.fingerprintKey), inventory: e, ...(retire.length ? { retire: retire.map((r) => r.id) } : {}),
     });
   }

@@ -108,6 +108,7 @@ export const bucketPolicyTraits: ReconcileTraits = {
   addressPrefix: "bucket_policy",
   observeEach: { idOf: (inputs) => String(inputs.bucketName) },
   alwaysExists: true,
+  deleteNotes: ["nothing changes on the platform: a bucket policy is computed from the team's roles, so it is only forgotten"],
   planFields: policyChanges,
   keep: ({ state, fingerprintKey }) => ({ policyFingerprint: policyFingerprint(state.policy, fingerprintKey) }),
   rekeyKept(kept, state, fingerprintKey) {

@@ -97,6 +97,8 @@ export interface ReconcileTraits {
   readonly textFields?: Readonly<Record<string, TextForm>>;
   /** Notes shown on a create (what the user should know). */
   readonly createNotes?: readonly string[];
+  /** Notes shown on a delete (what it does, or does not do, on the platform). */
+  readonly deleteNotes?: readonly string[];
   /**
    * The kind has a `rotation` input the reconciler drives (`rotate_every`): changes of the listed
    * fields (or of any field the kind's diff reports, `"any"`) are a token rotation; `inPlace`

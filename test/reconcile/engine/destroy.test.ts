@@ -59,6 +59,10 @@ describe("GIVEN an applied repository beside hand-made objects of the same team"
     expect(order.lastIndexOf("Canvas")).toBeLessThan(order.indexOf("ServiceAccount"));
     expect(r.plan!.actions.every((a) => a.action === "delete" || a.action === "unshare")).toBe(true);
     expect(r.plan!.actions.map((a) => a.address)).toContain("share.listings");
+    // A bucket policy is computed, not stored: the plan says its delete only forgets it.
+    const policies = r.plan!.actions.filter((a) => a.kind === "BucketPolicy");
+    expect(policies.length).toBeGreaterThan(0);
+    for (const p of policies) expect(p.notes).toEqual([expect.stringContaining("so it is only forgotten")]);
     expect(r.plan!.cascade).toEqual([expect.objectContaining({ address: "udf.listings/by_hand", effect: "deleted", managed: false })]);
 
     const view = await platformView(fx.user);
