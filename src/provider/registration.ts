@@ -2,9 +2,9 @@
  * What every svc resource class hands the SDK when it registers: the type token, the inputs with
  * the provider stub, and quiet stacks while the SDK's constructor runs.
  *
- * Each class extends `pulumi.CustomResource` itself (no base class between them): the SDK takes a
- * resource's source position as the frame four constructors above its own, which is then the
- * user's `new svc.Udf(...)` line, not a line of this package.
+ * Each class extends `pulumi.CustomResource` itself (no base class between them): the SDK takes
+ * as a resource's source position the first frame after its own constructors and the one of the
+ * resource's class, which is then the user's `new svc.Udf(...)` line, not a line of this package.
  */
 import { providerText } from "./stub";
 
