@@ -5,12 +5,11 @@ import { join } from "node:path";
 import { promisify } from "node:util";
 import { beforeAll, describe, expect, it } from "vitest";
 import { CliUsageError } from "../../src/cli/usage";
-import { applyCommand } from "../../src/reconcile/commands";
 import { loadRepository } from "../../src/reconcile/load";
 import { openStateBackend } from "../../src/reconcile/state/open-backend";
 import { runInProcess as run } from "../helpers/cli-run";
 import { useEmulator } from "../helpers/emulator";
-import { builtCli, commandOptions, copyRepo, emulatorEnv, platformView, stateDirOf } from "../helpers/repo";
+import { appliedRepo, builtCli, copyRepo, emulatorEnv, platformView, stateDirOf } from "../helpers/repo";
 
 
 
@@ -20,10 +19,8 @@ describe("GIVEN an applied repository", () => {
   let env: Record<string, string>;
 
   beforeAll(async () => {
-    dir = copyRepo("valid-full");
+    dir = await appliedRepo(fx.emu);
     env = emulatorEnv(fx.emu);
-    const r = await applyCommand(commandOptions(dir, fx.emu));
-    if (r.exitCode !== 0) throw new Error(`apply failed: ${JSON.stringify(r)}`);
   });
 
   it("WHEN destroy runs without --auto-approve and stdin is not a terminal THEN it is a usage error and nothing is deleted", async () => {

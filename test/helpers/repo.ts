@@ -6,6 +6,7 @@ import { join, relative, resolve } from "node:path";
 import { createClient, type SvcClient } from "../../src/api/client";
 import type { RunningEmulator } from "../../src/emulator/emulator";
 import type { CommandOptions } from "../../src/reconcile/command-types";
+import { applyCommand } from "../../src/reconcile/commands";
 
 /** Copies `test/fixtures/<name>` (or any folder) to a fresh temp dir and returns its path. */
 export function copyRepo(name: string): string {
@@ -165,4 +166,12 @@ export function filesOf(dir: string, encoding: BufferEncoding = "utf8"): Record<
   };
   walk(dir);
   return out;
+}
+
+/** A copy of the `valid-full` fixture applied to `emu` (exit 0 or the test setup fails); its folder. */
+export async function appliedRepo(emu: RunningEmulator): Promise<string> {
+  const dir = copyRepo("valid-full");
+  const r = await applyCommand(commandOptions(dir, emu));
+  if (r.exitCode !== 0) throw new Error(`apply failed: ${JSON.stringify(r)}`);
+  return dir;
 }

@@ -7,7 +7,7 @@ import { applyCommand, planCommand } from "../../../src/reconcile/commands";
 import type { Plan } from "../../../src/reconcile/plan-model";
 import { renderPlanText } from "../../../src/reconcile/render";
 import { useEmulator } from "../../helpers/emulator";
-import { commandOptions, copyRepo, platformView } from "../../helpers/repo";
+import { appliedRepo, commandOptions, platformView } from "../../helpers/repo";
 import { readValidSavedPlan } from "../../helpers/saved-plan";
 
 function planOf(r: CommandResult): Plan {
@@ -23,9 +23,7 @@ describe("GIVEN an applied repository whose reports canvas holds a hand-made UDF
   let reports: string;
 
   beforeAll(async () => {
-    dir = copyRepo("valid-full");
-    const r = await applyCommand(commandOptions(dir, fx.emu));
-    if (r.exitCode !== 0) throw new Error(`apply failed: ${JSON.stringify(r)}`);
+    dir = await appliedRepo(fx.emu);
     reports = (await platformView(fx.user)).canvases.find((c) => c.name === "reports")!.id;
     byHand = (await fx.user.udfs.create({ collection_id: reports, slug: "by_hand", udf_type: "auto", udf_body: JSON.stringify({ name: "by_hand", code: "def udf():\n    return 1\n" }) })).id;
     handCron = (await fx.user.cronjobs.create({ name: "hand_nightly", enabled: true, minute: [0], hour: [3], day_of_month: [], month: [], day_of_week: [], udf: byHand })).id;

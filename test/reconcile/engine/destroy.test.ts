@@ -7,7 +7,7 @@ import { destroyCommand } from "../../../src/reconcile/destroy";
 import type { Inventory } from "../../../src/reconcile/state/types";
 import { useEmulator } from "../../helpers/emulator";
 import { makeHandMade, type HandMade } from "../../helpers/hand-made";
-import { commandOptions, copyRepo, emulatorEnv, FIXTURE_SECRETS, platformView, serviceTokenWorks, stateDirOf } from "../../helpers/repo";
+import { appliedRepo, commandOptions, copyRepo, emulatorEnv, FIXTURE_SECRETS, platformView, serviceTokenWorks, stateDirOf } from "../../helpers/repo";
 
 const inventoryOf = (dir: string): Inventory => JSON.parse(readFileSync(join(stateDirOf(dir), "inventory.json"), "utf8"));
 
@@ -22,9 +22,7 @@ describe("GIVEN an applied repository beside hand-made objects of the same team"
   beforeAll(async () => {
     hand = await makeHandMade(fx.user, "hand_");
     seededAccounts = (await platformView(fx.user)).serviceAccounts.map((a) => a.name);
-    dir = copyRepo("valid-full");
-    const r = await applyCommand(commandOptions(dir, fx.emu));
-    if (r.exitCode !== 0) throw new Error(`apply failed: ${JSON.stringify(r)}`);
+    dir = await appliedRepo(fx.emu);
     deployerToken = JSON.parse(readFileSync(join(dir, "..", "outputs.json"), "utf8")).tokens["service_account.listings-deployer"].token;
     const listings = (await platformView(fx.user)).canvases.find((c) => c.name === "listings")!.id;
     byHandOnListings = (await fx.user.udfs.create({ collection_id: listings, slug: "by_hand", udf_type: "auto", udf_body: JSON.stringify({ name: "by_hand", code: "x = 1" }) })).id;
@@ -116,9 +114,7 @@ describe("GIVEN an applied service account whose earlier rotation left the old a
   let oldAccount: { id: string; token: string };
 
   beforeAll(async () => {
-    dir = copyRepo("valid-full");
-    const r = await applyCommand(commandOptions(dir, fx.emu));
-    if (r.exitCode !== 0) throw new Error(`apply failed: ${JSON.stringify(r)}`);
+    dir = await appliedRepo(fx.emu);
     // As a rotation whose delete failed leaves it: the old account, still live, noted for retirement.
     oldAccount = await fx.user.environment.createServiceAccount("reader [svc-iac 000000]");
     const file = join(stateDirOf(dir), "inventory.json");

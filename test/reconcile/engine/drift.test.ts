@@ -3,11 +3,11 @@ import { existsSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
 import type { CommandResult } from "../../../src/reconcile/command-types";
-import { applyCommand, driftCommand } from "../../../src/reconcile/commands";
+import { driftCommand } from "../../../src/reconcile/commands";
 import type { DriftReport } from "../../../src/reconcile/plan-model";
 import { renderDriftMarkdown, toJson } from "../../../src/reconcile/render";
 import { useEmulator } from "../../helpers/emulator";
-import { commandOptions, copyRepo, FIXTURE_SECRETS, platformView, stateDirOf } from "../../helpers/repo";
+import { appliedRepo, commandOptions, FIXTURE_SECRETS, platformView, stateDirOf } from "../../helpers/repo";
 
 const HAND_SECRET = "hand-edited-secret-value-51d0e7";
 
@@ -21,9 +21,7 @@ describe("GIVEN an applied valid-full repository", () => {
   let dir: string;
 
   beforeAll(async () => {
-    dir = copyRepo("valid-full");
-    const r = await applyCommand(commandOptions(dir, fx.emu));
-    if (r.exitCode !== 0) throw new Error(`apply failed: ${JSON.stringify(r)}`);
+    dir = await appliedRepo(fx.emu);
   });
 
   it("WHEN nothing changed THEN drift exits 0 with no item", async () => {

@@ -5,8 +5,8 @@ import { beforeAll, describe, expect, it } from "vitest";
 import type { CommandResult } from "../../../src/reconcile/command-types";
 import { applyCommand, planCommand } from "../../../src/reconcile/commands";
 import type { Plan } from "../../../src/reconcile/plan-model";
-import { useEmulator, type EmulatorFixture } from "../../helpers/emulator";
-import { commandOptions, copyRepo, platformView, stateDirOf } from "../../helpers/repo";
+import { useEmulator } from "../../helpers/emulator";
+import { appliedRepo, commandOptions, platformView, stateDirOf } from "../../helpers/repo";
 
 function planOf(r: CommandResult): Plan {
   if ((r.command !== "plan" && r.command !== "apply") || !r.plan) throw new Error(`expected a plan, got ${JSON.stringify(r)}`);
@@ -14,13 +14,6 @@ function planOf(r: CommandResult): Plan {
 }
 
 const inventoryAddresses = (dir: string) => Object.keys(JSON.parse(readFileSync(join(stateDirOf(dir), "inventory.json"), "utf8")).objects);
-
-async function appliedRepo(fx: EmulatorFixture): Promise<string> {
-  const dir = copyRepo("valid-full");
-  const r = await applyCommand(commandOptions(dir, fx.emu));
-  if (r.exitCode !== 0) throw new Error(`apply failed: ${JSON.stringify(r)}`);
-  return dir;
-}
 
 const removeLoader = (dir: string) => {
   rmSync(join(dir, "canvases/listings/loader.py"));
@@ -34,7 +27,7 @@ describe("GIVEN an applied repository from which a UDF file is removed", () => {
   let byHandId: string;
 
   beforeAll(async () => {
-    dir = await appliedRepo(fx);
+    dir = await appliedRepo(fx.emu);
     const view = await platformView(fx.user);
     loaderId = view.udfs.find((u) => u.slug === "loader")!.id;
     const listings = view.canvases.find((c) => c.name === "listings")!;
@@ -75,7 +68,7 @@ describe("GIVEN an applied repository from which three objects are removed", () 
   let dir: string;
 
   beforeAll(async () => {
-    dir = await appliedRepo(fx);
+    dir = await appliedRepo(fx.emu);
     // The reports canvas, its UDF and the cronjob running it.
     rmSync(join(dir, "canvases/reports"), { recursive: true });
     rmSync(join(dir, "cronjobs/weekly_report.yaml"));
@@ -133,7 +126,7 @@ describe("GIVEN an applied repository from which everything is removed", () => {
   let dir: string;
 
   beforeAll(async () => {
-    dir = await appliedRepo(fx);
+    dir = await appliedRepo(fx.emu);
     for (const entry of ["canvases", "cronjobs", "secrets.yaml", "service-accounts.yaml", "bucket-policies.yaml"]) rmSync(join(dir, entry), { recursive: true });
   });
 
