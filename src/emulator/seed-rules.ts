@@ -4,6 +4,7 @@
  * from the ready line. Pure: the caller says where a path is in the file.
  */
 import type { LoadError, SourceLocation } from "../reconcile/model";
+import { bucketUrl, parseStoragePath } from "./object-store";
 import { pathText } from "./schema-errors";
 
 type Path = (string | number)[];
@@ -127,7 +128,7 @@ export function checkSeedDatasets(seed: unknown, locate: Locate, rowsFile?: (pat
     for (const b of Array.isArray(team.buckets) ? (team.buckets as unknown[]) : []) if (typeof b === "string") owned.add(b.replace(/\/$/, ""));
   }
   list(root.datasets).forEach((d, di) => {
-    const bucket = str(d.path) !== undefined ? /^((?:s3|gs):\/\/[^/]+)/.exec(str(d.path)!)?.[1] : undefined;
+    const bucket = bucketOf(str(d.path));
     if (bucket !== undefined && !owned.has(bucket)) {
       const known = [...owned].sort();
       errors.push({
@@ -139,4 +140,14 @@ export function checkSeedDatasets(seed: unknown, locate: Locate, rowsFile?: (pat
     if (rows !== undefined && rowsFile && !rowsFile(rows)) errors.push({ ...locate(["datasets", di, "rows"]), message: `the rows file ${JSON.stringify(rows)} does not exist or cannot be read (paths are relative to the seed file)` });
   });
   return errors;
+}
+
+/** The bucket of a dataset path as the indexer reads it (`s3://b`), or undefined when the path is not one (its schema error says so). */
+function bucketOf(path: string | undefined): string | undefined {
+  if (path === undefined) return undefined;
+  try {
+    return bucketUrl(parseStoragePath(path));
+  } catch {
+    return undefined;
+  }
 }

@@ -113,7 +113,6 @@ export function setTopLevelKey(file: string, text: string | undefined, key: stri
     };
   }
   if (top.flow) return { problem: `${at(keyStart)}: the file is one flow mapping ({…}), so ${key} cannot be set in place.` };
-  if (isDefault(value, dflt) && (value === undefined || value === null)) return { text: removeLines(text, keyStart, node.range[1]) };
   if (value === undefined || value === null) return { text: removeLines(text, keyStart, node.range[1]) };
   // From the end of `key:` to the end of the old value, so a block scalar's indicator and lines go too.
   const from = (pair.key as Scalar).range![1];
