@@ -69,6 +69,12 @@ function parse(name: Name, argv: string[]) {
   return { values: values as Record<string, string | boolean | undefined>, dir: positionals[0] ?? "." };
 }
 
+/** Colours on a terminal, unless --no-color or NO_COLOR. */
+const colorOn = (v: Record<string, string | boolean | undefined>, io: Io) => !v["no-color"] && !!io.stdout.isTTY && !io.env.NO_COLOR;
+
+/** The command a plan's stops name: "Destroy will stop", else "Apply will stop". */
+const stopWord = (command: string) => (command === "destroy" ? "Destroy" : "Apply");
+
 async function confirmOnTerminal(io: Io, plan: Plan, name: Name): Promise<boolean> {
   const rl = createInterface({ input: io.stdin, output: io.stderr });
   const question =
@@ -84,7 +90,7 @@ async function confirmOnTerminal(io: Io, plan: Plan, name: Name): Promise<boolea
 }
 
 function commandOptions(name: Name, v: Record<string, string | boolean | undefined>, dir: string, io: Io): CommandOptions {
-  const color = !v["no-color"] && !!io.stdout.isTTY && !io.env.NO_COLOR;
+  const color = colorOn(v, io);
   const opts: CommandOptions = {
     dir,
     target: v.target as string | undefined,
@@ -115,7 +121,7 @@ function commandOptions(name: Name, v: Record<string, string | boolean | undefin
     if (!v["auto-approve"] && v.plan === undefined) {
       if (!io.stdin.isTTY) throw new CliUsageError(`${name} needs --auto-approve when it cannot ask for confirmation (no terminal on stdin).`);
       opts.confirm = async (plan) => {
-        io.stdout.write(renderPlanText(plan, { color, command: name === "destroy" ? "Destroy" : "Apply" }));
+        io.stdout.write(renderPlanText(plan, { color, command: stopWord(name) }));
         return confirmOnTerminal(io, plan, name);
       };
     }
@@ -164,7 +170,7 @@ async function render(
   tests?: TestCommandResult,
   planShown = false,
 ): Promise<void> {
-  const color = !v["no-color"] && !!io.stdout.isTTY && !io.env.NO_COLOR;
+  const color = colorOn(v, io);
   const print = printer(io, command);
   const message = "message" in result ? result.message : undefined;
   if (result.command === "validate") {
@@ -193,7 +199,7 @@ async function render(
       return;
     }
     // With --auto-approve the plan was printed before the first change (see `run`).
-    if (result.plan && !planShown && (v["auto-approve"] || !result.report)) print(renderPlanText(result.plan, { color, command: result.command === "destroy" ? "Destroy" : "Apply" }));
+    if (result.plan && !planShown && (v["auto-approve"] || !result.report)) print(renderPlanText(result.plan, { color, command: stopWord(result.command) }));
     if (result.report) print(`\n${renderApplyReportText(result.report, { command: result.command === "apply" ? "Apply" : "Destroy" })}`);
   }
   if (result.command === "drift" && result.drift) {
@@ -238,10 +244,10 @@ async function run(name: Name, argv: string[], io: Io, command: ((text: string) 
   // log of a run killed half-way still says what it was doing.
   let planShown = false;
   if ((name === "apply" || name === "destroy") && values["auto-approve"] && !values.json) {
-    const color = !values["no-color"] && !!io.stdout.isTTY && !io.env.NO_COLOR;
+    const color = colorOn(values, io);
     const print = printer(io, command);
     opts.approved = (plan) => {
-      print(renderPlanText(plan, { color, command: name === "destroy" ? "Destroy" : "Apply" }));
+      print(renderPlanText(plan, { color, command: stopWord(name) }));
       planShown = true;
     };
   }
