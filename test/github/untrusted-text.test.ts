@@ -120,6 +120,11 @@ describe("GIVEN a platform that answers with workflow commands and Markdown in i
     expect(target.code).toBe(1);
     expect(target.stderr).toContain("name rejected");
     expectNoInjection(target);
+    // With --json the same message also goes to stdout, as one document, guarded too.
+    const json = await svc(["plan", dir, COMMANDS, "--json"]);
+    expect(json.code).toBe(1);
+    expect(json.stdout).toContain("name rejected");
+    expectNoInjection(json);
   });
 
   it("WHEN objects made by hand and an inventory address carry them THEN plan and drift print them without starting a workflow command", async () => {
