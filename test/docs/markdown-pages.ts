@@ -18,7 +18,7 @@ export function anchorOf(headingText: string): string {
   return headingText.toLowerCase().replace(/[^\p{L}\p{M}\p{N}\p{Pc} -]/gu, "").replace(/ /g, "-");
 }
 
-type Token = ReturnType<MarkdownIt["parse"]>[number];
+type Token = ReturnType<InstanceType<typeof MarkdownIt>["parse"]>[number];
 const plain = (children: Token[] | null): string => (children ?? []).map((c) => (c.type === "text" || c.type === "code_inline" ? c.content : plain(c.children))).join("");
 
 function linksIn(tokens: Token[], line: number, into: Link[]): void {
