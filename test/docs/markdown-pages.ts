@@ -24,7 +24,7 @@ const plain = (children: Token[] | null): string => (children ?? []).map((c) => 
 function linksIn(tokens: Token[], line: number, into: Link[]): void {
   for (const t of tokens) {
     const href = t.type === "link_open" ? t.attrGet("href") : t.type === "image" ? t.attrGet("src") : null;
-    if (href) into.push({ href, line });
+    if (href) into.push({ href: String(href), line });
     if (t.children) linksIn(t.children, line, into);
   }
 }
