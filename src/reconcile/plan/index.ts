@@ -6,26 +6,32 @@
  * else the natural key (adopt: found, never recorded), else nothing (create; "recreate" when the
  * inventory had it). Inventory objects no longer declared are deleted only with prune, and only
  * when they still exist; objects nobody declared are listed as unmanaged, never touched.
+ *
+ * Folder `plan/`: the pure steps from desired objects, observation and inventory to a plan or a
+ * drift report (matching, renames, protection, targeting, cascade, the cross-target rule, unmanaged
+ * objects, rotation, saved plans). No I/O. May import `src/model`, `src/resources`, `../phases`,
+ * and the types or pure helpers of `../load`, `../observe`, `../state`, `../render` and
+ * `../import/keep-fields`.
  */
-import type { FingerprintKey } from "../resources/fingerprint";
-import type { FieldChange, Observed } from "../resources/kind";
-import { KINDS } from "../resources/registry";
-import type { ReconcileTraits, StepRotation } from "../resources/reconcile-traits";
-import { intentKeys } from "./credential-intent";
+import type { FingerprintKey } from "../../resources/fingerprint";
+import type { FieldChange, Observed } from "../../resources/kind";
+import { KINDS } from "../../resources/registry";
+import type { ReconcileTraits, StepRotation } from "../../resources/reconcile-traits";
+import { intentKeys } from "../state/credential-intent";
 import { UNKNOWN_ID, checkedInputs, rawInputs, type InputContext } from "./kind-inputs";
-import type { DesiredKind, DesiredObject, LoadedProject } from "./model";
-import type { KindObservation, Observation } from "./observe";
-import { byString, phaseOf, traitsOf } from "./phases";
+import type { DesiredKind, DesiredObject, LoadedProject } from "../../model/desired";
+import type { KindObservation, Observation } from "../observe";
+import { byString, phaseOf, traitsOf } from "../phases";
 import { ACTION_TYPES, REPORT_VERSION, type ActionType, type Plan, type PlanBlock, type PlannedAction } from "./plan-model";
 import { protectionBlocks } from "./protect";
 import { effectiveRotation } from "./rotation";
-import type { Inventory, InventoryEntry } from "./state/types";
+import type { Inventory, InventoryEntry } from "../../model/inventory";
 import { findUnmanaged } from "./unmanaged";
 import { findRenames } from "./renames";
 import { needsOf, WHOLE_REPOSITORY, type Targeting } from "./targeting";
 import { planCascade } from "./cascade";
-import { withTextDiffs } from "./render/text-diff";
-import { isEmptyAttribute } from "./render/values";
+import { withTextDiffs } from "../render/text-diff";
+import { isEmptyAttribute } from "../render/values";
 
 export interface PlanInput {
   project: LoadedProject;

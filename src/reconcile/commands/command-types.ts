@@ -2,8 +2,8 @@
  * The commands as functions (`svc-iac validate | plan | apply | drift | destroy`): what the CLI and the
  * GitHub Action call. Each returns data and an exit code; rendering is the caller's.
  */
-import type { LoadError } from "./model";
-import type { ApplyReport, DriftReport, Plan } from "./plan-model";
+import type { LoadError } from "../../model/desired";
+import type { ApplyReport, DriftReport, Plan } from "../plan/plan-model";
 
 /** A new token (service account, per-UDF shared token, share token) to hand to where the user asked. */
 export interface PublishedToken {

@@ -9,14 +9,14 @@
  * (a share follows its canvas, a UDF the folder it is in) are matched by the planner itself: found
  * by their natural key, they are the object an address that left the repository recorded. Pure.
  */
-import { canonicalJson } from "../canonical-json";
-import type { Observed } from "../resources/kind";
+import { canonicalJson } from "../../canonical-json";
+import type { Observed } from "../../resources/kind";
 import { checkedInputs, rawInputs, referencedAddress } from "./kind-inputs";
-import type { DesiredKind, DesiredObject, LoadedProject } from "./model";
-import type { Observation } from "./observe";
-import { byString, PHASES, traitsOf } from "./phases";
-import type { Inventory } from "./state/types";
-import type { RefName } from "../resources/reconcile-traits";
+import type { DesiredKind, DesiredObject, LoadedProject } from "../../model/desired";
+import type { Observation } from "../observe";
+import { byString, PHASES, traitsOf } from "../phases";
+import type { Inventory } from "../../model/inventory";
+import type { RefName } from "../../resources/reconcile-traits";
 
 export interface RenameInput {
   project: LoadedProject;

@@ -4,10 +4,10 @@
  * (children of this project's parents). Objects elsewhere in the team belong to other projects or
  * people and are not this project's business. Reported, never deleted.
  */
-import type { DesiredKind } from "./model";
-import { addressPrefixOf, byString, PHASES, traitsOf } from "./phases";
+import type { DesiredKind } from "../../model/desired";
+import { addressPrefixOf, byString, PHASES, traitsOf } from "../phases";
 import type { UnmanagedObject } from "./plan-model";
-import type { PlanInput } from "./plan";
+import type { PlanInput } from "./";
 
 export function findUnmanaged(input: PlanInput, ids: Map<string, string>): UnmanagedObject[] {
   const kindOf = new Map(input.project.objects.map((o) => [o.address, o.kind] as const));

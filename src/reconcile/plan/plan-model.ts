@@ -2,8 +2,8 @@
  * The plan, the apply report and the drift report: plain, versioned, deterministic data. Planning
  * produces them without I/O; renderers turn them into text, Markdown or JSON.
  */
-import type { FieldChange } from "../resources/kind";
-import type { DesiredKind, SourceLocation } from "./model";
+import type { FieldChange } from "../../resources/kind";
+import type { DesiredKind, SourceLocation } from "../../model/desired";
 
 /** Version of the JSON documents below (`svc-iac plan --json`, `drift --format json`). */
 export const REPORT_VERSION = 1;

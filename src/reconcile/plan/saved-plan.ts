@@ -9,12 +9,12 @@
  * sha256 hashes. Its JSON Schema is `schemas/plan.schema.json`.
  */
 import { createHash } from "node:crypto";
-import { canonicalJson } from "../canonical-json";
-import type { DesiredKind } from "./model";
-import { traitsOf } from "./phases";
-import type { PlanOutcome } from "./plan";
+import { canonicalJson } from "../../canonical-json";
+import type { DesiredKind } from "../../model/desired";
+import { traitsOf } from "../phases";
+import type { PlanOutcome } from "./";
 import type { Plan, PlannedAction } from "./plan-model";
-import { changedFiles, type RepositoryDigest } from "./repository-digest";
+import { changedFiles, type RepositoryDigest } from "../load/repository-digest";
 
 /** Version of the saved-plan document; apply refuses other versions. */
 export const PLAN_FORMAT_VERSION = 1;

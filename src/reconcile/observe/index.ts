@@ -4,17 +4,20 @@
  * inventory are observed, so a project without secrets never needs a token that may read them;
  * kinds of one `observeGroup` are observed together. Kinds with the `observeEach` trait are read
  * one by one, for the ids the project names. Output files of the `outputFile` trait are read too.
+ *
+ * Folder `observe/`: what the platform holds, and the re-keying of older inventories checked
+ * against it. May import `src/api`, `src/model`, `src/resources` and `../phases`.
  */
 import { readFile } from "node:fs/promises";
 import { resolve } from "node:path";
-import type { SvcClient } from "../api/client";
-import type { FingerprintKey } from "../resources/fingerprint";
-import { SharedReads } from "../resources/fresh-listings";
-import type { KindContext, Observed } from "../resources/kind";
-import { KINDS } from "../resources/registry";
-import type { DesiredKind, LoadedProject } from "./model";
-import { PHASES, traitsOf } from "./phases";
-import type { Inventory } from "./state/types";
+import type { SvcClient } from "../../api/client";
+import type { FingerprintKey } from "../../resources/fingerprint";
+import { SharedReads } from "../../resources/fresh-listings";
+import type { KindContext, Observed } from "../../resources/kind";
+import { KINDS } from "../../resources/registry";
+import type { DesiredKind, LoadedProject } from "../../model/desired";
+import { PHASES, traitsOf } from "../phases";
+import type { Inventory } from "../../model/inventory";
 
 export interface KindObservation {
   byId: Map<string, Observed<any>>;

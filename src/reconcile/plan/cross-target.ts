@@ -5,11 +5,11 @@
  * prune, delete) what the other target manages. Adopting an object no inventory knows stays
  * automatic. Pure: the planned steps and the other inventories in, blocks and warnings out.
  */
-import type { LoadedProject } from "./model";
-import { traitsOf } from "./phases";
+import type { LoadedProject } from "../../model/desired";
+import { traitsOf } from "../phases";
 import type { PlanBlock, PlannedAction } from "./plan-model";
-import type { TargetInventory } from "./state/other-targets";
-import type { Inventory } from "./state/types";
+import type { TargetInventory } from "../state/other-targets";
+import type { Inventory } from "../../model/inventory";
 
 export const CROSS_TARGET_RULE = "cross-target";
 

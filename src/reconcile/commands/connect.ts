@@ -4,9 +4,9 @@
  * set, the embedded emulator started in-process with its state under `<repo>/.svc-iac/local/`.
  */
 import { join, relative, sep } from "node:path";
-import { createClient, type SvcClient } from "../api/client";
-import type { TransportOptions } from "../api/transport";
-import type { LoadedProject } from "./model";
+import { createClient, type SvcClient } from "../../api/client";
+import type { TransportOptions } from "../../api/transport";
+import type { LoadedProject } from "../../model/desired";
 
 export interface Connection {
   client: SvcClient;
@@ -29,7 +29,7 @@ export async function connect(
   const baseUrl = env[names.baseUrlEnv];
   if (!baseUrl) {
     // Loaded here, not at the top: a run against a real platform never loads the emulator.
-    const { startEmulator }: typeof import("../emulator/emulator") = require("../emulator/emulator");
+    const { startEmulator }: typeof import("../../emulator/emulator") = require("../../emulator/emulator");
     const dataDir = join(project.root, EMBEDDED_DIR);
     const emu = await startEmulator({ dataDir, tickIntervalMs: 0 });
     // The folder as the user reaches it from where they ran the command (the repository may be elsewhere).

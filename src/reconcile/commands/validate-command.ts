@@ -3,7 +3,7 @@
  * runs it without loading the API client, the engine or the state backends.
  */
 import type { CommandOptions, CommandResult } from "./command-types";
-import { loadRepository } from "./load";
+import { loadRepository } from "../load";
 
 export async function validateCommand(opts: CommandOptions): Promise<CommandResult> {
   const loaded = await loadRepository(opts.dir, { target: opts.target, env: opts.env });

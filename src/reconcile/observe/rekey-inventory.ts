@@ -4,10 +4,10 @@
  * holds now (the kind's `rekeyKept` trait), so the migration never shows a false "changed" and never
  * hides a real one. Pure; apply writes what it returns.
  */
-import type { FingerprintKey } from "../resources/fingerprint";
-import type { Observation } from "./observe";
-import { traitsOf } from "./phases";
-import type { Inventory, InventoryEntry } from "./state/types";
+import type { FingerprintKey } from "../../resources/fingerprint";
+import type { Observation } from "./";
+import { traitsOf } from "../phases";
+import type { Inventory, InventoryEntry } from "../../model/inventory";
 
 /** The inventory entries whose kept fingerprints move to `key`, by address (sorted). */
 export function rekeyedEntries(inventory: Inventory | undefined, observation: Observation, key: FingerprintKey): [string, InventoryEntry][] {

@@ -3,10 +3,10 @@
  * ids (the kind's `references` trait: an id field ← the address of the object named), inherited inputs are copied
  * from the referenced object's desired inputs, and rotating kinds take the effective rotation value.
  */
-import { KINDS } from "../resources/registry";
-import { refAddress, type RefName } from "../resources/reconcile-traits";
-import type { DesiredObject } from "./model";
-import { traitsOf } from "./phases";
+import { KINDS } from "../../resources/registry";
+import { refAddress, type RefName } from "../../resources/reconcile-traits";
+import type { DesiredObject } from "../../model/desired";
+import { traitsOf } from "../phases";
 
 /** Placeholder for an id that exists only once an earlier step of the same apply has run. */
 export const UNKNOWN_ID = "(known after apply)";

@@ -8,11 +8,11 @@
  * A pattern is an address in which `*` stands for any text (all the UDFs of one canvas: the canvas's
  * UDF address prefix and `/*`).
  */
-import { didYouMean } from "./load/diagnostics";
+import { didYouMean } from "../load/diagnostics";
 import { dependenciesOf } from "./kind-inputs";
-import type { DesiredObject, LoadedProject } from "./model";
-import { addressPrefixOf, byString, PHASES, traitsOf } from "./phases";
-import type { Inventory } from "./state/types";
+import type { DesiredObject, LoadedProject } from "../../model/desired";
+import { addressPrefixOf, byString, PHASES, traitsOf } from "../phases";
+import type { Inventory } from "../../model/inventory";
 
 /** What a targeted plan covers and replaces. */
 export interface Targeting {

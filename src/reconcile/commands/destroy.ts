@@ -6,20 +6,21 @@
  * (so a destroy stopped halfway is finished by running it again). Only svc.yaml is read, so the
  * repository's secrets need not be in the environment.
  */
-import type { SvcClient } from "../api/client";
-import { applyPlan } from "./apply";
+import type { SvcClient } from "../../api/client";
+import { applyPlan } from "../apply";
 import type { CommandOptions, CommandResult } from "./command-types";
 import { connect } from "./connect";
-import { forceUnlockFirst, withHeldLock } from "./held-lock";
-import { InventoryWriter } from "./inventory-writer";
-import { loadProjectSettings } from "./load";
-import type { LoadedProject } from "./model";
-import { observe, type Observation } from "./observe";
-import { planChanges, type PlanOutcome } from "./plan";
-import { PROTECTED_RULE, protectedInventoryBlocks } from "./protect";
-import { openStateBackend } from "./state/open-backend";
-import type { FingerprintKey } from "../resources/fingerprint";
-import type { Inventory, StateBackend } from "./state/types";
+import { forceUnlockFirst, withHeldLock } from "../apply/held-lock";
+import { InventoryWriter } from "../apply/inventory-writer";
+import { loadProjectSettings } from "../load";
+import type { LoadedProject } from "../../model/desired";
+import { observe, type Observation } from "../observe";
+import { planChanges, type PlanOutcome } from "../plan";
+import { PROTECTED_RULE, protectedInventoryBlocks } from "../plan/protect";
+import { openStateBackend } from "../state/open-backend";
+import type { FingerprintKey } from "../../resources/fingerprint";
+import type { Inventory } from "../../model/inventory";
+import type { StateBackend } from "../state/types";
 
 export type DestroyResult = Extract<CommandResult, { command: "destroy" }>;
 

@@ -1,6 +1,9 @@
 /**
  * What the loader produces from a repository: the desired objects of one project and target,
  * each with its source location. Pure data; the planner compares it with what the platform holds.
+ *
+ * Folder `src/model/`: what the kinds (`src/resources`) and the engine (`src/reconcile`) share:
+ * desired objects here, inventory entries in `inventory.ts`. Pure, below both; imports nothing.
  */
 
 /** Where something stands in the repository: 1-based line and column, and the path inside the document. */

@@ -3,9 +3,9 @@
  * is renewed in the background while it works, and when a renewal fails (another run took the
  * lock over) the command is told to start nothing more. Always released at the end.
  */
-import type { CommandOptions } from "./command-types";
-import { defaultLockOwner } from "./state/lock-file";
-import type { StateBackend } from "./state/types";
+import type { CommandOptions } from "../commands/command-types";
+import { defaultLockOwner } from "../state/lock-file";
+import type { StateBackend } from "../state/types";
 
 export const DEFAULT_LOCK_TTL_MS = 10 * 60_000;
 

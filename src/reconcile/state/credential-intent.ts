@@ -5,7 +5,7 @@
  * failed publish, the next run knows every account made under those keys is an orphan whose token
  * is unknown to everyone, and deletes it.
  */
-import type { InventoryEntry } from "./state/types";
+import type { InventoryEntry } from "../../model/inventory";
 
 /** Every key a create was sent (or about to be sent) under whose token was not delivered. */
 export function intentKeys(entry: InventoryEntry | undefined): string[] {

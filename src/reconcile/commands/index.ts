@@ -2,35 +2,40 @@
  * The commands as functions: validate, plan, apply, drift. Each reads like its steps: load the
  * repository, connect, read the state, observe, plan, then (apply only) lock and act. They return
  * data and an exit code; the CLI and the GitHub Action render it.
+ *
+ * Folder `commands/`: the commands as functions (validate, plan, apply, drift, destroy) and where
+ * they connect; each composes the steps, so it may import every step folder, never `src/cli` or
+ * `src/github`.
  */
-import { scrub } from "../api/errors";
-import { applyPlan } from "./apply";
+import { scrub } from "../../api/errors";
+import { applyPlan } from "../apply";
 import type { CommandOptions, CommandResult, TokenPublisher } from "./command-types";
 import { connect, type Connection } from "./connect";
-import { driftReport } from "./drift";
-import { InventoryWriter } from "./inventory-writer";
-import { loadRepository } from "./load";
-import type { LoadedProject, LoadError } from "./model";
-import { observe, type Observation } from "./observe";
-import { rekeyedEntries } from "./rekey-inventory";
-import { FingerprintKey } from "../resources/fingerprint";
-import { outputsPublisher, readOutputsFile } from "./outputs-file";
-import { planChanges, type PlanOutcome } from "./plan";
-import { PROTECTED_RULE } from "./protect";
-import { adoptionCandidates, CROSS_TARGET_RULE, crossTargetBlocks } from "./cross-target";
-import { otherTargetInventories } from "./state/other-targets";
-import { resolveTargeting, type Targeting } from "./targeting";
-import { CASCADE_RULE } from "./cascade";
-import { repositoryDigest, repositoryPaths } from "./repository-digest";
-import { canonicalJson } from "../canonical-json";
-import { readSavedPlan, SavedPlanError, restrictToSaved, savedPlanOf, staleMessage, staleObjects, type SavedPlan, type SavedPlanOptions } from "./saved-plan";
-import { traitsOf } from "./phases";
-import { toJson } from "./render/json";
+import { driftReport } from "../plan/drift";
+import { InventoryWriter } from "../apply/inventory-writer";
+import { loadRepository } from "../load";
+import type { LoadedProject, LoadError } from "../../model/desired";
+import { observe, type Observation } from "../observe";
+import { rekeyedEntries } from "../observe/rekey-inventory";
+import { FingerprintKey } from "../../resources/fingerprint";
+import { outputsPublisher, readOutputsFile } from "../apply/outputs-file";
+import { planChanges, type PlanOutcome } from "../plan";
+import { PROTECTED_RULE } from "../plan/protect";
+import { adoptionCandidates, CROSS_TARGET_RULE, crossTargetBlocks } from "../plan/cross-target";
+import { otherTargetInventories } from "../state/other-targets";
+import { resolveTargeting, type Targeting } from "../plan/targeting";
+import { CASCADE_RULE } from "../plan/cascade";
+import { repositoryDigest, repositoryPaths } from "../load/repository-digest";
+import { canonicalJson } from "../../canonical-json";
+import { readSavedPlan, SavedPlanError, restrictToSaved, savedPlanOf, staleMessage, staleObjects, type SavedPlan, type SavedPlanOptions } from "../plan/saved-plan";
+import { traitsOf } from "../phases";
+import { toJson } from "../render/json";
 import { mkdir, readFile, writeFile } from "node:fs/promises";
 import { dirname, resolve } from "node:path";
-import { forceUnlockFirst, withHeldLock } from "./held-lock";
-import { openStateBackend } from "./state/open-backend";
-import type { Inventory, StateBackend } from "./state/types";
+import { forceUnlockFirst, withHeldLock } from "../apply/held-lock";
+import { openStateBackend } from "../state/open-backend";
+import type { Inventory } from "../../model/inventory";
+import type { StateBackend } from "../state/types";
 
 type Loaded = { ok: true; project: LoadedProject } | { ok: false; errors: LoadError[] };
 

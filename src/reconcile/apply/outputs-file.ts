@@ -11,8 +11,8 @@
  */
 import { readFile } from "node:fs/promises";
 import path from "node:path";
-import type { PublishedToken, TokenPublisher } from "./command-types";
-import { stableJsonText, writeFileAtomic } from "./json-file";
+import type { PublishedToken, TokenPublisher } from "../commands/command-types";
+import { stableJsonText, writeFileAtomic } from "../state/json-file";
 
 export const OUTPUTS_VERSION = 1;
 

@@ -10,8 +10,9 @@
  * writes the whole inventory once, which drops the journal. `flush()` waits until everything
  * recorded so far is written.
  */
-import type { Inventory, InventoryEntry, StateBackend } from "./state/types";
-import { INVENTORY_VERSION } from "./state/types";
+import type { Inventory, InventoryEntry } from "../../model/inventory";
+import type { StateBackend } from "../state/types";
+import { INVENTORY_VERSION } from "../../model/inventory";
 
 /** The least time between two whole writes of a backend without a journal (each is one upload of the inventory). */
 export const WHOLE_WRITE_INTERVAL_MS = 2000;

@@ -7,9 +7,9 @@
  * was protected. To delete a protected object on purpose, set `protect: false` (or remove it),
  * apply, then remove the object.
  */
-import type { DesiredObject } from "./model";
+import type { DesiredObject } from "../../model/desired";
 import type { PlanBlock, PlannedAction } from "./plan-model";
-import type { Inventory, InventoryEntry } from "./state/types";
+import type { Inventory, InventoryEntry } from "../../model/inventory";
 
 /** Actions that end the life of the platform object (its id, its tokens). */
 const DESTRUCTIVE = new Set<PlannedAction["action"]>(["delete", "unshare", "replace"]);

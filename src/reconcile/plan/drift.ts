@@ -3,10 +3,10 @@
  * the rotation schedule (a due rotation is not drift). Pure; `svc-iac drift` never writes.
  */
 import { createHash } from "node:crypto";
-import { keepUnavailable } from "./import/keep-fields";
-import { byString } from "./phases";
+import { keepUnavailable } from "../import/keep-fields";
+import { byString } from "../phases";
 import { DRIFT_CLASSES, REPORT_VERSION, type DriftClass, type DriftItem, type DriftReport } from "./plan-model";
-import type { PlanOutcome, Step } from "./plan";
+import type { PlanOutcome, Step } from "./";
 
 /** A word as a POSIX shell reads it: quoted unless it is plain. */
 const shellWord = (s: string) => (/^[A-Za-z0-9_@%+=:,./-]+$/.test(s) ? s : `'${s.replace(/'/g, `'\\''`)}'`);

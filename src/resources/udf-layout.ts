@@ -5,7 +5,7 @@
  * the current values for all others. Nothing is created, moved or removed.
  */
 import type { SvcClient } from "../api/client";
-import { forEachBounded } from "./bounded";
+import { forEachBounded } from "../bounded";
 
 export interface LayoutItem {
   address: string;

@@ -5,7 +5,7 @@
 import { randomBytes } from "node:crypto";
 import { chmod, mkdir, rename, rm, writeFile } from "node:fs/promises";
 import path from "node:path";
-import { sortKeysDeep } from "../canonical-json";
+import { sortKeysDeep } from "../../canonical-json";
 
 /** JSON with object keys sorted at every level (arrays keep their order), 2-space indent and a trailing newline. */
 export function stableJsonText(value: unknown): string {

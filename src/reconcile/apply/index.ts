@@ -7,30 +7,34 @@
  * looked up once the phase's other creates are done (one read per parent for all of them) and
  * adopted; an adopt finds its object by key. So running apply again after any failure converges
  * with nothing duplicated.
+ *
+ * Folder `apply/`: a plan's steps run against the platform (phases, bounded concurrency), the
+ * inventory written as they finish, the held lock and the outputs file. May import `src/api`,
+ * `src/model`, `src/resources`, `../phases`, `../plan`, `../state` and the types of `../commands`.
  */
 import { mkdir, writeFile } from "node:fs/promises";
 import { dirname, resolve } from "node:path";
-import type { SvcClient } from "../api/client";
-import { scrub } from "../api/errors";
-import type { FingerprintKey } from "../resources/fingerprint";
-import { CreateOutcomeUnknown, NothingToAdopt, SharedReads } from "../resources/fresh-listings";
-import type { CreateOptions, KindContext } from "../resources/kind";
-import type { ReconcileTraits } from "../resources/reconcile-traits";
-import { KINDS } from "../resources/registry";
-import type { ProgressEvent, PublishedToken, TokenPublisher } from "./command-types";
+import type { SvcClient } from "../../api/client";
+import { scrub } from "../../api/errors";
+import type { FingerprintKey } from "../../resources/fingerprint";
+import { CreateOutcomeUnknown, NothingToAdopt, SharedReads } from "../../resources/fresh-listings";
+import type { CreateOptions, KindContext } from "../../resources/kind";
+import type { ReconcileTraits } from "../../resources/reconcile-traits";
+import { KINDS } from "../../resources/registry";
+import type { ProgressEvent, PublishedToken, TokenPublisher } from "../commands/command-types";
 import type { InventoryWriter } from "./inventory-writer";
-import { checkedInputs, dependenciesOf, rawInputs, referencedAddress } from "./kind-inputs";
-import type { DesiredObject, LoadedProject } from "./model";
+import { checkedInputs, dependenciesOf, rawInputs, referencedAddress } from "../plan/kind-inputs";
+import type { DesiredObject, LoadedProject } from "../../model/desired";
 import { tokenEnvName } from "./outputs-file";
-import { PHASES, phaseOf, traitsOf } from "./phases";
-import type { ActionResult, ApplyReport, ResultStatus } from "./plan-model";
-import { REPORT_VERSION } from "./plan-model";
-import { isDeletion, type PlanOutcome, type Step } from "./plan";
-import { forEachBounded } from "./bounded";
-import { syncProtection } from "./protect";
-import { withIntent, withoutIntent, withoutIntentKey } from "./credential-intent";
-import { isAlreadyExists } from "../resources/already-exists";
-import type { InventoryEntry } from "./state/types";
+import { PHASES, phaseOf, traitsOf } from "../phases";
+import type { ActionResult, ApplyReport, ResultStatus } from "../plan/plan-model";
+import { REPORT_VERSION } from "../plan/plan-model";
+import { isDeletion, type PlanOutcome, type Step } from "../plan";
+import { forEachBounded } from "../../bounded";
+import { syncProtection } from "../plan/protect";
+import { withIntent, withoutIntent, withoutIntentKey } from "../state/credential-intent";
+import { isAlreadyExists } from "../../resources/already-exists";
+import type { InventoryEntry } from "../../model/inventory";
 
 export interface ApplyContext {
   client: SvcClient;
