@@ -4,11 +4,12 @@
  * unknown and duplicate keys are reported when the mapping is opened. A failed field reads as
  * `undefined`, so readers go on and every error of a file is reported.
  */
-import { isAlias, isMap, isScalar, isSeq, type Node, type Pair } from "yaml";
+import { isMap, isScalar, isSeq, type Node, type Pair } from "yaml";
 import { describeFound, didYouMean, listAlternatives, type Diagnostics } from "./diagnostics";
 import type { ReferencedInput, SourceLocation } from "../model";
+import { unsendableValue } from "./json-values";
 import { firstReference, type Resolved, type Resolver } from "./variables";
-import { locate, type SourceDoc } from "./yaml-source";
+import { locate, unalias, type SourceDoc } from "./yaml-source";
 
 export interface ReadContext {
   src: SourceDoc;
@@ -33,15 +34,20 @@ export function report(ctx: ReadContext, node: Node | null | undefined, path: st
   ctx.diag.add({ ...locate(ctx.src, node, path), message });
 }
 
-function deref(ctx: ReadContext, node: unknown): Node | null {
-  if (isAlias(node)) return (node.resolve(ctx.src.doc) as Node | undefined) ?? null;
-  return (node as Node | null) ?? null;
-}
+const deref = (ctx: ReadContext, node: unknown): Node | null => unalias(ctx.src, node);
 
-/** A YAML node as plain data, with variables resolved in every string. Errors are reported. */
+/**
+ * A YAML node as plain data, with variables resolved in every string. Errors are reported, among
+ * them values JSON cannot carry to the platform unchanged ({@link unsendableValue}).
+ */
 export function plainValue(ctx: ReadContext, node: Node | null, path: string): Resolved {
   node = deref(ctx, node);
   if (node === null) return { ok: true, value: null };
+  const unsendable = unsendableValue(node);
+  if (unsendable) {
+    report(ctx, node, path, unsendable);
+    return { ok: false };
+  }
   if (isScalar(node)) {
     if (typeof node.value !== "string") return { ok: true, value: node.value };
     const r = ctx.vars.resolve(node.value);
