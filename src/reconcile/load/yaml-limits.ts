@@ -22,6 +22,12 @@ export const YAML_LIMITS = {
    * @default 10000
    */
   aliasedValues: 10_000,
+  /**
+   * Characters of the text that aliases repeat in one file, in total: a long string repeated a few
+   * thousand times stays under the values limit, and would still be sent and shown as gigabytes.
+   * @default 1048576
+   */
+  aliasedCharacters: 1_048_576,
 } as const;
 
 /** `1,048,576`: how messages write a limit. */

@@ -55,6 +55,15 @@ describe("aliases", () => {
     expect(errors[0]).toMatch(/^svc\.yaml:4:\d+: the alias \*v1 takes the values repeated by aliases in this file past the limit of 10,000/);
   });
 
+  it("GIVEN one long string repeated by a few thousand aliases (under the values limit) WHEN loaded THEN it is refused at the alias that takes the repeated text past its limit", async () => {
+    const text = `entrypoint: udf\nmetadata:\n  long: &s "${"x".repeat(100_000)}"\n  copies: [${Array(5_000).fill("*s").join(", ")}]\n`;
+    const errors = errorsOf(await loadWith(UDF_SETTINGS, text));
+    // The eleventh *s makes 1,100,000 characters; each alias is 4 characters after "  copies: [".
+    expect(errors).toEqual([
+      `${UDF_SETTINGS}:4:52: the alias *s takes the text repeated by aliases in this file past the limit of 1,048,576 characters (it repeats 100,000); write the text out, or repeat it less`,
+    ]);
+  });
+
   it.each([
     ["a UDF's metadata", UDF_SETTINGS, "entrypoint: udf\nmetadata: &m\n  self: *m\n", `${UDF_SETTINGS}:3:9: the alias *m is inside`],
     ["svc.yaml's variables", "svc.yaml", "project: listings\nvariables:\n  tags: &t [*t]\n", "svc.yaml:3:13: the alias *t is inside"],
