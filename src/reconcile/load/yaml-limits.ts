@@ -28,6 +28,13 @@ export const YAML_LIMITS = {
    * @default 1048576
    */
   aliasedCharacters: 1_048_576,
+  /**
+   * Characters that `${var.NAME}` and `${env.NAME}` references put into one file, in total (a
+   * list or mapping counts as its JSON text): a long variable referenced a few thousand times
+   * would otherwise be sent and shown as gigabytes.
+   * @default 1048576
+   */
+  referencedCharacters: 1_048_576,
 } as const;
 
 /** `1,048,576`: how messages write a limit. */

@@ -138,6 +138,21 @@ describe("size, documents and quotes", () => {
   });
 });
 
+describe("references", () => {
+  it("GIVEN a 500,000-character variable referenced 3,000 times in one file WHEN loaded THEN the reference that takes the file past the limit is refused, once; referenced twice it loads", async () => {
+    const dir = copyRepo("valid-full");
+    writeFileSync(join(dir, "svc.yaml"), `project: listings\nvariables:\n  city: nyc\n  limit: 5\n  tags: [demo]\n  big: "${"x".repeat(500_000)}"\n`);
+    const settings = (n: number) => `entrypoint: udf\nmetadata:\n  copies: [${Array(n).fill('"${var.big}"').join(", ")}]\n`;
+    writeFileSync(join(dir, UDF_SETTINGS), settings(3_000));
+    expect(errorsOf(await loadRepository(dir, { env: FIXTURE_SECRETS }))).toEqual([
+      `${UDF_SETTINGS}:3:40: metadata.copies[2]: the reference \${var.big} takes the text that references put into this file past the limit of 1,048,576 characters (it puts 500,000); use a shorter variable, or reference it fewer times`,
+    ]);
+    writeFileSync(join(dir, UDF_SETTINGS), settings(2));
+    const loaded = await loadRepository(dir, { env: FIXTURE_SECRETS });
+    expect((metadataOf(loaded) as { copies: string[] }).copies.map((c) => c.length)).toEqual([500_000, 500_000]);
+  });
+});
+
 describe("values JSON cannot carry", () => {
   it("GIVEN NaN, infinities, an integer past 2^53, a lone surrogate and tagged binary, timestamp and set values WHEN loaded THEN each is refused where written, with its path", async () => {
     const text = [
