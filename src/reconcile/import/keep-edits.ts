@@ -8,7 +8,7 @@
  */
 import { isMap, isScalar, stringify, type Pair, type Scalar } from "yaml";
 import { parseBoundedYaml } from "../load/yaml-parse";
-import type { DesiredKind, SourceLocation } from "../model";
+import type { DesiredKind, SourceLocation } from "../../model/desired";
 import type { RepoFile } from "./draft";
 import { keepPlace } from "./keep-fields";
 import { literal } from "./yaml-text";

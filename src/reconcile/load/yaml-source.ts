@@ -5,7 +5,7 @@
  * both positions.
  */
 import { isAlias, type Alias, type Document, type LineCounter, type Node } from "yaml";
-import type { SourceLocation } from "../model";
+import type { SourceLocation } from "../../model/desired";
 import type { Diagnostics } from "./diagnostics";
 import { readText } from "./repo-files";
 import { parseBoundedYaml } from "./yaml-parse";

@@ -10,7 +10,7 @@ import { parseSeedText, SeedFileError } from "../../../src/emulator/seed-file";
 import { setTopLevelKey } from "../../../src/reconcile/import/keep-edits";
 import { loadRepository } from "../../../src/reconcile/load/index";
 import { YAML_LIMITS } from "../../../src/reconcile/load/yaml-limits";
-import { formatLoadError, type LoadResult } from "../../../src/reconcile/model";
+import { formatLoadError, type LoadResult } from "../../../src/model/desired";
 import { copyRepo, FIXTURE_SECRETS } from "../../helpers/repo";
 
 const UDF_SETTINGS = "canvases/listings/loader.yaml";
