@@ -9,6 +9,7 @@ import { benchObserve } from "./observe.mjs";
 import { benchProjects } from "./projects.mjs";
 import { benchReconcile } from "./reconcile.mjs";
 import { benchUdfRuns } from "./udf-runs.mjs";
+import { benchYamlBounds } from "./yaml-bounds.mjs";
 
 const line = (label, value, target) => console.log(`${label.padEnd(44)} ${String(value).padStart(10)}   ${target ? `(target ${target})` : ""}`);
 
@@ -36,6 +37,9 @@ await benchDatasets((label, value, note) => console.log(`${label.padEnd(44)} ${S
 
 console.log("\nReconciler commands (each its own process, emulator in its own)");
 await benchReconcile();
+
+console.log("\nHostile YAML (bounded parse in this process; validate as its own process)");
+await benchYamlBounds((label, value, note) => console.log(`${label.padEnd(44)} ${String(value).padStart(10)}   ${note ?? ""}`));
 
 console.log("\nObservation (engine in this process, emulator in its own; 100 UDFs per canvas)");
 await benchObserve();

@@ -8,7 +8,8 @@
 import { mkdir, readFile, writeFile } from "node:fs/promises";
 import { basename, join, resolve } from "node:path";
 import type { Octokit } from "@octokit/rest";
-import { parse as parseYaml } from "yaml";
+import { isMap } from "yaml";
+import { parseBoundedYaml } from "../reconcile/load/yaml-parse";
 import type { CommandOptions, CommandResult, TokenPublisher } from "../reconcile/commands/command-types";
 import { ActionInputError, readActionInputs, type ActionInputs } from "./action-inputs";
 import { fullReport, resultLogText, resultMarkdown, type ReportLabels } from "./action-report";
@@ -282,8 +283,11 @@ function projectOf(result: CommandResult): string | undefined {
  */
 async function projectFromSvcFile(repoDir: string): Promise<string> {
   try {
-    const doc = parseYaml(await readFile(join(repoDir, "svc.yaml"), "utf8")) as { project?: unknown } | null;
-    if (typeof doc?.project === "string" && doc.project.trim() !== "") return doc.project.trim();
+    // The bounded parse the loader uses: svc.yaml is the pull request's, and may be an alias bomb.
+    const parsed = parseBoundedYaml(await readFile(join(repoDir, "svc.yaml"), "utf8"));
+    const top = parsed.ok ? parsed.doc.contents : null;
+    const project: unknown = isMap(top) ? top.get("project") : undefined;
+    if (typeof project === "string" && project.trim() !== "") return project.trim();
   } catch {
     // An unreadable svc.yaml is reported by the command itself; the folder name will do here.
   }
