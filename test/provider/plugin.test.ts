@@ -3,8 +3,9 @@
  * first stdout line, its version, its configuration (`CheckConfig`, `DiffConfig`, `Configure` with
  * variables or args, the `SVC_*` fallbacks), and the errors a user sees when something is wrong.
  */
-import { spawn } from "node:child_process";
-import { readFileSync } from "node:fs";
+import { spawn, spawnSync } from "node:child_process";
+import { cpSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync, symlinkSync } from "node:fs";
+import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { createInterface } from "node:readline";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -40,6 +41,25 @@ describe("pulumi-resource-svc, started as the engine starts a plugin", () => {
       expect(first).toMatch(/^\d{2,5}$/);
     } finally {
       child.kill("SIGTERM");
+    }
+  });
+
+  it("without @pulumi/pulumi installed beside it, exits 1 saying what to install, and prints nothing on stdout", () => {
+    // GIVEN the package installed without its optional peer dependency
+    const app = mkdtempSync(join(tmpdir(), "svc-no-pulumi-"));
+    try {
+      mkdirSync(join(app, "node_modules"));
+      for (const name of readdirSync(join(ROOT, "node_modules"))) {
+        if (name !== "@pulumi" && !name.startsWith(".")) symlinkSync(realpathSync(join(ROOT, "node_modules", name)), join(app, "node_modules", name));
+      }
+      cpSync(join(ROOT, "dist"), join(app, "dist"), { recursive: true });
+      cpSync(join(ROOT, "package.json"), join(app, "package.json"));
+      const r = spawnSync(process.execPath, [join(app, "dist/provider/plugin/main.js"), "127.0.0.1:1"], { cwd: app, encoding: "utf8" });
+      expect({ code: r.status, stdout: r.stdout }).toEqual({ code: 1, stdout: "" });
+      expect(r.stderr).toContain("@pulumi/pulumi is not installed beside svc-iac");
+      expect(r.stderr).toContain("npm install svc-iac @pulumi/pulumi");
+    } finally {
+      rmSync(app, { recursive: true, force: true });
     }
   });
 

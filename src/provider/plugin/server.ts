@@ -23,9 +23,19 @@ export function packageVersion(): string {
   return JSON.parse(readFileSync(join(__dirname, "../../../package.json"), "utf8")).version;
 }
 
+/** `@pulumi/pulumi/provider`, an optional peer dependency of svc-iac that the plugin needs. */
+function loadSdk(): typeof import("@pulumi/pulumi/provider") {
+  try {
+    return require("@pulumi/pulumi/provider");
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code !== "MODULE_NOT_FOUND" || !String((e as Error).message).includes("@pulumi/pulumi/provider")) throw e;
+    throw new Error("@pulumi/pulumi is not installed beside svc-iac. The plugin serves Pulumi's protocol with it: install both, e.g. npm install svc-iac @pulumi/pulumi.");
+  }
+}
+
 /** Starts the plugin: binds a free port on 127.0.0.1 and prints it as the first line of stdout. */
 export async function startPlugin(args: string[]): Promise<void> {
-  const sdk: typeof import("@pulumi/pulumi/provider") = require("@pulumi/pulumi/provider");
+  const sdk = loadSdk();
   const fromSdk = createRequire(require.resolve("@pulumi/pulumi/provider"));
   const grpc = fromSdk("@grpc/grpc-js");
   const structproto = fromSdk("google-protobuf/google/protobuf/struct_pb");
