@@ -63,6 +63,15 @@ describe("pulumi-resource-svc, started as the engine starts a plugin", () => {
     }
   });
 
+  it("answers GetSchema with the package schema of its version: all 8 resources, the document shipped in schemas/pulumi/schema.json", async () => {
+    const schema = JSON.parse(await host.getSchema());
+    expect(Object.keys(schema.resources).sort()).toEqual(
+      ["BucketPolicy", "Canvas", "CanvasShare", "Cronjob", "Secret", "ServiceAccount", "SessionToken", "Udf"].map((k) => `svc:index:${k}`),
+    );
+    expect(schema).toMatchObject({ name: "svc", version: pkg.version });
+    expect(schema).toEqual(JSON.parse(readFileSync(join(ROOT, "schemas/pulumi/schema.json"), "utf8")));
+  });
+
   it("reports the package's version", async () => {
     expect(await host.getPluginInfo()).toEqual({ version: pkg.version });
   });

@@ -7,13 +7,12 @@
 import type { Provider } from "@pulumi/pulumi/provider";
 import type { SvcClient } from "../../api/client";
 import { KINDS } from "../../resources/registry";
+import { PULUMI_PACKAGE } from "../../resources/schema/pulumi-package";
 import { checkCall, createCall, deleteCall, diffCall, kindOf, readCall, updateCall } from "../kind-calls";
 import { importInputs } from "./import-ids";
 import { conceal, reveal, type Props } from "./secrets";
 
-/** The Pulumi package name: types are `svc:index:<Kind>`. */
-export const PACKAGE = "svc";
-const TYPE_PREFIX = `${PACKAGE}:index:`;
+const TYPE_PREFIX = `${PULUMI_PACKAGE}:index:`;
 
 /** The kind a URN's type names (`urn:pulumi:stack::project::svc:index:Canvas::name` → `Canvas`). */
 export function kindOfUrn(urn: string): string {

@@ -1,9 +1,10 @@
 /**
- * The package schema `GetSchema` answers with. It is generated from the kinds' own definitions in
- * `src/resources` (issue 27), never written here a second time.
+ * The package schema `GetSchema` answers with: the one generated from the kinds' definitions
+ * (`src/resources/schema/pulumi-package.ts`), the same document as `schemas/pulumi/schema.json`.
  */
+import { pulumiPackageSchema } from "../../resources/schema/pulumi-package";
 
 /** The Pulumi package schema of this version, as JSON text. */
-export async function pulumiSchemaText(_version: string): Promise<string> {
-  throw new Error("pulumi-resource-svc: this build carries no package schema yet (it is generated from src/resources by the schema generator, not yet merged).");
+export async function pulumiSchemaText(version: string): Promise<string> {
+  return JSON.stringify(pulumiPackageSchema(version));
 }
