@@ -6,6 +6,7 @@ import { benchDatasets } from "./datasets.mjs";
 import { benchEmulator } from "./emulator.mjs";
 import { benchPulumiProgram } from "./pulumi-program.mjs";
 import { benchObserve } from "./observe.mjs";
+import { benchPluginStart } from "./plugin-start.mjs";
 import { benchProjects } from "./projects.mjs";
 import { benchReconcile } from "./reconcile.mjs";
 import { benchUdfRuns } from "./udf-runs.mjs";
@@ -49,6 +50,12 @@ await benchProjects((label, value, target) => console.log(`${label.padEnd(60)} $
 
 console.log("\nPulumi program (its own process, real SDK under setMocks)");
 await benchPulumiProgram(line);
+
+console.log("\nPulumi provider plugin (pulumi-resource-svc started as the engine starts it)");
+const plugin = await benchPluginStart();
+line("start to port on stdout, ms (median of 5)", Math.round(plugin.plugin), "<= the dynamic host's");
+line("floor: Pulumi's dynamic-provider host, ms", Math.round(plugin.host));
+line("floor: Node printing one line, ms", Math.round(plugin.node));
 
 console.log("\nGitHub Action bundle (dist-action/index.js alone in an empty folder, validate)");
 const start = await benchActionStart();

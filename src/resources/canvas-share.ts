@@ -116,8 +116,9 @@ export const canvasShareKind: ResourceKind<CanvasShareInputs, CanvasShareState> 
     if (!c?.share_token) return undefined;
     // A token rotated out of band was minted under a scope we did not see: assume the canvas's.
     const minted = c.share_token === olds.shareToken ? olds.mintedScope : c.access_scope;
-    const { canvasId, clientId, rotation, accessScope } = olds;
-    return shareState({ canvasId, clientId, rotation, accessScope }, c, minted);
+    // The id is the canvas's: a read with an id alone (refresh, import) names the canvas too.
+    const { clientId, rotation, accessScope } = olds;
+    return shareState({ canvasId: id, clientId, rotation, accessScope }, c, minted);
   },
   async update(ctx, id, olds, news) {
     const c = await referencedCanvas(ctx, id);
