@@ -243,12 +243,12 @@ export const udfKind: ResourceKind<UdfInputs, UdfState> = {
   },
   async observeAll(ctx) {
     // Every UDF a Udf can manage is on one of the team's canvases (those on an owner's default
-    // canvas are not), and the canvas listing carries them in full: the same answer the Canvas
+    // canvas are not), and each canvas's answer carries them in full: the same answers the Canvas
     // kind reads, instead of paging through every UDF of the environment.
     const out: Observed<UdfState>[] = [];
     for (const c of await teamCanvases(ctx)) {
       const udfs = UdfList.safeParse(c.udfs);
-      if (!udfs.success) throw new Error(`The UDFs of canvas "${c.name}" in GET /collection/exec-env do not match the spec: ${udfs.error.issues.slice(0, 3).map((i) => `${i.path.join(".")}: ${i.message}`).join("; ")}.`);
+      if (!udfs.success) throw new Error(`The UDFs of canvas "${c.name}" in GET /collection/by-id/{collection_id} do not match the spec: ${udfs.error.issues.slice(0, 3).map((i) => `${i.path.join(".")}: ${i.message}`).join("; ")}.`);
       for (const u of udfs.data) if (u.collection_id) out.push({ id: u.id, key: `${u.collection_id}/${u.slug}`, state: udfState(u) });
     }
     return out;
