@@ -138,6 +138,7 @@ export const canvasShareKind: ResourceKind<CanvasShareInputs, CanvasShareState> 
   async observeAll(ctx) {
     // The team's canvases as the Canvas kind reads them (one canvas per answer): those with a share token.
     return (await teamCanvases(ctx))
+      .map((t) => t.canvas)
       .filter((c) => c.share_token)
       .map((c) => ({ id: c.id, key: c.id, state: shareState({ canvasId: c.id }, c, c.access_scope) }));
   },

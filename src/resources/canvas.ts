@@ -12,7 +12,7 @@ import type { FingerprintKey } from "./fingerprint";
 import type { Created, KindContext, ResourceKind } from "./kind";
 import { NothingToAdopt, createUnlooked } from "./fresh-listings";
 import type { ReconcileTraits } from "./reconcile-traits";
-import { readTeamCanvases } from "./team-canvases";
+import { readTeamCanvases, type TeamCanvas } from "./team-canvases";
 
 export const CanvasInputs = z.strictObject({
   name: z.string({ error: "A canvas name is a string of letters, digits and underscores." }).regex(/^[A-Za-z0-9_]+$/, {
@@ -79,7 +79,7 @@ export function canvasState(c: CanvasRecord, key?: FingerprintKey): CanvasState 
  * The team's canvases with their UDFs unchecked, read once per observation (`ctx.reads`), one
  * canvas per answer (see `team-canvases.ts`).
  */
-export function teamCanvases(ctx: KindContext): Promise<CanvasFields[]> {
+export function teamCanvases(ctx: KindContext): Promise<TeamCanvas[]> {
   return ctx.reads?.read("team canvases", () => readTeamCanvases(ctx.client)) ?? readTeamCanvases(ctx.client);
 }
 
@@ -136,7 +136,7 @@ export const canvasKind: ResourceKind<CanvasInputs, CanvasState> = {
     // Every team canvas in full, one canvas per answer: only the canvases' own fields are checked
     // and used here (the Udf and CanvasShare kinds read the same answers).
     const all = await teamCanvases(ctx);
-    return all.map((c) => ({ id: c.id, key: c.name, state: canvasState(c, ctx.fingerprintKey) }));
+    return all.map(({ canvas: c }) => ({ id: c.id, key: c.name, state: canvasState(c, ctx.fingerprintKey) }));
   },
   async delete(ctx, id) {
     await unlessMissing(ctx.client.canvases.delete(id));

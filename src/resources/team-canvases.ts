@@ -11,11 +11,23 @@
  * may pass is read again, alone ({@link READ_ATTEMPTS} times in all), not the whole observation; a
  * canvas deleted between the listing and its read (404) is left out, as one deleted before the
  * listing would be. The answer is in the listing's order (creation), whatever order reads end in.
+ *
+ * Each answer's UDFs become observed states as it arrives and its raw records are dropped, so an
+ * observation holds at most {@link READS_IN_FLIGHT} canvases' raw answers at a time, not the team's.
  */
 import type { SvcClient } from "../api/client";
 import { isApiError } from "../api/errors";
 import { backoffDelay, DEFAULT_RETRY } from "../api/retry";
 import type { CanvasFields } from "../api/schemas";
+import type { Observed } from "./kind";
+import { observedUdfs, type UdfState } from "./udf-state";
+
+/** One canvas of the team as read: its own fields (without `udfs`), and its UDFs as observed states. */
+export interface TeamCanvas {
+  /** Its own fields: `udfs` is taken off. */
+  canvas: CanvasFields;
+  udfs: Observed<UdfState>[];
+}
 
 /** Canvas reads in flight at once during an observation. */
 export const READS_IN_FLIGHT = 8;
@@ -58,21 +70,23 @@ async function eachInFlight(count: number, inFlight: number, work: (i: number) =
   );
 }
 
-/**
- * Every canvas of the caller's team in full (its own fields checked, its `udfs` left unchecked for
- * the kinds that read them), read one canvas per request as the file comment says.
- */
-export async function readTeamCanvases(client: SvcClient, opts: { inFlight?: number; attempts?: number } = {}): Promise<CanvasFields[]> {
+/** Every canvas of the caller's team in full, read one canvas per request as the file comment says. */
+export async function readTeamCanvases(client: SvcClient, opts: { inFlight?: number; attempts?: number } = {}): Promise<TeamCanvas[]> {
   const attempts = opts.attempts ?? READ_ATTEMPTS;
   const listed = await readAgainOnFailure(() => client.canvases.listExecEnvLite(), attempts);
-  const read: (CanvasFields | undefined)[] = new Array(listed.length);
+  const read: (TeamCanvas | undefined)[] = new Array(listed.length);
   await eachInFlight(listed.length, opts.inFlight ?? READS_IN_FLIGHT, async (i) => {
+    let answer: CanvasFields;
     try {
-      read[i] = await readAgainOnFailure(() => client.canvases.getFieldsById(listed[i]!.id), attempts);
+      answer = await readAgainOnFailure(() => client.canvases.getFieldsById(listed[i]!.id), attempts);
     } catch (e) {
       // Deleted since the listing: as if deleted before it.
-      if (!isApiError(e, "not_found")) throw e;
+      if (isApiError(e, "not_found")) return;
+      throw e;
     }
+    const udfs = observedUdfs(answer.name, answer.udfs, "GET /collection/by-id/{collection_id}");
+    delete answer.udfs;
+    read[i] = { canvas: answer, udfs };
   });
-  return read.filter((c): c is CanvasFields => c !== undefined);
+  return read.filter((c): c is TeamCanvas => c !== undefined);
 }
