@@ -263,7 +263,7 @@ export async function benchReconcile({ sizes = benchSizes(), print = console.log
     r.apply ? duration(r.apply.cpuMs) : "",
     r.apply ? count(r.apply.requests) : "",
     r.apply ? mb(r.apply.maxRssBytes) : "",
-    `${duration(r.listing.ms)}, ${mb(r.listing.largestBytes)} max`,
+    `${duration(r.listing.ms)}, ${(r.listing.largestBytes / MIB).toFixed(2)} MiB max`,
     `${duration(r.plan.ms)} = ${(r.plan.ms / r.listing.ms).toFixed(2)}x floor (${duration(r.plan.cpuMs)}), ${r.plan.requests} req`,
     mb(r.plan.maxRssBytes),
     `${(Math.max(r.plan.largestAnswer?.bytes ?? 0, r.apply?.largestAnswer?.bytes ?? 0) / MIB).toFixed(2)} MiB`,
