@@ -1,5 +1,6 @@
 // `npm run bench`: prints the figures of every benchmark. Targets are printed beside the figures;
-// nothing here fails a build (speed is reported, not asserted).
+// nothing here fails a build (speed is reported, not asserted). `npm run bench -- observe` runs
+// only the reconciler's commands at 10,000, 20,000 and 100,000 UDFs.
 import { cpus } from "node:os";
 import { benchActionStart } from "./action-start.mjs";
 import { benchDatasets } from "./datasets.mjs";
@@ -8,13 +9,19 @@ import { benchPulumiProgram } from "./pulumi-program.mjs";
 import { benchObserve } from "./observe.mjs";
 import { benchPluginStart } from "./plugin-start.mjs";
 import { benchProjects } from "./projects.mjs";
-import { benchReconcile } from "./reconcile.mjs";
+import { benchReconcile, OBSERVE_SIZES } from "./reconcile.mjs";
 import { benchUdfRuns } from "./udf-runs.mjs";
 import { benchYamlBounds } from "./yaml-bounds.mjs";
 
 const line = (label, value, target) => console.log(`${label.padEnd(44)} ${String(value).padStart(10)}   ${target ? `(target ${target})` : ""}`);
 
 console.log(`svc-iac benchmarks on ${cpus().length} cores, Node ${process.version}\n`);
+if (process.argv[2] === "observe") {
+  // `npm run bench -- observe`: only the reconciler's commands, at 10,000, 20,000 and 100,000 UDFs (minutes).
+  console.log("Reconciler commands (each its own process, emulator in its own)");
+  await benchReconcile({ sizes: OBSERVE_SIZES });
+  process.exit(0);
+}
 console.log("Emulator (separate process, 32 requests in flight)");
 const emu = await benchEmulator();
 line("authenticated GET /user/self per second", emu.get.perSecond, ">= 2000");

@@ -12,7 +12,8 @@
 import equal from "fast-deep-equal";
 import { unlessMissing, referencedCanvas } from "./missing";
 import { z } from "zod";
-import type { Canvas as ApiCanvas } from "../api/schemas";
+import type { Canvas as ApiCanvas, CanvasFields } from "../api/schemas";
+import { teamCanvases } from "./canvas";
 import { checkWith } from "./check";
 import { summarize } from "./field-diff";
 import { fingerprint, isUnkeyedFingerprint, matchesFingerprint, type FingerprintKey } from "./fingerprint";
@@ -43,7 +44,7 @@ export interface CanvasShareState extends CanvasShareInputs {
 
 const ROTATION_NOTE = "rotates the share token: old links and the session tokens minted for them stop working";
 
-function shareState(inputs: CanvasShareInputs, c: ApiCanvas, mintedScope: "team" | "public"): CanvasShareState {
+function shareState(inputs: CanvasShareInputs, c: CanvasFields, mintedScope: "team" | "public"): CanvasShareState {
   // Absent inputs stay absent: the engine's property values cannot hold `undefined`.
   const kept = Object.fromEntries(Object.entries(inputs).filter(([, v]) => v !== undefined)) as CanvasShareInputs;
   return { ...kept, shareToken: c.share_token!, shareClientId: c.share_client_id ?? null, mintedScope };
@@ -136,8 +137,9 @@ export const canvasShareKind: ResourceKind<CanvasShareInputs, CanvasShareState> 
     await unlessMissing(ctx.client.sharing.unshare(id));
   },
   async observeAll(ctx) {
-    const shared = await ctx.client.canvases.listExecEnvShared();
-    return shared
+    // The team's canvases as the Canvas kind reads them (one canvas per answer): those with a share token.
+    return (await teamCanvases(ctx))
+      .map((t) => t.canvas)
       .filter((c) => c.share_token)
       .map((c) => ({ id: c.id, key: c.id, state: shareState({ canvasId: c.id }, c, c.access_scope) }));
   },
