@@ -9,7 +9,7 @@ import type { AddressInfo } from "node:net";
 import { HttpError } from "./http-error";
 import type { FaultInjector } from "./faults";
 import { authorize, parseAuthorization } from "./principal";
-import { Reply, type EmulatorEnv, type RequestContext, type RouteDef, type UploadedFile } from "./route";
+import { refuseRepeatedParameters, Reply, type EmulatorEnv, type RequestContext, type RouteDef, type UploadedFile } from "./route";
 import { Router } from "./router";
 
 const JSON_LIMIT = 32 * 1024 * 1024;
@@ -129,6 +129,7 @@ async function handle(env: EmulatorEnv, router: Router, faults: FaultInjector | 
 
     const answer = env.store.tx(() => {
       const principal = authorize(def.scope, env.store, auth);
+      refuseRepeatedParameters(query, def.repeatable);
       const ctx: RequestContext = {
         env, store: env.store, method, path: target.path, params: match.params, query,
         headers: req.headers, auth, principal, rawBody, jsonBody, form, files, now: () => env.clock.now(),
