@@ -23,7 +23,7 @@ import { resolveTargeting, type Targeting } from "./targeting";
 import { CASCADE_RULE } from "./cascade";
 import { repositoryDigest, repositoryPaths } from "./repository-digest";
 import { canonicalJson } from "../canonical-json";
-import { readSavedPlan, SavedPlanError, restrictToSaved, savedPlanOf, staleMessage, staleObjects, type SavedPlan, type SavedPlanOptions } from "./saved-plan";
+import { optionDifferences, readSavedPlan, SavedPlanError, restrictToSaved, savedPlanOf, sealSavedPlan, staleMessage, staleObjects, type SavedPlan, type SavedPlanOptions } from "./saved-plan";
 import { traitsOf } from "./phases";
 import { toJson } from "./render/json";
 import { mkdir, readFile, writeFile } from "node:fs/promises";
@@ -161,8 +161,8 @@ async function writeSavedPlan(s: Session, opts: CommandOptions, file: string, ou
   const repository = { ...(await repositoryDigest(s.project.root, s.project.target, excluded)), excluded };
   const saved = savedPlanOf(outcome, { plannedAt: outcome.now, options: outcome.options, repository });
   await mkdir(dirname(resolve(file)), { recursive: true });
-  // toJson drops the value of any field marked secret, whatever put it there.
-  await writeFile(file, toJson(saved));
+  // toJson drops the value of any field marked secret, whatever put it there; the integrity digest covers what is written.
+  await writeFile(file, toJson(sealSavedPlan(toJson(saved))));
 }
 
 /** Token destinations of an apply: --outputs, then any extra (GitHub secrets). */
@@ -307,6 +307,10 @@ export async function applyCommand(opts: CommandOptions): Promise<CommandResult>
         const changed = staleObjects(saved, outcome);
         if (changed.length) return { command: "apply", exitCode: 1, errors: [], message: staleMessage(opts.planFile!, undefined, changed) };
         outcome = { ...restrictToSaved(outcome, saved), inventory: outcome.inventory };
+        // What the caller asked for (flags, inputs, svc.yaml) that the saved plan's own options override.
+        const differences = optionDifferences(saved.options, planningOptions(s, opts, false));
+        for (const line of differences) opts.log?.(line);
+        if (differences.length) outcome.plan = { ...outcome.plan, warnings: [...outcome.plan.warnings, ...differences] };
       }
       const publishers = publishersFor(opts);
       tokenBlock(outcome, publishers, opts);
