@@ -6,13 +6,14 @@
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
+import { JSON_BODY_MAX_BYTES } from "../api/request-limits";
 import { HttpError } from "./http-error";
 import type { FaultInjector } from "./faults";
 import { authorize, parseAuthorization } from "./principal";
 import { refuseRepeatedParameters, Reply, type EmulatorEnv, type RequestContext, type RouteDef, type UploadedFile } from "./route";
 import { Router } from "./router";
 
-const JSON_LIMIT = 32 * 1024 * 1024;
+const JSON_LIMIT = JSON_BODY_MAX_BYTES;
 const RAW_LIMIT = 512 * 1024 * 1024;
 
 export interface ServerHandle {

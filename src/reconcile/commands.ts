@@ -16,6 +16,8 @@ import { rekeyedEntries } from "./rekey-inventory";
 import { FingerprintKey } from "../resources/fingerprint";
 import { outputsPublisher, readOutputsFile } from "./outputs-file";
 import { planChanges, type PlanOutcome } from "./plan";
+import { PreflightError, preflightErrors } from "./preflight";
+import { scrubSecrets } from "./load/validate";
 import { PROTECTED_RULE } from "./protect";
 import { adoptionCandidates, CROSS_TARGET_RULE, crossTargetBlocks } from "./cross-target";
 import { otherTargetInventories } from "./state/other-targets";
@@ -86,6 +88,7 @@ async function withSession<R extends CommandResult>(
     const fingerprintKey = await sessionKey(backend, command, opts.log);
     return await body({ project, connection, backend, fingerprintKey });
   } catch (e) {
+    if (e instanceof PreflightError) return { command, exitCode: 1, errors: scrubSecrets(e.errors, project.secretEnvNames, opts.env) } as unknown as R;
     return { command, exitCode: 1, errors: [], message: scrub(messageOf(e), [...secrets]) } as unknown as R;
   } finally {
     await connection?.close();
@@ -129,6 +132,11 @@ async function makePlan(
   const options = saved?.options ?? planningOptions(s, opts, drift);
   // Bad --only / --replace stop the run before the platform is read.
   const targeting = targetingOf(s, options, inventory);
+  if (!drift) {
+    // What apply would hit half-way (an instance or bucket the team lacks) stops the plan here, before any write.
+    const problems = await preflightErrors(s.connection.client, s.project.objects.filter((o) => !targeting.selected || targeting.selected.has(o.address)));
+    if (problems.length) throw new PreflightError(problems);
+  }
   const observation = await observe(s.connection.client, s.project, inventory, s.fingerprintKey);
   const now = saved ? new Date(saved.planned_at) : (opts.now ?? (() => new Date()))();
   const outcome = planChanges({

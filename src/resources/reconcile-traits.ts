@@ -179,4 +179,23 @@ export interface ReconcileTraits {
     parentId(o: Observed<any>): string;
     address(o: Observed<any>, parentName: string): string;
   };
+  /**
+   * What `plan` (and apply, before its first write) checks with reads, so that apply never stops
+   * half-way on it: a real-time instance or a bucket the team does not have. `read` runs once per
+   * plan when an object of the kind is declared; `check` gives each problem of one object.
+   */
+  readonly preflight?: Preflight;
+}
+
+/** A check made with reads before any write (see {@link ReconcileTraits.preflight}). */
+export interface Preflight<Facts = any> {
+  read(client: SvcClient): Promise<Facts>;
+  check(desired: DesiredObject, facts: Facts): PreflightProblem[];
+}
+
+/** One problem of a declared object: the field as the file names it, found and expected. */
+export interface PreflightProblem {
+  /** The key in the file, e.g. `share.client_id`. */
+  path: string;
+  message: string;
 }
