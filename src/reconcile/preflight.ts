@@ -1,7 +1,7 @@
 /**
  * Preflight: what plan checks with reads before any write, so that apply never leaves a
  * half-applied repository because of something plan could have known (a share on a real-time
- * instance the team does not have, a policy for a bucket it does not have). Each kind declares its
+ * instance the team does not have). Each kind declares its
  * checks (`preflight` trait); this runs them over the declared objects, reading each kind's facts
  * once, and reports problems as validation errors at the object's place in its file.
  */

@@ -117,13 +117,4 @@ export const bucketPolicyTraits: ReconcileTraits = {
     return { ...kept, policyFingerprint: policyFingerprint(state.policy, fingerprintKey) };
   },
   outputFile: { path: (d) => d.options.output, text: (state) => policyFileText(state.policy) },
-  preflight: {
-    read: async (client) => (await client.environment.getSelf()).buckets.map(s3BucketName).filter((n): n is string => n !== undefined),
-    check(d, buckets: string[]) {
-      const name = String(d.inputs.bucketName);
-      if (buckets.includes(name)) return [];
-      const expected = buckets.length ? `one of the team's S3 buckets (${[...new Set(buckets)].sort().join(", ")})` : "an S3 bucket attached to the team, which has none";
-      return [{ path: d.source.path || name, message: `found bucket ${JSON.stringify(name)}, expected ${expected}: the platform has no policy document for a bucket the team does not have` }];
-    },
-  },
 };

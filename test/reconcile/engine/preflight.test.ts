@@ -1,7 +1,6 @@
 /**
  * Plan knows what apply will hit: what would make apply stop half-way (a body over the platform's
- * request limit, a share on a real-time instance the team does not have, a policy for a bucket it
- * does not have) is refused by validate or plan at its file and line, and apply with such a
+ * request limit, a share on a real-time instance the team does not have) is refused by validate or plan at its file and line, and apply with such a
  * repository writes nothing at all.
  */
 import { readFileSync, writeFileSync } from "node:fs";
@@ -12,6 +11,7 @@ import { useEmulator } from "../../helpers/emulator";
 import { runInProcess } from "../../helpers/cli-run";
 import { copyRepo, emulatorEnv, FIXTURE_SECRETS, outputsFileOf, platformView } from "../../helpers/repo";
 import { countingRequests } from "../../helpers/saved-plan";
+import { startInjectingProxy } from "../../helpers/injecting-proxy";
 
 const fx = useEmulator();
 
@@ -67,7 +67,7 @@ describe("GIVEN a share on a real-time instance the team does not have", () => {
     const planned = await svc("plan", dir);
     expect(planned.code).toBe(1);
     expect(planned.stderr).toContain(
-      'canvases/listings/canvas.yaml:7:1: share.client_id: found "rt-someone-elses", expected one of the team\'s real-time instances (rt-demo-primary, rt-demo-secondary); omit client_id for the preferred one',
+      'canvases/listings/canvas.yaml:7:1: share.client_id: found "rt-someone-elses", expected one of the team\'s real-time instances ("rt-demo-primary", "rt-demo-secondary"); omit client_id for the preferred one',
     );
     expect(planned.writes).toBe(0);
 
@@ -80,16 +80,28 @@ describe("GIVEN a share on a real-time instance the team does not have", () => {
   });
 });
 
-describe("GIVEN a bucket policy for a bucket the team does not have", () => {
-  it("THEN plan refuses it at its entry in bucket-policies.yaml with the team's buckets, and apply creates nothing (no canvas, no policy file)", async () => {
-    const dir = copyRepo("valid-full");
-    writeFileSync(join(dir, "bucket-policies.yaml"), "bucket_policies:\n  demo-bucket:\n    output: policies/demo-bucket.json\n  not-our-bucket: {}\n");
-    const planned = await svc("plan", dir);
-    expect(planned.code).toBe(1);
-    expect(planned.stderr).toMatch(/bucket-policies\.yaml:4:3: bucket_policies\.not-our-bucket: found bucket "not-our-bucket", expected one of the team's S3 buckets \([^)]*demo-bucket[^)]*\): the platform has no policy document for a bucket the team does not have/);
-    const applied = await svc("apply", dir);
-    expect(applied.code).toBe(1);
-    expect(applied.writes).toBe(0);
-    await expectNothingCreated();
+describe("GIVEN a hostile platform that lists 5,000 real-time instances named with workflow commands, Markdown and the token", () => {
+  it("WHEN plan runs under GitHub Actions THEN it refuses the share with a bounded message that starts no workflow command and shows no secret, and apply writes nothing", async () => {
+    const proxy = await startInjectingProxy(fx.emu.baseUrl);
+    try {
+      const hostile = Array.from({ length: 5000 }, (_, i) => ({ client_id: `::error::pwned ${i}\r\n::set-env name=X::${"y".repeat(100)} [x](https://e.example) ${fx.emu.tokens.user_token}`, name: `n${i}`, endpoint: "https://rt.example", preference_rank: i }));
+      proxy.answerWith(/^GET \/realtime-instance\/available$/, hostile);
+      const dir = copyRepo("valid-full");
+      const env = { ...emulatorEnv(fx.emu), SVC_BASE_URL: proxy.url, GITHUB_ACTIONS: "true" };
+      for (const command of ["plan", "apply"] as const) {
+        const { result: r, writes } = await countingRequests(() => runInProcess(command, [dir, ...(command === "apply" ? ["--auto-approve", "--outputs", outputsFileOf(dir)] : [])], env));
+        expect(r.code, r.log).toBe(1);
+        expect(r.stderr).toContain('canvases/listings/canvas.yaml:7:1: share.client_id: found "rt-demo-primary", expected one of the team\'s real-time instances (');
+        expect(r.stderr).toContain(" and 4990 more); omit client_id for the preferred one");
+        expect(r.log.length).toBeLessThan(20_000);
+        // Only the annotation svc-iac builds starts a workflow command; the platform's text inside it starts none.
+        for (const line of r.log.split("\n")) expect(line).not.toMatch(/^\s*::(?!error file=[^:]*title=svc-iac%3A invalid configuration::share.client_id)/);
+        expectNoSecret(r.log);
+        expect(writes).toBe(0);
+      }
+      await expectNothingCreated();
+    } finally {
+      await proxy.close();
+    }
   });
 });
