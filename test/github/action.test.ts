@@ -5,8 +5,8 @@ import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { runAction, type CommandFunctions } from "../../src/github/action";
 import { planMarker } from "../../src/github/markers";
 import { COMMENT_MAX_CHARS } from "../../src/github/pr-comment";
-import type { CommandOptions, CommandResult } from "../../src/reconcile/command-types";
-import type { ApplyReport } from "../../src/reconcile/plan-model";
+import type { CommandOptions, CommandResult } from "../../src/reconcile/commands/command-types";
+import type { ApplyReport } from "../../src/reconcile/plan/plan-model";
 import { driftOf, planCreatingUdfs, startFakeGithub, type FakeGithub } from "../helpers/fake-github";
 
 /** Secrets planted in the environment and in what the fake commands produce; none may leak. */
@@ -203,7 +203,7 @@ describe("exit codes and outputs", () => {
     const r = await run({ command: "deploy", prune: "yes", "github-secrets": "org" }, () => planResult(0));
     expect(r.code).toBe(1);
     expect(r.seen).toEqual([]);
-    expect(r.stdout).toContain('Input "command" is "deploy"; expected one of validate, plan, apply, drift, destroy.');
+    expect(r.stdout).toContain('Input "command" is "deploy"; expected one of validate, plan, apply, drift, destroy, projects.');
     expect(r.stdout).toContain('Input "prune" is "yes"; expected true or false.');
     expect(r.stdout).toContain('Input "github-secrets" is "org"');
   });
