@@ -203,7 +203,7 @@ describe("the bundled action", () => {
     expect(readdirSync(outside).sort()).toEqual(["infra"]);
     expect(readdirSync(join(outside, "infra"))).toEqual(["svc.yaml"]);
     expect(existsSync(join(root, "reports"))).toBe(false);
-  });
+   }, 180_000);
 
   it("GIVEN a report file committed as a symlink to a file outside the workspace WHEN plan runs THEN the report is not written through it and the target is untouched", async () => {
     const outside = mkdtempSync(join(root, "target-"));
