@@ -18,7 +18,7 @@ import { checkWith } from "./check";
 import { summarize } from "./field-diff";
 import { fingerprint, isUnkeyedFingerprint, matchesFingerprint, type FingerprintKey } from "./fingerprint";
 import type { FieldChange, KindContext, ResourceKind } from "./kind";
-import type { ReconcileTraits } from "./reconcile-traits";
+import { platformNames, type ReconcileTraits } from "./reconcile-traits";
 
 export const CanvasShareInputs = z.strictObject({
   canvasId: z.string({ error: "canvasId is the id of the canvas to share (e.g. canvas.id)." }).min(1, {
@@ -189,4 +189,17 @@ export const canvasShareTraits: ReconcileTraits = {
   cascade: { effect: "deleted", why: "a deleted canvas's share goes with it, and its share links stop working" },
   // The shares of this project's canvases (a share's id is its canvas's).
   unmanaged: { within: "Canvas", parents: "declared", parentId: (o) => o.id, address: (_o, canvas) => `share.${canvas}` },
+  preflight: {
+    read: (client) => client.realtime.listInstances(),
+    check(d, instances: { client_id: string }[]) {
+      const ids = instances.map((i) => i.client_id);
+      const clientId = d.inputs.clientId as string | undefined;
+      if (clientId === undefined) {
+        return ids.length ? [] : [{ path: "share", message: "found no real-time instance available to the team, expected at least one to share the canvas on: ask for an instance, or remove share" }];
+      }
+      if (ids.includes(clientId)) return [];
+      const expected = ids.length ? `one of the team's real-time instances (${platformNames(ids)})` : "a real-time instance of the team, which has none";
+      return [{ path: "share.client_id", message: `found ${JSON.stringify(clientId)}, expected ${expected}; omit client_id for the preferred one` }];
+    },
+  },
 };

@@ -6,10 +6,11 @@ import { z } from "zod";
 import { unlessMissing } from "./missing";
 import { isApiError } from "../api/errors";
 import type { Canvas as ApiCanvas, CanvasFields } from "../api/schemas";
+import { oversizeReason } from "../api/request-limits";
 import { checkWith } from "./check";
 import { diffFields, secretFingerprint } from "./field-diff";
 import type { FingerprintKey } from "./fingerprint";
-import type { Created, KindContext, ResourceKind } from "./kind";
+import type { CheckResult, Created, KindContext, ResourceKind } from "./kind";
 import { NothingToAdopt, createUnlooked } from "./fresh-listings";
 import type { ReconcileTraits } from "./reconcile-traits";
 import { readTeamCanvases, type TeamCanvas } from "./team-canvases";
@@ -46,6 +47,14 @@ function toBody(i: CanvasInputs) {
     dashboard_body: i.dashboardBody ?? null,
     preview_image_url: i.previewImageUrl ?? null,
   };
+}
+
+/** The schema's check, then the size of the body create and update send (the dashboard is its large part). */
+function checkCanvas(raw: unknown): CheckResult<CanvasInputs> {
+  const r = checkWith(CanvasInputs, raw, ["passcode"]);
+  if (r.failures.length) return r;
+  const tooLarge = oversizeReason("The canvas body (its dashboard_body and settings)", Buffer.byteLength(JSON.stringify(toBody(r.inputs))));
+  return tooLarge ? { ...r, failures: [{ property: "dashboardBody", reason: tooLarge }] } : r;
 }
 
 /** Maps a platform canvas to kept state. */
@@ -97,7 +106,7 @@ export const canvasKind: ResourceKind<CanvasInputs, CanvasState> = {
   kind: "Canvas",
   secretInputs: ["passcode"],
   secretOutputs: ["passcodeFingerprint"],
-  check: (raw) => checkWith(CanvasInputs, raw, ["passcode"]),
+  check: checkCanvas,
   key: (i) => i.name,
   diff(olds, news, ctx) {
     const { passcodeFingerprint: _fp, ...rest } = olds;

@@ -17,6 +17,7 @@ import type { Canvas as ApiCanvas, Udf as ApiUdf } from "../api/schemas";
 import { teamCanvases } from "./canvas";
 import { checkWith } from "./check";
 import { diffFields } from "./field-diff";
+import { oversizeReason } from "../api/request-limits";
 import { canonicalJson } from "../canonical-json";
 import type { CheckFailure, Created, FieldChange, KindContext, Observed, ResourceKind } from "./kind";
 import { NothingToAdopt, createUnlooked } from "./fresh-listings";
@@ -116,6 +117,9 @@ export function checkUdf(raw: unknown) {
     metadata: a.metadata,
     createSharedToken: a.createSharedToken,
   };
+  // The body as it is sent (a JSON string inside the request): known now, refused now, not by a 413 half-way through an apply.
+  const tooLarge = oversizeReason(`The UDF body (its code, ${inputs.headers.length} helper module${inputs.headers.length === 1 ? "" : "s"} and metadata)`, Buffer.byteLength(JSON.stringify(udfBodyOf(inputs))));
+  if (tooLarge) failures.push({ property: "code", reason: tooLarge });
   return { inputs, failures };
 }
 

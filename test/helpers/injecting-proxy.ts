@@ -12,6 +12,8 @@ export interface InjectingProxy {
   url: string;
   /** Requests whose `METHOD path` (no query) matches are answered `status` with `{detail}`; others go through. */
   failWith(match: RegExp | undefined, detail?: string, status?: number): void;
+  /** Requests whose `METHOD path` (no query) matches are answered 200 with `body` (JSON), as a lying platform would; undefined stops it. */
+  answerWith(match: RegExp | undefined, body?: unknown): void;
   /** Before the `nth` request matching `match` (1-based) is forwarded, awaits `action`; once. */
   before(match: RegExp, nth: number, action: () => Promise<void>): void;
   /** The `nth` answer matching `match` (1-based) reaches the client cut to its first half, as a complete 200 answer (Content-Length of the half); once. */
@@ -27,6 +29,7 @@ export async function startInjectingProxy(target: string): Promise<InjectingProx
   let race: { match: RegExp; left: number; action: () => Promise<void> } | undefined;
   let cutting: { match: RegExp; left: number } | undefined;
   const answers: InjectingProxy["answers"] = [];
+  let answer: { match: RegExp; body: unknown } | undefined;
   const server = createServer(async (req: IncomingMessage, res: ServerResponse) => {
     // Matched on the path below the base URL, without the query.
     const path = (req.url ?? "/").split("?")[0].slice(base.pathname.replace(/\/$/, "").length) || "/";
@@ -35,6 +38,15 @@ export async function startInjectingProxy(target: string): Promise<InjectingProx
       race = undefined;
       req.pause();
       await action();
+    }
+    if (answer && answer.match.test(`${req.method} ${path}`)) {
+      const text = JSON.stringify(answer.body);
+      req.resume();
+      req.on("end", () => {
+        res.writeHead(200, { "content-type": "application/json", "content-length": String(Buffer.byteLength(text)) });
+        res.end(text);
+      });
+      return;
     }
     if (rule && rule.match.test(`${req.method} ${path}`)) {
       req.resume();
@@ -70,6 +82,7 @@ export async function startInjectingProxy(target: string): Promise<InjectingProx
   return {
     url: `http://127.0.0.1:${port}${base.pathname.replace(/\/$/, "")}`,
     failWith: (match, detail = "", status = 400) => void (rule = match ? { match, detail, status } : undefined),
+    answerWith: (match, body) => void (answer = match ? { match, body } : undefined),
     before: (match, nth, action) => void (race = { match, left: nth, action }),
     cut: (match, nth) => void (cutting = { match, left: nth }),
     answers,

@@ -20,6 +20,8 @@ import { rekeyedEntries } from "../observe/rekey-inventory";
 import { FingerprintKey } from "../../resources/fingerprint";
 import { outputsPublisher, readOutputsFile } from "../apply/outputs-file";
 import { planChanges, type PlanOutcome } from "../plan";
+import { PreflightError, preflightErrors } from "../plan/preflight";
+import { scrubSecrets } from "../load/validate";
 import { PROTECTED_RULE } from "../plan/protect";
 import { adoptionCandidates, CROSS_TARGET_RULE, crossTargetBlocks } from "../plan/cross-target";
 import { otherTargetInventories } from "../state/other-targets";
@@ -27,7 +29,7 @@ import { resolveTargeting, type Targeting } from "../plan/targeting";
 import { CASCADE_RULE } from "../plan/cascade";
 import { repositoryDigest, repositoryPaths } from "../load/repository-digest";
 import { canonicalJson } from "../../canonical-json";
-import { readSavedPlan, SavedPlanError, restrictToSaved, savedPlanOf, staleMessage, staleObjects, type SavedPlan, type SavedPlanOptions } from "../plan/saved-plan";
+import { optionDifferences, readSavedPlan, SavedPlanError, restrictToSaved, savedPlanOf, sealSavedPlan, staleMessage, staleObjects, type SavedPlan, type SavedPlanOptions } from "../plan/saved-plan";
 import { traitsOf } from "../phases";
 import { toJson } from "../render/json";
 import { mkdir, readFile, writeFile } from "node:fs/promises";
@@ -91,6 +93,7 @@ async function withSession<R extends CommandResult>(
     const fingerprintKey = await sessionKey(backend, command, opts.log);
     return await body({ project, connection, backend, fingerprintKey });
   } catch (e) {
+    if (e instanceof PreflightError) return { command, exitCode: 1, errors: scrubSecrets(e.errors, project.secretEnvNames, opts.env) } as unknown as R;
     return { command, exitCode: 1, errors: [], message: scrub(messageOf(e), [...secrets]) } as unknown as R;
   } finally {
     await connection?.close();
@@ -134,6 +137,11 @@ async function makePlan(
   const options = saved?.options ?? planningOptions(s, opts, drift);
   // Bad --only / --replace stop the run before the platform is read.
   const targeting = targetingOf(s, options, inventory);
+  if (!drift) {
+    // What apply would hit half-way (an instance or bucket the team lacks) stops the plan here, before any write.
+    const problems = await preflightErrors(s.connection.client, s.project.objects.filter((o) => !targeting.selected || targeting.selected.has(o.address)));
+    if (problems.length) throw new PreflightError(problems);
+  }
   const observation = await observe(s.connection.client, s.project, inventory, s.fingerprintKey);
   const now = saved ? new Date(saved.planned_at) : (opts.now ?? (() => new Date()))();
   const outcome = planChanges({
@@ -166,8 +174,8 @@ async function writeSavedPlan(s: Session, opts: CommandOptions, file: string, ou
   const repository = { ...(await repositoryDigest(s.project.root, s.project.target, excluded)), excluded };
   const saved = savedPlanOf(outcome, { plannedAt: outcome.now, options: outcome.options, repository });
   await mkdir(dirname(resolve(file)), { recursive: true });
-  // toJson drops the value of any field marked secret, whatever put it there.
-  await writeFile(file, toJson(saved));
+  // toJson drops the value of any field marked secret, whatever put it there; the integrity digest covers what is written.
+  await writeFile(file, toJson(sealSavedPlan(toJson(saved))));
 }
 
 /** Token destinations of an apply: --outputs, then any extra (GitHub secrets). */
@@ -312,6 +320,10 @@ export async function applyCommand(opts: CommandOptions): Promise<CommandResult>
         const changed = staleObjects(saved, outcome);
         if (changed.length) return { command: "apply", exitCode: 1, errors: [], message: staleMessage(opts.planFile!, undefined, changed) };
         outcome = { ...restrictToSaved(outcome, saved), inventory: outcome.inventory };
+        // What the caller asked for (flags, inputs, svc.yaml) that the saved plan's own options override.
+        const differences = optionDifferences(saved.options, planningOptions(s, opts, false));
+        for (const line of differences) opts.log?.(line);
+        if (differences.length) outcome.plan = { ...outcome.plan, warnings: [...outcome.plan.warnings, ...differences] };
       }
       const publishers = publishersFor(opts);
       tokenBlock(outcome, publishers, opts);
