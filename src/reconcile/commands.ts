@@ -35,7 +35,7 @@ import type { Inventory, StateBackend } from "./state/types";
 type Loaded = { ok: true; project: LoadedProject } | { ok: false; errors: LoadError[] };
 
 async function load(opts: CommandOptions): Promise<Loaded> {
-  return loadRepository(opts.dir, { target: opts.target, env: opts.env });
+  return loadRepository(opts.dir, { target: opts.target, env: opts.env, log: opts.log });
 }
 
 /** Every secret value of the project (to scrub from messages). */

@@ -2,6 +2,7 @@
  * `svc.yaml`: the project name, variables, settings and targets. Selects the target, merges its
  * variables over the project's, and switches the resolver to them for every other file.
  */
+import type { RepositoryJail } from "./jail";
 import { posix } from "node:path";
 import type { MovedEntry, ProjectSettings, StateLocation } from "../model";
 import { readMoved } from "./moved";
@@ -41,8 +42,8 @@ const CREDENTIAL_FIELDS = {
 } as const satisfies Record<(typeof CREDENTIALS_KEYS)[number], keyof ProjectSettings["credentials"]>;
 
 /** Reads svc.yaml for `target`; afterwards `vars` resolves that target's variables. */
-export async function readSvcFile(root: string, target: string, vars: Resolver, diag: Diagnostics): Promise<SvcFile | undefined> {
-  const src = await readYaml(root, SVC_FILE, diag);
+export async function readSvcFile(jail: RepositoryJail, target: string, vars: Resolver, diag: Diagnostics): Promise<SvcFile | undefined> {
+  const src = await readYaml(jail, SVC_FILE, diag);
   if (!src) {
     // References to variables are not checked without svc.yaml: its error is the one to fix.
     vars.useVariables(undefined, `target "${target}"`);
