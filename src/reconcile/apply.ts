@@ -8,8 +8,7 @@
  * adopted; an adopt finds its object by key. So running apply again after any failure converges
  * with nothing duplicated.
  */
-import { mkdir, writeFile } from "node:fs/promises";
-import { dirname, resolve } from "node:path";
+import { RepositoryJail } from "./load/jail";
 import type { SvcClient } from "../api/client";
 import { scrub } from "../api/errors";
 import type { FingerprintKey } from "../resources/fingerprint";
@@ -116,9 +115,8 @@ class Applier {
     const out = traitsOf(step.action.kind).outputFile;
     const output = step.desired && out?.path(step.desired);
     if (!out || !output) return;
-    const file = resolve(this.ctx.project.root, output);
-    await mkdir(dirname(file), { recursive: true });
-    await writeFile(file, out.text(state));
+    // Through the jail: a folder linked outside the repository, or .git, is refused, never written.
+    RepositoryJail.forProject(this.ctx.project.root).writeText(output, out.text(state));
   }
 
   /** Creates (or adopts) the object of `step`; records it and publishes its token. */

@@ -5,8 +5,7 @@
  * kinds of one `observeGroup` are observed together. Kinds with the `observeEach` trait are read
  * one by one, for the ids the project names. Output files of the `outputFile` trait are read too.
  */
-import { readFile } from "node:fs/promises";
-import { resolve } from "node:path";
+import { RepositoryJail } from "./load/jail";
 import type { SvcClient } from "../api/client";
 import type { FingerprintKey } from "../resources/fingerprint";
 import { SharedReads } from "../resources/fresh-listings";
@@ -68,14 +67,13 @@ export async function observe(client: SvcClient, project: LoadedProject, invento
       observation.kinds[k] = index(list);
     }),
   );
+  const jail = RepositoryJail.forProject(project.root);
   for (const o of project.objects) {
     const output = traitsOf(o.kind).outputFile?.path(o);
     if (!output) continue;
-    try {
-      observation.files.set(output, await readFile(resolve(project.root, output), "utf8"));
-    } catch {
-      // No file yet: apply writes it.
-    }
+    // No file yet (apply writes it), or one that cannot be read: the plan shows it as to be written.
+    const read = jail.readText(output);
+    if (read.kind === "text") observation.files.set(output, read.text);
   }
   return observation;
 }

@@ -4,8 +4,7 @@
  * written when any file would be overwritten (unless `force`) or an address is already bound to
  * another object; `dryRun` writes nothing at all.
  */
-import { mkdir, writeFile } from "node:fs/promises";
-import { basename, dirname, join, resolve } from "node:path";
+import { basename, join, resolve } from "node:path";
 import { connect } from "../connect";
 import { loadProjectSettings } from "../load";
 import { DEFAULT_SETTINGS, DEFAULT_TARGET, SVC_FILE, stateLocation } from "../load/svc-file";
@@ -18,7 +17,7 @@ import type { Binding, ImportDraft } from "./draft";
 import { readPlatform, type ImportSelection } from "./platform-snapshot";
 import { draftRepository } from "./repository-draft";
 import { yamlText } from "./yaml-text";
-import { readMaybe } from "./read-maybe";
+import { readMaybe, writeInside } from "./read-maybe";
 
 export interface ImportOptions {
   /** Repository folder; created when missing. @default "." */
@@ -76,7 +75,7 @@ function projectNameOf(dir: string): string {
 async function projectFor(opts: ImportOptions): Promise<{ ok: true; project: LoadedProject; svcFile?: string } | { ok: false; errors: LoadError[]; message?: string }> {
   const root = resolve(opts.dir);
   const target = opts.target ?? DEFAULT_TARGET;
-  if ((await readMaybe(join(root, SVC_FILE))) !== undefined) {
+  if ((await readMaybe(root, SVC_FILE)) !== undefined) {
     if (opts.project) return { ok: false, errors: [], message: `--project is only for a new repository: ${join(opts.dir, SVC_FILE)} exists and names the project.` };
     const loaded = await loadProjectSettings(root, { target, env: opts.env });
     const names = loaded.ok ? loaded.project.settings.names : undefined;
@@ -102,7 +101,7 @@ async function projectFor(opts: ImportOptions): Promise<{ ok: true; project: Loa
 async function fileStatuses(root: string, draft: ImportDraft): Promise<{ path: string; status: FileStatus }[]> {
   return Promise.all(
     draft.files.map(async (f) => {
-      const current = await readMaybe(join(root, f.path));
+      const current = await readMaybe(root, f.path);
       return { path: f.path, status: current === undefined ? "create" : current === f.text ? "unchanged" : "update" } as const;
     }),
   );
@@ -183,9 +182,7 @@ export async function importCommand(opts: ImportOptions): Promise<ImportResult> 
     try {
       for (const f of draft.files) {
         if (files.find((s) => s.path === f.path)!.status === "unchanged") continue;
-        const full = join(project.root, f.path);
-        await mkdir(dirname(full), { recursive: true });
-        await writeFile(full, f.text);
+        writeInside(project.root, f.path, f.text);
       }
       await bind(backend, await backend.readInventory(), project, draft.bindings, now());
     } finally {

@@ -352,7 +352,18 @@ export class RepositoryJail {
     if (lexical) return lexical;
     try {
       const dir = this.folder(path.dirname(path.resolve(this.base, file)), { create: false });
-      if (lstatSafe(path.join(dir, path.basename(file)))?.isDirectory()) return `${this.shown(file)} is a folder, expected a file to write`;
+      const at = path.join(dir, path.basename(file));
+      const st = lstatSafe(at);
+      if (st?.isDirectory()) return `${this.shown(file)} is a folder, expected a file to write`;
+      if (st?.isSymbolicLink()) {
+        let real: string | undefined;
+        try {
+          real = realpathSync(at);
+        } catch {
+          // a link to nothing
+        }
+        if (!real || !this.allowedReal(real)) return this.realRefusal(file, real ?? at, "file");
+      }
       return undefined;
     } catch (e) {
       if (e instanceof JailError) return e.message;
