@@ -262,8 +262,8 @@ export class RepositoryJail {
 
   /**
    * The visible entries (names not starting with ".") of `folder`, sorted by name; `[]` when it
-   * does not exist. A link inside the folder counts as what it leads to when that is inside the
-   * repository; a link leading outside is listed as a file, so that reading it is refused by name.
+   * does not exist. A link counts as what it leads to, so that reading or listing it (which checks
+   * where it leads) refuses it by name when it leaves the repository.
    */
   listFolder(folder: string): JailListing {
     const lexical = this.lexicalRefusal(folder);
@@ -286,19 +286,11 @@ export class RepositoryJail {
       const listed = procFdWorks ? readdirSync(`${PROC_FD}/${fd}`, { withFileTypes: true }) : readdirSync(real, { withFileTypes: true });
       const entries = listed
         .filter((e) => !e.name.startsWith("."))
-        .map((e) => ({ name: e.name, isFolder: e.isDirectory() || (e.isSymbolicLink() && this.linkIsFolderInside(path.join(real, e.name))) }))
+        .map((e) => ({ name: e.name, isFolder: e.isDirectory() || (e.isSymbolicLink() && linkIsFolder(path.join(real, e.name))) }))
         .sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
       return { kind: "entries", entries };
     } finally {
       closeSync(fd);
-    }
-  }
-
-  private linkIsFolderInside(abs: string): boolean {
-    try {
-      return this.allowedReal(realpathSync(abs)) && statSync(abs).isDirectory();
-    } catch {
-      return false;
     }
   }
 
@@ -402,6 +394,14 @@ export class RepositoryJail {
     if (this.isInside(abs)) return this.readText(abs, opts);
     const top = path.parse(abs).root;
     return new RepositoryJail(top, top, path.dirname(abs)).readText(abs, opts);
+  }
+}
+
+function linkIsFolder(abs: string): boolean {
+  try {
+    return statSync(abs).isDirectory();
+  } catch {
+    return false;
   }
 }
 
