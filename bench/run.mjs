@@ -8,6 +8,7 @@ import { benchPulumiProgram } from "./pulumi-program.mjs";
 import { benchObserve } from "./observe.mjs";
 import { benchReconcile } from "./reconcile.mjs";
 import { benchUdfRuns } from "./udf-runs.mjs";
+import { benchPythonCheck } from "./python-check.mjs";
 
 const line = (label, value, target) => console.log(`${label.padEnd(44)} ${String(value).padStart(10)}   ${target ? `(target ${target})` : ""}`);
 
@@ -35,6 +36,13 @@ await benchDatasets((label, value, note) => console.log(`${label.padEnd(44)} ${S
 
 console.log("\nReconciler commands (each its own process, emulator in its own)");
 await benchReconcile();
+
+console.log("\nPython check (validate of 10,000 UDFs, each a process; median of 3)");
+try {
+  await benchPythonCheck(line);
+} catch (e) {
+  console.log(`skipped: ${e.message}`);
+}
 
 console.log("\nObservation (engine in this process, emulator in its own; 100 UDFs per canvas)");
 await benchObserve();

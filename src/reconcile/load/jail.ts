@@ -246,7 +246,7 @@ export class RepositoryJail {
       if (st.isDirectory()) return { kind: "missing" };
       if (!st.isFile()) return { kind: "refused", message: `${this.shown(file)} is ${specialKind(st)}, expected a regular file: refused, nothing of it is read` };
       if (st.size > max) return { kind: "refused", message: tooBig(this.shown(file), st.size, max) };
-      const data = readBounded(fd, max);
+      const data = readBounded(fd, max, st.size);
       if (!data) return { kind: "refused", message: tooBig(this.shown(file), undefined, max) };
       return { kind: "bytes", data };
     } finally {
@@ -418,24 +418,33 @@ function tooBig(shown: string, size: number | undefined, max: number): string {
   return `${shown} holds ${found}, more than the limit of ${max} bytes (${Math.round(max / 1024 / 1024)} MiB) for a repository file: refused before reading it`;
 }
 
-/** At most `max` bytes from `fd`; undefined when there are more (a file growing, or one whose size `fstat` does not tell). */
-function readBounded(fd: number, max: number): Buffer | undefined {
-  const chunks: Buffer[] = [];
+/**
+ * At most `max` bytes from `fd`, read in one call for a file `fstat` sized right (`hint`); undefined
+ * when there are more (a file growing, or one whose size `fstat` does not tell).
+ */
+function readBounded(fd: number, max: number, hint: number): Buffer | undefined {
+  // One byte more than expected, so the end is seen by the same read.
+  let buf = Buffer.allocUnsafe(Math.min(hint, max) + 1);
   let total = 0;
   for (;;) {
-    const buf = Buffer.allocUnsafe(Math.min(Math.max(max + 1 - total, 1), 1 << 20));
+    if (total === buf.length) {
+      if (total > max) return undefined;
+      const bigger = Buffer.allocUnsafe(Math.min(Math.max(buf.length * 2, 64 * 1024), max + 1));
+      buf.copy(bigger, 0, 0, total);
+      buf = bigger;
+    }
     let n: number;
     try {
-      n = readSync(fd, buf, 0, buf.length, null);
+      n = readSync(fd, buf, total, buf.length - total, null);
     } catch (e) {
-      if (errnoOf(e) === "EAGAIN") return Buffer.concat(chunks, total);
+      if (errnoOf(e) === "EAGAIN") break;
       throw e;
     }
-    if (n === 0) return Buffer.concat(chunks, total);
+    if (n === 0) break;
     total += n;
     if (total > max) return undefined;
-    chunks.push(buf.subarray(0, n));
   }
+  return buf.subarray(0, total);
 }
 
 /** A temporary file beside `file`, created exclusively (never through a link), then renamed over it. */
