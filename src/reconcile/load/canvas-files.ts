@@ -4,7 +4,7 @@
  */
 import type { RepositoryJail } from "./jail";
 import { posix } from "node:path";
-import type { DesiredObject, ReferencedInput, UdfTest } from "../model";
+import type { DesiredObject, ReferencedInput, UdfTest } from "../../model/desired";
 import type { Diagnostics } from "./diagnostics";
 import { desiredObject } from "./desired";
 import { MapReader, referencedInputs, rootReader, type ReadContext } from "./fields";

@@ -4,7 +4,7 @@
  */
 import type { RepositoryJail } from "./jail";
 import { posix } from "node:path";
-import type { MovedEntry, ProjectSettings, StateLocation } from "../model";
+import type { MovedEntry, ProjectSettings, StateLocation } from "../../model/desired";
 import { readMoved } from "./moved";
 import { readNameAffixes, type NameAffixes } from "./name-affixes";
 import { didYouMean, type Diagnostics } from "./diagnostics";

@@ -5,7 +5,7 @@
  */
 import type { RepositoryJail } from "./jail";
 import { LineCounter, parseDocument, type Document, type Node } from "yaml";
-import type { SourceLocation } from "../model";
+import type { SourceLocation } from "../../model/desired";
 import type { Diagnostics } from "./diagnostics";
 import { readText } from "./repo-files";
 

@@ -7,7 +7,7 @@
 import { readdirSync } from "node:fs";
 import { join, posix, relative, sep } from "node:path";
 import { parseDocument } from "yaml";
-import { formatLoadError } from "../model";
+import { formatLoadError } from "../../model/desired";
 import { loadProjectSettings } from "../load";
 import { RepositoryJail } from "../load/jail";
 import { SVC_FILE } from "../load/svc-file";
