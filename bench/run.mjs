@@ -12,6 +12,7 @@ import { benchProjects } from "./projects.mjs";
 import { benchReconcile, OBSERVE_SIZES } from "./reconcile.mjs";
 import { benchUdfRuns } from "./udf-runs.mjs";
 import { benchYamlBounds } from "./yaml-bounds.mjs";
+import { benchPythonCheck } from "./python-check.mjs";
 
 const line = (label, value, target) => console.log(`${label.padEnd(44)} ${String(value).padStart(10)}   ${target ? `(target ${target})` : ""}`);
 
@@ -48,6 +49,12 @@ await benchReconcile();
 
 console.log("\nHostile YAML (bounded parse in this process; validate as its own process)");
 await benchYamlBounds((label, value, note) => console.log(`${label.padEnd(44)} ${String(value).padStart(10)}   ${note ?? ""}`));
+console.log("\nPython check (validate of 10,000 UDFs, each a process; median of 3)");
+try {
+  await benchPythonCheck(line);
+} catch (e) {
+  console.log(`skipped: ${e.message}`);
+}
 
 console.log("\nObservation (engine in this process, emulator in its own; 100 UDFs per canvas)");
 await benchObserve();

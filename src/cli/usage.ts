@@ -33,7 +33,9 @@ const COMMAND_USAGE: Record<CommandName, string> = {
 `,
   validate: `  svc-iac validate [DIR] [--target T] [--json]
       Loads and checks the repository (svc.yaml, canvases, cronjobs, secrets, service accounts,
-      bucket policies). Prints every error as file:line:column. Sends nothing. Exit 0 valid, 1 not.
+      bucket policies), reading only files inside it, and parses every .py with Python's own parser
+      (SVC_PYTHON, default python3; SVC_PYTHON= skips that check). Prints every error as
+      file:line:column. Sends nothing. Exit 0 valid, 1 not.
 `,
   plan: `  svc-iac plan [DIR] [--target T] [--json] [--out FILE] [--detailed-exitcode]
                [--prune] [--max-deletions N] [--allow-delete-all] [--allow-cascade] [--outputs FILE] [--discard-tokens]

@@ -13,8 +13,6 @@
  * inventory written as they finish, the held lock and the outputs file. May import `src/api`,
  * `src/model`, `src/resources`, `../phases`, `../plan`, `../state` and the types of `../commands`.
  */
-import { mkdir, writeFile } from "node:fs/promises";
-import { dirname, resolve } from "node:path";
 import type { SvcClient } from "../../api/client";
 import { scrub } from "../../api/errors";
 import type { FingerprintKey } from "../../resources/fingerprint";
@@ -23,6 +21,7 @@ import type { CreateOptions, KindContext } from "../../resources/kind";
 import type { ReconcileTraits } from "../../resources/reconcile-traits";
 import { KINDS } from "../../resources/registry";
 import type { ProgressEvent, PublishedToken, TokenPublisher } from "../commands/command-types";
+import { RepositoryJail } from "../load/jail";
 import type { InventoryWriter } from "./inventory-writer";
 import { checkedInputs, dependenciesOf, rawInputs, referencedAddress } from "../plan/kind-inputs";
 import type { DesiredObject, LoadedProject } from "../../model/desired";
@@ -129,9 +128,8 @@ class Applier {
     const out = traitsOf(step.action.kind).outputFile;
     const output = step.desired && out?.path(step.desired);
     if (!out || !output) return;
-    const file = resolve(this.ctx.project.root, output);
-    await mkdir(dirname(file), { recursive: true });
-    await writeFile(file, out.text(state));
+    // Through the jail: a folder linked outside the repository, or .git, is refused, never written.
+    RepositoryJail.forProject(this.ctx.project.root).writeText(output, out.text(state));
   }
 
   /** Creates (or adopts) the object of `step`; records it and publishes its token. */

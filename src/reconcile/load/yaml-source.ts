@@ -4,6 +4,7 @@
  * refused files become load errors; duplicate keys are left to the readers, which report them with
  * both positions.
  */
+import type { RepositoryJail } from "./jail";
 import { isAlias, type Alias, type Document, type LineCounter, type Node } from "yaml";
 import type { SourceLocation } from "../../model/desired";
 import type { Diagnostics } from "./diagnostics";
@@ -44,8 +45,8 @@ export function parseYaml(file: string, text: string, diag: Diagnostics): Source
   return { file, doc: parsed.doc, lines: parsed.lines, aliases: parsed.aliases };
 }
 
-/** Reads and parses a file; `undefined` when it is missing (nothing reported) or does not parse (reported). */
-export async function readYaml(root: string, file: string, diag: Diagnostics): Promise<SourceDoc | undefined> {
-  const text = await readText(root, file);
+/** Reads and parses a file; `undefined` when it is missing (nothing reported), refused or does not parse (reported). */
+export async function readYaml(jail: RepositoryJail, file: string, diag: Diagnostics): Promise<SourceDoc | undefined> {
+  const text = await readText(jail, file, diag);
   return text === undefined ? undefined : parseYaml(file, text, diag);
 }
