@@ -5,6 +5,7 @@
  * emulator, the API client or the GitHub code, and no command loads the Pulumi SDK.
  */
 import { enableCompileCache } from "node:module";
+import { nodeVersionProblem } from "./node-version";
 import { CliUsageError, formatCommandHelp, formatHelp, isCommandName } from "./usage";
 
 // V8's compiled code of svc-iac and its dependencies is kept on disk (the OS temp folder) and
@@ -33,6 +34,12 @@ const asksForHelp = (argv: string[]) => {
 };
 
 async function main(argv: string[]): Promise<number> {
+  // Before anything else loads: on an older Node a command would fail later, in other words.
+  const tooOld = nodeVersionProblem();
+  if (tooOld) {
+    process.stderr.write(tooOld);
+    return 1;
+  }
   const [command, ...rest] = argv;
   if (!command || command === "--help" || command === "-h" || command === "help") {
     // `svc-iac help plan`, as `svc-iac plan --help`.
