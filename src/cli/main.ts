@@ -58,7 +58,12 @@ async function main(argv: string[]): Promise<number> {
     return 0;
   }
   const run = COMMANDS[command];
-  if (!run) throw new CliUsageError(`Unknown command "${command}". Expected one of: ${Object.keys(COMMANDS).join(", ")}.`);
+  if (!run) {
+    // Loaded only for this error: the help and every command start without it.
+    const { closest } = require("../reconcile/load/diagnostics") as typeof import("../reconcile/load/diagnostics");
+    const meant = command.startsWith("-") ? undefined : closest(command, Object.keys(COMMANDS));
+    throw new CliUsageError(`Unknown command "${command}".${meant ? ` Did you mean "${meant}"?` : ""} Expected one of: ${Object.keys(COMMANDS).join(", ")}.`);
+  }
   return run(rest);
 }
 

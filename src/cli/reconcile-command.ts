@@ -69,8 +69,16 @@ function parse(name: Name, argv: string[]) {
   return { values: values as Record<string, string | boolean | undefined>, dir: positionals[0] ?? "." };
 }
 
-/** Colours on a terminal, unless --no-color or NO_COLOR. */
-const colorOn = (v: Record<string, string | boolean | undefined>, io: Io) => !v["no-color"] && !!io.stdout.isTTY && !io.env.NO_COLOR;
+/**
+ * Colours: never with --no-color; else as FORCE_COLOR says when it is set (0 or false: off,
+ * anything else: on, also into a pipe or a file); else on a terminal unless NO_COLOR.
+ */
+export function colorOn(v: Record<string, string | boolean | undefined>, io: Pick<Io, "stdout" | "env">): boolean {
+  if (v["no-color"]) return false;
+  const force = io.env.FORCE_COLOR;
+  if (force !== undefined && force !== "") return !["0", "false"].includes(force.toLowerCase());
+  return !!io.stdout.isTTY && !io.env.NO_COLOR;
+}
 
 /** The command a plan's stops name: "Destroy will stop", else "Apply will stop". */
 const stopWord = (command: string) => (command === "destroy" ? "Destroy" : "Apply");

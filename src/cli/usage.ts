@@ -104,6 +104,9 @@ Usage:
 ${COMMAND_NAMES.map((name) => COMMAND_USAGE[name]).join("\n")}
 ${PLATFORM_NOTE}
   svc-iac --help | --version | COMMAND --help
+
+  Output: colours on a terminal; --no-color (every command that reads a repository) or NO_COLOR=1 turns them off,
+  FORCE_COLOR=1 turns them on also into a pipe or a file (FORCE_COLOR=0 off).
 `;
 }
 

@@ -47,7 +47,7 @@ export async function readSvcFile(root: string, target: string, vars: Resolver, 
     // References to variables are not checked without svc.yaml: its error is the one to fix.
     vars.useVariables(undefined, `target "${target}"`);
     if (!diag.errors.some((e) => e.file === SVC_FILE)) {
-      diag.atFile(SVC_FILE, `svc.yaml not found: the repository root needs an svc.yaml naming the project (e.g. "project: listings")`);
+      diag.atFile(SVC_FILE, `svc.yaml not found: the repository root needs an svc.yaml naming the project (e.g. "project: listings"). To start a repository here, run: svc-iac init`);
     }
     return undefined;
   }
