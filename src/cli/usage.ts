@@ -84,7 +84,8 @@ const COMMAND_USAGE: Record<CommandName, string> = {
   svc-iac import [DIR] [--target T] --keep ADDRESS [--keep ADDRESS]... [--dry-run] [--json]
       The drift report's keep: writes the platform's value of the fields that drifted on these
       changed objects into the files that declare them, and nothing else. Refuses, writing
-      nothing, where a field is a \${var...} reference or one it does not write back.
+      nothing, where a field is a \${var...} reference or one it does not write back, or where
+      the files would not validate (a UDF whose platform body is plain Python).
 `,
 };
 
