@@ -24,6 +24,7 @@ const COMMANDS: Record<string, (argv: string[]) => Promise<number>> = {
   destroy: reconcile("destroy"),
   import: (argv) => (require("./import-command") as typeof import("./import-command")).runImportCommand(argv),
   init: (argv) => (require("./init-command") as typeof import("./init-command")).runInitCommand(argv),
+  forget: (argv) => (require("./forget-command") as typeof import("./forget-command")).runForgetCommand(argv),
   test: (argv) => (require("./test-command") as typeof import("./test-command")).runTestCommand(argv),
 };
 

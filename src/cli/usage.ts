@@ -8,7 +8,7 @@ export class CliUsageError extends Error {
 }
 
 /** The commands, in the order the help lists them. */
-export const COMMAND_NAMES = ["emulator", "init", "validate", "plan", "apply", "drift", "test", "destroy", "import"] as const;
+export const COMMAND_NAMES = ["emulator", "init", "validate", "plan", "apply", "drift", "test", "destroy", "import", "forget"] as const;
 export type CommandName = (typeof COMMAND_NAMES)[number];
 
 export const isCommandName = (s: string): s is CommandName => (COMMAND_NAMES as readonly string[]).includes(s);
@@ -87,6 +87,14 @@ const COMMAND_USAGE: Record<CommandName, string> = {
       nothing, where a field is a \${var...} reference or one it does not write back, or where
       the files would not validate (a UDF whose platform body is plain Python).
 `,
+  forget: `  svc-iac forget [DIR] ADDRESS... [--target T] [--json]
+      Stops managing these objects without touching them (as terraform state rm): each leaves the
+      target's inventory, under the lock, and is recorded as forgotten, so plan, drift and prune
+      leave it alone and drift does not report it as unmanaged; import can bind it again. Refused,
+      changing nothing, while a file still declares an address. To have it reviewed in a pull
+      request instead, list the addresses under removed: in svc.yaml (the next apply forgets them).
+      Exit 0 done, 1 error.
+`,
 };
 
 /** Where the commands that reach the platform find it. */
@@ -96,7 +104,7 @@ const PLATFORM_NOTE = `  Without SVC_BASE_URL the commands run on an embedded em
 `;
 
 /** Commands that reach the platform (or the embedded emulator): their help ends with {@link PLATFORM_NOTE}. */
-const REACHES_PLATFORM: readonly CommandName[] = ["plan", "apply", "drift", "test", "destroy", "import"];
+const REACHES_PLATFORM: readonly CommandName[] = ["plan", "apply", "drift", "test", "destroy", "import", "forget"];
 
 export function formatHelp(): string {
   return `svc-iac: infrastructure as code for the UDF platform

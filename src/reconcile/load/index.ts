@@ -12,6 +12,7 @@ import { readCronjobs } from "./cronjob-files";
 import { sortByAddress } from "./desired";
 import { Diagnostics } from "./diagnostics";
 import { checkMoved } from "./moved";
+import { checkRemoved } from "./removed";
 import { applyNameAffixes } from "./name-affixes";
 import { DEFAULT_TARGET, readSvcFile } from "./svc-file";
 import { checkReferences, checkUniqueAddresses, checkWithKinds, scrubSecrets } from "./validate";
@@ -52,12 +53,13 @@ export async function loadRepository(dir: string, opts: LoadOptions = {}): Promi
   checkUniqueAddresses(loaded, diag);
   checkWithKinds(loaded, diag, vars.unresolvedIn);
   if (svc) checkMoved(svc.moved, loaded, diag);
+  if (svc) checkRemoved(svc.removed, loaded, diag);
   // After the kinds' checks, so a name invalid by itself is reported once, at its own file.
   const { objects, warnings } = applyNameAffixes(loaded, svc?.names, target, diag);
 
   const secretEnvNames = [...vars.secretEnvNames].sort();
   if (diag.count || !svc) return { ok: false, errors: sortErrors(scrubSecrets(diag.errors, secretEnvNames, env)) };
-  return { ok: true, project: { root, project: svc.project, target, settings: svc.settings, objects, secretEnvNames, moved: svc.moved, targets: svc.targets, tests: sortTests(tests), ...(warnings.length ? { warnings } : {}) } };
+  return { ok: true, project: { root, project: svc.project, target, settings: svc.settings, objects, secretEnvNames, moved: svc.moved, removed: svc.removed, targets: svc.targets, tests: sortTests(tests), ...(warnings.length ? { warnings } : {}) } };
 }
 
 /** By UDF address, then as listed. */

@@ -3,8 +3,9 @@
  * variables over the project's, and switches the resolver to them for every other file.
  */
 import { posix } from "node:path";
-import type { MovedEntry, ProjectSettings, StateLocation } from "../model";
+import type { MovedEntry, ProjectSettings, RemovedEntry, StateLocation } from "../model";
 import { readMoved } from "./moved";
+import { readRemoved } from "./removed";
 import { readNameAffixes, type NameAffixes } from "./name-affixes";
 import { didYouMean, type Diagnostics } from "./diagnostics";
 import { MapReader, report, rootReader, type ReadContext } from "./fields";
@@ -27,6 +28,7 @@ export interface SvcFile {
   project: string;
   settings: ProjectSettings;
   moved: MovedEntry[];
+  removed: RemovedEntry[];
   /** Every target svc.yaml declares, `default` included, sorted. */
   targets: string[];
   /** The selected target's `name_prefix` / `name_suffix` (see name-affixes.ts). */
@@ -76,10 +78,11 @@ export async function readSvcFile(root: string, target: string, vars: Resolver, 
     credentials,
   };
   const moved = readMoved(ctx, top);
+  const removed = readRemoved(ctx, top);
   const names = selected ? readNameAffixes(ctx, selected) : undefined;
   if (names) settings.names = { prefix: names.prefix, suffix: names.suffix };
   const declaredTargets = [...new Set([DEFAULT_TARGET, ...targets.keys()])].sort();
-  return project === undefined ? undefined : { project, settings, moved, targets: declaredTargets, ...(names ? { names } : {}) };
+  return project === undefined ? undefined : { project, settings, moved, removed, targets: declaredTargets, ...(names ? { names } : {}) };
 }
 
 function readVariables(ctx: ReadContext, m: MapReader): Record<string, unknown> {
