@@ -6,6 +6,7 @@ import { benchDatasets } from "./datasets.mjs";
 import { benchEmulator } from "./emulator.mjs";
 import { benchPulumiProgram } from "./pulumi-program.mjs";
 import { benchObserve } from "./observe.mjs";
+import { benchProjects } from "./projects.mjs";
 import { benchReconcile } from "./reconcile.mjs";
 import { benchUdfRuns } from "./udf-runs.mjs";
 
@@ -38,6 +39,9 @@ await benchReconcile();
 
 console.log("\nObservation (engine in this process, emulator in its own; 100 UDFs per canvas)");
 await benchObserve();
+
+console.log("\nMonorepo change detection (the command and git each their own process)");
+await benchProjects((label, value, target) => console.log(`${label.padEnd(60)} ${String(value).padStart(8)}   ${target ? `(target ${target})` : ""}`));
 
 console.log("\nPulumi program (its own process, real SDK under setMocks)");
 await benchPulumiProgram(line);

@@ -26,6 +26,7 @@ const COMMANDS: Record<string, (argv: string[]) => Promise<number>> = {
   init: (argv) => (require("./init-command") as typeof import("./init-command")).runInitCommand(argv),
   forget: (argv) => (require("./forget-command") as typeof import("./forget-command")).runForgetCommand(argv),
   test: (argv) => (require("./test-command") as typeof import("./test-command")).runTestCommand(argv),
+  projects: (argv) => (require("./projects-command") as typeof import("./projects-command")).runProjectsCommand(argv),
 };
 
 /** `--help` or `-h` among the options (not after `--`, where every argument is a folder or a value). */
