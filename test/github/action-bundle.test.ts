@@ -196,7 +196,7 @@ describe("the bundled action", () => {
     } finally {
       files.forEach((file, i) => writeFileSync(file, texts[i]!));
     }
-  });
+  }, 180_000);
 
   it("WHEN an input is invalid THEN it fails with an error annotation naming each bad input", async () => {
     const r = await runBundle({ command: "deploy", "max-deletions": "-1" }, { GITHUB_EVENT_NAME: "push" });
