@@ -1,6 +1,6 @@
 /** `svc-iac forget [DIR] ADDRESS...`: parses the command line, forgets the objects, prints what it did. */
-import { forgetCommand, type ForgetResult } from "../reconcile/forget-command";
-import { formatLoadError } from "../reconcile/model";
+import { forgetCommand, type ForgetResult } from "../reconcile/commands/forget-command";
+import { formatLoadError } from "../model/desired";
 import { failureJson } from "../reconcile/render/json";
 import { runWithGuardedIo } from "./actions-io";
 import { parseCommandArgs } from "./command-args";

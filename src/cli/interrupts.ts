@@ -3,7 +3,7 @@
  * ones in flight finish (each request is bounded by its timeout), so their results are saved in
  * the inventory and the lock is released; the second stops the process at once (exit 130).
  */
-import type { ApplyReport } from "../reconcile/plan-model";
+import type { ApplyReport } from "../reconcile/plan/plan-model";
 
 export interface Interrupts {
   /** Why no new step may start: the signal received, or undefined. */

@@ -3,13 +3,13 @@
  * order, which inputs refer to other objects, what the inventory keeps about it, whether it mints
  * tokens, where unmanaged objects of it are looked for, and what apply does besides calling the
  * kind. Each kind declares its traits beside its {@link ResourceKind} in `src/resources/<kind>.ts`
- * as data and small pure functions; the engine (`src/reconcile/plan.ts`, `apply.ts`, `observe.ts`,
- * `unmanaged.ts`, `kind-inputs.ts`) reads only these and names no kind.
+ * as data and small pure functions; the engine (`src/reconcile/plan/`, `apply/`, `observe/`) reads
+ * only these and names no kind.
  */
 import type { SvcClient } from "../api/client";
-import type { DesiredKind, DesiredObject } from "../reconcile/model";
-import type { LayoutItem } from "../reconcile/udf-layout";
-import type { InventoryEntry } from "../reconcile/state/types";
+import type { DesiredKind, DesiredObject } from "../model/desired";
+import type { LayoutItem } from "./udf-layout";
+import type { InventoryEntry } from "../model/inventory";
 import type { FingerprintKey } from "./fingerprint";
 import type { Created, FieldChange, Observed } from "./kind";
 
@@ -179,4 +179,35 @@ export interface ReconcileTraits {
     parentId(o: Observed<any>): string;
     address(o: Observed<any>, parentName: string): string;
   };
+  /**
+   * What `plan` (and apply, before its first write) checks with reads, so that apply never stops
+   * half-way on it: a real-time instance the team does not have. `read` runs once per
+   * plan when an object of the kind is declared; `check` gives each problem of one object.
+   */
+  readonly preflight?: Preflight;
+}
+
+/** A check made with reads before any write (see {@link ReconcileTraits.preflight}). */
+export interface Preflight<Facts = any> {
+  read(client: SvcClient): Promise<Facts>;
+  check(desired: DesiredObject, facts: Facts): PreflightProblem[];
+}
+
+/**
+ * Names the platform gave (real-time instances), as an error shows them: the platform's text is
+ * untrusted, so each is quoted and cut, and a long list is cut too.
+ * @example
+ * platformNames(["rt-a", "rt-b"]) // '"rt-a", "rt-b"'
+ */
+export function platformNames(names: readonly string[], max = 10): string {
+  const shown = [...new Set(names)].sort().slice(0, max).map((n) => JSON.stringify(n.length > 64 ? `${n.slice(0, 63)}…` : n));
+  const more = new Set(names).size - shown.length;
+  return shown.join(", ") + (more > 0 ? ` and ${more} more` : "");
+}
+
+/** One problem of a declared object: the field as the file names it, found and expected. */
+export interface PreflightProblem {
+  /** The key in the file, e.g. `share.client_id`. */
+  path: string;
+  message: string;
 }

@@ -8,7 +8,7 @@ import { cp, mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { basename, dirname, join } from "node:path";
 import { loadRepository } from "../load";
-import { formatLoadError } from "../model";
+import { formatLoadError } from "../../model/desired";
 
 /** The load errors of `root` with `files` (repository-relative path → text) written; empty when it loads. */
 export async function editedRepositoryErrors(

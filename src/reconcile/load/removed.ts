@@ -6,7 +6,7 @@
  * loaded (an address cannot be declared and removed at once).
  */
 import { isScalar } from "yaml";
-import type { DesiredObject, RemovedEntry } from "../model";
+import type { DesiredObject, RemovedEntry } from "../../model/desired";
 import { RECONCILE_TRAITS } from "../../resources/registry";
 import { type Diagnostics } from "./diagnostics";
 import { report, type MapReader, type ReadContext } from "./fields";

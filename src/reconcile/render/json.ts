@@ -3,16 +3,16 @@
  * every depth, two-space indent, a final line break, so equal documents are equal bytes and
  * diff cleanly in review.
  */
-import type { LoadError } from "../model";
-import type { ApplyReport, DriftReport, Plan } from "../plan-model";
-import type { SavedPlan } from "../saved-plan";
+import type { LoadError } from "../../model/desired";
+import type { ApplyReport, DriftReport, Plan } from "../plan/plan-model";
+import type { SavedPlan } from "../plan/saved-plan";
 import { isShownFingerprint, sortKeysDeep } from "./values";
 
 /**
  * Deterministic JSON of a plan or report. The `from`/`to`/`diff` of a field marked `secret` are
  * dropped even if a caller put them there: only keyed fingerprints of secrets leave the process.
  */
-export function toJson(doc: Plan | DriftReport | ApplyReport | SavedPlan): string {
+export function toJson(doc: Plan | DriftReport | ApplyReport | SavedPlan | Omit<SavedPlan, "integrity">): string {
   return JSON.stringify(sortKeysDeep(withoutSecretValues(doc)), null, 2) + "\n";
 }
 

@@ -4,7 +4,7 @@
  * in `<details>`. Always fits
  * `maxChars` (see {@link fitMarkdown} for the tiers).
  */
-import type { ActionType, Plan, PlannedAction } from "../plan-model";
+import type { ActionType, Plan, PlannedAction } from "../plan/plan-model";
 import { ACTION_WORDS, DISPLAY_ORDER } from "./action-words";
 import { diffMarkdown } from "./diff-blocks";
 import { code, htmlText, markdownText } from "./markdown-escape";
