@@ -239,7 +239,7 @@ describe("the bundled action", () => {
     mkdirSync(join(workspace, "trap-report"), { recursive: true });
     symlinkSync(join(outside, "bashrc"), join(workspace, "trap-report", "plan.md"));
     const platform = { SVC_BASE_URL: fx.emu.baseUrl, SVC_UDF_BASE_URL: fx.emu.udfBaseUrl, SVC_TOKEN: fx.emu.tokens.user_token };
-    const r = await runBundle({ command: "plan", "working-directory": "infra", "report-path": "trap-report" }, { GITHUB_EVENT_NAME: "push" }, platform);
+    const r = await runBundle({ command: "plan", "working-directory": "infra", "report-path": "trap-report", "detailed-exitcode": "true" }, { GITHUB_EVENT_NAME: "push" }, platform);
     expect(r.code).toBe(2);
     expect(r.stdout).toContain("::warning title=svc-iac::Could not write the report files: ");
     expect(r.stdout).toContain("plan.md is a symlink; the report is not written through it.");
