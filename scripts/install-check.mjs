@@ -5,7 +5,7 @@
  * `require("svc-iac")` time, the bundled action's start) and runs the command line from there:
  * `npx svc-iac --help`, then init, validate, plan and apply on the embedded emulator.
  *
- *   node scripts/install-check.mjs [--no-build]   (--no-build: pack dist/ as built, skipping the prepare script's build)
+ *   node scripts/install-check.mjs [--no-build]   (--no-build: pack dist/ as built, skipping the prepack script's build)
  *
  * Exit 1 when a functional check fails. The figures are reported (PASS/FAIL beside each), never a
  * reason to fail: speed and size depend on the machine and the registry's current versions.
@@ -87,6 +87,12 @@ try {
 
   const lock = JSON.parse(readFileSync(join(app, "node_modules", ".package-lock.json"), "utf8"));
   const installed = Object.keys(lock.packages).filter((p) => p.includes("node_modules/"));
+  // npm 11 asks about every install script not covered by allowScripts: there must be none to ask about.
+  const INSTALL_SCRIPTS = ["preinstall", "install", "postinstall", "prepare"];
+  const withScripts = installed.filter((p) => lock.packages[p].hasInstallScript);
+  const ownScripts = Object.keys(JSON.parse(readFileSync(join(app, "node_modules", "svc-iac", "package.json"), "utf8")).scripts ?? {}).filter((s) => INSTALL_SCRIPTS.includes(s));
+  check("no install scripts: none in svc-iac's package.json, none in its dependencies", withScripts.length === 0 && ownScripts.length === 0, [...withScripts, ...ownScripts].join(", "));
+  check("npm install printed no install-script warning", !/allowScripts|install script/i.test(install.stderr), install.stderr);
   check("@pulumi/pulumi is not installed (an optional peer dependency)", !installed.some((p) => p.endsWith("node_modules/@pulumi/pulumi")));
 
   console.log("");

@@ -53,3 +53,11 @@ describe('require("svc-iac/pulumi")', () => {
     expect(out).toEqual({ fns: true, pulumi: false });
   });
 });
+
+describe("the published package.json", () => {
+  it("has no install script npm would run (or ask about) in a user's install, and builds dist/ on pack instead", () => {
+    const pkg = JSON.parse(execFileSync(process.execPath, ["-p", `JSON.stringify(require(${JSON.stringify(join(ROOT, "package.json"))}))`], { encoding: "utf8" })) as { scripts: Record<string, string> };
+    expect(Object.keys(pkg.scripts).filter((s) => ["preinstall", "install", "postinstall", "prepare"].includes(s))).toEqual([]);
+    expect(pkg.scripts.prepack).toBe("npm run build");
+  });
+});

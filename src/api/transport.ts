@@ -98,7 +98,7 @@ export class Transport {
           code: timedOut ? "timeout" : "network",
           method: req.method,
           path: req.displayPath,
-          message: timedOut ? `no answer within ${spec.timeoutMs ?? this.options.timeoutMs ?? 30_000} ms` : `connection failed (${(err as { code?: string })?.code ?? (err as Error)?.message})`,
+          message: timedOut ? `no answer from ${originOf(req.url)} within ${spec.timeoutMs ?? this.options.timeoutMs ?? 30_000} ms` : connectionFailure(req.url, err),
           attempts: attempt,
           cause: err,
           secrets: req.secrets,
@@ -202,4 +202,22 @@ export function parseBody(res: RawResponse): unknown {
     }
   }
   return text;
+}
+
+/** Scheme, host and port of a request URL: never its path, query or user info (which may hold a token). */
+function originOf(url: string): string {
+  try {
+    return new URL(url).origin;
+  } catch {
+    return "the platform";
+  }
+}
+
+/** Why a connection failed, naming where it went: a refused one is most often a wrong or unstarted address. */
+function connectionFailure(url: string, err: unknown): string {
+  const code = (err as { code?: string })?.code;
+  const where = originOf(url);
+  if (code === "ECONNREFUSED") return `connection to ${where} refused (ECONNREFUSED): nothing answers there; check the address (SVC_BASE_URL or the target's base_url) and that the platform is up`;
+  if (code === "ENOTFOUND" || code === "EAI_AGAIN") return `connection to ${where} failed (${code}): the host name does not resolve; check the address (SVC_BASE_URL or the target's base_url)`;
+  return `connection to ${where} failed (${code ?? (err as Error)?.message})`;
 }

@@ -5,6 +5,7 @@
  * emulator, the API client or the GitHub code, and no command loads the Pulumi SDK.
  */
 import { enableCompileCache } from "node:module";
+import { nodeVersionProblem } from "./node-version";
 import { CliUsageError, formatCommandHelp, formatHelp, isCommandName } from "./usage";
 
 // V8's compiled code of svc-iac and its dependencies is kept on disk (the OS temp folder) and
@@ -26,6 +27,7 @@ const COMMANDS: Record<string, (argv: string[]) => Promise<number>> = {
   destroy: reconcile("destroy"),
   import: (argv) => (require("./import-command") as typeof import("./import-command")).runImportCommand(argv),
   init: (argv) => (require("./init-command") as typeof import("./init-command")).runInitCommand(argv),
+  forget: (argv) => (require("./forget-command") as typeof import("./forget-command")).runForgetCommand(argv),
   test: (argv) => (require("./test-command") as typeof import("./test-command")).runTestCommand(argv),
   projects: (argv) => (require("./projects-command") as typeof import("./projects-command")).runProjectsCommand(argv),
 };
@@ -37,6 +39,12 @@ const asksForHelp = (argv: string[]) => {
 };
 
 async function main(argv: string[]): Promise<number> {
+  // Before anything else loads: on an older Node a command would fail later, in other words.
+  const tooOld = nodeVersionProblem();
+  if (tooOld) {
+    process.stderr.write(tooOld);
+    return 1;
+  }
   const [command, ...rest] = argv;
   if (!command || command === "--help" || command === "-h" || command === "help") {
     // `svc-iac help plan`, as `svc-iac plan --help`.
@@ -55,7 +63,12 @@ async function main(argv: string[]): Promise<number> {
     return 0;
   }
   const run = COMMANDS[command];
-  if (!run) throw new CliUsageError(`Unknown command "${command}". Expected one of: ${Object.keys(COMMANDS).join(", ")}.`);
+  if (!run) {
+    // Loaded only for this error: the help and every command start without it.
+    const { closest } = require("../reconcile/load/diagnostics") as typeof import("../reconcile/load/diagnostics");
+    const meant = command.startsWith("-") ? undefined : closest(command, Object.keys(COMMANDS));
+    throw new CliUsageError(`Unknown command "${command}".${meant ? ` Did you mean "${meant}"?` : ""} Expected one of: ${Object.keys(COMMANDS).join(", ")}.`);
+  }
   return run(rest);
 }
 

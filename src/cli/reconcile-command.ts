@@ -18,6 +18,7 @@ import { CONCURRENCY_RANGE } from "../reconcile/load/keys";
 import { parseCommandArgs, wholeNumberFlag } from "./command-args";
 import { checkRepositoryFolder } from "./repository-folder";
 import { shellQuote } from "./shell-quote";
+import { interruptedLine, interruptsFor } from "./interrupts";
 import { CliUsageError } from "./usage";
 
 /** `apply --test`, loaded only when asked for. */
@@ -69,8 +70,16 @@ function parse(name: Name, argv: string[]) {
   return { values: values as Record<string, string | boolean | undefined>, dir: positionals[0] ?? "." };
 }
 
-/** Colours on a terminal, unless --no-color or NO_COLOR. */
-const colorOn = (v: Record<string, string | boolean | undefined>, io: Io) => !v["no-color"] && !!io.stdout.isTTY && !io.env.NO_COLOR;
+/**
+ * Colours: never with --no-color; else as FORCE_COLOR says when it is set (0 or false: off,
+ * anything else: on, also into a pipe or a file); else on a terminal unless NO_COLOR.
+ */
+export function colorOn(v: Record<string, string | boolean | undefined>, io: Pick<Io, "stdout" | "env">): boolean {
+  if (v["no-color"]) return false;
+  const force = io.env.FORCE_COLOR;
+  if (force !== undefined && force !== "") return !["0", "false"].includes(force.toLowerCase());
+  return !!io.stdout.isTTY && !io.env.NO_COLOR;
+}
 
 /** The command a plan's stops name: "Destroy will stop", else "Apply will stop". */
 const stopWord = (command: string) => (command === "destroy" ? "Destroy" : "Apply");
@@ -243,7 +252,8 @@ async function run(name: Name, argv: string[], io: Io, command: ((text: string) 
   // Approved without asking: the plan is shown before the first change, as terraform does, so a
   // log of a run killed half-way still says what it was doing.
   let planShown = false;
-  if ((name === "apply" || name === "destroy") && values["auto-approve"] && !values.json) {
+  const changing = name === "apply" || name === "destroy";
+  if (changing && values["auto-approve"] && !values.json) {
     const color = colorOn(values, io);
     const print = printer(io, command);
     opts.approved = (plan) => {
@@ -251,7 +261,27 @@ async function run(name: Name, argv: string[], io: Io, command: ((text: string) 
       planShown = true;
     };
   }
-  const result = await (await commandFunction(name))(opts);
+  // From the approval on, Ctrl-C stops starting steps instead of killing the process half-way.
+  const interrupts = changing ? interruptsFor((text) => io.stderr.write(text)) : undefined;
+  if (interrupts) {
+    const shown = opts.approved;
+    opts.approved = (plan) => {
+      shown?.(plan);
+      interrupts.listen();
+    };
+    opts.interrupted = interrupts.reason;
+  }
+  let result: CommandResult;
+  try {
+    result = await (await commandFunction(name))(opts);
+  } finally {
+    interrupts?.close();
+  }
+  if (interrupts?.reason() && (result.command === "apply" || result.command === "destroy")) {
+    await render(name, result, values, io, dir, command, undefined, planShown);
+    io.stderr.write(interruptedLine(result.report, result.command));
+    return 130;
+  }
   // apply --test: with --json the tests' report goes into the one JSON document, else after the apply's.
   const testing = name === "apply" && !!values.test;
   const json = !!values.json;

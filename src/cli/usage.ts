@@ -8,7 +8,7 @@ export class CliUsageError extends Error {
 }
 
 /** The commands, in the order the help lists them. */
-export const COMMAND_NAMES = ["emulator", "init", "validate", "plan", "apply", "drift", "test", "destroy", "import", "projects"] as const;
+export const COMMAND_NAMES = ["emulator", "init", "validate", "plan", "apply", "drift", "test", "destroy", "import", "forget", "projects"] as const;
 export type CommandName = (typeof COMMAND_NAMES)[number];
 
 export const isCommandName = (s: string): s is CommandName => (COMMAND_NAMES as readonly string[]).includes(s);
@@ -87,7 +87,16 @@ const COMMAND_USAGE: Record<CommandName, string> = {
   svc-iac import [DIR] [--target T] --keep ADDRESS [--keep ADDRESS]... [--dry-run] [--json]
       The drift report's keep: writes the platform's value of the fields that drifted on these
       changed objects into the files that declare them, and nothing else. Refuses, writing
-      nothing, where a field is a \${var...} reference or one it does not write back.
+      nothing, where a field is a \${var...} reference or one it does not write back, or where
+      the files would not validate (a UDF whose platform body is plain Python).
+`,
+  forget: `  svc-iac forget [DIR] ADDRESS... [--target T] [--json]
+      Stops managing these objects without touching them (as terraform state rm): each leaves the
+      target's inventory, under the lock, and is recorded as forgotten, so plan, drift and prune
+      leave it alone and drift does not report it as unmanaged; import can bind it again. Refused,
+      changing nothing, while a file still declares an address. To have it reviewed in a pull
+      request instead, list the addresses under removed: in svc.yaml (the next apply forgets them).
+      Exit 0 done, 1 error.
 `,
   projects: `  svc-iac projects [DIR] [--changed-since REF] [--target T]... [--json]
       Lists the projects under DIR (folders holding svc.yaml, found through git's file list) with
@@ -107,7 +116,7 @@ const PLATFORM_NOTE = `  Without SVC_BASE_URL the commands run on an embedded em
 `;
 
 /** Commands that reach the platform (or the embedded emulator): their help ends with {@link PLATFORM_NOTE}. */
-const REACHES_PLATFORM: readonly CommandName[] = ["plan", "apply", "drift", "test", "destroy", "import"];
+const REACHES_PLATFORM: readonly CommandName[] = ["plan", "apply", "drift", "test", "destroy", "import", "forget"];
 
 export function formatHelp(): string {
   return `svc-iac: infrastructure as code for the UDF platform
@@ -116,6 +125,9 @@ Usage:
 ${COMMAND_NAMES.map((name) => COMMAND_USAGE[name]).join("\n")}
 ${PLATFORM_NOTE}
   svc-iac --help | --version | COMMAND --help
+
+  Output: colours on a terminal; --no-color (every command that reads a repository) or NO_COLOR=1 turns them off,
+  FORCE_COLOR=1 turns them on also into a pipe or a file (FORCE_COLOR=0 off).
 `;
 }
 

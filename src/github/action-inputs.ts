@@ -26,7 +26,7 @@ export interface ActionInputs {
   allowCascade: boolean;
   /** @default false */
   discardTokens: boolean;
-  /** Plan and drift exit 2 when there are changes or drift (0 otherwise). @default true */
+  /** Plan and drift exit 2 when there are changes or drift (0 otherwise: the has-changes and has-drift outputs tell). @default false */
   detailedExitCode: boolean;
   /** Post or edit the plan comment on pull requests. @default true */
   comment: boolean;
@@ -98,7 +98,7 @@ export function readActionInputs(env: Record<string, string | undefined>): Actio
     allowDeleteAll: bool("allow-delete-all", false),
     allowCascade: bool("allow-cascade", false),
     discardTokens: bool("discard-tokens", false),
-    detailedExitCode: bool("detailed-exitcode", true),
+    detailedExitCode: bool("detailed-exitcode", false),
     comment: get("comment") === "combined" || commentFlag(get("comment"), problems),
     combinedComment: get("comment") === "combined",
     changedSince: get("changed-since") || undefined,

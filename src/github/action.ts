@@ -29,6 +29,7 @@ import { Redactor } from "./redact";
 import { githubSecretsPublisher, maskPublisher } from "./secrets";
 import { CommandGuard, logLine, logText } from "./command-guard";
 import { annotation, appendOutputs, group, untrustedBlock } from "./workflow-commands";
+import { inActionWords } from "./input-words";
 import { resolveInWorkspace } from "./workspace-paths";
 
 /** The command functions of `src/reconcile/commands`, injectable for tests. */
@@ -143,10 +144,10 @@ async function runGuarded(io: ActionIo, { out, err, cmd, redactor, stdout }: Out
     detailsLink: ctx.runUrl ? `[the workflow run's artifacts](${ctx.runUrl})` : "the workflow run's artifacts",
   };
   annotate(result, inputs, { repoDir, workspace }, cmd);
-  printResult(result, labels, out, cmd);
+  printResult(result, labels, exitCode, outputs, out, cmd);
   await attempt("Could not write the report files", () => writeReportFiles(reportDir, result, labels, redactor));
   await attempt("Could not write the job summary", () =>
-    appendJobSummary(ctx.stepSummaryFile, (maxChars) => redactor.apply(resultMarkdown(result, labels, maxChars)), `_Cut to fit GitHub's 1 MiB job summary limit; the full report is in ${labels.detailsLink}._`),
+    appendJobSummary(ctx.stepSummaryFile, (maxChars) => redactor.apply(actionMarkdown(result, labels, maxChars)), `_Cut to fit GitHub's 1 MiB job summary limit; the full report is in ${labels.detailsLink}._`),
   );
   const comment = result.command === "plan" && !!ctx.pullRequest && inputs.comment;
   const issue = result.command === "drift" && !!result.drift && result.exitCode !== 1 && inputs.driftIssue;
@@ -165,7 +166,7 @@ async function runGuarded(io: ActionIo, { out, err, cmd, redactor, stdout }: Out
 /** Validation errors on their files, the command's failure, and a hint for the token guard. */
 function annotate(result: CommandResult, inputs: ActionInputs, paths: { repoDir: string; workspace: string }, cmd: (text: string) => void): void {
   for (const line of loadErrorAnnotations(result.errors, paths)) cmd(line);
-  if (result.exitCode === 1 && "message" in result && result.message) cmd(annotation("error", result.message, { title: `svc-iac ${result.command}` }));
+  if (result.exitCode === 1 && "message" in result && result.message) cmd(annotation("error", inActionWords(result.message), { title: `svc-iac ${result.command}` }));
   if (inputs.githubSecrets.kind === "none" && plannedBlocks(result).some((b) => b.rule === "tokens-without-outputs")) {
     cmd(annotation("notice", "A new token would have no destination. In this action, set github-secrets (repository or environment:<name>) and secrets-token to write it to GitHub secrets, or discard-tokens: true.", { title: "svc-iac" }));
   }
@@ -303,17 +304,30 @@ async function projectFromSvcFile(repoDir: string): Promise<string> {
   return basename(repoDir);
 }
 
-/** The log: the plan as text (or the report), with workflow commands off while printing it. */
-function printResult(result: CommandResult, labels: ReportLabels, out: (text: string) => void, cmd: (text: string) => void): void {
+/**
+ * The result's Markdown within `maxChars`, in the action's words (inputs, not flags). Rendered with
+ * room to spare, since naming an input takes a few more characters than naming its flag.
+ */
+function actionMarkdown(result: CommandResult, labels: ReportLabels, maxChars: number): string {
+  const text = inActionWords(resultMarkdown(result, labels, Math.max(Math.floor(maxChars / 2), maxChars - 2_000)));
+  return text.length <= maxChars ? text : text.slice(0, maxChars);
+}
+
+/**
+ * The log: the plan as text (or the report) in the action's words, with workflow commands off
+ * while printing it, then the step's exit code as the exit-code output says it.
+ */
+function printResult(result: CommandResult, labels: ReportLabels, exitCode: number, outputs: Record<string, string>, out: (text: string) => void, cmd: (text: string) => void): void {
   const text = resultLogText(result, labels);
-  if (text) cmd(group(`svc-iac ${result.command}: ${logLine(labels.project)} (${logLine(labels.target)})`, untrustedBlock(logText(text))));
-  out(`svc-iac ${result.command}: exit code ${result.exitCode}\n`);
+  if (text) cmd(group(`svc-iac ${result.command}: ${logLine(labels.project)} (${logLine(labels.target)})`, untrustedBlock(logText(inActionWords(text)))));
+  const told = result.command === "drift" ? `has-drift: ${outputs["has-drift"]}` : `has-changes: ${outputs["has-changes"]}`;
+  out(`svc-iac ${result.command}: exit code ${exitCode} (${told})\n`);
 }
 
 async function writeReportFiles(dir: string, result: CommandResult, labels: ReportLabels, redactor: Redactor): Promise<void> {
   const report = fullReport(result, labels);
   await mkdir(dir, { recursive: true });
-  await writeNoFollow(join(dir, `${result.command}.md`), redactor.apply(report.markdown));
+  await writeNoFollow(join(dir, `${result.command}.md`), redactor.apply(inActionWords(report.markdown)));
   if (report.json) await writeNoFollow(join(dir, `${result.command}.json`), redactor.apply(report.json));
 }
 
@@ -345,7 +359,7 @@ async function postPlanComment(github: Octokit, ctx: ActionContext, result: Comm
   const body = fitCommentBody(
     planMarker(labels.project, labels.target),
     heading,
-    (maxChars) => redactor.apply(resultMarkdown(result, labels, maxChars)),
+    (maxChars) => redactor.apply(actionMarkdown(result, labels, maxChars)),
     `_The plan was cut to fit GitHub's comment limit; the full plan is in ${labels.detailsLink}._`,
   );
   const done = await upsertMarkedComment(github, { ...ctx.repository!, number: pr.number }, planMarker(labels.project, labels.target), body);
@@ -374,7 +388,7 @@ async function syncIssue(github: Octokit, ctx: ActionContext, inputs: ActionInpu
     ...ctx.repository!,
     label: inputs.driftIssueLabel,
     runUrl: ctx.runUrl,
-    render: (maxChars) => redactor.apply(resultMarkdown(result, labels, maxChars)),
+    render: (maxChars) => redactor.apply(actionMarkdown(result, labels, maxChars)),
   });
   return outcome.action === "none" ? "" : outcome.url;
 }

@@ -116,6 +116,15 @@ export interface MovedEntry {
   fromSource: SourceLocation;
 }
 
+/**
+ * A `removed:` entry of svc.yaml: the object at `address` is no longer managed; apply drops it from
+ * the inventory and leaves it on the platform.
+ */
+export interface RemovedEntry {
+  address: string;
+  source: SourceLocation;
+}
+
 export interface LoadedProject {
   /** Absolute path of the repository root (the folder holding `svc.yaml`). */
   root: string;
@@ -128,6 +137,8 @@ export interface LoadedProject {
   secretEnvNames: string[];
   /** `moved:` entries of svc.yaml (renames the inventory cannot tell by itself). @default [] */
   moved?: MovedEntry[];
+  /** `removed:` entries of svc.yaml (objects to stop managing, left on the platform). @default [] */
+  removed?: RemovedEntry[];
   /** Every target svc.yaml declares, `default` included (their inventories are checked before adopting). @default [target] */
   targets?: string[];
   /** `tests:` of the UDFs, by address then position. @default [] */

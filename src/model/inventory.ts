@@ -55,4 +55,17 @@ export interface Inventory {
   updatedAt: string;
   /** By address, sorted when written. */
   objects: Record<string, InventoryEntry>;
+  /**
+   * Objects this project stopped managing (`removed:` in svc.yaml, `svc-iac forget`), by the
+   * address they had: left on the platform, never deleted, and not reported as unmanaged. Binding
+   * the same object again (import) makes it managed again. @default {}
+   */
+  forgotten?: Record<string, ForgottenEntry>;
+}
+
+/** An object the project stopped managing: its kind and id, and when (ISO 8601). */
+export interface ForgottenEntry {
+  kind: DesiredKind;
+  id: string;
+  at: string;
 }

@@ -62,6 +62,45 @@ describe("GIVEN the built svc-iac command", () => {
     expect(r.stderr).not.toMatch(/parseArgs|To specify a positional argument|'/);
   });
 
+  it("WHEN a command is mistyped THEN the error suggests the close one", async () => {
+    const r = await svc(["paln"]);
+    expect(r.code).toBe(1);
+    expect(r.stderr).toMatch(/^svc-iac: Unknown command "paln"\. Did you mean "plan"\? Expected one of: emulator, validate, plan, /);
+    const far = await svc(["deploy"]);
+    expect(far.stderr).not.toContain("Did you mean");
+  });
+
+  it("WHEN a folder has no svc.yaml THEN the error says svc-iac init writes one", async () => {
+    const empty = join(copyRepo("valid-full"), "canvases");
+    const r = await svc(["plan", empty]);
+    expect(r.code).toBe(1);
+    expect(r.stderr).toContain("svc.yaml not found");
+    expect(r.stderr).toContain("To start a repository here, run: svc-iac init");
+  });
+
+  it("WHEN the platform's address refuses connections THEN the error names that address", async () => {
+    const r = await svc(["plan", copyRepo("valid-full")], { ...FIXTURE_SECRETS, SVC_BASE_URL: "http://127.0.0.1:9/v1", SVC_TOKEN: "token-refused-123" });
+    expect(r.code).toBe(1);
+    expect(r.stderr).toContain("connection to http://127.0.0.1:9 refused (ECONNREFUSED)");
+    expect(r.stderr).toContain("SVC_BASE_URL");
+    expect(r.stderr + r.stdout).not.toContain("token-refused-123");
+  }, 120_000);
+
+  it("WHEN FORCE_COLOR is set and stdout is a pipe THEN the plan is coloured; --no-color wins over it; the help names both", async () => {
+    const dir = copyRepo("valid-full");
+    const forced = await svc(["validate", dir], { ...FIXTURE_SECRETS, FORCE_COLOR: "1" });
+    const plain = await svc(["plan", dir], { ...FIXTURE_SECRETS });
+    const colored = await svc(["plan", dir], { ...FIXTURE_SECRETS, FORCE_COLOR: "1" });
+    const refused = await svc(["plan", dir, "--no-color"], { ...FIXTURE_SECRETS, FORCE_COLOR: "1" });
+    expect(forced.code).toBe(0);
+    expect(plain.stdout).not.toContain("\x1b[");
+    expect(colored.stdout).toContain("\x1b[");
+    expect(refused.stdout).not.toContain("\x1b[");
+    const help = await svc(["--help"]);
+    expect(help.stdout).toContain("--no-color");
+    expect(help.stdout).toContain("FORCE_COLOR=1");
+  }, 120_000);
+
   it("WHEN a value looks like a negative number or an option is missing its value THEN the error says how to write it", async () => {
     const negative = await svc(["emulator", "--port", "-1"]);
     expect(negative.code).toBe(1);

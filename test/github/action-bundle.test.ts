@@ -120,14 +120,17 @@ describe("the bundled action", () => {
     expect(code).toBe(0);
   }, 120_000);
 
-  it("GIVEN only its file in the action folder WHEN plan runs on a pull request THEN it sets the outputs, writes the summary and posts one comment", async () => {
+  it("GIVEN only its file in the action folder WHEN plan runs on a pull request THEN it sets the outputs, writes the summary and posts one comment, and the check stays green", async () => {
     expect(readdirSync(actionDir)).toEqual(["index.js"]);
     const pr = gh.addPullRequest("Add the hello UDF");
     const platform = { SVC_BASE_URL: fx.emu.baseUrl, SVC_UDF_BASE_URL: fx.emu.udfBaseUrl, SVC_TOKEN: fx.emu.tokens.user_token };
     const r = await runBundle({ command: "plan", "working-directory": "infra" }, pullRequestEvent(pr), platform);
     expect(r.stderr).not.toMatch(/Error|Cannot find module/);
-    expect(r.code).toBe(2);
-    expect(r.outputs).toMatchObject({ "exit-code": "2", "has-changes": "true", "has-drift": "false", "report-path": join(workspace, "svc-iac-report") });
+    // Changes are not a failure: the step exits 0 by default, and the log, the outputs and action.yml agree.
+    expect(declared["detailed-exitcode"]?.default).toBe("false");
+    expect(r.code).toBe(0);
+    expect(r.outputs).toMatchObject({ "exit-code": "0", "has-changes": "true", "has-drift": "false", "report-path": join(workspace, "svc-iac-report") });
+    expect(r.stdout).toContain("svc-iac plan: exit code 0 (has-changes: true)\n");
     const comments = gh.comments.filter((c) => c.issueNumber === pr);
     expect(comments).toHaveLength(1);
     expect(r.outputs["comment-url"]).toBe(`${gh.url}/web/${gh.owner}/${gh.repo}/issues/${pr}#issuecomment-${comments[0].id}`);
@@ -136,7 +139,6 @@ describe("the bundled action", () => {
       expect(text).toContain("canvas.bundle");
       expect(text).toContain("udf.bundle/hello");
     }
-    expect(r.stdout).toContain("svc-iac plan: exit code 2");
     expect(readdirSync(join(workspace, "svc-iac-report")).sort()).toEqual(["plan.json", "plan.md"]);
     for (const secret of [GITHUB_TOKEN, fx.emu.tokens.user_token]) {
       for (const text of [r.stdout, r.stderr, r.summary, comments[0].body]) expect(text).not.toContain(secret);
@@ -169,6 +171,32 @@ describe("the bundled action", () => {
     const rest = r.stdout.split("\n").filter((l) => !l.startsWith("::add-mask::")).join("\n");
     for (const secret of [token!, secretsToken, GITHUB_TOKEN]) for (const text of [rest, r.stderr, r.summary]) expect(text).not.toContain(secret);
   });
+
+  it("GIVEN an applied UDF whose file was removed WHEN plan runs (prune off) THEN the log, summary and report name the prune input, not the --prune flag; with detailed-exitcode true it exits 2 and says so", async () => {
+    const push = { GITHUB_EVENT_NAME: "push" };
+    const applied = await runBundle({ command: "apply", "working-directory": "infra" }, push);
+    expect(applied.code, applied.stdout + applied.stderr).toBe(0);
+    const files = ["hello.py", "hello.yaml"].map((name) => join(workspace, "infra", "canvases", "bundle", name));
+    const texts = files.map((file) => readFileSync(file, "utf8"));
+    for (const file of files) rmSync(file);
+    try {
+      const quiet = await runBundle({ command: "plan", "working-directory": "infra" }, push);
+      expect(quiet.code, quiet.stdout + quiet.stderr).toBe(0);
+      expect(quiet.outputs).toMatchObject({ "exit-code": "0", "has-changes": "false" });
+      const report = readFileSync(join(workspace, "svc-iac-report", "plan.md"), "utf8");
+      for (const shown of [quiet.stdout, quiet.summary, report]) {
+        expect(shown).toContain("udf.bundle/hello");
+        expect(shown).toMatch(/the input `?prune: true`?/);
+        expect(shown).not.toContain("--prune");
+      }
+      const strict = await runBundle({ command: "plan", "working-directory": "infra", prune: "true", "detailed-exitcode": "true" }, push);
+      expect(strict.code, strict.stdout + strict.stderr).toBe(2);
+      expect(strict.outputs).toMatchObject({ "exit-code": "2", "has-changes": "true" });
+      expect(strict.stdout).toContain("svc-iac plan: exit code 2 (has-changes: true)\n");
+    } finally {
+      files.forEach((file, i) => writeFileSync(file, texts[i]!));
+    }
+  }, 180_000);
 
   it("GIVEN path inputs that leave the workspace (.., an absolute path, symlinks committed by a pull request) WHEN the action runs THEN each step fails naming the input, runs nothing and writes nothing outside", async () => {
     // GIVEN a folder beside the workspace holding a repository, and symlinks inside the workspace that lead to it
@@ -211,7 +239,7 @@ describe("the bundled action", () => {
     mkdirSync(join(workspace, "trap-report"), { recursive: true });
     symlinkSync(join(outside, "bashrc"), join(workspace, "trap-report", "plan.md"));
     const platform = { SVC_BASE_URL: fx.emu.baseUrl, SVC_UDF_BASE_URL: fx.emu.udfBaseUrl, SVC_TOKEN: fx.emu.tokens.user_token };
-    const r = await runBundle({ command: "plan", "working-directory": "infra", "report-path": "trap-report" }, { GITHUB_EVENT_NAME: "push" }, platform);
+    const r = await runBundle({ command: "plan", "working-directory": "infra", "report-path": "trap-report", "detailed-exitcode": "true" }, { GITHUB_EVENT_NAME: "push" }, platform);
     expect(r.code).toBe(2);
     expect(r.stdout).toContain("::warning title=svc-iac::Could not write the report files: ");
     expect(r.stdout).toContain("plan.md is a symlink; the report is not written through it.");

@@ -110,7 +110,7 @@ describe("the action with the real commands", () => {
     await writeFile(join(workspace, "infra", "service-accounts.yaml"), "service_accounts:\n  pr_bot:\n    rotation: \"1\"\n");
     const pr = gh.addPullRequest();
     await writeFile(join(workspace, "event.json"), JSON.stringify({ pull_request: { number: pr, head: { sha: "abc1234def" } } }));
-    const inputs = { command: "plan", "github-secrets": "repository", "secrets-token": SECRETS_TOKEN };
+    const inputs = { command: "plan", "detailed-exitcode": "true", "github-secrets": "repository", "secrets-token": SECRETS_TOKEN };
     const runner = { GITHUB_EVENT_NAME: "pull_request", GITHUB_EVENT_PATH: join(workspace, "event.json") };
     const first = await action(inputs, runner);
     const second = await action(inputs, runner);
@@ -138,7 +138,7 @@ describe("the action with the real commands", () => {
     await fx.user.udfs.update(main.id, { udf_body: JSON.stringify({ ...body, code: body.code.replace("    b = 2", "    b = 20") }) });
 
     // WHEN the scheduled drift run of the action runs
-    const run = await action({ command: "drift" }, { GITHUB_EVENT_NAME: "schedule" });
+    const run = await action({ command: "drift", "detailed-exitcode": "true" }, { GITHUB_EVENT_NAME: "schedule" });
 
     // THEN it exits 2 and the issue names the orphan with the prune hint, and shows the changed line with both commands
     expect(run.code).toBe(2);
@@ -146,7 +146,7 @@ describe("the action with the real commands", () => {
     const issue = gh.issues[0]!.body;
     expect(issue).toContain("| Orphaned | 2 |");
     expect(issue).toContain("- `canvas.e2e_dropped` (id `");
-    expect(issue).toContain("`svc-iac apply --prune` deletes them");
+    expect(issue).toContain("an apply with the input `prune: true` deletes them");
     expect(issue).toContain("```diff\n--- code (platform)\n+++ code (repository)\n@@ -1,5 +1,5 @@\n @fused.udf\n def udf():\n     a = 1\n-    b = 20\n+    b = 2\n     return a + b\n```");
     expect(issue).toContain("`svc-iac import --target default --keep udf.e2e_kept/main`");
   });

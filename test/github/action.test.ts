@@ -192,9 +192,9 @@ describe("exit codes and outputs", () => {
     expect(r.outputs["exit-code"]).toBe("1");
   });
 
-  it("asks for a detailed exit code by default, and not when detailed-exitcode is false", async () => {
-    const on = await run({ command: "plan" }, () => planResult(0));
-    const off = await run({ command: "plan", "detailed-exitcode": "false" }, () => planResult(0));
+  it("asks for no detailed exit code by default (a plan with changes keeps the check green), and for one when detailed-exitcode is true", async () => {
+    const off = await run({ command: "plan" }, () => planResult(0));
+    const on = await run({ command: "plan", "detailed-exitcode": "true" }, () => planResult(0));
     expect(on.seen[0].detailedExitCode).toBe(true);
     expect(off.seen[0].detailedExitCode).toBe(false);
   });
@@ -341,7 +341,7 @@ describe("drift", () => {
   const drift = (addresses: string[]): CommandResult => ({ command: "drift", exitCode: addresses.length ? 2 : 0, errors: [], drift: driftOf(addresses, "listings", "default") });
 
   it("opens the drift issue, stays quiet on the same drift, closes it when clean, with outputs", async () => {
-    const opened = await run({ command: "drift" }, () => drift(["canvas.sales"]), "schedule");
+    const opened = await run({ command: "drift", "detailed-exitcode": "true" }, () => drift(["canvas.sales"]), "schedule");
     expect(opened.code).toBe(2);
     expect(opened.outputs).toMatchObject({ "exit-code": "2", "has-drift": "true", "drift-issue-url": expect.stringContaining("/issues/") });
     expect(gh.issues.filter((i) => !i.isPullRequest && i.state === "open")).toHaveLength(1);
@@ -357,8 +357,8 @@ describe("drift", () => {
     expect(gh.issues.filter((i) => !i.isPullRequest).map((i) => i.state)).toEqual(["closed"]);
   });
 
-  it("exits 0 on drift with detailed-exitcode false, has-drift still true, errors still 1", async () => {
-    const quiet = await run({ command: "drift", "detailed-exitcode": "false" }, () => drift(["canvas.sales"]), "schedule");
+  it("exits 0 on drift by default (detailed-exitcode false), has-drift still true, errors still 1", async () => {
+    const quiet = await run({ command: "drift" }, () => drift(["canvas.sales"]), "schedule");
     expect(quiet.code).toBe(0);
     expect(quiet.outputs).toMatchObject({ "exit-code": "0", "has-drift": "true" });
     const failed = await run({ command: "drift", "detailed-exitcode": "false" }, () => ({ command: "drift", exitCode: 1, errors: [], message: "platform unreachable" }), "schedule");

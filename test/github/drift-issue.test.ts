@@ -98,7 +98,7 @@ describe("drift issue", () => {
     // GIVEN a drift report made from a plan whose only difference is an object that left the repository
     const orphans = (addresses: string[]): PlanOutcome => ({
       plan: {
-        version: 1, project: "listings", target: "prod", actions: [], summary: { create: 0, adopt: 0, update: 0, rename: 0, replace: 0, delete: 0, share: 0, unshare: 0, rotate: 0 },
+        version: 1, project: "listings", target: "prod", actions: [], summary: { create: 0, adopt: 0, update: 0, rename: 0, replace: 0, delete: 0, share: 0, unshare: 0, rotate: 0, forget: 0 },
         orphans: addresses.map((address, i) => ({ address, kind: "Canvas" as const, id: `cv_${i}` })), unmanaged: [], blocks: [], warnings: [],
       },
       steps: [], ids: new Map(), forget: [],

@@ -193,7 +193,7 @@ describe("GIVEN the action on a pull request, with the same names and details", 
   }
 
   it("WHEN it plans THEN the plan comment and the job summary hold the names as inert text, and the log starts no foreign command", async () => {
-    const r = await action({ command: "plan" }, pullRequest());
+    const r = await action({ command: "plan", "detailed-exitcode": "true" }, pullRequest());
     expect(r.code, r.stderr).toBe(2);
     expectNoInjection(r);
     const comment = gh.comments.at(-1)!.body;
@@ -216,7 +216,7 @@ describe("GIVEN the action on a pull request, with the same names and details", 
   });
 
   it("WHEN it reports drift THEN the drift issue and the job summary hold the names as inert text", async () => {
-    const r = await action({ command: "drift", "drift-issue": "true" }, { GITHUB_EVENT_NAME: "schedule" });
+    const r = await action({ command: "drift", "drift-issue": "true", "detailed-exitcode": "true" }, { GITHUB_EVENT_NAME: "schedule" });
     expect(r.code, r.stderr).toBe(2);
     expectNoInjection(r);
     const issue = gh.issues.at(-1)!;

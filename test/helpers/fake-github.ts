@@ -376,7 +376,7 @@ export function planCreatingUdfs(count: number, project = "listings", target = "
     project,
     target,
     actions,
-    summary: { create: 0, adopt: 0, update: count, rename: 0, replace: 0, delete: 0, share: 0, unshare: 0, rotate: 0 },
+    summary: { create: 0, adopt: 0, update: count, rename: 0, replace: 0, delete: 0, share: 0, unshare: 0, rotate: 0, forget: 0 },
     orphans: [],
     unmanaged: [],
     blocks: [],

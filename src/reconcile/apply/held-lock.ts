@@ -34,7 +34,7 @@ export async function withHeldLock<T>(backend: StateBackend, opts: CommandOption
     });
   }, Math.max(1000, Math.floor(ttlMs / 3)));
   try {
-    return await body(() => lockLost);
+    return await body(() => lockLost ?? opts.interrupted?.());
   } finally {
     clearInterval(timer);
     await renewal;

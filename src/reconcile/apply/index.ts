@@ -288,6 +288,9 @@ class Applier {
             else await this.remove(step);
           }
           break;
+        case "forget":
+          this.ctx.inventory.forget(a.address, this.ctx.now().toISOString());
+          break;
         case "delete":
         case "unshare":
           await this.remove(step);

@@ -71,6 +71,19 @@ export class InventoryWriter {
     this.changed(address, entry);
   }
 
+  /**
+   * Stops managing the object at `address`: its entry leaves the inventory and its kind and id go
+   * to `forgotten`, so it is not reported as unmanaged either. Written whole: a journal holds
+   * objects only.
+   */
+  forget(address: string, at: string): void {
+    const entry = this.inventory.objects[address];
+    if (!entry) return;
+    this.inventory.forgotten = { ...this.inventory.forgotten, [address]: { kind: entry.kind, id: entry.id, at } };
+    this.wholeDue = true;
+    this.remove(address);
+  }
+
   remove(address: string): void {
     if (!(address in this.inventory.objects)) return;
     delete this.inventory.objects[address];

@@ -88,6 +88,11 @@ export interface CommandOptions {
    * change (not when the command stops before changing anything), so it can be shown first.
    */
   approved?: (plan: Plan) => void;
+  /**
+   * Apply and destroy: why no new step may start (the user pressed Ctrl-C), or undefined to go
+   * on. Steps in flight finish and are recorded; the rest are reported skipped.
+   */
+  interrupted?: () => string | undefined;
   /** Messages for stderr (embedded emulator notice, warnings). */
   log?: (line: string) => void;
 }

@@ -126,6 +126,8 @@ async function bind(backend: StateBackend, inventory: Inventory | undefined, pro
     ? structuredClone(inventory)
     : { version: INVENTORY_VERSION, project: project.project, target: project.target, updatedAt: at, objects: {} };
   for (const b of bindings) {
+    // A forgotten object bound again is managed again.
+    for (const [address, f] of Object.entries(next.forgotten ?? {})) if (f.kind === b.kind && f.id === b.id) delete next.forgotten![address];
     const old = next.objects[b.address];
     next.objects[b.address] = {
       kind: b.kind,

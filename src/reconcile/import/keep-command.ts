@@ -9,6 +9,7 @@ import { driftPlan } from "../commands";
 import { driftReport } from "../plan/drift";
 import type { LoadError } from "../../model/desired";
 import type { FileStatus } from "./import-command";
+import { editedRepositoryErrors } from "./edited-repository-check";
 import { keepEdits, type KeepObject } from "./keep-edits";
 import { keepPlace, keepUnavailable } from "./keep-fields";
 import { readMaybe, writeInside } from "./read-maybe";
@@ -86,6 +87,16 @@ export async function keepCommand(opts: KeepOptions): Promise<KeepResult> {
   const texts = new Map(await Promise.all(paths.map(async (p) => [p, await readMaybe(project.root, p)] as const)));
   const edits = keepEdits(objects, texts);
   if (!edits.ok) return refused(edits.problems);
+  // All or nothing, also for what the platform holds: a value the repository format refuses (a
+  // body that is plain Python, not svc-iac's JSON: no code, no entrypoint) is never written.
+  const invalid = await editedRepositoryErrors(project.root, edits.files, { target: opts.target, env: opts.env });
+  if (invalid.length) {
+    return refused([
+      `Keeping the platform's version of ${objects.map((o) => o.address).join(", ")} would leave a repository that does not validate:`,
+      ...invalid.map((line) => `  ${line}`),
+      `Restore the repository's version instead (svc-iac apply --only ADDRESS), or edit the files by hand.`,
+    ]);
+  }
   const report: KeepReport = {
     version: 1,
     project: project.project,

@@ -17,6 +17,7 @@ import { sortByAddress } from "./desired";
 import { Diagnostics } from "./diagnostics";
 import { RepositoryJail } from "./jail";
 import { checkMoved } from "./moved";
+import { checkRemoved } from "./removed";
 import { applyNameAffixes } from "./name-affixes";
 import { checkPython } from "./python-check";
 import { DEFAULT_TARGET, readSvcFile } from "./svc-file";
@@ -63,6 +64,7 @@ export async function loadRepository(dir: string, opts: LoadOptions = {}): Promi
   checkUniqueAddresses(loaded, diag);
   checkWithKinds(loaded, diag, vars.unresolvedIn);
   if (svc) checkMoved(svc.moved, loaded, diag);
+  if (svc) checkRemoved(svc.removed, loaded, diag);
   // After the kinds' checks, so a name invalid by itself is reported once, at its own file.
   const { objects, warnings } = applyNameAffixes(loaded, svc?.names, target, diag);
   if (python.warning && opts.log) opts.log(`Warning: ${python.warning}`);
@@ -70,7 +72,7 @@ export async function loadRepository(dir: string, opts: LoadOptions = {}): Promi
 
   const secretEnvNames = [...vars.secretEnvNames].sort();
   if (diag.count || !svc) return { ok: false, errors: sortErrors(scrubSecrets(diag.errors, secretEnvNames, env)) };
-  return { ok: true, project: { root, project: svc.project, target, settings: svc.settings, objects, secretEnvNames, moved: svc.moved, targets: svc.targets, tests: sortTests(extras.tests), ...(warnings.length ? { warnings } : {}) } };
+  return { ok: true, project: { root, project: svc.project, target, settings: svc.settings, objects, secretEnvNames, moved: svc.moved, removed: svc.removed, targets: svc.targets, tests: sortTests(extras.tests), ...(warnings.length ? { warnings } : {}) } };
 }
 
 /** By UDF address, then as listed. */

@@ -4,8 +4,9 @@
  */
 import type { RepositoryJail } from "./jail";
 import { posix } from "node:path";
-import type { MovedEntry, ProjectSettings, StateLocation } from "../../model/desired";
+import type { MovedEntry, ProjectSettings, RemovedEntry, StateLocation } from "../../model/desired";
 import { readMoved } from "./moved";
+import { readRemoved } from "./removed";
 import { readNameAffixes, type NameAffixes } from "./name-affixes";
 import { didYouMean, type Diagnostics } from "./diagnostics";
 import { MapReader, report, rootReader, type ReadContext } from "./fields";
@@ -28,6 +29,7 @@ export interface SvcFile {
   project: string;
   settings: ProjectSettings;
   moved: MovedEntry[];
+  removed: RemovedEntry[];
   /** Every target svc.yaml declares, `default` included, sorted. */
   targets: string[];
   /** The selected target's `name_prefix` / `name_suffix` (see name-affixes.ts). */
@@ -48,7 +50,7 @@ export async function readSvcFile(jail: RepositoryJail, target: string, vars: Re
     // References to variables are not checked without svc.yaml: its error is the one to fix.
     vars.useVariables(undefined, `target "${target}"`);
     if (!diag.errors.some((e) => e.file === SVC_FILE)) {
-      diag.atFile(SVC_FILE, `svc.yaml not found: the repository root needs an svc.yaml naming the project (e.g. "project: listings")`);
+      diag.atFile(SVC_FILE, `svc.yaml not found: the repository root needs an svc.yaml naming the project (e.g. "project: listings"). To start a repository here, run: svc-iac init`);
     }
     return undefined;
   }
@@ -77,10 +79,11 @@ export async function readSvcFile(jail: RepositoryJail, target: string, vars: Re
     credentials,
   };
   const moved = readMoved(ctx, top);
+  const removed = readRemoved(ctx, top);
   const names = selected ? readNameAffixes(ctx, selected) : undefined;
   if (names) settings.names = { prefix: names.prefix, suffix: names.suffix };
   const declaredTargets = [...new Set([DEFAULT_TARGET, ...targets.keys()])].sort();
-  return project === undefined ? undefined : { project, settings, moved, targets: declaredTargets, ...(names ? { names } : {}) };
+  return project === undefined ? undefined : { project, settings, moved, removed, targets: declaredTargets, ...(names ? { names } : {}) };
 }
 
 function readVariables(ctx: ReadContext, m: MapReader): Record<string, unknown> {

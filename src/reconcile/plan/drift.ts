@@ -40,7 +40,7 @@ function classify(outcome: PlanOutcome): DriftItem[] {
       ...(cls === "changed" ? { commands: commandsFor(s, outcome.plan.target) } : {}),
     });
     if (a.action === "create" || a.action === "share") items.push(item(s.inventory ? "missing" : "pending"));
-    else if (a.action === "adopt" || a.action === "rename") items.push(item("pending"));
+    else if (a.action === "adopt" || a.action === "rename" || a.action === "forget") items.push(item("pending"));
     else if (a.action === "update" || a.action === "replace" || a.action === "rotate") items.push(item(s.managed ? "changed" : "pending"));
   }
   // The plan behind drift never prunes, so what prune would delete is exactly its orphans.

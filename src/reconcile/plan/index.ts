@@ -344,6 +344,12 @@ class Planner {
       this.warnings.push(`${address} (id ${e.id}) is in the inventory but no longer on the platform; it is dropped from the inventory.`);
       return;
     }
+    if (this.input.project.removed?.some((r) => r.address === address)) {
+      this.step(undefined, { address, kind: e.kind, action: "forget", id: e.id, fields: [], reason: "listed under removed: in svc.yaml; the platform is untouched", notes: [] }, {
+        managed: true, observed: found, inventory: e,
+      });
+      return;
+    }
     if (!this.input.prune) {
       this.orphans.push({ address, kind: e.kind, id: e.id });
       return;

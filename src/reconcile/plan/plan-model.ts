@@ -20,10 +20,12 @@ export const REPORT_VERSION = 1;
  * - `delete`: in the inventory, gone from the repository (only with prune).
  * - `share` / `unshare`: a canvas share is made / removed.
  * - `rotate`: a token is replaced (share token, service-account token).
+ * - `forget`: listed under `removed:` in svc.yaml: dropped from the inventory, left on the
+ *   platform untouched (no call to the platform).
  */
-export type ActionType = "create" | "adopt" | "update" | "rename" | "replace" | "delete" | "share" | "unshare" | "rotate";
+export type ActionType = "create" | "adopt" | "update" | "rename" | "replace" | "delete" | "share" | "unshare" | "rotate" | "forget";
 
-export const ACTION_TYPES: readonly ActionType[] = ["create", "update", "rename", "replace", "delete", "share", "unshare", "rotate", "adopt"];
+export const ACTION_TYPES: readonly ActionType[] = ["create", "update", "rename", "replace", "delete", "share", "unshare", "rotate", "adopt", "forget"];
 
 export interface PlannedAction {
   /** `canvas.sales`, `udf.sales/loader`, … */

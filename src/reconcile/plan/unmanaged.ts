@@ -15,6 +15,8 @@ export function findUnmanaged(input: PlanInput, ids: Map<string, string>): Unman
   const claim = (kind: DesiredKind, id: string) => (claimed.get(kind) ?? claimed.set(kind, new Set()).get(kind)!).add(id);
   for (const [address, id] of ids) claim(kindOf.get(address)!, id);
   for (const e of Object.values(input.inventory?.objects ?? {})) claim(e.kind, e.id);
+  // Forgotten on purpose (removed: in svc.yaml, svc-iac forget): left alone, and not reported.
+  for (const e of Object.values(input.inventory?.forgotten ?? {})) claim(e.kind, e.id);
   const isClaimed = (kind: DesiredKind, id: string) => claimed.get(kind)?.has(id) ?? false;
 
   /** Parent id → parent name (its address without the prefix), declared parents only or every claimed one. */

@@ -25,10 +25,11 @@ export const ACTION_WORDS: Record<ActionType, ActionWords> = {
   share: { symbol: "+", past: "shared", ongoing: "sharing", color: "green" },
   unshare: { symbol: "-", past: "unshared", ongoing: "unsharing", color: "red" },
   rotate: { symbol: "⟳", past: "rotated", ongoing: "rotating", color: "yellow" },
+  forget: { symbol: "·", past: "forgotten", ongoing: "forgetting", color: "yellow" },
 };
 
 /** The order actions are listed in summaries: what appears, what changes, what goes. */
-export const DISPLAY_ORDER: readonly ActionType[] = ["create", "adopt", "update", "rename", "replace", "delete", "share", "unshare", "rotate"];
+export const DISPLAY_ORDER: readonly ActionType[] = ["create", "adopt", "update", "rename", "replace", "delete", "share", "unshare", "rotate", "forget"];
 
 /** Words for an action given as a plain string (progress events); unknown actions are shown as given. */
 export function wordsFor(action: string): ActionWords {

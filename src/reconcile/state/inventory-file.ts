@@ -37,6 +37,7 @@ export const InventorySchema = z.looseObject({
   target: z.string().min(1),
   updatedAt: Iso,
   objects: z.record(z.string(), InventoryEntrySchema),
+  forgotten: z.record(z.string(), z.looseObject({ kind: InventoryEntrySchema.shape.kind, id: z.string().min(1), at: Iso })).optional(),
 });
 
 // Fails to compile when types.ts gains a field this schema does not check.

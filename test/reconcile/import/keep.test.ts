@@ -175,4 +175,25 @@ describe("GIVEN the example repository applied to the default target", () => {
       expect((await applyCommand({ ...opts(), only: ["udf.listings/loader"] })).exitCode).toBe(0);
     });
   });
+
+  describe("WHEN freshness's body is replaced on the platform by plain Python (not svc-iac's JSON body)", () => {
+    let before: Record<string, string>;
+
+    beforeAll(async () => {
+      const u = await udfOf("ops_reports", "freshness");
+      await fx.user.udfs.update(u.id, { udf_body: "@fused.udf\ndef udf():\n    return 1\n" });
+      before = filesOf(dir);
+    });
+
+    it("THEN keep refuses, naming what would not validate, writes nothing, and the repository still validates", async () => {
+      const ran = await runImportInProcess(["--keep", "udf.ops_reports/freshness", dir], env);
+      expect(ran.code).toBe(1);
+      expect(ran.stderr).toContain("Keeping the platform's version of udf.ops_reports/freshness would leave a repository that does not validate:");
+      expect(ran.stderr).toMatch(/canvases\/ops_reports\/freshness\.(py|yaml):\d+:\d+: /);
+      expect(ran.stderr).toContain("Nothing was written.");
+      expect(filesOf(dir)).toEqual(before);
+      expect((await planCommand(opts())).exitCode).toBe(0);
+      expect((await applyCommand({ ...opts(), only: ["udf.ops_reports/freshness"] })).exitCode).toBe(0);
+    });
+  });
 });

@@ -77,7 +77,7 @@ describe("loading a repository with errors in every file kind", () => {
 describe("a repository without svc.yaml", () => {
   it("says svc.yaml is missing at 1:1 and reports no echo errors for the variables it would define", async () => {
     expect(errorsOf(await loadRepository(fixture("error-svc-missing"), {}))).toEqual([
-      'svc.yaml:1:1: svc.yaml not found: the repository root needs an svc.yaml naming the project (e.g. "project: listings")',
+      'svc.yaml:1:1: svc.yaml not found: the repository root needs an svc.yaml naming the project (e.g. "project: listings"). To start a repository here, run: svc-iac init',
     ]);
   });
 });

@@ -34,7 +34,7 @@ function withDiffs<T extends { kind: PlannedAction["kind"]; fields: PlannedActio
 }
 
 function summaryOf(actions: PlannedAction[]): Record<ActionType, number> {
-  const summary: Record<ActionType, number> = { create: 0, adopt: 0, update: 0, rename: 0, replace: 0, delete: 0, share: 0, unshare: 0, rotate: 0 };
+  const summary: Record<ActionType, number> = { create: 0, adopt: 0, update: 0, rename: 0, replace: 0, delete: 0, share: 0, unshare: 0, rotate: 0, forget: 0 };
   for (const a of actions) summary[a.action]++;
   return summary;
 }

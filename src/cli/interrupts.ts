@@ -1,0 +1,55 @@
+/**
+ * Ctrl-C (SIGINT) and SIGTERM during apply and destroy: the first starts no new step and lets the
+ * ones in flight finish (each request is bounded by its timeout), so their results are saved in
+ * the inventory and the lock is released; the second stops the process at once (exit 130).
+ */
+import type { ApplyReport } from "../reconcile/plan/plan-model";
+
+export interface Interrupts {
+  /** Why no new step may start: the signal received, or undefined. */
+  readonly reason: () => string | undefined;
+  /** Starts listening (once the plan is approved: before it, a signal ends the process as usual). */
+  listen(): void;
+  /** Stops listening. */
+  close(): void;
+}
+
+/** Signal handling for one command; `say` writes to stderr. */
+export function interruptsFor(say: (text: string) => void, exit: (code: number) => void = (code) => process.exit(code)): Interrupts {
+  let received: NodeJS.Signals | undefined;
+  const on = (signal: NodeJS.Signals) => {
+    if (received) {
+      say(`\nStopped at once (${signal} again): steps in flight may have changed the platform without being recorded; the next apply finds them by name.\n`);
+      exit(130);
+      return;
+    }
+    received = signal;
+    say(`\nInterrupting (${signal}): no new step starts; waiting for the steps in flight, then saving the inventory and releasing the lock. Press Ctrl-C again to stop at once.\n`);
+  };
+  let listening = false;
+  return {
+    reason: () => (received ? `interrupted (${received})` : undefined),
+    listen() {
+      if (listening) return;
+      listening = true;
+      process.on("SIGINT", on);
+      process.on("SIGTERM", on);
+    },
+    close() {
+      if (!listening) return;
+      listening = false;
+      process.off("SIGINT", on);
+      process.off("SIGTERM", on);
+    },
+  };
+}
+
+/** "Interrupted: 812 done, 1,188 not started. Run apply again to continue." */
+export function interruptedLine(report: ApplyReport | undefined, command: "apply" | "destroy"): string {
+  const results = report?.results ?? [];
+  const done = results.filter((r) => r.status === "done").length;
+  const notStarted = results.filter((r) => r.status === "skipped").length;
+  const failed = results.filter((r) => r.status === "failed").length;
+  const n = (x: number) => x.toLocaleString("en-US");
+  return `Interrupted: ${n(done)} done, ${failed ? `${n(failed)} failed, ` : ""}${n(notStarted)} not started. Run ${command} again to continue.\n`;
+}
