@@ -13,7 +13,7 @@ export { ManualClock } from "./emulator/clock";
 export * from "./reconcile/index";
 
 /**
- * Starts the local emulator of the platform API on a free port (see the README's "The emulator").
+ * Starts the local emulator of the platform API on a free port (see docs/emulator.md).
  * The emulator and its dependencies (SQLite store, Parquet and H3 for datasets) load on first call.
  * @example
  * const emu = await startEmulator();

@@ -34,7 +34,7 @@ export interface EmulatorOptions {
    * listing every problem at its `file:line:column`. @default the built-in seed
    */
   seed?: SeedSpec | string;
-  /** Fault injection spec (see `faults.ts` and the README). Off by default. */
+  /** Fault injection spec (see `faults.ts` and docs/emulator.md). Off by default. */
   faults?: string | FaultSpec;
   /** Time source; a `ManualClock` lets tests move time. @default the system clock */
   clock?: Clock;

@@ -120,9 +120,9 @@ describe("GIVEN the built svc-iac command", () => {
     expect(r.stderr).toContain("svc-iac: validate: svc.yaml is a file, not a folder. DIR is the folder holding svc.yaml. Give its folder: svc-iac validate .");
   });
 
-  it("WHEN the help and the README show a repeatable flag THEN it reads [--flag VALUE]... (one value per flag), never [--flag VALUE ...]", async () => {
+  it("WHEN the help and the command reference (docs/commands.md) show a repeatable flag THEN it reads [--flag VALUE]... (one value per flag), never [--flag VALUE ...]", async () => {
     const help = (await svc(["--help"])).stdout + (await svc(["test", "--help"])).stdout;
-    const readme = readFileSync(join(__dirname, "../../README.md"), "utf8");
+    const readme = readFileSync(join(__dirname, "../../docs/commands.md"), "utf8");
     for (const text of [help, readme]) {
       expect(text).not.toMatch(/--[a-z-]+ [A-Z]+ \.\.\./);
       expect(text).toContain("svc-iac test");
