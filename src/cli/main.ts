@@ -24,6 +24,8 @@ const COMMANDS: Record<string, (argv: string[]) => Promise<number>> = {
   import: (argv) => (require("./import-command") as typeof import("./import-command")).runImportCommand(argv),
   init: (argv) => (require("./init-command") as typeof import("./init-command")).runInitCommand(argv),
   test: (argv) => (require("./test-command") as typeof import("./test-command")).runTestCommand(argv),
+  show: (argv) => (require("./show-command") as typeof import("./show-command")).runShowCommand(argv),
+  run: (argv) => (require("./run-command") as typeof import("./run-command")).runRunCommand(argv),
 };
 
 /** `--help` or `-h` among the options (not after `--`, where every argument is a folder or a value). */

@@ -8,7 +8,7 @@ export class CliUsageError extends Error {
 }
 
 /** The commands, in the order the help lists them. */
-export const COMMAND_NAMES = ["emulator", "init", "validate", "plan", "apply", "drift", "test", "destroy", "import"] as const;
+export const COMMAND_NAMES = ["emulator", "init", "validate", "plan", "apply", "drift", "test", "destroy", "import", "show", "run"] as const;
 export type CommandName = (typeof COMMAND_NAMES)[number];
 
 export const isCommandName = (s: string): s is CommandName => (COMMAND_NAMES as readonly string[]).includes(s);
@@ -35,7 +35,7 @@ const COMMAND_USAGE: Record<CommandName, string> = {
       Loads and checks the repository (svc.yaml, canvases, cronjobs, secrets, service accounts,
       bucket policies). Prints every error as file:line:column. Sends nothing. Exit 0 valid, 1 not.
 `,
-  plan: `  svc-iac plan [DIR] [--target T] [--json] [--out FILE] [--detailed-exitcode]
+  plan: `  svc-iac plan [DIR] [--target T] [--json] [--out FILE] [--detailed-exitcode] [--graph [mermaid|dot]]
                [--prune] [--max-deletions N] [--allow-delete-all] [--allow-cascade] [--outputs FILE] [--discard-tokens]
                [--only ADDRESS]... [--replace ADDRESS]...
       Shows what apply would do. Writes nothing on the platform; --out FILE saves the plan for
@@ -45,6 +45,8 @@ const COMMAND_USAGE: Record<CommandName, string> = {
       matching objects and what they need, and says the plan is partial. --replace ADDRESS
       (repeatable) replaces an object now: a share gets a new token, a service account a new
       account, a UDF, cronjob or secret is re-created. An address that matches nothing: exit 1.
+      --graph prints instead the plan's diagram (the one pull-request comments show): the objects
+      that change and what they refer to, as Mermaid, or Graphviz DOT with --graph dot.
       Exit 0 (with --detailed-exitcode: 0 no changes, 2 changes), 1 error.
 `,
   apply: `  svc-iac apply [DIR] [--target T] [--auto-approve] [--prune] [--max-deletions N] [--allow-delete-all] [--allow-cascade]
@@ -86,6 +88,21 @@ const COMMAND_USAGE: Record<CommandName, string> = {
       changed objects into the files that declare them, and nothing else. Refuses, writing
       nothing, where a field is a \${var...} reference or one it does not write back.
 `,
+  show: `  svc-iac show [DIR] [--target T] [ADDRESS]... [--offline] [--json]
+      Lists what the target deployed: each object of its inventory (or those matching ADDRESS, *
+      for any text) with its id, where it is declared (file:line), what it refers to, its
+      platform URLs (shared UDFs, the canvas's page) and its outputs, and whether it drifted.
+      Secrets, share tokens inside URLs included, show as present or absent, never as values.
+      --offline reads only the inventory and the repository, not the platform. Writes nothing.
+      Exit 0 (2 when something drifted), 1 error.
+`,
+  run: `  svc-iac run ADDRESS [DIR] [--target T] [--param name=value]... [--format json|csv]
+      Runs the deployed UDF ADDRESS (udf.<canvas>/<slug>) once on the target's real-time instance
+      and prints its result: a table, or the platform's JSON or CSV with --format; then the time
+      it took and whether the result came from the cache. Parameters are text, converted by the
+      UDF's annotations. Writes nothing. Exit 0 it ran, 1 the UDF failed (the platform's message)
+      or an error.
+`,
 };
 
 /** Where the commands that reach the platform find it. */
@@ -95,7 +112,7 @@ const PLATFORM_NOTE = `  Without SVC_BASE_URL the commands run on an embedded em
 `;
 
 /** Commands that reach the platform (or the embedded emulator): their help ends with {@link PLATFORM_NOTE}. */
-const REACHES_PLATFORM: readonly CommandName[] = ["plan", "apply", "drift", "test", "destroy", "import"];
+const REACHES_PLATFORM: readonly CommandName[] = ["plan", "apply", "drift", "test", "destroy", "import", "show", "run"];
 
 export function formatHelp(): string {
   return `svc-iac: infrastructure as code for the UDF platform

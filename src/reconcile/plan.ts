@@ -353,15 +353,8 @@ class Planner {
     });
   }
 
-  /** The inventory addresses an observed state refers to through its kind's reference fields (a deleted UDF's canvas). */
   private stateReferences(kind: DesiredKind, state: Record<string, unknown>): string[] {
-    const objects = Object.entries(this.input.inventory?.objects ?? {});
-    const out = (traitsOf(kind).references ?? []).flatMap((r) => {
-      const id = state[r.field];
-      const hit = typeof id === "string" ? objects.find(([, x]) => x.id === id && addressPrefixOf(x.kind) === r.ref) : undefined;
-      return hit ? [hit[0]] : [];
-    });
-    return [...new Set(out)].sort(byString);
+    return stateReferences(kind, state, this.input.inventory);
   }
 
   guards(): void {
@@ -381,6 +374,20 @@ class Planner {
       });
     }
   }
+}
+
+/**
+ * The inventory addresses an observed state refers to through its kind's reference fields (a
+ * deleted UDF's canvas, an orphaned cronjob's UDF), sorted.
+ */
+export function stateReferences(kind: DesiredKind, state: Record<string, unknown>, inventory: Inventory | undefined): string[] {
+  const objects = Object.entries(inventory?.objects ?? {});
+  const out = (traitsOf(kind).references ?? []).flatMap((r) => {
+    const id = state[r.field];
+    const hit = typeof id === "string" ? objects.find(([, x]) => x.id === id && addressPrefixOf(x.kind) === r.ref) : undefined;
+    return hit ? [hit[0]] : [];
+  });
+  return [...new Set(out)].sort(byString);
 }
 
 /** Deletions (and unshares) run after everything else, in reverse phase order. */
