@@ -101,20 +101,26 @@ function outputsOf(kind: DesiredKind, values: Record<string, unknown>): ShownObj
   const out: ShownObject["outputs"] = {};
   for (const key of Object.keys(values).sort(byString)) {
     const v = values[key];
-    if (isSecretKey(kind, key)) continue;
+    if (key === "id" || isSecretKey(kind, key)) continue;
     if (typeof v === "string" ? v.length <= MAX_OUTPUT && !/[\r\n]/.test(v) : typeof v === "number" || typeof v === "boolean" || v === null) out[key] = v as string | number | boolean | null;
   }
   return out;
 }
 
-/** Each secret field as present or absent in a state (fresh), or from the fingerprints the inventory keeps (offline). */
-function secretsOf(kind: DesiredKind, state: Record<string, unknown> | undefined, kept: Record<string, unknown>): ShownObject["secrets"] {
+/**
+ * Each secret field as present or absent in a state (fresh), or from the fingerprints the inventory
+ * keeps (offline). A token the platform shows only in its create answer (a service account's, a
+ * UDF's own shared token) is present when the inventory records that one was minted.
+ */
+function secretsOf(kind: DesiredKind, state: Record<string, unknown> | undefined, kept: Record<string, unknown>, minted: boolean): ShownObject["secrets"] {
   const out: ShownObject["secrets"] = {};
+  const createdWith = (f: string) => (f === "sharedToken" ? kept.createSharedToken === true : f === "token" && minted);
   for (const f of secretFields(kind)) {
     if (state) {
       const v = state[f] ?? state[`${f}Fingerprint`];
-      // A per-UDF shared token is only in the create answer: the inventory says whether one was made.
-      out[f] = v !== undefined && v !== null && v !== "" ? "present" : f === "sharedToken" && kept.createSharedToken === true ? "present" : "absent";
+      out[f] = (v !== undefined && v !== null && v !== "") || createdWith(f) ? "present" : "absent";
+    } else if (createdWith(f)) {
+      out[f] = "present";
     } else {
       const stem = f.toLowerCase();
       const print = Object.keys(kept).some((k) => /fingerprint$/i.test(k) && stem.includes(k.replace(/Fingerprint$/i, "").toLowerCase()));
@@ -172,7 +178,7 @@ export function showReport(input: ShowInput): { report: ShowReport; unmatched: s
       ...(d ? { declared: `${d.source.file}:${d.source.line}` } : {}),
       references,
       outputs: outputsOf(e.kind, state ?? e.kept ?? {}),
-      secrets: secretsOf(e.kind, state, e.kept ?? {}),
+      secrets: secretsOf(e.kind, state, e.kept ?? {}, !!e.rotatedAt),
       created_at: e.createdAt, applied_at: e.appliedAt, ...(e.rotatedAt ? { rotated_at: e.rotatedAt } : {}),
       status,
       ...(status === "changed" ? { changed_fields: item!.fields.map((f) => f.field).sort(byString) } : {}),
