@@ -18,13 +18,13 @@ export function anchorOf(headingText: string): string {
   return headingText.toLowerCase().replace(/[^\p{L}\p{M}\p{N}\p{Pc} -]/gu, "").replace(/ /g, "-");
 }
 
-type Token = ReturnType<MarkdownIt["parse"]>[number];
+type Token = ReturnType<InstanceType<typeof MarkdownIt>["parse"]>[number];
 const plain = (children: Token[] | null): string => (children ?? []).map((c) => (c.type === "text" || c.type === "code_inline" ? c.content : plain(c.children))).join("");
 
 function linksIn(tokens: Token[], line: number, into: Link[]): void {
   for (const t of tokens) {
     const href = t.type === "link_open" ? t.attrGet("href") : t.type === "image" ? t.attrGet("src") : null;
-    if (href) into.push({ href, line });
+    if (href) into.push({ href: String(href), line });
     if (t.children) linksIn(t.children, line, into);
   }
 }
