@@ -4,6 +4,7 @@ import { cpus } from "node:os";
 import { benchActionStart } from "./action-start.mjs";
 import { benchDatasets } from "./datasets.mjs";
 import { benchEmulator } from "./emulator.mjs";
+import { benchPlanPicture } from "./plan-picture.mjs";
 import { benchPulumiProgram } from "./pulumi-program.mjs";
 import { benchObserve } from "./observe.mjs";
 import { benchReconcile } from "./reconcile.mjs";
@@ -38,6 +39,9 @@ await benchReconcile();
 
 console.log("\nObservation (engine in this process, emulator in its own; 100 UDFs per canvas)");
 await benchObserve();
+
+console.log("\nThe plan as a picture (pure, in this process, from dist/)");
+await benchPlanPicture(line);
 
 console.log("\nPulumi program (its own process, real SDK under setMocks)");
 await benchPulumiProgram(line);

@@ -5,8 +5,8 @@
  * from an object a deletion takes with it to that deletion. Pure.
  *
  * Kept readable at any size: past {@link MAX_NODES} nodes, the largest groups (same style, same
- * kind, same references) are collapsed into one node with a count, then, if that is not enough,
- * whole (style, kind) groups; there are few of those.
+ * kind, same references; else same style and kind) are collapsed into one node with a count,
+ * largest first and only as many as needed (see `groupsWithin`); there are few (style, kind) groups.
  *
  * Names come from the repository and the platform, so they are untrusted: the Mermaid and DOT
  * writers ({@link toMermaid}, {@link toDot}) never use them as ids (ids are `n1`, `n2`, … in a
@@ -122,28 +122,45 @@ function layout(changed: Entry[], maxNodes: number): ChangeGraph {
       if (!byAddress.has(r)) byAddress.set(r, { address: r, kind: prefixOf(r), style: "context", caption: "unchanged", references: [] });
     }
   }
-  const entries = [...byAddress.values()].sort((a, b) => STYLE_ORDER.indexOf(a.style) - STYLE_ORDER.indexOf(b.style) || cmp(a.address, b.address));
-  // Each entry's group; groups are merged until the node count fits.
+  const rank = new Map(STYLE_ORDER.map((st, i) => [st, i] as const));
+  const entries = [...byAddress.values()].sort((a, b) => rank.get(a.style)! - rank.get(b.style)! || cmp(a.address, b.address));
+  return build(entries, groupsWithin(entries, maxNodes));
+}
+
+/**
+ * Each entry's group, merged until the node count fits. Candidates are the fine groups (same
+ * style, kind, references and deletion) and the coarse ones (same style and kind), ranked by the
+ * nodes each saves over the fine grouping (a fine group: its members less one; a coarse group: its
+ * fine groups less one), fine first on a tie; they are merged in that order only while the graph
+ * is too large. So 500 UDFs updated on each of three canvases become three boxes, and 100 cronjobs
+ * each running another UDF one box, while the canvases they refer to keep a box each.
+ */
+function groupsWithin(entries: Entry[], maxNodes: number): Map<Entry, string> {
   const groupOf = new Map<Entry, string>(entries.map((e) => [e, `one ${e.address}`]));
-  const fineKey = (e: Entry) => `${e.style} ${e.kind} ${e.references.join(",")} ${e.by ?? ""}`;
-  const coarseKey = (e: Entry) => `${e.style} ${e.kind}`;
-  for (const key of [fineKey, coarseKey]) {
-    while (new Set(groupOf.values()).size > maxNodes) {
-      const sizes = new Map<string, Entry[]>();
-      for (const e of entries) {
-        const k = key(e);
-        if (groupOf.get(e) === `group ${k}`) continue;
-        const list = sizes.get(k) ?? [];
-        list.push(e);
-        sizes.set(k, list);
-      }
-      // The largest group not yet collapsed; ties by key, so the result is stable.
-      const largest = [...sizes.entries()].filter(([, l]) => l.length > 1).sort((a, b) => b[1].length - a[1].length || cmp(a[0], b[0]))[0];
-      if (!largest) break;
-      for (const e of entries) if (key(e) === largest[0]) groupOf.set(e, `group ${largest[0]}`);
+  if (entries.length <= maxNodes) return groupOf;
+  const fineKey = (e: Entry) => `fine ${e.style} ${e.kind} ${e.references.join(",")} ${e.by ?? ""}`;
+  const coarseKey = (e: Entry) => `coarse ${e.style} ${e.kind}`;
+  const candidates = new Map<string, { members: Entry[]; fine: Set<string>; coarse: boolean }>();
+  for (const e of entries) {
+    const fine = fineKey(e);
+    for (const [key, coarse] of [[fine, false], [coarseKey(e), true]] as const) {
+      const c = candidates.get(key) ?? { members: [], fine: new Set<string>(), coarse };
+      c.members.push(e);
+      c.fine.add(fine);
+      candidates.set(key, c);
     }
   }
-  return build(entries, groupOf);
+  const score = (c: { members: Entry[]; fine: Set<string>; coarse: boolean }) => (c.coarse ? c.fine.size : c.members.length) - 1;
+  const order = [...candidates.entries()].filter(([, c]) => score(c) > 0);
+  order.sort(([ka, a], [kb, b]) => score(b) - score(a) || Number(a.coarse) - Number(b.coarse) || cmp(ka, kb));
+  let nodes = entries.length;
+  for (const [key, c] of order) {
+    if (nodes <= maxNodes) break;
+    const saves = new Set(c.members.map((e) => groupOf.get(e))).size - 1;
+    for (const e of c.members) groupOf.set(e, key);
+    nodes -= saves;
+  }
+  return groupOf;
 }
 
 /** Nodes and edges from the entries and their groups. */

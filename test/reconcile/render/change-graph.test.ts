@@ -133,6 +133,8 @@ describe("the plan as a picture", () => {
     expect(g.nodes.length).toBeLessThanOrEqual(MAX_NODES);
     expect(g.objects).toBe(2025);
     expect(g.nodes.reduce((n, x) => n + x.count, 0)).toBe(2025);
+    // The canvases the groups refer to keep a box each, so the picture still says which canvas changes how.
+    expect(g.nodes.filter((n) => n.style === "context").map((n) => n.title).sort()).toEqual(["canvas.c0", "canvas.c1", "canvas.c2", "canvas.c3", "canvas.c4"]);
     const group = g.nodes.find((n) => n.count > 1 && n.style === "update")!;
     expect(group.title).toMatch(/^udf\.c\d\/\*$/);
     expect(group.caption).toMatch(/^\d+ updated$/);
