@@ -7,6 +7,7 @@ import { benchEmulator } from "./emulator.mjs";
 import { benchPlanPicture } from "./plan-picture.mjs";
 import { benchPulumiProgram } from "./pulumi-program.mjs";
 import { benchObserve } from "./observe.mjs";
+import { benchProjects } from "./projects.mjs";
 import { benchReconcile } from "./reconcile.mjs";
 import { benchUdfRuns } from "./udf-runs.mjs";
 
@@ -42,6 +43,9 @@ await benchObserve();
 
 console.log("\nThe plan as a picture (pure, in this process, from dist/)");
 await benchPlanPicture(line);
+
+console.log("\nMonorepo change detection (the command and git each their own process)");
+await benchProjects((label, value, target) => console.log(`${label.padEnd(60)} ${String(value).padStart(8)}   ${target ? `(target ${target})` : ""}`));
 
 console.log("\nPulumi program (its own process, real SDK under setMocks)");
 await benchPulumiProgram(line);

@@ -26,6 +26,7 @@ const COMMANDS: Record<string, (argv: string[]) => Promise<number>> = {
   test: (argv) => (require("./test-command") as typeof import("./test-command")).runTestCommand(argv),
   show: (argv) => (require("./show-command") as typeof import("./show-command")).runShowCommand(argv),
   run: (argv) => (require("./run-command") as typeof import("./run-command")).runRunCommand(argv),
+  projects: (argv) => (require("./projects-command") as typeof import("./projects-command")).runProjectsCommand(argv),
 };
 
 /** `--help` or `-h` among the options (not after `--`, where every argument is a folder or a value). */

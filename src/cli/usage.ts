@@ -8,7 +8,7 @@ export class CliUsageError extends Error {
 }
 
 /** The commands, in the order the help lists them. */
-export const COMMAND_NAMES = ["emulator", "init", "validate", "plan", "apply", "drift", "test", "destroy", "import", "show", "run"] as const;
+export const COMMAND_NAMES = ["emulator", "init", "validate", "plan", "apply", "drift", "test", "destroy", "import", "projects", "show", "run"] as const;
 export type CommandName = (typeof COMMAND_NAMES)[number];
 
 export const isCommandName = (s: string): s is CommandName => (COMMAND_NAMES as readonly string[]).includes(s);
@@ -102,6 +102,15 @@ const COMMAND_USAGE: Record<CommandName, string> = {
       it took and whether the result came from the cache. Parameters are text, converted by the
       UDF's annotations. Writes nothing. Exit 0 it ran, 1 the UDF failed (the platform's message)
       or an error.
+`,
+  projects: `  svc-iac projects [DIR] [--changed-since REF] [--target T]... [--json]
+      Lists the projects under DIR (folders holding svc.yaml, found through git's file list) with
+      their targets. With --changed-since REF, only those a change since REF (compared from the
+      merge base, as a pull request's diff, uncommitted files included) affects: a file under the
+      project, or a file outside it that the project reads (a helper module in headers:), and the
+      projects that existed at REF and no longer do (listed as removed; nothing is deleted).
+      --json prints a GitHub Actions matrix: {"include":[{"project","dir","target"}, …]} (one
+      entry per target, or per --target). Exit 0 listed, 1 an error.
 `,
 };
 

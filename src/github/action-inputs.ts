@@ -5,8 +5,8 @@
  * shell can set) is accepted too. Every bad input is reported at once.
  */
 
-export type ActionCommand = "validate" | "plan" | "apply" | "drift" | "destroy";
-export const ACTION_COMMANDS: readonly ActionCommand[] = ["validate", "plan", "apply", "drift", "destroy"];
+export type ActionCommand = "validate" | "plan" | "apply" | "drift" | "destroy" | "projects";
+export const ACTION_COMMANDS: readonly ActionCommand[] = ["validate", "plan", "apply", "drift", "destroy", "projects"];
 
 /** Where rotated tokens go besides the log mask. */
 export type SecretsTarget = { kind: "none" } | { kind: "repository" } | { kind: "environment"; name: string };
@@ -30,6 +30,12 @@ export interface ActionInputs {
   detailedExitCode: boolean;
   /** Post or edit the plan comment on pull requests. @default true */
   comment: boolean;
+  /** `comment: combined`: every project of the pull request shares one comment (monorepos). @default false */
+  combinedComment: boolean;
+  /** Projects: list only those a change since this commit affects (default: the pull request's base, or a push's previous head). */
+  changedSince?: string;
+  /** Projects: only these targets in the matrix (default: every target). @default [] */
+  targets: string[];
   /** Open, update and close the drift issue. @default true */
   driftIssue: boolean;
   /** @default "svc-iac-drift" */
@@ -93,7 +99,10 @@ export function readActionInputs(env: Record<string, string | undefined>): Actio
     allowCascade: bool("allow-cascade", false),
     discardTokens: bool("discard-tokens", false),
     detailedExitCode: bool("detailed-exitcode", true),
-    comment: bool("comment", true),
+    comment: get("comment") === "combined" || commentFlag(get("comment"), problems),
+    combinedComment: get("comment") === "combined",
+    changedSince: get("changed-since") || undefined,
+    targets: words(get("targets")),
     driftIssue: bool("drift-issue", true),
     driftIssueLabel: get("drift-issue-label") || "svc-iac-drift",
     githubSecrets,
@@ -110,6 +119,14 @@ export function readActionInputs(env: Record<string, string | undefined>): Actio
   }
   if (problems.length > 0) throw new ActionInputError(problems);
   return inputs;
+}
+
+/** `comment`: true, false or combined. */
+function commentFlag(v: string, problems: string[]): boolean {
+  if (v === "" || /^true$/i.test(v)) return true;
+  if (/^false$/i.test(v)) return false;
+  problems.push(`Input "comment" is "${v}"; expected true, false or combined.`);
+  return true;
 }
 
 /** A list input: addresses separated by whitespace or newlines (YAML block scalars work). */

@@ -19,6 +19,10 @@ import { createGithubClient } from "./github-client";
 import { appendJobSummary } from "./job-summary";
 import { planMarker } from "./markers";
 import { fitCommentBody, upsertMarkedComment } from "./pr-comment";
+import { CHECK_SUMMARY_MAX_CHARS, publishProjectList, publishProjectSection } from "./combined-comment";
+import { runProjectsStep } from "./action-projects";
+import type { ProjectsResult } from "../reconcile/projects/projects-command";
+import { planSummaryLine } from "../reconcile/render/plan-text";
 import { Redactor } from "./redact";
 import { githubSecretsPublisher, maskPublisher } from "./secrets";
 import { CommandGuard, logLine, logText } from "./command-guard";
@@ -89,6 +93,14 @@ async function runGuarded(io: ActionIo, { out, err, cmd, redactor, stdout }: Out
   }
   const ctx = await readActionContext(io.env);
   const workspace = ctx.workspace ?? process.cwd();
+  if (inputs.command === "projects") {
+    const github = inputs.combinedComment && ctx.pullRequest ? githubFor(inputs.githubToken, ctx, out, cmd) : undefined;
+    const sha = ctx.pullRequest?.headSha ?? ctx.sha;
+    const publishList = github && sha
+      ? (r: ProjectsResult) => publishProjectList(github, { ...ctx.repository!, number: ctx.pullRequest!.number, sha }, { include: r.matrix.include, removed: r.removed }, combinedHeading(ctx))
+      : undefined;
+    return runProjectsStep(inputs, ctx, workspace, { out, cmd, publishList });
+  }
   const repoDir = resolve(workspace, inputs.workingDirectory);
   const reportDir = resolve(workspace, inputs.reportPath);
   const warn = (what: string, e: unknown) => cmd(annotation("warning", `${what}: ${describeGithubError(e)}`, { title: "svc-iac" }));
@@ -130,7 +142,8 @@ async function runGuarded(io: ActionIo, { out, err, cmd, redactor, stdout }: Out
   const issue = result.command === "drift" && !!result.drift && result.exitCode !== 1 && inputs.driftIssue;
   const github = comment || issue ? githubFor(inputs.githubToken, ctx, out, cmd) : undefined;
   if (github && comment) {
-    await attempt("Could not post the plan comment", async () => (outputs["comment-url"] = await postPlanComment(github, ctx, result, labels, redactor)));
+    const post = inputs.combinedComment ? postCombinedSection : postPlanComment;
+    await attempt("Could not post the plan comment", async () => (outputs["comment-url"] = await post(github, ctx, result, labels, redactor)));
   }
   if (github && issue && result.command === "drift") {
     await attempt("Could not update the drift issue", async () => (outputs["drift-issue-url"] = await syncIssue(github, ctx, inputs, result, labels, redactor)));
@@ -196,6 +209,8 @@ async function runCommand(inputs: ActionInputs, ctx: ActionContext, io: ActionIo
     case "destroy":
       // A workflow cannot answer a prompt: choosing the destroy command is the approval.
       return commands.destroyCommand(opts);
+    case "projects":
+      throw new Error("projects runs before any repository command (runProjectsStep)");
   }
 }
 
@@ -310,6 +325,23 @@ async function postPlanComment(github: Octokit, ctx: ActionContext, result: Comm
   );
   const done = await upsertMarkedComment(github, { ...ctx.repository!, number: pr.number }, planMarker(labels.project, labels.target), body);
   return done.url;
+}
+
+/** The first line under the combined comment's marker. */
+function combinedHeading(ctx: ActionContext): string {
+  const sha = ctx.pullRequest?.headSha ?? ctx.sha;
+  return `<sub>svc-iac plan of every affected project${sha ? ` for ${sha.slice(0, 7)}` : ""}${ctx.runUrl ? ` · [workflow run](${ctx.runUrl})` : ""} · this comment is rebuilt as each project's plan finishes</sub>`;
+}
+
+/** `comment: combined`: this project's section of the pull request's one comment (see combined-comment.ts). */
+async function postCombinedSection(github: Octokit, ctx: ActionContext, result: CommandResult, labels: ReportLabels, redactor: Redactor): Promise<string> {
+  const sha = ctx.pullRequest!.headSha ?? ctx.sha;
+  if (!sha) throw new Error("comment: combined needs the pull request's head commit (the event payload's pull_request.head.sha, or GITHUB_SHA); neither is set.");
+  const plan = result.command === "plan" ? result.plan : undefined;
+  const status = result.exitCode === 1 || !plan ? "error" : plan.actions.length ? "changes" : "no changes";
+  const title = status === "error" ? `Error: ${("message" in result && result.message ? result.message : "the plan failed").split("\n")[0]!}` : planSummaryLine(plan!).replace(/^Plan: /, "").replace(/\.$/, "");
+  const markdown = redactor.apply(resultMarkdown(result, labels, CHECK_SUMMARY_MAX_CHARS - 100));
+  return publishProjectSection(github, { ...ctx.repository!, number: ctx.pullRequest!.number, sha }, { project: labels.project, target: labels.target, status, title: redactor.apply(title), markdown }, combinedHeading(ctx));
 }
 
 async function syncIssue(github: Octokit, ctx: ActionContext, inputs: ActionInputs, result: CommandResult & { command: "drift" }, labels: ReportLabels, redactor: Redactor): Promise<string> {

@@ -23,7 +23,9 @@ export interface ActionContext {
   /** `pull_request`, `push`, `schedule`, … */
   eventName?: string;
   /** The pull request of a `pull_request` / `pull_request_target` event. */
-  pullRequest?: { number: number; headSha?: string };
+  pullRequest?: { number: number; headSha?: string; baseSha?: string };
+  /** A push's previous head (`before` in the payload; all zeros for a new branch). */
+  before?: string;
   /** `GITHUB_SHA`. */
   sha?: string;
   /** `GITHUB_STEP_SUMMARY`. */
@@ -50,6 +52,7 @@ export async function readActionContext(env: Record<string, string | undefined>)
     runUrl: repository && runId ? `${serverUrl}/${repository.owner}/${repository.repo}/actions/runs/${runId}` : undefined,
     eventName,
     pullRequest: eventName && PULL_REQUEST_EVENTS.has(eventName) ? await readPullRequest(env.GITHUB_EVENT_PATH) : undefined,
+    before: eventName === "push" ? await readPushBefore(env.GITHUB_EVENT_PATH) : undefined,
     sha: env.GITHUB_SHA || undefined,
     stepSummaryFile: env.GITHUB_STEP_SUMMARY || undefined,
     outputFile: env.GITHUB_OUTPUT || undefined,
@@ -65,7 +68,7 @@ export function splitRepository(s: string | undefined): RepoRef | undefined {
 
 async function readPullRequest(eventPath: string | undefined): Promise<ActionContext["pullRequest"]> {
   if (!eventPath) return undefined;
-  let payload: { pull_request?: { number?: unknown; head?: { sha?: unknown } }; number?: unknown };
+  let payload: { pull_request?: { number?: unknown; head?: { sha?: unknown }; base?: { sha?: unknown } }; number?: unknown };
   try {
     payload = JSON.parse(await readFile(eventPath, "utf8"));
   } catch (err) {
@@ -74,7 +77,19 @@ async function readPullRequest(eventPath: string | undefined): Promise<ActionCon
   const number = payload.pull_request?.number ?? payload.number;
   if (typeof number !== "number") return undefined;
   const headSha = payload.pull_request?.head?.sha;
-  return { number, headSha: typeof headSha === "string" ? headSha : undefined };
+  const baseSha = payload.pull_request?.base?.sha;
+  return { number, headSha: typeof headSha === "string" ? headSha : undefined, baseSha: typeof baseSha === "string" ? baseSha : undefined };
+}
+
+/** A push event's `before`: the branch's head before the push. */
+async function readPushBefore(eventPath: string | undefined): Promise<string | undefined> {
+  if (!eventPath) return undefined;
+  try {
+    const before = (JSON.parse(await readFile(eventPath, "utf8")) as { before?: unknown }).before;
+    return typeof before === "string" && /^[0-9a-f]{7,64}$/.test(before) ? before : undefined;
+  } catch {
+    return undefined;
+  }
 }
 
 function trimSlash(url: string): string {

@@ -173,7 +173,7 @@ describe("the bundled action", () => {
   it("WHEN an input is invalid THEN it fails with an error annotation naming each bad input", async () => {
     const r = await runBundle({ command: "deploy", "max-deletions": "-1" }, { GITHUB_EVENT_NAME: "push" });
     expect(r.code).toBe(1);
-    expect(r.stdout).toContain('::error title=svc-iac%3A invalid action input::Input "command" is "deploy"; expected one of validate, plan, apply, drift, destroy.');
+    expect(r.stdout).toContain('::error title=svc-iac%3A invalid action input::Input "command" is "deploy"; expected one of validate, plan, apply, drift, destroy, projects.');
     expect(r.stdout).toContain('Input "max-deletions" is "-1"; expected a whole number, 0 or more.');
   });
 });

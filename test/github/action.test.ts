@@ -203,7 +203,7 @@ describe("exit codes and outputs", () => {
     const r = await run({ command: "deploy", prune: "yes", "github-secrets": "org" }, () => planResult(0));
     expect(r.code).toBe(1);
     expect(r.seen).toEqual([]);
-    expect(r.stdout).toContain('Input "command" is "deploy"; expected one of validate, plan, apply, drift, destroy.');
+    expect(r.stdout).toContain('Input "command" is "deploy"; expected one of validate, plan, apply, drift, destroy, projects.');
     expect(r.stdout).toContain('Input "prune" is "yes"; expected true or false.');
     expect(r.stdout).toContain('Input "github-secrets" is "org"');
   });

@@ -89,6 +89,8 @@ describe("action.yml", () => {
       "plan-file": ["plan.json", { planFile: "plan.json" }],
       only: ["udf.listings/*\ncronjob.daily", { only: ["udf.listings/*", "cronjob.daily"] }],
       replace: ["share.listings", { replace: ["share.listings"] }],
+      "changed-since": ["origin/main", { changedSince: "origin/main" }],
+      targets: ["default prod", { targets: ["default", "prod"] }],
     };
     expect(Object.keys(samples).sort()).toEqual(Object.keys(action.inputs).sort());
     const inputs = readActionInputs(Object.fromEntries(Object.entries(samples).map(([name, [value]]) => [envName(name), value])));
@@ -105,14 +107,27 @@ describe("action.yml", () => {
   });
 
   it("declares every output the program writes", () => {
-    expect(Object.keys(action.outputs).sort()).toEqual(["comment-url", "drift-issue-url", "exit-code", "has-changes", "has-drift", "report-path"]);
+    expect(Object.keys(action.outputs).sort()).toEqual(["changed-since", "comment-url", "count", "drift-issue-url", "exit-code", "has-changes", "has-drift", "matrix", "removed", "report-path"]);
     for (const spec of Object.values(action.outputs)) expect(spec.description).toBeTruthy();
   });
 });
 
 describe("example workflows", () => {
-  it("are the five documented ones", () => {
-    expect(workflowFiles.sort()).toEqual(["apply.yml", "drift.yml", "plan.yml", "preview.yml", "saved-plan.yml"]);
+  it("are the six documented ones", () => {
+    expect(workflowFiles.sort()).toEqual(["apply.yml", "drift.yml", "monorepo.yml", "plan.yml", "preview.yml", "saved-plan.yml"]);
+  });
+
+  it("monorepo detects the affected projects once, then plans, applies and checks drift per project and target in a matrix that is skipped when empty", () => {
+    const { wf } = workflows.find((w) => w.file === "monorepo.yml")!;
+    const jobs = wf.jobs as unknown as Record<string, { needs?: string; if?: string; strategy?: { matrix?: string }; concurrency?: { group: string }; steps: Step[] }>;
+    expect(svcIacSteps({ ...wf, jobs: { detect: jobs.detect! } } as Workflow)[0]!.with).toMatchObject({ command: "projects", comment: "combined" });
+    for (const name of ["plan", "apply", "drift"]) {
+      expect(jobs[name]!.needs).toBe("detect");
+      expect(jobs[name]!.if).toContain("needs.detect.outputs.count != '0'");
+      expect(jobs[name]!.strategy!.matrix).toBe("${{ fromJSON(needs.detect.outputs.matrix) }}");
+    }
+    expect(jobs.apply!.concurrency!.group).toContain("${{ matrix.project }}-${{ matrix.target }}");
+    expect((wf as unknown as { permissions: Record<string, string> }).permissions).toMatchObject({ checks: "write", "pull-requests": "write" });
   });
 
   it("preview deploys each pull request to its own target state on opened and synchronize, and destroys it on closed", () => {

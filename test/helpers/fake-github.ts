@@ -47,6 +47,15 @@ export interface StoredSecret {
   key_id: string;
 }
 
+export interface FakeCheckRun {
+  id: number;
+  name: string;
+  head_sha: string;
+  status: string;
+  conclusion: string | null;
+  output: { title?: string; summary?: string; text?: string };
+}
+
 export interface FakeGithubOptions {
   owner?: string;
   repo?: string;
@@ -67,6 +76,8 @@ export interface FakeGithub {
   calls: RecordedCall[];
   comments: FakeComment[];
   issues: FakeIssue[];
+  /** Check runs, oldest first (GitHub lists the newest per name with `filter=latest`). */
+  checkRuns: FakeCheckRun[];
   /** Secrets by `repo:<NAME>` or `env:<environment>:<NAME>`. */
   secrets: Map<string, StoredSecret>;
   publicKeyId: string;
@@ -112,6 +123,7 @@ export async function startFakeGithub(opts: FakeGithubOptions = {}): Promise<Fak
     calls: [] as RecordedCall[],
     comments: [] as FakeComment[],
     issues: [] as FakeIssue[],
+    checkRuns: [] as FakeCheckRun[],
     secrets: new Map<string, StoredSecret>(),
   };
   const publicKeyId = "568250167242549743";
@@ -125,6 +137,7 @@ export async function startFakeGithub(opts: FakeGithubOptions = {}): Promise<Fak
     html_url: `${webUrl()}/issues/${c.issueNumber}#issuecomment-${c.id}`,
     issue_url: `${base}/repos/${owner}/${repo}/issues/${c.issueNumber}`,
   });
+  const checkRunJson = (r: FakeCheckRun) => ({ ...r, html_url: `${webUrl()}/runs/${r.id}` });
   const issueJson = (i: FakeIssue) => ({
     number: i.number,
     title: i.title,
@@ -222,6 +235,32 @@ export async function startFakeGithub(opts: FakeGithubOptions = {}): Promise<Fak
         if ("state_reason" in json) issue.state_reason = json.state_reason as string | null;
         return send(res, 200, issueJson(issue));
       }
+    }
+    if (path === "/check-runs" && call.method === "POST") {
+      const run: FakeCheckRun = { id: nextCommentId++, name: String(json.name), head_sha: String(json.head_sha), status: String(json.status ?? "queued"), conclusion: (json.conclusion as string) ?? null, output: (json.output as FakeCheckRun["output"]) ?? {} };
+      if ((run.output.summary ?? "").length > 65_535) return send(res, 422, { message: "Invalid request: output.summary is too long (maximum is 65535 characters)." });
+      state.checkRuns.push(run);
+      return send(res, 201, checkRunJson(run));
+    }
+    if ((m = /^\/check-runs\/(\d+)$/.exec(path)) && call.method === "PATCH") {
+      const run = state.checkRuns.find((r) => r.id === Number(m![1]));
+      if (!run) return notFound(res);
+      Object.assign(run, { ...(json.status ? { status: String(json.status) } : {}), ...(json.conclusion ? { conclusion: String(json.conclusion) } : {}), ...(json.output ? { output: json.output } : {}) });
+      return send(res, 200, checkRunJson(run));
+    }
+    if ((m = /^\/commits\/([^/]+)\/check-runs$/.exec(path)) && call.method === "GET") {
+      const name = url.searchParams.get("check_name");
+      const latest = url.searchParams.get("filter") !== "all";
+      let runs = state.checkRuns.filter((r) => r.head_sha === decodeURIComponent(m![1]) && (!name || r.name === name));
+      if (latest) runs = runs.filter((r) => !runs.some((o) => o.name === r.name && o.id > r.id));
+      const perPage = Math.min(Number(url.searchParams.get("per_page") ?? 30), maxPerPage);
+      const pageNo = Math.max(1, Number(url.searchParams.get("page") ?? 1));
+      const list = [...runs].sort((a, b) => b.id - a.id);
+      const last = Math.max(1, Math.ceil(list.length / perPage));
+      const next = new URL(url.toString());
+      next.searchParams.set("page", String(pageNo + 1));
+      next.searchParams.set("per_page", String(perPage));
+      return send(res, 200, { total_count: list.length, check_runs: list.slice((pageNo - 1) * perPage, pageNo * perPage).map(checkRunJson) }, pageNo < last ? { link: `<${next.toString()}>; rel="next"` } : {});
     }
     const publicKey = { key_id: publicKeyId, key: sodium.to_base64(keyPair.publicKey, sodium.base64_variants.ORIGINAL) };
     if (path === "/actions/secrets/public-key" && call.method === "GET") return send(res, 200, publicKey);

@@ -1,0 +1,52 @@
+/**
+ * `svc-iac projects [DIR] [--changed-since REF] [--target T]... [--json]`: the projects of a
+ * monorepo (folders holding svc.yaml), or those a change since REF affects. `--json` prints exactly
+ * what a GitHub Actions `strategy.matrix` takes; the list, removed projects and errors go to
+ * stderr then, so stdout stays one JSON document.
+ */
+import { runWithGuardedIo } from "./actions-io";
+import { parseCommandArgs } from "./command-args";
+import { checkRepositoryFolder } from "./repository-folder";
+import { CliUsageError } from "./usage";
+import { projectsCommand, projectsText } from "../reconcile/projects/projects-command";
+import { GitError } from "../reconcile/projects/git-changes";
+
+interface Io {
+  stdout: NodeJS.WritableStream;
+  stderr: NodeJS.WritableStream;
+  env: NodeJS.ProcessEnv;
+}
+
+const defaultIo = (): Io => ({ stdout: process.stdout, stderr: process.stderr, env: process.env });
+
+/** Exit 0 listed (also when none is affected), 1 an error (a bad reference, a project whose svc.yaml does not load). */
+export async function runProjectsCommand(argv: string[], io: Io = defaultIo()): Promise<number> {
+  return runWithGuardedIo(io, (guarded) => runProjects(argv, guarded));
+}
+
+async function runProjects(argv: string[], io: Io): Promise<number> {
+  const { values, positionals } = parseCommandArgs("projects", argv, {
+    "changed-since": { type: "string" }, target: { type: "string", short: "t", multiple: true }, json: { type: "boolean" }, "no-color": { type: "boolean" },
+  });
+  if (positionals.length > 1) throw new CliUsageError(`projects: too many arguments: ${positionals.join(" ")}. Expected at most one folder.`);
+  const dir = positionals[0] ?? ".";
+  checkRepositoryFolder("projects", dir);
+  const changedSince = values["changed-since"];
+  let result;
+  try {
+    result = await projectsCommand({ dir, changedSince, targets: values.target });
+  } catch (e) {
+    if (!(e instanceof GitError)) throw e;
+    if (values.json) io.stdout.write(`${JSON.stringify({ include: [] })}\n`);
+    io.stderr.write(`svc-iac: projects: ${e.message}\n`);
+    return 1;
+  }
+  const text = projectsText(result, changedSince);
+  if (values.json) {
+    io.stdout.write(`${JSON.stringify(result.matrix)}\n`);
+    io.stderr.write(text);
+  } else {
+    io.stdout.write(text);
+  }
+  return result.errors.length ? 1 : 0;
+}

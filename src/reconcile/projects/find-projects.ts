@@ -1,0 +1,135 @@
+/**
+ * The projects of a repository (monorepos): every folder holding an `svc.yaml`, with its project
+ * name and targets, and the files outside its folder that it reads (helper modules listed in a
+ * UDF's `headers:`), so a change to a shared file marks every project that reads it.
+ * Reads the disk; what is affected by a change is decided in `affected.ts`.
+ */
+import { lstatSync, readdirSync, readFileSync } from "node:fs";
+import { join, posix, relative, sep } from "node:path";
+import { parseDocument } from "yaml";
+import { formatLoadError } from "../model";
+import { loadProjectSettings } from "../load";
+import { SVC_FILE } from "../load/svc-file";
+
+export interface ProjectEntry {
+  /** The project's folder relative to the repository root, `/`-separated; "." for the root itself. */
+  dir: string;
+  /** The `project:` of its svc.yaml (absent when svc.yaml does not load). */
+  project?: string;
+  /** Every target it declares, `default` included, sorted. */
+  targets: string[];
+  /** Files outside `dir` that it reads (relative to the repository root), sorted. */
+  reads: string[];
+  /** Why its svc.yaml does not load, as `file:line:column: message`. */
+  error?: string;
+}
+
+/** Folders never searched for projects: dependencies, state, and hidden folders. */
+const SKIPPED = new Set(["node_modules", ".git", ".svc-iac"]);
+/** Largest UDF settings file read for its `headers:` (the loader refuses larger ones itself). */
+const MAX_SETTINGS_BYTES = 1024 * 1024;
+
+/** The folders under `scope` (relative to `root`) that hold an svc.yaml: from git's file list when given, else by walking. */
+export function projectFolders(root: string, scope: string, trackedFiles?: readonly string[]): string[] {
+  const inScope = (p: string) => scope === "." || p === scope || p.startsWith(`${scope}/`);
+  if (trackedFiles) {
+    return trackedFiles.filter((f) => posix.basename(f) === SVC_FILE && inScope(posix.dirname(f))).map((f) => posix.dirname(f)).sort();
+  }
+  const found: string[] = [];
+  const walk = (folder: string) => {
+    let entries;
+    try {
+      entries = readdirSync(join(root, folder), { withFileTypes: true });
+    } catch {
+      return;
+    }
+    for (const e of entries) {
+      if (e.isFile() && e.name === SVC_FILE) found.push(folder);
+      // Symbolic links are not followed: a link cannot make a folder outside the repository a project.
+      else if (e.isDirectory() && !SKIPPED.has(e.name) && !e.name.startsWith(".")) walk(folder === "." ? e.name : `${folder}/${e.name}`);
+    }
+  };
+  walk(scope);
+  return found.sort();
+}
+
+/**
+ * Reads each project's svc.yaml (name and targets) and the files outside its folder that it reads.
+ * `mayHaveHeaders`, when given, holds the only settings files worth parsing for `headers:` (those
+ * whose text mentions it, as `git grep` finds them): a large monorepo is not read file by file.
+ */
+export async function describeProjects(root: string, dirs: readonly string[], mayHaveHeaders?: ReadonlySet<string>): Promise<ProjectEntry[]> {
+  const out: ProjectEntry[] = [];
+  for (const dir of dirs) {
+    const settings = await loadProjectSettings(join(root, dir));
+    const reads = helperFilesOutside(root, dir, mayHaveHeaders);
+    if (settings.ok) out.push({ dir, project: settings.project.project, targets: settings.project.targets ?? ["default"], reads });
+    else out.push({ dir, targets: [], reads, error: formatLoadError({ ...settings.errors[0]!, file: posix.join(dir, settings.errors[0]!.file) }) });
+  }
+  return out;
+}
+
+/**
+ * The helper modules (`headers: [{file: …}]` of `canvases/<canvas>/<slug>.yaml`) that lie outside
+ * the project's folder, as paths from the repository root. A file that does not parse is skipped
+ * here: the loader reports it when the project is planned, which a change to it triggers anyway.
+ */
+export function helperFilesOutside(root: string, dir: string, mayHaveHeaders?: ReadonlySet<string>): string[] {
+  const reads = new Set<string>();
+  const canvases = posix.join(dir, "canvases");
+  const settingsFiles = mayHaveHeaders
+    ? [...mayHaveHeaders].filter((f) => f.startsWith(`${canvases}/`) && f.split("/").length === canvases.split("/").length + 2)
+    : subfolders(root, canvases).flatMap((canvas) => filesIn(root, posix.join(canvases, canvas)).map((name) => posix.join(canvases, canvas, name)));
+  for (const settingsFile of settingsFiles) {
+    const folder = posix.dirname(settingsFile);
+    if (!settingsFile.endsWith(".yaml") || posix.basename(settingsFile) === "canvas.yaml") continue;
+    for (const file of headerFiles(root, settingsFile)) {
+      const path = posix.normalize(posix.join(folder, file.replace(/\\/g, "/")));
+      if (!path.startsWith("../") && path !== ".." && !isInside(path, dir)) reads.add(path);
+    }
+  }
+  return [...reads].sort();
+}
+
+const isInside = (path: string, dir: string) => dir === "." || path.startsWith(`${dir}/`);
+
+function headerFiles(root: string, file: string): string[] {
+  let text: string;
+  try {
+    // Only a regular file of the repository: a symbolic link is not followed here (the loader
+    // refuses one that leaves the repository when the project is planned).
+    const st = lstatSync(join(root, file));
+    if (!st.isFile() || st.size > MAX_SETTINGS_BYTES) return [];
+    text = readFileSync(join(root, file), "utf8");
+  } catch {
+    return [];
+  }
+  if (!text.includes("headers")) return [];
+  const doc = parseDocument(text, { uniqueKeys: false });
+  if (doc.errors.length) return [];
+  const headers = (doc.toJS({ maxAliasCount: 100 }) as { headers?: unknown } | null)?.headers;
+  if (!Array.isArray(headers)) return [];
+  return headers.flatMap((h) => (h && typeof h === "object" && typeof (h as { file?: unknown }).file === "string" ? [(h as { file: string }).file] : []));
+}
+
+function subfolders(root: string, folder: string): string[] {
+  try {
+    return readdirSync(join(root, folder), { withFileTypes: true }).filter((e) => e.isDirectory() && !e.name.startsWith(".")).map((e) => e.name).sort();
+  } catch {
+    return [];
+  }
+}
+
+function filesIn(root: string, folder: string): string[] {
+  try {
+    return readdirSync(join(root, folder), { withFileTypes: true }).filter((e) => e.isFile()).map((e) => e.name).sort();
+  } catch {
+    return [];
+  }
+}
+
+/** `abs` as a `/`-separated path relative to `root` ("." for root itself). */
+export function relativeTo(root: string, abs: string): string {
+  const rel = relative(root, abs).split(sep).join("/");
+  return rel === "" ? "." : rel;
+}
