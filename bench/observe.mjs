@@ -14,9 +14,9 @@ const require = createRequire(import.meta.url);
 const dist = (m) => require(join(import.meta.dirname, "../dist", m));
 const { createClient } = dist("api/client.js");
 const { loadRepository } = dist("reconcile/load/index.js");
-const { observe } = dist("reconcile/observe.js");
-const { planChanges } = dist("reconcile/plan.js");
-const { applyCommand } = dist("reconcile/commands.js");
+const { observe } = dist("reconcile/observe/index.js");
+const { planChanges } = dist("reconcile/plan/index.js");
+const { applyCommand } = dist("reconcile/commands/index.js");
 const { openStateBackend } = dist("reconcile/state/open-backend.js");
 const { udfBodyOf } = dist("resources/udf.js");
 

@@ -3,7 +3,7 @@ import { importCommand } from "../reconcile/import/import-command";
 import { keepCommand } from "../reconcile/import/keep-command";
 import { failureJson, toJson } from "../reconcile/render/json";
 import { renderImportText, renderKeepText } from "../reconcile/render/import-text";
-import { formatLoadError } from "../reconcile/model";
+import { formatLoadError } from "../model/desired";
 import { runWithGuardedIo } from "./actions-io";
 import { parseCommandArgs } from "./command-args";
 import { CliUsageError } from "./usage";

@@ -9,9 +9,9 @@ import { loadErrorAnnotations } from "../github/annotations";
 import { logText, underActions } from "../github/command-guard";
 import { guardIo } from "./actions-io";
 import { forWorkflowLog, isUntrustedBlock } from "../github/workflow-commands";
-import type { CommandOptions, CommandResult } from "../reconcile/command-types";
-import { formatLoadError } from "../reconcile/model";
-import type { Plan } from "../reconcile/plan-model";
+import type { CommandOptions, CommandResult } from "../reconcile/commands/command-types";
+import { formatLoadError } from "../model/desired";
+import type { Plan } from "../reconcile/plan/plan-model";
 import { failureJson, progressDisplay, renderApplyReportText, renderDriftMarkdown, renderPlanText, toJson } from "../reconcile/render";
 import type { TestCommandResult } from "../reconcile/udf-tests/test-command";
 import { planGraph } from "../reconcile/render/change-graph";
@@ -246,9 +246,9 @@ function planPicture(plan: Plan, format: (typeof GRAPH_FORMATS)[number]): string
 
 /** The command function, loaded when used: validate needs neither the API client nor the engine. */
 async function commandFunction(name: Name): Promise<(opts: CommandOptions) => Promise<CommandResult>> {
-  if (name === "validate") return (await import("../reconcile/validate-command.js")).validateCommand;
-  if (name === "destroy") return (await import("../reconcile/destroy.js")).destroyCommand;
-  const commands = await import("../reconcile/commands.js");
+  if (name === "validate") return (await import("../reconcile/commands/validate-command.js")).validateCommand;
+  if (name === "destroy") return (await import("../reconcile/commands/destroy.js")).destroyCommand;
+  const commands = await import("../reconcile/commands/index.js");
   return { plan: commands.planCommand, apply: commands.applyCommand, drift: commands.driftCommand }[name];
 }
 

@@ -5,7 +5,7 @@
  * go to stderr with `--format` (stdout then holds the output alone, for a pipe).
  */
 import { relative, resolve } from "node:path";
-import { formatLoadError } from "../reconcile/model";
+import { formatLoadError } from "../model/desired";
 import { renderResultTable } from "../reconcile/deployed/result-table";
 import { RUN_FORMATS, runCommand, type RunFormat, type RunOutcome } from "../reconcile/deployed/run-command";
 import { runWithGuardedIo } from "./actions-io";

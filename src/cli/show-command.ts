@@ -7,7 +7,7 @@ import { relative, resolve } from "node:path";
 import { sortKeysDeep } from "../canonical-json";
 import { showCommand } from "../reconcile/deployed/show-command";
 import { renderShowText } from "../reconcile/deployed/show-text";
-import { formatLoadError } from "../reconcile/model";
+import { formatLoadError } from "../model/desired";
 import { failureJson } from "../reconcile/render/json";
 import { runWithGuardedIo } from "./actions-io";
 import { parseCommandArgs } from "./command-args";

@@ -5,8 +5,8 @@
  */
 import { relative, resolve } from "node:path";
 import { runWithGuardedIo } from "./actions-io";
-import { formatLoadError } from "../reconcile/model";
-import type { CommandResult } from "../reconcile/command-types";
+import { formatLoadError } from "../model/desired";
+import type { CommandResult } from "../reconcile/commands/command-types";
 import { sortKeysDeep } from "../canonical-json";
 import { failureJson } from "../reconcile/render/json";
 import { renderTestOutcome, renderTestSummary, testHeading } from "../reconcile/udf-tests/render-text";

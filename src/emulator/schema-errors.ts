@@ -10,7 +10,7 @@ import { describeFound, didYouMean, listAlternatives, Diagnostics } from "../rec
 import { joinPath, MapReader, type ReadContext } from "../reconcile/load/fields";
 import { Resolver } from "../reconcile/load/variables";
 import { locate, type SourceDoc } from "../reconcile/load/yaml-source";
-import type { SourceLocation } from "../reconcile/model";
+import type { SourceLocation } from "../model/desired";
 
 type Segment = string | number;
 // zod's internal types differ between schema kinds; the walk only reads their public `def`.

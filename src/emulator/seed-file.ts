@@ -7,7 +7,7 @@ import { readFileSync, statSync } from "node:fs";
 import { dirname, isAbsolute, resolve } from "node:path";
 import { Diagnostics } from "../reconcile/load/diagnostics";
 import { parseYaml } from "../reconcile/load/yaml-source";
-import { formatLoadError, type LoadError } from "../reconcile/model";
+import { formatLoadError, type LoadError } from "../model/desired";
 import { checkDocument, locatePath } from "./schema-errors";
 import { SeedSpec } from "./seed";
 import { checkSeedDatasets, checkSeedUniqueness } from "./seed-rules";

@@ -3,7 +3,7 @@
  * dataset folders. Two of a kind would break the start (the store keeps them unique) or hide one
  * from the ready line. Pure: the caller says where a path is in the file.
  */
-import type { LoadError, SourceLocation } from "../reconcile/model";
+import type { LoadError, SourceLocation } from "../model/desired";
 import { bucketUrl, parseStoragePath } from "./object-store";
 import { pathText } from "./schema-errors";
 

@@ -3,9 +3,9 @@
  * summary, the pull-request comment and the full report files. Pure functions of the result;
  * the renderers in `src/reconcile/render` do the Markdown of plans and drift reports.
  */
-import type { CommandResult } from "../reconcile/command-types";
-import { formatLoadError } from "../reconcile/model";
-import type { Plan } from "../reconcile/plan-model";
+import type { CommandResult } from "../reconcile/commands/command-types";
+import { formatLoadError } from "../model/desired";
+import type { Plan } from "../reconcile/plan/plan-model";
 import { code, markdownText, renderApplyReportText, renderDriftMarkdown, renderPlanMarkdown, renderPlanText, toJson } from "../reconcile/render";
 
 /** Large enough that the renderers never shorten: the full report goes to a file, not to GitHub. */

@@ -9,7 +9,7 @@ import { mkdir, readFile, writeFile } from "node:fs/promises";
 import { basename, join, resolve } from "node:path";
 import type { Octokit } from "@octokit/rest";
 import { parse as parseYaml } from "yaml";
-import type { CommandOptions, CommandResult, TokenPublisher } from "../reconcile/command-types";
+import type { CommandOptions, CommandResult, TokenPublisher } from "../reconcile/commands/command-types";
 import { ActionInputError, readActionInputs, type ActionInputs } from "./action-inputs";
 import { fullReport, resultLogText, resultMarkdown, type ReportLabels } from "./action-report";
 import { loadErrorAnnotations } from "./annotations";
@@ -246,7 +246,7 @@ function tokenPublishers(inputs: ActionInputs, ctx: ActionContext, io: ActionIo,
 function defaultCommands(): CommandFunctions {
   // Loaded on first use: the action module stays importable (and testable) on its own.
   const commands: typeof import("../reconcile/commands") = require("../reconcile/commands");
-  const { destroyCommand }: typeof import("../reconcile/destroy") = require("../reconcile/destroy");
+  const { destroyCommand }: typeof import("../reconcile/commands/destroy") = require("../reconcile/commands/destroy");
   return { ...commands, destroyCommand };
 }
 

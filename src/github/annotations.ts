@@ -3,7 +3,7 @@
  * in the pull request's "Files changed" view.
  */
 import { isAbsolute, relative, resolve, sep } from "node:path";
-import type { LoadError } from "../reconcile/model";
+import type { LoadError } from "../model/desired";
 import { annotation } from "./workflow-commands";
 
 export interface AnnotationPaths {

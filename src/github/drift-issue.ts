@@ -6,7 +6,7 @@
  * recorded in a hidden marker in the issue body.
  */
 import type { Octokit } from "@octokit/rest";
-import type { DriftReport } from "../reconcile/plan-model";
+import type { DriftReport } from "../reconcile/plan/plan-model";
 import { code } from "../reconcile/render/markdown-escape";
 import { authoredBy, tokenLogin } from "./identity";
 import { driftMarker, fingerprintMarker, readFingerprint, startsWithMarker } from "./markers";

@@ -5,7 +5,7 @@
  * sent with the key's id. Only the sealed value ever leaves the process.
  */
 import type { Octokit } from "@octokit/rest";
-import type { PublishedToken, TokenPublisher } from "../reconcile/command-types";
+import type { PublishedToken, TokenPublisher } from "../reconcile/commands/command-types";
 import { addMask } from "./workflow-commands";
 
 /**

@@ -5,7 +5,7 @@
  */
 import { RECONCILE_TRAITS } from "../resources/registry";
 import type { ReconcileTraits } from "../resources/reconcile-traits";
-import type { DesiredKind } from "./model";
+import type { DesiredKind } from "../model/desired";
 
 /** The reconciler traits of `kind`. */
 export const traitsOf = (kind: DesiredKind): ReconcileTraits => RECONCILE_TRAITS[kind];

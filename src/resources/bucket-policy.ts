@@ -16,8 +16,8 @@ import { diffFields } from "./field-diff";
 import { fingerprint, isUnkeyedFingerprint, matchesFingerprint, type FingerprintKey } from "./fingerprint";
 import type { FieldChange, KindContext, ResourceKind } from "./kind";
 import type { ReconcileTraits } from "./reconcile-traits";
-import type { DesiredObject } from "../reconcile/model";
-import type { InventoryEntry } from "../reconcile/state/types";
+import type { DesiredObject } from "../model/desired";
+import type { InventoryEntry } from "../model/inventory";
 
 const BUCKET = /^[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]$/;
 

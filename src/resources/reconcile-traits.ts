@@ -3,13 +3,13 @@
  * order, which inputs refer to other objects, what the inventory keeps about it, whether it mints
  * tokens, where unmanaged objects of it are looked for, and what apply does besides calling the
  * kind. Each kind declares its traits beside its {@link ResourceKind} in `src/resources/<kind>.ts`
- * as data and small pure functions; the engine (`src/reconcile/plan.ts`, `apply.ts`, `observe.ts`,
- * `unmanaged.ts`, `kind-inputs.ts`) reads only these and names no kind.
+ * as data and small pure functions; the engine (`src/reconcile/plan/`, `apply/`, `observe/`) reads
+ * only these and names no kind.
  */
 import type { SvcClient } from "../api/client";
-import type { DesiredKind, DesiredObject } from "../reconcile/model";
-import type { LayoutItem } from "../reconcile/udf-layout";
-import type { InventoryEntry } from "../reconcile/state/types";
+import type { DesiredKind, DesiredObject } from "../model/desired";
+import type { LayoutItem } from "./udf-layout";
+import type { InventoryEntry } from "../model/inventory";
 import type { FingerprintKey } from "./fingerprint";
 import type { Created, FieldChange, Observed } from "./kind";
 

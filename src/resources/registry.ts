@@ -9,7 +9,7 @@ import { secretKind, secretTraits } from "./secret";
 import { serviceAccountKind, serviceAccountTraits } from "./service-account";
 import { sessionTokenKind } from "./session-token";
 import { udfKind, udfTraits } from "./udf";
-import type { DesiredKind } from "../reconcile/model";
+import type { DesiredKind } from "../model/desired";
 
 export const KINDS: Record<string, ResourceKind<any, any>> = {
   Canvas: canvasKind,

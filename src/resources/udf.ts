@@ -21,8 +21,8 @@ import { canonicalJson } from "../canonical-json";
 import type { CheckFailure, Created, FieldChange, KindContext, Observed, ResourceKind } from "./kind";
 import { NothingToAdopt, createUnlooked } from "./fresh-listings";
 import type { ReconcileTraits } from "./reconcile-traits";
-import type { DesiredObject } from "../reconcile/model";
-import { layoutCanvases } from "../reconcile/udf-layout";
+import type { DesiredObject } from "../model/desired";
+import { layoutCanvases } from "./udf-layout";
 import { buildUdfBody, parseUdfBody, sameUdfBody, type UdfHeader } from "./udf-body";
 
 const UdfList = z.array(UdfRecord);

@@ -86,10 +86,10 @@ describe("GIVEN a newcomer following docs/tutorial.md from an empty folder", () 
 
   it.each(steps.map((s) => [s.line, s] as const))("THEN the commands of the block at line %i print what the page shows and exit as it says", (_line, step) => {
     const cwd = readFileSync(cwdFile, "utf8").trim();
-    const r = spawnSync("bash", ["-c", `${step.script}\nstatus=$?\npwd > '${cwdFile}'\nexit $status`], { cwd, env, encoding: "utf8", timeout: 60_000 });
+    const r = spawnSync("bash", ["-c", `${step.script}\nstatus=$?\npwd > '${cwdFile}'\nexit $status`], { cwd, env, encoding: "utf8", timeout: 120_000 });
     const detail = `block at docs/tutorial.md:${step.line}\n--- stdout\n${r.stdout}\n--- stderr\n${r.stderr}`;
     if (process.env.TUTORIAL_PRINT) console.log(detail);
     expect({ exit: r.status, detail }).toEqual({ exit: step.exit, detail });
     if (step.shown !== undefined) expect({ missing: missingLines(step.shown, r.stdout, r.stderr), detail }).toEqual({ missing: [], detail });
-  });
+  }, 150_000);
 });

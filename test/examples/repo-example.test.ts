@@ -11,7 +11,7 @@ import { join, relative, resolve } from "node:path";
 import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { loadRepository } from "../../src/reconcile/load";
-import { formatLoadError } from "../../src/reconcile/model";
+import { formatLoadError } from "../../src/model/desired";
 
 const run = promisify(execFile);
 const ROOT = resolve(__dirname, "../..");

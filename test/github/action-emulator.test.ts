@@ -9,7 +9,7 @@ import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { runAction } from "../../src/github/action";
 import * as reconcileCommands from "../../src/reconcile/commands";
-import { destroyCommand } from "../../src/reconcile/destroy";
+import { destroyCommand } from "../../src/reconcile/commands/destroy";
 import { startFakeGithub, type FakeGithub } from "../helpers/fake-github";
 import { useEmulator } from "../helpers/emulator";
 import { mermaidBlocks, parseMermaid } from "../helpers/mermaid";

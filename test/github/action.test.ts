@@ -5,8 +5,8 @@ import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { runAction, type CommandFunctions } from "../../src/github/action";
 import { planMarker } from "../../src/github/markers";
 import { COMMENT_MAX_CHARS } from "../../src/github/pr-comment";
-import type { CommandOptions, CommandResult } from "../../src/reconcile/command-types";
-import type { ApplyReport } from "../../src/reconcile/plan-model";
+import type { CommandOptions, CommandResult } from "../../src/reconcile/commands/command-types";
+import type { ApplyReport } from "../../src/reconcile/plan/plan-model";
 import { driftOf, planCreatingUdfs, startFakeGithub, type FakeGithub } from "../helpers/fake-github";
 
 /** Secrets planted in the environment and in what the fake commands produce; none may leak. */

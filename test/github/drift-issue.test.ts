@@ -3,8 +3,8 @@ import { DEFAULT_DRIFT_LABEL, syncDriftIssue } from "../../src/github/drift-issu
 import { createGithubClient } from "../../src/github/github-client";
 import { driftMarker } from "../../src/github/markers";
 import { COMMENT_MAX_CHARS } from "../../src/github/pr-comment";
-import type { DriftReport } from "../../src/reconcile/plan-model";
-import { driftReport } from "../../src/reconcile/drift";
+import type { DriftReport } from "../../src/reconcile/plan/plan-model";
+import { driftReport } from "../../src/reconcile/plan/drift";
 import type { PlanOutcome } from "../../src/reconcile/plan";
 import { renderDriftMarkdown } from "../../src/reconcile/render";
 import { driftOf, startFakeGithub, type FakeGithub } from "../helpers/fake-github";

@@ -10,7 +10,7 @@ import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from
 import { runAction, type CommandFunctions } from "../../src/github/action";
 import { COMBINED_MARKER } from "../../src/github/combined-comment";
 import { COMMENT_MAX_CHARS } from "../../src/github/pr-comment";
-import type { CommandOptions, CommandResult } from "../../src/reconcile/command-types";
+import type { CommandOptions, CommandResult } from "../../src/reconcile/commands/command-types";
 import { planCreatingUdfs, startFakeGithub, type FakeGithub } from "../helpers/fake-github";
 import { git, monorepo } from "../helpers/monorepo";
 

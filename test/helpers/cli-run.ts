@@ -2,7 +2,7 @@
 import { PassThrough } from "node:stream";
 import { runImportCommand } from "../../src/cli/import-command";
 import { runReconcileCommand } from "../../src/cli/reconcile-command";
-import type { CommandResult } from "../../src/reconcile/command-types";
+import type { CommandResult } from "../../src/reconcile/commands/command-types";
 
 export interface Ran {
   code: number;

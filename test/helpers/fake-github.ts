@@ -11,7 +11,7 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import sodium from "libsodium-wrappers";
-import type { DriftReport, Plan, PlannedAction } from "../../src/reconcile/plan-model";
+import type { DriftReport, Plan, PlannedAction } from "../../src/reconcile/plan/plan-model";
 
 export interface RecordedCall {
   method: string;

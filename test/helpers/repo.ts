@@ -5,7 +5,7 @@ import { tmpdir } from "node:os";
 import { join, relative, resolve } from "node:path";
 import { createClient, type SvcClient } from "../../src/api/client";
 import type { RunningEmulator } from "../../src/emulator/emulator";
-import type { CommandOptions } from "../../src/reconcile/command-types";
+import type { CommandOptions } from "../../src/reconcile/commands/command-types";
 import { applyCommand } from "../../src/reconcile/commands";
 
 /** Copies `test/fixtures/<name>` (or any folder) to a fresh temp dir and returns its path. */
@@ -112,7 +112,7 @@ const sleepSync = (ms: number) => Atomics.wait(new Int32Array(new SharedArrayBuf
  */
 export function builtCli(): string {
   const main = join(ROOT, "dist/cli/main.js");
-  const marker = join(ROOT, "dist/reconcile/apply.js");
+  const marker = join(ROOT, "dist/reconcile/apply/index.js");
   if (!distIsStale(main, marker)) return main;
   const lock = join(tmpdir(), `svc-iac-test-build-${Buffer.from(ROOT).toString("hex").slice(-24)}`);
   for (;;) {

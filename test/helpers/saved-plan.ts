@@ -4,7 +4,7 @@ import { readFileSync } from "node:fs";
 import { resolve } from "node:path";
 import { Ajv2020 } from "ajv/dist/2020.js";
 import { expect } from "vitest";
-import type { SavedPlan } from "../../src/reconcile/saved-plan";
+import type { SavedPlan } from "../../src/reconcile/plan/saved-plan";
 
 const schema = JSON.parse(readFileSync(resolve(__dirname, "../../schemas/plan.schema.json"), "utf8"));
 

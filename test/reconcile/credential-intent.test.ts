@@ -1,8 +1,8 @@
 /** The inventory's record of undelivered credential creates: attempts add up, nothing is replaced, old inventories still read. */
 import { describe, expect, it } from "vitest";
-import { intentKeys, withIntent, withoutIntent, withoutIntentKey } from "../../src/reconcile/credential-intent";
+import { intentKeys, withIntent, withoutIntent, withoutIntentKey } from "../../src/reconcile/state/credential-intent";
 import { parseInventory } from "../../src/reconcile/state/inventory-file";
-import type { InventoryEntry } from "../../src/reconcile/state/types";
+import type { InventoryEntry } from "../../src/model/inventory";
 
 const AT = "2026-02-01T00:00:00.000Z";
 const LATER = "2026-02-02T00:00:00.000Z";

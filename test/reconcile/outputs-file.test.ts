@@ -3,7 +3,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { failure } from "../helpers/emulator";
-import { outputsPublisher, readOutputsFile, tokenEnvName } from "../../src/reconcile/outputs-file";
+import { outputsPublisher, readOutputsFile, tokenEnvName } from "../../src/reconcile/apply/outputs-file";
 
 let dir: string;
 beforeEach(() => {

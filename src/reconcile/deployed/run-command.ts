@@ -8,10 +8,10 @@
  * in a message.
  */
 import { isApiError, scrub } from "../../api/errors";
-import { connect } from "../connect";
+import { connect } from "../commands/connect";
 import { loadRepository } from "../load";
 import { closest } from "../load/diagnostics";
-import type { LoadError, LoadedProject } from "../model";
+import type { LoadError, LoadedProject } from "../../model/desired";
 import { openStateBackend } from "../state/open-backend";
 import { savedUdfStepConfig } from "../udf-tests/step-config";
 import { deployedIds } from "../udf-tests/test-command";

@@ -8,10 +8,10 @@
 import { scrub } from "../../api/errors";
 import { KINDS } from "../../resources/registry";
 import { driftPlan } from "../commands";
-import { connect } from "../connect";
-import { driftReport } from "../drift";
+import { connect } from "../commands/connect";
+import { driftReport } from "../plan/drift";
 import { loadRepository } from "../load";
-import type { LoadError, LoadedProject } from "../model";
+import type { LoadError, LoadedProject } from "../../model/desired";
 import { openStateBackend } from "../state/open-backend";
 import { showReport, type ShowReport } from "./show-report";
 

@@ -9,12 +9,12 @@
  * a placeholder (`<share token>`) instead.
  */
 import { KINDS } from "../../resources/registry";
-import type { DesiredKind, DesiredObject, LoadedProject } from "../model";
-import { dependenciesOf } from "../kind-inputs";
+import type { DesiredKind, DesiredObject, LoadedProject } from "../../model/desired";
+import { dependenciesOf } from "../plan/kind-inputs";
 import { byString } from "../phases";
 import { stateReferences } from "../plan";
-import type { DriftClass, DriftReport } from "../plan-model";
-import type { Inventory } from "../state/types";
+import type { DriftClass, DriftReport } from "../plan/plan-model";
+import type { Inventory } from "../../model/inventory";
 
 export const SHOW_REPORT_VERSION = 1;
 

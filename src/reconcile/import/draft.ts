@@ -3,7 +3,7 @@
  * that bind the imported objects to the project, the objects left out (each with its reason) and
  * the environment variables the files read. Pure data, built in a deterministic order.
  */
-import type { DesiredKind } from "../model";
+import type { DesiredKind } from "../../model/desired";
 import { byString } from "../phases";
 
 /** One file of the repository: path relative to its root (`/` separators) and exact text. */

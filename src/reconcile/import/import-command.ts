@@ -3,17 +3,22 @@
  * the target's inventory, so the next plan finds every object managed and unchanged. Nothing is
  * written when any file would be overwritten (unless `force`) or an address is already bound to
  * another object; `dryRun` writes nothing at all.
+ *
+ * Folder `import/`: `svc-iac import` and `keep`, platform objects written back as repository
+ * files. May import `src/api`, `src/model`, `src/resources`, `../phases`, `../load` (keys, svc.yaml),
+ * `../state`, `../plan` (drift) and `../commands` (connect, drift).
  */
 import { mkdir, writeFile } from "node:fs/promises";
 import { basename, dirname, join, resolve } from "node:path";
-import { connect } from "../connect";
+import { connect } from "../commands/connect";
 import { loadProjectSettings } from "../load";
 import { DEFAULT_SETTINGS, DEFAULT_TARGET, SVC_FILE, stateLocation } from "../load/svc-file";
 import { PATTERNS } from "../load/keys";
-import type { LoadedProject, LoadError } from "../model";
+import type { LoadedProject, LoadError } from "../../model/desired";
 import { defaultLockOwner } from "../state/lock-file";
 import { openStateBackend } from "../state/open-backend";
-import { INVENTORY_VERSION, type Inventory, type StateBackend } from "../state/types";
+import { INVENTORY_VERSION, type Inventory } from "../../model/inventory";
+import { type StateBackend } from "../state/types";
 import type { Binding, ImportDraft } from "./draft";
 import { readPlatform, type ImportSelection } from "./platform-snapshot";
 import { draftRepository } from "./repository-draft";

@@ -8,8 +8,8 @@
 import { mkdir, writeFile } from "node:fs/promises";
 import { dirname, join } from "node:path";
 import { driftPlan } from "../commands";
-import { driftReport } from "../drift";
-import type { LoadError } from "../model";
+import { driftReport } from "../plan/drift";
+import type { LoadError } from "../../model/desired";
 import type { FileStatus } from "./import-command";
 import { keepEdits, type KeepObject } from "./keep-edits";
 import { keepPlace, keepUnavailable } from "./keep-fields";

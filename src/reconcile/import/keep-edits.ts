@@ -7,7 +7,7 @@
  * refused with the file, line and reference. Pure.
  */
 import { isMap, isScalar, LineCounter, parseDocument, stringify, type Pair, type Scalar } from "yaml";
-import type { DesiredKind, SourceLocation } from "../model";
+import type { DesiredKind, SourceLocation } from "../../model/desired";
 import type { RepoFile } from "./draft";
 import { keepPlace } from "./keep-fields";
 import { literal } from "./yaml-text";

@@ -5,7 +5,7 @@
  * values) is not offered: writing it back would rewrite configuration that did not drift.
  */
 import type { FieldChange } from "../../resources/kind";
-import type { DesiredKind, ReferencedInput } from "../model";
+import type { DesiredKind, ReferencedInput } from "../../model/desired";
 
 /** Where a field lives: the UDF's `.py` file, or a top-level key of the object's YAML file. */
 export type KeepPlace =

@@ -3,6 +3,8 @@
  * .gitignore for the local state. Pure: paths and texts only; the command writes them. Every YAML
  * file starts with a `yaml-language-server` comment pointing at the package's JSON Schema, so an
  * editor completes and checks it from the first keystroke.
+ *
+ * Folder `init/`: the starter repository of `svc-iac init`; imports nothing.
  */
 import { posix } from "node:path";
 

@@ -4,7 +4,7 @@
  * Each is optional.
  */
 import { posix } from "node:path";
-import type { DesiredObject } from "../model";
+import type { DesiredObject } from "../../model/desired";
 import type { Diagnostics } from "./diagnostics";
 import { desiredObject } from "./desired";
 import { joinPath, MapReader, referencedInputs, report, rootReader, type ReadContext } from "./fields";

@@ -3,7 +3,7 @@
  * the folder with optional `<slug>.yaml` settings. `.py` files in sub-folders are helper modules.
  */
 import { posix } from "node:path";
-import type { DesiredObject, ReferencedInput, UdfTest } from "../model";
+import type { DesiredObject, ReferencedInput, UdfTest } from "../../model/desired";
 import type { Diagnostics } from "./diagnostics";
 import { desiredObject } from "./desired";
 import { MapReader, referencedInputs, rootReader, type ReadContext } from "./fields";

@@ -2,7 +2,7 @@
  * `cronjobs/<name>.yaml`: one cronjob per file, named by the file stem. The schedule is a cron
  * string or the platform's arrays (exactly one form) and must hold exactly one minute value.
  */
-import type { DesiredObject, SourceLocation } from "../model";
+import type { DesiredObject, SourceLocation } from "../../model/desired";
 import { FIELDS, parseCron } from "../../resources/cron-expression";
 import { describeFound, type Diagnostics } from "./diagnostics";
 import { desiredObject } from "./desired";

@@ -1,5 +1,5 @@
 /** Builds desired objects as plain, deterministic data (no `undefined` fields). */
-import type { DesiredKind, DesiredObject, ReferencedInput, SourceLocation } from "../model";
+import type { DesiredKind, DesiredObject, ReferencedInput, SourceLocation } from "../../model/desired";
 
 function defined<T extends object>(o: T): T {
   return Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined)) as T;

@@ -6,7 +6,7 @@
  */
 import { isAlias, isMap, isScalar, isSeq, type Node, type Pair } from "yaml";
 import { describeFound, didYouMean, listAlternatives, type Diagnostics } from "./diagnostics";
-import type { ReferencedInput, SourceLocation } from "../model";
+import type { ReferencedInput, SourceLocation } from "../../model/desired";
 import { firstReference, type Resolved, type Resolver } from "./variables";
 import { locate, type SourceDoc } from "./yaml-source";
 

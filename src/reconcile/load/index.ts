@@ -3,9 +3,13 @@
  * svc.yaml, then canvases and UDFs, cronjobs, secrets, service accounts and bucket policies,
  * then checks across files. Every error of the run is returned together, each with
  * `file:line:column`; with any error there is no project.
+ *
+ * Folder `load/`: the first step, a repository's files read into desired objects (files, keys,
+ * fields, variables, diagnostics, moved blocks, name affixes) and the repository's digest. May import
+ * `src/model`, `src/resources` and `../phases`; nothing of the later steps.
  */
 import { resolve } from "node:path";
-import type { LoadResult, UdfTest } from "../model";
+import type { LoadResult, UdfTest } from "../../model/desired";
 import { readBucketPolicies, readSecrets, readServiceAccounts } from "./account-files";
 import { readCanvases } from "./canvas-files";
 import { readCronjobs } from "./cronjob-files";

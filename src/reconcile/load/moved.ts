@@ -4,7 +4,7 @@
  * under the new one, so the plan renames it in place. Read with svc.yaml; checked against the
  * declared objects once every file is loaded.
  */
-import type { DesiredObject, MovedEntry } from "../model";
+import type { DesiredObject, MovedEntry } from "../../model/desired";
 import { RECONCILE_TRAITS } from "../../resources/registry";
 import { didYouMean, type Diagnostics } from "./diagnostics";
 import { MapReader, report, type ReadContext } from "./fields";

@@ -6,7 +6,7 @@
  * `udf: sales/loader` follows to the prefixed canvas. A name the affixes make invalid is an
  * error at the affix in svc.yaml, naming the object and the rule it breaks.
  */
-import type { DesiredObject, SourceLocation } from "../model";
+import type { DesiredObject, SourceLocation } from "../../model/desired";
 import { traitsOf } from "../phases";
 import type { Diagnostics } from "./diagnostics";
 import { joinPath, type MapReader, type ReadContext } from "./fields";

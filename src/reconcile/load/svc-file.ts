@@ -3,7 +3,7 @@
  * variables over the project's, and switches the resolver to them for every other file.
  */
 import { posix } from "node:path";
-import type { MovedEntry, ProjectSettings, StateLocation } from "../model";
+import type { MovedEntry, ProjectSettings, StateLocation } from "../../model/desired";
 import { readMoved } from "./moved";
 import { readNameAffixes, type NameAffixes } from "./name-affixes";
 import { didYouMean, type Diagnostics } from "./diagnostics";

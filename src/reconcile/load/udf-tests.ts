@@ -4,7 +4,7 @@
  * result matching `expect` (see `src/reconcile/testing/expect-match.ts`) or an error
  * (`expect_error: true`). Variables are resolved in `args` and `expect` like anywhere else.
  */
-import type { UdfTest } from "../model";
+import type { UdfTest } from "../../model/desired";
 import { MapReader, joinPath, plainValue, report, type ReadContext } from "./fields";
 import { UDF_TEST_KEYS } from "./keys";
 import { locate } from "./yaml-source";

@@ -3,7 +3,7 @@
  * and each kind's own input check (a safety net: the loader's output must be what the kinds
  * accept). Then scrubs secret values from every message.
  */
-import type { DesiredObject, LoadError } from "../model";
+import type { DesiredObject, LoadError } from "../../model/desired";
 import type { CheckFailure } from "../../resources/kind";
 import { KINDS } from "../../resources/registry";
 import { didYouMean, type Diagnostics } from "./diagnostics";

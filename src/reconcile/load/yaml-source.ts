@@ -4,7 +4,7 @@
  * which report them with both positions.
  */
 import { LineCounter, parseDocument, type Document, type Node } from "yaml";
-import type { SourceLocation } from "../model";
+import type { SourceLocation } from "../../model/desired";
 import type { Diagnostics } from "./diagnostics";
 import { readText } from "./repo-files";
 

@@ -7,7 +7,7 @@
 import { lstatSync, readdirSync, readFileSync } from "node:fs";
 import { join, posix, relative, sep } from "node:path";
 import { parseDocument } from "yaml";
-import { formatLoadError } from "../model";
+import { formatLoadError } from "../../model/desired";
 import { loadProjectSettings } from "../load";
 import { SVC_FILE } from "../load/svc-file";
 

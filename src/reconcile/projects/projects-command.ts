@@ -1,6 +1,10 @@
 /**
  * `svc-iac projects [DIR] [--changed-since REF]`: the projects of a monorepo, or only those a
  * change since REF affects, as a list and as a GitHub Actions matrix.
+ *
+ * Folder `projects/`: monorepos: finding the projects of a repository, what git says changed, and
+ * which projects a change affects (pure, `affected.ts`). May import `src/model` and `../load`
+ * (svc.yaml); nothing of the later steps.
  */
 import { existsSync } from "node:fs";
 import { join, resolve } from "node:path";

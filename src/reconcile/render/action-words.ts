@@ -2,7 +2,7 @@
  * The words and symbols each action type is shown with, in one table so the plan, the apply
  * report and the progress display say the same thing.
  */
-import type { ActionType } from "../plan-model";
+import type { ActionType } from "../plan/plan-model";
 
 interface ActionWords {
   /** Terraform-like marker in front of a plan line. */

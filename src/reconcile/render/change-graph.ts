@@ -12,7 +12,7 @@
  * writers ({@link toMermaid}, {@link toDot}) never use them as ids (ids are `n1`, `n2`, … in a
  * stable order) and write them only inside quoted labels, escaped.
  */
-import type { ActionType, DriftClass, DriftReport, Plan } from "../plan-model";
+import type { ActionType, DriftClass, DriftReport, Plan } from "../plan/plan-model";
 
 /** How a node is drawn. */
 export type NodeStyle = "create" | "update" | "replace" | "delete" | "cascade" | "broken" | "missing" | "orphaned" | "unmanaged" | "pending" | "context";

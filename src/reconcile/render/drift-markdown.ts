@@ -4,8 +4,8 @@
  * and the commands that settle them (restore the repository's version, or import the
  * platform's); a Mermaid diagram shows the drifted objects and what they refer to; secrets show as fingerprints only. Always fits `maxChars`, by the same tiers as the plan.
  */
-import type { DriftClass, DriftItem, DriftReport } from "../plan-model";
-import { DRIFT_CLASSES } from "../plan-model";
+import type { DriftClass, DriftItem, DriftReport } from "../plan/plan-model";
+import { DRIFT_CLASSES } from "../plan/plan-model";
 import { diffMarkdown } from "./diff-blocks";
 import { driftGraph } from "./change-graph";
 import { mermaidSection } from "./graph-text";

@@ -3,9 +3,9 @@
  * every depth, two-space indent, a final line break, so equal documents are equal bytes and
  * diff cleanly in review.
  */
-import type { LoadError } from "../model";
-import type { ApplyReport, DriftReport, Plan } from "../plan-model";
-import type { SavedPlan } from "../saved-plan";
+import type { LoadError } from "../../model/desired";
+import type { ApplyReport, DriftReport, Plan } from "../plan/plan-model";
+import type { SavedPlan } from "../plan/saved-plan";
 import { isShownFingerprint, sortKeysDeep } from "./values";
 
 /**

@@ -4,7 +4,7 @@
  * in `<details>`, and a Mermaid diagram of the objects that change and their references (see
  * `change-graph.ts`). Always fits `maxChars` (see {@link fitMarkdown} for the tiers).
  */
-import type { ActionType, Plan, PlannedAction } from "../plan-model";
+import type { ActionType, Plan, PlannedAction } from "../plan/plan-model";
 import { ACTION_WORDS, DISPLAY_ORDER } from "./action-words";
 import { diffMarkdown } from "./diff-blocks";
 import { planGraph } from "./change-graph";

@@ -3,7 +3,7 @@
  * marker, the reason and field changes beneath, then what is left alone, what stops apply,
  * and a one-line summary. Pure and deterministic; colors only when asked for.
  */
-import type { PlannedAction, Plan } from "../plan-model";
+import type { PlannedAction, Plan } from "../plan/plan-model";
 import { ACTION_WORDS, DISPLAY_ORDER } from "./action-words";
 import { diffLines, type DiffLineStyle } from "./diff-blocks";
 import { cleanText, describeCreatedField, describeFieldChange, formatCount, oneLine } from "./values";

@@ -3,7 +3,7 @@
  * failures and skips on lines of their own above it; elsewhere (CI logs, pipes) one plain line
  * per finished action and no control characters at all.
  */
-import type { ProgressEvent } from "../command-types";
+import type { ProgressEvent } from "../commands/command-types";
 import { wordsFor } from "./action-words";
 import { oneLine } from "./values";
 

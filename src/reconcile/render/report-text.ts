@@ -2,7 +2,7 @@
  * The apply report for a terminal: one line per result, where new tokens were written (never
  * the tokens), and a one-line verdict.
  */
-import type { ActionResult, ApplyReport } from "../plan-model";
+import type { ActionResult, ApplyReport } from "../plan/plan-model";
 import { wordsFor } from "./action-words";
 import { cleanText, oneLine } from "./values";
 

@@ -5,10 +5,10 @@
  * message naming the file instead of letting prune act on a wrong inventory.
  */
 import { z } from "zod";
-import { stableJsonText } from "../json-file";
-import type { DesiredKind } from "../model";
+import { stableJsonText } from "./json-file";
+import type { DesiredKind } from "../../model/desired";
 import { StateFileError } from "./lock-errors";
-import { INVENTORY_VERSION, type Inventory } from "./types";
+import { INVENTORY_VERSION, type Inventory } from "../../model/inventory";
 
 const KINDS = ["Secret", "ServiceAccount", "Canvas", "Udf", "CanvasShare", "Cronjob", "BucketPolicy"] as const satisfies readonly DesiredKind[];
 

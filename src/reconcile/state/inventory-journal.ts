@@ -5,7 +5,8 @@
  */
 import { StateFileError } from "./lock-errors";
 import { InventoryEntrySchema, describeIssues } from "./inventory-file";
-import type { Inventory, JournalRecord } from "./types";
+import type { Inventory } from "../../model/inventory";
+import type { JournalRecord } from "./types";
 
 /** The lines of `records`, each ending in a newline. */
 export function journalText(records: readonly JournalRecord[]): string {

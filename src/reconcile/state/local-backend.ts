@@ -7,7 +7,7 @@
 import { closeSync, openSync, writeSync } from "node:fs";
 import { chmod, link, mkdir, readFile, rename, rm, writeFile } from "node:fs/promises";
 import path from "node:path";
-import { siblingTempName, writeFileAtomic } from "../json-file";
+import { siblingTempName, writeFileAtomic } from "./json-file";
 import type { FingerprintKey } from "../../resources/fingerprint";
 import { FINGERPRINT_KEY_FILE, loadFingerprintKey } from "./fingerprint-key-file";
 import { checkInventoryOwner, emptyInventory, parseInventory, serializeInventory } from "./inventory-file";
@@ -15,7 +15,8 @@ import { foldJournal, journalText } from "./inventory-journal";
 import { LeaseHandle, forceUnlockIn, readLockIn, type LockStore } from "./lease";
 import { LockedError } from "./lock-errors";
 import { deadHolderReason, isExpired, newLockInfo, parseLock, serializeLock, type AcquireLockOptions } from "./lock-file";
-import type { Inventory, InventoryJournal, JournalRecord, LockHandle, LockInfo, StateBackend } from "./types";
+import type { Inventory } from "../../model/inventory";
+import type { InventoryJournal, JournalRecord, LockHandle, LockInfo, StateBackend } from "./types";
 
 export interface LocalBackendOptions {
   /** Repository root; `path` is relative to it. */

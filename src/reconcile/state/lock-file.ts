@@ -6,7 +6,7 @@ import { randomUUID } from "node:crypto";
 import { readFileSync } from "node:fs";
 import os from "node:os";
 import { z } from "zod";
-import { stableJsonText } from "../json-file";
+import { stableJsonText } from "./json-file";
 import { StateFileError } from "./lock-errors";
 import type { AcquireLockOptions, LockInfo, LockProcess } from "./types";
 

@@ -3,7 +3,7 @@
  * repository, or an `s3://` / `gs://` prefix through the platform's files API.
  */
 import type { SvcClient } from "../../api/client";
-import type { StateLocation } from "../model";
+import type { StateLocation } from "../../model/desired";
 import { LocalStateBackend } from "./local-backend";
 import { RemoteStateBackend } from "./remote-backend";
 import type { StateBackend } from "./types";

@@ -9,9 +9,9 @@ import { posix, resolve } from "node:path";
 import type { SvcClient } from "../../api/client";
 import { isApiError } from "../../api/errors";
 import { loadProjectSettings } from "../load";
-import type { LoadedProject, StateLocation } from "../model";
+import type { LoadedProject, StateLocation } from "../../model/desired";
 import { openStateBackend } from "./open-backend";
-import type { Inventory } from "./types";
+import type { Inventory } from "../../model/inventory";
 
 /** Another target's inventory and where it was read. */
 export interface TargetInventory {

@@ -11,7 +11,8 @@ import { checkInventoryOwner, parseInventory, serializeInventory } from "./inven
 import { LeaseHandle, forceUnlockIn, readLockIn, type LockStore } from "./lease";
 import { LockedError } from "./lock-errors";
 import { isExpired, newLockInfo, serializeLock, type AcquireLockOptions } from "./lock-file";
-import type { Inventory, LockHandle, LockInfo, StateBackend } from "./types";
+import type { Inventory } from "../../model/inventory";
+import type { LockHandle, LockInfo, StateBackend } from "./types";
 
 export interface RemoteBackendOptions {
   /** `s3://acme-iac/state/listings/prod`: the prefix, already holding `<project>/<target>`. */

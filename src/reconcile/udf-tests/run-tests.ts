@@ -7,7 +7,7 @@
 import { isApiError } from "../../api/errors";
 import type { SvcClient } from "../../api/client";
 import type { RunResult } from "../../api/realtime";
-import type { UdfTest } from "../model";
+import type { UdfTest } from "../../model/desired";
 import { expectMismatches, type Mismatch } from "./expect-match";
 import { savedUdfStepConfig } from "./step-config";
 

@@ -3,7 +3,7 @@ import { readFileSync, statSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import { createClient } from "../../../src/api/client";
 import { applyCommand, driftCommand, planCommand } from "../../../src/reconcile/commands";
-import { readOutputsFile } from "../../../src/reconcile/outputs-file";
+import { readOutputsFile } from "../../../src/reconcile/apply/outputs-file";
 import { accountName } from "../../../src/resources/service-account";
 import { useEmulator } from "../../helpers/emulator";
 import { commandOptions, copyRepo, FIXTURE_SECRETS, outputsFileOf, platformDuplicates, platformView } from "../../helpers/repo";

@@ -2,9 +2,9 @@
 import { existsSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
-import type { CommandResult } from "../../../src/reconcile/command-types";
+import type { CommandResult } from "../../../src/reconcile/commands/command-types";
 import { driftCommand } from "../../../src/reconcile/commands";
-import type { DriftReport } from "../../../src/reconcile/plan-model";
+import type { DriftReport } from "../../../src/reconcile/plan/plan-model";
 import { renderDriftMarkdown, toJson } from "../../../src/reconcile/render";
 import { useEmulator } from "../../helpers/emulator";
 import { appliedRepo, commandOptions, FIXTURE_SECRETS, platformView, stateDirOf } from "../../helpers/repo";

@@ -3,9 +3,9 @@ import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { createClient } from "../../../src/api/client";
-import type { CommandResult } from "../../../src/reconcile/command-types";
+import type { CommandResult } from "../../../src/reconcile/commands/command-types";
 import { applyCommand, planCommand } from "../../../src/reconcile/commands";
-import { readOutputsFile } from "../../../src/reconcile/outputs-file";
+import { readOutputsFile } from "../../../src/reconcile/apply/outputs-file";
 import { useEmulator, type EmulatorFixture } from "../../helpers/emulator";
 import { commandOptions, copyRepo, outputsFileOf, platformDuplicates, platformView, serviceTokenWorks, writeUdfs } from "../../helpers/repo";
 

@@ -2,7 +2,7 @@
 import { rmSync } from "node:fs";
 import { join } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
-import type { DriftReport } from "../../../src/reconcile/plan-model";
+import type { DriftReport } from "../../../src/reconcile/plan/plan-model";
 import { runInProcess } from "../../helpers/cli-run";
 import { useEmulator } from "../../helpers/emulator";
 import { commandOptions, copyRepo, emulatorEnv, platformView } from "../../helpers/repo";

@@ -2,9 +2,9 @@
 import { appendFileSync } from "node:fs";
 import { join } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
-import type { CommandOptions } from "../../../src/reconcile/command-types";
+import type { CommandOptions } from "../../../src/reconcile/commands/command-types";
 import { applyCommand, planCommand } from "../../../src/reconcile/commands";
-import { destroyCommand } from "../../../src/reconcile/destroy";
+import { destroyCommand } from "../../../src/reconcile/commands/destroy";
 import { useEmulator } from "../../helpers/emulator";
 import { renderPlanText, toJson } from "../../../src/reconcile/render";
 import { commandOptions, copyRepo, FIXTURE_SECRETS, platformDuplicates, platformView, type PlatformView } from "../../helpers/repo";

@@ -4,8 +4,8 @@ import { join } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
 import { applyCommand, planCommand } from "../../../src/reconcile/commands";
 import { loadRepository } from "../../../src/reconcile/load";
-import { protectedInventoryBlocks } from "../../../src/reconcile/protect";
-import type { Inventory } from "../../../src/reconcile/state/types";
+import { protectedInventoryBlocks } from "../../../src/reconcile/plan/protect";
+import type { Inventory } from "../../../src/model/inventory";
 import { useEmulator } from "../../helpers/emulator";
 import { commandOptions, copyRepo, FIXTURE_SECRETS, platformView, stateDirOf } from "../../helpers/repo";
 

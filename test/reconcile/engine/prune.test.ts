@@ -2,9 +2,9 @@
 import { existsSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
-import type { CommandResult } from "../../../src/reconcile/command-types";
+import type { CommandResult } from "../../../src/reconcile/commands/command-types";
 import { applyCommand, planCommand } from "../../../src/reconcile/commands";
-import type { Plan } from "../../../src/reconcile/plan-model";
+import type { Plan } from "../../../src/reconcile/plan/plan-model";
 import { useEmulator } from "../../helpers/emulator";
 import { appliedRepo, commandOptions, platformView, stateDirOf } from "../../helpers/repo";
 

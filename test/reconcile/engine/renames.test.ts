@@ -7,7 +7,7 @@ import { appendFileSync, mkdirSync, readFileSync, renameSync, writeFileSync } fr
 import { join } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
 import { applyCommand, planCommand } from "../../../src/reconcile/commands";
-import type { CommandResult } from "../../../src/reconcile/command-types";
+import type { CommandResult } from "../../../src/reconcile/commands/command-types";
 import { loadRepository } from "../../../src/reconcile/load";
 import { renderPlanText } from "../../../src/reconcile/render";
 import { useEmulator } from "../../helpers/emulator";

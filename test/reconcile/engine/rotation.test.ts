@@ -2,11 +2,11 @@
 import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
-import type { CommandResult } from "../../../src/reconcile/command-types";
+import type { CommandResult } from "../../../src/reconcile/commands/command-types";
 import { applyCommand, driftCommand, planCommand } from "../../../src/reconcile/commands";
-import { readOutputsFile } from "../../../src/reconcile/outputs-file";
+import { readOutputsFile } from "../../../src/reconcile/apply/outputs-file";
 import { renderPlanText } from "../../../src/reconcile/render";
-import type { Plan } from "../../../src/reconcile/plan-model";
+import type { Plan } from "../../../src/reconcile/plan/plan-model";
 import { accountName } from "../../../src/resources/service-account";
 import { failure, useEmulator, type EmulatorFixture } from "../../helpers/emulator";
 import { commandOptions, copyRepo, FIXTURE_SECRETS, outputsFileOf, platformView, serviceTokenWorks } from "../../helpers/repo";

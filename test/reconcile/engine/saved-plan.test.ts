@@ -6,7 +6,7 @@ import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
 import { applyCommand, planCommand } from "../../../src/reconcile/commands";
-import type { CommandResult } from "../../../src/reconcile/command-types";
+import type { CommandResult } from "../../../src/reconcile/commands/command-types";
 import { useEmulator, type EmulatorFixture } from "../../helpers/emulator";
 import { commandOptions, copyRepo, FIXTURE_SECRETS, platformView } from "../../helpers/repo";
 import { countingRequests, readValidSavedPlan } from "../../helpers/saved-plan";

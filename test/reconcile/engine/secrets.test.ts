@@ -6,7 +6,7 @@
 import { readdirSync, readFileSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { readOutputsFile } from "../../../src/reconcile/outputs-file";
+import { readOutputsFile } from "../../../src/reconcile/apply/outputs-file";
 import { runInProcess } from "../../helpers/cli-run";
 import { useEmulator } from "../../helpers/emulator";
 import { copyRepo, emulatorEnv, FIXTURE_SECRETS, outputsFileOf, platformView } from "../../helpers/repo";

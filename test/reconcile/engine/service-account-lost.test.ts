@@ -7,9 +7,9 @@
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import type { CommandResult, PublishedToken, TokenPublisher } from "../../../src/reconcile/command-types";
+import type { CommandResult, PublishedToken, TokenPublisher } from "../../../src/reconcile/commands/command-types";
 import { applyCommand, planCommand } from "../../../src/reconcile/commands";
-import { readOutputsFile } from "../../../src/reconcile/outputs-file";
+import { readOutputsFile } from "../../../src/reconcile/apply/outputs-file";
 import { accountName } from "../../../src/resources/service-account";
 import { useEmulator, type EmulatorFixture } from "../../helpers/emulator";
 import { startInjectingProxy } from "../../helpers/injecting-proxy";

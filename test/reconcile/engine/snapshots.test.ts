@@ -5,7 +5,7 @@ import { PassThrough } from "node:stream";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { runReconcileCommand } from "../../../src/cli/reconcile-command";
 import { planCommand } from "../../../src/reconcile/commands";
-import type { Plan } from "../../../src/reconcile/plan-model";
+import type { Plan } from "../../../src/reconcile/plan/plan-model";
 import { renderPlanText, toJson } from "../../../src/reconcile/render";
 import { useEmulator } from "../../helpers/emulator";
 import { commandOptions, copyRepo, FIXTURE_SECRETS } from "../../helpers/repo";

@@ -10,7 +10,7 @@ import { PassThrough } from "node:stream";
 import { beforeAll, describe, expect, it } from "vitest";
 import { runImportCommand } from "../../../src/cli/import-command";
 import { applyCommand } from "../../../src/reconcile/commands";
-import type { DriftReport, Plan } from "../../../src/reconcile/plan-model";
+import type { DriftReport, Plan } from "../../../src/reconcile/plan/plan-model";
 import { runInProcess } from "../../helpers/cli-run";
 import { useEmulator } from "../../helpers/emulator";
 import { planSchemaErrors, readValidSavedPlan } from "../../helpers/saved-plan";

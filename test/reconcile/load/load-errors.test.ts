@@ -3,7 +3,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { loadRepository } from "../../../src/reconcile/load/index";
-import { formatLoadError, type LoadResult } from "../../../src/reconcile/model";
+import { formatLoadError, type LoadResult } from "../../../src/model/desired";
 
 const fixture = (name: string) => `test/fixtures/${name}`;
 

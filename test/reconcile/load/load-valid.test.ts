@@ -3,7 +3,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { loadRepository } from "../../../src/reconcile/load/index";
-import type { DesiredObject, LoadedProject, LoadResult } from "../../../src/reconcile/model";
+import type { DesiredObject, LoadedProject, LoadResult } from "../../../src/model/desired";
 
 const FIXTURE = "test/fixtures/valid-full";
 const ENV = { LISTINGS_PASSCODE: "open-sesame-listings-4410", MAPBOX_TOKEN: "pk.mapbox-real-token-9981" };

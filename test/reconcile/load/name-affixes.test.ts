@@ -3,7 +3,7 @@ import { appendFileSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { loadRepository } from "../../../src/reconcile/load";
-import type { LoadResult } from "../../../src/reconcile/model";
+import type { LoadResult } from "../../../src/model/desired";
 import { copyRepo, FIXTURE_SECRETS } from "../../helpers/repo";
 
 const PREVIEW = `  preview:

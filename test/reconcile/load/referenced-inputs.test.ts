@@ -6,7 +6,7 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import { loadRepository } from "../../../src/reconcile/load/index";
 import { firstReference } from "../../../src/reconcile/load/variables";
-import type { LoadedProject, LoadResult } from "../../../src/reconcile/model";
+import type { LoadedProject, LoadResult } from "../../../src/model/desired";
 
 function projectOf(r: LoadResult): LoadedProject {
   if (!r.ok) throw new Error(`expected a project, got errors: ${JSON.stringify(r.errors)}`);

@@ -3,7 +3,7 @@ import { Ajv2020 } from "ajv/dist/2020.js";
 import { describe, expect, it } from "vitest";
 import { parse } from "yaml";
 import { loadRepository } from "../../../src/reconcile/load/index";
-import { formatLoadError } from "../../../src/reconcile/model";
+import { formatLoadError } from "../../../src/model/desired";
 
 describe("tests: in a UDF's yaml", () => {
   it("GIVEN valid tests THEN the project holds them by UDF address, with resolved variables and their location", async () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import type { Plan, PlannedAction } from "../../../src/reconcile/plan-model";
+import type { Plan, PlannedAction } from "../../../src/reconcile/plan/plan-model";
 import { driftGraph, MAX_NODES, planGraph } from "../../../src/reconcile/render/change-graph";
 import { toDot, toMermaid } from "../../../src/reconcile/render/graph-text";
 import { renderDriftMarkdown } from "../../../src/reconcile/render/drift-markdown";

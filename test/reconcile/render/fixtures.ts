@@ -2,7 +2,7 @@
  * Hand-built plans and reports for the renderer tests, with real-looking addresses, and secret
  * values planted where a careless renderer would print them.
  */
-import type { ActionType, ApplyReport, DriftReport, Plan, PlannedAction } from "../../../src/reconcile/plan-model";
+import type { ActionType, ApplyReport, DriftReport, Plan, PlannedAction } from "../../../src/reconcile/plan/plan-model";
 import { traitsOf } from "../../../src/reconcile/phases";
 import { withTextDiffs } from "../../../src/reconcile/render/text-diff";
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { renderPlanMarkdown } from "../../../src/reconcile/render/plan-markdown";
-import type { Plan } from "../../../src/reconcile/plan-model";
+import type { Plan } from "../../../src/reconcile/plan/plan-model";
 import { bigPlan, emptyPlan, expectNoSecrets, samplePlan } from "./fixtures";
 
 /** `plan` as it would be without any diff. */

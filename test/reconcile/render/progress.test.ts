@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import type { ProgressEvent } from "../../../src/reconcile/command-types";
+import type { ProgressEvent } from "../../../src/reconcile/commands/command-types";
 import { progressDisplay } from "../../../src/reconcile/render/progress";
 
 /** A stream that records what is written. */

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { StateFileError } from "../../../src/reconcile/state/lock-errors";
 import { checkInventoryOwner, emptyInventory, parseInventory, serializeInventory } from "../../../src/reconcile/state/inventory-file";
-import type { Inventory } from "../../../src/reconcile/state/types";
+import type { Inventory } from "../../../src/model/inventory";
 
 const FILE = ".svc-iac/state/listings/default/inventory.json";
 

@@ -8,10 +8,11 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { failure } from "../../helpers/emulator";
-import { InventoryWriter } from "../../../src/reconcile/inventory-writer";
+import { InventoryWriter } from "../../../src/reconcile/apply/inventory-writer";
 import { StateFileError } from "../../../src/reconcile/state/lock-errors";
 import { openStateBackend } from "../../../src/reconcile/state/open-backend";
-import type { Inventory, InventoryEntry, StateBackend } from "../../../src/reconcile/state/types";
+import type { Inventory, InventoryEntry } from "../../../src/model/inventory";
+import type { StateBackend } from "../../../src/reconcile/state/types";
 
 const STATE = ".svc-iac/state/listings/default";
 const NOW = () => new Date("2026-03-01T10:00:00.000Z");

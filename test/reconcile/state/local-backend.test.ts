@@ -8,7 +8,8 @@ import { failure } from "../../helpers/emulator";
 import { LockLostError, LockMismatchError, LockedError, StateFileError } from "../../../src/reconcile/state/lock-errors";
 import { openStateBackend } from "../../../src/reconcile/state/open-backend";
 import { thisProcess } from "../../../src/reconcile/state/lock-file";
-import type { Inventory, LockInfo, StateBackend } from "../../../src/reconcile/state/types";
+import type { Inventory } from "../../../src/model/inventory";
+import type { LockInfo, StateBackend } from "../../../src/reconcile/state/types";
 
 const STATE = ".svc-iac/state/listings/default";
 const T0 = new Date("2026-03-01T10:00:00.000Z");

@@ -4,7 +4,8 @@ import { failure, useEmulator } from "../../helpers/emulator";
 import { LockLostError, LockMismatchError, LockedError, StateFileError } from "../../../src/reconcile/state/lock-errors";
 import { openStateBackend } from "../../../src/reconcile/state/open-backend";
 import { thisProcess } from "../../../src/reconcile/state/lock-file";
-import type { Inventory, LockInfo } from "../../../src/reconcile/state/types";
+import type { Inventory } from "../../../src/model/inventory";
+import type { LockInfo } from "../../../src/reconcile/state/types";
 
 const fx = useEmulator();
 const T0 = new Date("2026-03-01T10:00:00.000Z");

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import type { UdfTest } from "../../../src/reconcile/model";
+import type { UdfTest } from "../../../src/model/desired";
 import { changedUdfs, selectTests } from "../../../src/reconcile/udf-tests/test-command";
 
 const test = (address: string, name: string): UdfTest => {

@@ -1,0 +1,73 @@
+/**
+ * Where the commands send requests: the platform named by the target's credential variables
+ * (`SVC_BASE_URL` and `SVC_TOKEN` or `SVC_SERVICE_TOKEN` by default), or, when the base URL is not
+ * set, the embedded emulator started in-process with its state under `<repo>/.svc-iac/local/`.
+ */
+import { join, relative, sep } from "node:path";
+import { createClient, type SvcClient } from "../../api/client";
+import type { TransportOptions } from "../../api/transport";
+import type { LoadedProject } from "../../model/desired";
+
+export interface Connection {
+  client: SvcClient;
+  /** True when the embedded emulator serves the requests. */
+  embedded: boolean;
+  /** For messages: the base URL (never a credential). */
+  baseUrl: string;
+  /** The shared-UDF host (`{udf_base_url}`), when known. */
+  udfBaseUrl?: string;
+  close(): Promise<void>;
+}
+
+/** Folder of the embedded emulator's state, relative to the repository root. */
+export const EMBEDDED_DIR = ".svc-iac/local";
+
+export async function connect(
+  project: LoadedProject,
+  env: Record<string, string | undefined>,
+  opts: { log?: (line: string) => void; client?: Partial<TransportOptions> } = {},
+): Promise<Connection> {
+  const names = project.settings.credentials;
+  const baseUrl = env[names.baseUrlEnv];
+  if (!baseUrl) {
+    // Loaded here, not at the top: a run against a real platform never loads the emulator.
+    const { startEmulator }: typeof import("../../emulator/emulator") = require("../../emulator/emulator");
+    const dataDir = join(project.root, EMBEDDED_DIR);
+    const emu = await startEmulator({ dataDir, tickIntervalMs: 0 });
+    // The folder as the user reaches it from where they ran the command (the repository may be elsewhere).
+    const shown = relative(process.cwd(), dataDir) || ".";
+    opts.log?.(`${names.baseUrlEnv} is not set: using the embedded emulator (state under ${shown}${sep}). Set ${names.baseUrlEnv}, and ${names.tokenEnv} or ${names.serviceTokenEnv}, to reach a real platform.`);
+    const client = createClient({ ...opts.client, baseUrl: emu.baseUrl, udfBaseUrl: emu.udfBaseUrl, token: emu.tokens.user_token });
+    return {
+      client,
+      embedded: true,
+      baseUrl: emu.baseUrl,
+      udfBaseUrl: emu.udfBaseUrl,
+      close: async () => {
+        await client.close();
+        await emu.close();
+      },
+    };
+  }
+  const token = env[names.tokenEnv] || undefined;
+  const serviceToken = env[names.serviceTokenEnv] || undefined;
+  if (!token && !serviceToken) {
+    throw new Error(`${names.baseUrlEnv} is set but neither ${names.tokenEnv} nor ${names.serviceTokenEnv} is: set one of them to authenticate.`);
+  }
+  // The spec's {base_url} includes the version segment; without it every path answers 404.
+  if (!/\/v\d+\/?$/.test(safePath(baseUrl))) {
+    opts.log?.(`${names.baseUrlEnv} does not end with a version segment such as /v1 (the platform's base URL includes it, e.g. https://host/server/v1): if requests answer 404 Not Found, add it.`);
+  }
+  const client = createClient({ ...opts.client, baseUrl, udfBaseUrl: env[names.udfBaseUrlEnv] || undefined, token, serviceToken });
+  const udfBaseUrl = env[names.udfBaseUrlEnv] || undefined;
+  return { client, embedded: false, baseUrl, ...(udfBaseUrl ? { udfBaseUrl } : {}), close: () => client.close() };
+}
+
+/** The path of a URL, or the text itself when it is not one (createClient then says what is wrong). */
+function safePath(url: string): string {
+  try {
+    return new URL(url).pathname;
+  } catch {
+    return url;
+  }
+}

@@ -1,0 +1,84 @@
+/**
+ * Observe: what the platform holds, through each kind's bulk `observeAll` (list endpoints with full
+ * records, so requests grow with N/300, not N). Only kinds the project declares or has in its
+ * inventory are observed, so a project without secrets never needs a token that may read them;
+ * kinds of one `observeGroup` are observed together. Kinds with the `observeEach` trait are read
+ * one by one, for the ids the project names. Output files of the `outputFile` trait are read too.
+ *
+ * Folder `observe/`: what the platform holds, and the re-keying of older inventories checked
+ * against it. May import `src/api`, `src/model`, `src/resources` and `../phases`.
+ */
+import { readFile } from "node:fs/promises";
+import { resolve } from "node:path";
+import type { SvcClient } from "../../api/client";
+import type { FingerprintKey } from "../../resources/fingerprint";
+import { SharedReads } from "../../resources/fresh-listings";
+import type { KindContext, Observed } from "../../resources/kind";
+import { KINDS } from "../../resources/registry";
+import type { DesiredKind, LoadedProject } from "../../model/desired";
+import { PHASES, traitsOf } from "../phases";
+import type { Inventory } from "../../model/inventory";
+
+export interface KindObservation {
+  byId: Map<string, Observed<any>>;
+  byKey: Map<string, Observed<any>>;
+}
+
+export interface Observation {
+  kinds: Partial<Record<DesiredKind, KindObservation>>;
+  /** Current content of output files (repository-relative path → text; absent: no file). */
+  files: Map<string, string>;
+}
+
+/** The kinds a plan for this project needs to see. */
+export function kindsToObserve(project: LoadedProject, inventory: Inventory | undefined): DesiredKind[] {
+  const used = new Set<DesiredKind>(project.objects.map((o) => o.kind));
+  for (const e of Object.values(inventory?.objects ?? {})) used.add(e.kind);
+  const groups = new Set([...used].flatMap((k) => traitsOf(k).observeGroup ?? []));
+  return PHASES.filter((k) => used.has(k) || groups.has(traitsOf(k).observeGroup ?? ""));
+}
+
+function index(list: Observed<any>[]): KindObservation {
+  const byId = new Map<string, Observed<any>>();
+  const byKey = new Map<string, Observed<any>>();
+  for (const o of list) {
+    byId.set(o.id, o);
+    // Names are not unique for every kind (cronjobs): the oldest, listed first, is the one adopted.
+    if (!byKey.has(o.key)) byKey.set(o.key, o);
+  }
+  return { byId, byKey };
+}
+
+/** Reads each object of `kind` the project names (declared or in the inventory) by id. */
+async function observeEach(ctx: KindContext, kind: DesiredKind, project: LoadedProject, inventory: Inventory | undefined): Promise<Observed<any>[]> {
+  const idOf = traitsOf(kind).observeEach!.idOf;
+  const ids = new Set<string>();
+  for (const o of project.objects) if (o.kind === kind) ids.add(idOf(o.inputs));
+  for (const e of Object.values(inventory?.objects ?? {})) if (e.kind === kind) ids.add(e.id);
+  const found = await Promise.all([...ids].sort().map(async (id) => ({ id, key: id, state: await KINDS[kind]!.read(ctx, id, {}) })));
+  return found.filter((o) => o.state !== undefined);
+}
+
+/** Reads the platform (and the output files) for `project`; secret fingerprints in the states are keyed with `fingerprintKey`. */
+export async function observe(client: SvcClient, project: LoadedProject, inventory: Inventory | undefined, fingerprintKey?: FingerprintKey): Promise<Observation> {
+  // Kinds listed through the same answer (a canvas listing carries its canvases' UDFs) share one read.
+  const ctx: KindContext = { client, fingerprintKey, reads: new SharedReads() };
+  const kinds = kindsToObserve(project, inventory);
+  const observation: Observation = { kinds: {}, files: new Map() };
+  await Promise.all(
+    kinds.map(async (k) => {
+      const list = traitsOf(k).observeEach ? await observeEach(ctx, k, project, inventory) : await KINDS[k]!.observeAll(ctx);
+      observation.kinds[k] = index(list);
+    }),
+  );
+  for (const o of project.objects) {
+    const output = traitsOf(o.kind).outputFile?.path(o);
+    if (!output) continue;
+    try {
+      observation.files.set(output, await readFile(resolve(project.root, output), "utf8"));
+    } catch {
+      // No file yet: apply writes it.
+    }
+  }
+  return observation;
+}

@@ -1,0 +1,43 @@
+/**
+ * Unmanaged objects: on the platform, declared nowhere, not in the inventory, and inside what this
+ * project manages: each kind's `unmanaged` trait names the parent kind whose objects bound the scope
+ * (children of this project's parents). Objects elsewhere in the team belong to other projects or
+ * people and are not this project's business. Reported, never deleted.
+ */
+import type { DesiredKind } from "../../model/desired";
+import { addressPrefixOf, byString, PHASES, traitsOf } from "../phases";
+import type { UnmanagedObject } from "./plan-model";
+import type { PlanInput } from "./";
+
+export function findUnmanaged(input: PlanInput, ids: Map<string, string>): UnmanagedObject[] {
+  const kindOf = new Map(input.project.objects.map((o) => [o.address, o.kind] as const));
+  const claimed = new Map<DesiredKind, Set<string>>();
+  const claim = (kind: DesiredKind, id: string) => (claimed.get(kind) ?? claimed.set(kind, new Set()).get(kind)!).add(id);
+  for (const [address, id] of ids) claim(kindOf.get(address)!, id);
+  for (const e of Object.values(input.inventory?.objects ?? {})) claim(e.kind, e.id);
+  const isClaimed = (kind: DesiredKind, id: string) => claimed.get(kind)?.has(id) ?? false;
+
+  /** Parent id → parent name (its address without the prefix), declared parents only or every claimed one. */
+  const parentNames = (kind: DesiredKind, which: "declared" | "claimed"): Map<string, string> => {
+    const names = new Map<string, string>();
+    const nameOf = (address: string) => address.slice(addressPrefixOf(kind).length + 1);
+    if (which === "claimed") for (const [address, e] of Object.entries(input.inventory?.objects ?? {})) if (e.kind === kind) names.set(e.id, nameOf(address));
+    for (const o of input.project.objects) {
+      const id = o.kind === kind ? ids.get(o.address) : undefined;
+      if (id) names.set(id, nameOf(o.address));
+    }
+    return names;
+  };
+
+  const out: UnmanagedObject[] = [];
+  for (const kind of PHASES) {
+    const scope = traitsOf(kind).unmanaged;
+    if (!scope) continue;
+    const parents = parentNames(scope.within, scope.parents);
+    for (const o of input.observation.kinds[kind]?.byId.values() ?? []) {
+      const parent = parents.get(scope.parentId(o));
+      if (parent !== undefined && !isClaimed(kind, o.id)) out.push({ address: scope.address(o, parent), kind, id: o.id });
+    }
+  }
+  return out.sort((a, b) => byString(a.address, b.address) || byString(a.id, b.id));
+}

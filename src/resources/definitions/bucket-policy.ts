@@ -1,0 +1,13 @@
+/** The BucketPolicy kind's fields: its Pulumi arguments and outputs (`src/provider/bucket-policy.ts`). */
+import type { KindDefinition } from "./kind-definition";
+
+export const bucketPolicyDefinition: KindDefinition = {
+  kind: "BucketPolicy",
+  description: "The bucket policy document the platform needs on an S3 bucket, read from the platform and refreshed on every read (a change of the environment's roles shows as drift). Creates nothing on the platform; apply it with your cloud provider. Deleting it does nothing on the platform.",
+  inputs: {
+    bucketName: { type: "string", description: "The S3 bucket to grant the environment's job and real-time roles access to. A change replaces.", required: true, replaceOnChanges: true, output: "always" },
+  },
+  outputs: {
+    policy: { type: "string", description: "The policy document as a JSON string (sorted keys), as `aws.s3.BucketPolicy` takes it.", required: true },
+  },
+};

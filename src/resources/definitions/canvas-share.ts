@@ -1,0 +1,18 @@
+/** The CanvasShare kind's fields: its Pulumi arguments and outputs (`src/provider/canvas-share.ts`). */
+import { ACCESS_SCOPE, type KindDefinition } from "./kind-definition";
+
+export const canvasShareDefinition: KindDefinition = {
+  kind: "CanvasShare",
+  description: "A canvas's share: its canvas token (`shareToken`) and real-time instance. Adopts an existing share; delete unshares (every old link and session token stops working).",
+  inputs: {
+    canvasId: { type: "string", description: "The canvas to share. Changing it shares the other canvas (a replacement) and unshares this one.", required: true, replaceOnChanges: true, output: "always" },
+    clientId: { type: "string", description: "The real-time instance the shared UDFs run on. Changing it re-shares on the new instance and keeps the token." },
+    rotation: { type: { oneOf: ["string", "number"] }, description: "Any value; changing it rotates the share token: the old token, its links and its session tokens stop working at once." },
+    accessScope: { type: ACCESS_SCOPE, description: "The canvas's access scope, normally `canvas.accessScope`. A token keeps the scope it was minted under, so when this differs from it the diff says a rotation is required and the update rotates the token (old links and session tokens stop working)." },
+  },
+  outputs: {
+    shareToken: { type: "string", description: "The canvas token (`fc_...`). Secret.", required: true, secret: true },
+    shareClientId: { type: "string", description: "The real-time instance the shared UDFs run on." },
+    mintedScope: { type: ACCESS_SCOPE, description: "The canvas's access scope when the current token was minted.", required: true },
+  },
+};

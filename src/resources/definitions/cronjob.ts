@@ -1,0 +1,23 @@
+/** The Cronjob kind's fields: its Pulumi arguments and outputs (`src/provider/cronjob.ts`). */
+import type { KindDefinition } from "./kind-definition";
+
+export const cronjobDefinition: KindDefinition = {
+  kind: "Cronjob",
+  description: "A UDF run on a schedule (batch compute: the team needs billing enabled). Every field updates in place; an equivalent schedule written differently (`\"0 6 * * 1-5\"` or the arrays) is no change.",
+  inputs: {
+    name: { type: "string", description: "The cronjob's name, its identity in the team: a cronjob of that name is adopted. Renaming updates in place.", required: true, output: "always" },
+    schedule: { type: "string", description: "When to run, as a cron expression `\"minute hour day-of-month month day-of-week\"` (UTC), or `@hourly`, `@daily`, `@weekly`, `@monthly`, `@yearly`. Ranges, lists, steps and the names `MON`-`SUN`, `JAN`-`DEC` are accepted. The minute must be ONE value: the platform runs a cronjob at most once an hour. When both day fields are restricted, a day must match both. Give this or the arrays (`minute` …), not both.", output: "always", outputDescription: "The schedule as a canonical cron expression, e.g. `\"0 6 * * 1-5\"`." },
+    minute: { type: { oneOf: ["integer", { array: "integer" }] }, description: "The one minute of the hour to run at (array form).", output: "always", outputType: { array: "integer" } },
+    hour: { type: { array: "integer" }, description: "Hours 0-23 (array form).", output: "always" },
+    dayOfMonth: { type: { array: "integer" }, description: "Days of the month 1-31 (array form).", output: "always" },
+    month: { type: { array: "integer" }, description: "Months 1-12 (array form).", output: "always" },
+    dayOfWeek: { type: { array: "integer" }, description: "Days of the week, 0 (or 7) = Sunday (array form).", output: "always" },
+    udfId: { type: "string", description: "The id of the UDF to run.", required: true, output: "always" },
+    udfArgs: { type: { map: "any" }, description: "Arguments passed to the UDF on each run." },
+    enabled: { type: "boolean", description: "Whether the schedule is active; `false` pauses it and keeps the cronjob.", default: true, output: "always" },
+    description: { type: "string", description: "Free text." },
+  },
+  outputs: {
+    lastRun: { type: "string", description: "When it last ran, or null." },
+  },
+};

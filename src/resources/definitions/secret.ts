@@ -1,0 +1,14 @@
+/** The Secret kind's fields: its Pulumi arguments and outputs (`src/provider/secret.ts`). */
+import type { KindDefinition } from "./kind-definition";
+
+export const secretDefinition: KindDefinition = {
+  kind: "Secret",
+  description: "A user secret, owned by the signed-in user (`svc:token` must be a paid user's Bearer token). An existing secret of that key is adopted and overwritten. A value changed on the platform shows as drift on `valueFingerprint` after a refresh, without revealing it.",
+  inputs: {
+    key: { type: "string", description: "The secret's key, 1 to 256 characters. A new key replaces the secret (new written first).", required: true, replaceOnChanges: true, output: "always" },
+    value: { type: "string", description: "The value. Always stored as a Pulumi secret, and kept in state only as a fingerprint; a change updates in place.", required: true, secret: true },
+  },
+  outputs: {
+    valueFingerprint: { type: "string", description: "A salted hash of the value (never the value); a secret output.", required: true, secret: true },
+  },
+};

@@ -1,0 +1,16 @@
+/** The ServiceAccount kind's fields: its Pulumi arguments and outputs (`src/provider/service-account.ts`). */
+import type { KindDefinition } from "./kind-definition";
+
+export const serviceAccountDefinition: KindDefinition = {
+  kind: "ServiceAccount",
+  description: "A service account of the team's environment and its token (a machine credential for `Svc-Service-Token`). The token is returned only at creation, so every change replaces the account, new before old: the new token can be distributed before the old one stops working. Managing accounts needs a user's Bearer token (`svc:token`). If an account with the same platform name already exists (an interrupted earlier create, or another stack), creation stops and says how to resolve it rather than adopting an account whose token nobody can read.",
+  inputs: {
+    name: { type: "string", description: "The account's name; on the platform it reads `<name> [svc-iac <tag>]`. A change replaces it.", required: true, replaceOnChanges: true, output: "always" },
+    rotation: { type: "any", description: "Any value; changing it rotates the token: a new account is created, then the old one deleted.", replaceOnChanges: true },
+  },
+  outputs: {
+    accountName: { type: "string", description: "The name on the platform: `<name> [svc-iac <tag>]`.", required: true },
+    token: { type: "string", description: "The token (secret).", required: true, secret: true },
+    createdAt: { type: "string", description: "When the account was created (ISO 8601).", required: true },
+  },
+};

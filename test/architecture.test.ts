@@ -1,0 +1,78 @@
+/**
+ * The tree shows the architecture: the kinds (`src/resources`) sit below the engine
+ * (`src/reconcile`) and never reach up into it; what both need lives in `src/model`, below both;
+ * the engine is grouped by step, with only a few files loose at its top, and each step folder says
+ * in its main file what it holds and what it may import.
+ */
+import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
+import { dirname, join, relative, resolve, sep } from "node:path";
+import { describe, expect, it } from "vitest";
+
+const SRC = join(__dirname, "../src");
+const MAX_LOOSE_FILES = 8;
+
+function filesUnder(dir: string): string[] {
+  return readdirSync(dir).flatMap((name) => {
+    const path = join(dir, name);
+    return statSync(path).isDirectory() ? filesUnder(path) : name.endsWith(".ts") ? [path] : [];
+  });
+}
+
+/** Every relative module a file imports (static, dynamic, `require`, `typeof import`), as a path under `src/`. */
+function importsOf(file: string): string[] {
+  const text = readFileSync(file, "utf8");
+  const specs = [...text.matchAll(/(?:\bfrom\s*|\bimport\s*\(\s*|\brequire\s*\(\s*|^import\s+)["'](\.{1,2}\/[^"']+)["']/gm)].map((m) => m[1]);
+  return specs.map((spec) => relative(SRC, resolve(dirname(file), spec)).split(sep).join("/"));
+}
+
+/** `file: import` for every import of a file under `from` that lands in one of `forbidden` (folders under `src/`). */
+function violations(from: string, allowed: (target: string) => boolean): string[] {
+  return filesUnder(join(SRC, from)).flatMap((file) =>
+    importsOf(file)
+      .filter((target) => !allowed(target))
+      .map((target) => `${relative(SRC, file).split(sep).join("/")} imports ${target}`),
+  );
+}
+
+const inside = (folder: string) => (target: string) => target === folder || target.startsWith(`${folder}/`);
+
+describe("GIVEN the source tree", () => {
+  it("THEN no file under src/resources imports from src/reconcile", () => {
+    expect(violations("resources", (target) => !inside("reconcile")(target))).toEqual([]);
+  });
+
+  it("THEN src/model, below the kinds and the engine, imports nothing outside itself", () => {
+    expect(violations("model", inside("model"))).toEqual([]);
+  });
+
+  it(`THEN src/reconcile has at most ${MAX_LOOSE_FILES} loose files beside its step folders`, () => {
+    const loose = readdirSync(join(SRC, "reconcile")).filter((name) => statSync(join(SRC, "reconcile", name)).isFile());
+    expect(loose.length, `loose files: ${loose.join(", ")}`).toBeLessThanOrEqual(MAX_LOOSE_FILES);
+  });
+
+  it("THEN every step folder of src/reconcile opens with a comment on what it holds and what it may import", () => {
+    const folders = readdirSync(join(SRC, "reconcile")).filter((name) => statSync(join(SRC, "reconcile", name)).isDirectory());
+    const undocumented = folders.filter((folder) => {
+      const files = readdirSync(join(SRC, "reconcile", folder)).filter((name) => name.endsWith(".ts"));
+      return !files.some((name) => {
+        const head = /^\/\*\*[\s\S]*?\*\//.exec(readFileSync(join(SRC, "reconcile", folder, name), "utf8"))?.[0] ?? "";
+        return head.includes(`Folder \`${folder}/\``) && /may import|imports nothing/i.test(head);
+      });
+    });
+    expect(folders.length).toBeGreaterThan(0);
+    expect(undocumented).toEqual([]);
+  });
+
+  it("THEN every relative import under src resolves to a file (the checks above read real paths)", () => {
+    const unresolved = filesUnder(SRC).flatMap((file) =>
+      importsOf(file)
+        .filter((target) => !/\.(json)$/.test(target))
+        .filter((target) => {
+          const base = join(SRC, target.replace(/\.js$/, ""));
+          return ![`${base}.ts`, join(base, "index.ts"), base].some((p) => existsSync(p) && statSync(p).isFile());
+        })
+        .map((target) => `${relative(SRC, file)} imports ${target}`),
+    );
+    expect(unresolved).toEqual([]);
+  });
+});

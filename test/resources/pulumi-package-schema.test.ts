@@ -1,0 +1,67 @@
+/**
+ * The Pulumi package schema (`schemas/pulumi/schema.json`, what the provider plugin's `GetSchema`
+ * answers) is valid against Pulumi's own package metaschema (test/fixtures/pulumi-metaschema,
+ * copied from the pulumi repository), and says what the kinds say: every resource, its required
+ * inputs, its secrets and what replaces it.
+ */
+import { Ajv2020 } from "ajv/dist/2020.js";
+import addFormats from "ajv-formats";
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { KINDS } from "../../src/resources/registry";
+import { pulumiPackageSchema } from "../../src/resources/schema/pulumi-package";
+
+const metaschema = JSON.parse(readFileSync(join(__dirname, "../fixtures/pulumi-metaschema/pulumi.json"), "utf8"));
+// strict: false: the metaschema has keywords of its own (a `desciption` typo among them).
+const ajv = new Ajv2020({ allErrors: true, strict: false });
+addFormats(ajv);
+const validate = ajv.compile(metaschema);
+const schema = pulumiPackageSchema("1.2.3");
+
+describe("GIVEN the generated Pulumi package schema", () => {
+  it("THEN it is valid against Pulumi's package metaschema", () => {
+    expect(validate(schema) ? [] : validate.errors).toEqual([]);
+  });
+
+  it("THEN a schema with a wrong property type is refused by the metaschema (the check can fail)", () => {
+    const broken = structuredClone(schema) as any;
+    broken.resources["svc:index:Canvas"].inputProperties.name.type = "text";
+    expect(validate(broken)).toBe(false);
+  });
+
+  it("THEN it names package svc, the given version, and one resource per kind with its token", () => {
+    expect(schema.name).toBe("svc");
+    expect(schema.version).toBe("1.2.3");
+    expect(Object.keys(schema.resources).sort()).toEqual(Object.keys(KINDS).map((k) => `svc:index:${k}`).sort());
+    expect(Object.keys(schema.resources)).toEqual(
+      ["Canvas", "Udf", "CanvasShare", "Cronjob", "Secret", "ServiceAccount", "BucketPolicy", "SessionToken"].map((k) => `svc:index:${k}`),
+    );
+  });
+
+  it("THEN required inputs, secrets and replace-on-change are those of the kinds", () => {
+    const r = schema.resources;
+    expect(r["svc:index:Canvas"].requiredInputs).toEqual(["name"]);
+    expect(r["svc:index:Udf"].requiredInputs).toEqual(["canvasId", "slug"]);
+    expect(r["svc:index:Cronjob"].requiredInputs).toEqual(["name", "udfId"]);
+    expect(r["svc:index:Secret"].requiredInputs).toEqual(["key", "value"]);
+    expect(r["svc:index:Secret"].inputProperties.value.secret).toBe(true);
+    expect(r["svc:index:Secret"].properties.valueFingerprint.secret).toBe(true);
+    expect(r["svc:index:Secret"].properties).not.toHaveProperty("value");
+    expect(r["svc:index:Canvas"].inputProperties.passcode.secret).toBe(true);
+    expect(r["svc:index:SessionToken"].inputProperties.canvasToken).toMatchObject({ secret: true, replaceOnChanges: true });
+    expect(r["svc:index:ServiceAccount"].properties.token.secret).toBe(true);
+    expect(r["svc:index:CanvasShare"].properties.shareToken.secret).toBe(true);
+    expect(r["svc:index:Udf"].inputProperties.createSharedToken).toMatchObject({ replaceOnChanges: true, default: false });
+    expect(r["svc:index:CanvasShare"].properties.canvasId.replaceOnChanges).toBe(true);
+    expect(r["svc:index:Canvas"].inputProperties.accessScope).toMatchObject({ $ref: "#/types/svc:index:AccessScope", default: "team" });
+    expect(r["svc:index:Udf"].inputProperties.headers).toMatchObject({ type: "array", items: { $ref: "#/types/svc:index:UdfHeader" } });
+    expect(schema.types["svc:index:UdfHeader"]).toMatchObject({ type: "object", required: ["moduleName"] });
+  });
+
+  it("THEN the provider's configuration is the plugin's: secret tokens, each with its SVC_* fallback", () => {
+    expect(schema.config.variables.token).toMatchObject({ secret: true, defaultInfo: { environment: ["SVC_TOKEN"] } });
+    expect(schema.config.variables.serviceToken).toMatchObject({ secret: true, defaultInfo: { environment: ["SVC_SERVICE_TOKEN"] } });
+    expect(schema.config.variables.baseUrl.defaultInfo).toEqual({ environment: ["SVC_BASE_URL"] });
+  });
+});
