@@ -4,6 +4,11 @@
  * remote state location is still read through the platform's files API, but no object is).
  * Writes nothing on the platform. Secret values never reach the report: see `show-report.ts`; as
  * a second guard, every token and secret value read is scrubbed from what is returned.
+ *
+ * Folder `deployed/`: what a target deployed, `svc-iac show` and `svc-iac run`. May import
+ * `src/api`, `src/model`, `src/resources` (the kinds' secret fields), `../load`, `../state`,
+ * `../commands` (connect, the drift plan), `../plan` (drift, references), `../udf-tests` (how a
+ * deployed UDF is found and run) and `../render/values`.
  */
 import { scrub } from "../../api/errors";
 import { KINDS } from "../../resources/registry";
