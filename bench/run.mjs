@@ -1,5 +1,6 @@
 // `npm run bench`: prints the figures of every benchmark. Targets are printed beside the figures;
-// nothing here fails a build (speed is reported, not asserted).
+// nothing here fails a build (speed is reported, not asserted). `npm run bench -- observe` runs
+// only the reconciler's commands at 10,000, 20,000 and 100,000 UDFs.
 import { cpus } from "node:os";
 import { benchActionStart } from "./action-start.mjs";
 import { benchDatasets } from "./datasets.mjs";
@@ -7,13 +8,22 @@ import { benchEmulator } from "./emulator.mjs";
 import { benchPlanPicture } from "./plan-picture.mjs";
 import { benchPulumiProgram } from "./pulumi-program.mjs";
 import { benchObserve } from "./observe.mjs";
+import { benchPluginStart } from "./plugin-start.mjs";
 import { benchProjects } from "./projects.mjs";
-import { benchReconcile } from "./reconcile.mjs";
+import { benchReconcile, OBSERVE_SIZES } from "./reconcile.mjs";
 import { benchUdfRuns } from "./udf-runs.mjs";
+import { benchYamlBounds } from "./yaml-bounds.mjs";
+import { benchPythonCheck } from "./python-check.mjs";
 
 const line = (label, value, target) => console.log(`${label.padEnd(44)} ${String(value).padStart(10)}   ${target ? `(target ${target})` : ""}`);
 
 console.log(`svc-iac benchmarks on ${cpus().length} cores, Node ${process.version}\n`);
+if (process.argv[2] === "observe") {
+  // `npm run bench -- observe`: only the reconciler's commands, at 10,000, 20,000 and 100,000 UDFs (minutes).
+  console.log("Reconciler commands (each its own process, emulator in its own)");
+  await benchReconcile({ sizes: OBSERVE_SIZES });
+  process.exit(0);
+}
 console.log("Emulator (separate process, 32 requests in flight)");
 const emu = await benchEmulator();
 line("authenticated GET /user/self per second", emu.get.perSecond, ">= 2000");
@@ -38,6 +48,15 @@ await benchDatasets((label, value, note) => console.log(`${label.padEnd(44)} ${S
 console.log("\nReconciler commands (each its own process, emulator in its own)");
 await benchReconcile();
 
+console.log("\nHostile YAML (bounded parse in this process; validate as its own process)");
+await benchYamlBounds((label, value, note) => console.log(`${label.padEnd(44)} ${String(value).padStart(10)}   ${note ?? ""}`));
+console.log("\nPython check (validate of 10,000 UDFs, each a process; median of 3)");
+try {
+  await benchPythonCheck(line);
+} catch (e) {
+  console.log(`skipped: ${e.message}`);
+}
+
 console.log("\nObservation (engine in this process, emulator in its own; 100 UDFs per canvas)");
 await benchObserve();
 
@@ -49,6 +68,12 @@ await benchProjects((label, value, target) => console.log(`${label.padEnd(60)} $
 
 console.log("\nPulumi program (its own process, real SDK under setMocks)");
 await benchPulumiProgram(line);
+
+console.log("\nPulumi provider plugin (pulumi-resource-svc started as the engine starts it)");
+const plugin = await benchPluginStart();
+line("start to port on stdout, ms (median of 5)", Math.round(plugin.plugin), "<= the dynamic host's");
+line("floor: Pulumi's dynamic-provider host, ms", Math.round(plugin.host));
+line("floor: Node printing one line, ms", Math.round(plugin.node));
 
 console.log("\nGitHub Action bundle (dist-action/index.js alone in an empty folder, validate)");
 const start = await benchActionStart();

@@ -339,8 +339,123 @@ def describe(request):
     return {"ok": True, "parameters": params, "doc": ast.get_docstring(fn), "cache_max_age": cache_max_age}
 
 
+# ---------------------------------------------------------------- every process a run starts ends with it
+#
+# A UDF may start processes that leave its process group and session (start_new_session=True, a
+# double fork), which a kill of the group misses. On Linux the runner therefore splits in two: a
+# supervisor that runs no UDF code and is a child subreaper (prctl PR_SET_CHILD_SUBREAPER), so
+# every orphaned descendant is re-parented to it rather than to init, and a worker that runs the
+# request. When the worker ends, or when the supervisor gets SIGTERM (the time limit, a stopped
+# run), the supervisor kills and reaps every descendant, then exits as the worker did.
+
+PR_SET_CHILD_SUBREAPER = 36
+
+
+def become_subreaper():
+    """True when this process now adopts its orphaned descendants (Linux only)."""
+    if not sys.platform.startswith("linux"):
+        return False
+    try:
+        import ctypes
+        libc = ctypes.CDLL(None, use_errno=True)
+        return libc.prctl(PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0) == 0
+    except (OSError, AttributeError):
+        return False
+
+
+def descendants(root):
+    """Pids of every living descendant of `root`, from the parent pids in /proc."""
+    parents = {}
+    for name in os.listdir("/proc"):
+        if not name.isdigit():
+            continue
+        try:
+            with open(f"/proc/{name}/stat", "rb") as f:
+                stat = f.read()
+        except OSError:
+            continue
+        # pid (comm) state ppid ...: comm may hold spaces and parentheses, so split after the last ")".
+        fields = stat[stat.rfind(b")") + 2:].split()
+        if fields and fields[0] != b"Z":
+            parents.setdefault(int(fields[1]), []).append(int(name))
+    found, todo = [], [root]
+    while todo:
+        for child in parents.get(todo.pop(), []):
+            found.append(child)
+            todo.append(child)
+    return found
+
+
+def reap():
+    """Collects every exited child without waiting; statuses of pids other than the worker are dropped."""
+    while True:
+        try:
+            pid, _ = os.waitpid(-1, os.WNOHANG)
+        except ChildProcessError:
+            return
+        if pid == 0:
+            return
+
+
+def end_descendants():
+    """SIGKILLs every descendant (those re-parented mid-way included) until none is left, reaping them."""
+    import signal
+    import time
+    me = os.getpid()
+    for _ in range(1000):
+        pids = descendants(me)
+        if not pids:
+            break
+        for pid in pids:
+            try:
+                os.kill(pid, signal.SIGKILL)
+            except ProcessLookupError:
+                pass
+        time.sleep(0.002)
+        reap()
+    reap()
+
+
+def supervise(work):
+    """Runs `work` in a forked worker and ends every process it started; returns only in the worker."""
+    import signal
+    if not become_subreaper():
+        return work()
+
+    def stop(signum, _frame):
+        end_descendants()
+        os._exit(128 + signum)
+
+    signal.signal(signal.SIGTERM, stop)
+    worker = os.fork()
+    if worker == 0:
+        signal.signal(signal.SIGTERM, signal.SIG_DFL)
+        code = 1
+        try:
+            work()
+            code = 0
+        finally:
+            sys.stdout.flush()
+            sys.stderr.flush()
+            os._exit(code)
+    # The supervisor holds no copy of the answer's descriptor: the worker writes the one answer.
+    os.close(3)
+    status = None
+    while status is None:
+        pid, raw = os.waitpid(-1, 0)
+        if pid == worker:
+            status = raw
+    end_descendants()
+    code = os.waitstatus_to_exitcode(status)
+    os._exit(code if code >= 0 else 128 - code)
+
+
 def main():
     os.set_inheritable(3, False)
+    supervise(serve)
+
+
+def serve():
     request = json.loads(sys.stdin.read())
     sys.stdin = open(os.devnull, encoding="utf-8")
     try:

@@ -103,6 +103,9 @@ try {
   const help = svc("--help");
   check("npx svc-iac --help prints the usage", help.code === 0 && help.stdout.includes("Usage:") && help.stdout.includes("svc-iac init"), help.stderr);
   const loaded = sh(process.execPath, ["-e", `require("svc-iac"); console.log(Object.keys(require.cache).some((f) => f.includes("@pulumi") || f.endsWith("/dist/emulator/emulator.js")))`], app);
+  // The provider plugin is a bin entry too; without the optional peer @pulumi/pulumi it says what to install, on stderr only.
+  const plugin = sh("npx", ["--no-install", "pulumi-resource-svc", "127.0.0.1:1"], app);
+  check("npx pulumi-resource-svc without @pulumi/pulumi: exit 1, says to install it, prints nothing on stdout", plugin.code === 1 && plugin.stdout === "" && plugin.stderr.includes("npm install svc-iac @pulumi/pulumi"), plugin.stdout + plugin.stderr);
   check('require("svc-iac") loads neither Pulumi nor the emulator', loaded.code === 0 && loaded.stdout.trim() === "false", loaded.stderr);
   const init = svc("init", "repo");
   check("svc-iac init repo writes a repository", init.code === 0, init.stderr);

@@ -72,6 +72,8 @@ export function canvasesApi(t: Transport) {
      * (another team's private canvas is never 403).
      */
     getById: (id: string) => one("GET /collection/by-id/{collection_id}", { collection_id: id }),
+    /** As {@link getById}, the canvas's own fields checked and its `udfs` left unchecked (see {@link CanvasFields}). */
+    getFieldsById: (id: string) => t.json("GET /collection/by-id/{collection_id}", { params: { collection_id: id } }, CanvasFields),
     /** `GET /collection/by-name/{name}`: one of the signed-in user's own canvases. 404 when the user has none of that name; 403 for a service token. */
     getByName: (name: string) => one("GET /collection/by-name/{canvas_name}", { canvas_name: name }),
     /** `GET /collection/exec-env/by-slug/{name}`: one of the team's canvases by name (user or service token). 404 when absent. */

@@ -11,8 +11,11 @@ import { CliUsageError, formatCommandHelp, formatHelp, isCommandName } from "./u
 // reused by the next run: startup is mostly module loading.
 enableCompileCache?.();
 
-const reconcile = (name: "validate" | "plan" | "apply" | "drift" | "destroy") => (argv: string[]) =>
-  (require("./reconcile-command") as typeof import("./reconcile-command")).runReconcileCommand(name, argv);
+const reconcile = (name: "validate" | "plan" | "apply" | "drift" | "destroy") => (argv: string[]) => {
+  // These hold the repository, the inventory and the platform's objects at once: keep the young generation small.
+  if (name !== "validate") (require("./young-generation") as typeof import("./young-generation")).capYoungGeneration();
+  return (require("./reconcile-command") as typeof import("./reconcile-command")).runReconcileCommand(name, argv);
+};
 
 const COMMANDS: Record<string, (argv: string[]) => Promise<number>> = {
   emulator: (argv) => (require("./emulator-command") as typeof import("./emulator-command")).runEmulatorCommand(argv),

@@ -3,8 +3,7 @@
  * function, renders its result. Documents go to stdout; notices, progress and errors to stderr.
  */
 import { createInterface } from "node:readline/promises";
-import { mkdir, writeFile } from "node:fs/promises";
-import { dirname, relative, resolve } from "node:path";
+import { relative, resolve } from "node:path";
 import { loadErrorAnnotations } from "../github/annotations";
 import { logText, underActions } from "../github/command-guard";
 import { guardIo } from "./actions-io";
@@ -12,6 +11,7 @@ import { forWorkflowLog, isUntrustedBlock } from "../github/workflow-commands";
 import type { CommandOptions, CommandResult } from "../reconcile/commands/command-types";
 import { formatLoadError } from "../model/desired";
 import type { Plan } from "../reconcile/plan/plan-model";
+import { RepositoryJail } from "../reconcile/load/jail";
 import { failureJson, progressDisplay, renderApplyReportText, renderDriftMarkdown, renderPlanText, toJson } from "../reconcile/render";
 import type { TestCommandResult } from "../reconcile/udf-tests/test-command";
 import { planGraph } from "../reconcile/render/change-graph";
@@ -157,9 +157,9 @@ function commandOptions(name: Name, v: Record<string, string | boolean | undefin
   return opts;
 }
 
-async function writeOut(file: string, text: string): Promise<void> {
-  await mkdir(dirname(resolve(file)), { recursive: true });
-  await writeFile(file, text);
+/** Writes a report: anywhere the operator chose, but inside the repository only through its jail (no link out, never .git). */
+async function writeOut(dir: string, file: string, text: string): Promise<void> {
+  RepositoryJail.forProject(dir).writeOperatorFile(file, text);
 }
 
 /** Errors of loading, one `file:line:column: message` per line (and annotations under GitHub Actions). */
@@ -234,7 +234,7 @@ async function render(
     const format = (v.format as string | undefined) ?? (v.json ? "json" : "md");
     const text = format === "json" ? toJson(result.drift) : renderDriftMarkdown(result.drift);
     print(text.endsWith("\n") ? text : `${text}\n`);
-    if (v.out) await writeOut(v.out as string, text);
+    if (v.out) await writeOut(dirArg, v.out as string, text);
   }
 }
 

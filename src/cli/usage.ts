@@ -33,14 +33,17 @@ const COMMAND_USAGE: Record<CommandName, string> = {
 `,
   validate: `  svc-iac validate [DIR] [--target T] [--json]
       Loads and checks the repository (svc.yaml, canvases, cronjobs, secrets, service accounts,
-      bucket policies). Prints every error as file:line:column. Sends nothing. Exit 0 valid, 1 not.
+      bucket policies), reading only files inside it, and parses every .py with Python's own parser
+      (SVC_PYTHON, default python3; SVC_PYTHON= skips that check). Prints every error as
+      file:line:column. Sends nothing. Exit 0 valid, 1 not.
 `,
   plan: `  svc-iac plan [DIR] [--target T] [--json] [--out FILE] [--detailed-exitcode] [--graph [mermaid|dot]]
                [--prune] [--max-deletions N] [--allow-delete-all] [--allow-cascade] [--outputs FILE] [--discard-tokens]
                [--only ADDRESS]... [--replace ADDRESS]...
       Shows what apply would do. Writes nothing on the platform; --out FILE saves the plan for
-      apply --plan FILE. A deletion that would take an object the project does not manage with it
-      (a hand-made UDF on a deleted canvas) stops the plan, naming it, unless --allow-cascade.
+      apply --plan FILE. A deletion or replacement that would take an object the project does not
+      manage with it (a hand-made UDF on a deleted canvas, a hand-made cronjob of a replaced UDF)
+      stops the plan, naming it, unless --allow-cascade.
       --only ADDRESS (repeatable; * stands for any text, e.g. "udf.listings/*") plans only the
       matching objects and what they need, and says the plan is partial. --replace ADDRESS
       (repeatable) replaces an object now: a share gets a new token, a service account a new

@@ -2,7 +2,7 @@
  * `startEmulator`: a faithful local platform on 127.0.0.1 for tests, examples and the embedded
  * default of the command.
  */
-import { mkdirSync, mkdtempSync, rmSync } from "node:fs";
+import { chmodSync, closeSync, constants, fchmodSync, mkdirSync, mkdtempSync, openSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { AREAS } from "./areas/index";
@@ -20,7 +20,7 @@ import type { EmulatorEnv } from "./route";
 import { DEFAULT_SEED, applySeed, type SeedSpec, type SeedTokens } from "./seed";
 import { loadSeedFile } from "./seed-file";
 import { createRouter, listen } from "./server";
-import { Store } from "./store";
+import { DATABASE_FILE, Store } from "./store";
 
 export interface EmulatorOptions {
   /** @default "127.0.0.1" */
@@ -78,11 +78,39 @@ export interface RunningEmulator {
   close(): Promise<void>;
 }
 
+/**
+ * The data dir holds passcodes, share tokens and the master key: the folder is made 0700 and the
+ * database 0600 before SQLite opens it (SQLite gives its WAL and SHM files the database's mode),
+ * also when an earlier version left them readable by others.
+ */
+function privateDataDir(dataDir: string): void {
+  mkdirSync(dataDir, { recursive: true, mode: 0o700 });
+  chmodSync(dataDir, 0o700);
+  for (const name of [DATABASE_FILE, `${DATABASE_FILE}-wal`, `${DATABASE_FILE}-shm`, "master.key"]) {
+    // Never through a symlink: the data dir may sit inside a repository a pull request wrote.
+    const create = name === DATABASE_FILE ? constants.O_CREAT : 0;
+    let fd: number;
+    try {
+      fd = openSync(join(dataDir, name), constants.O_RDONLY | constants.O_NOFOLLOW | create, 0o600);
+    } catch (e) {
+      const code = (e as NodeJS.ErrnoException).code;
+      if (code === "ENOENT") continue;
+      if (code === "ELOOP") throw new Error(`${join(dataDir, name)} is a symlink; the emulator keeps its data only in regular files of its data dir.`);
+      throw e;
+    }
+    try {
+      fchmodSync(fd, 0o600);
+    } finally {
+      closeSync(fd);
+    }
+  }
+}
+
 export async function startEmulator(options: EmulatorOptions = {}): Promise<RunningEmulator> {
   checkRunTimeLimit(options.runTimeLimitMs);
   // A bad seed file stops the start before the data dir is created or touched.
   const seed = typeof options.seed === "string" ? loadSeedFile(options.seed) : (options.seed ?? DEFAULT_SEED);
-  if (options.dataDir) mkdirSync(options.dataDir, { recursive: true });
+  if (options.dataDir) privateDataDir(options.dataDir);
   const keys = Keys.forDataDir(options.dataDir);
   const store = new Store(options.dataDir);
   store.migrate(CORE_DDL);

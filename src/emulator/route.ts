@@ -34,6 +34,12 @@ export interface RouteDef {
   /** How the request body is read. @default "json" for POST/PUT, "none" otherwise */
   body?: BodyKind;
   host?: "api" | "udf" | "internal";
+  /**
+   * Query parameters that may be given several times (`columns=a&columns=b`). Any other parameter
+   * given more than once is refused with 400 before the handler runs, never narrowed to one value.
+   * @default []
+   */
+  repeatable?: readonly string[];
   handler: (ctx: RequestContext) => unknown;
 }
 
@@ -52,6 +58,19 @@ export const noContent = () => new Reply(204, undefined, {}, true);
 export const bytes = (status: number, body: Buffer | string, contentType: string, headers: Record<string, string> = {}) =>
   new Reply(status, body, { "content-type": contentType, ...headers }, true);
 export const redirect = (location: string, status = 307) => new Reply(status, undefined, { location }, true);
+
+/**
+ * 400 for the first query parameter given more than once that the route does not take several
+ * of: `cell=A&cell=B` is ambiguous, and narrowing it to one value would answer another query.
+ */
+export function refuseRepeatedParameters(query: URLSearchParams, repeatable: readonly string[] = []): void {
+  for (const name of new Set(query.keys())) {
+    const count = query.getAll(name).length;
+    if (count > 1 && !repeatable.includes(name)) {
+      throw new HttpError(400, `Query parameter ${JSON.stringify(name.slice(0, 64))} was given ${count} times; it takes one value`);
+    }
+  }
+}
 
 export interface UploadedFile {
   filename: string;
@@ -93,7 +112,7 @@ export function parseBody<S extends z.ZodType>(ctx: RequestContext, schema: S): 
   return r.data;
 }
 
-/** Validates query parameters (first value of each name, plus arrays for names given in `arrays`). */
+/** Validates query parameters (each name's one value, arrays for names given in `arrays`; the server already refused other repeats). */
 export function parseQuery<S extends z.ZodType>(ctx: RequestContext, schema: S, arrays: string[] = []): z.infer<S> {
   const input: Record<string, unknown> = {};
   for (const key of new Set(ctx.query.keys())) input[key] = arrays.includes(key) ? ctx.query.getAll(key) : ctx.query.get(key);

@@ -4,12 +4,12 @@
  * what was found and what was expected. Unknown and duplicate keys are reported by the loader's own
  * `MapReader`; zod's issues are worded from the schema, not from zod's messages.
  */
-import { isAlias, isMap, isScalar, isSeq, type Node } from "yaml";
+import { isMap, isScalar, isSeq, type Node } from "yaml";
 import type { z } from "zod";
 import { describeFound, didYouMean, listAlternatives, Diagnostics } from "../reconcile/load/diagnostics";
 import { joinPath, MapReader, type ReadContext } from "../reconcile/load/fields";
 import { Resolver } from "../reconcile/load/variables";
-import { locate, type SourceDoc } from "../reconcile/load/yaml-source";
+import { locate, unalias, type SourceDoc } from "../reconcile/load/yaml-source";
 import type { SourceLocation } from "../model/desired";
 
 type Segment = string | number;
@@ -36,10 +36,7 @@ export function locatePath(src: SourceDoc, path: readonly Segment[]): SourceLoca
   return locate(src, node, pathText(path));
 }
 
-function deref(src: SourceDoc, node: Node | null): Node | null {
-  if (isAlias(node)) return (node.resolve(src.doc) as Node | undefined) ?? null;
-  return node;
-}
+const deref = (src: SourceDoc, node: Node | null): Node | null => unalias(src, node);
 
 /** Every error of the document against `schema`; the parsed value when there are none. */
 export function checkDocument<S extends z.ZodType>(src: SourceDoc, schema: S): { errors: Diagnostics; data: unknown; value?: z.output<S> } {

@@ -6,13 +6,14 @@
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
+import { JSON_BODY_MAX_BYTES } from "../api/request-limits";
 import { HttpError } from "./http-error";
 import type { FaultInjector } from "./faults";
 import { authorize, parseAuthorization } from "./principal";
-import { Reply, type EmulatorEnv, type RequestContext, type RouteDef, type UploadedFile } from "./route";
+import { refuseRepeatedParameters, Reply, type EmulatorEnv, type RequestContext, type RouteDef, type UploadedFile } from "./route";
 import { Router } from "./router";
 
-const JSON_LIMIT = 32 * 1024 * 1024;
+const JSON_LIMIT = JSON_BODY_MAX_BYTES;
 const RAW_LIMIT = 512 * 1024 * 1024;
 
 export interface ServerHandle {
@@ -129,6 +130,7 @@ async function handle(env: EmulatorEnv, router: Router, faults: FaultInjector | 
 
     const answer = env.store.tx(() => {
       const principal = authorize(def.scope, env.store, auth);
+      refuseRepeatedParameters(query, def.repeatable);
       const ctx: RequestContext = {
         env, store: env.store, method, path: target.path, params: match.params, query,
         headers: req.headers, auth, principal, rawBody, jsonBody, form, files, now: () => env.clock.now(),

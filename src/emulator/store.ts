@@ -6,6 +6,9 @@
 import { DatabaseSync, type SQLInputValue, type StatementSync } from "node:sqlite";
 import { join } from "node:path";
 
+/** The database's file name in the data dir. */
+export const DATABASE_FILE = "emulator.sqlite";
+
 export type Row = Record<string, SQLInputValue>;
 export type Param = SQLInputValue | boolean | undefined;
 
@@ -14,7 +17,7 @@ export class Store {
   private readonly cache = new Map<string, StatementSync>();
 
   constructor(dataDir: string | undefined) {
-    this.db = new DatabaseSync(dataDir ? join(dataDir, "emulator.sqlite") : ":memory:");
+    this.db = new DatabaseSync(dataDir ? join(dataDir, DATABASE_FILE) : ":memory:");
     this.db.exec("PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL; PRAGMA foreign_keys = ON;");
   }
 

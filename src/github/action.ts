@@ -5,10 +5,12 @@
  * and step outputs. The command's exit code is returned unchanged (0 nothing to do, 2 changes or
  * drift, 1 error); a failure to write to GitHub is a warning, never a different exit code.
  */
-import { mkdir, readFile, writeFile } from "node:fs/promises";
-import { basename, join, resolve } from "node:path";
+import { constants } from "node:fs";
+import { mkdir, open, readFile } from "node:fs/promises";
+import { basename, join } from "node:path";
 import type { Octokit } from "@octokit/rest";
-import { parse as parseYaml } from "yaml";
+import { isMap } from "yaml";
+import { parseBoundedYaml } from "../reconcile/load/yaml-parse";
 import type { CommandOptions, CommandResult, TokenPublisher } from "../reconcile/commands/command-types";
 import { ActionInputError, readActionInputs, type ActionInputs } from "./action-inputs";
 import { fullReport, resultLogText, resultMarkdown, type ReportLabels } from "./action-report";
@@ -27,6 +29,7 @@ import { Redactor } from "./redact";
 import { githubSecretsPublisher, maskPublisher } from "./secrets";
 import { CommandGuard, logLine, logText } from "./command-guard";
 import { annotation, appendOutputs, group, untrustedBlock } from "./workflow-commands";
+import { resolveInWorkspace } from "./workspace-paths";
 
 /** The command functions of `src/reconcile/commands`, injectable for tests. */
 export interface CommandFunctions {
@@ -92,7 +95,13 @@ async function runGuarded(io: ActionIo, { out, err, cmd, redactor, stdout }: Out
     return 1;
   }
   const ctx = await readActionContext(io.env);
-  const workspace = ctx.workspace ?? process.cwd();
+  // Every path input stays inside the workspace (symlinks followed), or the step fails naming it.
+  const resolved = await resolveInWorkspace(ctx.workspace ?? process.cwd(), { "working-directory": inputs.workingDirectory, "report-path": inputs.reportPath, "plan-file": inputs.planFile });
+  if (!resolved.ok) {
+    for (const problem of resolved.problems) cmd(annotation("error", problem, { title: "svc-iac: invalid action input" }));
+    return 1;
+  }
+  const workspace = resolved.workspace;
   if (inputs.command === "projects") {
     const github = inputs.combinedComment && ctx.pullRequest ? githubFor(inputs.githubToken, ctx, out, cmd) : undefined;
     const sha = ctx.pullRequest?.headSha ?? ctx.sha;
@@ -101,14 +110,15 @@ async function runGuarded(io: ActionIo, { out, err, cmd, redactor, stdout }: Out
       : undefined;
     return runProjectsStep(inputs, ctx, workspace, { out, cmd, publishList });
   }
-  const repoDir = resolve(workspace, inputs.workingDirectory);
-  const reportDir = resolve(workspace, inputs.reportPath);
+  const repoDir = resolved.paths["working-directory"];
+  const reportDir = resolved.paths["report-path"];
+  const planPath = resolved.paths["plan-file"];
   const warn = (what: string, e: unknown) => cmd(annotation("warning", `${what}: ${describeGithubError(e)}`, { title: "svc-iac" }));
   const outputs: Record<string, string> = { "exit-code": "1", "has-changes": "false", "has-drift": "false", "report-path": reportDir };
 
   let result: CommandResult;
   try {
-    result = await runCommand(inputs, ctx, io, repoDir, { out, err, redactor, warn, stdout });
+    result = await runCommand(inputs, ctx, io, { repoDir, planPath }, { out, err, redactor, warn, stdout });
   } catch (e) {
     cmd(annotation("error", `svc-iac ${inputs.command} failed: ${(e as Error)?.message ?? String(e)}`, { title: "svc-iac" }));
     await appendOutputs(ctx.outputFile, outputs);
@@ -171,7 +181,7 @@ interface Writers {
 }
 
 /** Runs the chosen command with the token publishers: the log mask first, then GitHub secrets if asked. */
-async function runCommand(inputs: ActionInputs, ctx: ActionContext, io: ActionIo, repoDir: string, w: Writers): Promise<CommandResult> {
+async function runCommand(inputs: ActionInputs, ctx: ActionContext, io: ActionIo, { repoDir, planPath }: { repoDir: string; planPath?: string }, w: Writers): Promise<CommandResult> {
   const commands = io.deps?.commands ?? defaultCommands();
   const opts: CommandOptions = {
     dir: repoDir,
@@ -188,8 +198,8 @@ async function runCommand(inputs: ActionInputs, ctx: ActionContext, io: ActionIo
     ...(inputs.only.length ? { only: inputs.only } : {}),
     ...(inputs.replace.length ? { replace: inputs.replace } : {}),
     // A saved plan: written by plan (for an artifact on the pull request), executed exactly by apply.
-    ...(inputs.planFile && inputs.command === "plan" ? { planOut: resolve(ctx.workspace ?? process.cwd(), inputs.planFile) } : {}),
-    ...(inputs.planFile && inputs.command === "apply" ? { planFile: resolve(ctx.workspace ?? process.cwd(), inputs.planFile) } : {}),
+    ...(planPath && inputs.command === "plan" ? { planOut: planPath } : {}),
+    ...(planPath && inputs.command === "apply" ? { planFile: planPath } : {}),
     lockOwner: ctx.runUrl ? `GitHub Actions ${ctx.runUrl}` : "GitHub Actions",
     log: (line) => w.err(`${line}\n`),
     progress: (e) => {
@@ -282,8 +292,11 @@ function projectOf(result: CommandResult): string | undefined {
  */
 async function projectFromSvcFile(repoDir: string): Promise<string> {
   try {
-    const doc = parseYaml(await readFile(join(repoDir, "svc.yaml"), "utf8")) as { project?: unknown } | null;
-    if (typeof doc?.project === "string" && doc.project.trim() !== "") return doc.project.trim();
+    // The bounded parse the loader uses: svc.yaml is the pull request's, and may be an alias bomb.
+    const parsed = parseBoundedYaml(await readFile(join(repoDir, "svc.yaml"), "utf8"));
+    const top = parsed.ok ? parsed.doc.contents : null;
+    const project: unknown = isMap(top) ? top.get("project") : undefined;
+    if (typeof project === "string" && project.trim() !== "") return project.trim();
   } catch {
     // An unreadable svc.yaml is reported by the command itself; the folder name will do here.
   }
@@ -300,8 +313,20 @@ function printResult(result: CommandResult, labels: ReportLabels, out: (text: st
 async function writeReportFiles(dir: string, result: CommandResult, labels: ReportLabels, redactor: Redactor): Promise<void> {
   const report = fullReport(result, labels);
   await mkdir(dir, { recursive: true });
-  await writeFile(join(dir, `${result.command}.md`), redactor.apply(report.markdown), "utf8");
-  if (report.json) await writeFile(join(dir, `${result.command}.json`), redactor.apply(report.json), "utf8");
+  await writeNoFollow(join(dir, `${result.command}.md`), redactor.apply(report.markdown));
+  if (report.json) await writeNoFollow(join(dir, `${result.command}.json`), redactor.apply(report.json));
+}
+
+/** Writes a report file, refusing one that is a symlink (committed by a pull request, it could point anywhere). */
+async function writeNoFollow(path: string, text: string): Promise<void> {
+  const file = await open(path, constants.O_WRONLY | constants.O_CREAT | constants.O_TRUNC | constants.O_NOFOLLOW, 0o644).catch((e: NodeJS.ErrnoException) => {
+    throw e.code === "ELOOP" ? new Error(`${path} is a symlink; the report is not written through it.`) : e;
+  });
+  try {
+    await file.writeFile(text, "utf8");
+  } finally {
+    await file.close();
+  }
 }
 
 function githubFor(token: string | undefined, ctx: ActionContext, out: (text: string) => void, cmd: (text: string) => void): Octokit | undefined {

@@ -5,12 +5,9 @@
  * `svc:udfBaseUrl`, `svc:token`, `svc:serviceToken`) or else the `SVC_*` environment variables.
  */
 import { clientFromEnv, type SvcClient } from "../api/client";
-import { KINDS } from "../resources/registry";
-import type { ResourceKind } from "../resources/kind";
+import { checkCall, createCall, deleteCall, diffCall, readCall, updateCall } from "./kind-calls";
 
 const PROVIDER_KEY = "__provider";
-/** The engine's placeholder for values not known during preview. */
-const UNKNOWN = "04da6b54-80e4-46f7-96ec-b56ff0331ba9";
 
 interface ConfigSource {
   get(key: string): string | undefined;
@@ -51,61 +48,34 @@ function client(): SvcClient {
   return cached.client;
 }
 
-function kindOf(name: string): ResourceKind<any, any> {
-  const k = KINDS[name];
-  if (!k) throw new Error(`svc provider: unknown resource kind "${name}". Expected one of ${Object.keys(KINDS).join(", ")}.`);
-  return k;
-}
-
 function strip(props: Record<string, unknown>): Record<string, unknown> {
   const { [PROVIDER_KEY]: _p, ...rest } = props ?? {};
   return rest;
 }
 
-function hasUnknowns(v: unknown): boolean {
-  if (v === UNKNOWN) return true;
-  if (Array.isArray(v)) return v.some(hasUnknowns);
-  if (v && typeof v === "object") return Object.values(v).some(hasUnknowns);
-  return false;
-}
-
 export async function check(kind: string, _olds: Record<string, unknown>, news: Record<string, unknown>) {
-  const raw = strip(news);
   // During preview, inputs computed from other resources are unknown; validate what is known.
-  if (hasUnknowns(raw)) return { inputs: raw, failures: [] };
-  const { inputs, failures } = kindOf(kind).check(raw);
-  return { inputs: { ...inputs }, failures };
+  return checkCall(kind, strip(news));
 }
 
 export async function diff(kind: string, _id: string, olds: Record<string, unknown>, news: Record<string, unknown>) {
-  const raw = strip(news);
-  if (hasUnknowns(raw)) return { changes: true, replaces: [], stables: [], deleteBeforeReplace: false };
-  const k = kindOf(kind);
-  const { inputs } = k.check(raw);
-  const d = k.diff(strip(olds), inputs);
-  return { changes: d.changes, replaces: d.replaces, stables: d.stables, deleteBeforeReplace: d.deleteBeforeReplace };
+  return diffCall(kind, strip(olds), strip(news));
 }
 
 export async function create(kind: string, inputs: Record<string, unknown>) {
-  const k = kindOf(kind);
-  const checked = k.check(strip(inputs));
-  if (checked.failures.length) throw new Error(checked.failures.map((f) => `${f.property}: ${f.reason}`).join("\n"));
-  const r = await k.create({ client: client() }, checked.inputs);
-  return { id: r.id, outs: r.state };
+  return createCall(client(), kind, strip(inputs));
 }
 
 export async function read(kind: string, id: string, props: Record<string, unknown>) {
-  const state = await kindOf(kind).read({ client: client() }, id, strip(props));
+  const state = await readCall(client(), kind, id, strip(props));
   // An object deleted out of band reads as no properties: the engine then plans a create.
   return state === undefined ? { id: "", props: {} } : { id, props: state };
 }
 
 export async function update(kind: string, id: string, olds: Record<string, unknown>, news: Record<string, unknown>) {
-  const k = kindOf(kind);
-  const { inputs } = k.check(strip(news));
-  return { outs: await k.update({ client: client() }, id, strip(olds), inputs) };
+  return { outs: await updateCall(client(), kind, id, strip(olds), strip(news)) };
 }
 
 export async function remove(kind: string, id: string, props: Record<string, unknown>): Promise<void> {
-  await kindOf(kind).delete({ client: client() }, id, strip(props));
+  await deleteCall(client(), kind, id, strip(props));
 }

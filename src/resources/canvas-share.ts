@@ -12,12 +12,13 @@
 import equal from "fast-deep-equal";
 import { unlessMissing, referencedCanvas } from "./missing";
 import { z } from "zod";
-import type { Canvas as ApiCanvas } from "../api/schemas";
+import type { Canvas as ApiCanvas, CanvasFields } from "../api/schemas";
+import { teamCanvases } from "./canvas";
 import { checkWith } from "./check";
 import { summarize } from "./field-diff";
 import { fingerprint, isUnkeyedFingerprint, matchesFingerprint, type FingerprintKey } from "./fingerprint";
 import type { FieldChange, KindContext, ResourceKind } from "./kind";
-import type { ReconcileTraits } from "./reconcile-traits";
+import { platformNames, type ReconcileTraits } from "./reconcile-traits";
 
 export const CanvasShareInputs = z.strictObject({
   canvasId: z.string({ error: "canvasId is the id of the canvas to share (e.g. canvas.id)." }).min(1, {
@@ -43,7 +44,7 @@ export interface CanvasShareState extends CanvasShareInputs {
 
 const ROTATION_NOTE = "rotates the share token: old links and the session tokens minted for them stop working";
 
-function shareState(inputs: CanvasShareInputs, c: ApiCanvas, mintedScope: "team" | "public"): CanvasShareState {
+function shareState(inputs: CanvasShareInputs, c: CanvasFields, mintedScope: "team" | "public"): CanvasShareState {
   // Absent inputs stay absent: the engine's property values cannot hold `undefined`.
   const kept = Object.fromEntries(Object.entries(inputs).filter(([, v]) => v !== undefined)) as CanvasShareInputs;
   return { ...kept, shareToken: c.share_token!, shareClientId: c.share_client_id ?? null, mintedScope };
@@ -116,8 +117,9 @@ export const canvasShareKind: ResourceKind<CanvasShareInputs, CanvasShareState> 
     if (!c?.share_token) return undefined;
     // A token rotated out of band was minted under a scope we did not see: assume the canvas's.
     const minted = c.share_token === olds.shareToken ? olds.mintedScope : c.access_scope;
-    const { canvasId, clientId, rotation, accessScope } = olds;
-    return shareState({ canvasId, clientId, rotation, accessScope }, c, minted);
+    // The id is the canvas's: a read with an id alone (refresh, import) names the canvas too.
+    const { clientId, rotation, accessScope } = olds;
+    return shareState({ canvasId: id, clientId, rotation, accessScope }, c, minted);
   },
   async update(ctx, id, olds, news) {
     const c = await referencedCanvas(ctx, id);
@@ -135,8 +137,9 @@ export const canvasShareKind: ResourceKind<CanvasShareInputs, CanvasShareState> 
     await unlessMissing(ctx.client.sharing.unshare(id));
   },
   async observeAll(ctx) {
-    const shared = await ctx.client.canvases.listExecEnvShared();
-    return shared
+    // The team's canvases as the Canvas kind reads them (one canvas per answer): those with a share token.
+    return (await teamCanvases(ctx))
+      .map((t) => t.canvas)
       .filter((c) => c.share_token)
       .map((c) => ({ id: c.id, key: c.id, state: shareState({ canvasId: c.id }, c, c.access_scope) }));
   },
@@ -186,4 +189,17 @@ export const canvasShareTraits: ReconcileTraits = {
   cascade: { effect: "deleted", why: "a deleted canvas's share goes with it, and its share links stop working" },
   // The shares of this project's canvases (a share's id is its canvas's).
   unmanaged: { within: "Canvas", parents: "declared", parentId: (o) => o.id, address: (_o, canvas) => `share.${canvas}` },
+  preflight: {
+    read: (client) => client.realtime.listInstances(),
+    check(d, instances: { client_id: string }[]) {
+      const ids = instances.map((i) => i.client_id);
+      const clientId = d.inputs.clientId as string | undefined;
+      if (clientId === undefined) {
+        return ids.length ? [] : [{ path: "share", message: "found no real-time instance available to the team, expected at least one to share the canvas on: ask for an instance, or remove share" }];
+      }
+      if (ids.includes(clientId)) return [];
+      const expected = ids.length ? `one of the team's real-time instances (${platformNames(ids)})` : "a real-time instance of the team, which has none";
+      return [{ path: "share.client_id", message: `found ${JSON.stringify(clientId)}, expected ${expected}; omit client_id for the preferred one` }];
+    },
+  },
 };

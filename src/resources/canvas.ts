@@ -6,12 +6,14 @@ import { z } from "zod";
 import { unlessMissing } from "./missing";
 import { isApiError } from "../api/errors";
 import type { Canvas as ApiCanvas, CanvasFields } from "../api/schemas";
+import { oversizeReason } from "../api/request-limits";
 import { checkWith } from "./check";
 import { diffFields, secretFingerprint } from "./field-diff";
 import type { FingerprintKey } from "./fingerprint";
-import type { Created, KindContext, ResourceKind } from "./kind";
+import type { CheckResult, Created, KindContext, ResourceKind } from "./kind";
 import { NothingToAdopt, createUnlooked } from "./fresh-listings";
 import type { ReconcileTraits } from "./reconcile-traits";
+import { readTeamCanvases, type TeamCanvas } from "./team-canvases";
 
 export const CanvasInputs = z.strictObject({
   name: z.string({ error: "A canvas name is a string of letters, digits and underscores." }).regex(/^[A-Za-z0-9_]+$/, {
@@ -47,6 +49,14 @@ function toBody(i: CanvasInputs) {
   };
 }
 
+/** The schema's check, then the size of the body create and update send (the dashboard is its large part). */
+function checkCanvas(raw: unknown): CheckResult<CanvasInputs> {
+  const r = checkWith(CanvasInputs, raw, ["passcode"]);
+  if (r.failures.length) return r;
+  const tooLarge = oversizeReason("The canvas body (its dashboard_body and settings)", Buffer.byteLength(JSON.stringify(toBody(r.inputs))));
+  return tooLarge ? { ...r, failures: [{ property: "dashboardBody", reason: tooLarge }] } : r;
+}
+
 /** Maps a platform canvas to kept state. */
 export interface CanvasRecord {
   id: string;
@@ -74,9 +84,12 @@ export function canvasState(c: CanvasRecord, key?: FingerprintKey): CanvasState 
   };
 }
 
-/** The team's canvases with their UDFs unchecked, read once per observation (`ctx.reads`). */
-export function teamCanvases(ctx: KindContext): Promise<CanvasFields[]> {
-  return ctx.reads?.read("GET /collection/exec-env", () => ctx.client.canvases.listExecEnvFields()) ?? ctx.client.canvases.listExecEnvFields();
+/**
+ * The team's canvases with their UDFs unchecked, read once per observation (`ctx.reads`), one
+ * canvas per answer (see `team-canvases.ts`).
+ */
+export function teamCanvases(ctx: KindContext): Promise<TeamCanvas[]> {
+  return ctx.reads?.read("team canvases", () => readTeamCanvases(ctx.client)) ?? readTeamCanvases(ctx.client);
 }
 
 async function findByName(ctx: KindContext, name: string): Promise<ApiCanvas | undefined> {
@@ -93,7 +106,7 @@ export const canvasKind: ResourceKind<CanvasInputs, CanvasState> = {
   kind: "Canvas",
   secretInputs: ["passcode"],
   secretOutputs: ["passcodeFingerprint"],
-  check: (raw) => checkWith(CanvasInputs, raw, ["passcode"]),
+  check: checkCanvas,
   key: (i) => i.name,
   diff(olds, news, ctx) {
     const { passcodeFingerprint: _fp, ...rest } = olds;
@@ -129,11 +142,10 @@ export const canvasKind: ResourceKind<CanvasInputs, CanvasState> = {
     return canvasState(await ctx.client.canvases.update(id, toBody(news)), ctx.fingerprintKey);
   },
   async observeAll(ctx) {
-    // The environment listing returns every team canvas, with full records, in one request.
-    // Every canvas with every UDF body: only the canvases' own fields are checked and used here
-    // (the Udf kind reads the UDFs from the same answer).
+    // Every team canvas in full, one canvas per answer: only the canvases' own fields are checked
+    // and used here (the Udf and CanvasShare kinds read the same answers).
     const all = await teamCanvases(ctx);
-    return all.map((c) => ({ id: c.id, key: c.name, state: canvasState(c, ctx.fingerprintKey) }));
+    return all.map(({ canvas: c }) => ({ id: c.id, key: c.name, state: canvasState(c, ctx.fingerprintKey) }));
   },
   async delete(ctx, id) {
     await unlessMissing(ctx.client.canvases.delete(id));

@@ -179,4 +179,35 @@ export interface ReconcileTraits {
     parentId(o: Observed<any>): string;
     address(o: Observed<any>, parentName: string): string;
   };
+  /**
+   * What `plan` (and apply, before its first write) checks with reads, so that apply never stops
+   * half-way on it: a real-time instance the team does not have. `read` runs once per
+   * plan when an object of the kind is declared; `check` gives each problem of one object.
+   */
+  readonly preflight?: Preflight;
+}
+
+/** A check made with reads before any write (see {@link ReconcileTraits.preflight}). */
+export interface Preflight<Facts = any> {
+  read(client: SvcClient): Promise<Facts>;
+  check(desired: DesiredObject, facts: Facts): PreflightProblem[];
+}
+
+/**
+ * Names the platform gave (real-time instances), as an error shows them: the platform's text is
+ * untrusted, so each is quoted and cut, and a long list is cut too.
+ * @example
+ * platformNames(["rt-a", "rt-b"]) // '"rt-a", "rt-b"'
+ */
+export function platformNames(names: readonly string[], max = 10): string {
+  const shown = [...new Set(names)].sort().slice(0, max).map((n) => JSON.stringify(n.length > 64 ? `${n.slice(0, 63)}…` : n));
+  const more = new Set(names).size - shown.length;
+  return shown.join(", ") + (more > 0 ? ` and ${more} more` : "");
+}
+
+/** One problem of a declared object: the field as the file names it, found and expected. */
+export interface PreflightProblem {
+  /** The key in the file, e.g. `share.client_id`. */
+  path: string;
+  message: string;
 }

@@ -62,9 +62,15 @@ export function accountName(i: ServiceAccountInputs): string {
   return `${i.name} [svc-iac ${tag}]`;
 }
 
-function stateOf(sa: ApiServiceAccount, inputs: ServiceAccountInputs, token: string | null): ServiceAccountState {
+/** The declared name behind a platform name: without its tag when svc-iac made it, else all of it (made by hand). */
+export function declaredName(platformName: string): string {
+  return TAGGED.exec(platformName)?.[1] ?? platformName;
+}
+
+function stateOf(sa: ApiServiceAccount, inputs: Partial<ServiceAccountInputs>, token: string | null): ServiceAccountState {
   return {
-    name: inputs.name,
+    // A read with an id alone (refresh, import) knows the account only by its platform name.
+    name: inputs.name ?? declaredName(sa.name),
     ...(inputs.rotation !== undefined ? { rotation: inputs.rotation } : {}),
     id: sa.id,
     accountName: sa.name,
@@ -79,9 +85,14 @@ export const serviceAccountKind: ResourceKind<ServiceAccountInputs, ServiceAccou
   secretOutputs: ["token"],
   check: (raw) => checkWith(ServiceAccountInputs, raw),
   key: accountName,
-  diff: (olds, news) =>
+  diff(olds, news) {
+    // A state read from an id alone has no rotation: the platform keeps only its tag in the name.
+    // A rotation whose tag is the account's own is the one it was made with, so it is no change.
+    const rotationUnread = olds.rotation === undefined && news.rotation !== undefined && TAGGED.test(olds.accountName ?? "");
+    const old = rotationUnread && accountName(news) === olds.accountName ? { ...olds, rotation: news.rotation } : { ...olds };
     // Both fields replace; the new account is created before the old one is deleted.
-    diffFields({ ...olds }, { name: news.name, rotation: news.rotation }, { replaceOn: ["name", "rotation"] }),
+    return diffFields(old, { name: news.name, rotation: news.rotation }, { replaceOn: ["name", "rotation"] });
+  },
   async create(ctx, inputs) {
     const wanted = accountName(inputs);
     const existing = (await ctx.client.environment.listServiceAccounts()).find((sa) => sa.name === wanted);
@@ -120,7 +131,7 @@ export const serviceAccountKind: ResourceKind<ServiceAccountInputs, ServiceAccou
     return (await ctx.client.environment.listServiceAccounts()).map((sa) => ({
       id: sa.id,
       key: sa.name,
-      state: { name: TAGGED.exec(sa.name)?.[1] ?? sa.name, id: sa.id, accountName: sa.name, token: null, createdAt: sa.created_at },
+      state: { name: declaredName(sa.name), id: sa.id, accountName: sa.name, token: null, createdAt: sa.created_at },
     }));
   },
 };

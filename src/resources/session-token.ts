@@ -11,7 +11,7 @@ import { z } from "zod";
 import { isApiError } from "../api/errors";
 import { checkWith } from "./check";
 import { diffFields, secretFingerprint, summarize } from "./field-diff";
-import type { ResourceKind } from "./kind";
+import type { KindContext, ResourceKind } from "./kind";
 
 /** Largest session-token lifetime the platform accepts, in seconds (24 hours). */
 export const MAX_SESSION_TTL = 86_400;
@@ -45,6 +45,36 @@ const canvasTokenPrint = (token: string) => secretFingerprint(token, SALT, "canv
 
 function expired(s: Pick<SessionTokenState, "expiresAt">, now: Date): boolean {
   return new Date(s.expiresAt).getTime() <= now.getTime();
+}
+
+/** Why a session token cannot be imported or read from its id alone. */
+export const UNREADABLE =
+  "A SessionToken cannot be read from its id alone: the platform neither lists nor returns session tokens, and the token and its canvas token are secrets that an id (kept in clear) must not hold. Declare a new SessionToken instead; minting one takes a single request.";
+
+/**
+ * Whether the platform still honours the session token: a by-token read of its canvas with it.
+ * 404: the canvas token was rotated or unshared. 401: the session token is refused, unless the
+ * canvas has a passcode, which is checked first (then the read is tried again with it). A canvas
+ * token of public scope needs no session token, so there a revoked one still reads as honoured.
+ */
+async function honoured(ctx: KindContext, s: SessionTokenState): Promise<boolean> {
+  const refused = (e: unknown) => isApiError(e, "not_found") || isApiError(e, "unauthorized");
+  try {
+    await ctx.client.sharing.getByToken(s.canvasToken, { sessionToken: s.sessionToken });
+    return true;
+  } catch (e) {
+    if (!refused(e)) throw e;
+    if (isApiError(e, "not_found")) return false;
+  }
+  const canvas = (await ctx.client.canvases.listExecEnvShared()).find((c) => c.share_token === s.canvasToken);
+  if (!canvas?.passcode) return false;
+  try {
+    await ctx.client.sharing.getByToken(s.canvasToken, { sessionToken: s.sessionToken, passcode: canvas.passcode });
+    return true;
+  } catch (e) {
+    if (refused(e)) return false;
+    throw e;
+  }
 }
 
 export const sessionTokenKind: ResourceKind<SessionTokenInputs, SessionTokenState> = {
@@ -87,8 +117,11 @@ export const sessionTokenKind: ResourceKind<SessionTokenInputs, SessionTokenStat
     return { id: secretFingerprint(r.session_token, SALT, "sessionToken")!, state, adopted: false };
   },
   async read(ctx, _id, olds) {
-    // Session tokens cannot be read back: the kept state stands until it expires.
-    return expired(olds, (ctx.now ?? (() => new Date()))()) ? undefined : olds;
+    if (typeof olds?.sessionToken !== "string" || typeof olds.canvasToken !== "string") throw new Error(UNREADABLE);
+    if (expired(olds, (ctx.now ?? (() => new Date()))())) return undefined;
+    // Session tokens cannot be read back, only tried: one revoked, or whose canvas token was
+    // rotated or unshared, is refused, and then reads as gone so that the next update mints one.
+    return (await honoured(ctx, olds)) ? olds : undefined;
   },
   async update(_ctx, _id, olds) {
     // Every input change replaces the token; nothing is updated in place.

@@ -13,19 +13,20 @@ import { readFileSync } from "node:fs";
 import { resolve } from "node:path";
 import { z } from "zod";
 import { referencedCanvas, unlessMissing } from "./missing";
-import { Udf as UdfRecord, type Canvas as ApiCanvas, type Udf as ApiUdf } from "../api/schemas";
+import type { Canvas as ApiCanvas, Udf as ApiUdf } from "../api/schemas";
 import { teamCanvases } from "./canvas";
 import { checkWith } from "./check";
 import { diffFields } from "./field-diff";
+import { oversizeReason } from "../api/request-limits";
 import { canonicalJson } from "../canonical-json";
 import type { CheckFailure, Created, FieldChange, KindContext, Observed, ResourceKind } from "./kind";
 import { NothingToAdopt, createUnlooked } from "./fresh-listings";
 import type { ReconcileTraits } from "./reconcile-traits";
 import type { DesiredObject } from "../model/desired";
 import { layoutCanvases } from "./udf-layout";
-import { buildUdfBody, parseUdfBody, sameUdfBody, type UdfHeader } from "./udf-body";
+import { buildUdfBody, sameUdfBody, type UdfHeader } from "./udf-body";
+import { udfState, type UdfInputs, type UdfState } from "./udf-state";
 
-const UdfList = z.array(UdfRecord);
 
 const PY_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
 const pyFile = (what: string) =>
@@ -68,31 +69,7 @@ export const UdfArgs = z.strictObject({
   createSharedToken: z.boolean({ error: "createSharedToken is true or false." }).default(false),
 });
 
-/** Checked inputs: the code of every module is inline (files read). */
-export interface UdfInputs {
-  canvasId: string;
-  slug: string;
-  code: string;
-  entrypoint: string;
-  headers: UdfHeader[];
-  metadata: Record<string, unknown>;
-  createSharedToken: boolean;
-}
-
-/** Kept state: the inputs and the platform's outputs. */
-export interface UdfState extends Omit<UdfInputs, "canvasId" | "createSharedToken"> {
-  id: string;
-  /** Null when the UDF was moved off every canvas (to its owner's default canvas). */
-  canvasId: string | null;
-  /** Absent when unknown (a UDF found by a listing). */
-  createSharedToken?: boolean;
-  udfBodyHash: string;
-  /** The per-UDF shared token (`fsh_...`): only returned when the UDF is created. Secret. */
-  sharedToken?: string;
-  /** Shown on its canvas, and its place there (set through the canvas; outputs only). */
-  isVisible?: boolean;
-  position?: number;
-}
+export type { UdfInputs, UdfState } from "./udf-state";
 
 /** Resolves `code` / `codePath` of one module: the source, or a failure naming the property. */
 function moduleSource(raw: unknown, at: string): { code?: string; failure?: CheckFailure } {
@@ -140,6 +117,9 @@ export function checkUdf(raw: unknown) {
     metadata: a.metadata,
     createSharedToken: a.createSharedToken,
   };
+  // The body as it is sent (a JSON string inside the request): known now, refused now, not by a 413 half-way through an apply.
+  const tooLarge = oversizeReason(`The UDF body (its code, ${inputs.headers.length} helper module${inputs.headers.length === 1 ? "" : "s"} and metadata)`, Buffer.byteLength(JSON.stringify(udfBodyOf(inputs))));
+  if (tooLarge) failures.push({ property: "code", reason: tooLarge });
   return { inputs, failures };
 }
 
@@ -148,23 +128,7 @@ export function udfBodyOf(s: Pick<UdfInputs, "slug" | "entrypoint" | "code" | "h
   return buildUdfBody({ name: s.slug, entrypoint: s.entrypoint, code: s.code, headers: s.headers, metadata: s.metadata });
 }
 
-export function udfState(u: ApiUdf, kept: { createSharedToken?: boolean; sharedToken?: string } = {}): UdfState {
-  const body = parseUdfBody(u.udf_body);
-  return {
-    id: u.id,
-    canvasId: u.collection_id ?? null,
-    slug: u.slug,
-    code: body.code,
-    entrypoint: body.entrypoint,
-    headers: body.headers,
-    metadata: body.metadata,
-    ...(kept.createSharedToken === undefined ? {} : { createSharedToken: kept.createSharedToken }),
-    udfBodyHash: u.udf_body_hash,
-    ...(kept.sharedToken ? { sharedToken: kept.sharedToken } : {}),
-    ...(typeof u.is_visible === "boolean" ? { isVisible: u.is_visible } : {}),
-    ...(typeof u.position === "number" ? { position: u.position } : {}),
-  };
-}
+export { udfState };
 
 
 /** Drops the UDF's real-time cache when its canvas is shared, so shared URLs serve the new code. */
@@ -243,15 +207,10 @@ export const udfKind: ResourceKind<UdfInputs, UdfState> = {
   },
   async observeAll(ctx) {
     // Every UDF a Udf can manage is on one of the team's canvases (those on an owner's default
-    // canvas are not), and the canvas listing carries them in full: the same answer the Canvas
+    // canvas are not), and each canvas's answer carries them in full: the same answers the Canvas
     // kind reads, instead of paging through every UDF of the environment.
-    const out: Observed<UdfState>[] = [];
-    for (const c of await teamCanvases(ctx)) {
-      const udfs = UdfList.safeParse(c.udfs);
-      if (!udfs.success) throw new Error(`The UDFs of canvas "${c.name}" in GET /collection/exec-env do not match the spec: ${udfs.error.issues.slice(0, 3).map((i) => `${i.path.join(".")}: ${i.message}`).join("; ")}.`);
-      for (const u of udfs.data) if (u.collection_id) out.push({ id: u.id, key: `${u.collection_id}/${u.slug}`, state: udfState(u) });
-    }
-    return out;
+    // (Made into states as each canvas's answer arrives: see `team-canvases.ts`.)
+    return (await teamCanvases(ctx)).flatMap((c) => c.udfs);
   },
 };
 

@@ -285,3 +285,21 @@ describe("canvases: credentials", () => {
     }
   });
 });
+
+describe("single-value query parameters given twice (spec 7: 400 with a detail string)", () => {
+  it("GIVEN collection_id twice on POST /collection/share THEN 400 names the parameter, and neither canvas is shared", async () => {
+    const a = await fx.user.canvases.create({ name: "repeat_param_a" });
+    const b = await fx.user.canvases.create({ name: "repeat_param_b" });
+    const q = new URLSearchParams([["collection_id", a.id], ["collection_id", b.id], ["client_id", fx.emu.clientId!]]);
+    const res = await fetch(`${fx.emu.baseUrl}/collection/share?${q}`, { method: "POST", headers: { authorization: `Bearer ${fx.emu.tokens.user_token}` } });
+    expect(res.status).toBe(400);
+    expect(await res.json()).toEqual({ detail: 'Query parameter "collection_id" was given 2 times; it takes one value' });
+    for (const c of [a, b]) expect((await fx.user.canvases.getById(c.id)).share_token).toBeNull();
+  });
+
+  it("GIVEN limit twice on a listing THEN 400 instead of the first value", async () => {
+    const res = await fetch(`${fx.emu.baseUrl}/collection/self?limit=1&limit=300`, { headers: { authorization: `Bearer ${fx.emu.tokens.user_token}` } });
+    expect(res.status).toBe(400);
+    expect(((await res.json()) as { detail: string }).detail).toBe('Query parameter "limit" was given 2 times; it takes one value');
+  });
+});

@@ -1,5 +1,5 @@
 import { execFileSync, spawn } from "node:child_process";
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { chmodSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { createInterface } from "node:readline";
@@ -68,6 +68,50 @@ describe("svc-iac emulator (the command)", () => {
     await second.exited;
     const db = readFileSync(join(dataDir, "emulator.sqlite"));
     for (const t of [a.user_token, a.service_token, a.other_user_token]) expect(db.includes(Buffer.from(t))).toBe(false);
+  });
+
+  it("GIVEN a data dir an earlier version left readable by others (0755, emulator.sqlite 0644) WHEN the emulator starts and writes THEN the folder is 0700 and the database, its WAL and SHM and the master key are 0600", async () => {
+    // GIVEN
+    const dataDir = join(tempDir(), "local");
+    mkdirSync(dataDir, { mode: 0o755 });
+    chmodSync(dataDir, 0o755);
+    writeFileSync(join(dataDir, "emulator.sqlite"), "", { mode: 0o644 });
+    chmodSync(join(dataDir, "emulator.sqlite"), 0o644);
+    // WHEN it runs and stores a passcode
+    const emu = await startEmulator({ dataDir, tickIntervalMs: 0 });
+    try {
+      const client = createClient({ baseUrl: emu.baseUrl, token: emu.tokens.user_token });
+      await client.account.updateSelf({ name: "Private Name" });
+      await client.close();
+      // THEN, while it runs (the WAL and SHM exist only then)
+      const mode = (file: string) => statSync(join(dataDir, file)).mode & 0o777;
+      expect(mode(".")).toBe(0o700);
+      expect(readdirSync(dataDir).filter((f) => f.startsWith("emulator.sqlite")).sort()).toEqual(["emulator.sqlite", "emulator.sqlite-shm", "emulator.sqlite-wal"]);
+      for (const file of ["emulator.sqlite", "emulator.sqlite-shm", "emulator.sqlite-wal", "master.key"]) expect([file, mode(file)]).toEqual([file, 0o600]);
+    } finally {
+      await emu.close();
+    }
+  });
+
+  it("GIVEN a fresh data dir WHEN the emulator starts THEN nothing in it is readable by others", async () => {
+    const dataDir = join(tempDir(), "fresh", "local");
+    const emu = await startEmulator({ dataDir, tickIntervalMs: 0 });
+    try {
+      expect(statSync(dataDir).mode & 0o777).toBe(0o700);
+      expect(statSync(join(dataDir, "emulator.sqlite")).mode & 0o077).toBe(0);
+    } finally {
+      await emu.close();
+    }
+  });
+
+  it("GIVEN emulator.sqlite in the data dir is a symlink WHEN the emulator starts THEN it refuses, naming the file, and the target is untouched", async () => {
+    const dir = tempDir();
+    const dataDir = join(dir, "local");
+    mkdirSync(dataDir);
+    writeFileSync(join(dir, "victim"), "keep me\n");
+    symlinkSync(join(dir, "victim"), join(dataDir, "emulator.sqlite"));
+    await expect(startEmulator({ dataDir, tickIntervalMs: 0 })).rejects.toThrow(`${join(dataDir, "emulator.sqlite")} is a symlink`);
+    expect(readFileSync(join(dir, "victim"), "utf8")).toBe("keep me\n");
   });
 
   it("GIVEN --import-max-bytes WHEN an archive above it is imported THEN 413", async () => {

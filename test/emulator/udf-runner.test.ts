@@ -2,7 +2,7 @@
  * The UDF runner on its own: real bodies run unchanged in python3, with helper modules, tiles,
  * formats, exceptions, the time limit and a missing interpreter.
  */
-import { mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
@@ -125,5 +125,75 @@ describe("stopping runs", () => {
     expect(r).toMatchObject({ ok: false, kind: "stopped", message: "The UDF run was stopped before it finished" });
     expect(r.durationMs).toBeLessThan(10_000);
     expect(await runUdf({ body: body("@fused.udf\ndef udf():\n    return 1\n"), signal: controller.signal })).toMatchObject({ ok: false, kind: "stopped" });
+  });
+});
+
+/** Whether a process with this pid still exists (a zombie counts: nobody reaped it). */
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** Kills what a failing test left behind, so one failure does not leave sleepers on the machine. */
+function cleanUp(pids: number[]): void {
+  for (const pid of pids) if (alive(pid)) process.kill(pid, "SIGKILL");
+}
+
+describe("processes a UDF starts", () => {
+  const SPAWN_DETACHED = [
+    "@fused.udf",
+    "def udf(pid_file: str = ''):",
+    "    import os, subprocess, time",
+    "    # a sleeper in its own session, holding the run's stdout",
+    "    sleeper = subprocess.Popen(['sleep', '120'], start_new_session=True)",
+    "    # a double fork: the grandchild is re-parented once its parent exits",
+    "    r, w = os.pipe()",
+    "    middle = os.fork()",
+    "    if middle == 0:",
+    "        os.setsid()",
+    "        if os.fork() == 0:",
+    "            os.write(w, str(os.getpid()).encode())",
+    "            time.sleep(120)",
+    "        os._exit(0)",
+    "    os.close(w)",
+    "    orphan = int(os.read(r, 32))",
+    "    os.waitpid(middle, 0)",
+    "    pids = [sleeper.pid, orphan]",
+    "    if pid_file:",
+    "        open(pid_file, 'w').write(' '.join(map(str, pids)))",
+    "        time.sleep(60)",
+    "    return pids",
+    "",
+  ].join("\n");
+
+  it("GIVEN a UDF that leaves a sleeper in its own session and a double-forked orphan WHEN the run finishes THEN it returns at once and both pids are gone", async () => {
+    const r = await runUdf({ body: body(SPAWN_DETACHED), timeoutMs: 20_000 });
+    const pids = r.ok ? (r.value as number[]) : [];
+    try {
+      expect(r).toMatchObject({ ok: true });
+      expect(pids).toHaveLength(2);
+      expect(r.durationMs).toBeLessThan(15_000);
+      expect(pids.filter(alive)).toEqual([]);
+    } finally {
+      cleanUp(pids);
+    }
+  });
+
+  it("GIVEN the same UDF still running at the time limit WHEN it is killed THEN its detached sleeper and orphan are gone too", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "svc-udf-pids-"));
+    const pidFile = join(dir, "pids");
+    const r = await runUdf({ body: body(SPAWN_DETACHED), parameters: { pid_file: pidFile }, timeoutMs: 2_500 });
+    const pids = readFileSync(pidFile, "utf8").split(" ").map(Number);
+    try {
+      expect(r).toMatchObject({ ok: false, kind: "timeout" });
+      expect(pids).toHaveLength(2);
+      expect(pids.filter(alive)).toEqual([]);
+    } finally {
+      cleanUp(pids);
+    }
   });
 });

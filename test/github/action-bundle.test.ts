@@ -5,7 +5,7 @@
  * Also: the committed bundle is exactly what a fresh build of the sources gives.
  */
 import { spawn } from "node:child_process";
-import { copyFileSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -168,6 +168,54 @@ describe("the bundled action", () => {
     expect(r.stdout).toContain(`::add-mask::${token}`);
     const rest = r.stdout.split("\n").filter((l) => !l.startsWith("::add-mask::")).join("\n");
     for (const secret of [token!, secretsToken, GITHUB_TOKEN]) for (const text of [rest, r.stderr, r.summary]) expect(text).not.toContain(secret);
+  });
+
+  it("GIVEN path inputs that leave the workspace (.., an absolute path, symlinks committed by a pull request) WHEN the action runs THEN each step fails naming the input, runs nothing and writes nothing outside", async () => {
+    // GIVEN a folder beside the workspace holding a repository, and symlinks inside the workspace that lead to it
+    const outside = mkdtempSync(join(root, "outside-"));
+    mkdirSync(join(outside, "infra"));
+    writeFileSync(join(outside, "infra", "svc.yaml"), "project: escaped\n");
+    symlinkSync(join(outside, "infra"), join(workspace, "linked-infra"));
+    symlinkSync(outside, join(workspace, "linked-reports"));
+    symlinkSync(join(outside, "nowhere"), join(workspace, "dangling"));
+    const push = { GITHUB_EVENT_NAME: "push" };
+    const platform = { SVC_BASE_URL: fx.emu.baseUrl, SVC_UDF_BASE_URL: fx.emu.udfBaseUrl, SVC_TOKEN: fx.emu.tokens.user_token };
+    const cases: [Record<string, string>, string][] = [
+      [{ command: "plan", "working-directory": "../.." }, 'Input "working-directory" is "../.."'],
+      [{ command: "plan", "working-directory": join(outside, "infra") }, `Input "working-directory" is "${join(outside, "infra")}"`],
+      [{ command: "plan", "working-directory": "linked-infra" }, `Input "working-directory" is "linked-infra" (it leads to ${realpathSync(join(outside, "infra"))})`],
+      [{ command: "plan", "working-directory": "infra", "report-path": "../reports" }, 'Input "report-path" is "../reports"'],
+      [{ command: "plan", "working-directory": "infra", "report-path": "linked-reports/svc-iac-report" }, 'Input "report-path" is "linked-reports/svc-iac-report"'],
+      [{ command: "plan", "working-directory": "infra", "report-path": "dangling/report" }, "is a symlink to nothing"],
+      [{ command: "plan", "working-directory": "infra", "plan-file": "linked-reports/plan.json" }, 'Input "plan-file" is "linked-reports/plan.json"'],
+    ];
+    for (const [inputs, named] of cases) {
+      // WHEN the runner runs the step
+      const r = await runBundle(inputs, push, platform);
+      // THEN it fails with an annotation naming the input, and nothing ran
+      expect(r.code, JSON.stringify(inputs)).toBe(1);
+      expect(r.stdout).toContain("::error title=svc-iac%3A invalid action input::");
+      expect(r.stdout).toContain(named);
+      expect(r.stdout).toContain("expected a path relative to the workspace");
+      expect(r.stdout).not.toContain("svc-iac plan: exit code");
+      expect(r.summary).toBe("");
+    }
+    expect(readdirSync(outside).sort()).toEqual(["infra"]);
+    expect(readdirSync(join(outside, "infra"))).toEqual(["svc.yaml"]);
+    expect(existsSync(join(root, "reports"))).toBe(false);
+   }, 180_000);
+
+  it("GIVEN a report file committed as a symlink to a file outside the workspace WHEN plan runs THEN the report is not written through it and the target is untouched", async () => {
+    const outside = mkdtempSync(join(root, "target-"));
+    writeFileSync(join(outside, "bashrc"), "echo original\n");
+    mkdirSync(join(workspace, "trap-report"), { recursive: true });
+    symlinkSync(join(outside, "bashrc"), join(workspace, "trap-report", "plan.md"));
+    const platform = { SVC_BASE_URL: fx.emu.baseUrl, SVC_UDF_BASE_URL: fx.emu.udfBaseUrl, SVC_TOKEN: fx.emu.tokens.user_token };
+    const r = await runBundle({ command: "plan", "working-directory": "infra", "report-path": "trap-report" }, { GITHUB_EVENT_NAME: "push" }, platform);
+    expect(r.code).toBe(2);
+    expect(r.stdout).toContain("::warning title=svc-iac::Could not write the report files: ");
+    expect(r.stdout).toContain("plan.md is a symlink; the report is not written through it.");
+    expect(readFileSync(join(outside, "bashrc"), "utf8")).toBe("echo original\n");
   });
 
   it("WHEN an input is invalid THEN it fails with an error annotation naming each bad input", async () => {

@@ -1,7 +1,8 @@
 /**
- * Drives the real Pulumi dynamic-provider host over gRPC, as `pulumi up` does: the host script
- * `@pulumi/pulumi/cmd/dynamic-provider` is spawned, prints its port, and serves
- * `pulumirpc.ResourceProvider`. Calls carry the serialized provider in `__provider`.
+ * Drives a Pulumi resource provider over gRPC, as the engine does: the real dynamic-provider host
+ * (`@pulumi/pulumi/cmd/dynamic-provider`, whose calls carry the serialized provider in
+ * `__provider`), or this package's provider plugin `pulumi-resource-svc` (`startPlugin`). Either
+ * is spawned, prints its port, and serves `pulumirpc.ResourceProvider`.
  */
 import { spawn, type ChildProcess } from "node:child_process";
 import { createRequire } from "node:module";
@@ -17,6 +18,22 @@ const grpc = fromPulumi("@grpc/grpc-js");
 const structproto = fromPulumi("google-protobuf/google/protobuf/struct_pb");
 const provproto = fromPulumi("./proto/provider_pb");
 const provrpc = fromPulumi("./proto/provider_grpc_pb");
+const emptyproto = fromPulumi("google-protobuf/google/protobuf/empty_pb");
+
+/** The key and value marking a secret on the wire (when the provider accepts secrets). */
+export const SECRET_SIG = { key: "4dabf18193072939515e22adb298388d", value: "1b47061264138c4ac30d75fd1eb44270" } as const;
+/** `value` as the engine sends a secret. */
+export const secret = (value: unknown) => ({ [SECRET_SIG.key]: SECRET_SIG.value, value });
+/** True when `v` is a secret on the wire. */
+export const isWireSecret = (v: unknown): v is { value: unknown } => !!v && typeof v === "object" && (v as Props)[SECRET_SIG.key] === SECRET_SIG.value;
+/** `props` with every secret replaced by its value. */
+export function revealed(props: Props): Props {
+  const open = (v: unknown): unknown =>
+    isWireSecret(v) ? open(v.value) : Array.isArray(v) ? v.map(open) : v && typeof v === "object" ? Object.fromEntries(Object.entries(v).map(([k, x]) => [k, open(x)])) : v;
+  return open(props) as Props;
+}
+/** The built plugin, as the package's `bin` entry `pulumi-resource-svc` runs it. */
+export const pluginScript = join(projectRoot, "dist/provider/plugin/main.js");
 
 export type Props = Record<string, unknown>;
 
@@ -49,7 +66,16 @@ export class ProviderHost {
   ) {}
 
   static async start(opts: HostOptions = {}): Promise<ProviderHost> {
-    const script = join(pulumiDir, "cmd/dynamic-provider/index.js");
+    return ProviderHost.spawn(join(pulumiDir, "cmd/dynamic-provider/index.js"), opts);
+  }
+
+  /** Starts the provider plugin `pulumi-resource-svc` (built, in `dist/`) as the engine does. */
+  static async startPlugin(opts: HostOptions = {}): Promise<ProviderHost> {
+    return ProviderHost.spawn(pluginScript, { cwd: projectRoot, ...opts });
+  }
+
+  /** The first stdout line of the process (its port), and everything it printed before it. */
+  private static async spawn(script: string, opts: HostOptions): Promise<ProviderHost> {
     const child = spawn(process.execPath, [script, "127.0.0.1:1"], {
       cwd: opts.cwd ?? programFolder(),
       env: { ...process.env, ...opts.env },
@@ -58,11 +84,13 @@ export class ProviderHost {
     let stderr = "";
     child.stderr!.on("data", (d) => (stderr += d));
     const port = await new Promise<string>((resolve, reject) => {
-      createInterface({ input: child.stdout! }).once("line", (l) => resolve(l.trim()));
+      createInterface({ input: child.stdout! }).once("line", (l) => resolve(l));
       child.once("exit", (code) => reject(new Error(`provider host exited ${code}: ${stderr}`)));
     });
+    if (!/^\d+$/.test(port)) throw new Error(`the provider's first stdout line is not a port: ${JSON.stringify(port)}`);
     const client = new provrpc.ResourceProviderClient(`127.0.0.1:${port}`, grpc.credentials.createInsecure());
     const host = new ProviderHost(child, client);
+    host.stderr = stderr;
     child.stderr!.on("data", (d) => (host.stderr += d));
     return host;
   }
@@ -80,6 +108,63 @@ export class ProviderHost {
     for (const [k, v] of Object.entries(variables)) vars.set(k, v);
     req.setArgs(structproto.Struct.fromJavaScript(variables));
     await this.call("configure", req);
+  }
+
+  /** `Configure` as the engine sends it: the `variables` map (`svc:config:<key>`) and the structured `args` (secrets wrapped). */
+  async configureWith(variables: Record<string, string>, args?: Props): Promise<{ acceptSecrets: boolean; acceptResources: boolean; supportsPreview: boolean }> {
+    const req = new provproto.ConfigureRequest();
+    const vars = req.getVariablesMap();
+    for (const [k, v] of Object.entries(variables)) vars.set(k, v);
+    if (args) req.setArgs(structproto.Struct.fromJavaScript(args));
+    req.setAcceptsecrets(true);
+    const res = await this.call<any>("configure", req);
+    return { acceptSecrets: res.getAcceptsecrets(), acceptResources: res.getAcceptresources(), supportsPreview: res.getSupportspreview() };
+  }
+
+  async checkConfig(urn: string, olds: Props, news: Props): Promise<{ inputs: Props; failures: { property: string; reason: string }[] }> {
+    const req = new provproto.CheckRequest();
+    req.setUrn(urn);
+    req.setOlds(structproto.Struct.fromJavaScript(olds));
+    req.setNews(structproto.Struct.fromJavaScript(news));
+    const res = await this.call<any>("checkConfig", req);
+    return {
+      inputs: res.getInputs().toJavaScript(),
+      failures: res.getFailuresList().map((f: any) => ({ property: f.getProperty(), reason: f.getReason() })),
+    };
+  }
+
+  async diffConfig(urn: string, olds: Props, news: Props): Promise<{ changes: "some" | "none" | "unknown"; diffs: string[]; replaces: string[] }> {
+    const req = new provproto.DiffRequest();
+    req.setUrn(urn);
+    req.setOlds(structproto.Struct.fromJavaScript(olds));
+    req.setNews(structproto.Struct.fromJavaScript(news));
+    const res = await this.call<any>("diffConfig", req);
+    const C = provproto.DiffResponse.DiffChanges;
+    const c = res.getChanges();
+    return { changes: c === C.DIFF_SOME ? "some" : c === C.DIFF_NONE ? "none" : "unknown", diffs: res.getDiffsList(), replaces: res.getReplacesList() };
+  }
+
+  async getSchema(): Promise<string> {
+    const req = new provproto.GetSchemaRequest();
+    return (await this.call<any>("getSchema", req)).getSchema();
+  }
+
+  async getPluginInfo(): Promise<{ version: string }> {
+    return { version: (await this.call<any>("getPluginInfo", new emptyproto.Empty())).getVersion() };
+  }
+
+  /**
+   * `Read` as `pulumi import` sends it: the id, and empty state and inputs. Returns the outputs and
+   * the inputs the provider says declare the object (empty id when it does not exist).
+   */
+  async importRead(urn: string, id: string): Promise<{ id: string; properties: Props; inputs: Props | undefined }> {
+    const req = new provproto.ReadRequest();
+    req.setUrn(urn);
+    req.setId(id);
+    req.setProperties(structproto.Struct.fromJavaScript({}));
+    req.setInputs(structproto.Struct.fromJavaScript({}));
+    const res = await this.call<any>("read", req);
+    return { id: res.getId(), properties: res.getProperties()?.toJavaScript() ?? {}, inputs: res.getInputs()?.toJavaScript() };
   }
 
   async check(urn: string, olds: Props, news: Props): Promise<{ inputs: Props; failures: { property: string; reason: string }[] }> {

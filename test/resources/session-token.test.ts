@@ -95,9 +95,13 @@ describe("SessionToken diff", () => {
 
 describe("SessionToken read", () => {
   const ctx = { client: undefined as never, now };
-  it("keeps the state while the token is valid, and reads as gone once expired", async () => {
-    expect(await sessionTokenKind.read(ctx, "id", state())).toEqual(state());
+  // Whether the platform still honours a valid one is asked of it (test/provider/lifecycle.test.ts).
+  it("reads an expired token as gone without asking the platform", async () => {
     expect(await sessionTokenKind.read(ctx, "id", state({ expiresAt: NOW.toISOString() }))).toBeUndefined();
+  });
+
+  it("refuses a read from an id alone, saying why", async () => {
+    await expect(sessionTokenKind.read(ctx, "id", {} as never)).rejects.toThrow(/cannot be read from its id alone: the platform neither lists nor returns session tokens/);
   });
 
   it("cannot list session tokens", async () => {

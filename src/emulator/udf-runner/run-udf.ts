@@ -4,7 +4,9 @@
  *
  * Each call spawns one process running `python/svc_udf_runner.py` of this package: the request goes
  * in on stdin, the answer comes back on file descriptor 3, and the UDF's own stdout and stderr are
- * captured as they are. Nothing is spawned before the first call, so the emulator starts as fast
+ * captured as they are. On Linux the runner supervises the UDF from a subreaper process, so every
+ * process a run starts (in its own session or double-forked too) ends with the run, whether it
+ * finished, hit the time limit or was stopped. Nothing is spawned before the first call, so the emulator starts as fast
  * without Python as with it.
  */
 import { spawn } from "node:child_process";
@@ -22,6 +24,9 @@ const runnerScriptPresent = () => (scriptPresent ??= existsSync(RUNNER_SCRIPT));
 
 /** Default run time limit in milliseconds. */
 export const DEFAULT_TIMEOUT_MS = 60_000;
+
+/** How long the runner's supervisor gets to end the run's processes before its whole group is killed. */
+const STOP_GRACE_MS = 2_000;
 
 /** Most bytes of stdout, and of stderr, kept per run (the rest is dropped, with a marker). */
 const MAX_STREAM_BYTES = 1024 * 1024;
@@ -95,13 +100,22 @@ async function execRunner(request: object, o: ExecOptions): Promise<RawOutcome> 
         child.kill("SIGKILL");
       }
     };
+    // SIGTERM asks the runner's supervisor (which runs no UDF code) to kill every process the run
+    // started, those that left the group included; the group's SIGKILL after a grace period is the
+    // fallback should it not manage (or where there is no supervisor: not Linux).
+    let backstop: NodeJS.Timeout | undefined;
+    const stop = () => {
+      if (backstop) return;
+      child.kill("SIGTERM");
+      backstop = setTimeout(killGroup, STOP_GRACE_MS);
+    };
     const timer = setTimeout(() => {
       timedOut = true;
-      killGroup();
+      stop();
     }, o.timeoutMs);
     const onAbort = () => {
       stopped = true;
-      killGroup();
+      stop();
     };
     o.signal?.addEventListener("abort", onAbort, { once: true });
     child.stdout!.on("data", (b: Buffer) => out.push(b));
@@ -111,6 +125,7 @@ async function execRunner(request: object, o: ExecOptions): Promise<RawOutcome> 
     child.on("error", (e) => (spawnError = e));
     child.on("close", (exitCode) => {
       clearTimeout(timer);
+      clearTimeout(backstop);
       o.signal?.removeEventListener("abort", onAbort);
       let answer: Record<string, unknown> | undefined;
       try {

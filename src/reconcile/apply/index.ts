@@ -2,7 +2,8 @@
  * Apply: runs a plan's steps against the platform. Creates and updates go phase by phase (each
  * kind's `phase` trait) with bounded concurrency;
  * a step whose dependency failed is skipped; deletions run last, in reverse order, and only when
- * nothing failed. Every step is recorded in the inventory as soon as it is done. A create of an
+ * nothing failed. Every step is recorded in the inventory as soon as it is done, and reported done
+ * once that record is written (see `inventory-writer.ts`). A create of an
  * object the plan's observation did not hold is sent at once; those whose answers were lost are
  * looked up once the phase's other creates are done (one read per parent for all of them) and
  * adopted; an adopt finds its object by key. So running apply again after any failure converges
@@ -12,8 +13,6 @@
  * inventory written as they finish, the held lock and the outputs file. May import `src/api`,
  * `src/model`, `src/resources`, `../phases`, `../plan`, `../state` and the types of `../commands`.
  */
-import { mkdir, writeFile } from "node:fs/promises";
-import { dirname, resolve } from "node:path";
 import type { SvcClient } from "../../api/client";
 import { scrub } from "../../api/errors";
 import type { FingerprintKey } from "../../resources/fingerprint";
@@ -22,6 +21,7 @@ import type { CreateOptions, KindContext } from "../../resources/kind";
 import type { ReconcileTraits } from "../../resources/reconcile-traits";
 import { KINDS } from "../../resources/registry";
 import type { ProgressEvent, PublishedToken, TokenPublisher } from "../commands/command-types";
+import { RepositoryJail } from "../load/jail";
 import type { InventoryWriter } from "./inventory-writer";
 import { checkedInputs, dependenciesOf, rawInputs, referencedAddress } from "../plan/kind-inputs";
 import type { DesiredObject, LoadedProject } from "../../model/desired";
@@ -80,8 +80,16 @@ class Applier {
     if (status !== "done") this.failed.add(a.address);
     this.results.push({ address: a.address, kind: a.kind, action: a.action, status, ...(id ?? a.id ? { id: id ?? a.id } : {}), ...(message ? { message } : {}) });
     this.done++;
-    this.ctx.progress?.({ type: "end", address: a.address, action: a.action, status, ...(message ? { message } : {}) });
+    const progress = this.ctx.progress;
+    if (!progress) return;
+    const end: ProgressEvent = { type: "end", address: a.address, action: a.action, status, ...(message ? { message } : {}) };
+    // Reported once what the step changed in the inventory is written (with its batch): a kill
+    // after the report cannot lose the step. Not reported at all if the write failed (apply fails).
+    this.reported.push(this.ctx.inventory.whenWritten().then((written) => void (written && progress(end))));
   }
+
+  /** The progress reports waiting for their steps' inventory writes. */
+  readonly reported: Promise<void>[] = [];
 
   private async publish(address: string, kind: string, token: string | null | undefined): Promise<void> {
     if (!token) return;
@@ -120,9 +128,8 @@ class Applier {
     const out = traitsOf(step.action.kind).outputFile;
     const output = step.desired && out?.path(step.desired);
     if (!out || !output) return;
-    const file = resolve(this.ctx.project.root, output);
-    await mkdir(dirname(file), { recursive: true });
-    await writeFile(file, out.text(state));
+    // Through the jail: a folder linked outside the repository, or .git, is refused, never written.
+    RepositoryJail.forProject(this.ctx.project.root).writeText(output, out.text(state));
   }
 
   /** Creates (or adopts) the object of `step`; records it and publishes its token. */
@@ -356,6 +363,7 @@ export async function applyPlan(ctx: ApplyContext, outcome: PlanOutcome): Promis
   } finally {
     syncProtection(ctx.inventory, ctx.project.objects);
     await ctx.inventory.fold();
+    await Promise.all(applier.reported);
   }
   const order = new Map(outcome.steps.map((s, i) => [s.action.address + " " + s.action.action, i]));
   const results = [...applier.results].sort((a, b) => (order.get(a.address + " " + a.action) ?? 0) - (order.get(b.address + " " + b.action) ?? 0));

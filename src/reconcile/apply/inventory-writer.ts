@@ -1,14 +1,20 @@
 /**
  * The inventory during apply: changed in memory after every step and written to the state
- * backend in the background (at most one write in flight, coalescing changes), so a process killed
- * mid-apply loses at most the last few records, which the next run finds again by natural key.
+ * backend in the background, in batches: at most one write in flight, and the changes made
+ * meanwhile coalesced into the next one.
  *
  * A write costs what changed, not the whole inventory: a backend with a journal (local folders)
- * gets the changed entries appended; one without (object storage) gets the whole inventory, at
- * most once per {@link WHOLE_WRITE_INTERVAL_MS}. The first write of a run is whole when the
- * inventory file is missing or a journal left by a stopped run was read; `fold()` at the end
- * writes the whole inventory once, which drops the journal. `flush()` waits until everything
- * recorded so far is written.
+ * gets the changed entries appended, one append per batch of at most {@link JOURNAL_BATCH_RECORDS}
+ * changes or {@link JOURNAL_BATCH_MS} after the first of them, whichever comes first; one without
+ * (object storage) gets the whole inventory, at most once per {@link WHOLE_WRITE_INTERVAL_MS}. The
+ * first write of a run is whole when the inventory file is missing or a journal left by a stopped
+ * run was read; `fold()` at the end writes the whole inventory once, which drops the journal.
+ *
+ * What a kill can lose: `whenWritten()` tells when every change made so far is written, and apply
+ * reports a step done only then, so a step reported done is in the state (the journal is written
+ * to the page cache, which survives the kill of the process); a step finished but not yet reported
+ * may be lost, and the next run finds its object again by natural key. `flush()` writes at once
+ * and waits.
  */
 import type { Inventory, InventoryEntry } from "../../model/inventory";
 import type { StateBackend } from "../state/types";
@@ -16,20 +22,32 @@ import { INVENTORY_VERSION } from "../../model/inventory";
 
 /** The least time between two whole writes of a backend without a journal (each is one upload of the inventory). */
 export const WHOLE_WRITE_INTERVAL_MS = 2000;
+/** The longest a change waits for the journal append of its batch. */
+export const JOURNAL_BATCH_MS = 200;
+/** A batch of this many changed entries is appended at once, without waiting for {@link JOURNAL_BATCH_MS}. */
+export const JOURNAL_BATCH_RECORDS = 100;
 
 export class InventoryWriter {
   readonly inventory: Inventory;
   /** Changes not yet written: the entry now at each address, `null` when removed. */
   private pending = new Map<string, InventoryEntry | null>();
+  /** When the oldest of the pending changes was made (`performance.now()`). */
+  private pendingSince = 0;
+  /** Changes made so far, and how many of them are written. */
+  private recorded = 0;
+  private written = 0;
+  /** Callers of `whenWritten()`, each waiting for the changes made up to `upTo`. */
+  private waiters: { upTo: number; resolve: (written: boolean) => void }[] = [];
   private writing: Promise<void> | undefined;
+  private timer: ReturnType<typeof setTimeout> | undefined;
+  /** A flush is waiting: write without waiting for the batch. */
+  private urgent = false;
   private failure: unknown;
   /** The next write is of the whole inventory. */
   private wholeDue: boolean;
   /** Something changed in this run (the final fold is due). */
   private changedInRun = false;
   private lastWholeWrite = 0;
-  /** Ends the wait of a batched whole write at once (a flush does not wait for the batch). */
-  private hurry: (() => void) | undefined;
 
   constructor(
     private readonly backend: StateBackend,
@@ -59,12 +77,26 @@ export class InventoryWriter {
     this.changed(address, null);
   }
 
-  /** Waits until every change made so far is written; throws if a write failed. */
+  /**
+   * Resolves to true once every change made so far is written (in its batch's turn: it does not
+   * hurry the batch), or to false when a write failed first (the failure is thrown by `flush`).
+   */
+  whenWritten(): Promise<boolean> {
+    if (this.failure) return Promise.resolve(false);
+    if (this.written >= this.recorded) return Promise.resolve(true);
+    return new Promise((resolve) => this.waiters.push({ upTo: this.recorded, resolve }));
+  }
+
+  /** Writes every change made so far at once and waits for it; throws if a write failed. */
   async flush(): Promise<void> {
-    this.hurry?.();
-    while (this.writing || this.pending.size) {
-      if (!this.writing) this.startWrite(true);
-      await this.writing;
+    this.urgent = true;
+    try {
+      while (!this.failure && (this.writing || this.pending.size)) {
+        if (!this.writing) this.startWrite();
+        await this.writing;
+      }
+    } finally {
+      this.urgent = false;
     }
     if (this.failure) throw this.failure;
   }
@@ -82,9 +114,31 @@ export class InventoryWriter {
   }
 
   private changed(address: string, entry: InventoryEntry | null): void {
+    if (!this.pending.size) this.pendingSince = performance.now();
     this.pending.set(address, entry);
+    this.recorded++;
     this.changedInRun = true;
-    if (!this.writing) this.startWrite(false);
+    this.schedule();
+  }
+
+  /** Starts the next write now when it is due, else sets a timer for when it will be. */
+  private schedule(): void {
+    if (this.writing || this.failure || !this.pending.size) return;
+    const wait = this.urgent ? 0 : this.untilDue();
+    if (wait <= 0) return this.startWrite();
+    this.timer ??= setTimeout(() => {
+      this.timer = undefined;
+      this.schedule();
+    }, wait);
+  }
+
+  /** Milliseconds until the pending changes are due to be written. */
+  private untilDue(): number {
+    const journal = this.backend.journal;
+    // Without a journal, changes are batched: at most one whole write per interval.
+    if (!journal) return this.lastWholeWrite + WHOLE_WRITE_INTERVAL_MS - performance.now();
+    if (this.wholeDue || this.pending.size >= JOURNAL_BATCH_RECORDS) return 0;
+    return this.pendingSince + JOURNAL_BATCH_MS - performance.now();
   }
 
   private async writeWhole(): Promise<void> {
@@ -95,19 +149,14 @@ export class InventoryWriter {
     this.wholeDue = !this.backend.journal;
   }
 
-  private startWrite(urgent: boolean): void {
+  private startWrite(): void {
+    clearTimeout(this.timer);
+    this.timer = undefined;
     const journal = this.backend.journal;
+    // Every change made until now goes into this write (taken synchronously, below).
+    const upTo = this.recorded;
     this.writing = (async () => {
       if (!journal || this.wholeDue) {
-        // Without a journal, changes are batched: at most one whole write per interval, unless waited for.
-        const wait = journal || urgent ? 0 : this.lastWholeWrite + WHOLE_WRITE_INTERVAL_MS - performance.now();
-        if (wait > 0) {
-          await new Promise<void>((resolve) => {
-            const timer = setTimeout(resolve, wait);
-            this.hurry = () => (clearTimeout(timer), resolve());
-          });
-          this.hurry = undefined;
-        }
         this.pending.clear();
         await this.writeWhole();
         return;
@@ -116,12 +165,29 @@ export class InventoryWriter {
       this.pending.clear();
       await journal.append(records);
     })()
-      .catch((e) => {
-        this.failure = e;
-      })
+      .then(
+        () => {
+          this.written = upTo;
+        },
+        (e) => {
+          this.failure = e;
+        },
+      )
       .finally(() => {
         this.writing = undefined;
-        if (this.pending.size && !this.failure) this.startWrite(false);
+        this.release();
+        this.schedule();
       });
+  }
+
+  /** Answers the waiters whose changes are written (all of them, with false, after a failure). */
+  private release(): void {
+    const still: typeof this.waiters = [];
+    for (const w of this.waiters) {
+      if (this.failure) w.resolve(false);
+      else if (w.upTo <= this.written) w.resolve(true);
+      else still.push(w);
+    }
+    this.waiters = still;
   }
 }

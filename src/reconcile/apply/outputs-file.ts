@@ -9,10 +9,12 @@
  * Each publish merges one token into the file (other addresses stay) and replaces the file in one
  * step, so a crash never leaves a file missing the tokens written before.
  */
+import { statSync } from "node:fs";
 import { readFile } from "node:fs/promises";
 import path from "node:path";
 import type { PublishedToken, TokenPublisher } from "../commands/command-types";
 import { stableJsonText, writeFileAtomic } from "../state/json-file";
+import { RepositoryJail } from "../load/jail";
 
 export const OUTPUTS_VERSION = 1;
 
@@ -50,15 +52,26 @@ export function tokenEnvName(address: string): string {
  * Reads an outputs file; `undefined` when there is none.
  * @throws Error naming the file when it is not an outputs file (its content is never quoted: it holds tokens).
  */
-export async function readOutputsFile(file: string): Promise<OutputsFile | undefined> {
+export async function readOutputsFile(file: string, repository?: string): Promise<OutputsFile | undefined> {
   let text: string;
-  try {
-    text = await readFile(file, "utf8");
-  } catch (e) {
-    const code = (e as NodeJS.ErrnoException)?.code;
-    if (code === "ENOENT") return undefined;
-    if (code === "EISDIR") throw new Error(`The outputs file ${file} is a folder: --outputs takes the path of a file, e.g. ${path.join(file, "outputs.json")}.`);
-    throw new Error(`The outputs file ${file} cannot be read (${code ?? (e as Error).message}).`);
+  if (repository !== undefined) {
+    // Inside the repository only through its jail: a link planted at the path is refused, not followed.
+    const read = RepositoryJail.forProject(repository).readOperatorFile(file);
+    if (read.kind === "refused") throw new Error(`The outputs file ${file} cannot be used: ${read.message}.`);
+    if (read.kind === "missing") {
+      if (isFolder(file)) throw new Error(`The outputs file ${file} is a folder: --outputs takes the path of a file, e.g. ${path.join(file, "outputs.json")}.`);
+      return undefined;
+    }
+    text = read.text;
+  } else {
+    try {
+      text = await readFile(file, "utf8");
+    } catch (e) {
+      const code = (e as NodeJS.ErrnoException)?.code;
+      if (code === "ENOENT") return undefined;
+      if (code === "EISDIR") throw new Error(`The outputs file ${file} is a folder: --outputs takes the path of a file, e.g. ${path.join(file, "outputs.json")}.`);
+      throw new Error(`The outputs file ${file} cannot be read (${code ?? (e as Error).message}).`);
+    }
   }
   let data: unknown;
   try {
@@ -91,16 +104,25 @@ function serialized<T>(key: string, work: () => Promise<T>): Promise<T> {
  * A {@link TokenPublisher} writing to the outputs file `file` (created with its folder when
  * missing, always left with mode 0600).
  */
-export function outputsPublisher(file: string, opts: { now?: () => Date } = {}): TokenPublisher {
+export function outputsPublisher(file: string, opts: { now?: () => Date; repository?: string } = {}): TokenPublisher {
   const now = opts.now ?? (() => new Date());
   return {
     name: `outputs file ${file}`,
     publish: (token: PublishedToken) =>
       serialized(path.resolve(file), async () => {
-        const current = (await readOutputsFile(file)) ?? { version: OUTPUTS_VERSION, tokens: {} };
+        const current = (await readOutputsFile(file, opts.repository)) ?? { version: OUTPUTS_VERSION, tokens: {} };
         const entry: OutputsFileEntry = { name: token.name, kind: token.kind, token: token.token, updatedAt: now().toISOString() };
         const next: OutputsFile = { version: OUTPUTS_VERSION, tokens: { ...current.tokens, [token.address]: entry } };
-        await writeFileAtomic(file, stableJsonText(next), { mode: OUTPUTS_MODE });
+        if (opts.repository !== undefined) RepositoryJail.forProject(opts.repository).writeOperatorFile(file, stableJsonText(next), { mode: OUTPUTS_MODE });
+        else await writeFileAtomic(file, stableJsonText(next), { mode: OUTPUTS_MODE });
       }),
   };
+}
+
+function isFolder(file: string): boolean {
+  try {
+    return statSync(file).isDirectory();
+  } catch {
+    return false;
+  }
 }

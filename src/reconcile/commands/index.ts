@@ -20,6 +20,8 @@ import { rekeyedEntries } from "../observe/rekey-inventory";
 import { FingerprintKey } from "../../resources/fingerprint";
 import { outputsPublisher, readOutputsFile } from "../apply/outputs-file";
 import { planChanges, type PlanOutcome } from "../plan";
+import { PreflightError, preflightErrors } from "../plan/preflight";
+import { scrubSecrets } from "../load/validate";
 import { PROTECTED_RULE } from "../plan/protect";
 import { adoptionCandidates, CROSS_TARGET_RULE, crossTargetBlocks } from "../plan/cross-target";
 import { otherTargetInventories } from "../state/other-targets";
@@ -27,20 +29,19 @@ import { resolveTargeting, type Targeting } from "../plan/targeting";
 import { CASCADE_RULE } from "../plan/cascade";
 import { repositoryDigest, repositoryPaths } from "../load/repository-digest";
 import { canonicalJson } from "../../canonical-json";
-import { readSavedPlan, SavedPlanError, restrictToSaved, savedPlanOf, staleMessage, staleObjects, type SavedPlan, type SavedPlanOptions } from "../plan/saved-plan";
+import { optionDifferences, readSavedPlan, SavedPlanError, restrictToSaved, savedPlanOf, sealSavedPlan, staleMessage, staleObjects, type SavedPlan, type SavedPlanOptions } from "../plan/saved-plan";
 import { traitsOf } from "../phases";
 import { toJson } from "../render/json";
-import { mkdir, readFile, writeFile } from "node:fs/promises";
-import { dirname, resolve } from "node:path";
 import { forceUnlockFirst, withHeldLock } from "../apply/held-lock";
 import { openStateBackend } from "../state/open-backend";
 import type { Inventory } from "../../model/inventory";
 import type { StateBackend } from "../state/types";
+import { RepositoryJail } from "../load/jail";
 
 type Loaded = { ok: true; project: LoadedProject } | { ok: false; errors: LoadError[] };
 
 async function load(opts: CommandOptions): Promise<Loaded> {
-  return loadRepository(opts.dir, { target: opts.target, env: opts.env });
+  return loadRepository(opts.dir, { target: opts.target, env: opts.env, log: opts.log });
 }
 
 /** Every secret value of the project (to scrub from messages). */
@@ -91,6 +92,7 @@ async function withSession<R extends CommandResult>(
     const fingerprintKey = await sessionKey(backend, command, opts.log);
     return await body({ project, connection, backend, fingerprintKey });
   } catch (e) {
+    if (e instanceof PreflightError) return { command, exitCode: 1, errors: scrubSecrets(e.errors, project.secretEnvNames, opts.env) } as unknown as R;
     return { command, exitCode: 1, errors: [], message: scrub(messageOf(e), [...secrets]) } as unknown as R;
   } finally {
     await connection?.close();
@@ -134,6 +136,11 @@ async function makePlan(
   const options = saved?.options ?? planningOptions(s, opts, drift);
   // Bad --only / --replace stop the run before the platform is read.
   const targeting = targetingOf(s, options, inventory);
+  if (!drift) {
+    // What apply would hit half-way (an instance or bucket the team lacks) stops the plan here, before any write.
+    const problems = await preflightErrors(s.connection.client, s.project.objects.filter((o) => !targeting.selected || targeting.selected.has(o.address)));
+    if (problems.length) throw new PreflightError(problems);
+  }
   const observation = await observe(s.connection.client, s.project, inventory, s.fingerprintKey);
   const now = saved ? new Date(saved.planned_at) : (opts.now ?? (() => new Date()))();
   const outcome = planChanges({
@@ -165,14 +172,13 @@ async function writeSavedPlan(s: Session, opts: CommandOptions, file: string, ou
   const excluded = writtenPaths(s.project, [file, opts.outputs]);
   const repository = { ...(await repositoryDigest(s.project.root, s.project.target, excluded)), excluded };
   const saved = savedPlanOf(outcome, { plannedAt: outcome.now, options: outcome.options, repository });
-  await mkdir(dirname(resolve(file)), { recursive: true });
-  // toJson drops the value of any field marked secret, whatever put it there.
-  await writeFile(file, toJson(saved));
+  // toJson drops the value of any field marked secret, whatever put it there; the integrity digest covers what is written.
+  RepositoryJail.forProject(s.project.root).writeOperatorFile(file, toJson(sealSavedPlan(toJson(saved))));
 }
 
 /** Token destinations of an apply: --outputs, then any extra (GitHub secrets). */
 function publishersFor(opts: CommandOptions): TokenPublisher[] {
-  return [...(opts.outputs ? [outputsPublisher(opts.outputs, { now: opts.now })] : []), ...(opts.publishers ?? [])];
+  return [...(opts.outputs ? [outputsPublisher(opts.outputs, { now: opts.now, repository: opts.dir })] : []), ...(opts.publishers ?? [])];
 }
 
 /** A service account's token exists only when it is made: refuse to make one nobody will receive. */
@@ -196,7 +202,7 @@ const OUTPUTS_RULES = ["tokens-without-outputs", "outputs-unusable"];
 async function outputsBlock(outcome: PlanOutcome, opts: CommandOptions): Promise<void> {
   if (!opts.outputs) return;
   try {
-    await readOutputsFile(opts.outputs);
+    await readOutputsFile(opts.outputs, opts.dir);
   } catch (e) {
     outcome.plan.blocks.push({ rule: "outputs-unusable", message: (e as Error).message });
   }
@@ -262,12 +268,9 @@ export function driftCommand(opts: CommandOptions): Promise<CommandResult> {
 
 /** Reads the saved plan at `file` and checks that it belongs to this project and target. */
 async function loadSavedPlan(s: Session, file: string): Promise<SavedPlan> {
-  let text: string;
-  try {
-    text = await readFile(file, "utf8");
-  } catch (e) {
-    throw new SavedPlanError(`Cannot read the saved plan ${file}: ${(e as NodeJS.ErrnoException).code ?? messageOf(e)}.`);
-  }
+  const read = RepositoryJail.forProject(s.project.root).readOperatorFile(file);
+  if (read.kind !== "text") throw new SavedPlanError(`Cannot read the saved plan ${file}: ${read.kind === "missing" ? "ENOENT" : read.message}.`);
+  const text = read.text;
   let doc: unknown;
   try {
     doc = JSON.parse(text);
@@ -282,9 +285,11 @@ async function loadSavedPlan(s: Session, file: string): Promise<SavedPlan> {
 }
 
 /** The target a saved plan was made for (undefined when the file cannot tell; loading it reports why). */
-async function savedPlanTarget(file: string): Promise<string | undefined> {
+async function savedPlanTarget(dir: string, file: string): Promise<string | undefined> {
   try {
-    const target = (JSON.parse(await readFile(file, "utf8")) as { target?: unknown }).target;
+    const read = RepositoryJail.forProject(dir).readOperatorFile(file);
+    if (read.kind !== "text") return undefined;
+    const target = (JSON.parse(read.text) as { target?: unknown }).target;
     return typeof target === "string" ? target : undefined;
   } catch {
     return undefined;
@@ -303,7 +308,7 @@ async function staleRepository(s: Session, opts: CommandOptions, saved: SavedPla
 /** `svc-iac apply`: takes the lock, plans, stops on a safety rule, applies, reports. */
 export async function applyCommand(opts: CommandOptions): Promise<CommandResult> {
   // A saved plan names its target: it is the default.
-  if (opts.planFile && opts.target === undefined) opts = { ...opts, target: await savedPlanTarget(opts.planFile) };
+  if (opts.planFile && opts.target === undefined) opts = { ...opts, target: await savedPlanTarget(opts.dir, opts.planFile) };
   return withSession(opts, "apply", async (s) => {
     const now = opts.now ?? (() => new Date());
     // Bad --only / --replace: say so before the lock is touched (a remote lock is a write).
@@ -320,6 +325,10 @@ export async function applyCommand(opts: CommandOptions): Promise<CommandResult>
         const changed = staleObjects(saved, outcome);
         if (changed.length) return { command: "apply", exitCode: 1, errors: [], message: staleMessage(opts.planFile!, undefined, changed) };
         outcome = { ...restrictToSaved(outcome, saved), inventory: outcome.inventory };
+        // What the caller asked for (flags, inputs, svc.yaml) that the saved plan's own options override.
+        const differences = optionDifferences(saved.options, planningOptions(s, opts, false));
+        for (const line of differences) opts.log?.(line);
+        if (differences.length) outcome.plan = { ...outcome.plan, warnings: [...outcome.plan.warnings, ...differences] };
       }
       const publishers = publishersFor(opts);
       tokenBlock(outcome, publishers, opts);

@@ -8,8 +8,7 @@
  * files. May import `src/api`, `src/model`, `src/resources`, `../phases`, `../load` (keys, svc.yaml),
  * `../state`, `../plan` (drift) and `../commands` (connect, drift).
  */
-import { mkdir, writeFile } from "node:fs/promises";
-import { basename, dirname, join, resolve } from "node:path";
+import { basename, join, resolve } from "node:path";
 import { connect } from "../commands/connect";
 import { loadProjectSettings } from "../load";
 import { DEFAULT_SETTINGS, DEFAULT_TARGET, SVC_FILE, stateLocation } from "../load/svc-file";
@@ -23,7 +22,7 @@ import type { Binding, ImportDraft } from "./draft";
 import { readPlatform, type ImportSelection } from "./platform-snapshot";
 import { draftRepository } from "./repository-draft";
 import { yamlText } from "./yaml-text";
-import { readMaybe } from "./read-maybe";
+import { readMaybe, writeInside } from "./read-maybe";
 
 export interface ImportOptions {
   /** Repository folder; created when missing. @default "." */
@@ -81,7 +80,7 @@ function projectNameOf(dir: string): string {
 async function projectFor(opts: ImportOptions): Promise<{ ok: true; project: LoadedProject; svcFile?: string } | { ok: false; errors: LoadError[]; message?: string }> {
   const root = resolve(opts.dir);
   const target = opts.target ?? DEFAULT_TARGET;
-  if ((await readMaybe(join(root, SVC_FILE))) !== undefined) {
+  if ((await readMaybe(root, SVC_FILE)) !== undefined) {
     if (opts.project) return { ok: false, errors: [], message: `--project is only for a new repository: ${join(opts.dir, SVC_FILE)} exists and names the project.` };
     const loaded = await loadProjectSettings(root, { target, env: opts.env });
     const names = loaded.ok ? loaded.project.settings.names : undefined;
@@ -107,7 +106,7 @@ async function projectFor(opts: ImportOptions): Promise<{ ok: true; project: Loa
 async function fileStatuses(root: string, draft: ImportDraft): Promise<{ path: string; status: FileStatus }[]> {
   return Promise.all(
     draft.files.map(async (f) => {
-      const current = await readMaybe(join(root, f.path));
+      const current = await readMaybe(root, f.path);
       return { path: f.path, status: current === undefined ? "create" : current === f.text ? "unchanged" : "update" } as const;
     }),
   );
@@ -188,9 +187,7 @@ export async function importCommand(opts: ImportOptions): Promise<ImportResult> 
     try {
       for (const f of draft.files) {
         if (files.find((s) => s.path === f.path)!.status === "unchanged") continue;
-        const full = join(project.root, f.path);
-        await mkdir(dirname(full), { recursive: true });
-        await writeFile(full, f.text);
+        writeInside(project.root, f.path, f.text);
       }
       await bind(backend, await backend.readInventory(), project, draft.bindings, now());
     } finally {

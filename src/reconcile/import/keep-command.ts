@@ -5,15 +5,13 @@
  * back without losing information (a `${var...}` reference, a field it does not write) refuses the
  * whole keep, naming where and why.
  */
-import { mkdir, writeFile } from "node:fs/promises";
-import { dirname, join } from "node:path";
 import { driftPlan } from "../commands";
 import { driftReport } from "../plan/drift";
 import type { LoadError } from "../../model/desired";
 import type { FileStatus } from "./import-command";
 import { keepEdits, type KeepObject } from "./keep-edits";
 import { keepPlace, keepUnavailable } from "./keep-fields";
-import { readMaybe } from "./read-maybe";
+import { readMaybe, writeInside } from "./read-maybe";
 
 export interface KeepOptions {
   dir: string;
@@ -85,7 +83,7 @@ export async function keepCommand(opts: KeepOptions): Promise<KeepResult> {
   }
   if (problems.length) return refused(problems);
   const paths = [...new Set(objects.flatMap((o) => [o.source.file, o.source.file.replace(/\.py$/, ".yaml")]))];
-  const texts = new Map(await Promise.all(paths.map(async (p) => [p, await readMaybe(join(project.root, p))] as const)));
+  const texts = new Map(await Promise.all(paths.map(async (p) => [p, await readMaybe(project.root, p)] as const)));
   const edits = keepEdits(objects, texts);
   if (!edits.ok) return refused(edits.problems);
   const report: KeepReport = {
@@ -99,9 +97,7 @@ export async function keepCommand(opts: KeepOptions): Promise<KeepResult> {
   };
   if (!opts.dryRun) {
     for (const f of edits.files) {
-      const full = join(project.root, f.path);
-      await mkdir(dirname(full), { recursive: true });
-      await writeFile(full, f.text);
+      writeInside(project.root, f.path, f.text);
     }
   }
   return { command: "import", exitCode: 0, errors: [], keep: report };

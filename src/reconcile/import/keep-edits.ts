@@ -6,7 +6,8 @@
  * repository writes as a `${var...}` / `${env...}` reference is never flattened: that field is
  * refused with the file, line and reference. Pure.
  */
-import { isMap, isScalar, LineCounter, parseDocument, stringify, type Pair, type Scalar } from "yaml";
+import { isMap, isScalar, stringify, type Pair, type Scalar } from "yaml";
+import { parseBoundedYaml } from "../load/yaml-parse";
 import type { DesiredKind, SourceLocation } from "../../model/desired";
 import type { RepoFile } from "./draft";
 import { keepPlace } from "./keep-fields";
@@ -83,14 +84,13 @@ export function setTopLevelKey(file: string, text: string | undefined, key: stri
   // Made only when written: a value the platform cleared has no text.
   const line = () => `${key}:${valueText(key, value)}\n`;
   if (text === undefined) return { text: isDefault(value, dflt) ? "" : line() };
-  const lines = new LineCounter();
-  const doc = parseDocument(text, { lineCounter: lines, uniqueKeys: false, merge: false });
+  const parsed = parseBoundedYaml(text);
   const at = (offset: number) => {
-    const p = lines.linePos(offset);
+    const p = parsed.lines.linePos(offset);
     return `${file}:${p.line}:${p.col}`;
   };
-  if (doc.errors.length) return { problem: `${at(doc.errors[0]!.pos[0])}: the file does not parse as YAML, so ${key} cannot be set in place.` };
-  const top = doc.contents;
+  if (!parsed.ok) return { problem: `${at(parsed.offset)}: ${parsed.message}, so ${key} cannot be set in place.` };
+  const top = parsed.doc.contents;
   const appended = () => ({ text: isDefault(value, dflt) ? text : `${text}${text === "" || text.endsWith("\n") ? "" : "\n"}${line()}` });
   if (top === null || (isScalar(top) && (top.value === null || top.value === undefined))) return appended();
   if (!isMap(top)) return { problem: `${at(top.range?.[0] ?? 0)}: found a ${isScalar(top) ? "scalar" : "list"} at the top of the file, expected a mapping, so ${key} cannot be set in place.` };

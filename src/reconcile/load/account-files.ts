@@ -3,6 +3,7 @@
  * `service-accounts.yaml` (rotation policy) and `bucket-policies.yaml` (where to write each policy).
  * Each is optional.
  */
+import type { RepositoryJail } from "./jail";
 import { posix } from "node:path";
 import type { DesiredObject } from "../../model/desired";
 import type { Diagnostics } from "./diagnostics";
@@ -23,8 +24,8 @@ const BUCKET = /^(s3:\/\/)?[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]\/?$/;
 type Entries = { ctx: ReadContext; list: MapReader } | undefined;
 
 /** Opens `file` and its one top-level mapping of user-named entries. */
-async function openEntries(root: string, file: string, topKeys: readonly string[], vars: Resolver, diag: Diagnostics): Promise<Entries> {
-  const src = await readYaml(root, file, diag);
+async function openEntries(jail: RepositoryJail, file: string, topKeys: readonly string[], vars: Resolver, diag: Diagnostics): Promise<Entries> {
+  const src = await readYaml(jail, file, diag);
   if (!src) return undefined;
   const ctx: ReadContext = { src, diag, vars };
   const top = rootReader(ctx, topKeys);
@@ -34,8 +35,8 @@ async function openEntries(root: string, file: string, topKeys: readonly string[
   return list.isMapping ? { ctx, list } : undefined;
 }
 
-export async function readSecrets(root: string, vars: Resolver, diag: Diagnostics): Promise<DesiredObject[]> {
-  const opened = await openEntries(root, SECRETS_FILE, SECRETS_KEYS, vars, diag);
+export async function readSecrets(jail: RepositoryJail, vars: Resolver, diag: Diagnostics): Promise<DesiredObject[]> {
+  const opened = await openEntries(jail, SECRETS_FILE, SECRETS_KEYS, vars, diag);
   if (!opened) return [];
   const out: DesiredObject[] = [];
   for (const e of opened.list.entries()) {
@@ -56,8 +57,8 @@ export async function readSecrets(root: string, vars: Resolver, diag: Diagnostic
   return out;
 }
 
-export async function readServiceAccounts(root: string, vars: Resolver, diag: Diagnostics): Promise<DesiredObject[]> {
-  const opened = await openEntries(root, SERVICE_ACCOUNTS_FILE, SERVICE_ACCOUNTS_KEYS, vars, diag);
+export async function readServiceAccounts(jail: RepositoryJail, vars: Resolver, diag: Diagnostics): Promise<DesiredObject[]> {
+  const opened = await openEntries(jail, SERVICE_ACCOUNTS_FILE, SERVICE_ACCOUNTS_KEYS, vars, diag);
   if (!opened) return [];
   const out: DesiredObject[] = [];
   for (const e of opened.list.entries()) {
@@ -75,8 +76,8 @@ export async function readServiceAccounts(root: string, vars: Resolver, diag: Di
   return out;
 }
 
-export async function readBucketPolicies(root: string, vars: Resolver, diag: Diagnostics): Promise<DesiredObject[]> {
-  const opened = await openEntries(root, BUCKET_POLICIES_FILE, BUCKET_POLICIES_KEYS, vars, diag);
+export async function readBucketPolicies(jail: RepositoryJail, vars: Resolver, diag: Diagnostics): Promise<DesiredObject[]> {
+  const opened = await openEntries(jail, BUCKET_POLICIES_FILE, BUCKET_POLICIES_KEYS, vars, diag);
   if (!opened) return [];
   const out: DesiredObject[] = [];
   for (const e of opened.list.entries()) {
@@ -89,8 +90,11 @@ export async function readBucketPolicies(root: string, vars: Resolver, diag: Dia
     if (!m.isMapping) continue;
     const output = m.string("output", { expected: 'a file path relative to the repository, e.g. "policies/demo-bucket.json"' });
     const rel = output === undefined ? undefined : posix.normalize(output.replace(/\\/g, "/"));
-    if (rel !== undefined && (posix.isAbsolute(rel) || rel === ".." || rel.startsWith("../"))) {
-      m.fail("output", `found ${JSON.stringify(output)}, expected a path inside the repository`);
+    // Checked now, so a path apply could not write (outside the repository, through a link that
+    // leaves it, under .git) stops validate and plan before anything is sent.
+    const refused = rel === undefined ? undefined : posix.isAbsolute(rel) ? `${rel} is an absolute path` : jail.writeRefusal(rel);
+    if (refused !== undefined) {
+      m.fail("output", `found ${JSON.stringify(output)}, expected a file path inside the repository, outside .git/: ${refused}`);
       continue;
     }
     out.push(desiredObject("BucketPolicy", `bucket_policy.${bucketName}`, { bucketName }, locate(opened.ctx.src, e.keyNode, e.path), { options: { output: rel } }));

@@ -2,13 +2,15 @@
  * `canvases/<name>/`: `canvas.yaml` (settings and sharing), one UDF per `<slug>.py` directly in
  * the folder with optional `<slug>.yaml` settings. `.py` files in sub-folders are helper modules.
  */
+import type { RepositoryJail } from "./jail";
 import { posix } from "node:path";
 import type { DesiredObject, ReferencedInput, UdfTest } from "../../model/desired";
 import type { Diagnostics } from "./diagnostics";
 import { desiredObject } from "./desired";
 import { MapReader, referencedInputs, rootReader, type ReadContext } from "./fields";
 import { CANVAS_KEYS, DURATION_EXPECTED, HEADER_KEYS, PATTERNS, SHARE_KEYS, UDF_KEYS } from "./keys";
-import { isFile, listFolder, readText } from "./repo-files";
+import type { PythonSource } from "./python-check";
+import { listFolder, readText, reportRefused } from "./repo-files";
 import { readUdfTests } from "./udf-tests";
 import type { Resolver } from "./variables";
 import { locate, parseYaml, readYaml } from "./yaml-source";
@@ -22,10 +24,18 @@ const CANVAS_INPUT_KEYS = { accessScope: "access_scope", allowPublicRead: "allow
 const SHARE_INPUT_KEYS = { clientId: "share.client_id", rotation: "share.rotation" };
 const UDF_INPUT_KEYS = { entrypoint: "entrypoint", metadata: "metadata", headers: "headers", createSharedToken: "shared_token", isVisible: "visible", position: "position" };
 
-/** Every canvas, share and UDF of the repository; the UDFs' `tests:` go to `tests` when given. */
-export async function readCanvases(root: string, vars: Resolver, diag: Diagnostics, tests: UdfTest[] = []): Promise<DesiredObject[]> {
+/** What the loader gathers besides the objects: the UDFs' `tests:` and the Python files to check. */
+export interface CanvasExtras {
+  tests: UdfTest[];
+  python: PythonSource[];
+}
+
+/** Every canvas, share and UDF of the repository; the UDFs' tests and Python sources go to `extras`. */
+export async function readCanvases(jail: RepositoryJail, vars: Resolver, diag: Diagnostics, extras: CanvasExtras = { tests: [], python: [] }): Promise<DesiredObject[]> {
   const out: DesiredObject[] = [];
-  for (const entry of await listFolder(root, CANVASES)) {
+  const entries = await listFolder(jail, CANVASES, diag);
+  refuseCaseTwins(entries.filter((e) => e.isFolder).map((e) => `${CANVASES}/${e.name}`), "canvas folders", "canvas names", diag);
+  for (const entry of entries) {
     const rel = `${CANVASES}/${entry.name}`;
     if (!entry.isFolder) {
       if (/\.(py|ya?ml)$/.test(entry.name)) diag.atFile(rel, `found a file directly in canvases/, expected one folder per canvas: move it to canvases/<canvas name>/${entry.name}`);
@@ -34,19 +44,42 @@ export async function readCanvases(root: string, vars: Resolver, diag: Diagnosti
     if (!PATTERNS.canvas.test(entry.name)) {
       diag.atFile(rel, `found canvas folder "${entry.name}", expected a canvas name of letters, digits and "_" only ([A-Za-z0-9_]+), e.g. "${entry.name.replace(/[^A-Za-z0-9_]/g, "_")}"`);
     }
-    out.push(...(await readCanvasFolder(root, entry.name, vars, diag, tests)));
+    out.push(...(await readCanvasFolder(jail, entry.name, vars, diag, extras)));
   }
   return out;
 }
 
-async function readCanvasFolder(root: string, canvas: string, vars: Resolver, diag: Diagnostics, tests: UdfTest[]): Promise<DesiredObject[]> {
+/**
+ * Reports names that differ only in case (`Hello.py` beside `hello.py`): the platform would hold
+ * two objects, and a checkout on a case-insensitive file system keeps only one of the files.
+ */
+function refuseCaseTwins(files: readonly string[], what: string, names: string, diag: Diagnostics): void {
+  const byLower = new Map<string, string>();
+  for (const f of files) {
+    const twin = byLower.get(f.toLowerCase());
+    if (twin === undefined) byLower.set(f.toLowerCase(), f);
+    else {
+      const message = (other: string) => `found ${what} ${twin} and ${f}, which differ only in case, expected ${names} that differ in more than case: a checkout on a case-insensitive file system keeps only one of them (${other} is the other); rename one`;
+      diag.atFile(twin, message(f));
+      diag.atFile(f, message(twin));
+    }
+  }
+}
+
+async function readCanvasFolder(jail: RepositoryJail, canvas: string, vars: Resolver, diag: Diagnostics, extras: CanvasExtras): Promise<DesiredObject[]> {
   const folder = `${CANVASES}/${canvas}`;
-  const files = (await listFolder(root, folder)).filter((e) => !e.isFolder).map((e) => e.name);
+  const listing = jail.listFolder(folder);
+  if (listing.kind === "refused") {
+    diag.atFile(folder, listing.message);
+    return [];
+  }
+  const files = listing.entries.filter((e) => !e.isFolder).map((e) => e.name);
+  refuseCaseTwins(files.filter((f) => f.endsWith(".py")).map((f) => `${folder}/${f}`), "UDF files", "UDF slugs", diag);
   const out: DesiredObject[] = [];
   if (!files.includes(CANVAS_FILE)) {
     diag.atFile(`${folder}/${CANVAS_FILE}`, `not found: every canvas folder needs a canvas.yaml (an empty file takes the defaults)`);
   } else {
-    const src = await readYaml(root, `${folder}/${CANVAS_FILE}`, diag);
+    const src = await readYaml(jail, `${folder}/${CANVAS_FILE}`, diag);
     if (src) out.push(...readCanvasFile({ src, diag, vars }, canvas));
   }
   for (const file of files.filter((f) => f.endsWith(".yaml") && f !== CANVAS_FILE)) {
@@ -55,10 +88,10 @@ async function readCanvasFolder(root: string, canvas: string, vars: Resolver, di
     }
   }
   for (const file of files.filter((f) => f.endsWith(".py"))) {
-    const udf = await readUdf(root, canvas, file.slice(0, -".py".length), files, vars, diag);
+    const udf = await readUdf(jail, canvas, file.slice(0, -".py".length), files, vars, diag, extras.python);
     if (udf) {
       out.push(udf.object);
-      tests.push(...udf.tests);
+      extras.tests.push(...udf.tests);
     }
   }
   return out;
@@ -94,7 +127,7 @@ function readCanvasFile(ctx: ReadContext, canvas: string): DesiredObject[] {
   return out;
 }
 
-async function readUdf(root: string, canvas: string, slug: string, files: string[], vars: Resolver, diag: Diagnostics): Promise<{ object: DesiredObject; tests: UdfTest[] } | undefined> {
+async function readUdf(jail: RepositoryJail, canvas: string, slug: string, files: string[], vars: Resolver, diag: Diagnostics, python: PythonSource[]): Promise<{ object: DesiredObject; tests: UdfTest[] } | undefined> {
   const folder = `${CANVASES}/${canvas}`;
   const pyFile = `${folder}/${slug}.py`;
   if (slug === "canvas") {
@@ -105,18 +138,21 @@ async function readUdf(root: string, canvas: string, slug: string, files: string
     diag.atFile(pyFile, `found UDF file "${slug}.py", expected a slug of letters, digits, "_" and "-" only ([A-Za-z0-9_-]+)`);
     return undefined;
   }
-  const code = (await readText(root, pyFile)) ?? "";
+  const code = await readText(jail, pyFile, diag);
+  if (code === undefined) return undefined; // refused (reported), or gone since the listing
   let settings: UdfSettings = { headers: [], tests: [], referenced: [] };
   if (files.includes(`${slug}.yaml`)) {
     const settingsFile = `${folder}/${slug}.yaml`;
-    const text = (await readText(root, settingsFile)) ?? "";
-    const src = parseYaml(settingsFile, text, diag);
-    if (src) settings = await readUdfSettings(root, { src, diag, vars }, folder, { canvas, slug });
+    const text = await readText(jail, settingsFile, diag);
+    const src = text === undefined ? undefined : parseYaml(settingsFile, text, diag);
+    if (src) settings = await readUdfSettings(jail, { src, diag, vars }, folder, { canvas, slug }, python);
   }
+  const entrypoint = settings.entrypoint ?? "udf";
+  python.push({ file: pyFile, code, entrypoint, ...(settings.entrypointAt ? { entrypointSetAt: settings.entrypointAt } : {}) });
   const inputs = {
     slug,
     code,
-    entrypoint: settings.entrypoint ?? "udf",
+    entrypoint,
     headers: settings.headers,
     metadata: settings.metadata ?? {},
     createSharedToken: settings.sharedToken ?? false,
@@ -128,6 +164,8 @@ async function readUdf(root: string, canvas: string, slug: string, files: string
 
 interface UdfSettings {
   entrypoint?: string;
+  /** `file:line` of `entrypoint:`, when set. */
+  entrypointAt?: string;
   metadata?: Record<string, unknown>;
   headers: { moduleName: string; code: string }[];
   visible?: boolean;
@@ -139,13 +177,16 @@ interface UdfSettings {
   referenced: ReferencedInput[];
 }
 
-async function readUdfSettings(root: string, ctx: ReadContext, folder: string, udf: { canvas: string; slug: string }): Promise<UdfSettings> {
+async function readUdfSettings(jail: RepositoryJail, ctx: ReadContext, folder: string, udf: { canvas: string; slug: string }, python: PythonSource[]): Promise<UdfSettings> {
   const top = rootReader(ctx, UDF_KEYS);
   if (!top.isMapping) return { headers: [], tests: [], referenced: [] };
+  const entrypoint = top.string("entrypoint", { pattern: PATTERNS.module, expected: 'a Python function name, e.g. "udf"' });
+  const at = locate(ctx.src, top.valueNode("entrypoint"), "entrypoint");
   const settings = {
-    entrypoint: top.string("entrypoint", { pattern: PATTERNS.module, expected: 'a Python function name, e.g. "udf"' }),
+    entrypoint,
+    ...(entrypoint !== undefined ? { entrypointAt: `${at.file}:${at.line}` } : {}),
     metadata: top.object("metadata", 'a mapping of metadata, e.g. {"fused:description": "Loads listings"}'),
-    headers: await readHeaders(root, ctx, top, folder),
+    headers: await readHeaders(jail, ctx, top, folder, python),
     visible: top.boolean("visible"),
     position: top.integer("position", 0),
     sharedToken: top.boolean("shared_token"),
@@ -155,7 +196,7 @@ async function readUdfSettings(root: string, ctx: ReadContext, folder: string, u
   return { ...settings, referenced: referencedInputs(ctx, UDF_INPUT_KEYS) };
 }
 
-async function readHeaders(root: string, ctx: ReadContext, top: MapReader, folder: string): Promise<UdfSettings["headers"]> {
+async function readHeaders(jail: RepositoryJail, ctx: ReadContext, top: MapReader, folder: string, python: PythonSource[]): Promise<UdfSettings["headers"]> {
   const items = top.list("headers", "a list of helper modules: [{module: utils, file: lib/utils.py}]") ?? [];
   const out: UdfSettings["headers"] = [];
   const seen = new Map<string, number>();
@@ -169,18 +210,30 @@ async function readHeaders(root: string, ctx: ReadContext, top: MapReader, folde
       if (first !== undefined) h.fail("module", `duplicate module "${moduleName}" (first at line ${first}); module names must be unique within headers`);
       seen.set(moduleName, locate(ctx.src, h.valueNode("module"), "").line);
     }
-    const code = file === undefined ? undefined : await readHelper(root, h, folder, file);
+    const code = file === undefined ? undefined : readHelper(jail, ctx, h, folder, file, python);
     if (moduleName !== undefined && code !== undefined) out.push({ moduleName, code });
   }
   return out;
 }
 
-async function readHelper(root: string, h: MapReader, folder: string, file: string): Promise<string | undefined> {
+/**
+ * A helper module listed in `headers:`: a `.py` file anywhere in the repository (the path is
+ * relative to the canvas folder and may leave the project folder, e.g. `../../shared/geo.py`),
+ * read through the jail. A refusal is reported at the `file:` line, naming the path.
+ */
+function readHelper(jail: RepositoryJail, ctx: ReadContext, h: MapReader, folder: string, file: string, python: PythonSource[]): string | undefined {
   const rel = posix.normalize(posix.join(folder, file.replace(/\\/g, "/")));
-  if (posix.isAbsolute(file) || rel === ".." || rel.startsWith("../")) {
-    return h.fail("file", `found ${JSON.stringify(file)}, expected a path inside the repository (relative to ${folder}/)`);
+  if (posix.isAbsolute(file) || /^[A-Za-z]:/.test(file)) {
+    return h.fail("file", `found ${JSON.stringify(file)}, expected a relative path (relative to ${folder}/) to a file inside the repository`);
   }
   if (!rel.endsWith(".py")) return h.fail("file", `found ${JSON.stringify(file)}, expected a Python file ending in .py`);
-  if (!(await isFile(root, rel))) return h.fail("file", `found ${JSON.stringify(file)}, expected an existing file: ${rel} does not exist`);
-  return readText(root, rel);
+  const read = jail.readText(rel);
+  if (read.kind === "missing") return h.fail("file", `found ${JSON.stringify(file)}, expected an existing file: ${rel} does not exist`);
+  if (read.kind === "refused") {
+    // A bad byte is shown where it is, in the helper; any other refusal where the helper is named.
+    if (read.line !== undefined) return void reportRefused(rel, read, ctx.diag);
+    return h.fail("file", `found ${JSON.stringify(file)}: ${read.message}`);
+  }
+  python.push({ file: rel, code: read.text });
+  return read.text;
 }

@@ -3,6 +3,7 @@
  * string or the platform's arrays (exactly one form) and must hold exactly one minute value.
  */
 import type { DesiredObject, SourceLocation } from "../../model/desired";
+import type { RepositoryJail } from "./jail";
 import { FIELDS, parseCron } from "../../resources/cron-expression";
 import { describeFound, type Diagnostics } from "./diagnostics";
 import { desiredObject } from "./desired";
@@ -35,10 +36,10 @@ const INPUT_KEYS = {
   description: "description",
 };
 
-export async function readCronjobs(root: string, vars: Resolver, diag: Diagnostics): Promise<{ objects: DesiredObject[]; references: UdfReference[] }> {
+export async function readCronjobs(jail: RepositoryJail, vars: Resolver, diag: Diagnostics): Promise<{ objects: DesiredObject[]; references: UdfReference[] }> {
   const objects: DesiredObject[] = [];
   const references: UdfReference[] = [];
-  for (const entry of await listFolder(root, CRONJOBS)) {
+  for (const entry of await listFolder(jail, CRONJOBS, diag)) {
     if (entry.isFolder || !/\.ya?ml$/.test(entry.name)) continue;
     const file = `${CRONJOBS}/${entry.name}`;
     if (entry.name.endsWith(".yml")) {
@@ -49,7 +50,7 @@ export async function readCronjobs(root: string, vars: Resolver, diag: Diagnosti
     if (!PATTERNS.cronjob.test(name)) {
       diag.atFile(file, `found cronjob file "${entry.name}", expected a name of letters, digits, "_" and "-" only ([A-Za-z0-9_-]+) followed by .yaml`);
     }
-    const src = await readYaml(root, file, diag);
+    const src = await readYaml(jail, file, diag);
     if (!src) continue;
     const ctx = { src, diag, vars };
     const top = rootReader(ctx, CRONJOB_KEYS);

@@ -4,11 +4,13 @@
  * unknown and duplicate keys are reported when the mapping is opened. A failed field reads as
  * `undefined`, so readers go on and every error of a file is reported.
  */
-import { isAlias, isMap, isScalar, isSeq, type Node, type Pair } from "yaml";
+import { isMap, isScalar, isSeq, type Node, type Pair } from "yaml";
 import { describeFound, didYouMean, listAlternatives, type Diagnostics } from "./diagnostics";
 import type { ReferencedInput, SourceLocation } from "../../model/desired";
+import { unsendableValue } from "./json-values";
 import { firstReference, type Resolved, type Resolver } from "./variables";
-import { locate, type SourceDoc } from "./yaml-source";
+import { formatCount, YAML_LIMITS } from "./yaml-limits";
+import { locate, unalias, type SourceDoc } from "./yaml-source";
 
 export interface ReadContext {
   src: SourceDoc;
@@ -16,6 +18,8 @@ export interface ReadContext {
   vars: Resolver;
   /** Where the document's values write a reference, in reading order (see {@link referencedInputs}). */
   written?: WrittenReference[];
+  /** Characters the document's references have put into it so far (bounded by {@link YAML_LIMITS.referencedCharacters}). */
+  referencedChars?: number;
 }
 
 /** A `${var.NAME}` / `${env.NAME}` reference written in a value; `path` is the value's path in the document. */
@@ -33,15 +37,20 @@ export function report(ctx: ReadContext, node: Node | null | undefined, path: st
   ctx.diag.add({ ...locate(ctx.src, node, path), message });
 }
 
-function deref(ctx: ReadContext, node: unknown): Node | null {
-  if (isAlias(node)) return (node.resolve(ctx.src.doc) as Node | undefined) ?? null;
-  return (node as Node | null) ?? null;
-}
+const deref = (ctx: ReadContext, node: unknown): Node | null => unalias(ctx.src, node);
 
-/** A YAML node as plain data, with variables resolved in every string. Errors are reported. */
+/**
+ * A YAML node as plain data, with variables resolved in every string. Errors are reported, among
+ * them values JSON cannot carry to the platform unchanged ({@link unsendableValue}).
+ */
 export function plainValue(ctx: ReadContext, node: Node | null, path: string): Resolved {
   node = deref(ctx, node);
   if (node === null) return { ok: true, value: null };
+  const unsendable = unsendableValue(node);
+  if (unsendable) {
+    report(ctx, node, path, unsendable);
+    return { ok: false };
+  }
   if (isScalar(node)) {
     if (typeof node.value !== "string") return { ok: true, value: node.value };
     const r = ctx.vars.resolve(node.value);
@@ -49,6 +58,7 @@ export function plainValue(ctx: ReadContext, node: Node | null, path: string): R
     else if (!r.ok) ctx.vars.unresolvedIn.add(ctx.src.file);
     const reference = firstReference(node.value);
     if (reference) (ctx.written ??= []).push({ ...locate(ctx.src, node, path), reference });
+    if (r.ok && r.value !== node.value && !chargeReference(ctx, node, path, reference ?? "${…}", r.value)) return { ok: false };
     return r;
   }
   if (isSeq(node)) {
@@ -67,6 +77,20 @@ export function plainValue(ctx: ReadContext, node: Node | null, path: string): R
     return ok ? { ok: true, value: out } : { ok: false };
   }
   return { ok: true, value: null };
+}
+
+/** Counts what a reference put into the document; past the limit, reports it at the reference and returns false. */
+function chargeReference(ctx: ReadContext, node: Node, path: string, reference: string, value: unknown): boolean {
+  const added = ctx.vars.lengthOf(value);
+  const before = ctx.referencedChars ?? 0;
+  ctx.referencedChars = before + added;
+  if (ctx.referencedChars <= YAML_LIMITS.referencedCharacters) return true;
+  // Only the reference that passes the limit is reported; the ones after it are past it too.
+  if (before <= YAML_LIMITS.referencedCharacters) {
+    const limit = formatCount(YAML_LIMITS.referencedCharacters);
+    report(ctx, node, path, `the reference ${reference} takes the text that references put into this file past the limit of ${limit} characters (it puts ${formatCount(added)}); use a shorter variable, or reference it fewer times`);
+  }
+  return false;
 }
 
 export interface Entry {

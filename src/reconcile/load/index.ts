@@ -11,12 +11,14 @@
 import { resolve } from "node:path";
 import type { LoadResult, UdfTest } from "../../model/desired";
 import { readBucketPolicies, readSecrets, readServiceAccounts } from "./account-files";
-import { readCanvases } from "./canvas-files";
+import { readCanvases, type CanvasExtras } from "./canvas-files";
 import { readCronjobs } from "./cronjob-files";
 import { sortByAddress } from "./desired";
 import { Diagnostics } from "./diagnostics";
+import { RepositoryJail } from "./jail";
 import { checkMoved } from "./moved";
 import { applyNameAffixes } from "./name-affixes";
+import { checkPython } from "./python-check";
 import { DEFAULT_TARGET, readSvcFile } from "./svc-file";
 import { checkReferences, checkUniqueAddresses, checkWithKinds, scrubSecrets } from "./validate";
 import { Resolver } from "./variables";
@@ -24,8 +26,10 @@ import { Resolver } from "./variables";
 export interface LoadOptions {
   /** The target whose variables and settings apply. @default "default" */
   target?: string;
-  /** The environment `${env.NAME}` reads from (secrets included). @default {} (pass `process.env` explicitly) */
+  /** The environment `${env.NAME}` reads from (secrets included), and `SVC_PYTHON`. @default {} (pass `process.env` explicitly) */
   env?: Record<string, string | undefined>;
+  /** Where a warning goes (no Python interpreter for the Python check); without it, the project's warnings. */
+  log?: (line: string) => void;
 }
 
 /**
@@ -36,32 +40,37 @@ export interface LoadOptions {
  */
 export async function loadRepository(dir: string, opts: LoadOptions = {}): Promise<LoadResult> {
   const root = resolve(dir);
+  const jail = RepositoryJail.forProject(root);
   const target = opts.target ?? DEFAULT_TARGET;
   const env = opts.env ?? {};
   const diag = new Diagnostics();
   const vars = new Resolver({ variables: undefined, env, target: `target "${target}"`, allowVariables: false });
 
-  const svc = await readSvcFile(root, target, vars, diag);
-  const tests: UdfTest[] = [];
-  const canvases = await readCanvases(root, vars, diag, tests);
-  const cronjobs = await readCronjobs(root, vars, diag);
+  const svc = await readSvcFile(jail, target, vars, diag);
+  const extras: CanvasExtras = { tests: [], python: [] };
+  const canvases = await readCanvases(jail, vars, diag, extras);
+  const cronjobs = await readCronjobs(jail, vars, diag);
   const loaded = sortByAddress([
     ...canvases,
     ...cronjobs.objects,
-    ...(await readSecrets(root, vars, diag)),
-    ...(await readServiceAccounts(root, vars, diag)),
-    ...(await readBucketPolicies(root, vars, diag)),
+    ...(await readSecrets(jail, vars, diag)),
+    ...(await readServiceAccounts(jail, vars, diag)),
+    ...(await readBucketPolicies(jail, vars, diag)),
   ]);
+  const python = await checkPython(extras.python, env);
+  for (const e of python.errors) diag.add(e);
   checkReferences(loaded, cronjobs.references, diag);
   checkUniqueAddresses(loaded, diag);
   checkWithKinds(loaded, diag, vars.unresolvedIn);
   if (svc) checkMoved(svc.moved, loaded, diag);
   // After the kinds' checks, so a name invalid by itself is reported once, at its own file.
   const { objects, warnings } = applyNameAffixes(loaded, svc?.names, target, diag);
+  if (python.warning && opts.log) opts.log(`Warning: ${python.warning}`);
+  else if (python.warning) warnings.push(python.warning);
 
   const secretEnvNames = [...vars.secretEnvNames].sort();
   if (diag.count || !svc) return { ok: false, errors: sortErrors(scrubSecrets(diag.errors, secretEnvNames, env)) };
-  return { ok: true, project: { root, project: svc.project, target, settings: svc.settings, objects, secretEnvNames, moved: svc.moved, targets: svc.targets, tests: sortTests(tests), ...(warnings.length ? { warnings } : {}) } };
+  return { ok: true, project: { root, project: svc.project, target, settings: svc.settings, objects, secretEnvNames, moved: svc.moved, targets: svc.targets, tests: sortTests(extras.tests), ...(warnings.length ? { warnings } : {}) } };
 }
 
 /** By UDF address, then as listed. */
@@ -84,7 +93,7 @@ export async function loadProjectSettings(dir: string, opts: LoadOptions = {}): 
   const target = opts.target ?? DEFAULT_TARGET;
   const diag = new Diagnostics();
   const vars = new Resolver({ variables: undefined, env: opts.env ?? {}, target: `target "${target}"`, allowVariables: false });
-  const svc = await readSvcFile(root, target, vars, diag);
+  const svc = await readSvcFile(RepositoryJail.forProject(root), target, vars, diag);
   if (diag.count || !svc) return { ok: false, errors: sortErrors(diag.errors) };
   return { ok: true, project: { root, project: svc.project, target, settings: svc.settings, objects: [], secretEnvNames: [], targets: svc.targets } };
 }

@@ -1,7 +1,34 @@
 /**
- * The keys each file kind accepts, in the order the JSON Schemas under `schemas/` list them.
- * A test compares these lists with the schemas so the two cannot drift apart.
+ * The keys each file kind accepts, in the order the JSON Schemas under `schemas/` list them. The
+ * kinds' keys come from their definitions (`src/resources/definitions/<kind>.ts`, `repository`),
+ * from which those schemas are generated too; svc.yaml's are written here, beside its hand-written
+ * schema. A test compares these lists with the schemas so the two cannot drift apart.
  */
+import { bucketPolicyDefinition } from "../../resources/definitions/bucket-policy";
+import { canvasDefinition } from "../../resources/definitions/canvas";
+import { canvasShareRepository } from "../../resources/definitions/canvas-share";
+import { cronjobDefinition } from "../../resources/definitions/cronjob";
+import type { KindDefinition } from "../../resources/definitions/kind-definition";
+import type { JsonSchema, RepositoryDefinition } from "../../resources/definitions/repository-keys";
+import { secretDefinition } from "../../resources/definitions/secret";
+import { serviceAccountDefinition } from "../../resources/definitions/service-account";
+import { udfDefinition } from "../../resources/definitions/udf";
+
+const repositoryOf = (d: KindDefinition): RepositoryDefinition => {
+  if (!d.repository) throw new Error(`${d.kind} has no repository definition`);
+  return d.repository;
+};
+/** The keys of one object of a kind. */
+const keysOf = (r: RepositoryDefinition): readonly string[] => Object.keys(r.keys);
+/** The keys of the objects in a list key's items (a UDF's `headers:`, `tests:`). */
+const itemKeysOf = (r: RepositoryDefinition, key: string): readonly string[] =>
+  Object.keys(((r.keys[key]?.schema.items ?? {}) as JsonSchema).properties ?? {});
+/** The top-level key of a file that lists a kind's objects by name (`secrets:`). */
+function listKeyOf(d: KindDefinition): readonly string[] {
+  const key = repositoryOf(d).file?.listedUnder?.key;
+  if (!key) throw new Error(`${d.kind} is not listed by name in a file`);
+  return [key];
+}
 
 /** `concurrency` in svc.yaml and `--concurrency N`: requests in flight at once. */
 export const CONCURRENCY_RANGE = { min: 1, max: 64 } as const;
@@ -12,24 +39,24 @@ export const MOVED_KEYS = ["from", "to"] as const;
 export const TARGET_KEYS = ["variables", "prune", "max_deletions", "concurrency", "state", "name_prefix", "name_suffix", "credentials"] as const;
 export const CREDENTIALS_KEYS = ["base_url_env", "udf_base_url_env", "token_env", "service_token_env"] as const;
 
-export const CANVAS_KEYS = ["access_scope", "allow_public_read", "passcode", "dashboard_body", "preview_image_url", "share", "protect"] as const;
-export const SHARE_KEYS = ["client_id", "rotation", "rotate_every", "protect"] as const;
+export const CANVAS_KEYS = keysOf(repositoryOf(canvasDefinition));
+export const SHARE_KEYS = keysOf(canvasShareRepository);
 
-export const UDF_KEYS = ["entrypoint", "metadata", "headers", "visible", "position", "shared_token", "protect", "tests"] as const;
-export const HEADER_KEYS = ["module", "file"] as const;
+export const UDF_KEYS = keysOf(repositoryOf(udfDefinition));
+export const HEADER_KEYS = itemKeysOf(repositoryOf(udfDefinition), "headers");
 /** One entry of a UDF's `tests:` list. */
-export const UDF_TEST_KEYS = ["name", "args", "expect", "expect_error"] as const;
+export const UDF_TEST_KEYS = itemKeysOf(repositoryOf(udfDefinition), "tests");
 
 export const CRON_ARRAY_KEYS = ["minute", "hour", "day_of_month", "month", "day_of_week"] as const;
-export const CRONJOB_KEYS = ["schedule", ...CRON_ARRAY_KEYS, "udf", "args", "enabled", "description", "protect"] as const;
+export const CRONJOB_KEYS = keysOf(repositoryOf(cronjobDefinition));
 
-export const SECRETS_KEYS = ["secrets"] as const;
+export const SECRETS_KEYS = listKeyOf(secretDefinition);
 /** A secret given as a mapping (to protect it) rather than a bare `${env.NAME}`. */
-export const SECRET_KEYS = ["value", "protect"] as const;
-export const SERVICE_ACCOUNTS_KEYS = ["service_accounts"] as const;
-export const SERVICE_ACCOUNT_KEYS = ["rotation", "rotate_every", "protect"] as const;
-export const BUCKET_POLICIES_KEYS = ["bucket_policies"] as const;
-export const BUCKET_POLICY_KEYS = ["output"] as const;
+export const SECRET_KEYS = keysOf(repositoryOf(secretDefinition));
+export const SERVICE_ACCOUNTS_KEYS = listKeyOf(serviceAccountDefinition);
+export const SERVICE_ACCOUNT_KEYS = keysOf(repositoryOf(serviceAccountDefinition));
+export const BUCKET_POLICIES_KEYS = listKeyOf(bucketPolicyDefinition);
+export const BUCKET_POLICY_KEYS = keysOf(repositoryOf(bucketPolicyDefinition));
 
 /** Names and forms shared by several files. */
 export const PATTERNS = {

@@ -1,47 +1,30 @@
 /**
- * Reading the repository's files and folders; the only module of the loader that touches the disk
- * besides its callers' awaits. The reads are synchronous behind async signatures: a repository is
- * thousands of small files, which a synchronous read takes in one system call each, where the
- * promise API costs several thread-pool round trips per file (the loader has nothing to overlap
- * them with).
+ * Reading the repository's files and folders for the loader, through its jail (see jail.ts): the
+ * only module of the loader that touches the disk. A refused file (a link leaving the repository,
+ * a special file, an oversized or non-UTF-8 one) is reported at `file:line:column` naming the file,
+ * and reads as absent.
  */
-import { readdirSync, readFileSync, statSync } from "node:fs";
+import type { Diagnostics } from "./diagnostics";
+import type { JailEntry, JailRead, RepositoryJail } from "./jail";
 
-/** A file's text, or undefined when it does not exist. */
-export async function readText(root: string, file: string): Promise<string | undefined> {
-  try {
-    return readFileSync(`${root}/${file}`, "utf8");
-  } catch (e) {
-    const code = (e as NodeJS.ErrnoException).code;
-    if (code === "ENOENT" || code === "EISDIR" || code === "ENOTDIR") return undefined;
-    throw e;
-  }
+export type FolderEntry = JailEntry;
+
+/** Reports a refused read at `file` (at its bad byte when there is one). */
+export function reportRefused(file: string, read: JailRead, diag: Diagnostics): void {
+  if (read.kind === "refused") diag.add({ file, line: read.line ?? 1, column: read.column ?? 1, path: "", message: read.message });
 }
 
-export interface FolderEntry {
-  name: string;
-  isFolder: boolean;
+/** A file's text; undefined when it does not exist, or when it is refused (reported). */
+export async function readText(jail: RepositoryJail, file: string, diag: Diagnostics): Promise<string | undefined> {
+  const read = jail.readText(file);
+  reportRefused(file, read, diag);
+  return read.kind === "text" ? read.text : undefined;
 }
 
-/** A folder's visible entries sorted by name; [] when it does not exist. */
-export async function listFolder(root: string, folder: string): Promise<FolderEntry[]> {
-  try {
-    const entries = readdirSync(`${root}/${folder}`, { withFileTypes: true });
-    return entries
-      .filter((e) => !e.name.startsWith("."))
-      .map((e) => ({ name: e.name, isFolder: e.isDirectory() }))
-      .sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
-  } catch (e) {
-    const code = (e as NodeJS.ErrnoException).code;
-    if (code === "ENOENT" || code === "ENOTDIR") return [];
-    throw e;
-  }
-}
-
-export async function isFile(root: string, file: string): Promise<boolean> {
-  try {
-    return statSync(`${root}/${file}`).isFile();
-  } catch {
-    return false;
-  }
+/** A folder's visible entries sorted by name; [] when it does not exist or is refused (reported at the folder). */
+export async function listFolder(jail: RepositoryJail, folder: string, diag: Diagnostics): Promise<FolderEntry[]> {
+  const listing = jail.listFolder(folder);
+  if (listing.kind === "entries") return listing.entries;
+  diag.atFile(folder, listing.message);
+  return [];
 }

@@ -2,6 +2,7 @@
  * `svc.yaml`: the project name, variables, settings and targets. Selects the target, merges its
  * variables over the project's, and switches the resolver to them for every other file.
  */
+import type { RepositoryJail } from "./jail";
 import { posix } from "node:path";
 import type { MovedEntry, ProjectSettings, StateLocation } from "../../model/desired";
 import { readMoved } from "./moved";
@@ -41,8 +42,8 @@ const CREDENTIAL_FIELDS = {
 } as const satisfies Record<(typeof CREDENTIALS_KEYS)[number], keyof ProjectSettings["credentials"]>;
 
 /** Reads svc.yaml for `target`; afterwards `vars` resolves that target's variables. */
-export async function readSvcFile(root: string, target: string, vars: Resolver, diag: Diagnostics): Promise<SvcFile | undefined> {
-  const src = await readYaml(root, SVC_FILE, diag);
+export async function readSvcFile(jail: RepositoryJail, target: string, vars: Resolver, diag: Diagnostics): Promise<SvcFile | undefined> {
+  const src = await readYaml(jail, SVC_FILE, diag);
   if (!src) {
     // References to variables are not checked without svc.yaml: its error is the one to fix.
     vars.useVariables(undefined, `target "${target}"`);
@@ -64,8 +65,8 @@ export async function readSvcFile(root: string, target: string, vars: Resolver, 
   const variables = { ...projectVariables, ...(selected ? readVariables(ctx, selected) : {}) };
   vars.useVariables(variables, `target "${target}"`);
 
-  const base = readSettings(top);
-  const over = selected ? readSettings(selected) : {};
+  const base = readSettings(top, jail);
+  const over = selected ? readSettings(selected, jail) : {};
   const name = project ?? "project";
   const credentials = { ...DEFAULT_SETTINGS.credentials, ...readCredentials(targets.get(target)?.credentials) };
   const settings: ProjectSettings = {
@@ -127,11 +128,15 @@ interface SettingsFields {
   state?: string;
 }
 
-function readSettings(m: MapReader): SettingsFields {
+function readSettings(m: MapReader, jail: RepositoryJail): SettingsFields {
   const state = m.string("state", { expected: 'a local folder relative to the repository (e.g. ".svc-iac/state"), "s3://bucket/prefix" or "gs://bucket/prefix"' });
   let checkedState = state;
   if (state !== undefined && (state === "" || (state.includes("://") && !PATTERNS.remoteState.test(state)))) {
     checkedState = m.fail("state", `found ${JSON.stringify(state)}, expected a local folder relative to the repository (e.g. ".svc-iac/state"), "s3://bucket/prefix" or "gs://bucket/prefix"`);
+  } else if (state !== undefined && !PATTERNS.remoteState.test(state)) {
+    // The state is written where the repository says: only inside it, never through a link out or into .git.
+    const refused = posix.isAbsolute(state.replace(/\\/g, "/")) ? `${state} is an absolute path` : jail.writeRefusal(posix.join(state.replace(/\\/g, "/"), "inventory.json"));
+    if (refused) checkedState = m.fail("state", `found ${JSON.stringify(state)}, expected a folder inside the repository, outside .git/: ${refused}`);
   }
   return {
     prune: m.boolean("prune"),

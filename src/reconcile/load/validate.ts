@@ -12,9 +12,12 @@ import type { UdfReference } from "./cronjob-files";
 export function checkReferences(objects: readonly DesiredObject[], references: readonly UdfReference[], diag: Diagnostics): void {
   const udfs = objects.filter((o) => o.kind === "Udf").map((o) => o.address.slice("udf.".length));
   const known = new Set(udfs);
+  // A UDF file refused by itself (a link out, not UTF-8) is reported there, not again at each reference.
+  const refused = new Set(diag.errors.map((e) => e.file));
   for (const ref of references) {
     if (known.has(ref.udf)) continue;
     const [canvas, slug] = ref.udf.split("/");
+    if (refused.has(`canvases/${canvas}/${slug}.py`)) continue;
     diag.add({ ...ref.at, message: `found ${JSON.stringify(ref.udf)}, expected a UDF of this repository: canvases/${canvas}/${slug}.py does not exist${didYouMean(ref.udf, udfs)}` });
   }
 }

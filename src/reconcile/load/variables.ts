@@ -53,7 +53,18 @@ export class Resolver {
    */
   readonly unresolvedIn = new Set<string>();
 
+  private readonly lengths = new WeakMap<object, number>();
+
   constructor(private options: ResolverOptions) {}
+
+  /** The characters a resolved value puts into a file: a string's, a list's or mapping's JSON text (measured once per value). */
+  lengthOf(value: unknown): number {
+    if (typeof value === "string") return value.length;
+    if (value === null || typeof value !== "object") return String(value).length;
+    let n = this.lengths.get(value);
+    if (n === undefined) this.lengths.set(value, (n = JSON.stringify(value)?.length ?? 0));
+    return n;
+  }
 
   /** From now on, resolve `${var.NAME}` with these variables (after svc.yaml's own variables are read). */
   useVariables(variables: Record<string, unknown> | undefined, target: string): void {

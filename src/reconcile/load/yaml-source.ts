@@ -1,18 +1,23 @@
 /**
  * Reads one YAML file of the repository with positions: every node can be turned into
- * `file:line:column`. Syntax errors become load errors; duplicate keys are left to the readers,
- * which report them with both positions.
+ * `file:line:column`. The file is parsed within bounds ({@link parseBoundedYaml}); syntax errors and
+ * refused files become load errors; duplicate keys are left to the readers, which report them with
+ * both positions.
  */
-import { LineCounter, parseDocument, type Document, type Node } from "yaml";
+import type { RepositoryJail } from "./jail";
+import { isAlias, type Alias, type Document, type LineCounter, type Node } from "yaml";
 import type { SourceLocation } from "../../model/desired";
 import type { Diagnostics } from "./diagnostics";
 import { readText } from "./repo-files";
+import { parseBoundedYaml } from "./yaml-parse";
 
 export interface SourceDoc {
   /** Relative to the repository root, `/` separators. */
   file: string;
   doc: Document.Parsed;
   lines: LineCounter;
+  /** Every alias of the document tied to the value it repeats, resolved once when the file was parsed. */
+  aliases: ReadonlyMap<Alias, Node>;
 }
 
 /** The location of a node (its first character), or 1:1 when there is no node. */
@@ -23,21 +28,25 @@ export function locate(src: SourceDoc, node: Node | null | undefined, path: stri
   return { file: src.file, line, column: col, path };
 }
 
-/** Parses YAML text; on a syntax error reports the first one (later ones are usually its echoes) and returns undefined. */
-export function parseYaml(file: string, text: string, diag: Diagnostics): SourceDoc | undefined {
-  const lines = new LineCounter();
-  const doc = parseDocument(text, { lineCounter: lines, uniqueKeys: false, prettyErrors: false, merge: false });
-  const first = doc.errors[0];
-  if (first) {
-    const { line, col } = lines.linePos(first.pos[0]);
-    diag.add({ file, line, column: col, path: "", message: `YAML syntax error: ${first.message.replace(/\s+at line \d+, column \d+.*$/s, "")}` });
-    return undefined;
-  }
-  return { file, doc, lines };
+/** The value a node stands for: an alias's anchored value, any other node itself. */
+export function unalias(src: SourceDoc, node: unknown): Node | null {
+  if (isAlias(node)) return src.aliases.get(node) ?? null;
+  return (node as Node | null | undefined) ?? null;
 }
 
-/** Reads and parses a file; `undefined` when it is missing (nothing reported) or does not parse (reported). */
-export async function readYaml(root: string, file: string, diag: Diagnostics): Promise<SourceDoc | undefined> {
-  const text = await readText(root, file);
+/** Parses YAML text; when it is refused (a syntax error, a limit) reports why, where, and returns undefined. */
+export function parseYaml(file: string, text: string, diag: Diagnostics): SourceDoc | undefined {
+  const parsed = parseBoundedYaml(text);
+  if (!parsed.ok) {
+    const { line, col } = parsed.lines.linePos(parsed.offset);
+    diag.add({ file, line, column: col, path: "", message: parsed.message });
+    return undefined;
+  }
+  return { file, doc: parsed.doc, lines: parsed.lines, aliases: parsed.aliases };
+}
+
+/** Reads and parses a file; `undefined` when it is missing (nothing reported), refused or does not parse (reported). */
+export async function readYaml(jail: RepositoryJail, file: string, diag: Diagnostics): Promise<SourceDoc | undefined> {
+  const text = await readText(jail, file, diag);
   return text === undefined ? undefined : parseYaml(file, text, diag);
 }

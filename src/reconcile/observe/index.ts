@@ -8,8 +8,6 @@
  * Folder `observe/`: what the platform holds, and the re-keying of older inventories checked
  * against it. May import `src/api`, `src/model`, `src/resources` and `../phases`.
  */
-import { readFile } from "node:fs/promises";
-import { resolve } from "node:path";
 import type { SvcClient } from "../../api/client";
 import type { FingerprintKey } from "../../resources/fingerprint";
 import { SharedReads } from "../../resources/fresh-listings";
@@ -18,6 +16,7 @@ import { KINDS } from "../../resources/registry";
 import type { DesiredKind, LoadedProject } from "../../model/desired";
 import { PHASES, traitsOf } from "../phases";
 import type { Inventory } from "../../model/inventory";
+import { RepositoryJail } from "../load/jail";
 
 export interface KindObservation {
   byId: Map<string, Observed<any>>;
@@ -71,14 +70,13 @@ export async function observe(client: SvcClient, project: LoadedProject, invento
       observation.kinds[k] = index(list);
     }),
   );
+  const jail = RepositoryJail.forProject(project.root);
   for (const o of project.objects) {
     const output = traitsOf(o.kind).outputFile?.path(o);
     if (!output) continue;
-    try {
-      observation.files.set(output, await readFile(resolve(project.root, output), "utf8"));
-    } catch {
-      // No file yet: apply writes it.
-    }
+    // No file yet (apply writes it), or one that cannot be read: the plan shows it as to be written.
+    const read = jail.readText(output);
+    if (read.kind === "text") observation.files.set(output, read.text);
   }
   return observation;
 }

@@ -1,6 +1,7 @@
 /**
- * Cascade: what a deletion takes with it. The platform deletes a canvas's UDFs and its share with
- * the canvas, and a cronjob whose UDF is deleted stays scheduled with every run failing; none of
+ * Cascade: what a deletion (or a replacement, which deletes the old object) takes with it. The
+ * platform deletes a canvas's UDFs and its share with the canvas, and a cronjob whose UDF is
+ * deleted stays scheduled with every run failing; none of
  * them has a step of its own when the project does not manage them (a UDF made by hand on a managed
  * canvas). Each kind's `cascade` trait says what happens to it when its parent (the `unmanaged`
  * trait's `within`, found by `parentId`) is deleted. The plan lists every such object under the
@@ -81,10 +82,11 @@ export function cascadeNote(o: CascadedObject): string {
 }
 
 /** The block when the deletions take objects the project does not manage and that was not allowed. */
-export function cascadeBlock(cascade: readonly CascadedObject[], allowCascade: boolean): PlanBlock[] {
+export function cascadeBlock(cascade: readonly CascadedObject[], allowCascade: boolean, replaced: ReadonlySet<string> = new Set()): PlanBlock[] {
   const foreign = cascade.filter((o) => !o.managed);
   if (!foreign.length || allowCascade) return [];
-  const list = foreign.map((o) => `${o.address} (id ${o.id}, ${o.effect === "deleted" ? "deleted" : "left broken"} with ${o.by})`).join(", ");
+  const by = (o: CascadedObject) => (replaced.has(o.by) ? `${o.by}, which is replaced: its old id is deleted` : o.by);
+  const list = foreign.map((o) => `${o.address} (id ${o.id}, ${o.effect === "deleted" ? "deleted" : "left broken"} with ${by(o)})`).join(", ");
   return [
     {
       rule: CASCADE_RULE,
@@ -94,15 +96,26 @@ export function cascadeBlock(cascade: readonly CascadedObject[], allowCascade: b
 }
 
 /**
- * The cascade of a plan's deletions: notes each deletion with what it takes, and returns the list
- * and the block (when something unmanaged goes and `allowCascade` is not set).
+ * A replacement deletes the old object too (before or after making the new one): whatever lives
+ * under it or runs it goes or breaks as with a deletion. A rotation in place keeps the object.
+ */
+const deletesOldObject = (a: PlannedAction) => a.action === "replace" && !traitsOf(a.kind).rotation?.inPlace;
+
+/**
+ * The cascade of a plan's deletions and replacements: notes each with what it takes, and returns
+ * the list and the block (when something unmanaged goes and `allowCascade` is not set). What the
+ * plan itself points at a replacement's new id (a managed cronjob of a replaced UDF) is not in it.
  */
 export function planCascade(
   actions: readonly PlannedAction[],
   c: Omit<CascadeInput, "deletions"> & { allowCascade: boolean },
 ): { cascade: CascadedObject[]; blocks: PlanBlock[] } {
-  const deleting = actions.filter((a) => (a.action === "delete" || a.action === "unshare") && a.id);
-  const cascade = cascadeOf({ ...c, deletions: deleting.map((a) => ({ kind: a.kind, id: a.id!, address: a.address })) });
+  const deleting = actions.filter((a) => ((a.action === "delete" || a.action === "unshare") && a.id) || (deletesOldObject(a) && a.id));
+  const replaced = new Set(deleting.filter(deletesOldObject).map((a) => a.address));
+  const following = new Set(actions.filter((a) => a.action !== "delete" && a.action !== "unshare").map((a) => a.address));
+  const cascade = cascadeOf({ ...c, deletions: deleting.map((a) => ({ kind: a.kind, id: a.id!, address: a.address })) }).filter(
+    (o) => !(following.has(o.address) && o.managed && isUnderReplaced(o, replaced)),
+  );
   const byAddress = new Map(actions.map((a) => [a.address, a]));
   for (const o of cascade) {
     // Transitive objects are noted on the deletion that started the chain.
@@ -110,5 +123,8 @@ export function planCascade(
     while (!byAddress.has(root)) root = cascade.find((x) => x.address === root)!.by;
     byAddress.get(root)!.notes.push(cascadeNote(o));
   }
-  return { cascade, blocks: cascadeBlock(cascade, c.allowCascade) };
+  return { cascade, blocks: cascadeBlock(cascade, c.allowCascade, replaced) };
 }
+
+/** Whether `o` is in the cascade because its parent is replaced (not deleted): a managed object with a step of its own follows the new id. */
+const isUnderReplaced = (o: CascadedObject, replaced: ReadonlySet<string>) => replaced.has(o.by);

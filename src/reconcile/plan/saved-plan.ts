@@ -16,8 +16,8 @@ import type { PlanOutcome } from "./";
 import type { Plan, PlannedAction } from "./plan-model";
 import { changedFiles, type RepositoryDigest } from "../load/repository-digest";
 
-/** Version of the saved-plan document; apply refuses other versions. */
-export const PLAN_FORMAT_VERSION = 1;
+/** Version of the saved-plan document; apply refuses other versions. 2: the `integrity` digest. */
+export const PLAN_FORMAT_VERSION = 2;
 
 /** The planning options a saved plan was made with; apply plans again with exactly these. */
 export interface SavedPlanOptions {
@@ -54,6 +54,12 @@ export interface SavedPlan {
   /** By address: what each object the plan touches was on the platform when planned. */
   observed: Record<string, ObservedObject>;
   plan: Plan;
+  /**
+   * `sha256:<hex>` over the rest of the document (canonical JSON: options, repository, observed
+   * states and plan): apply refuses a file whose content no longer matches it, so an edit of the
+   * reviewed plan or of its options is caught before anything else is read.
+   */
+  integrity: string;
 }
 
 /** sha256 of an observed state, without the fields the kind calls volatile. */
@@ -73,8 +79,8 @@ export function observedObjects(outcome: PlanOutcome): Record<string, ObservedOb
   return out;
 }
 
-/** The saved-plan document of `outcome`. */
-export function savedPlanOf(outcome: PlanOutcome, c: { plannedAt: Date; options: SavedPlanOptions; repository: SavedPlan["repository"] }): SavedPlan {
+/** The saved-plan document of `outcome`, before {@link sealSavedPlan} adds its integrity digest. */
+export function savedPlanOf(outcome: PlanOutcome, c: { plannedAt: Date; options: SavedPlanOptions; repository: SavedPlan["repository"] }): Omit<SavedPlan, "integrity"> {
   return {
     format_version: PLAN_FORMAT_VERSION,
     project: outcome.plan.project,
@@ -94,6 +100,22 @@ export class SavedPlanError extends Error {
 
 const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === "object" && v !== null && !Array.isArray(v);
 
+/** `sha256:<hex>` of a saved-plan document, its own `integrity` field left out. */
+function integrityOf(doc: Record<string, unknown>): string {
+  const { integrity: _ignored, ...content } = doc;
+  return `sha256:${createHash("sha256").update(canonicalJson(content)).digest("hex")}`;
+}
+
+/**
+ * The document as it is written, with its integrity digest: `doc` is the JSON text of the plan
+ * without one (as written, after secret fields were dropped), so the digest covers exactly the
+ * bytes a reader parses.
+ */
+export function sealSavedPlan(json: string): SavedPlan {
+  const doc = JSON.parse(json) as Record<string, unknown>;
+  return { ...doc, integrity: integrityOf(doc) } as unknown as SavedPlan;
+}
+
 /**
  * Checks the shape of a parsed saved plan (what apply relies on; the full contract is the JSON
  * Schema). Throws {@link SavedPlanError} naming the file and the field.
@@ -112,6 +134,13 @@ export function readSavedPlan(doc: unknown, file: string): SavedPlan {
   const o = doc.options;
   if (!isRecord(o) || typeof o.prune !== "boolean" || typeof o.max_deletions !== "number" || typeof o.allow_delete_all !== "boolean" || !Array.isArray(o.only) || !Array.isArray(o.replace)) {
     throw bad("options must hold prune, max_deletions, allow_delete_all, only and replace");
+  }
+  // Before any field is trusted: the document must be exactly what plan wrote.
+  if (typeof doc.integrity !== "string") throw bad("integrity is missing");
+  if (doc.integrity !== integrityOf(doc)) {
+    throw new SavedPlanError(
+      `${file} was changed after svc-iac plan wrote it: its content (the plan's actions, its options or what it was planned against) no longer matches its integrity digest ${doc.integrity.slice(0, 19)}…, so nothing was applied. A saved plan is applied only as it was reviewed: run svc-iac plan --out ${file} again, review it, and apply that.`,
+    );
   }
   const r = doc.repository;
   if (!isRecord(r) || typeof r.digest !== "string" || !isRecord(r.files) || !Array.isArray(r.excluded)) throw bad("repository must hold digest, files and excluded");
@@ -163,6 +192,25 @@ export function staleMessage(file: string, repository: { before: SavedPlan["repo
   for (const o of objects) lines.push(`${o.address}: ${o.why}.`);
   lines.push("Run svc-iac plan again, review it, and apply the new plan.");
   return lines.join("\n");
+}
+
+/**
+ * Each planning option in which the saved plan differs from what this apply was asked for (its
+ * flags or inputs, else svc.yaml's settings), as one sentence: apply uses the saved plan's own
+ * options, and says so rather than silently overriding what the caller asked.
+ * @example
+ * optionDifferences({ ...o, prune: false }, { ...o, prune: true })
+ * // ['The saved plan was made with prune: false; this apply was asked for prune: true. It applies the saved plan\'s prune: false.']
+ */
+export function optionDifferences(stored: SavedPlanOptions, asked: SavedPlanOptions): string[] {
+  const shown = (o: SavedPlanOptions, k: keyof SavedPlanOptions) => {
+    const v = o[k] ?? false;
+    return Array.isArray(v) ? (v.length ? v.join(" ") : "(none)") : String(v);
+  };
+  const keys: (keyof SavedPlanOptions)[] = ["prune", "max_deletions", "allow_delete_all", "allow_cascade", "only", "replace"];
+  return keys
+    .filter((k) => shown(stored, k) !== shown(asked, k))
+    .map((k) => `The saved plan was made with ${k}: ${shown(stored, k)}; this apply was asked for ${k}: ${shown(asked, k)}. It applies the saved plan's ${k}: ${shown(stored, k)}.`);
 }
 
 /** `outcome` cut down to the actions of `saved` (objects the saved plan does not touch are left alone). */

@@ -4,11 +4,12 @@
  * UDF's `headers:`), so a change to a shared file marks every project that reads it.
  * Reads the disk; what is affected by a change is decided in `affected.ts`.
  */
-import { lstatSync, readdirSync, readFileSync } from "node:fs";
+import { readdirSync } from "node:fs";
 import { join, posix, relative, sep } from "node:path";
 import { parseDocument } from "yaml";
 import { formatLoadError } from "../../model/desired";
 import { loadProjectSettings } from "../load";
+import { RepositoryJail } from "../load/jail";
 import { SVC_FILE } from "../load/svc-file";
 
 export interface ProjectEntry {
@@ -94,16 +95,10 @@ export function helperFilesOutside(root: string, dir: string, mayHaveHeaders?: R
 const isInside = (path: string, dir: string) => dir === "." || path.startsWith(`${dir}/`);
 
 function headerFiles(root: string, file: string): string[] {
-  let text: string;
-  try {
-    // Only a regular file of the repository: a symbolic link is not followed here (the loader
-    // refuses one that leaves the repository when the project is planned).
-    const st = lstatSync(join(root, file));
-    if (!st.isFile() || st.size > MAX_SETTINGS_BYTES) return [];
-    text = readFileSync(join(root, file), "utf8");
-  } catch {
-    return [];
-  }
+  // Through the repository's jail: opened once, a regular file inside the repository, bounded.
+  const read = RepositoryJail.forProject(root).readText(file, { maxBytes: MAX_SETTINGS_BYTES });
+  if (read.kind !== "text") return [];
+  const text = read.text;
   if (!text.includes("headers")) return [];
   const doc = parseDocument(text, { uniqueKeys: false });
   if (doc.errors.length) return [];

@@ -12,7 +12,7 @@ import { isShownFingerprint, sortKeysDeep } from "./values";
  * Deterministic JSON of a plan or report. The `from`/`to`/`diff` of a field marked `secret` are
  * dropped even if a caller put them there: only keyed fingerprints of secrets leave the process.
  */
-export function toJson(doc: Plan | DriftReport | ApplyReport | SavedPlan): string {
+export function toJson(doc: Plan | DriftReport | ApplyReport | SavedPlan | Omit<SavedPlan, "integrity">): string {
   return JSON.stringify(sortKeysDeep(withoutSecretValues(doc)), null, 2) + "\n";
 }
 

@@ -4,10 +4,11 @@
  * write) and `lock.json`. Whole writes go through a temporary file and a rename; the lock is taken
  * by an exclusive create, so of two processes racing for it exactly one wins.
  */
-import { closeSync, openSync, writeSync } from "node:fs";
+import { closeSync, constants, openSync, writeSync } from "node:fs";
 import { chmod, link, mkdir, readFile, rename, rm, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { siblingTempName, writeFileAtomic } from "./json-file";
+import { RepositoryJail } from "../load/jail";
 import type { FingerprintKey } from "../../resources/fingerprint";
 import { FINGERPRINT_KEY_FILE, loadFingerprintKey } from "./fingerprint-key-file";
 import { checkInventoryOwner, emptyInventory, parseInventory, serializeInventory } from "./inventory-file";
@@ -34,14 +35,15 @@ function errnoCode(e: unknown): string | undefined {
   return (e as NodeJS.ErrnoException)?.code;
 }
 
-async function readTextOrUndefined(file: string): Promise<string | undefined> {
-  try {
-    return await readFile(file, "utf8");
-  } catch (e) {
-    if (errnoCode(e) === "ENOENT") return undefined;
-    throw e;
-  }
+/** A state file's text through the repository's jail (a planted link is refused, never followed); undefined when missing. */
+async function readTextOrUndefined(jail: RepositoryJail, file: string): Promise<string | undefined> {
+  const read = jail.readText(file);
+  if (read.kind === "refused") throw new Error(`Cannot read the state: ${read.message}`);
+  return read.kind === "text" ? read.text : undefined;
 }
+
+/** Appending to the journal: never through a link planted at its name. */
+const APPEND_FLAGS = constants.O_WRONLY | constants.O_APPEND | constants.O_CREAT | (constants.O_NOFOLLOW ?? 0);
 
 /**
  * Creates `file` holding `text` only if it does not exist; `false` when it does. The content is
@@ -82,14 +84,20 @@ export class LocalStateBackend implements StateBackend {
   /** The journal's file descriptor, open for appending (from the first append to the next whole write). */
   private journalFd: number | undefined;
 
+  private readonly jail: RepositoryJail;
+
+  /** @throws JailError when the state folder is outside the repository (through a link) or under .git. */
   constructor(private readonly opts: LocalBackendOptions) {
     this.location = opts.path.split(path.sep).join("/").replace(/\/+$/, "");
-    this.dir = path.resolve(opts.root, opts.path);
+    this.jail = RepositoryJail.forProject(opts.root);
+    // Its real path, every existing part checked: what is created later is made under it.
+    this.dir = this.jail.folder(opts.path, { create: false });
+    const jail = this.jail;
     const lockFile = path.join(this.dir, "lock.json");
     this.lock = {
       location: this.location,
       file: `${this.location}/lock.json`,
-      readText: () => readTextOrUndefined(lockFile),
+      readText: () => readTextOrUndefined(jail, lockFile),
       replaceText: (text) => writeFileAtomic(lockFile, text),
       remove: () => rm(lockFile, { force: true }),
     };
@@ -115,7 +123,7 @@ export class LocalStateBackend implements StateBackend {
   }
 
   async readInventory(): Promise<Inventory | undefined> {
-    const [text, journal] = await Promise.all([readTextOrUndefined(this.inventoryFile), readTextOrUndefined(this.journalFile)]);
+    const [text, journal] = await Promise.all([readTextOrUndefined(this.jail, this.inventoryFile), readTextOrUndefined(this.jail, this.journalFile)]);
     const shown = `${this.location}/inventory.json`;
     const inventory = text === undefined ? undefined : checkInventoryOwner(parseInventory(text, shown), this.opts, shown);
     if (!journal) {
@@ -141,7 +149,7 @@ export class LocalStateBackend implements StateBackend {
   private async appendJournal(records: JournalRecord[]): Promise<void> {
     // After a stopped run, the journal may end in a torn record: the whole write comes first and drops it.
     if (this.foldDue) throw new Error(`The inventory at ${this.location} is due to be written whole before changes are appended to its journal.`);
-    this.journalFd ??= openSync(this.journalFile, "a");
+    this.journalFd ??= openSync(this.journalFile, APPEND_FLAGS, 0o666);
     // Whole lines in one write to the page cache (microseconds, so done synchronously): a kill
     // leaves at most the last line torn.
     const bytes = Buffer.from(journalText(records));
@@ -182,7 +190,7 @@ export class LocalStateBackend implements StateBackend {
     return loadFingerprintKey(
       {
         file: `${this.location}/${FINGERPRINT_KEY_FILE}`,
-        read: () => readTextOrUndefined(file),
+        read: () => readTextOrUndefined(this.jail, file),
         create: async (text) => {
           await mkdir(this.dir, { recursive: true });
           // Readable by its owner only; of two runs making one at once, the first link wins.

@@ -124,7 +124,7 @@ function scrubOutcome(o: TestOutcome, secrets: string[]): TestOutcome {
 
 /** `svc-iac test`. */
 export async function testCommand(opts: TestCommandOptions): Promise<TestCommandResult> {
-  const loaded = await loadRepository(opts.dir, { target: opts.target, env: opts.env });
+  const loaded = await loadRepository(opts.dir, { target: opts.target, env: opts.env, log: opts.log });
   if (!loaded.ok) return { command: "test", exitCode: 1, errors: loaded.errors };
   const { project } = loaded;
   const { tests, unmatched } = selectTests(project.tests ?? [], opts);

@@ -1,5 +1,6 @@
 /** The BucketPolicy kind's fields: its Pulumi arguments and outputs (`src/provider/bucket-policy.ts`). */
 import type { KindDefinition } from "./kind-definition";
+import {  } from "./repository-keys";
 
 export const bucketPolicyDefinition: KindDefinition = {
   kind: "BucketPolicy",
@@ -9,5 +10,16 @@ export const bucketPolicyDefinition: KindDefinition = {
   },
   outputs: {
     policy: { type: "string", description: "The policy document as a JSON string (sorted keys), as `aws.s3.BucketPolicy` takes it.", required: true },
+  },
+  repository: {
+    file: {
+      schema: "bucket-policies",
+      title: "bucket-policies.yaml",
+      description: "S3 buckets whose IAM policy document the environment needs.",
+      listedUnder: { key: "bucket_policies", schema: (properties) => ({ type: "object", description: "S3 bucket name -> where to write its policy document.", propertyNames: { pattern: "^(s3://)?[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]/?$" }, additionalProperties: { type: ["object", "null"], additionalProperties: false, properties } }) },
+    },
+    keys: {
+      output: { schema: { type: "string", description: "A file, relative to the repository, to write the policy document to." } },
+    },
   },
 };

@@ -1,5 +1,16 @@
 /** The CanvasShare kind's fields: its Pulumi arguments and outputs (`src/provider/canvas-share.ts`). */
 import { ACCESS_SCOPE, type KindDefinition } from "./kind-definition";
+import { protect, ROTATE_EVERY, type RepositoryDefinition } from "./repository-keys";
+
+/** A share is declared in its canvas's canvas.yaml, under `share:`. */
+export const canvasShareRepository: RepositoryDefinition = {
+  keys: {
+    client_id: { schema: { type: "string", description: "The client_id of one of your team's real-time instances. Default: the instance with the highest preference_rank." }, input: "clientId" },
+    rotation: { schema: { type: ["string", "number"], description: "A trigger value: changing it rotates the share token (old links and session tokens stop working)." }, input: "rotation" },
+    rotate_every: { schema: ROTATE_EVERY },
+    protect: { schema: protect("share (its token): unsharing it") },
+  },
+};
 
 export const canvasShareDefinition: KindDefinition = {
   kind: "CanvasShare",
@@ -15,4 +26,5 @@ export const canvasShareDefinition: KindDefinition = {
     shareClientId: { type: "string", description: "The real-time instance the shared UDFs run on." },
     mintedScope: { type: ACCESS_SCOPE, description: "The canvas's access scope when the current token was minted.", required: true },
   },
+  repository: canvasShareRepository,
 };

@@ -1,5 +1,6 @@
 /** The Cronjob kind's fields: its Pulumi arguments and outputs (`src/provider/cronjob.ts`). */
 import type { KindDefinition } from "./kind-definition";
+import { orVarRef, protect } from "./repository-keys";
 
 export const cronjobDefinition: KindDefinition = {
   kind: "Cronjob",
@@ -19,5 +20,26 @@ export const cronjobDefinition: KindDefinition = {
   },
   outputs: {
     lastRun: { type: "string", description: "When it last ran, or null." },
+  },
+  repository: {
+    file: {
+      schema: "cronjob",
+      title: "cronjobs/<name>.yaml",
+      description: "A UDF run on a schedule; the cronjob's name is the file name. Give schedule, or the arrays (minute required), not both.",
+      rules: { required: ["udf"], oneOf: [{ required: ["schedule"] }, { required: ["minute"] }] },
+    },
+    keys: {
+      schedule: { schema: { type: "string", description: "A cron expression \"minute hour day-of-month month day-of-week\", e.g. \"0 6 * * 1-5\". The minute field holds exactly one value: the platform runs a cronjob at one minute of each matching hour." }, input: "schedule" },
+      minute: { schema: orVarRef("The one minute of the hour the cronjob runs at (0-59).", { anyOf: [{ type: "integer", minimum: 0, maximum: 59 }, { type: "array", items: { type: "integer", minimum: 0, maximum: 59 }, minItems: 1, maxItems: 1 }] }), input: "minute" },
+      hour: { schema: orVarRef("Hours (0-23); [] means every hour.", { type: "array", items: { type: "integer", minimum: 0, maximum: 23 } }), input: "hour" },
+      day_of_month: { schema: orVarRef("Days of the month (1-31); [] means every day.", { type: "array", items: { type: "integer", minimum: 1, maximum: 31 } }), input: "dayOfMonth" },
+      month: { schema: orVarRef("Months (1-12); [] means every month.", { type: "array", items: { type: "integer", minimum: 1, maximum: 12 } }), input: "month" },
+      day_of_week: { schema: orVarRef("Days of the week (0 or 7 = Sunday); [] means every day.", { type: "array", items: { type: "integer", minimum: 0, maximum: 7 } }), input: "dayOfWeek" },
+      udf: { schema: { type: "string", pattern: "^[A-Za-z0-9_]+/[A-Za-z0-9_-]+$", description: "The UDF to run, as <canvas>/<slug>; it must exist in the repository." } },
+      args: { schema: { type: "object", description: "Arguments passed to the UDF on each run.", additionalProperties: true }, input: "udfArgs" },
+      enabled: { schema: orVarRef("Whether the cronjob runs. Default true.", { type: "boolean" }, true), input: "enabled" },
+      description: { schema: { type: "string", description: "A description shown on the platform." }, input: "description" },
+      protect: { schema: protect("cronjob") },
+    },
   },
 };

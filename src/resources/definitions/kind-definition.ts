@@ -3,8 +3,9 @@
  * descriptions, defaults, secret, replace-on-change, and the repository keys that fill them). The
  * Pulumi package schema (`../schema/pulumi-package.ts`), the repository JSON Schemas and the
  * loader's key lists are generated from these; the Pulumi argument interfaces of
- * `src/provider/<kind>.ts` are checked against them by a test. Pure data, importing nothing.
+ * `src/provider/<kind>.ts` are checked against them by a test. Pure data.
  */
+import type { RepositoryDefinition } from "./repository-keys";
 
 /** A field's type, in the terms both Pulumi and JSON Schema understand. */
 export type FieldType =
@@ -66,6 +67,8 @@ export interface KindDefinition {
   outputs: Record<string, FieldDefinition>;
   /** Named object types the fields use, by name (`svc:index:<name>`; the TypeScript interface is `<name>Args`). */
   types?: Record<string, ObjectTypeDefinition>;
+  /** How the kind is declared in a GitOps repository; absent for kinds a repository cannot declare. */
+  repository?: RepositoryDefinition;
 }
 
 /** Who may use a canvas's shared links (a canvas's `accessScope`, a share's `mintedScope`). */

@@ -1,5 +1,6 @@
 /** The Secret kind's fields: its Pulumi arguments and outputs (`src/provider/secret.ts`). */
 import type { KindDefinition } from "./kind-definition";
+import { protect, SECRET_ENV_REF } from "./repository-keys";
 
 export const secretDefinition: KindDefinition = {
   kind: "Secret",
@@ -10,5 +11,17 @@ export const secretDefinition: KindDefinition = {
   },
   outputs: {
     valueFingerprint: { type: "string", description: "A salted hash of the value (never the value); a secret output.", required: true, secret: true },
+  },
+  repository: {
+    file: {
+      schema: "secrets",
+      title: "secrets.yaml",
+      description: "Team secrets. Values come only from the environment.",
+      listedUnder: { key: "secrets", schema: (properties) => ({ type: "object", description: "Secret key -> ${env.NAME} reference holding its value, or {value: ${env.NAME}, protect: true}.", propertyNames: { pattern: "^[A-Za-z0-9_.-]{1,256}$" }, additionalProperties: { oneOf: [SECRET_ENV_REF, { type: "object", additionalProperties: false, required: ["value"], description: "A secret with options.", properties }] } }) },
+    },
+    keys: {
+      value: { schema: SECRET_ENV_REF, input: "value" },
+      protect: { schema: protect("secret") },
+    },
   },
 };

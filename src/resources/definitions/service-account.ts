@@ -1,5 +1,6 @@
 /** The ServiceAccount kind's fields: its Pulumi arguments and outputs (`src/provider/service-account.ts`). */
 import type { KindDefinition } from "./kind-definition";
+import { protect, ROTATE_EVERY } from "./repository-keys";
 
 export const serviceAccountDefinition: KindDefinition = {
   kind: "ServiceAccount",
@@ -12,5 +13,18 @@ export const serviceAccountDefinition: KindDefinition = {
     accountName: { type: "string", description: "The name on the platform: `<name> [svc-iac <tag>]`.", required: true },
     token: { type: "string", description: "The token (secret).", required: true, secret: true },
     createdAt: { type: "string", description: "When the account was created (ISO 8601).", required: true },
+  },
+  repository: {
+    file: {
+      schema: "service-accounts",
+      title: "service-accounts.yaml",
+      description: "Service accounts and their token rotation policy.",
+      listedUnder: { key: "service_accounts", schema: (properties) => ({ type: "object", description: "Service account name -> rotation policy.", additionalProperties: { type: ["object", "null"], additionalProperties: false, properties } }) },
+    },
+    keys: {
+      rotation: { schema: { type: ["string", "number"], description: "A trigger value: changing it rotates the token (a new account is created, its token published, the old one deleted)." }, input: "rotation" },
+      rotate_every: { schema: ROTATE_EVERY },
+      protect: { schema: protect("service account") },
+    },
   },
 };

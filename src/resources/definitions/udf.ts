@@ -1,5 +1,6 @@
 /** The Udf kind's fields: its Pulumi arguments and outputs (`src/provider/udf.ts`). */
 import type { KindDefinition } from "./kind-definition";
+import { orVarRef, protect } from "./repository-keys";
 
 export const udfDefinition: KindDefinition = {
   kind: "Udf",
@@ -26,6 +27,23 @@ export const udfDefinition: KindDefinition = {
         code: { type: "string", description: "The module's Python source." },
         codePath: { type: "string", description: "Path of a `.py` file holding the module, relative to the Pulumi program folder; read at every preview and update, so editing the file updates the UDF." },
       },
+    },
+  },
+  repository: {
+    file: {
+      schema: "udf",
+      title: "canvases/<name>/<slug>.yaml",
+      description: "Optional settings of the UDF whose code is <slug>.py beside this file.",
+    },
+    keys: {
+      entrypoint: { schema: { type: "string", pattern: "^[A-Za-z_][A-Za-z0-9_]*$", description: "The function to call. Default udf.", default: "udf" }, input: "entrypoint" },
+      metadata: { schema: { type: "object", description: "Free-form metadata, keys namespaced, e.g. fused:description, fused:tags.", additionalProperties: true }, input: "metadata" },
+      headers: { schema: { type: "array", description: "Helper modules importable by the UDF's code.", items: { type: "object", additionalProperties: false, required: ["module", "file"], properties: { module: { type: "string", pattern: "^[A-Za-z_][A-Za-z0-9_]*$", description: "The Python module name, e.g. utils (import utils)." }, file: { type: "string", pattern: "\\.py$", description: "The module's .py file, relative to the canvas folder; it may be outside the folder (../../shared/geo.py) but not outside the repository." } } } }, input: "headers" },
+      visible: { schema: orVarRef("Whether the UDF is visible on the canvas. Not managed when absent.", { type: "boolean" }) },
+      position: { schema: orVarRef("The UDF's position on the canvas (0 first). Not managed when absent.", { type: "integer", minimum: 0 }) },
+      shared_token: { schema: orVarRef("Create a per-UDF shared token (only possible when the UDF is created). Default false.", { type: "boolean" }, false), input: "createSharedToken" },
+      protect: { schema: protect("UDF") },
+      tests: { schema: { type: "array", description: "Post-deploy tests that `svc-iac test` (and `apply --test`) run on the target's real-time instance against the deployed UDF. Each calls the UDF with args and expects a result matching expect, or a failed run (expect_error: true).", items: { type: "object", additionalProperties: false, properties: { name: { type: "string", minLength: 1, description: "Shown in the results; unique within this UDF. Default #<position from 1>." }, args: { type: "object", additionalProperties: true, description: "The UDF's parameters, e.g. {city: nyc}. Default {} (the entrypoint's defaults)." }, expect: { description: "A subset of the JSON result: a mapping matches when each of its keys is in the result with a matching value (recursively); lists, strings, numbers, booleans and null must be equal (numbers by value: 1 equals 1.0)." }, expect_error: { type: "boolean", description: "true: the run must fail (the UDF raises). Give either expect or expect_error: true." } }, oneOf: [{ required: ["expect"] }, { required: ["expect_error"], properties: { expect_error: { enum: [true] } } }] } } },
     },
   },
 };

@@ -4,10 +4,12 @@
  * the committed files. Pure.
  */
 import { pulumiPackageSchema } from "./pulumi-package";
+import { repositorySchemas } from "./repository-schemas";
 
 /** `schemas/...` path → file text (2-space JSON, trailing newline). */
 export function generatedSchemaFiles(version: string): Record<string, string> {
   return {
+    ...Object.fromEntries(Object.entries(repositorySchemas()).map(([name, schema]) => [`schemas/${name}.schema.json`, jsonText(schema)])),
     "schemas/pulumi/schema.json": jsonText(pulumiPackageSchema(version)),
   };
 }

@@ -1,5 +1,5 @@
 /** Cascade: a pruned canvas takes its UDFs with it on the platform; the plan lists them and never takes a hand-made one silently. */
-import { rmSync } from "node:fs";
+import { rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
 import type { CommandResult } from "../../../src/reconcile/commands/command-types";
@@ -84,5 +84,72 @@ describe("GIVEN an applied repository whose reports canvas holds a hand-made UDF
     expect(view.udfs.map((u) => u.id)).not.toContain(byHand);
     // Not the project's: left in place, as the plan said.
     expect(view.cronjobs.map((c) => c.id)).toContain(handCron);
+  });
+});
+
+describe("GIVEN an applied repository and a hand-made cronjob running one of its UDFs (listings/stats, also run by the managed daily-stats)", () => {
+  const fx = useEmulator();
+  let dir: string;
+  let stats: string;
+  let handCron: string;
+
+  beforeAll(async () => {
+    dir = await appliedRepo(fx.emu);
+    stats = (await platformView(fx.user)).udfs.find((u) => u.slug === "stats")!.id;
+    handCron = (await fx.user.cronjobs.create({ name: "hand_stats", enabled: true, minute: [15], hour: [4], day_of_month: [], month: [], day_of_week: [], udf: stats })).id;
+  });
+
+  const expectUntouched = async () => {
+    const view = await platformView(fx.user);
+    expect(view.udfs.map((u) => u.id)).toContain(stats);
+    expect(view.cronjobs.find((c) => c.id === handCron)).toMatchObject({ udf: stats });
+  };
+
+  it("WHEN planned and applied with --replace udf.listings/stats THEN both stop, listing the hand-made cronjob as left broken by the replacement, and nothing changes", async () => {
+    const planned = await planCommand(commandOptions(dir, fx.emu, { replace: ["udf.listings/stats"] }));
+    expect(planned.exitCode).toBe(1);
+    const plan = planOf(planned);
+    expect(plan.blocks.map((b) => b.rule)).toEqual(["cascade"]);
+    expect(plan.cascade).toEqual([{ address: "cronjob.hand_stats", kind: "Cronjob", id: handCron, by: "udf.listings/stats", effect: "broken", managed: false }]);
+    const message = (planned as { message?: string }).message!;
+    expect(message).toContain(`cronjob.hand_stats (id ${handCron}, left broken with udf.listings/stats, which is replaced: its old id is deleted)`);
+    expect(message).toContain("--allow-cascade");
+    // The managed cronjob running the same UDF follows the new id: it is no cascade entry.
+    expect(plan.cascade!.map((o) => o.address)).not.toContain("cronjob.daily-stats");
+    expect(plan.actions.find((a) => a.address === "udf.listings/stats")!.notes).toContain(
+      `leaves cronjob.hand_stats (id ${handCron}, not managed by this project) broken: the UDF it runs is deleted, so it stays scheduled and every run fails`,
+    );
+
+    const applied = await applyCommand(commandOptions(dir, fx.emu, { replace: ["udf.listings/stats"] }));
+    expect(applied.exitCode).toBe(1);
+    expect((applied as { message?: string }).message).toContain("cronjob.hand_stats");
+    await expectUntouched();
+  });
+
+  it("WHEN a change forces the replacement (shared_token: true) THEN plan and apply stop the same way, and nothing changes", async () => {
+    writeFileSync(join(dir, "canvases/listings/stats.yaml"), "shared_token: true\n");
+    try {
+      const planned = await planCommand(commandOptions(dir, fx.emu));
+      expect(planned.exitCode).toBe(1);
+      const plan = planOf(planned);
+      expect(plan.actions.find((a) => a.address === "udf.listings/stats")!.action).toBe("replace");
+      expect(plan.blocks.map((b) => b.rule)).toEqual(["cascade"]);
+      expect(plan.cascade!.map((o) => `${o.address} ${o.effect} by ${o.by}`)).toEqual(["cronjob.hand_stats broken by udf.listings/stats"]);
+      const applied = await applyCommand(commandOptions(dir, fx.emu));
+      expect(applied.exitCode).toBe(1);
+      await expectUntouched();
+    } finally {
+      rmSync(join(dir, "canvases/listings/stats.yaml"));
+    }
+  });
+
+  it("WHEN replaced with --allow-cascade THEN the UDF gets a new id, the managed cronjob follows it, and the hand-made one is left as the plan said", async () => {
+    const r = await applyCommand(commandOptions(dir, fx.emu, { replace: ["udf.listings/stats"], allowCascade: true }));
+    expect(r.exitCode, JSON.stringify((r as { message?: string }).message)).toBe(0);
+    const view = await platformView(fx.user);
+    const fresh = view.udfs.find((u) => u.slug === "stats")!.id;
+    expect(fresh).not.toBe(stats);
+    expect(view.cronjobs.find((c) => c.name.endsWith("daily-stats"))).toMatchObject({ udf: fresh });
+    expect(view.cronjobs.find((c) => c.id === handCron)).toMatchObject({ udf: stats });
   });
 });

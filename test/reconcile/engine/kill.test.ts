@@ -1,7 +1,8 @@
 /**
  * A process killed in the middle of apply: the built command runs as a child process against the
  * test emulator, is killed with SIGKILL while UDFs are being created (its inventory journal
- * mid-way), and an apply run again in-process converges with nothing duplicated.
+ * mid-way), and an apply run again in-process converges with nothing duplicated. Every step the
+ * killed run reported done is in its state (inventory and journal) after the kill.
  */
 import { spawn } from "node:child_process";
 import { existsSync, readFileSync } from "node:fs";
@@ -11,6 +12,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { applyCommand, planCommand } from "../../../src/reconcile/commands";
 import { useEmulator } from "../../helpers/emulator";
 import { builtCli, commandOptions, copyRepo, emulatorEnv, outputsFileOf, platformDuplicates, platformView, stateDirOf, writeUdfs } from "../../helpers/repo";
+import { openStateBackend } from "../../../src/reconcile/state/open-backend";
 
 /**
  * The sizes: 40 UDFs on a slow platform, two at a time, killed after 15 finished actions (past the
@@ -73,6 +75,10 @@ describe.each(SIZES)("GIVEN a repository with $udfs UDFs (platform faults: $faul
     expect(existsSync(join(stateDirOf(dir), "inventory.json"))).toBe(true);
     // The steps after the first write were appended to the journal, which the next run folds in.
     expect(existsSync(join(stateDirOf(dir), "inventory.journal"))).toBe(true);
+    // Every step reported done before the kill is in the state: `[n/N] done create udf.listings/udf_07`.
+    const reported = killed.progressLines.map((l) => l.split(" ").at(-1)!);
+    const state = await openStateBackend({ kind: "local", path: ".svc-iac/state/listings/default" }, { root: dir, project: "listings", target: "default" }).readInventory();
+    expect(reported.filter((address) => !state?.objects[address])).toEqual([]);
     // The dead run's lease is still there, unexpired ...
     const dead = JSON.parse(readFileSync(join(stateDirOf(dir), "lock.json"), "utf8"));
     expect(Date.parse(dead.expiresAt)).toBeGreaterThan(Date.now());

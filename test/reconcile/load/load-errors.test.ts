@@ -34,7 +34,7 @@ describe("loading a repository with errors in every file kind", () => {
       'canvases/listings/canvas.yaml:4:17: dashboard_body: unknown variable "citty" in ${var.citty}; defined for target "default": city; did you mean city?',
       "canvases/listings/orphan.yaml:1:1: found UDF settings without code: orphan.py does not exist in canvases/listings/ (a <slug>.yaml holds the settings of <slug>.py)",
       'canvases/listings/stats.yaml:4:11: headers[0].file: found "lib/utils.py", expected an existing file: canvases/listings/lib/utils.py does not exist',
-      'canvases/listings/stats.yaml:6:11: headers[1].file: found "../../../outside.py", expected a path inside the repository (relative to canvases/listings/)',
+      'canvases/listings/stats.yaml:6:11: headers[1].file: found "../../../outside.py", expected an existing file: ../outside.py does not exist',
       'canvases/listings/stats.yaml:7:11: position: found "first", expected a whole number of at least 0',
       "canvases/nosettings/canvas.yaml:1:1: not found: every canvas folder needs a canvas.yaml (an empty file takes the defaults)",
       'canvases/reports/canvas.yaml:1:15: access_scope: found "private", expected "team" or "public"',

@@ -8,7 +8,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { failure } from "../../helpers/emulator";
-import { InventoryWriter } from "../../../src/reconcile/apply/inventory-writer";
+import { InventoryWriter, JOURNAL_BATCH_RECORDS } from "../../../src/reconcile/apply/inventory-writer";
 import { StateFileError } from "../../../src/reconcile/state/lock-errors";
 import { openStateBackend } from "../../../src/reconcile/state/open-backend";
 import type { Inventory, InventoryEntry } from "../../../src/model/inventory";
@@ -71,6 +71,59 @@ describe("GIVEN an inventory of 1,000 entries", () => {
     await w.fold();
     expect(existsSync(file("inventory.journal"))).toBe(false);
     expect(JSON.parse(readFileSync(file("inventory.json"), "utf8")).objects["udf.sales/u1"].id).toBe("u-1b");
+  });
+});
+
+describe("GIVEN an apply making changes one after another (as steps finish)", () => {
+  /** A writer whose journal appends are counted. */
+  async function countingWriter(): Promise<{ w: InventoryWriter; appends: () => number }> {
+    const { backend, w } = await writer();
+    let appends = 0;
+    const append = backend.journal!.append.bind(backend.journal);
+    backend.journal!.append = (records) => (appends++, append(records));
+    return { w, appends: () => appends };
+  }
+
+  it("WHEN 2,000 entries change in quick succession THEN they are appended in batches (at most one write per 10 changes), and each change is in the journal once whenWritten says so", async () => {
+    await written(1);
+    const { w, appends } = await countingWriter();
+    const checks: Promise<void>[] = [];
+    for (let i = 0; i < 2000; i++) {
+      w.set(`udf.sales/n${i}`, entry(`n-${i}`));
+      // A step is reported done when this resolves: its record must be in the journal file by then.
+      if (i % 250 === 0) checks.push(w.whenWritten().then((ok) => {
+        expect(ok).toBe(true);
+        expect(readFileSync(file("inventory.journal"), "utf8")).toContain(`"udf.sales/n${i}"`);
+      }));
+      if (i % 50 === 0) await new Promise((r) => setImmediate(r));
+    }
+    await Promise.all(checks);
+    expect(appends()).toBeGreaterThan(0);
+    expect(appends()).toBeLessThanOrEqual(2000 / 10);
+    expect(appends()).toBeGreaterThanOrEqual(2000 / JOURNAL_BATCH_RECORDS);
+    const lines = readFileSync(file("inventory.journal"), "utf8").trimEnd().split("\n");
+    expect(lines).toHaveLength(2000);
+  });
+
+  it("WHEN one change is made and nothing flushes THEN it is still appended on its own (within the batch time), and whenWritten resolves", async () => {
+    await written(1);
+    const { w, appends } = await countingWriter();
+    w.set("udf.sales/lone", entry("lone"));
+    expect(existsSync(file("inventory.journal"))).toBe(false);
+    await expect(w.whenWritten()).resolves.toBe(true);
+    expect(appends()).toBe(1);
+    expect(readFileSync(file("inventory.journal"), "utf8")).toContain('"udf.sales/lone"');
+  });
+
+  it("WHEN an append fails THEN whenWritten resolves false (nothing is reported done) and flush throws", async () => {
+    await written(1);
+    const { backend, w } = await writer();
+    backend.journal!.append = async () => {
+      throw new Error("disk full");
+    };
+    w.set("udf.sales/lost", entry("lost"));
+    await expect(w.whenWritten()).resolves.toBe(false);
+    await expect(w.flush()).rejects.toThrow("disk full");
   });
 });
 

@@ -1,0 +1,59 @@
+"""Checks the Python files of a svc-iac repository with Python's own parser, in one process.
+
+stdin: a JSON list of {"file", "code", "entrypoint"} ("entrypoint" only for a UDF's main file).
+stdout: a JSON list of {"file", "line", "column", "message"}, one per problem found:
+- a syntax error, at its line and column;
+- a UDF whose code defines no top-level function (or other top-level name) called its entrypoint.
+Nothing is run: the code is only parsed.
+"""
+import ast
+import json
+import sys
+
+
+def bound_names(tree):
+    """Names a module binds at its top level (what the runner looks the entrypoint up in)."""
+    names = set()
+    for node in tree.body:
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+            names.add(node.name)
+        elif isinstance(node, (ast.Assign, ast.AnnAssign, ast.AugAssign)):
+            targets = node.targets if isinstance(node, ast.Assign) else [node.target]
+            for target in targets:
+                for sub in ast.walk(target):
+                    if isinstance(sub, ast.Name):
+                        names.add(sub.id)
+        elif isinstance(node, (ast.Import, ast.ImportFrom)):
+            for alias in node.names:
+                names.add((alias.asname or alias.name).split(".")[0])
+    return names
+
+
+def check(item):
+    file, code, entrypoint = item["file"], item["code"], item.get("entrypoint")
+    try:
+        tree = ast.parse(code, filename=file)
+    except SyntaxError as e:
+        line = e.lineno or 1
+        column = e.offset or 1
+        return [{"file": file, "line": line, "column": max(column, 1), "message": f"Python syntax error: {e.msg}"}]
+    except ValueError as e:  # e.g. a NUL byte
+        return [{"file": file, "line": 1, "column": 1, "message": f"Python cannot parse this file: {e}"}]
+    if entrypoint and entrypoint not in bound_names(tree):
+        functions = sorted(n.name for n in tree.body if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef)))
+        found = f"its functions are {', '.join(functions)}" if functions else "it defines no function at all"
+        return [{"file": file, "line": 1, "column": 1, "entrypoint": True,
+                 "message": f"found no top-level function {entrypoint!r}, the UDF's entrypoint: {found}"}]
+    return []
+
+
+def main():
+    items = json.load(sys.stdin)
+    problems = []
+    for item in items:
+        problems.extend(check(item))
+    json.dump(problems, sys.stdout)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,92 @@
+/**
+ * The team's canvases in full, for an observation, through answers bounded by one canvas each.
+ *
+ * The spec gives the team's canvas listing (`GET /collection/exec-env`) no paging: one answer
+ * carries every canvas with every UDF body (123 MB at 100,000 UDFs), which proxies and gateways in
+ * front of a real platform cut or time out. Its lite variant names every canvas with its own
+ * fields and UDF ids but no bodies and no dashboard (about 40 bytes per UDF); the paged UDF
+ * listing has the bodies but not the canvases' dashboards. So: one lite listing, then each canvas
+ * read by id (`GET /collection/by-id/{id}`, the canvas with its UDFs: the answer grows with one
+ * canvas, not with the team), {@link READS_IN_FLIGHT} at a time. A read that fails in a way that
+ * may pass is read again, alone ({@link READ_ATTEMPTS} times in all), not the whole observation; a
+ * canvas deleted between the listing and its read (404) is left out, as one deleted before the
+ * listing would be. The answer is in the listing's order (creation), whatever order reads end in.
+ *
+ * Each answer's UDFs become observed states as it arrives and its raw records are dropped, so an
+ * observation holds at most {@link READS_IN_FLIGHT} canvases' raw answers at a time, not the team's.
+ */
+import type { SvcClient } from "../api/client";
+import { isApiError } from "../api/errors";
+import { backoffDelay, DEFAULT_RETRY } from "../api/retry";
+import type { CanvasFields } from "../api/schemas";
+import type { Observed } from "./kind";
+import { observedUdfs, type UdfState } from "./udf-state";
+
+/** One canvas of the team as read: its own fields (without `udfs`), and its UDFs as observed states. */
+export interface TeamCanvas {
+  /** Its own fields: `udfs` is taken off. */
+  canvas: CanvasFields;
+  udfs: Observed<UdfState>[];
+}
+
+/** Canvas reads in flight at once during an observation. */
+export const READS_IN_FLIGHT = 8;
+/** Attempts of one read (the listing or one canvas), each itself retried by the transport as any GET is. */
+export const READ_ATTEMPTS = 3;
+
+/** Failures worth reading again: a 5xx or 429 (after the transport's own retries), no answer, a cut or garbled body. */
+export function mayPassOnRetry(e: unknown): boolean {
+  return isApiError(e) && (e.retryable || e.code === "server_error" || e.code === "unexpected_response");
+}
+
+/** Runs `read` until it succeeds, at most `attempts` times, waiting between attempts; throws the last failure. */
+export async function readAgainOnFailure<T>(read: () => Promise<T>, attempts = READ_ATTEMPTS): Promise<T> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await read();
+    } catch (e) {
+      if (attempt >= attempts || !mayPassOnRetry(e)) throw e;
+      await new Promise((r) => setTimeout(r, backoffDelay(attempt, DEFAULT_RETRY)));
+    }
+  }
+}
+
+/** Calls `work` for every index below `count`, `inFlight` at a time; stops starting new ones after a failure and throws it. */
+async function eachInFlight(count: number, inFlight: number, work: (i: number) => Promise<void>): Promise<void> {
+  let next = 0;
+  let failed = false;
+  await Promise.all(
+    Array.from({ length: Math.max(1, Math.min(inFlight, count)) }, async () => {
+      while (!failed && next < count) {
+        const i = next++;
+        try {
+          await work(i);
+        } catch (e) {
+          failed = true;
+          throw e;
+        }
+      }
+    }),
+  );
+}
+
+/** Every canvas of the caller's team in full, read one canvas per request as the file comment says. */
+export async function readTeamCanvases(client: SvcClient, opts: { inFlight?: number; attempts?: number } = {}): Promise<TeamCanvas[]> {
+  const attempts = opts.attempts ?? READ_ATTEMPTS;
+  const listed = await readAgainOnFailure(() => client.canvases.listExecEnvLite(), attempts);
+  const read: (TeamCanvas | undefined)[] = new Array(listed.length);
+  await eachInFlight(listed.length, opts.inFlight ?? READS_IN_FLIGHT, async (i) => {
+    let answer: CanvasFields;
+    try {
+      answer = await readAgainOnFailure(() => client.canvases.getFieldsById(listed[i]!.id), attempts);
+    } catch (e) {
+      // Deleted since the listing: as if deleted before it.
+      if (isApiError(e, "not_found")) return;
+      throw e;
+    }
+    const udfs = observedUdfs(answer.name, answer.udfs, "GET /collection/by-id/{collection_id}");
+    delete answer.udfs;
+    read[i] = { canvas: answer, udfs };
+  });
+  return read.filter((c): c is TeamCanvas => c !== undefined);
+}

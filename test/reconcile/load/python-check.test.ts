@@ -1,0 +1,113 @@
+/**
+ * Python is checked before it is deployed: `validate` parses every .py with Python's own parser,
+ * in one process for the whole repository, and reports syntax errors, a missing entrypoint and
+ * empty files at file:line:column; non-UTF-8 bytes and names differing only in case are refused.
+ */
+import { chmodSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { loadRepository } from "../../../src/reconcile/load";
+import { runInProcess } from "../../helpers/cli-run";
+import { copyRepo, FIXTURE_SECRETS } from "../../helpers/repo";
+
+const env = (extra: Record<string, string> = {}) => ({ ...FIXTURE_SECRETS, ...extra });
+const messages = async (dir: string, extra: Record<string, string> = {}) => {
+  const r = await loadRepository(dir, { env: env(extra) });
+  return r.ok ? [] : r.errors.map((e) => `${e.file}:${e.line}:${e.column}: ${e.message}`);
+};
+
+describe("GIVEN UDF files Python cannot run", () => {
+  it("WHEN a file has a syntax error THEN validate exits 1 at its line and column, and nothing is sent", async () => {
+    const dir = copyRepo("valid-full");
+    writeFileSync(join(dir, "canvases/listings/stats.py"), "def udf():\n    return [1, 2\n\nx = 3\n");
+    const r = await runInProcess("validate", [dir], env({ SVC_BASE_URL: "http://127.0.0.1:9/v1", SVC_TOKEN: "t" }));
+    expect(r.code).toBe(1);
+    expect(r.stderr).toMatch(/canvases\/listings\/stats\.py:2:12: Python syntax error: '\[' was never closed/);
+  });
+
+  it("WHEN a helper module listed in headers: has a syntax error THEN it is reported in the helper, once", async () => {
+    const dir = copyRepo("valid-full");
+    writeFileSync(join(dir, "shared/geo.py"), "def f(:\n    pass\n");
+    const errors = await messages(dir);
+    expect(errors.filter((e) => e.startsWith("shared/geo.py:1:7: Python syntax error"))).toHaveLength(1);
+  });
+
+  it("WHEN entrypoint: main names a function the code lacks THEN it says so and where the entrypoint is set", async () => {
+    const dir = copyRepo("valid-full");
+    writeFileSync(join(dir, "canvases/listings/loader.yaml"), readFileSync(join(dir, "canvases/listings/loader.yaml"), "utf8").replace("entrypoint: udf", "entrypoint: main"));
+    expect(await messages(dir)).toEqual([
+      "canvases/listings/loader.py:1:1: found no top-level function 'main', the UDF's entrypoint: its functions are udf (entrypoint: main is set at canvases/listings/loader.yaml:2)",
+    ]);
+  });
+
+  it("WHEN a file defines no function at all, or is empty THEN each is refused", async () => {
+    const dir = copyRepo("valid-full");
+    writeFileSync(join(dir, "canvases/listings/stats.py"), "x = 1\n");
+    writeFileSync(join(dir, "canvases/reports/weekly.py"), "  \n");
+    expect(await messages(dir)).toEqual([
+      `canvases/listings/stats.py:1:1: found no top-level function 'udf', the UDF's entrypoint: it defines no function at all (the default entrypoint; name another with entrypoint: in the UDF's <slug>.yaml)`,
+      `canvases/reports/weekly.py:1:1: found an empty file, expected the UDF's Python code with a function "udf" (its entrypoint)`,
+    ]);
+  });
+
+  it("WHEN a file holds a byte that is not UTF-8 THEN it is refused at that byte's line and column", async () => {
+    const dir = copyRepo("valid-full");
+    writeFileSync(join(dir, "canvases/listings/stats.py"), Buffer.concat([Buffer.from("def udf():\n    return 'caf"), Buffer.from([0xe9]), Buffer.from("'\n")]));
+    expect(await messages(dir)).toEqual([
+      "canvases/listings/stats.py:2:16: canvases/listings/stats.py is not UTF-8 text: byte 0xe9 at line 2, column 16 is not valid UTF-8; save the file as UTF-8",
+    ]);
+  });
+
+  it("WHEN two UDF files or two canvas folders differ only in case THEN both are refused, each naming the other", async () => {
+    const dir = copyRepo("valid-full");
+    writeFileSync(join(dir, "canvases/listings/Stats.py"), "def udf():\n    return 1\n");
+    mkdirSync(join(dir, "canvases/Reports"));
+    writeFileSync(join(dir, "canvases/Reports/canvas.yaml"), "");
+    const errors = await messages(dir);
+    expect(errors).toContain("canvases/listings/Stats.py:1:1: found UDF files canvases/listings/Stats.py and canvases/listings/stats.py, which differ only in case, expected UDF slugs that differ in more than case: a checkout on a case-insensitive file system keeps only one of them (canvases/listings/stats.py is the other); rename one");
+    expect(errors).toContain("canvases/listings/stats.py:1:1: found UDF files canvases/listings/Stats.py and canvases/listings/stats.py, which differ only in case, expected UDF slugs that differ in more than case: a checkout on a case-insensitive file system keeps only one of them (canvases/listings/Stats.py is the other); rename one");
+    expect(errors.filter((e) => e.includes("canvas folders canvases/Reports and canvases/reports"))).toHaveLength(2);
+  });
+});
+
+describe("GIVEN the interpreter", () => {
+  /** A wrapper interpreter that records each start in `log`, then runs python3. */
+  function countingPython(): { python: string; log: string } {
+    const dir = mkdtempSync(join(tmpdir(), "svc-python-"));
+    const log = join(dir, "starts.log");
+    const python = join(dir, "python");
+    writeFileSync(python, `#!/bin/sh\necho start >> "${log}"\nexec python3 "$@"\n`);
+    chmodSync(python, 0o755);
+    return { python, log };
+  }
+
+  it("WHEN a repository has many .py files THEN one interpreter process checks them all", async () => {
+    const dir = copyRepo("valid-full");
+    for (let i = 0; i < 30; i++) writeFileSync(join(dir, `canvases/listings/u${i}.py`), `def udf():\n    return ${i}\n`);
+    writeFileSync(join(dir, "canvases/listings/u7.py"), "def udf(:\n");
+    const { python, log } = countingPython();
+    expect(await messages(dir, { SVC_PYTHON: python })).toEqual(["canvases/listings/u7.py:1:9: Python syntax error: invalid syntax"]);
+    // One start to ask the interpreter for its executable, one to check every file.
+    expect(readFileSync(log, "utf8").trim().split("\n").length).toBeLessThanOrEqual(2);
+  });
+
+  it("WHEN no interpreter can be found THEN validate warns once and goes on without the check", async () => {
+    const dir = copyRepo("valid-full");
+    writeFileSync(join(dir, "canvases/listings/stats.py"), "def udf(:\n");
+    const r = await runInProcess("validate", [dir], env({ SVC_PYTHON: "/nonexistent/python3" }));
+    expect(r.code).toBe(0);
+    expect(r.stderr.match(/No Python interpreter found/g)).toHaveLength(1);
+    expect(r.stderr).toMatch(/Set SVC_PYTHON to an interpreter, or SVC_PYTHON= \(empty\) to skip this check/);
+  });
+
+  it("WHEN SVC_PYTHON is set and empty THEN the check is skipped without a word, and empty files are still refused", async () => {
+    const dir = copyRepo("valid-full");
+    writeFileSync(join(dir, "canvases/listings/stats.py"), "def udf(:\n");
+    const r = await runInProcess("validate", [dir], env({ SVC_PYTHON: "" }));
+    expect(r.code).toBe(0);
+    expect(r.stderr).toBe("");
+    writeFileSync(join(dir, "canvases/listings/stats.py"), "");
+    expect((await runInProcess("validate", [dir], env({ SVC_PYTHON: "" }))).code).toBe(1);
+  });
+});
