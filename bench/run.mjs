@@ -5,6 +5,7 @@ import { cpus } from "node:os";
 import { benchActionStart } from "./action-start.mjs";
 import { benchDatasets } from "./datasets.mjs";
 import { benchEmulator } from "./emulator.mjs";
+import { benchPlanPicture } from "./plan-picture.mjs";
 import { benchPulumiProgram } from "./pulumi-program.mjs";
 import { benchObserve } from "./observe.mjs";
 import { benchPluginStart } from "./plugin-start.mjs";
@@ -58,6 +59,9 @@ try {
 
 console.log("\nObservation (engine in this process, emulator in its own; 100 UDFs per canvas)");
 await benchObserve();
+
+console.log("\nThe plan as a picture (pure, in this process, from dist/)");
+await benchPlanPicture(line);
 
 console.log("\nMonorepo change detection (the command and git each their own process)");
 await benchProjects((label, value, target) => console.log(`${label.padEnd(60)} ${String(value).padStart(8)}   ${target ? `(target ${target})` : ""}`));

@@ -58,7 +58,7 @@ function accepted(command: string, options: ParseArgsOptionsConfig): string {
 function placeholder(name: string): string {
   const known: Record<string, string> = {
     target: "T", out: "FILE", outputs: "FILE", plan: "FILE", seed: "FILE", "data-dir": "DIR", schemas: "URL|DIR", only: "ADDRESS", replace: "ADDRESS", keep: "ADDRESS",
-    "force-unlock": "ID|all", format: "md|json", canvas: "NAME", project: "NAME", host: "ADDRESS", faults: "SPEC", python: "PATH", "run-time-limit": "SECONDS",
+    "force-unlock": "ID|all", format: "md|json", graph: "mermaid|dot", canvas: "NAME", project: "NAME", host: "ADDRESS", faults: "SPEC", python: "PATH", "run-time-limit": "SECONDS",
   };
   return known[name] ?? "N";
 }

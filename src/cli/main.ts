@@ -29,6 +29,8 @@ const COMMANDS: Record<string, (argv: string[]) => Promise<number>> = {
   init: (argv) => (require("./init-command") as typeof import("./init-command")).runInitCommand(argv),
   forget: (argv) => (require("./forget-command") as typeof import("./forget-command")).runForgetCommand(argv),
   test: (argv) => (require("./test-command") as typeof import("./test-command")).runTestCommand(argv),
+  show: (argv) => (require("./show-command") as typeof import("./show-command")).runShowCommand(argv),
+  run: (argv) => (require("./run-command") as typeof import("./run-command")).runRunCommand(argv),
   projects: (argv) => (require("./projects-command") as typeof import("./projects-command")).runProjectsCommand(argv),
 };
 

@@ -14,6 +14,8 @@ import type { Plan } from "../reconcile/plan/plan-model";
 import { RepositoryJail } from "../reconcile/load/jail";
 import { failureJson, progressDisplay, renderApplyReportText, renderDriftMarkdown, renderPlanText, toJson } from "../reconcile/render";
 import type { TestCommandResult } from "../reconcile/udf-tests/test-command";
+import { planGraph } from "../reconcile/render/change-graph";
+import { toDot, toMermaid } from "../reconcile/render/graph-text";
 import { CONCURRENCY_RANGE } from "../reconcile/load/keys";
 import { parseCommandArgs, wholeNumberFlag } from "./command-args";
 import { checkRepositoryFolder } from "./repository-folder";
@@ -49,7 +51,7 @@ const PLANNING_FLAGS = ["prune", "max-deletions", "allow-delete-all", "allow-cas
 
 const OPTIONS = {
   validate: { ...COMMON },
-  plan: { ...COMMON, ...PLAN_FLAGS, out: { type: "string" }, "detailed-exitcode": { type: "boolean" } },
+  plan: { ...COMMON, ...PLAN_FLAGS, out: { type: "string" }, "detailed-exitcode": { type: "boolean" }, graph: { type: "string" } },
   apply: { ...COMMON, ...PLAN_FLAGS, plan: { type: "string" }, "auto-approve": { type: "boolean" }, test: { type: "boolean" }, concurrency: { type: "string" }, "force-unlock": { type: "string" } },
   drift: { ...COMMON, format: { type: "string" }, out: { type: "string" } },
   destroy: { ...COMMON, "auto-approve": { type: "boolean" }, "allow-cascade": { type: "boolean" }, concurrency: { type: "string" }, "force-unlock": { type: "string" } },
@@ -64,8 +66,34 @@ interface Io {
 
 const defaultIo = (): Io => ({ stdout: process.stdout, stderr: process.stderr, stdin: process.stdin, env: process.env });
 
+/**
+ * `plan --graph` alone means `--graph mermaid`; the next argument is its value only when it is a
+ * format (`plan --graph DIR` plans DIR).
+ */
+function graphArgs(argv: string[]): string[] {
+  const out: string[] = [];
+  for (let i = 0; i < argv.length; i++) {
+    const a = argv[i]!;
+    if (a === "--") {
+      out.push(...argv.slice(i));
+      break;
+    }
+    if (a !== "--graph") {
+      out.push(a);
+      continue;
+    }
+    const next = argv[i + 1];
+    const format = GRAPH_FORMATS.find((f) => f === next);
+    out.push(`--graph=${format ?? "mermaid"}`);
+    if (format) i++;
+  }
+  return out;
+}
+
+const GRAPH_FORMATS = ["mermaid", "dot"] as const;
+
 function parse(name: Name, argv: string[]) {
-  const { values, positionals } = parseCommandArgs(name, argv, OPTIONS[name]);
+  const { values, positionals } = parseCommandArgs(name, name === "plan" ? graphArgs(argv) : argv, OPTIONS[name]);
   if (positionals.length > 1) throw new CliUsageError(`Too many arguments: ${positionals.join(" ")}. Expected at most one repository folder.`);
   return { values: values as Record<string, string | boolean | undefined>, dir: positionals[0] ?? "." };
 }
@@ -193,7 +221,7 @@ async function render(
     return;
   }
   if (result.command === "plan" && result.plan) {
-    print(v.json ? toJson(result.plan) : renderPlanText(result.plan, { color }));
+    print(v.json ? toJson(result.plan) : v.graph ? planPicture(result.plan, v.graph as (typeof GRAPH_FORMATS)[number]) : renderPlanText(result.plan, { color }));
     if (v.out && result.exitCode !== 1) io.stderr.write(`Saved the plan to ${v.out as string}. To apply exactly this plan: svc-iac apply ${shellQuote(dirArg)} --plan ${shellQuote(v.out as string)}\n`);
   }
   if (result.command === "apply" || result.command === "destroy") {
@@ -217,6 +245,12 @@ async function render(
     print(text.endsWith("\n") ? text : `${text}\n`);
     if (v.out) await writeOut(dirArg, v.out as string, text);
   }
+}
+
+/** `plan --graph`: the plan's diagram, as the pull-request comment draws it (Mermaid) or as DOT. */
+function planPicture(plan: Plan, format: (typeof GRAPH_FORMATS)[number]): string {
+  const graph = planGraph(plan);
+  return format === "dot" ? toDot(graph) : toMermaid(graph);
 }
 
 /** The command function, loaded when used: validate needs neither the API client nor the engine. */
@@ -247,6 +281,10 @@ async function run(name: Name, argv: string[], io: Io, command: ((text: string) 
   checkRepositoryFolder(name, dir);
   if (name === "drift" && values.format !== undefined && values.format !== "md" && values.format !== "json") {
     throw new CliUsageError(`Invalid --format "${values.format}". Expected md or json.`);
+  }
+  if (values.graph !== undefined) {
+    if (!GRAPH_FORMATS.includes(values.graph as never)) throw new CliUsageError(`Invalid --graph "${values.graph}". Expected ${GRAPH_FORMATS.join(" or ")}.`);
+    if (values.json) throw new CliUsageError("--graph cannot be combined with --json: each prints one document.");
   }
   const opts = commandOptions(name, values, dir, io);
   // Approved without asking: the plan is shown before the first change, as terraform does, so a

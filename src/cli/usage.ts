@@ -8,7 +8,7 @@ export class CliUsageError extends Error {
 }
 
 /** The commands, in the order the help lists them. */
-export const COMMAND_NAMES = ["emulator", "init", "validate", "plan", "apply", "drift", "test", "destroy", "import", "forget", "projects"] as const;
+export const COMMAND_NAMES = ["emulator", "init", "validate", "plan", "apply", "drift", "test", "destroy", "import", "forget", "show", "run", "projects"] as const;
 export type CommandName = (typeof COMMAND_NAMES)[number];
 
 export const isCommandName = (s: string): s is CommandName => (COMMAND_NAMES as readonly string[]).includes(s);
@@ -37,7 +37,7 @@ const COMMAND_USAGE: Record<CommandName, string> = {
       (SVC_PYTHON, default python3; SVC_PYTHON= skips that check). Prints every error as
       file:line:column. Sends nothing. Exit 0 valid, 1 not.
 `,
-  plan: `  svc-iac plan [DIR] [--target T] [--json] [--out FILE] [--detailed-exitcode]
+  plan: `  svc-iac plan [DIR] [--target T] [--json] [--out FILE] [--detailed-exitcode] [--graph [mermaid|dot]]
                [--prune] [--max-deletions N] [--allow-delete-all] [--allow-cascade] [--outputs FILE] [--discard-tokens]
                [--only ADDRESS]... [--replace ADDRESS]...
       Shows what apply would do. Writes nothing on the platform; --out FILE saves the plan for
@@ -48,6 +48,8 @@ const COMMAND_USAGE: Record<CommandName, string> = {
       matching objects and what they need, and says the plan is partial. --replace ADDRESS
       (repeatable) replaces an object now: a share gets a new token, a service account a new
       account, a UDF, cronjob or secret is re-created. An address that matches nothing: exit 1.
+      --graph prints instead the plan's diagram (the one pull-request comments show): the objects
+      that change and what they refer to, as Mermaid, or Graphviz DOT with --graph dot.
       Exit 0 (with --detailed-exitcode: 0 no changes, 2 changes), 1 error.
 `,
   apply: `  svc-iac apply [DIR] [--target T] [--auto-approve] [--prune] [--max-deletions N] [--allow-delete-all] [--allow-cascade]
@@ -98,6 +100,21 @@ const COMMAND_USAGE: Record<CommandName, string> = {
       request instead, list the addresses under removed: in svc.yaml (the next apply forgets them).
       Exit 0 done, 1 error.
 `,
+  show: `  svc-iac show [DIR] [--target T] [ADDRESS]... [--offline] [--json]
+      Lists what the target deployed: each object of its inventory (or those matching ADDRESS, *
+      for any text) with its id, where it is declared (file:line), what it refers to, its
+      platform URLs (shared UDFs, the canvas's page) and its outputs, and whether it drifted.
+      Secrets, share tokens inside URLs included, show as present or absent, never as values.
+      --offline reads only the inventory and the repository, not the platform. Writes nothing on
+      the platform. Exit 0 shown, 1 error or an ADDRESS that matches nothing.
+`,
+  run: `  svc-iac run ADDRESS [DIR] [--target T] [--param name=value]... [--format json|csv]
+      Runs the deployed UDF ADDRESS (udf.<canvas>/<slug>) once on the target's real-time instance
+      and prints its result: a table, or the platform's JSON or CSV with --format; then the time
+      it took and whether the result came from the cache. Parameters are text, converted by the
+      UDF's annotations. Writes nothing. Exit 0 it ran, 1 the UDF failed (the platform's message)
+      or an error.
+`,
   projects: `  svc-iac projects [DIR] [--changed-since REF] [--target T]... [--json]
       Lists the projects under DIR (folders holding svc.yaml, found through git's file list) with
       their targets. With --changed-since REF, only those a change since REF (compared from the
@@ -116,7 +133,7 @@ const PLATFORM_NOTE = `  Without SVC_BASE_URL the commands run on an embedded em
 `;
 
 /** Commands that reach the platform (or the embedded emulator): their help ends with {@link PLATFORM_NOTE}. */
-const REACHES_PLATFORM: readonly CommandName[] = ["plan", "apply", "drift", "test", "destroy", "import", "forget"];
+const REACHES_PLATFORM: readonly CommandName[] = ["plan", "apply", "drift", "test", "destroy", "import", "forget", "show", "run"];
 
 export function formatHelp(): string {
   return `svc-iac: infrastructure as code for the UDF platform

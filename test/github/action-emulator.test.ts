@@ -12,6 +12,7 @@ import * as reconcileCommands from "../../src/reconcile/commands";
 import { destroyCommand } from "../../src/reconcile/commands/destroy";
 import { startFakeGithub, type FakeGithub } from "../helpers/fake-github";
 import { useEmulator } from "../helpers/emulator";
+import { mermaidBlocks, parseMermaid } from "../helpers/mermaid";
 
 const commands = { ...reconcileCommands, destroyCommand };
 
@@ -117,6 +118,25 @@ describe("the action with the real commands", () => {
     expect([first.code, second.code]).toEqual([2, 2]);
     expect(gh.comments).toHaveLength(1);
     expect(gh.comments[0].body).toContain("service_account.pr_bot");
+  });
+
+  it("draws in the pull request's plan comment a Mermaid diagram of what changes and what it refers to, which Mermaid parses", async () => {
+    const infra = join(workspace, "infra");
+    await rm(join(infra, "service-accounts.yaml"));
+    await writeFile(join(infra, "svc.yaml"), "project: gh_e2e_picture\n");
+    await mkdir(join(infra, "canvases", "e2e_picture"), { recursive: true });
+    await writeFile(join(infra, "canvases", "e2e_picture", "canvas.yaml"), "access_scope: team\n");
+    await writeFile(join(infra, "canvases", "e2e_picture", "main.py"), "@fused.udf\ndef udf():\n    return 1\n");
+    const pr = gh.addPullRequest();
+    await writeFile(join(workspace, "event.json"), JSON.stringify({ pull_request: { number: pr, head: { sha: "abc1234def" } } }));
+    const run = await action({ command: "plan" }, { GITHUB_EVENT_NAME: "pull_request", GITHUB_EVENT_PATH: join(workspace, "event.json") });
+    expect(run.code).toBe(2);
+    const blocks = mermaidBlocks(gh.comments[0]!.body);
+    expect(blocks).toHaveLength(1);
+    expect(await parseMermaid(blocks[0]!)).toBe("flowchart-v2");
+    expect(blocks[0]).toContain('n1["canvas.e2e_picture<br/>create"]');
+    expect(blocks[0]).toContain('n2["udf.e2e_picture/main<br/>create"]');
+    expect(blocks[0]).toContain("n2 --> n1");
   });
 
   it("opens the drift issue for a canvas dropped from the repository (orphaned) and a UDF edited by hand (its diff and the commands)", async () => {

@@ -14,6 +14,8 @@ export interface Connection {
   embedded: boolean;
   /** For messages: the base URL (never a credential). */
   baseUrl: string;
+  /** The shared-UDF host (`{udf_base_url}`), when known. */
+  udfBaseUrl?: string;
   close(): Promise<void>;
 }
 
@@ -40,6 +42,7 @@ export async function connect(
       client,
       embedded: true,
       baseUrl: emu.baseUrl,
+      udfBaseUrl: emu.udfBaseUrl,
       close: async () => {
         await client.close();
         await emu.close();
@@ -56,7 +59,8 @@ export async function connect(
     opts.log?.(`${names.baseUrlEnv} does not end with a version segment such as /v1 (the platform's base URL includes it, e.g. https://host/server/v1): if requests answer 404 Not Found, add it.`);
   }
   const client = createClient({ ...opts.client, baseUrl, udfBaseUrl: env[names.udfBaseUrlEnv] || undefined, token, serviceToken });
-  return { client, embedded: false, baseUrl, close: () => client.close() };
+  const udfBaseUrl = env[names.udfBaseUrlEnv] || undefined;
+  return { client, embedded: false, baseUrl, ...(udfBaseUrl ? { udfBaseUrl } : {}), close: () => client.close() };
 }
 
 /** The path of a URL, or the text itself when it is not one (createClient then says what is wrong). */

@@ -236,14 +236,22 @@ export function planCommand(opts: CommandOptions): Promise<CommandResult> {
   });
 }
 
+/** What {@link driftPlan} found: the plan behind drift, with the inventory and observation it was made from. */
+export interface DriftPlanFound {
+  project: LoadedProject;
+  outcome: PlanOutcome & { inventory: Inventory | undefined; observation: Observation };
+  /** The shared-UDF host of the connection, when known (for `svc-iac show`'s URLs). */
+  udfBaseUrl?: string;
+}
+
 /**
  * The plan behind drift (without prune and the rotation schedule), for commands that act on it
- * (`svc-iac import --keep`); writes nothing but the project's fingerprint key on first use.
+ * (`svc-iac import --keep`, `svc-iac show`); writes nothing but the project's fingerprint key on first use.
  */
-export async function driftPlan(opts: CommandOptions): Promise<{ ok: true; project: LoadedProject; outcome: PlanOutcome } | { ok: false; errors: LoadError[]; message?: string }> {
-  let found: { project: LoadedProject; outcome: PlanOutcome } | undefined;
+export async function driftPlan(opts: CommandOptions): Promise<({ ok: true } & DriftPlanFound) | { ok: false; errors: LoadError[]; message?: string }> {
+  let found: DriftPlanFound | undefined;
   const r = await withSession(opts, "drift", async (s) => {
-    found = { project: s.project, outcome: await makePlan(s, opts, true) };
+    found = { project: s.project, outcome: await makePlan(s, opts, true), ...(s.connection.udfBaseUrl ? { udfBaseUrl: s.connection.udfBaseUrl } : {}) };
     return { command: "drift", exitCode: 0, errors: [] } as CommandResult;
   });
   const message = "message" in r ? r.message : undefined;

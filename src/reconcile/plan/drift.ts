@@ -37,6 +37,7 @@ function classify(outcome: PlanOutcome): DriftItem[] {
       ...(a.id ? { id: a.id } : {}),
       fields: a.fields,
       ...(a.source ? { source: a.source } : {}),
+      ...(a.references ? { references: a.references } : {}),
       ...(cls === "changed" ? { commands: commandsFor(s, outcome.plan.target) } : {}),
     });
     if (a.action === "create" || a.action === "share") items.push(item(s.inventory ? "missing" : "pending"));

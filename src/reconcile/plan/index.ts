@@ -18,10 +18,10 @@ import type { FieldChange, Observed } from "../../resources/kind";
 import { KINDS } from "../../resources/registry";
 import type { ReconcileTraits, StepRotation } from "../../resources/reconcile-traits";
 import { intentKeys } from "../state/credential-intent";
-import { UNKNOWN_ID, checkedInputs, rawInputs, type InputContext } from "./kind-inputs";
+import { UNKNOWN_ID, checkedInputs, dependenciesOf, rawInputs, type InputContext } from "./kind-inputs";
 import type { DesiredKind, DesiredObject, LoadedProject } from "../../model/desired";
 import type { KindObservation, Observation } from "../observe";
-import { byString, phaseOf, traitsOf } from "../phases";
+import { addressPrefixOf, byString, phaseOf, traitsOf } from "../phases";
 import { ACTION_TYPES, REPORT_VERSION, type ActionType, type Plan, type PlanBlock, type PlannedAction } from "./plan-model";
 import { protectionBlocks } from "./protect";
 import { effectiveRotation } from "./rotation";
@@ -233,7 +233,8 @@ class Planner {
     const decision = traits.rotation ? effectiveRotation(trigger, every, inv?.kept, inv?.rotatedAt, this.input.now) : undefined;
     let rotation: StepRotation | undefined = decision && { value: decision.rotation, trigger };
     let news = checkedInputs(d, rawInputs(d, this.ctx, rotation?.value));
-    const base = { address: d.address, kind: d.kind, ...(movedFrom ? { movedFrom } : {}), source: d.source, notes: [] as string[] };
+    const references = dependenciesOf(d).sort(byString);
+    const base = { address: d.address, kind: d.kind, ...(movedFrom ? { movedFrom } : {}), source: d.source, notes: [] as string[], ...(references.length ? { references } : {}) };
     const layout = traits.layout ? d.options : undefined;
     /** A rotation value no object on the platform has yet (the wanted one belongs to an orphan). */
     const freshRotation = () => {
@@ -358,9 +359,14 @@ class Planner {
     const action: ActionType = traits.verbs?.delete ?? "delete";
     // A credential goes with the ones it replaced and never handed out: none stays live.
     const retire = traits.credential ? retiredObjects(e, found.id, this.input.observation.kinds[e.kind]) : [];
-    this.step(undefined, { address, kind: e.kind, action, id: e.id, fields: retire.length ? [this.retiredField(traits, retire)] : [], reason: "removed from the repository", notes: [...(traits.deleteNotes ?? [])] }, {
+    const references = this.stateReferences(e.kind, found.state);
+    this.step(undefined, { address, kind: e.kind, action, id: e.id, fields: retire.length ? [this.retiredField(traits, retire)] : [], reason: "removed from the repository", notes: [...(traits.deleteNotes ?? [])], ...(references.length ? { references } : {}) }, {
       managed: true, observed: found, olds: keptOlds(e.kind, found.state, e.kept, this.input.fingerprintKey), inventory: e, ...(retire.length ? { retire: retire.map((r) => r.id) } : {}),
     });
+  }
+
+  private stateReferences(kind: DesiredKind, state: Record<string, unknown>): string[] {
+    return stateReferences(kind, state, this.input.inventory);
   }
 
   guards(): void {
@@ -380,6 +386,20 @@ class Planner {
       });
     }
   }
+}
+
+/**
+ * The inventory addresses an observed state refers to through its kind's reference fields (a
+ * deleted UDF's canvas, an orphaned cronjob's UDF), sorted.
+ */
+export function stateReferences(kind: DesiredKind, state: Record<string, unknown>, inventory: Inventory | undefined): string[] {
+  const objects = Object.entries(inventory?.objects ?? {});
+  const out = (traitsOf(kind).references ?? []).flatMap((r) => {
+    const id = state[r.field];
+    const hit = typeof id === "string" ? objects.find(([, x]) => x.id === id && addressPrefixOf(x.kind) === r.ref) : undefined;
+    return hit ? [hit[0]] : [];
+  });
+  return [...new Set(out)].sort(byString);
 }
 
 /** Deletions (and unshares) run after everything else, in reverse phase order. */

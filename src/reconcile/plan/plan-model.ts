@@ -48,6 +48,11 @@ export interface PlannedAction {
   notes: string[];
   /** Where the object is declared (absent for deletions). */
   source?: SourceLocation;
+  /**
+   * Addresses of the objects it refers to (a UDF's canvas, a cronjob's UDF), sorted: from the
+   * repository for declared objects, from the platform's state for deletions. Absent when none.
+   */
+  references?: string[];
 }
 
 /** An object that exists on the platform, is not declared and is not in the inventory: reported, never deleted. */
@@ -144,6 +149,8 @@ export interface DriftItem {
   id?: string;
   fields: FieldChange[];
   source?: SourceLocation;
+  /** The addresses it refers to, as its plan action has them (see {@link PlannedAction.references}). */
+  references?: string[];
   /**
    * For changed objects, the commands that settle the difference, to run in the repository:
    * `restore` puts the repository's version back on the platform; `keep` (`svc-iac import

@@ -2,11 +2,13 @@
  * The drift report as Markdown (job summary, drift issue): counts by class, then one section
  * per class. Changed objects fold in `<details>` their field changes, the diffs of text fields
  * and the commands that settle them (restore the repository's version, or import the
- * platform's); secrets show as fingerprints only. Always fits `maxChars`, by the same tiers as the plan.
+ * platform's); a Mermaid diagram shows the drifted objects and what they refer to; secrets show as fingerprints only. Always fits `maxChars`, by the same tiers as the plan.
  */
 import type { DriftClass, DriftItem, DriftReport } from "../plan/plan-model";
 import { DRIFT_CLASSES } from "../plan/plan-model";
 import { diffMarkdown } from "./diff-blocks";
+import { driftGraph } from "./change-graph";
+import { mermaidSection } from "./graph-text";
 import { code, htmlText, markdownText } from "./markdown-escape";
 import { DEFAULT_MAX_CHARS, fence, fitMarkdown, type FitItem, type FitSection } from "./markdown-fit";
 import { describeFieldChange, formatCount, oneLine } from "./values";
@@ -38,7 +40,8 @@ export function renderDriftMarkdown(drift: DriftReport, opts: DriftMarkdownOptio
   const rows = DRIFT_CLASSES.map((c) => `| ${CLASS_TEXT[c].title} | ${formatCount(drift.counts[c] ?? 0)} |\n`).join("");
   const head = `| Drift | Count |\n| --- | ---: |\n${rows}\n`;
   const tail = `<sub>Drift fingerprint: ${code(oneLine(drift.fingerprint))}</sub>\n`;
-  return fitMarkdown({ title, head, sections: sections(drift), tail }, opts.maxChars ?? DEFAULT_MAX_CHARS, note);
+  const figure = mermaidSection(driftGraph(drift), "#### What drifted, and what it refers to");
+  return fitMarkdown({ title, head, sections: sections(drift), tail, ...(figure ? { figure } : {}) }, opts.maxChars ?? DEFAULT_MAX_CHARS, note);
 }
 
 function sections(drift: DriftReport): FitSection[] {

@@ -38,10 +38,20 @@ export interface FitDoc {
   head: string;
   sections: FitSection[];
   tail: string;
+  /**
+   * A block shown after the head (the plan's diagram), kept whole or left out: kept when the
+   * title, head, figure, note and tail fit together; the items are then cut around it.
+   */
+  figure?: string;
 }
 
 /** Renders `doc` within `maxChars`, cutting by tiers; `note` is added when anything was cut. */
 export function fitMarkdown(doc: FitDoc, maxChars: number, note: string): string {
+  if (doc.figure !== undefined) {
+    const { figure, ...rest } = doc;
+    const fits = doc.title.length + doc.head.length + figure.length + note.length + 4 + doc.tail.length <= maxChars;
+    return fitMarkdown(fits ? { ...rest, head: doc.head + figure } : rest, maxChars, note);
+  }
   const full = assemble(doc, (item) => item.full, "");
   if (full.length <= maxChars) return full;
 

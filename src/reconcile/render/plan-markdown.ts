@@ -1,12 +1,14 @@
 /**
  * The plan as Markdown, for pull-request comments and job summaries: a table of counts, then
  * the actions grouped by type, each with its field changes (and the diffs of text fields) folded
- * in `<details>`. Always fits
- * `maxChars` (see {@link fitMarkdown} for the tiers).
+ * in `<details>`, and a Mermaid diagram of the objects that change and their references (see
+ * `change-graph.ts`). Always fits `maxChars` (see {@link fitMarkdown} for the tiers).
  */
 import type { ActionType, Plan, PlannedAction } from "../plan/plan-model";
 import { ACTION_WORDS, DISPLAY_ORDER } from "./action-words";
 import { diffMarkdown } from "./diff-blocks";
+import { planGraph } from "./change-graph";
+import { mermaidSection } from "./graph-text";
 import { code, htmlText, markdownText } from "./markdown-escape";
 import { DEFAULT_MAX_CHARS, fence, fitMarkdown, type FitItem, type FitSection } from "./markdown-fit";
 import { actionDetailLines, partialSentence, planSummaryLine } from "./plan-text";
@@ -23,7 +25,8 @@ export interface PlanMarkdownOptions {
 export function renderPlanMarkdown(plan: Plan, opts: PlanMarkdownOptions = {}): string {
   const note = `The plan was shortened to fit; the full plan is in ${opts.detailsLink ?? "the job's artifacts"}.`;
   const title = `### Plan for ${code(oneLine(plan.project))} (${code(oneLine(plan.target))})\n\n`;
-  return fitMarkdown({ title, head: head(plan), sections: sections(plan), tail: "" }, opts.maxChars ?? DEFAULT_MAX_CHARS, note);
+  const figure = mermaidSection(planGraph(plan), "#### What changes, and what it refers to");
+  return fitMarkdown({ title, head: head(plan), sections: sections(plan), tail: "", ...(figure ? { figure } : {}) }, opts.maxChars ?? DEFAULT_MAX_CHARS, note);
 }
 
 function head(plan: Plan): string {

@@ -78,13 +78,13 @@ export function changedUdfs(results: readonly ActionResult[]): string[] {
 }
 
 /** The canvas's name on the platform (a target's name_prefix / name_suffix applied). */
-function platformCanvasName(project: LoadedProject, canvas: string): string {
+export function platformCanvasName(project: LoadedProject, canvas: string): string {
   const name = project.objects.find((o) => o.address === `canvas.${canvas}`)?.inputs.name;
   return typeof name === "string" ? name : canvas;
 }
 
-/** The saved UDF id of each address: the inventory's when it still exists, else found by canvas and slug. */
-async function deployedIds(client: SvcClient, project: LoadedProject, tests: readonly UdfTest[], inventory: Inventory | undefined): Promise<Map<string, string | undefined>> {
+/** The saved UDF id of each address: the inventory's when it still exists, else found by canvas and slug (also used by `svc-iac run`). */
+export async function deployedIds(client: SvcClient, project: LoadedProject, tests: readonly Pick<UdfTest, "address" | "canvas" | "slug">[], inventory: Inventory | undefined): Promise<Map<string, string | undefined>> {
   const ids = new Map<string, string | undefined>();
   for (const t of tests) {
     if (ids.has(t.address)) continue;

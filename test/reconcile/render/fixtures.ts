@@ -57,15 +57,15 @@ export function samplePlan(): Plan {
     { address: "udf.sales/loader", kind: "Udf", action: "update", id: "udf_loader", fields: [
       { field: "code", action: "update", secret: false, from: OLD_CODE, to: NEW_CODE },
       { field: "position", action: "update", secret: false, from: 2, to: 0 },
-    ], notes: [], source: src("canvases/sales/loader.yaml") },
+    ], notes: [], source: src("canvases/sales/loader.yaml"), references: ["canvas.sales"] },
     { address: "udf.sales/stats", kind: "Udf", action: "replace", id: "udf_stats", fields: [
       { field: "slug", action: "replace", secret: false, from: "stat", to: "stats" },
-    ], notes: [], source: src("canvases/sales/stats.yaml") },
+    ], notes: [], source: src("canvases/sales/stats.yaml"), references: ["canvas.sales"] },
     { address: "udf.sales/legacy", kind: "Udf", action: "adopt", id: "udf_legacy", fields: [
       { field: "isVisible", action: "update", secret: false, from: true, to: false },
-    ], notes: [], source: src("canvases/sales/legacy.yaml") },
-    { address: "share.sales", kind: "CanvasShare", action: "rotate", id: "sh_sales", fields: [], reason: "rotate_every 30d elapsed (last rotation 2026-10-01)", notes: ["session tokens minted for the old token stop working"], source: src("canvases/sales/canvas.yaml", 6) },
-    { address: "cronjob.daily", kind: "Cronjob", action: "delete", id: "cron_7", fields: [], notes: [] },
+    ], notes: [], source: src("canvases/sales/legacy.yaml"), references: ["canvas.sales"] },
+    { address: "share.sales", kind: "CanvasShare", action: "rotate", id: "sh_sales", fields: [], reason: "rotate_every 30d elapsed (last rotation 2026-10-01)", notes: ["session tokens minted for the old token stop working"], source: src("canvases/sales/canvas.yaml", 6), references: ["canvas.sales"] },
+    { address: "cronjob.daily", kind: "Cronjob", action: "delete", id: "cron_7", fields: [], notes: [], references: ["udf.sales/old"] },
   ] satisfies PlannedAction[] as PlannedAction[]).map(withDiffs);
   return {
     version: 1,

@@ -1,0 +1,119 @@
+/**
+ * `svc-iac run ADDRESS`: a deployed UDF run once on the target's real-time instance of the
+ * emulator (stdlib-only UDFs in python3), its result as a table, JSON or CSV, its time and
+ * whether it came from the cache; a UDF error gives the platform's message and exit 1.
+ */
+import { execFile } from "node:child_process";
+import { writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { PassThrough } from "node:stream";
+import { promisify } from "node:util";
+import { beforeAll, describe, expect, it } from "vitest";
+import { runRunCommand } from "../../src/cli/run-command";
+import { CliUsageError } from "../../src/cli/usage";
+import { applyCommand } from "../../src/reconcile/commands";
+import { useEmulator } from "../helpers/emulator";
+import { builtCli, copyRepo } from "../helpers/repo";
+
+const exec = promisify(execFile);
+const SECRET = "smoke-secret-value-5d1f0b";
+
+async function run(argv: string[], env: Record<string, string>) {
+  const stdout = new PassThrough();
+  const stderr = new PassThrough();
+  let out = "";
+  let err = "";
+  stdout.on("data", (c) => (out += String(c)));
+  stderr.on("data", (c) => (err += String(c)));
+  const code = await runRunCommand(argv, { stdout, stderr, env });
+  return { code, stdout: out, stderr: err };
+}
+
+describe("GIVEN the udf-tests repository applied, with a UDF returning rows and one raising", () => {
+  const fx = useEmulator();
+  let dir: string;
+  let env: Record<string, string>;
+  const printed: string[] = [];
+  const cli = async (...argv: string[]) => {
+    const r = await run(argv, env);
+    printed.push(r.stdout, r.stderr);
+    return r;
+  };
+
+  beforeAll(async () => {
+    dir = copyRepo("udf-tests");
+    writeFileSync(join(dir, "canvases", "checks", "rows.py"), [
+      "@fused.udf",
+      "def udf(n: int = 2):",
+      '    return [{"city": "Zürich", "n": i, "ok": i % 2 == 0} for i in range(n)]',
+      "",
+    ].join("\n"));
+    env = { SVC_BASE_URL: fx.emu.baseUrl, SVC_UDF_BASE_URL: fx.emu.udfBaseUrl, SVC_TOKEN: fx.emu.tokens.user_token, SMOKE_KEY: SECRET };
+    const applied = await applyCommand({ dir, env });
+    expect(applied.exitCode).toBe(0);
+  });
+
+  it("WHEN run prints rows THEN they are a table with a header rule, numbers right-aligned, then the time and that it was computed now", async () => {
+    const r = await cli("udf.checks/rows", dir, "--param", "n=3");
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout).toMatch(/^city {4}n {2}ok\n------ {2}- {2}-----\nZürich {2}0 {2}true\nZürich {2}1 {2}false\nZürich {2}2 {2}true\n/);
+    expect(r.stdout).toMatch(/Ran udf\.checks\/rows on real-time instance rt-demo-primary in [\d,]+ ms \(computed now, not from the cache\)\.\n$/);
+  });
+
+  it("WHEN the same run is made again THEN the footer says the result came from the cache", async () => {
+    const r = await cli("udf.checks/rows", dir, "--param", "n=3");
+    expect(r.stdout).toMatch(/\(from the cache, computed \d{4}-\d\d-\d\dT[^)]+\)\.\n$/);
+  });
+
+  it("WHEN a UDF returns one object THEN it is a field / value table", async () => {
+    const r = await cli("udf.checks/greet", dir, "--param", "name=ada", "--param", "repeat=2");
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout).toContain("greeting  hello ada hello ada\n");
+    expect(r.stdout).toContain('letters   ["a","d"]\n');
+  });
+
+  it("WHEN --format json or csv THEN stdout holds the platform's output alone, the footer goes to stderr", async () => {
+    const json = await cli("udf.checks/rows", dir, "--format", "json", "--param", "n=2");
+    expect(json.code).toBe(0);
+    expect(JSON.parse(json.stdout)).toEqual([{ city: "Zürich", n: 0, ok: true }, { city: "Zürich", n: 1, ok: false }]);
+    expect(json.stderr).toMatch(/^Ran udf\.checks\/rows on real-time instance rt-demo-primary in/m);
+    const csv = await cli("udf.checks/rows", dir, "--format", "csv", "--param", "n=2");
+    expect(csv.code).toBe(0);
+    expect(csv.stdout.replace(/\r/g, "")).toBe("city,n,ok\nZürich,0,True\nZürich,1,False\n");
+  });
+
+  it("WHEN the UDF raises THEN the platform's message is printed and the exit code is 1", async () => {
+    const r = await cli("udf.checks/boom", dir, "--param", "reason=no rows for Oslo");
+    expect(r.code).toBe(1);
+    expect(r.stdout).toBe("");
+    expect(r.stderr).toContain("udf.checks/boom failed on real-time instance rt-demo-primary:\n");
+    expect(r.stderr).toContain("ValueError: no rows for Oslo");
+  });
+
+  it("WHEN the address is not a UDF of the project THEN it says so, naming the close one, exit 1", async () => {
+    const r = await cli("udf.checks/greeet", dir);
+    expect(r.code).toBe(1);
+    expect(r.stderr).toContain("udf.checks/greeet is neither declared in the repository nor recorded in the inventory of smoke (default). Did you mean udf.checks/greet?");
+    const bad = await cli("canvas.checks", dir);
+    expect(bad.stderr).toContain('"canvas.checks" is not a UDF address: expected udf.<canvas>/<slug>');
+  });
+
+  it("WHEN a parameter or format is malformed THEN it is a usage error", async () => {
+    await expect(run(["udf.checks/rows", dir, "--param", "n"], env)).rejects.toThrow(new CliUsageError('Invalid --param "n": expected name=value, the name a Python identifier (e.g. --param city=sf).'));
+    await expect(run(["udf.checks/rows", dir, "--param", "n=1", "--param", "n=2"], env)).rejects.toThrow(/--param n is given twice/);
+    await expect(run(["udf.checks/rows", dir, "--format", "xml"], env)).rejects.toThrow('Invalid --format "xml". Expected json or csv.');
+  });
+
+  it("WHEN run is called through the built CLI THEN it runs the UDF the same way", async () => {
+    const { stdout } = await exec(process.execPath, [builtCli(), "run", "udf.checks/greet", dir, "--format", "json"], { env: { PATH: process.env.PATH, ...env } });
+    printed.push(stdout);
+    expect(JSON.parse(stdout)).toMatchObject({ greeting: "hello world" });
+  });
+
+  it("THEN no output holds the secret value or the token", () => {
+    for (const text of printed) {
+      expect(text).not.toContain(SECRET);
+      expect(text).not.toContain(fx.emu.tokens.user_token);
+    }
+  });
+});
