@@ -68,6 +68,8 @@ const ACTION_STYLE: Record<ActionType, NodeStyle> = {
   update: "update", rename: "update", rotate: "update",
   replace: "replace",
   delete: "delete", unshare: "delete",
+  // Forgotten: nothing changes on the platform; drawn as context, like an object the plan only refers to.
+  forget: "context",
 };
 
 /** Drawing order: what changes most first. */
