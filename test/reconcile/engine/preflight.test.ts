@@ -34,7 +34,7 @@ const expectNoSecret = (text: string) => {
 };
 
 describe("GIVEN a repository with a 50 MB .py among valid UDFs", () => {
-  it("THEN validate, plan and apply refuse it at its file, naming the limit, and apply creates nothing", async () => {
+  it("THEN validate, plan and apply refuse the file before reading it, naming the limit, and apply creates nothing", async () => {
     const dir = copyRepo("valid-full");
     const line = "x = '" + "a".repeat(1000) + "'\n";
     writeFileSync(join(dir, "canvases/listings/huge.py"), "@fused.udf\ndef udf():\n    return 1\n" + line.repeat(50 * 1024));
@@ -42,7 +42,24 @@ describe("GIVEN a repository with a 50 MB .py among valid UDFs", () => {
     for (const command of ["validate", "plan", "apply"] as const) {
       const r = await svc(command, dir);
       expect(r.code, `${command}: ${r.log}`).toBe(1);
-      expect(r.stderr).toMatch(/canvases\/listings\/huge\.py:1:1: code: The UDF body \(its code, 0 helper modules and metadata\) is \d{2},\d{3},\d{3} bytes \(\d{2}\.\d MiB\) as sent; expected at most 33,550,336 bytes \(32\.0 MiB\): the platform refuses a JSON request body over 33,554,432 bytes \(32 MiB\) \(413\), so apply would fail there\./);
+      expect(r.stderr).toMatch(/canvases\/listings\/huge\.py:1:1: canvases\/listings\/huge\.py holds \d+ bytes, more than the limit of 33554432 bytes \(32 MiB\) for a repository file/);
+      expect(r.writes).toBe(0);
+      expectNoSecret(r.log);
+    }
+    await expectNothingCreated();
+  }, 180_000);
+
+  it("AND a UDF whose files are each under that limit but whose body is over the platform's request limit THEN validate, plan and apply refuse it at its file, naming the limit, and apply creates nothing", async () => {
+    const dir = copyRepo("valid-full");
+    const line = "x = '" + "a".repeat(1000) + "'\n";
+    writeFileSync(join(dir, "canvases/listings/huge.py"), "@fused.udf\ndef udf():\n    return 1\n" + line.repeat(20 * 1024));
+    writeFileSync(join(dir, "canvases/listings/big_helper.py"), line.repeat(20 * 1024));
+    writeFileSync(join(dir, "canvases/listings/huge.yaml"), "headers:\n  - module: big_helper\n    file: big_helper.py\n");
+
+    for (const command of ["validate", "plan", "apply"] as const) {
+      const r = await svc(command, dir);
+      expect(r.code, `${command}: ${r.log}`).toBe(1);
+      expect(r.stderr).toMatch(/canvases\/listings\/huge\.py:1:1: code: The UDF body \(its code, 1 helper modules? and metadata\) is \d{2},\d{3},\d{3} bytes \(\d{2}\.\d MiB\) as sent; expected at most 33,550,336 bytes \(32\.0 MiB\): the platform refuses a JSON request body over 33,554,432 bytes \(32 MiB\) \(413\), so apply would fail there\./);
       expect(r.writes).toBe(0);
       expectNoSecret(r.log);
     }
