@@ -12,7 +12,7 @@
 import { spawn } from "node:child_process";
 import { existsSync } from "node:fs";
 import { join } from "node:path";
-import { pythonEnvironment, resolvePython } from "./python-interpreter";
+import { pythonEnvironment, resolvePython } from "../../python-interpreter";
 import type { UdfDescribeRequest, UdfDescribeResult, UdfDescription, UdfParameter, UdfRunFailure, UdfRunRequest, UdfRunResult } from "./types";
 
 /** The runner script, found from `src/emulator/udf-runner` and `dist/emulator/udf-runner` alike. */

@@ -163,7 +163,8 @@ export class RepositoryJail {
   private lexicalRefusal(file: string): string | undefined {
     const abs = path.resolve(this.base, file);
     const shown = this.shown(file);
-    if (!this.isInside(abs)) return `${shown} is outside the repository (${this.realRoot}): refused`;
+    // The root is not named: a message is the same wherever the repository is checked out.
+    if (!this.isInside(abs)) return `${shown} is outside the repository: refused`;
     const rel = path.relative(this.isInsideOf(abs), abs);
     if (rel.split(path.sep).includes(".git")) return `${shown} is inside .git/, which svc-iac never reads or writes: refused`;
     return undefined;

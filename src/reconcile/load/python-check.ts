@@ -11,7 +11,7 @@
 import { spawn } from "node:child_process";
 import { existsSync } from "node:fs";
 import path from "node:path";
-import { pythonEnvironment, resolvePython } from "../../emulator/udf-runner/python-interpreter";
+import { pythonEnvironment, resolvePython } from "../../python-interpreter";
 import type { LoadError } from "../../model/desired";
 
 /** One Python file of the repository as the loader read it. */

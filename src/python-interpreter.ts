@@ -1,5 +1,6 @@
 /**
- * Finding the Python interpreter once per command, and the environment UDF processes get.
+ * Finding the Python interpreter once per command, and the environment its processes get: shared by
+ * the emulator (UDF runs) and the loader (the syntax check of .py files), below both.
  *
  * `python3` is often a shim (pyenv, asdf) that costs tens of milliseconds per start; asking it
  * once for `sys.executable` lets every later run start the real interpreter directly.
