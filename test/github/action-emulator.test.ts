@@ -130,7 +130,7 @@ describe("the action with the real commands", () => {
     const pr = gh.addPullRequest();
     await writeFile(join(workspace, "event.json"), JSON.stringify({ pull_request: { number: pr, head: { sha: "abc1234def" } } }));
     const run = await action({ command: "plan" }, { GITHUB_EVENT_NAME: "pull_request", GITHUB_EVENT_PATH: join(workspace, "event.json") });
-    expect(run.code).toBe(2);
+    expect(run.code).toBe(0); // plan steps with changes are green by default (detailed-exitcode: false)
     const blocks = mermaidBlocks(gh.comments[0]!.body);
     expect(blocks).toHaveLength(1);
     expect(await parseMermaid(blocks[0]!)).toBe("flowchart-v2");
