@@ -14,15 +14,13 @@ import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "nod
 import { cpus, loadavg, tmpdir } from "node:os";
 import { join } from "node:path";
 import { Agent, request } from "undici";
+import { canvasesFor, canvasName, codeOf, PER_CANVAS, runCli, slugOf, writeRepository } from "./cli-process.mjs";
 import { startEmulatorProcess } from "./emulator.mjs";
 
 const require = createRequire(import.meta.url);
 const { udfBodyOf } = require(join(import.meta.dirname, "../dist/resources/udf.js"));
 const { READS_IN_FLIGHT } = require(join(import.meta.dirname, "../dist/resources/team-canvases.js"));
-const CLI = join(import.meta.dirname, "../dist/cli/main.js");
-const STATS = join(import.meta.dirname, "process-stats.cjs");
 
-const PER_CANVAS = 250;
 /** The CLI's default `concurrency` (svc.yaml), used by the floor too. */
 const CONCURRENCY = 8;
 const HELP_RUNS = 7;
@@ -32,55 +30,12 @@ const FLOOR_RUNS = 3;
 const APPLY_MAX = Number(process.env.BENCH_APPLY_MAX ?? 10000);
 const MIB = 2 ** 20;
 
-const canvasName = (c) => `c${String(c).padStart(3, "0")}`;
-const slugOf = (i) => `u${String(i).padStart(6, "0")}`;
-const codeOf = (i) => `@fused.udf(cache_max_age="1h")\ndef udf(n: int = ${i}):\n    return n * 2\n`;
 const bodyOf = (i) => udfBodyOf({ slug: slugOf(i), entrypoint: "udf", code: codeOf(i), headers: [], metadata: {} });
 const duration = (ms) => (ms < 1000 ? `${Math.round(ms)} ms` : `${(ms / 1000).toFixed(2)} s`);
 const mb = (bytes) => `${Math.round(bytes / 2 ** 20)} MB`;
 const count = (n) => n.toLocaleString("en-US");
-const canvasesFor = (n) => Math.ceil(n / PER_CANVAS);
 
-/** svc.yaml and canvases/<c>/<slug>.py for n UDFs, {@link PER_CANVAS} per canvas. */
-export function writeRepository(n) {
-  const dir = join(mkdtempSync(join(tmpdir(), "svc-bench-")), "repo");
-  mkdirSync(dir, { recursive: true });
-  writeFileSync(join(dir, "svc.yaml"), "project: bench\n");
-  for (let c = 0; c < canvasesFor(n); c++) {
-    const folder = join(dir, "canvases", canvasName(c));
-    mkdirSync(folder, { recursive: true });
-    writeFileSync(join(folder, "canvas.yaml"), "# defaults: a team canvas\n");
-    for (let i = c * PER_CANVAS; i < Math.min(n, (c + 1) * PER_CANVAS); i++) writeFileSync(join(folder, `${slugOf(i)}.py`), codeOf(i));
-  }
-  return dir;
-}
-
-/** Runs `svc-iac ...args` as its own process; resolves to its exit code, wall time, requests and peak RSS. */
-function runCli(args, env) {
-  const statsFile = join(tmpdir(), `svc-bench-stats-${process.pid}-${Math.random().toString(36).slice(2)}.json`);
-  const started = performance.now();
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ["--require", STATS, CLI, ...args], {
-      env: { PATH: process.env.PATH ?? "", HOME: process.env.HOME ?? "", ...env, BENCH_STATS_FILE: statsFile },
-      stdio: ["ignore", "ignore", "pipe"],
-    });
-    let stderr = "";
-    child.stderr.setEncoding("utf8");
-    child.stderr.on("data", (d) => (stderr = (stderr + d).slice(-4000)));
-    child.on("error", reject);
-    child.on("exit", (code) => {
-      const ms = performance.now() - started;
-      let stats = { requests: 0, routes: {}, maxRssBytes: 0, cpuMs: 0 };
-      try {
-        stats = JSON.parse(readFileSync(statsFile, "utf8"));
-        rmSync(statsFile, { force: true });
-      } catch {
-        // killed before writing its figures
-      }
-      resolve({ code, ms, stderr, ...stats });
-    });
-  });
-}
+export { writeRepository };
 
 /** An undici client for the emulator at `base`, `connections` wide: `get(path)` resolves to the answer's text, `post(path, body)` to its JSON. */
 function bareClient(base, token, connections) {
