@@ -3,10 +3,10 @@
  * emulator (stdlib-only UDFs in python3), its result as a table, JSON or CSV, its time and
  * whether it came from the cache; a UDF error gives the platform's message and exit 1.
  */
+import { runCaptured } from "../helpers/cli-run";
 import { execFile } from "node:child_process";
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { PassThrough } from "node:stream";
 import { promisify } from "node:util";
 import { beforeAll, describe, expect, it } from "vitest";
 import { runRunCommand } from "../../src/cli/run-command";
@@ -18,16 +18,7 @@ import { builtCli, copyRepo } from "../helpers/repo";
 const exec = promisify(execFile);
 const SECRET = "smoke-secret-value-5d1f0b";
 
-async function run(argv: string[], env: Record<string, string>) {
-  const stdout = new PassThrough();
-  const stderr = new PassThrough();
-  let out = "";
-  let err = "";
-  stdout.on("data", (c) => (out += String(c)));
-  stderr.on("data", (c) => (err += String(c)));
-  const code = await runRunCommand(argv, { stdout, stderr, env });
-  return { code, stdout: out, stderr: err };
-}
+const run = (argv: string[], env: Record<string, string>) => runCaptured(runRunCommand, argv, env);
 
 describe("GIVEN the udf-tests repository applied, with a UDF returning rows and one raising", () => {
   const fx = useEmulator();

@@ -4,10 +4,10 @@
  * outputs, secrets as present/absent and drift. Every output is searched for the real token and
  * secret values.
  */
+import { runCaptured } from "../helpers/cli-run";
 import { execFile } from "node:child_process";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { PassThrough } from "node:stream";
 import { promisify } from "node:util";
 import { beforeAll, describe, expect, it } from "vitest";
 import { runShowCommand } from "../../src/cli/show-command";
@@ -17,16 +17,7 @@ import { appliedRepo, builtCli, emulatorEnv, FIXTURE_SECRETS, outputsFileOf } fr
 
 const exec = promisify(execFile);
 
-async function show(argv: string[], env: Record<string, string>) {
-  const stdout = new PassThrough();
-  const stderr = new PassThrough();
-  let out = "";
-  let err = "";
-  stdout.on("data", (c) => (out += String(c)));
-  stderr.on("data", (c) => (err += String(c)));
-  const code = await runShowCommand(argv, { stdout, stderr, env });
-  return { code, stdout: out, stderr: err };
-}
+const show = (argv: string[], env: Record<string, string>) => runCaptured(runShowCommand, argv, env);
 
 describe("GIVEN the valid-full repository applied (a shared canvas with a passcode, a UDF with its own shared token, a service account)", () => {
   const fx = useEmulator();

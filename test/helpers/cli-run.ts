@@ -56,3 +56,18 @@ export const messageOf = (r: CommandResult) => ("message" in r ? (r.message ?? "
 
 /** The planned actions as `action address` lines. */
 export const actionsOf = (r: CommandResult) => planOf(r).actions.map((a) => `${a.action} ${a.address}`);
+
+/** A command of the CLI that takes its streams and environment (`runShowCommand`, `runRunCommand`, `runForgetCommand`, …). */
+type CommandWithIo = (argv: string[], io: { stdout: NodeJS.WritableStream; stderr: NodeJS.WritableStream; env: NodeJS.ProcessEnv }) => Promise<number>;
+
+/** Runs such a command in this process with `env`, its output captured. */
+export async function runCaptured(command: CommandWithIo, argv: string[], env: Record<string, string>): Promise<{ code: number; stdout: string; stderr: string }> {
+  const stdout = new PassThrough();
+  const stderr = new PassThrough();
+  let out = "";
+  let err = "";
+  stdout.on("data", (c) => (out += String(c)));
+  stderr.on("data", (c) => (err += String(c)));
+  const code = await command(argv, { stdout, stderr, env });
+  return { code, stdout: out, stderr: err };
+}

@@ -10,8 +10,7 @@ import { describe, expect, it } from "vitest";
 import { runForgetCommand } from "../../src/cli/forget-command";
 import { applyCommand, driftCommand, planCommand, validateCommand } from "../../src/reconcile/commands";
 import { importCommand } from "../../src/reconcile/import/import-command";
-import { PassThrough } from "node:stream";
-import { actionsOf, planOf, runInProcess } from "../helpers/cli-run";
+import { actionsOf, planOf, runInProcess, runCaptured } from "../helpers/cli-run";
 import { useEmulator } from "../helpers/emulator";
 import { appliedRepo, commandOptions, copyRepo, emulatorEnv, platformView, stateDirOf } from "../helpers/repo";
 
@@ -27,16 +26,7 @@ function dropLoaderFiles(dir: string) {
   for (const f of ["loader.py", "loader.yaml"]) rmSync(join(dir, "canvases", "listings", f));
 }
 
-async function forget(args: string[], env: Record<string, string>) {
-  const stdout = new PassThrough();
-  const stderr = new PassThrough();
-  let out = "";
-  let err = "";
-  stdout.on("data", (c) => (out += String(c)));
-  stderr.on("data", (c) => (err += String(c)));
-  const code = await runForgetCommand(args, { stdout, stderr, env });
-  return { code, stdout: out, stderr: err };
-}
+const forget = (args: string[], env: Record<string, string>) => runCaptured(runForgetCommand, args, env);
 
 describe("GIVEN valid-full applied, and the loader UDF's files deleted", () => {
   const fx = useEmulator();
