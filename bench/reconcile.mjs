@@ -20,6 +20,8 @@ import { startEmulatorProcess } from "./emulator.mjs";
 const require = createRequire(import.meta.url);
 const { udfBodyOf } = require(join(import.meta.dirname, "../dist/resources/udf.js"));
 const { READS_IN_FLIGHT } = require(join(import.meta.dirname, "../dist/resources/team-canvases.js"));
+const { FingerprintKey } = require(join(import.meta.dirname, "../dist/resources/fingerprint.js"));
+const { FINGERPRINT_KEY_FILE, serializeFingerprintKey } = require(join(import.meta.dirname, "../dist/reconcile/state/fingerprint-key-file.js"));
 
 /** The CLI's default `concurrency` (svc.yaml), used by the floor too. */
 const CONCURRENCY = 8;
@@ -81,7 +83,8 @@ async function listingFloor(info) {
 
 /**
  * Puts n UDFs on the platform without apply (one canvas create with its 250 UDFs per canvas, the
- * bodies apply writes) and writes the inventory apply would have written, so the plan is a no-op.
+ * bodies apply writes) and writes the inventory and the fingerprint key apply would have written, so
+ * the plan is a no-op.
  */
 export async function populateDirectly(info, dir, n) {
   const started = performance.now();
@@ -108,6 +111,7 @@ export async function populateDirectly(info, dir, n) {
   const folder = join(dir, ".svc-iac", "state", "bench", "default");
   mkdirSync(folder, { recursive: true });
   writeFileSync(join(folder, "inventory.json"), JSON.stringify({ version: 1, project: "bench", target: "default", updatedAt: now, objects }));
+  writeFileSync(join(folder, FINGERPRINT_KEY_FILE), serializeFingerprintKey(FingerprintKey.generate(), new Date(now)), { mode: 0o600 });
   return { ms: performance.now() - started };
 }
 

@@ -13,9 +13,9 @@ import type { CommandOptions, CommandResult, TokenPublisher } from "./command-ty
 import { connect, type Connection } from "./connect";
 import { driftReport } from "../plan/drift";
 import { InventoryWriter } from "../apply/inventory-writer";
-import { loadRepository } from "../load";
+import { loadRepositoryStaged } from "../load";
 import type { LoadedProject, LoadError } from "../../model/desired";
-import { observe, type Observation } from "../observe";
+import { observe, ObservationStart, type Observation } from "../observe";
 import { rekeyedEntries } from "../observe/rekey-inventory";
 import { FingerprintKey } from "../../resources/fingerprint";
 import { outputsPublisher, readOutputsFile } from "../apply/outputs-file";
@@ -38,11 +38,6 @@ import type { Inventory } from "../../model/inventory";
 import type { StateBackend } from "../state/types";
 import { RepositoryJail } from "../load/jail";
 
-type Loaded = { ok: true; project: LoadedProject } | { ok: false; errors: LoadError[] };
-
-async function load(opts: CommandOptions): Promise<Loaded> {
-  return loadRepository(opts.dir, { target: opts.target, env: opts.env, log: opts.log });
-}
 
 /** Every secret value of the project (to scrub from messages). */
 function secretValues(project: LoadedProject, env: CommandOptions["env"]): Set<string> {
@@ -58,6 +53,8 @@ interface Session {
   backend: StateBackend;
   /** The project's fingerprint key (see {@link sessionKey}). */
   fingerprintKey: FingerprintKey;
+  /** The bulk reads started while the loader's Python check ran (plan and drift; apply observes under its lock). */
+  started?: ObservationStart;
 }
 
 /**
@@ -75,24 +72,41 @@ async function sessionKey(backend: StateBackend, command: string, log: CommandOp
   }
 }
 
-/** Loads, connects and opens the state; runs `body`; always closes the connection. */
+/**
+ * Loads, connects and opens the state; runs `body`; always closes the connection. The loader's
+ * Python check (a child process) runs while the command connects: its errors, like every load
+ * error, come before any other failure, and nothing is written before it has passed. With
+ * `observeEarly` (commands that take no lock), the platform reads of the declared kinds start
+ * meanwhile too, when the project's fingerprint key exists already (reading it writes nothing).
+ */
 async function withSession<R extends CommandResult>(
   opts: CommandOptions,
   command: R["command"],
   body: (s: Session) => Promise<R>,
+  { observeEarly = false }: { observeEarly?: boolean } = {},
 ): Promise<R> {
-  const loaded = await load(opts);
-  if (!loaded.ok) return { command, exitCode: 1, errors: loaded.errors } as unknown as R;
-  const { project } = loaded;
-  const secrets = secretValues(project, opts.env);
+  const failedLoad = (errors: LoadError[]) => ({ command, exitCode: 1, errors }) as unknown as R;
+  const staged = await loadRepositoryStaged(opts.dir, { target: opts.target, env: opts.env, log: opts.log });
+  if (!staged.unchecked.ok) {
+    const late = await staged.checked;
+    return failedLoad(late.ok ? staged.unchecked.errors : late.errors);
+  }
+  const secrets = secretValues(staged.unchecked.project, opts.env);
   let connection: Connection | undefined;
   try {
-    connection = await connect(project, opts.env, { log: opts.log });
-    const backend = openStateBackend(project.settings.state, { root: project.root, client: connection.client, project: project.project, target: project.target });
-    const fingerprintKey = await sessionKey(backend, command, opts.log);
-    return await body({ project, connection, backend, fingerprintKey });
+    connection = await connect(staged.unchecked.project, opts.env, { log: opts.log });
+    const { project: early } = staged.unchecked;
+    const backend = openStateBackend(early.settings.state, { root: early.root, client: connection.client, project: early.project, target: early.target });
+    const existingKey = observeEarly ? await backend.fingerprintKey({ create: false }).catch(() => undefined) : undefined;
+    const started = existingKey ? ObservationStart.of(connection.client, early, existingKey) : undefined;
+    const loaded = await staged.checked;
+    if (!loaded.ok) return failedLoad(loaded.errors);
+    const fingerprintKey = existingKey ?? (await sessionKey(backend, command, opts.log));
+    return await body({ project: loaded.project, connection, backend, fingerprintKey, ...(started ? { started } : {}) });
   } catch (e) {
-    if (e instanceof PreflightError) return { command, exitCode: 1, errors: scrubSecrets(e.errors, project.secretEnvNames, opts.env) } as unknown as R;
+    const late = await staged.checked;
+    if (!late.ok) return failedLoad(late.errors);
+    if (e instanceof PreflightError) return { command, exitCode: 1, errors: scrubSecrets(e.errors, late.project.secretEnvNames, opts.env) } as unknown as R;
     return { command, exitCode: 1, errors: [], message: scrub(messageOf(e), [...secrets]) } as unknown as R;
   } finally {
     await connection?.close();
@@ -141,7 +155,7 @@ async function makePlan(
     const problems = await preflightErrors(s.connection.client, s.project.objects.filter((o) => !targeting.selected || targeting.selected.has(o.address)));
     if (problems.length) throw new PreflightError(problems);
   }
-  const observation = await observe(s.connection.client, s.project, inventory, s.fingerprintKey);
+  const observation = await observe(s.connection.client, s.project, inventory, s.fingerprintKey, s.started);
   const now = saved ? new Date(saved.planned_at) : (opts.now ?? (() => new Date()))();
   const outcome = planChanges({
     project: s.project,
@@ -233,7 +247,7 @@ export function planCommand(opts: CommandOptions): Promise<CommandResult> {
       await writeSavedPlan(s, opts, opts.planOut, outcome);
     }
     return { command: "plan", exitCode: changes && opts.detailedExitCode ? 2 : 0, errors: [], plan: outcome.plan };
-  });
+  }, { observeEarly: true });
 }
 
 /** What {@link driftPlan} found: the plan behind drift, with the inventory and observation it was made from. */
@@ -253,7 +267,7 @@ export async function driftPlan(opts: CommandOptions): Promise<({ ok: true } & D
   const r = await withSession(opts, "drift", async (s) => {
     found = { project: s.project, outcome: await makePlan(s, opts, true), ...(s.connection.udfBaseUrl ? { udfBaseUrl: s.connection.udfBaseUrl } : {}) };
     return { command: "drift", exitCode: 0, errors: [] } as CommandResult;
-  });
+  }, { observeEarly: true });
   const message = "message" in r ? r.message : undefined;
   return found ? { ok: true, ...found } : { ok: false, errors: r.errors, ...(message ? { message } : {}) };
 }
@@ -263,7 +277,7 @@ export function driftCommand(opts: CommandOptions): Promise<CommandResult> {
   return withSession(opts, "drift", async (s) => {
     const drift = driftReport(await makePlan(s, opts, true));
     return { command: "drift", exitCode: drift.drift ? 2 : 0, errors: [], drift };
-  });
+  }, { observeEarly: true });
 }
 
 /** Reads the saved plan at `file` and checks that it belongs to this project and target. */

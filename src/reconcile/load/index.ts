@@ -19,7 +19,7 @@ import { RepositoryJail } from "./jail";
 import { checkMoved } from "./moved";
 import { checkRemoved } from "./removed";
 import { applyNameAffixes } from "./name-affixes";
-import { checkPython } from "./python-check";
+import { checkPython, warmPython } from "./python-check";
 import { DEFAULT_TARGET, readSvcFile } from "./svc-file";
 import { checkReferences, checkUniqueAddresses, checkWithKinds, scrubSecrets } from "./validate";
 import { Resolver } from "./variables";
@@ -40,6 +40,23 @@ export interface LoadOptions {
  * if (!r.ok) for (const e of r.errors) console.error(formatLoadError(e));
  */
 export async function loadRepository(dir: string, opts: LoadOptions = {}): Promise<LoadResult> {
+  return (await loadRepositoryStaged(dir, opts)).checked;
+}
+
+/**
+ * A load whose Python check (a child process: seconds for 100,000 files) is still running.
+ * `unchecked` is the result without it (a failure there is final: `checked` then adds the Python
+ * check's errors, so every error is reported together); `checked` is what {@link loadRepository}
+ * gives. A command may connect and read the platform meanwhile, and must await `checked` before
+ * it writes anything or shows a plan.
+ */
+export interface StagedLoad {
+  unchecked: LoadResult;
+  checked: Promise<LoadResult>;
+}
+
+/** {@link loadRepository}, with its Python check left running (see {@link StagedLoad}). */
+export async function loadRepositoryStaged(dir: string, opts: LoadOptions = {}): Promise<StagedLoad> {
   const root = resolve(dir);
   const jail = RepositoryJail.forProject(root);
   const target = opts.target ?? DEFAULT_TARGET;
@@ -47,6 +64,8 @@ export async function loadRepository(dir: string, opts: LoadOptions = {}): Promi
   const diag = new Diagnostics();
   const vars = new Resolver({ variables: undefined, env, target: `target "${target}"`, allowVariables: false });
 
+  // The interpreter is looked up (a process start) while the files are read.
+  warmPython(env);
   const svc = await readSvcFile(jail, target, vars, diag);
   const extras: CanvasExtras = { tests: [], python: [] };
   const canvases = await readCanvases(jail, vars, diag, extras);
@@ -58,8 +77,8 @@ export async function loadRepository(dir: string, opts: LoadOptions = {}): Promi
     ...(await readServiceAccounts(jail, vars, diag)),
     ...(await readBucketPolicies(jail, vars, diag)),
   ]);
-  const python = await checkPython(extras.python, env);
-  for (const e of python.errors) diag.add(e);
+  // Started before the checks below, which run while Python parses.
+  const python = checkPython(extras.python, env);
   checkReferences(loaded, cronjobs.references, diag);
   checkUniqueAddresses(loaded, diag);
   checkWithKinds(loaded, diag, vars.unresolvedIn);
@@ -67,12 +86,20 @@ export async function loadRepository(dir: string, opts: LoadOptions = {}): Promi
   if (svc) checkRemoved(svc.removed, loaded, diag);
   // After the kinds' checks, so a name invalid by itself is reported once, at its own file.
   const { objects, warnings } = applyNameAffixes(loaded, svc?.names, target, diag);
-  if (python.warning && opts.log) opts.log(`Warning: ${python.warning}`);
-  else if (python.warning) warnings.push(python.warning);
-
   const secretEnvNames = [...vars.secretEnvNames].sort();
-  if (diag.count || !svc) return { ok: false, errors: sortErrors(scrubSecrets(diag.errors, secretEnvNames, env)) };
-  return { ok: true, project: { root, project: svc.project, target, settings: svc.settings, objects, secretEnvNames, moved: svc.moved, removed: svc.removed, targets: svc.targets, tests: sortTests(extras.tests), ...(warnings.length ? { warnings } : {}) } };
+  const failed = (): LoadResult => ({ ok: false, errors: sortErrors(scrubSecrets(diag.errors, secretEnvNames, env)) });
+  const projectOf = (more: string[]): LoadResult => ({
+    ok: true,
+    project: { root, project: svc!.project, target, settings: svc!.settings, objects, secretEnvNames, moved: svc!.moved, removed: svc!.removed, targets: svc!.targets, tests: sortTests(extras.tests), ...(more.length ? { warnings: more } : {}) },
+  });
+  const unchecked = diag.count || !svc ? failed() : projectOf(warnings);
+  const checked = python.then((r) => {
+    for (const e of r.errors) diag.add(e);
+    if (r.warning && opts.log) opts.log(`Warning: ${r.warning}`);
+    if (diag.count || !svc) return failed();
+    return projectOf(r.warning && !opts.log ? [...warnings, r.warning] : warnings);
+  });
+  return { unchecked, checked };
 }
 
 /** By UDF address, then as listed. */

@@ -38,6 +38,12 @@ export function pythonFor(env: Record<string, string | undefined>): string | und
   return chosen.trim() === "" ? undefined : chosen;
 }
 
+/** Starts looking up the interpreter `env` names (its answer is kept for {@link checkPython}); nothing when the check is off. */
+export function warmPython(env: Record<string, string | undefined>): void {
+  const python = pythonFor(env);
+  if (python) void resolvePython(python);
+}
+
 /** Where the checker script is: beside `dist/` or `src/` in the package, or beside the Action's bundle. */
 function checkerScript(): string | undefined {
   const name = path.join("python", "svc_check_python.py");

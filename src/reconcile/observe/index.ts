@@ -5,6 +5,10 @@
  * kinds of one `observeGroup` are observed together. Kinds with the `observeEach` trait are read
  * one by one, for the ids the project names. Output files of the `outputFile` trait are read too.
  *
+ * A plan may start the reads of the kinds the repository declares early ({@link ObservationStart}),
+ * while the loader's Python check runs: observe then takes those reads over, and reads only what
+ * the inventory adds.
+ *
  * Folder `observe/`: what the platform holds, and the re-keying of older inventories checked
  * against it. May import `src/api`, `src/model`, `src/resources` and `../phases`.
  */
@@ -58,15 +62,46 @@ async function observeEach(ctx: KindContext, kind: DesiredKind, project: LoadedP
   return found.filter((o) => o.state !== undefined);
 }
 
+/**
+ * The bulk reads (`observeAll`) of the kinds a project declares, started before the inventory is
+ * read or the plan needs them; {@link observe} takes them over. Reads only: nothing is written.
+ */
+export class ObservationStart {
+  /** Kinds listed through the same answer (a canvas listing carries its canvases' UDFs) share one read. */
+  readonly ctx: KindContext;
+  private readonly started = new Map<DesiredKind, Promise<Observed<any>[]>>();
+
+  constructor(client: SvcClient, fingerprintKey?: FingerprintKey) {
+    this.ctx = { client, fingerprintKey, reads: new SharedReads() };
+  }
+
+  /** Starts the bulk reads of the kinds `project` declares (failures wait for {@link observe}, which reports them). */
+  static of(client: SvcClient, project: LoadedProject, fingerprintKey?: FingerprintKey): ObservationStart {
+    const start = new ObservationStart(client, fingerprintKey);
+    for (const k of kindsToObserve(project, undefined)) if (!traitsOf(k).observeEach) start.bulk(k);
+    return start;
+  }
+
+  /** The bulk read of `kind`, started now or earlier. */
+  bulk(kind: DesiredKind): Promise<Observed<any>[]> {
+    let read = this.started.get(kind);
+    if (!read) {
+      read = KINDS[kind]!.observeAll(this.ctx);
+      read.catch(() => {}); // reported when observe awaits it
+      this.started.set(kind, read);
+    }
+    return read;
+  }
+}
+
 /** Reads the platform (and the output files) for `project`; secret fingerprints in the states are keyed with `fingerprintKey`. */
-export async function observe(client: SvcClient, project: LoadedProject, inventory: Inventory | undefined, fingerprintKey?: FingerprintKey): Promise<Observation> {
-  // Kinds listed through the same answer (a canvas listing carries its canvases' UDFs) share one read.
-  const ctx: KindContext = { client, fingerprintKey, reads: new SharedReads() };
+export async function observe(client: SvcClient, project: LoadedProject, inventory: Inventory | undefined, fingerprintKey?: FingerprintKey, started?: ObservationStart): Promise<Observation> {
+  const start = started ?? new ObservationStart(client, fingerprintKey);
   const kinds = kindsToObserve(project, inventory);
   const observation: Observation = { kinds: {}, files: new Map() };
   await Promise.all(
     kinds.map(async (k) => {
-      const list = traitsOf(k).observeEach ? await observeEach(ctx, k, project, inventory) : await KINDS[k]!.observeAll(ctx);
+      const list = traitsOf(k).observeEach ? await observeEach(start.ctx, k, project, inventory) : await start.bulk(k);
       observation.kinds[k] = index(list);
     }),
   );

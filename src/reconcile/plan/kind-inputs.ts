@@ -45,8 +45,24 @@ export function rawInputs(d: DesiredObject, ctx: InputContext, rotation: string 
   return out;
 }
 
-/** Checked inputs of each desired object, by what varies between calls (inherited inputs, rotation). */
-const checkedCache = new WeakMap<DesiredObject, Map<string, Record<string, any>>>();
+/**
+ * Checked inputs of each desired object, by what varies between calls (inherited inputs,
+ * rotation). Most objects only ever have one such key: it is kept beside the inputs, and a Map per
+ * object is made only for a second key (a Map per object of a 100,000-UDF plan held about 30 MB).
+ */
+const checkedCache = new WeakMap<DesiredObject, { key: string; inputs: Record<string, any>; more?: Map<string, Record<string, any>> }>();
+
+/** The checked inputs of `d` cached under `key`, if any. */
+function cachedInputs(d: DesiredObject, key: string): Record<string, any> | undefined {
+  const cached = checkedCache.get(d);
+  return cached?.key === key ? cached.inputs : cached?.more?.get(key);
+}
+
+function cacheInputs(d: DesiredObject, key: string, inputs: Record<string, any>): void {
+  const cached = checkedCache.get(d);
+  if (!cached) checkedCache.set(d, { key, inputs });
+  else (cached.more ??= new Map()).set(key, inputs);
+}
 
 /**
  * Checked, normalized inputs of `raw`, which {@link rawInputs} made from `d`; the loader validated
@@ -59,8 +75,7 @@ export function checkedInputs(d: DesiredObject, raw: Record<string, unknown>): R
   const traits = traitsOf(d.kind);
   const refs = traits.references ?? [];
   const key = JSON.stringify([...(traits.inherits ?? []).map((i) => raw[i.field]), traits.rotation ? raw.rotation : undefined]);
-  let byKey = checkedCache.get(d);
-  let generic = byKey?.get(key);
+  let generic = cachedInputs(d, key);
   if (!generic) {
     const placeholders = { ...raw };
     for (const r of refs) placeholders[r.field] = UNKNOWN_ID;
@@ -70,8 +85,7 @@ export function checkedInputs(d: DesiredObject, raw: Record<string, unknown>): R
       throw new Error(`${d.source.file}:${d.source.line}:${d.source.column}: ${d.address} is invalid: ${why}`);
     }
     generic = r.inputs as Record<string, any>;
-    if (!byKey) checkedCache.set(d, (byKey = new Map()));
-    byKey.set(key, generic);
+    cacheInputs(d, key, generic);
   }
   const inputs = { ...generic };
   for (const r of refs) inputs[r.field] = raw[r.field];
