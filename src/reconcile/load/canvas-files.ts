@@ -87,8 +87,9 @@ async function readCanvasFolder(jail: RepositoryJail, canvas: string, vars: Reso
       diag.atFile(`${folder}/${file}`, `found UDF settings without code: ${file.slice(0, -".yaml".length)}.py does not exist in ${folder}/ (a <slug>.yaml holds the settings of <slug>.py)`);
     }
   }
+  const names = new Set(files);
   for (const file of files.filter((f) => f.endsWith(".py"))) {
-    const udf = await readUdf(jail, canvas, file.slice(0, -".py".length), files, vars, diag, extras.python);
+    const udf = await readUdf(jail, canvas, file.slice(0, -".py".length), names, vars, diag, extras.python);
     if (udf) {
       out.push(udf.object);
       extras.tests.push(...udf.tests);
@@ -127,7 +128,7 @@ function readCanvasFile(ctx: ReadContext, canvas: string): DesiredObject[] {
   return out;
 }
 
-async function readUdf(jail: RepositoryJail, canvas: string, slug: string, files: string[], vars: Resolver, diag: Diagnostics, python: PythonSource[]): Promise<{ object: DesiredObject; tests: UdfTest[] } | undefined> {
+async function readUdf(jail: RepositoryJail, canvas: string, slug: string, files: ReadonlySet<string>, vars: Resolver, diag: Diagnostics, python: PythonSource[]): Promise<{ object: DesiredObject; tests: UdfTest[] } | undefined> {
   const folder = `${CANVASES}/${canvas}`;
   const pyFile = `${folder}/${slug}.py`;
   if (slug === "canvas") {
@@ -141,7 +142,7 @@ async function readUdf(jail: RepositoryJail, canvas: string, slug: string, files
   const code = await readText(jail, pyFile, diag);
   if (code === undefined) return undefined; // refused (reported), or gone since the listing
   let settings: UdfSettings = { headers: [], tests: [], referenced: [] };
-  if (files.includes(`${slug}.yaml`)) {
+  if (files.has(`${slug}.yaml`)) {
     const settingsFile = `${folder}/${slug}.yaml`;
     const text = await readText(jail, settingsFile, diag);
     const src = text === undefined ? undefined : parseYaml(settingsFile, text, diag);

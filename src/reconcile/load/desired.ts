@@ -1,8 +1,14 @@
 /** Builds desired objects as plain, deterministic data (no `undefined` fields). */
 import type { DesiredKind, DesiredObject, ReferencedInput, SourceLocation } from "../../model/desired";
 
+/** `o` without its undefined fields, keys in the same order (a loop: no entry arrays for each of 100,000 objects). */
 function defined<T extends object>(o: T): T {
-  return Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined)) as T;
+  const out: Record<string, unknown> = {};
+  for (const key of Object.keys(o)) {
+    const value = (o as Record<string, unknown>)[key];
+    if (value !== undefined) out[key] = value;
+  }
+  return out as T;
 }
 
 export function desiredObject(

@@ -111,7 +111,29 @@ export class RepositoryJail {
     readonly root: string,
     readonly realRoot: string,
     readonly base: string,
-  ) {}
+  ) {
+    this.baseIsPlain = path.sep === "/" && !path.relative(root, base).split(path.sep).some((s) => s === ".." || s === ".git");
+  }
+
+  /** The project folder lies inside the root, outside `.git` (true but for odd set-ups): see {@link plainlyInside}. */
+  private readonly baseIsPlain: boolean;
+
+  /**
+   * True when `file` is plainly inside the repository and outside `.git`, with no path arithmetic:
+   * a relative path whose every part is a name (not empty, `.`, `..` or `.git`) under a project
+   * folder that is itself inside. Reading 100,000 files spent a fifth of its time resolving paths.
+   * Anything else goes through {@link lexicalRefusal}'s full checks.
+   */
+  private plainlyInside(file: string): boolean {
+    if (!this.baseIsPlain || file === "" || file.charCodeAt(0) === 47 /* "/" */) return false;
+    for (let from = 0; ; ) {
+      const to = file.indexOf("/", from);
+      const part = to < 0 ? file.slice(from) : file.slice(from, to);
+      if (part === "" || part === "." || part === ".." || part === ".git") return false;
+      if (to < 0) return true;
+      from = to + 1;
+    }
+  }
 
   /**
    * The jail of the project at `dir`: its git work tree, else `dir` itself.
@@ -145,6 +167,9 @@ export class RepositoryJail {
 
   /** True when the real path `real` is inside the repository and outside every `.git` folder. */
   private allowedReal(real: string): boolean {
+    // The common case without path arithmetic: under the root, no `.git` part below it.
+    const prefix = this.realRoot.endsWith(path.sep) ? this.realRoot : this.realRoot + path.sep;
+    if (path.sep === "/" && real.startsWith(prefix)) return !real.slice(prefix.length).split("/").includes(".git");
     if (real !== this.realRoot && !real.startsWith(this.realRoot.endsWith(path.sep) ? this.realRoot : this.realRoot + path.sep)) return false;
     return !path.relative(this.realRoot, real).split(path.sep).includes(".git");
   }
@@ -161,6 +186,7 @@ export class RepositoryJail {
 
   /** Why `file` (lexically) may not be used, or undefined: outside the repository, or under `.git`. */
   private lexicalRefusal(file: string): string | undefined {
+    if (this.plainlyInside(file)) return undefined;
     const abs = path.resolve(this.base, file);
     const shown = this.shown(file);
     // The root is not named: a message is the same wherever the repository is checked out.
@@ -247,7 +273,7 @@ export class RepositoryJail {
       if (st.isDirectory()) return { kind: "missing" };
       if (!st.isFile()) return { kind: "refused", message: `${this.shown(file)} is ${specialKind(st)}, expected a regular file: refused, nothing of it is read` };
       if (st.size > max) return { kind: "refused", message: tooBig(this.shown(file), st.size, max) };
-      const data = readBounded(fd, max, st.size);
+      const data = readBounded(fd, max, st.size, true);
       if (!data) return { kind: "refused", message: tooBig(this.shown(file), undefined, max) };
       return { kind: "bytes", data };
     } finally {
@@ -421,9 +447,10 @@ function tooBig(shown: string, size: number | undefined, max: number): string {
 
 /**
  * At most `max` bytes from `fd`, read in one call for a file `fstat` sized right (`hint`); undefined
- * when there are more (a file growing, or one whose size `fstat` does not tell).
+ * when there are more (a file growing, or one whose size `fstat` does not tell). A read of a
+ * regular file that returns less than asked has met the end of the file: no second call then.
  */
-function readBounded(fd: number, max: number, hint: number): Buffer | undefined {
+function readBounded(fd: number, max: number, hint: number, regular = false): Buffer | undefined {
   // One byte more than expected, so the end is seen by the same read.
   let buf = Buffer.allocUnsafe(Math.min(hint, max) + 1);
   let total = 0;
@@ -442,8 +469,10 @@ function readBounded(fd: number, max: number, hint: number): Buffer | undefined 
       throw e;
     }
     if (n === 0) break;
+    const asked = buf.length - total;
     total += n;
     if (total > max) return undefined;
+    if (regular && n < asked) break;
   }
   return buf.subarray(0, total);
 }

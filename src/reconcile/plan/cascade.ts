@@ -111,6 +111,7 @@ export function planCascade(
   c: Omit<CascadeInput, "deletions"> & { allowCascade: boolean },
 ): { cascade: CascadedObject[]; blocks: PlanBlock[] } {
   const deleting = actions.filter((a) => ((a.action === "delete" || a.action === "unshare") && a.id) || (deletesOldObject(a) && a.id));
+  if (!deleting.length) return { cascade: [], blocks: [] };
   const replaced = new Set(deleting.filter(deletesOldObject).map((a) => a.address));
   const following = new Set(actions.filter((a) => a.action !== "delete" && a.action !== "unshare").map((a) => a.address));
   const cascade = cascadeOf({ ...c, deletions: deleting.map((a) => ({ kind: a.kind, id: a.id!, address: a.address })) }).filter(

@@ -32,9 +32,11 @@ export function adoptionCandidates(
   selected?: ReadonlySet<string>,
 ): AdoptionCandidate[] {
   const adopted = outcome.steps.flatMap(({ action: a }) => (a.action === "adopt" && a.id ? [{ address: a.address, kind: a.kind, id: a.id }] : []));
+  const credentials = project.objects.filter((d) => traitsOf(d.kind).credential);
+  if (!credentials.length) return adopted;
   const own = new Set(Object.values(inventory?.objects ?? {}).map((e) => `${e.kind} ${e.id}`));
   const planned = new Set(outcome.steps.map((st) => st.action.address));
-  const refused = project.objects.flatMap((d) => {
+  const refused = credentials.flatMap((d) => {
     const id = outcome.ids.get(d.address);
     const credential = !!traitsOf(d.kind).credential;
     return id && credential && !planned.has(d.address) && !own.has(`${d.kind} ${id}`) && (!selected || selected.has(d.address)) ? [{ address: d.address, kind: d.kind, id }] : [];
