@@ -3,7 +3,8 @@
 // in another process. Beside them, the floors measured in the same run: N raw `POST /udf/new` sent
 // straight to a fresh emulator process with the same concurrency (what no apply can beat), and the
 // listing requests a plan makes (the team's lite canvas listing, then each canvas by id, as many in
-// flight as the CLI), made by a bare client against the plan's emulator (what no plan can beat).
+// flight as the CLI), made by a bare client in its own process against the plan's emulator (what
+// no plan can beat).
 // Requests, the largest answer, peak RSS and CPU of the CLI come from `process-stats.cjs`,
 // preloaded into it. Above BENCH_APPLY_MAX UDFs (10,000 unless set), the UDFs are put on the
 // platform directly (one canvas create per 250 UDFs) with the inventory apply writes, and only
@@ -53,32 +54,30 @@ function bareClient(base, token, connections) {
 }
 
 /**
- * The listing floor: the requests a plan's observation makes, by a bare client (answers read as
- * text, only the lite listing parsed for the ids): the median of {@link FLOOR_RUNS} runs, and the
- * largest answer seen.
+ * The listing floor: the requests a plan's observation makes, by a bare client in a fresh process
+ * of its own each run (`bare-listing.mjs`: cold, as the CLI is), timed from its first request to
+ * its last answer (without Node's start, which the CLI's wall time includes): the median of
+ * {@link FLOOR_RUNS} runs, and the largest answer seen.
  */
 async function listingFloor(info) {
-  const client = bareClient(info.base_url, info.user_token, READS_IN_FLIGHT);
-  try {
-    const runs = [];
-    let largest = 0;
-    for (let run = 0; run < FLOOR_RUNS; run++) {
-      const started = performance.now();
-      const lite = await client.get("/collection/exec-env/lite");
-      largest = Math.max(largest, Buffer.byteLength(lite));
-      const ids = JSON.parse(lite).map((c) => c.id);
-      let next = 0;
-      await Promise.all(
-        Array.from({ length: READS_IN_FLIGHT }, async () => {
-          while (next < ids.length) largest = Math.max(largest, Buffer.byteLength(await client.get(`/collection/by-id/${ids[next++]}`)));
-        }),
-      );
-      runs.push(performance.now() - started);
-    }
-    return { ms: runs.sort((a, b) => a - b)[Math.floor(FLOOR_RUNS / 2)], largestBytes: largest };
-  } finally {
-    await client.close();
+  const runs = [];
+  let largest = 0;
+  for (let run = 0; run < FLOOR_RUNS; run++) {
+    const out = await new Promise((resolve, reject) => {
+      const child = spawn(process.execPath, [join(import.meta.dirname, "bare-listing.mjs")], {
+        env: { PATH: process.env.PATH ?? "", BENCH_BASE_URL: info.base_url, BENCH_TOKEN: info.user_token, BENCH_IN_FLIGHT: String(READS_IN_FLIGHT) },
+        stdio: ["ignore", "pipe", "inherit"],
+      });
+      let text = "";
+      child.stdout.setEncoding("utf8");
+      child.stdout.on("data", (d) => (text += d));
+      child.on("error", reject);
+      child.on("exit", (code) => (code === 0 ? resolve(JSON.parse(text)) : reject(new Error(`bare-listing.mjs exited ${code}`))));
+    });
+    runs.push(out.ms);
+    largest = Math.max(largest, out.largestBytes);
   }
+  return { ms: runs.sort((a, b) => a - b)[Math.floor(FLOOR_RUNS / 2)], largestBytes: largest };
 }
 
 /**

@@ -164,7 +164,8 @@ export class Transport {
   private async once(req: BuiltRequest, timeoutMs: number): Promise<RawResponse> {
     let body: Uint8Array | string | undefined;
     const headers = { ...req.headers };
-    if (req.body instanceof FormData) {
+    // A text or absent body is never FormData: the global is not touched then (it loads Node's own copy of undici).
+    if (req.body !== undefined && typeof req.body !== "string" && req.body instanceof FormData) {
       // Let the platform's own Request encode the multipart body and its boundary.
       const encoded = new Request("http://multipart.invalid/", { method: "POST", body: req.body });
       headers["content-type"] = encoded.headers.get("content-type") ?? "multipart/form-data";

@@ -18,7 +18,7 @@
 import type { SvcClient } from "../api/client";
 import { isApiError } from "../api/errors";
 import { backoffDelay, DEFAULT_RETRY } from "../api/retry";
-import type { CanvasFields } from "../api/schemas";
+import type { Canvas, CanvasFields, CanvasLite } from "../api/schemas";
 import type { Observed } from "./kind";
 import { observedUdfs, type UdfState } from "./udf-state";
 
@@ -70,23 +70,49 @@ async function eachInFlight(count: number, inFlight: number, work: (i: number) =
   );
 }
 
-/** Every canvas of the caller's team in full, read one canvas per request as the file comment says. */
-export async function readTeamCanvases(client: SvcClient, opts: { inFlight?: number; attempts?: number } = {}): Promise<TeamCanvas[]> {
-  const attempts = opts.attempts ?? READ_ATTEMPTS;
-  const listed = await readAgainOnFailure(() => client.canvases.listExecEnvLite(), attempts);
-  const read: (TeamCanvas | undefined)[] = new Array(listed.length);
+/** Reads each canvas of `listed` (`fetch`, read again on a failure that may pass), {@link READS_IN_FLIGHT} at a time, and makes each answer into `shape` as it arrives; leaves out canvases deleted since the listing. In the listing's order. */
+async function readListed<A, T>(
+  listed: readonly CanvasLite[],
+  fetch: (id: string) => Promise<A>,
+  shape: (answer: A) => T,
+  opts: { inFlight?: number; attempts?: number },
+): Promise<T[]> {
+  const read: (T | undefined)[] = new Array(listed.length);
   await eachInFlight(listed.length, opts.inFlight ?? READS_IN_FLIGHT, async (i) => {
-    let answer: CanvasFields;
+    let answer: A;
     try {
-      answer = await readAgainOnFailure(() => client.canvases.getFieldsById(listed[i]!.id), attempts);
+      answer = await readAgainOnFailure(() => fetch(listed[i]!.id), opts.attempts ?? READ_ATTEMPTS);
     } catch (e) {
       // Deleted since the listing: as if deleted before it.
       if (isApiError(e, "not_found")) return;
       throw e;
     }
+    read[i] = shape(answer);
+  });
+  return read.filter((c): c is T => c !== undefined);
+}
+
+/** Every canvas of the caller's team in full, read one canvas per request as the file comment says. */
+export async function readTeamCanvases(client: SvcClient, opts: { inFlight?: number; attempts?: number } = {}): Promise<TeamCanvas[]> {
+  const listed = await readAgainOnFailure(() => client.canvases.listExecEnvLite(), opts.attempts ?? READ_ATTEMPTS);
+  return readListed(listed, (id) => client.canvases.getFieldsById(id), (answer: CanvasFields) => {
     const udfs = observedUdfs(answer.name, answer.udfs, "GET /collection/by-id/{collection_id}");
     delete answer.udfs;
-    read[i] = { canvas: answer, udfs };
-  });
-  return read.filter((c): c is TeamCanvas => c !== undefined);
+    return { canvas: answer, udfs };
+  }, opts);
+}
+
+/**
+ * The team's lite listing (every canvas, its UDF ids, no bodies) and the full records (with their
+ * UDFs, checked against the spec) of the canvases `wanted` keeps, read one canvas per request as
+ * {@link readTeamCanvases} reads them: what `svc-iac import` needs, in answers bounded by one canvas.
+ */
+export async function readTeamCanvasRecords(
+  client: SvcClient,
+  wanted: (c: CanvasLite) => boolean = () => true,
+  opts: { inFlight?: number; attempts?: number } = {},
+): Promise<{ listed: CanvasLite[]; canvases: Canvas[] }> {
+  const listed = await readAgainOnFailure(() => client.canvases.listExecEnvLite(), opts.attempts ?? READ_ATTEMPTS);
+  const canvases = await readListed(listed.filter(wanted), (id) => client.canvases.getById(id), (c) => c, opts);
+  return { listed, canvases };
 }

@@ -1,10 +1,13 @@
 /**
- * What an import reads from the platform, through the same bulk listings observe uses: every team
- * canvas with its UDFs in one request, cronjobs, secret keys (never values), service accounts, and
- * the preferred real-time instance (a share on it is written without a pinned `client_id`).
+ * What an import reads from the platform, through the same bounded reads observe uses: the team's
+ * lite canvas listing (every canvas with its UDF ids), then each selected canvas with its UDFs by
+ * id, one canvas per answer (see `team-canvases.ts`); cronjobs, secret keys (never values),
+ * service accounts, and the preferred real-time instance (a share on it is written without a
+ * pinned `client_id`).
  */
 import type { SvcClient } from "../../api/client";
 import type { Canvas as ApiCanvas, Cronjob as ApiCronjob, ServiceAccount as ApiServiceAccount } from "../../api/schemas";
+import { readTeamCanvasRecords } from "../../resources/team-canvases";
 
 /** What to import. */
 export interface ImportSelection {
@@ -33,15 +36,15 @@ export interface PlatformSnapshot {
 }
 
 export async function readPlatform(client: SvcClient, select: ImportSelection): Promise<PlatformSnapshot> {
-  const [all, cronjobs, secretKeys, serviceAccounts, preferred] = await Promise.all([
-    client.canvases.listExecEnv(),
+  const wanted = select.canvases === "all" ? undefined : new Set(select.canvases);
+  const [team, cronjobs, secretKeys, serviceAccounts, preferred] = await Promise.all([
+    readTeamCanvasRecords(client, (c) => !wanted || wanted.has(c.name)),
     select.cronjobs ? client.cronjobs.list() : [],
     select.secrets ? client.secrets.list() : [],
     select.serviceAccounts ? client.environment.listServiceAccounts() : [],
     client.realtime.preferredInstance(),
   ]);
-  const wanted = select.canvases === "all" ? undefined : new Set(select.canvases);
-  const canvases = all.filter((c) => !wanted || wanted.has(c.name));
+  const { listed, canvases } = team;
   const found = new Set(canvases.map((c) => c.name));
   return {
     canvases,
@@ -50,7 +53,7 @@ export async function readPlatform(client: SvcClient, select: ImportSelection): 
     serviceAccounts,
     preferredClientId: preferred?.client_id,
     missingCanvases: wanted ? [...wanted].filter((n) => !found.has(n)).sort() : [],
-    canvasNames: all.map((c) => c.name).sort(),
-    udfCanvas: new Map(all.flatMap((c) => c.udfs.map((u) => [u.id, c.name] as const))),
+    canvasNames: listed.map((c) => c.name).sort(),
+    udfCanvas: new Map(listed.flatMap((c) => c.udf_ids.map((id) => [id, c.name] as const))),
   };
 }

@@ -3,6 +3,7 @@
  * spec's team listing has no paging and carries every UDF body at once), and one failed or cut
  * answer is read again alone: the plan survives it. A read that keeps failing stops the plan with
  * the request named; a canvas deleted between the listing and its read is seen as deleted.
+ * `svc-iac import` reads the team the same way.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { planCommand } from "../../../src/reconcile/commands";
@@ -10,6 +11,10 @@ import { useEmulator } from "../../helpers/emulator";
 import { startInjectingProxy, type InjectingProxy } from "../../helpers/injecting-proxy";
 import { appliedRepo, commandOptions, emulatorEnv, writeUdfs } from "../../helpers/repo";
 import { applyCommand } from "../../../src/reconcile/commands";
+import { importCommand } from "../../../src/reconcile/import/import-command";
+import { mkdtempSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 
 const fx = useEmulator();
 let proxy: InjectingProxy;
@@ -99,5 +104,23 @@ describe("GIVEN an applied repository with two canvases (listings with 32 UDFs, 
     const { r, actions } = await planViaProxy();
     expect(r.exitCode).toBe(0);
     expect(actions).toEqual(expect.arrayContaining(["create canvas.reports", "create udf.reports/weekly"]));
+  });
+
+  it("WHEN import reads the team and one canvas read answers 500 once THEN that read alone is made again, no answer carries more than one canvas's UDFs, and the canvas is imported", async () => {
+    const listings = await canvasId("listings");
+    fx.emu.setFaults(`500=1,count=1,methods=GET,paths=/collection/by-id/${listings}`);
+    proxy.answers.length = 0;
+    const target = join(mkdtempSync(join(tmpdir(), "svc-import-bounded-")), "repo");
+    const r = await importCommand({ dir: target, env: emulatorEnv(fx.emu, { SVC_BASE_URL: proxy.url }), select: { canvases: ["listings"], cronjobs: false, secrets: false, serviceAccounts: false } });
+    const injected = fx.emu.faults?.count;
+    fx.emu.setFaults(undefined);
+    expect(injected).toBe(1);
+    expect(r.message).toBeUndefined();
+    expect(r.exitCode).toBe(0);
+    expect(r.report!.files.filter((f) => f.path.startsWith("canvases/listings/") && f.path.endsWith(".py")).length).toBeGreaterThan(EXTRA_UDFS);
+    const reads = proxy.answers.filter((a) => a.request.startsWith("GET /collection/"));
+    expect(reads.some((a) => a.request === "GET /collection/exec-env")).toBe(false);
+    // The listing once; only the canvas asked for, twice (500, then its answer).
+    expect(reads.map((a) => `${a.request} ${a.status}`)).toEqual(["GET /collection/exec-env/lite 200", `GET /collection/by-id/${listings} 500`, `GET /collection/by-id/${listings} 200`]);
   });
 });
