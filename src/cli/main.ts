@@ -13,8 +13,10 @@ import { CliUsageError, formatCommandHelp, formatHelp, isCommandName } from "./u
 enableCompileCache?.();
 
 const reconcile = (name: "validate" | "plan" | "apply" | "drift" | "destroy") => (argv: string[]) => {
-  // These hold the repository, the inventory and the platform's objects at once: keep the young generation small.
-  if (name !== "validate") (require("./young-generation") as typeof import("./young-generation")).capYoungGeneration();
+  // These hold the repository, the inventory and the platform's objects at once: keep the heap small.
+  const heap = name !== "validate" ? (require("./young-generation") as typeof import("./young-generation")) : undefined;
+  if (name === "plan" || name === "drift") heap?.keepHeapSmall();
+  else heap?.capYoungGeneration();
   return (require("./reconcile-command") as typeof import("./reconcile-command")).runReconcileCommand(name, argv);
 };
 
