@@ -9,9 +9,9 @@
 import { existsSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { parse } from "yaml";
-import { SVC_FILE } from "../load/svc-file";
-import { affectedProjects, matrixOf, type AffectedProject, type MatrixEntry, type RemovedProject } from "./affected";
-import { describeProjects, projectFolders, relativeTo, type ProjectEntry } from "./find-projects";
+import { SVC_FILE } from "../load/names";
+import { affectedProjects, matrixOf, type MatrixEntry, type RemovedProject } from "./affected";
+import { projectFolders, projectsReading, relativeTo, withNames, type ProjectEntry } from "./find-projects";
 import { changesSince, fileAt, filesMentioning, GitError, gitRoot, workTree } from "./git-changes";
 
 export interface ProjectsOptions {
@@ -40,37 +40,40 @@ export interface ProjectsResult {
 
 export async function projectsCommand(opts: ProjectsOptions): Promise<ProjectsResult> {
   const dir = resolve(opts.dir);
-  const root = gitRoot(dir) ?? dir;
+  const root = (await gitRoot(dir)) ?? dir;
   const scope = relativeTo(root, dir);
-  const tree = root !== dir || existsSync(join(root, ".git")) ? workTree(root) : undefined;
-  // Settings files that mention headers: git grep's, plus new files git does not track yet.
-  const mayHaveHeaders = tree ? new Set([...filesMentioning(root, "headers", "*.yaml"), ...tree.untracked.filter((f) => f.endsWith(".yaml"))]) : undefined;
-  const all = await describeProjects(root, projectFolders(root, scope, tree?.files), mayHaveHeaders);
-  let projects: (ProjectEntry & { because?: string })[] = all;
-  let removed: RemovedProject[] = [];
-  let base: string | undefined;
-  if (opts.changedSince !== undefined) {
-    if (!tree) throw new GitError(`--changed-since needs a git repository; ${dir} is not in one.`);
-    const changes = changesSince(root, opts.changedSince, tree.untracked);
-    base = changes.base;
-    // Only the folders gone since the base need their old name (one git process each): a removed
-    // project, or a moved one whose name lives on elsewhere.
-    const now = new Set(all.map((p) => p.dir));
-    const before = projectFolders(root, scope, changes.deleted)
+  const inGit = root !== dir || existsSync(join(root, ".git"));
+  if (opts.changedSince !== undefined && !inGit) throw new GitError(`--changed-since needs a git repository; ${dir} is not in one.`);
+  // The git processes that do not depend on each other run at once: the file list, the settings
+  // files that mention headers (git grep's), and what changed since the reference.
+  const [tree, mentioning, changes] = inGit
+    ? await Promise.all([workTree(root), filesMentioning(root, "headers", ":(glob)**/canvases/*/*.yaml"), opts.changedSince !== undefined ? changesSince(root, opts.changedSince) : undefined])
+    : [undefined, undefined, undefined];
+  // New settings files git does not track yet may mention headers too.
+  const mayHaveHeaders = tree ? new Set([...(mentioning ?? []), ...tree.untracked.filter((f) => f.endsWith(".yaml"))]) : undefined;
+  const folders = projectFolders(root, scope, tree?.files);
+  const found = projectsReading(root, folders, mayHaveHeaders);
+  if (!changes || !tree) return result(root, await withNames(root, found), [], opts.targets);
+
+  // Only the folders gone since the base need their old name (one git process each): a removed
+  // project, or a moved one whose name lives on elsewhere.
+  const now = new Set(folders);
+  const before = await Promise.all(
+    projectFolders(root, scope, changes.deleted)
       .filter((d) => !now.has(d))
-      .map((d) => ({ dir: d, project: projectNameIn(fileAt(root, changes.base, d === "." ? SVC_FILE : `${d}/${SVC_FILE}`)) }));
-    const found = affectedProjects(all, changes.changed, before);
-    projects = found.affected satisfies AffectedProject[];
-    removed = found.removed;
-  }
-  return {
-    root,
-    ...(base ? { base } : {}),
-    projects,
-    removed,
-    matrix: matrixOf(projects, opts.targets),
-    errors: projects.flatMap((p) => (p.error ? [p.error] : [])),
-  };
+      .map(async (d) => ({ dir: d, project: projectNameIn(await fileAt(root, changes.base, d === "." ? SVC_FILE : `${d}/${SVC_FILE}`)) })),
+  );
+  // svc.yaml is read for the affected projects only, unless a folder is gone: a project that moved
+  // is told from a removed one by its name.
+  const named = before.length ? await withNames(root, found) : found;
+  const changed = [...new Set([...changes.changed, ...tree.untracked])].sort();
+  const { affected, removed } = affectedProjects(named, changed, before);
+  const projects = before.length ? affected : await withNames(root, affected);
+  return { ...result(root, projects, removed, opts.targets), base: changes.base };
+}
+
+function result(root: string, projects: (ProjectEntry & { because?: string })[], removed: RemovedProject[], targets: string[] | undefined): ProjectsResult {
+  return { root, projects, removed, matrix: matrixOf(projects, targets), errors: projects.flatMap((p) => (p.error ? [p.error] : [])) };
 }
 
 /** The `project:` of an svc.yaml's text, when it says one. */
