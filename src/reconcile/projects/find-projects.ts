@@ -5,7 +5,7 @@
  * Reads the disk; what is affected by a change is decided in `affected.ts`.
  */
 import { readdirSync } from "node:fs";
-import { join, posix, relative, sep } from "node:path";
+import { join, posix } from "node:path";
 import { parseDocument } from "yaml";
 import { RepositoryJail } from "../load/jail";
 import { SVC_FILE } from "../load/names";
@@ -119,10 +119,4 @@ function filesIn(root: string, folder: string): string[] {
   } catch {
     return [];
   }
-}
-
-/** `abs` as a `/`-separated path relative to `root` ("." for root itself). */
-export function relativeTo(root: string, abs: string): string {
-  const rel = relative(root, abs).split(sep).join("/");
-  return rel === "" ? "." : rel;
 }

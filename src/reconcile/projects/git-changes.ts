@@ -53,11 +53,11 @@ export interface WorkTree {
   untracked: string[];
 }
 
-/** The work tree's files, in one git process (`ls-files -t` tags each as tracked or not). */
-export async function workTree(root: string): Promise<WorkTree> {
+/** The work tree's files, in one git process (`ls-files -t` tags each as tracked or not); `cwd` is any folder in it. */
+export async function workTree(cwd: string): Promise<WorkTree> {
   const files: string[] = [];
   const untracked: string[] = [];
-  for (const entry of nulList(await git(root, ["ls-files", "-z", "-t", "--cached", "--others", "--exclude-standard"]))) {
+  for (const entry of nulList(await git(cwd, ["ls-files", "-z", "-t", "--full-name", "--cached", "--others", "--exclude-standard", "--", ":/"]))) {
     const path = entry.slice(2);
     files.push(path);
     if (entry.startsWith("?")) untracked.push(path);
@@ -65,9 +65,9 @@ export async function workTree(root: string): Promise<WorkTree> {
   return { files, untracked };
 }
 
-/** Tracked files whose text holds `word` (one `git grep` over the work tree), from the root. */
-export async function filesMentioning(root: string, word: string, pathspec: string): Promise<string[]> {
-  const r = await run(root, ["grep", "-l", "-z", "-F", "--full-name", "-e", word, "--", pathspec]);
+/** Tracked files whose text holds `word` (one `git grep` over the work tree), from the root; `cwd` is any folder in it, `glob` is from the root. */
+export async function filesMentioning(cwd: string, word: string, glob: string): Promise<string[]> {
+  const r = await run(cwd, ["grep", "-l", "-z", "-F", "--full-name", "-e", word, "--", `:(top,glob)${glob}`]);
   if (r.ok) return nulList(r.stdout);
   // Exit 1: no file matches.
   if (r.status === 1) return [];
@@ -83,8 +83,9 @@ export interface Changes {
   deleted: string[];
 }
 
-/** What tracked files changed since `ref` (a branch, tag or commit), in two git processes. @throws GitError when `ref` is not a commit or git fails. */
-export async function changesSince(root: string, ref: string): Promise<Changes> {
+/** What tracked files changed since `ref` (a branch, tag or commit), in two git processes; `cwd` is any folder of the work tree. @throws GitError when `ref` is not a commit or git fails. */
+export async function changesSince(cwd: string, ref: string): Promise<Changes> {
+  const root = cwd;
   if (ref.startsWith("-")) throw new GitError(`"${ref}" is not a git reference (it starts with "-").`);
   let base: string;
   const merge = await run(root, ["merge-base", "--end-of-options", ref, "HEAD"]);

@@ -6,12 +6,10 @@
  * which projects a change affects (pure, `affected.ts`). May import `src/model` and `../load`
  * (svc.yaml); nothing of the later steps.
  */
-import { existsSync } from "node:fs";
-import { join, resolve } from "node:path";
-import { parse } from "yaml";
+import { relative, resolve, sep } from "node:path";
 import { SVC_FILE } from "../load/names";
 import { affectedProjects, matrixOf, type MatrixEntry, type RemovedProject } from "./affected";
-import { projectFolders, projectsReading, relativeTo, withNames, type ProjectEntry } from "./find-projects";
+import type { ProjectEntry } from "./find-projects";
 import { changesSince, fileAt, filesMentioning, GitError, gitRoot, workTree } from "./git-changes";
 
 export interface ProjectsOptions {
@@ -40,17 +38,37 @@ export interface ProjectsResult {
 
 export async function projectsCommand(opts: ProjectsOptions): Promise<ProjectsResult> {
   const dir = resolve(opts.dir);
-  const root = (await gitRoot(dir)) ?? dir;
+  // Every git process starts at once, from `dir` (each answers with paths from the root): the
+  // root, the file list, the settings files that mention headers, and what changed since the
+  // reference. Outside a work tree they all fail, and only the root's answer counts.
+  const pending = [
+    gitRoot(dir),
+    workTree(dir),
+    filesMentioning(dir, "headers", "**/canvases/*/*.yaml"),
+    opts.changedSince !== undefined ? changesSince(dir, opts.changedSince) : undefined,
+  ];
+  // Loaded while git works (the YAML parser and the loader's readers): a large monorepo answers in
+  // about the time of its slowest git process.
+  const { projectFolders, projectsReading, withNames } = require("./find-projects") as typeof import("./find-projects");
+  const { projectNameIn } = require("./svc-names") as typeof import("./svc-names");
+  const answers = await Promise.allSettled(pending);
+  const [rootAnswer, treeAnswer, mentioningAnswer, changesAnswer] = answers as [
+    PromiseSettledResult<string | undefined>,
+    PromiseSettledResult<Awaited<ReturnType<typeof workTree>>>,
+    PromiseSettledResult<string[]>,
+    PromiseSettledResult<Awaited<ReturnType<typeof changesSince>> | undefined>,
+  ];
+  const gitTop = rootAnswer.status === "fulfilled" ? rootAnswer.value : undefined;
+  if (gitTop === undefined && opts.changedSince !== undefined) throw new GitError(`--changed-since needs a git repository; ${dir} is not in one.`);
+  const root = gitTop ?? dir;
   const scope = relativeTo(root, dir);
-  const inGit = root !== dir || existsSync(join(root, ".git"));
-  if (opts.changedSince !== undefined && !inGit) throw new GitError(`--changed-since needs a git repository; ${dir} is not in one.`);
-  // The git processes that do not depend on each other run at once: the file list, the settings
-  // files that mention headers (git grep's), and what changed since the reference.
-  const [tree, mentioning, changes] = inGit
-    ? await Promise.all([workTree(root), filesMentioning(root, "headers", ":(glob)**/canvases/*/*.yaml"), opts.changedSince !== undefined ? changesSince(root, opts.changedSince) : undefined])
-    : [undefined, undefined, undefined];
+  if (gitTop !== undefined) for (const a of answers) if (a.status === "rejected") throw a.reason;
+  const tree = gitTop !== undefined && treeAnswer.status === "fulfilled" ? treeAnswer.value : undefined;
+  const mentioning = mentioningAnswer.status === "fulfilled" ? mentioningAnswer.value : [];
+  const changes = changesAnswer.status === "fulfilled" ? changesAnswer.value : undefined;
+
   // New settings files git does not track yet may mention headers too.
-  const mayHaveHeaders = tree ? new Set([...(mentioning ?? []), ...tree.untracked.filter((f) => f.endsWith(".yaml"))]) : undefined;
+  const mayHaveHeaders = tree ? new Set([...mentioning, ...tree.untracked.filter((f) => f.endsWith(".yaml"))]) : undefined;
   const folders = projectFolders(root, scope, tree?.files);
   const found = projectsReading(root, folders, mayHaveHeaders);
   if (!changes || !tree) return result(root, await withNames(root, found), [], opts.targets);
@@ -72,19 +90,14 @@ export async function projectsCommand(opts: ProjectsOptions): Promise<ProjectsRe
   return { ...result(root, projects, removed, opts.targets), base: changes.base };
 }
 
-function result(root: string, projects: (ProjectEntry & { because?: string })[], removed: RemovedProject[], targets: string[] | undefined): ProjectsResult {
-  return { root, projects, removed, matrix: matrixOf(projects, targets), errors: projects.flatMap((p) => (p.error ? [p.error] : [])) };
+/** `abs` as a `/`-separated path relative to `root` ("." for root itself). */
+function relativeTo(root: string, abs: string): string {
+  const rel = relative(root, abs).split(sep).join("/");
+  return rel === "" ? "." : rel;
 }
 
-/** The `project:` of an svc.yaml's text, when it says one. */
-function projectNameIn(text: string | undefined): string | undefined {
-  if (text === undefined) return undefined;
-  try {
-    const doc = parse(text, { maxAliasCount: 100 }) as { project?: unknown } | null;
-    return typeof doc?.project === "string" ? doc.project : undefined;
-  } catch {
-    return undefined;
-  }
+function result(root: string, projects: (ProjectEntry & { because?: string })[], removed: RemovedProject[], targets: string[] | undefined): ProjectsResult {
+  return { root, projects, removed, matrix: matrixOf(projects, targets), errors: projects.flatMap((p) => (p.error ? [p.error] : [])) };
 }
 
 /** The list for a terminal: one line per project (and why), then the removed ones. */

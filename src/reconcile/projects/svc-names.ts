@@ -5,6 +5,7 @@
  * itself is planned.
  */
 import { join, posix } from "node:path";
+import { parse } from "yaml";
 import { formatLoadError } from "../../model/desired";
 import { Diagnostics } from "../load/diagnostics";
 import { MapReader, report, rootReader, type ReadContext } from "../load/fields";
@@ -45,3 +46,15 @@ export async function readSvcNames(root: string, dir: string): Promise<SvcNames>
   if (first) return { targets: [], error: formatLoadError({ ...first, file: posix.join(dir, first.file) }) };
   return { project, targets: [...targets].sort() };
 }
+
+/** The `project:` of an svc.yaml's text, when it says one. */
+export function projectNameIn(text: string | undefined): string | undefined {
+  if (text === undefined) return undefined;
+  try {
+    const doc = parse(text, { maxAliasCount: 100 }) as { project?: unknown } | null;
+    return typeof doc?.project === "string" ? doc.project : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
