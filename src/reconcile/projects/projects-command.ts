@@ -49,8 +49,7 @@ export async function projectsCommand(opts: ProjectsOptions): Promise<ProjectsRe
   ];
   // Loaded while git works (the YAML parser and the loader's readers): a large monorepo answers in
   // about the time of its slowest git process.
-  const { projectFolders, projectsReading, withNames } = require("./find-projects") as typeof import("./find-projects");
-  const { projectNameIn } = require("./svc-names") as typeof import("./svc-names");
+  const [{ projectFolders, projectsReading, withNames }, { projectNameIn }] = await Promise.all([import("./find-projects.js"), import("./svc-names.js")]);
   const answers = await Promise.allSettled(pending);
   const [rootAnswer, treeAnswer, mentioningAnswer, changesAnswer] = answers as [
     PromiseSettledResult<string | undefined>,
