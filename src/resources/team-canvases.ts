@@ -1,16 +1,28 @@
 /**
- * The team's canvases in full, for an observation, through answers bounded by one canvas each.
+ * The team's canvases in full, for an observation (and `svc-iac import`), through answers bounded
+ * by one canvas each.
  *
- * The spec gives the team's canvas listing (`GET /collection/exec-env`) no paging: one answer
- * carries every canvas with every UDF body (123 MB at 100,000 UDFs), which proxies and gateways in
- * front of a real platform cut or time out. Its lite variant names every canvas with its own
- * fields and UDF ids but no bodies and no dashboard (about 40 bytes per UDF); the paged UDF
- * listing has the bodies but not the canvases' dashboards. So: one lite listing, then each canvas
- * read by id (`GET /collection/by-id/{id}`, the canvas with its UDFs: the answer grows with one
- * canvas, not with the team), {@link READS_IN_FLIGHT} at a time. A read that fails in a way that
- * may pass is read again, alone ({@link READ_ATTEMPTS} times in all), not the whole observation; a
- * canvas deleted between the listing and its read (404) is left out, as one deleted before the
- * listing would be. The answer is in the listing's order (creation), whatever order reads end in.
+ * Why not the spec's paged listings: the spec pages (`skip`, `limit` ≤ 300) only `/collection/self`
+ * and `/collection/self/shared` (and their lite variants), `/udf/self`, `/udf/exec-env/self` and the
+ * job listings. The first four are user-scoped: the signed-in user's own canvases and UDFs, not the
+ * team's (a teammate's canvas of the same name, or one made by hand, would go unseen), and a service
+ * token is refused there. `/udf/exec-env/self` pages the team's UDFs with their bodies, but not
+ * the canvases: their `dashboard_body` and `share_client_id` appear only in the full canvas records
+ * (the lite listing leaves them out), so a read per canvas would still be needed; and offset pages
+ * are no snapshot: a UDF created or deleted while the pages are read shifts the later ones, so one
+ * UDF can be seen twice or not at all (and a UDF not seen is planned as deleted out of band). The
+ * team's canvas listings (`/collection/exec-env` and its lite variant) have no paging: the full one
+ * carries every canvas with every UDF body in one answer (123 MB at 100,000 UDFs), which proxies
+ * and gateways in front of a real platform cut or time out.
+ *
+ * So: the lite listing (every canvas with its own fields and its UDF ids, no bodies and no
+ * dashboard: about 40 bytes per UDF, 3.8 MiB at 100,000 UDFs; the one answer that grows with the
+ * team), then each canvas read by id (`GET /collection/by-id/{id}`, the canvas with its UDFs, a
+ * consistent view of that canvas: the answer grows with one canvas, not with the team),
+ * {@link READS_IN_FLIGHT} at a time. A read that fails in a way that may pass is read again, alone
+ * ({@link READ_ATTEMPTS} times in all), not the whole observation; a canvas deleted between the
+ * listing and its read (404) is left out, as one deleted before the listing would be. The answer
+ * is in the listing's order (creation), whatever order reads end in.
  *
  * Each answer's UDFs become observed states as it arrives and its raw records are dropped, so an
  * observation holds at most {@link READS_IN_FLIGHT} canvases' raw answers at a time, not the team's.

@@ -20,10 +20,16 @@ export function findUnmanaged(input: PlanInput, ids: Map<string, string>): Unman
   const isClaimed = (kind: DesiredKind, id: string) => claimed.get(kind)?.has(id) ?? false;
 
   /** Parent id → parent name (its address without the prefix), declared parents only or every claimed one. */
+  const found = new Map<string, Map<string, string>>();
+  // Several kinds live within the same parent kind (a canvas's UDFs and its share): computed once each.
   const parentNames = (kind: DesiredKind, which: "declared" | "claimed"): Map<string, string> => {
+    const known = found.get(`${kind} ${which}`);
+    if (known) return known;
     const names = new Map<string, string>();
+    found.set(`${kind} ${which}`, names);
     const nameOf = (address: string) => address.slice(addressPrefixOf(kind).length + 1);
-    if (which === "claimed") for (const [address, e] of Object.entries(input.inventory?.objects ?? {})) if (e.kind === kind) names.set(e.id, nameOf(address));
+    const recorded = input.inventory?.objects ?? {};
+    if (which === "claimed") for (const address in recorded) if (recorded[address]!.kind === kind) names.set(recorded[address]!.id, nameOf(address));
     for (const o of input.project.objects) {
       const id = o.kind === kind ? ids.get(o.address) : undefined;
       if (id) names.set(id, nameOf(o.address));
