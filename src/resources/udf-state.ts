@@ -4,7 +4,7 @@
  * as it arrives, without importing the kind.
  */
 import { z } from "zod";
-import { Udf as UdfRecord, type Udf as ApiUdf } from "../api/schemas";
+import { plainlyValidUdf, Udf as UdfRecord, type Udf as ApiUdf } from "../api/schemas";
 import type { Observed } from "./kind";
 import { parseUdfBody, type UdfHeader } from "./udf-body";
 
@@ -37,27 +37,9 @@ export interface UdfState extends Omit<UdfInputs, "canvasId" | "createSharedToke
 /** The list of UDF records of one canvas's answer. */
 const UdfList = z.array(UdfRecord);
 
-const isText = (v: unknown): v is string => typeof v === "string";
-const isTextOrNull = (v: unknown) => v === undefined || v === null || typeof v === "string";
-
-/**
- * The common case of {@link UdfRecord} for a whole list, checked by hand (zod took about a second
- * for the 100,000 records of a large team): accepts only what the schema accepts, so anything
- * else goes through the schema, which says what is wrong. The records are used as they are (the
- * schema would copy each one).
- */
+/** {@link plainlyValidUdf} for a whole list: the records are used as they are (the schema would copy each one). */
 export function plainlyValidUdfs(raw: unknown): raw is ApiUdf[] {
-  if (!Array.isArray(raw)) return false;
-  for (const u of raw as unknown[]) {
-    if (typeof u !== "object" || u === null || Array.isArray(u)) return false;
-    const r = u as Record<string, unknown>;
-    if (!isText(r.id) || !isText(r.slug) || !isText(r.udf_body) || !isText(r.udf_body_hash) || !isText(r.last_updated)) return false;
-    if (!isTextOrNull(r.collection_id) || !isTextOrNull(r.collection_name)) return false;
-    if (typeof r.is_visible !== "boolean" || !Number.isSafeInteger(r.position)) return false;
-    if (r.owning_user !== undefined && r.owning_user !== null && (typeof r.owning_user !== "object" || Array.isArray(r.owning_user))) return false;
-    if (r.shared_token !== undefined && !isText(r.shared_token)) return false;
-  }
-  return true;
+  return Array.isArray(raw) && raw.every(plainlyValidUdf);
 }
 
 export function udfState(u: ApiUdf, kept: { createSharedToken?: boolean; sharedToken?: string } = {}): UdfState {
