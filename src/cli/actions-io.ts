@@ -6,7 +6,7 @@
 import { Writable } from "node:stream";
 import { CommandGuard, underActions } from "../github/command-guard";
 
-type Stream = NodeJS.WritableStream & { isTTY?: boolean; columns?: number };
+type Stream = NodeJS.WritableStream & { isTTY?: boolean; columns?: number; fd?: number };
 
 /** A stream whose writes go through `guard.text`; tells the same terminal facts as `raw`. */
 function guardedStream(raw: Stream, guard: CommandGuard): Stream {
@@ -20,9 +20,11 @@ function guardedStream(raw: Stream, guard: CommandGuard): Stream {
       guard.flush();
       callback();
     },
-  }) as Writable & { isTTY?: boolean; columns?: number };
+  }) as Writable & { isTTY?: boolean; columns?: number; fd?: number };
   stream.isTTY = raw.isTTY;
   stream.columns = raw.columns;
+  // Where the output goes (drift's default format depends on whether it is the job summary).
+  stream.fd = raw.fd;
   return stream;
 }
 

@@ -3,6 +3,7 @@
  * function, renders its result. Documents go to stdout; notices, progress and errors to stderr.
  */
 import { createInterface } from "node:readline/promises";
+import { fstatSync, statSync } from "node:fs";
 import { relative, resolve } from "node:path";
 import { loadErrorAnnotations } from "../github/annotations";
 import { logText, underActions } from "../github/command-guard";
@@ -12,7 +13,8 @@ import type { CommandOptions, CommandResult } from "../reconcile/commands/comman
 import { formatLoadError } from "../model/desired";
 import type { Plan } from "../reconcile/plan/plan-model";
 import { RepositoryJail } from "../reconcile/load/jail";
-import { failureJson, progressDisplay, renderApplyReportText, renderDriftMarkdown, renderPlanText, toJson } from "../reconcile/render";
+import { failureJson, progressDisplay, renderApplyReportText, renderDriftMarkdown, renderDriftText, renderPlanText, toJson } from "../reconcile/render";
+import type { DriftReport } from "../reconcile/plan/plan-model";
 import type { TestCommandResult } from "../reconcile/udf-tests/test-command";
 import { planGraph } from "../reconcile/render/change-graph";
 import { toDot, toMermaid } from "../reconcile/render/graph-text";
@@ -240,10 +242,41 @@ async function render(
     if (result.report) print(`\n${renderApplyReportText(result.report, { command: result.command === "apply" ? "Apply" : "Destroy" })}`);
   }
   if (result.command === "drift" && result.drift) {
-    const format = (v.format as string | undefined) ?? (v.json ? "json" : "md");
-    const text = format === "json" ? toJson(result.drift) : renderDriftMarkdown(result.drift);
-    print(text.endsWith("\n") ? text : `${text}\n`);
-    if (v.out) await writeOut(dirArg, v.out as string, text);
+    const shown = driftDocument(result.drift, driftFormat(v, stepSummaryIsStdout(io) ? "md" : "text"), color);
+    print(shown.endsWith("\n") ? shown : `${shown}\n`);
+    if (v.out) await writeOut(dirArg, v.out as string, driftDocument(result.drift, driftFormat(v, (v.out as string).endsWith(".json") ? "json" : "md"), false));
+  }
+}
+
+/** `drift --format`: `md` and `markdown` are the same. */
+const DRIFT_FORMATS = ["text", "md", "markdown", "json"] as const;
+type DriftFormat = "text" | "md" | "json";
+
+/** The format asked for (`--format`, `--json`), else `otherwise`. */
+function driftFormat(v: Record<string, string | boolean | undefined>, otherwise: DriftFormat): DriftFormat {
+  if (v.format === "markdown") return "md";
+  if (v.format !== undefined) return v.format as DriftFormat;
+  return v.json ? "json" : otherwise;
+}
+
+function driftDocument(drift: DriftReport, format: DriftFormat, color: boolean): string {
+  if (format === "json") return toJson(drift);
+  return format === "md" ? renderDriftMarkdown(drift) : renderDriftText(drift, { color });
+}
+
+/**
+ * True when stdout is the file GitHub renders as the job summary (`drift >> "$GITHUB_STEP_SUMMARY"`):
+ * there Markdown is what the reader sees, so it is the default, as text is everywhere else.
+ */
+function stepSummaryIsStdout(io: Io): boolean {
+  const summary = io.env.GITHUB_STEP_SUMMARY;
+  const fd = (io.stdout as { fd?: unknown }).fd;
+  if (!summary || typeof fd !== "number") return false;
+  try {
+    const [out, file] = [fstatSync(fd), statSync(summary)];
+    return out.isFile() && out.dev === file.dev && out.ino === file.ino;
+  } catch {
+    return false;
   }
 }
 
@@ -279,8 +312,8 @@ export async function runReconcileCommand(name: Name, argv: string[], io: Io = d
 async function run(name: Name, argv: string[], io: Io, command: ((text: string) => void) | undefined): Promise<number> {
   const { values, dir } = parse(name, argv);
   checkRepositoryFolder(name, dir);
-  if (name === "drift" && values.format !== undefined && values.format !== "md" && values.format !== "json") {
-    throw new CliUsageError(`Invalid --format "${values.format}". Expected md or json.`);
+  if (name === "drift" && values.format !== undefined && !DRIFT_FORMATS.includes(values.format as never)) {
+    throw new CliUsageError(`Invalid --format "${values.format}". Expected text, md (or markdown) or json.`);
   }
   if (values.graph !== undefined) {
     if (!GRAPH_FORMATS.includes(values.graph as never)) throw new CliUsageError(`Invalid --graph "${values.graph}". Expected ${GRAPH_FORMATS.join(" or ")}.`);

@@ -64,9 +64,12 @@ const COMMAND_USAGE: Record<CommandName, string> = {
       and the platform first and refuses, writing nothing, when either changed for the objects the
       plan touches ("Saved plan is stale"). Exit 0 done, 1 stale, error or a failed step.
 `,
-  drift: `  svc-iac drift [DIR] [--target T] [--format md|json] [--json] [--out FILE]
+  drift: `  svc-iac drift [DIR] [--target T] [--format text|md|json] [--json] [--out FILE]
       Reports changed, missing, orphaned, unmanaged and pending objects. Writes nothing on the platform.
-      Exit 0 no drift, 2 drift, 1 error.
+      Prints text (in a terminal, a pipe or a file), or Markdown with --format md (or markdown; the
+      default when stdout is the job summary, $GITHUB_STEP_SUMMARY) or JSON with --format json.
+      --out FILE also writes the report to FILE: in --format when given, else Markdown (JSON when
+      FILE ends in .json). Exit 0 no drift, 2 drift, 1 error.
 `,
   test: `  svc-iac test [DIR] [--target T] [--only ADDRESS]... [--json]
       Runs the tests: declared in the UDFs' <slug>.yaml against the deployed UDFs, on the target's

@@ -6,7 +6,7 @@
 import type { CommandResult } from "../reconcile/commands/command-types";
 import { formatLoadError } from "../model/desired";
 import type { Plan } from "../reconcile/plan/plan-model";
-import { code, markdownText, renderApplyReportText, renderDriftMarkdown, renderPlanMarkdown, renderPlanText, toJson } from "../reconcile/render";
+import { code, markdownText, renderApplyReportText, renderDriftMarkdown, renderDriftText, renderPlanMarkdown, renderPlanText, toJson } from "../reconcile/render";
 
 /** Large enough that the renderers never shorten: the full report goes to a file, not to GitHub. */
 const UNLIMITED = 100_000_000;
@@ -50,10 +50,11 @@ export function fullReport(result: CommandResult, labels: ReportLabels): { markd
 }
 
 /** Plain text for the job log. */
-export function resultLogText(result: CommandResult, labels: ReportLabels): string {
+export function resultLogText(result: CommandResult): string {
   if (result.command === "plan" && result.plan) return renderPlanText(result.plan);
   if ((result.command === "apply" || result.command === "destroy") && result.report) return renderApplyReportText(result.report, { command: result.command === "apply" ? "Apply" : "Destroy" });
-  if (result.command === "drift" && result.drift) return renderDriftMarkdown(result.drift, { maxChars: UNLIMITED, detailsLink: labels.detailsLink });
+  // The log shows text as a terminal does; the job summary and the drift issue get the Markdown.
+  if (result.command === "drift" && result.drift) return renderDriftText(result.drift);
   if (result.command === "validate" && result.exitCode === 0) return `${result.objects} object${result.objects === 1 ? "" : "s"}, no errors\n`;
   return "";
 }
