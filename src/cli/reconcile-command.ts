@@ -54,9 +54,9 @@ const PLANNING_FLAGS = ["prune", "max-deletions", "allow-delete-all", "allow-cas
 const OPTIONS = {
   validate: { ...COMMON },
   plan: { ...COMMON, ...PLAN_FLAGS, out: { type: "string" }, "detailed-exitcode": { type: "boolean" }, graph: { type: "string" } },
-  apply: { ...COMMON, ...PLAN_FLAGS, plan: { type: "string" }, "auto-approve": { type: "boolean" }, test: { type: "boolean" }, concurrency: { type: "string" }, "force-unlock": { type: "string" } },
+  apply: { ...COMMON, ...PLAN_FLAGS, plan: { type: "string" }, "auto-approve": { type: "boolean" }, test: { type: "boolean" }, concurrency: { type: "string" }, "force-unlock": { type: "string" }, verbose: { type: "boolean" } },
   drift: { ...COMMON, format: { type: "string" }, out: { type: "string" } },
-  destroy: { ...COMMON, "auto-approve": { type: "boolean" }, "allow-cascade": { type: "boolean" }, concurrency: { type: "string" }, "force-unlock": { type: "string" } },
+  destroy: { ...COMMON, "auto-approve": { type: "boolean" }, "allow-cascade": { type: "boolean" }, concurrency: { type: "string" }, "force-unlock": { type: "string" }, verbose: { type: "boolean" } },
 } as const;
 
 interface Io {
@@ -114,6 +114,18 @@ export function colorOn(v: Record<string, string | boolean | undefined>, io: Pic
 /** The command a plan's stops name: "Destroy will stop", else "Apply will stop". */
 const stopWord = (command: string) => (command === "destroy" ? "Destroy" : "Apply");
 
+const VERBOSE_HINT = "--verbose lists every object";
+
+/**
+ * The plan as apply and destroy show it: without --verbose, the objects they create (destroy:
+ * delete) one line per canvas when many share one; what changes or goes keeps its diff. `plan`
+ * itself always shows every object, as `terraform plan` does: it is the document a review reads.
+ */
+function changingPlanText(plan: Plan, name: string, v: Record<string, string | boolean | undefined>, color: boolean): string {
+  const bulk = v.verbose ? undefined : { actions: [name === "destroy" ? "delete" : "create"] as const, hint: VERBOSE_HINT };
+  return renderPlanText(plan, { color, command: stopWord(name), ...(bulk ? { bulk } : {}) });
+}
+
 async function confirmOnTerminal(io: Io, plan: Plan, name: Name): Promise<boolean> {
   const rl = createInterface({ input: io.stdin, output: io.stderr });
   const question =
@@ -155,12 +167,15 @@ function commandOptions(name: Name, v: Record<string, string | boolean | undefin
   if (name === "apply" || name === "destroy") {
     const force = v["force-unlock"] as string | undefined;
     if (force !== undefined) opts.forceUnlock = force === "all" ? true : force;
-    opts.progress = progressDisplay(io.stderr);
+    // The approved plan tells the display which canvas each action is on (see `run`).
+    let approvedPlan: Plan | undefined;
+    opts.approved = (plan) => void (approvedPlan = plan);
+    opts.progress = progressDisplay(io.stderr, { verbose: !!v.verbose, plan: () => approvedPlan });
     // A saved plan was reviewed already: applying it is the approval, as `terraform apply FILE`.
     if (!v["auto-approve"] && v.plan === undefined) {
       if (!io.stdin.isTTY) throw new CliUsageError(`${name} needs --auto-approve when it cannot ask for confirmation (no terminal on stdin).`);
       opts.confirm = async (plan) => {
-        io.stdout.write(renderPlanText(plan, { color, command: stopWord(name) }));
+        io.stdout.write(changingPlanText(plan, name, v, color));
         return confirmOnTerminal(io, plan, name);
       };
     }
@@ -238,8 +253,9 @@ async function render(
       return;
     }
     // With --auto-approve the plan was printed before the first change (see `run`).
-    if (result.plan && !planShown && (v["auto-approve"] || !result.report)) print(renderPlanText(result.plan, { color, command: stopWord(result.command) }));
-    if (result.report) print(`\n${renderApplyReportText(result.report, { command: result.command === "apply" ? "Apply" : "Destroy" })}`);
+    if (result.plan && !planShown && (v["auto-approve"] || !result.report)) print(changingPlanText(result.plan, result.command, v, color));
+    const bulk = v.verbose ? {} : { bulk: { ...(result.plan ? { plan: result.plan } : {}), hint: VERBOSE_HINT } };
+    if (result.report) print(`\n${renderApplyReportText(result.report, { command: result.command === "apply" ? "Apply" : "Destroy", ...bulk })}`);
   }
   if (result.command === "drift" && result.drift) {
     const shown = driftDocument(result.drift, driftFormat(v, stepSummaryIsStdout(io) ? "md" : "text"), color);
@@ -327,8 +343,10 @@ async function run(name: Name, argv: string[], io: Io, command: ((text: string) 
   if (changing && values["auto-approve"] && !values.json) {
     const color = colorOn(values, io);
     const print = printer(io, command);
+    const noted = opts.approved;
     opts.approved = (plan) => {
-      print(renderPlanText(plan, { color, command: stopWord(name) }));
+      noted?.(plan);
+      print(changingPlanText(plan, name, values, color));
       planShown = true;
     };
   }

@@ -93,7 +93,8 @@ describe("GIVEN the valid-full repository and an empty platform", () => {
     const saved = join(dir, "..", "out", "plan.json");
     const r = await run("apply", [dir, ...outputs(), "--plan", saved], env);
     expect(r.code, r.stderr).toBe(0);
-    expect(r.stderr).toMatch(/^\[1\/13\] done /m);
+    // Progress in a pipe: a line per canvas (or kind) once all of its actions have finished.
+    expect(r.stderr).toMatch(/^\[\d+\/13\] canvas\.listings: \d+ done$/m);
     expect((await run("plan", [dir, "--detailed-exitcode"], env)).code).toBe(0);
     // --out without --format: the file gets Markdown (for an issue or a summary), stdout text.
     const file = join(dir, "..", "out", "drift.md");
@@ -248,7 +249,7 @@ describe("GIVEN apply and destroy approved with --auto-approve", () => {
     expect(applied.code, applied.stderr).toBe(0);
     const planLine = applied.log.search(/^Plan: \d+ to create/m);
     expect(planLine, applied.log).toBeGreaterThan(-1);
-    expect(applied.log.indexOf("[1/13] ")).toBeGreaterThan(planLine);
+    expect(applied.log.search(/^\[\d+\/13\] /m)).toBeGreaterThan(planLine);
     expect(applied.log.indexOf("Apply complete:")).toBeGreaterThan(applied.log.indexOf("[13/13] "));
     expect(applied.stdout.match(/^Plan: /gm)).toHaveLength(1);
 
@@ -256,7 +257,7 @@ describe("GIVEN apply and destroy approved with --auto-approve", () => {
     expect(destroyed.code, destroyed.stderr).toBe(0);
     const destroyPlan = destroyed.log.search(/Plan: \d+ to delete/);
     expect(destroyPlan).toBeGreaterThan(-1);
-    expect(destroyed.log.indexOf("[1/")).toBeGreaterThan(destroyPlan);
+    expect(destroyed.log.search(/^\[\d+\/\d+\] /m)).toBeGreaterThan(destroyPlan);
     expect(destroyed.stdout.match(/Plan: \d+ to delete/g)).toHaveLength(1);
   });
 });
