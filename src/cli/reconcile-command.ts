@@ -126,21 +126,47 @@ function changingPlanText(plan: Plan, name: string, v: Record<string, string | b
   return renderPlanText(plan, { color, command: stopWord(name), ...(bulk ? { bulk } : {}) });
 }
 
-async function confirmOnTerminal(io: Io, plan: Plan, name: Name): Promise<boolean> {
+/** What happened at the confirmation prompt besides an answer. */
+interface Prompt {
+  /** The signal (or Ctrl-C typed at the prompt) that ended it: nothing was changed. */
+  interrupted?: NodeJS.Signals;
+}
+
+/**
+ * Asks for "yes". Ctrl-C typed at the prompt (readline holds the terminal in raw mode, so it is a
+ * key, not a signal), SIGINT or SIGTERM from elsewhere, or the end of stdin end the question with
+ * "no", so the command stops the usual way: nothing changed, the lock released.
+ */
+async function confirmOnTerminal(io: Io, plan: Plan, name: Name, prompt: Prompt): Promise<boolean> {
   const rl = createInterface({ input: io.stdin, output: io.stderr });
+  const stop = new AbortController();
+  const interrupt = (signal: NodeJS.Signals) => {
+    prompt.interrupted ??= signal;
+    stop.abort();
+  };
+  const onSignal = (signal: NodeJS.Signals) => interrupt(signal);
+  rl.on("SIGINT", () => interrupt("SIGINT"));
+  rl.on("close", () => stop.abort());
+  process.on("SIGINT", onSignal);
+  process.on("SIGTERM", onSignal);
   const question =
     name === "destroy"
       ? `\nDestroy these ${plan.actions.length} objects of ${plan.project} (${plan.target})? There is no undo. Only "yes" is accepted: `
       : `\nApply these ${plan.actions.length} changes to ${plan.project} (${plan.target})? Only "yes" is accepted: `;
   try {
-    const answer = await rl.question(question);
+    const answer = await rl.question(question, { signal: stop.signal });
     return answer.trim() === "yes";
+  } catch (e) {
+    if (stop.signal.aborted) return false;
+    throw e;
   } finally {
+    process.off("SIGINT", onSignal);
+    process.off("SIGTERM", onSignal);
     rl.close();
   }
 }
 
-function commandOptions(name: Name, v: Record<string, string | boolean | undefined>, dir: string, io: Io): CommandOptions {
+function commandOptions(name: Name, v: Record<string, string | boolean | undefined>, dir: string, io: Io, prompt: Prompt): CommandOptions {
   const color = colorOn(v, io);
   const opts: CommandOptions = {
     dir,
@@ -176,7 +202,7 @@ function commandOptions(name: Name, v: Record<string, string | boolean | undefin
       if (!io.stdin.isTTY) throw new CliUsageError(`${name} needs --auto-approve when it cannot ask for confirmation (no terminal on stdin).`);
       opts.confirm = async (plan) => {
         io.stdout.write(changingPlanText(plan, name, v, color));
-        return confirmOnTerminal(io, plan, name);
+        return confirmOnTerminal(io, plan, name, prompt);
       };
     }
   }
@@ -335,7 +361,8 @@ async function run(name: Name, argv: string[], io: Io, command: ((text: string) 
     if (!GRAPH_FORMATS.includes(values.graph as never)) throw new CliUsageError(`Invalid --graph "${values.graph}". Expected ${GRAPH_FORMATS.join(" or ")}.`);
     if (values.json) throw new CliUsageError("--graph cannot be combined with --json: each prints one document.");
   }
-  const opts = commandOptions(name, values, dir, io);
+  const prompt: Prompt = {};
+  const opts = commandOptions(name, values, dir, io, prompt);
   // Approved without asking: the plan is shown before the first change, as terraform does, so a
   // log of a run killed half-way still says what it was doing.
   let planShown = false;
@@ -365,6 +392,10 @@ async function run(name: Name, argv: string[], io: Io, command: ((text: string) 
     result = await (await commandFunction(name))(opts);
   } finally {
     interrupts?.close();
+  }
+  if (prompt.interrupted) {
+    io.stderr.write(`\nInterrupted before any change; nothing was ${name === "destroy" ? "destroyed" : "applied"}.\n`);
+    return 130;
   }
   if (interrupts?.reason() && (result.command === "apply" || result.command === "destroy")) {
     await render(name, result, values, io, dir, command, undefined, planShown);

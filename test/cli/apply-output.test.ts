@@ -2,10 +2,11 @@
  * What apply prints as a user meets it: the built command against the emulator over HTTP, in a
  * pipe (a CI log) and in a real terminal (a tmux pane). A first apply of 2,000 UDFs on 20 canvases
  * prints under 100 lines by default and every object with --verbose; the terminal's status line
- * fits its width and leaves nothing behind.
+ * fits its width and leaves nothing behind; Ctrl-C at the "yes" prompt changes nothing, releases
+ * the lock and exits 130.
  */
 import { spawn } from "node:child_process";
-import { mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
@@ -44,6 +45,10 @@ function inPipes(args: string[], env: Record<string, string>): Promise<{ code: n
 
 const lines = (text: string) => text.replace(/\n$/, "").split("\n");
 const udfsOn = async (prefix: string) => (await platformView(fx.user)).udfs.filter((u) => u.collection_name?.startsWith(prefix)).length;
+const lockFiles = (dir: string, project: string) => {
+  const state = join(dir, ".svc-iac", "state", project, "default");
+  return existsSync(state) ? readdirSync(state).filter((f) => f.includes("lock")) : [];
+};
 
 describe("GIVEN a first apply of 2,000 UDFs on 20 canvases, approved with --auto-approve", () => {
   it("WHEN it runs in a pipe (a CI log) THEN it prints under 100 lines in all: the plan, a progress line and a report line per canvas", async () => {
@@ -134,4 +139,31 @@ describe.skipIf(!tmuxAvailable)("GIVEN a terminal of 40 columns and objects with
       pane.close();
     }
   }, 120_000);
+});
+
+describe.skipIf(!tmuxAvailable)("GIVEN apply waiting at its yes/no prompt in a terminal (a real tmux pane; skipped only where tmux is missing)", () => {
+  for (const how of ["Ctrl-C typed at the prompt", "SIGINT sent to the process", "SIGTERM sent to the process"] as const) {
+    it(`WHEN ${how} THEN it exits 130 saying nothing was applied, changes nothing and releases the lock: the next apply needs no --force-unlock`, async () => {
+      const project = `prompt_${how.split(" ")[0]!.replace("-", "").toLowerCase()}`;
+      const prefix = `${project}_`;
+      const dir = repository(project, prefix, 1, 3);
+      const pane = inTmux([process.execPath, main, "apply", "."], { columns: 100, rows: 30, env: emulatorEnv(fx.emu), cwd: dir });
+      try {
+        await pane.waitFor(/Only "yes" is accepted:/);
+        if (how === "Ctrl-C typed at the prompt") pane.keys("C-c");
+        else process.kill(pane.pid(), how.startsWith("SIGINT") ? "SIGINT" : "SIGTERM");
+        expect(await pane.exited()).toBe(130);
+        const screen = pane.screen();
+        expect(screen.at(-1)).toBe("Interrupted before any change; nothing was applied.");
+        expect(screen.join("\n")).not.toContain("Apply cancelled");
+        expect(lockFiles(dir, project)).toEqual([]);
+        expect((await platformView(fx.user)).canvases.filter((c) => c.name.startsWith(prefix))).toEqual([]);
+      } finally {
+        pane.close();
+      }
+      const again = await inPipes(["apply", dir, "--auto-approve"], emulatorEnv(fx.emu));
+      expect(again.code, again.log).toBe(0);
+      expect(again.log).toContain("Apply complete: 4 done, 0 failed, 0 skipped.");
+    }, 60_000);
+  }
 });
