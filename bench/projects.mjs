@@ -2,8 +2,8 @@
 // repository on a branch that changes three projects and a shared helper), beside the floor of
 // `git diff --name-only` on the same repository, each as its own process (median of 5).
 import { execFileSync, spawnSync } from "node:child_process";
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync, appendFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { appendFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { loadavg, tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 
@@ -38,17 +38,33 @@ export function build(projects, filesPerProject) {
   return root;
 }
 
+/** CPU time (user + system, ms) of this process's finished children and theirs (Linux: /proc/self/stat, in clock ticks of 10 ms). */
+function childrenCpuMs() {
+  try {
+    const fields = readFileSync("/proc/self/stat", "utf8").split(") ")[1].split(" ");
+    // After the name: state is field 3, so cutime (16) and cstime (17) are at 13 and 14.
+    return (Number(fields[13]) + Number(fields[14])) * 10;
+  } catch {
+    return NaN;
+  }
+}
+
+/** Median wall time and median CPU time (the command and the processes it starts) of `runs` runs. */
 function median(runs, args, cwd) {
   const times = [];
+  const cpu = [];
   let out = "";
   for (let i = 0; i < runs; i++) {
+    const c = childrenCpuMs();
     const t = process.hrtime.bigint();
     const r = spawnSync(args[0], args.slice(1), { cwd, encoding: "utf8", maxBuffer: 1 << 28 });
     times.push(Number(process.hrtime.bigint() - t) / 1e6);
+    cpu.push(childrenCpuMs() - c);
     if (r.status !== 0) throw new Error(`${args.join(" ")} exited ${r.status}: ${r.stderr}`);
     out = r.stdout;
   }
-  return { ms: times.sort((a, b) => a - b)[Math.floor(runs / 2)], out };
+  const mid = (list) => list.sort((a, b) => a - b)[Math.floor(runs / 2)];
+  return { ms: mid(times), cpuMs: mid(cpu), out };
 }
 
 export async function benchProjects(line, projects = 200, filesPerProject = 100) {
@@ -60,9 +76,12 @@ export async function benchProjects(line, projects = 200, filesPerProject = 100)
     const help = median(5, [process.execPath, CLI, "--help"], root);
     const affected = JSON.parse(run.out).include.length;
     line(`projects --changed-since, ${projects} projects, ${files} files, ms`, Math.round(run.ms), "< 1000");
+    line("  its CPU (user + system, with its git processes), ms", Math.round(run.cpuMs), "");
     line(`  matrix entries (3 changed + readers of shared/geo.py)`, affected, "");
     line("  floor: git diff --name-only main, ms", Math.round(floor.ms), "");
+    line("  floor: its CPU, ms", Math.round(floor.cpuMs), "");
     line("  floor: svc-iac --help (Node start), ms", Math.round(help.ms), "");
+    line("  load average (1 min) during the runs", loadavg()[0].toFixed(1), "");
   } finally {
     rmSync(root, { recursive: true, force: true });
   }

@@ -8,6 +8,16 @@ import { CommandGuard, underActions } from "../github/command-guard";
 
 type Stream = NodeJS.WritableStream & { isTTY?: boolean; columns?: number; fd?: number };
 
+/** Where a command that reads no input writes, and the environment it reads. */
+export interface CommandIo {
+  stdout: NodeJS.WritableStream;
+  stderr: NodeJS.WritableStream;
+  env: NodeJS.ProcessEnv;
+}
+
+/** This process's streams and environment. */
+export const processIo = (): CommandIo => ({ stdout: process.stdout, stderr: process.stderr, env: process.env });
+
 /** A stream whose writes go through `guard.text`; tells the same terminal facts as `raw`. */
 function guardedStream(raw: Stream, guard: CommandGuard): Stream {
   const stream = new Writable({

@@ -2,7 +2,7 @@
 import { forgetCommand, type ForgetResult } from "../reconcile/commands/forget-command";
 import { formatLoadError } from "../model/desired";
 import { failureJson } from "../reconcile/render/json";
-import { runWithGuardedIo } from "./actions-io";
+import { processIo, runWithGuardedIo, type CommandIo } from "./actions-io";
 import { parseCommandArgs } from "./command-args";
 import { CliUsageError } from "./usage";
 
@@ -15,17 +15,11 @@ const OPTIONS = {
 /** An address as plan and drift print it (a folder is anything else). */
 const ADDRESS = /^(bucket_policy|canvas|cronjob|secret|service_account|share|udf)\../;
 
-interface Io {
-  stdout: NodeJS.WritableStream;
-  stderr: NodeJS.WritableStream;
-  env: NodeJS.ProcessEnv;
-}
-
-export async function runForgetCommand(argv: string[], io: Io = { stdout: process.stdout, stderr: process.stderr, env: process.env }): Promise<number> {
+export async function runForgetCommand(argv: string[], io: CommandIo = processIo()): Promise<number> {
   return runWithGuardedIo(io, (guarded) => run(argv, guarded));
 }
 
-async function run(argv: string[], io: Io): Promise<number> {
+async function run(argv: string[], io: CommandIo): Promise<number> {
   const { values: v, positionals } = parseCommandArgs("forget", argv, OPTIONS);
   const [first, ...rest] = positionals;
   const dir = first !== undefined && !ADDRESS.test(first) ? first : undefined;

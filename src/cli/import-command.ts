@@ -4,7 +4,7 @@ import { keepCommand } from "../reconcile/import/keep-command";
 import { failureJson, toJson } from "../reconcile/render/json";
 import { renderImportText, renderKeepText } from "../reconcile/render/import-text";
 import { formatLoadError } from "../model/desired";
-import { runWithGuardedIo } from "./actions-io";
+import { processIo, runWithGuardedIo, type CommandIo } from "./actions-io";
 import { parseCommandArgs } from "./command-args";
 import { CliUsageError } from "./usage";
 
@@ -24,18 +24,12 @@ const OPTIONS = {
   "no-color": { type: "boolean" },
 } as const;
 
-interface Io {
-  stdout: NodeJS.WritableStream;
-  stderr: NodeJS.WritableStream;
-  env: NodeJS.ProcessEnv;
-}
-
-export async function runImportCommand(argv: string[], io: Io = { stdout: process.stdout, stderr: process.stderr, env: process.env }): Promise<number> {
+export async function runImportCommand(argv: string[], io: CommandIo = processIo()): Promise<number> {
   // Under GitHub Actions, names read from the platform cannot start a workflow command.
   return runWithGuardedIo(io, (guarded) => run(argv, guarded));
 }
 
-async function run(argv: string[], io: Io): Promise<number> {
+async function run(argv: string[], io: CommandIo): Promise<number> {
   const parsed = parseCommandArgs("import", argv, OPTIONS);
   const { values: v, positionals } = parsed;
   if (positionals.length > 1) throw new CliUsageError(`Too many arguments: ${positionals.join(" ")}. Expected at most one repository folder.`);
@@ -68,7 +62,7 @@ async function run(argv: string[], io: Io): Promise<number> {
 }
 
 /** `import --keep ADDRESS [--keep ADDRESS]...`: only the drifted fields of those objects, into their files. */
-async function runKeep(addresses: string[], v: ReturnType<typeof parseCommandArgs<typeof OPTIONS>>["values"], dir: string | undefined, io: Io): Promise<number> {
+async function runKeep(addresses: string[], v: ReturnType<typeof parseCommandArgs<typeof OPTIONS>>["values"], dir: string | undefined, io: CommandIo): Promise<number> {
   const other = (["canvas", "all", "cronjobs", "secrets", "service-accounts", "force", "project"] as const).filter((k) => v[k] !== undefined && v[k] !== false);
   if (other.length) {
     throw new CliUsageError(`--keep writes only the drifted fields of the objects it names, so it takes no ${other.map((k) => `--${k}`).join(", ")}. Run it alone: svc-iac import --keep ADDRESS [--target T] [--dry-run].`);

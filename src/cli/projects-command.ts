@@ -4,27 +4,19 @@
  * what a GitHub Actions `strategy.matrix` takes; the list, removed projects and errors go to
  * stderr then, so stdout stays one JSON document.
  */
-import { runWithGuardedIo } from "./actions-io";
+import { processIo, runWithGuardedIo, type CommandIo } from "./actions-io";
 import { parseCommandArgs } from "./command-args";
 import { checkRepositoryFolder } from "./repository-folder";
 import { CliUsageError } from "./usage";
 import { projectsCommand, projectsText } from "../reconcile/projects/projects-command";
 import { GitError } from "../reconcile/projects/git-changes";
 
-interface Io {
-  stdout: NodeJS.WritableStream;
-  stderr: NodeJS.WritableStream;
-  env: NodeJS.ProcessEnv;
-}
-
-const defaultIo = (): Io => ({ stdout: process.stdout, stderr: process.stderr, env: process.env });
-
 /** Exit 0 listed (also when none is affected), 1 an error (a bad reference, a project whose svc.yaml does not load). */
-export async function runProjectsCommand(argv: string[], io: Io = defaultIo()): Promise<number> {
+export async function runProjectsCommand(argv: string[], io: CommandIo = processIo()): Promise<number> {
   return runWithGuardedIo(io, (guarded) => runProjects(argv, guarded));
 }
 
-async function runProjects(argv: string[], io: Io): Promise<number> {
+async function runProjects(argv: string[], io: CommandIo): Promise<number> {
   const { values, positionals } = parseCommandArgs("projects", argv, {
     "changed-since": { type: "string" }, target: { type: "string", short: "t", multiple: true }, json: { type: "boolean" }, "no-color": { type: "boolean" },
   });

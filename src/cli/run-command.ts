@@ -8,18 +8,10 @@ import { relative, resolve } from "node:path";
 import { formatLoadError } from "../model/desired";
 import { renderResultTable } from "../reconcile/deployed/result-table";
 import { RUN_FORMATS, runCommand, type RunFormat, type RunOutcome } from "../reconcile/deployed/run-command";
-import { runWithGuardedIo } from "./actions-io";
+import { processIo, runWithGuardedIo, type CommandIo } from "./actions-io";
 import { parseCommandArgs } from "./command-args";
 import { checkRepositoryFolder } from "./repository-folder";
 import { CliUsageError } from "./usage";
-
-interface Io {
-  stdout: NodeJS.WritableStream;
-  stderr: NodeJS.WritableStream;
-  env: NodeJS.ProcessEnv | Record<string, string | undefined>;
-}
-
-const defaultIo = (): Io => ({ stdout: process.stdout, stderr: process.stderr, env: process.env });
 
 /** `--param name=value`, repeatable: the parameters by name; a malformed or repeated one is a usage error. */
 export function parseParams(given: readonly string[]): Record<string, string> {
@@ -51,11 +43,11 @@ function shownAsTable(r: RunOutcome): string {
 }
 
 /** `svc-iac run`: exit 0 when the UDF ran, 1 when it failed or could not be run. */
-export async function runRunCommand(argv: string[], io: Io = defaultIo()): Promise<number> {
+export async function runRunCommand(argv: string[], io: CommandIo = processIo()): Promise<number> {
   return runWithGuardedIo(io, (guarded) => run(argv, guarded));
 }
 
-async function run(argv: string[], io: Io): Promise<number> {
+async function run(argv: string[], io: CommandIo): Promise<number> {
   const { values, positionals } = parseCommandArgs("run", argv, {
     target: { type: "string", short: "t" }, param: { type: "string", multiple: true }, format: { type: "string" },
   });

@@ -9,17 +9,9 @@ import { showCommand } from "../reconcile/deployed/show-command";
 import { renderShowText } from "../reconcile/deployed/show-text";
 import { formatLoadError } from "../model/desired";
 import { failureJson } from "../reconcile/render/json";
-import { runWithGuardedIo } from "./actions-io";
+import { processIo, runWithGuardedIo, type CommandIo } from "./actions-io";
 import { parseCommandArgs } from "./command-args";
 import { checkRepositoryFolder } from "./repository-folder";
-
-interface Io {
-  stdout: NodeJS.WritableStream;
-  stderr: NodeJS.WritableStream;
-  env: NodeJS.ProcessEnv | Record<string, string | undefined>;
-}
-
-const defaultIo = (): Io => ({ stdout: process.stdout, stderr: process.stderr, env: process.env });
 
 const isFolder = (p: string) => {
   try {
@@ -30,11 +22,11 @@ const isFolder = (p: string) => {
 };
 
 /** `svc-iac show`: exit 0 when the report was made, 1 on an error or an ADDRESS that matches nothing. */
-export async function runShowCommand(argv: string[], io: Io = defaultIo()): Promise<number> {
+export async function runShowCommand(argv: string[], io: CommandIo = processIo()): Promise<number> {
   return runWithGuardedIo(io, (guarded) => run(argv, guarded));
 }
 
-async function run(argv: string[], io: Io): Promise<number> {
+async function run(argv: string[], io: CommandIo): Promise<number> {
   const { values, positionals } = parseCommandArgs("show", argv, {
     target: { type: "string", short: "t" }, offline: { type: "boolean" }, json: { type: "boolean" }, "no-color": { type: "boolean" },
   });

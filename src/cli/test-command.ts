@@ -4,7 +4,7 @@
  * notices and errors to stderr.
  */
 import { relative, resolve } from "node:path";
-import { runWithGuardedIo } from "./actions-io";
+import { processIo, runWithGuardedIo, type CommandIo } from "./actions-io";
 import { formatLoadError } from "../model/desired";
 import type { CommandResult } from "../reconcile/commands/command-types";
 import { sortKeysDeep } from "../canonical-json";
@@ -15,19 +15,11 @@ import { parseCommandArgs } from "./command-args";
 import { checkRepositoryFolder } from "./repository-folder";
 import { CliUsageError } from "./usage";
 
-interface Io {
-  stdout: NodeJS.WritableStream;
-  stderr: NodeJS.WritableStream;
-  env: NodeJS.ProcessEnv;
-}
-
-const defaultIo = (): Io => ({ stdout: process.stdout, stderr: process.stderr, env: process.env });
-
 /** The JSON document of `test --json`: keys sorted, two-space indent. */
 export const testReportJson = (r: TestCommandResult) => (r.report ? `${JSON.stringify(sortKeysDeep(r.report), null, 2)}\n` : failureJson(r.errors, r.message));
 
 /** Runs the tests; live text output unless `json`. */
-async function run(opts: TestCommandOptions, json: boolean, io: Io): Promise<TestCommandResult> {
+async function run(opts: TestCommandOptions, json: boolean, io: CommandIo): Promise<TestCommandResult> {
   const live = json
     ? {}
     : {
@@ -47,11 +39,11 @@ async function run(opts: TestCommandOptions, json: boolean, io: Io): Promise<Tes
  * Results hold text from the platform (tracebacks, values): under GitHub Actions every line goes
  * through the command guard, as for the other commands, so none of it can start a workflow command.
  */
-export async function runTestCommand(argv: string[], io: Io = defaultIo()): Promise<number> {
+export async function runTestCommand(argv: string[], io: CommandIo = processIo()): Promise<number> {
   return runWithGuardedIo(io, (guarded) => runTest(argv, guarded));
 }
 
-async function runTest(argv: string[], io: Io): Promise<number> {
+async function runTest(argv: string[], io: CommandIo): Promise<number> {
   const { values, positionals } = parseCommandArgs("test", argv, {
     target: { type: "string", short: "t" }, only: { type: "string", multiple: true }, json: { type: "boolean" }, "no-color": { type: "boolean" },
   });
@@ -67,7 +59,7 @@ async function runTest(argv: string[], io: Io): Promise<number> {
  * `apply --test`: after a successful apply, the tests of the UDFs it created or changed. Undefined
  * when the apply failed (nothing is tested then; the apply's exit code already says so).
  */
-export async function testAfterApply(result: CommandResult, opts: { dir: string; target?: string; json: boolean }, io: Io = defaultIo()): Promise<TestCommandResult | undefined> {
+export async function testAfterApply(result: CommandResult, opts: { dir: string; target?: string; json: boolean }, io: CommandIo = processIo()): Promise<TestCommandResult | undefined> {
   if (result.command !== "apply" || result.exitCode !== 0 || !result.report) {
     io.stderr.write("Tests not run: the apply did not complete.\n");
     return undefined;

@@ -58,19 +58,6 @@ export const SERVICE_ACCOUNT_KEYS = keysOf(repositoryOf(serviceAccountDefinition
 export const BUCKET_POLICIES_KEYS = listKeyOf(bucketPolicyDefinition);
 export const BUCKET_POLICY_KEYS = keysOf(repositoryOf(bucketPolicyDefinition));
 
-/** Names and forms shared by several files. */
-export const PATTERNS = {
-  project: /^[a-z0-9][a-z0-9_-]*$/,
-  target: /^[A-Za-z0-9_-]+$/,
-  variable: /^[A-Za-z_][A-Za-z0-9_]*$/,
-  envName: /^[A-Za-z_][A-Za-z0-9_]*$/,
-  canvas: /^[A-Za-z0-9_]+$/,
-  slug: /^[A-Za-z0-9_-]+$/,
-  module: /^[A-Za-z_][A-Za-z0-9_]*$/,
-  cronjob: /^[A-Za-z0-9_-]+$/,
-  secretKey: /^[A-Za-z0-9_.-]{1,256}$/,
-  duration: /^[1-9][0-9]*[mhdw]$/,
-  remoteState: /^(s3|gs):\/\/[a-z0-9][a-z0-9._-]*[a-z0-9](\/.*)?$/,
-} as const;
+export { PATTERNS } from "./names";
 
 export const DURATION_EXPECTED = 'a duration: a whole number followed by m, h, d or w, e.g. "30d" or "12h"';

@@ -10,12 +10,12 @@ import { readRemoved } from "./removed";
 import { readNameAffixes, type NameAffixes } from "./name-affixes";
 import { didYouMean, type Diagnostics } from "./diagnostics";
 import { MapReader, report, rootReader, type ReadContext } from "./fields";
-import { CONCURRENCY_RANGE, CREDENTIALS_KEYS, PATTERNS, SVC_KEYS, TARGET_KEYS } from "./keys";
+import { CONCURRENCY_RANGE, CREDENTIALS_KEYS, SVC_KEYS, TARGET_KEYS } from "./keys";
+import { badTargetName, DEFAULT_TARGET, PATTERNS, PROJECT_EXPECTED, SVC_FILE } from "./names";
 import { UNRESOLVED, type Resolver } from "./variables";
 import { readYaml } from "./yaml-source";
 
-export const SVC_FILE = "svc.yaml";
-export const DEFAULT_TARGET = "default";
+export { DEFAULT_TARGET, SVC_FILE } from "./names";
 
 export const DEFAULT_SETTINGS = {
   prune: false,
@@ -56,7 +56,7 @@ export async function readSvcFile(jail: RepositoryJail, target: string, vars: Re
   }
   const ctx: ReadContext = { src, diag, vars };
   const top = rootReader(ctx, SVC_KEYS);
-  const project = top.string("project", { required: true, pattern: PATTERNS.project, expected: 'a project name of lowercase letters, digits, "_" and "-", starting with a letter or digit, e.g. "listings"' });
+  const project = top.string("project", { required: true, pattern: PATTERNS.project, expected: PROJECT_EXPECTED });
   const projectVariables = readVariables(ctx, top);
   const targets = readTargets(ctx, top);
   const selected = targets.get(target)?.reader;
@@ -114,7 +114,7 @@ function readTargets(ctx: ReadContext, top: MapReader): Map<string, TargetReader
   const list = new MapReader(ctx, top.valueNode("targets"), "targets", "any");
   for (const e of list.entries()) {
     if (!PATTERNS.target.test(e.name)) {
-      report(ctx, e.keyNode, e.path, `found target name "${e.name}", expected letters, digits, "_" and "-" ([A-Za-z0-9_-]+)`);
+      report(ctx, e.keyNode, e.path, badTargetName(e.name));
       continue;
     }
     const t = new MapReader(ctx, e.valueNode, e.path, TARGET_KEYS);

@@ -4,6 +4,7 @@
  * svc.yaml was at the base but is gone now, and whose name no project has any more, is removed; one
  * whose folder moved keeps its name and is affected (everything in it is new).
  */
+import { posix } from "node:path";
 import type { ProjectEntry } from "./find-projects";
 
 export interface AffectedProject extends ProjectEntry {
@@ -21,8 +22,6 @@ export interface Affected {
   removed: RemovedProject[];
 }
 
-const isUnder = (file: string, dir: string) => dir === "." || file.startsWith(`${dir}/`);
-
 /**
  * @param projects the projects now
  * @param changed the changed files (from the repository root)
@@ -31,7 +30,14 @@ const isUnder = (file: string, dir: string) => dir === "." || file.startsWith(`$
 export function affectedProjects(projects: readonly ProjectEntry[], changed: readonly string[], before: readonly RemovedProject[]): Affected {
   const changedSet = new Set(changed);
   // The deepest project folder owns a file: a project nested in another's folder is its own.
-  const owner = (file: string) => projects.filter((p) => isUnder(file, p.dir)).sort((a, b) => b.dir.length - a.dir.length)[0];
+  const byDir = new Map(projects.map((p) => [p.dir, p]));
+  const owner = (file: string) => {
+    for (let at = posix.dirname(file); ; at = posix.dirname(at)) {
+      const p = byDir.get(at);
+      if (p) return p;
+      if (at === ".") return undefined;
+    }
+  };
   const own = new Map<string, string>();
   for (const file of changed) {
     const p = owner(file);

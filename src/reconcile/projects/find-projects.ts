@@ -5,12 +5,11 @@
  * Reads the disk; what is affected by a change is decided in `affected.ts`.
  */
 import { readdirSync } from "node:fs";
-import { join, posix, relative, sep } from "node:path";
+import { join, posix } from "node:path";
 import { parseDocument } from "yaml";
-import { formatLoadError } from "../../model/desired";
-import { loadProjectSettings } from "../load";
 import { RepositoryJail } from "../load/jail";
-import { SVC_FILE } from "../load/svc-file";
+import { SVC_FILE } from "../load/names";
+import { readSvcNames } from "./svc-names";
 
 export interface ProjectEntry {
   /** The project's folder relative to the repository root, `/`-separated; "." for the root itself. */
@@ -54,18 +53,17 @@ export function projectFolders(root: string, scope: string, trackedFiles?: reado
   return found.sort();
 }
 
-/**
- * Reads each project's svc.yaml (name and targets) and the files outside its folder that it reads.
- * `mayHaveHeaders`, when given, holds the only settings files worth parsing for `headers:` (those
- * whose text mentions it, as `git grep` finds them): a large monorepo is not read file by file.
- */
-export async function describeProjects(root: string, dirs: readonly string[], mayHaveHeaders?: ReadonlySet<string>): Promise<ProjectEntry[]> {
-  const out: ProjectEntry[] = [];
-  for (const dir of dirs) {
-    const settings = await loadProjectSettings(join(root, dir));
-    const reads = helperFilesOutside(root, dir, mayHaveHeaders);
-    if (settings.ok) out.push({ dir, project: settings.project.project, targets: settings.project.targets ?? ["default"], reads });
-    else out.push({ dir, targets: [], reads, error: formatLoadError({ ...settings.errors[0]!, file: posix.join(dir, settings.errors[0]!.file) }) });
+/** Each project folder with the files outside it that it reads; names and targets are left to {@link withNames}. */
+export function projectsReading(root: string, dirs: readonly string[], mayHaveHeaders?: ReadonlySet<string>): ProjectEntry[] {
+  return dirs.map((dir) => ({ dir, targets: [], reads: helperFilesOutside(root, dir, mayHaveHeaders) }));
+}
+
+/** The entries with the name and targets their svc.yaml gives (or why it does not load). */
+export async function withNames<T extends ProjectEntry>(root: string, entries: readonly T[]): Promise<T[]> {
+  const out: T[] = [];
+  for (const entry of entries) {
+    const { project, targets, error } = await readSvcNames(root, entry.dir);
+    out.push({ ...entry, targets, ...(project !== undefined ? { project } : {}), ...(error !== undefined ? { error } : {}) });
   }
   return out;
 }
@@ -121,10 +119,4 @@ function filesIn(root: string, folder: string): string[] {
   } catch {
     return [];
   }
-}
-
-/** `abs` as a `/`-separated path relative to `root` ("." for root itself). */
-export function relativeTo(root: string, abs: string): string {
-  const rel = relative(root, abs).split(sep).join("/");
-  return rel === "" ? "." : rel;
 }

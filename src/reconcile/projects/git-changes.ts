@@ -1,9 +1,10 @@
 /**
  * What git says about a repository: its root, the files it tracks, and what changed since a
  * reference. Git is run as a process (`git` on PATH), with arguments passed as a list, never
- * through a shell, so a reference or a path cannot inject anything.
+ * through a shell, so a reference or a path cannot inject anything. Each call is asynchronous, so
+ * a caller can run the independent ones at once (see `projects-command.ts`).
  */
-import { execFileSync } from "node:child_process";
+import { execFile } from "node:child_process";
 
 export class GitError extends Error {
   override readonly name = "GitError";
@@ -12,25 +13,37 @@ export class GitError extends Error {
 /** Largest output read from one git command (a tree of a million paths fits). */
 const MAX_OUTPUT = 256 * 1024 * 1024;
 
-function git(cwd: string, args: string[]): string {
-  try {
-    return execFileSync("git", args, { cwd, encoding: "utf8", maxBuffer: MAX_OUTPUT, stdio: ["ignore", "pipe", "pipe"] });
-  } catch (e) {
-    const err = e as { code?: string; stderr?: string };
-    if (err.code === "ENOENT") throw new GitError("git is not installed (or not on PATH); --changed-since needs it.");
-    throw new GitError(`git ${args[0]} failed: ${String(err.stderr ?? (e as Error).message).trim().split("\n")[0]}`);
-  }
+interface GitFailure {
+  /** The exit status; undefined when git did not run (not installed) or was killed. */
+  status?: number;
+  message: string;
+}
+
+/** Runs git; resolves with its stdout, or with why it failed. */
+function run(cwd: string, args: string[]): Promise<{ ok: true; stdout: string } | ({ ok: false } & GitFailure)> {
+  return new Promise((done) => {
+    execFile("git", args, { cwd, encoding: "utf8", maxBuffer: MAX_OUTPUT }, (error, stdout, stderr) => {
+      if (!error) return done({ ok: true, stdout });
+      const e = error as NodeJS.ErrnoException & { code?: string | number };
+      if (e.code === "ENOENT") return done({ ok: false, message: "git is not installed (or not on PATH); --changed-since needs it." });
+      done({ ok: false, status: typeof e.code === "number" ? e.code : undefined, message: `git ${args[0]} failed: ${String(stderr || e.message).trim().split("\n")[0]}` });
+    });
+  });
+}
+
+/** git's stdout. @throws GitError when git is missing or fails. */
+async function git(cwd: string, args: string[]): Promise<string> {
+  const r = await run(cwd, args);
+  if (!r.ok) throw new GitError(r.message);
+  return r.stdout;
 }
 
 const nulList = (text: string) => text.split("\0").filter(Boolean);
 
 /** The work tree's root when `dir` is inside a git work tree, else undefined. */
-export function gitRoot(dir: string): string | undefined {
-  try {
-    return execFileSync("git", ["rev-parse", "--show-toplevel"], { cwd: dir, encoding: "utf8", stdio: ["ignore", "pipe", "ignore"] }).trim() || undefined;
-  } catch {
-    return undefined;
-  }
+export async function gitRoot(dir: string): Promise<string | undefined> {
+  const r = await run(dir, ["rev-parse", "--show-toplevel"]);
+  return (r.ok && r.stdout.trim()) || undefined;
 }
 
 export interface WorkTree {
@@ -40,11 +53,11 @@ export interface WorkTree {
   untracked: string[];
 }
 
-/** The work tree's files, in one git process (`ls-files -t` tags each as tracked or not). */
-export function workTree(root: string): WorkTree {
+/** The work tree's files, in one git process (`ls-files -t` tags each as tracked or not); `cwd` is any folder in it. */
+export async function workTree(cwd: string): Promise<WorkTree> {
   const files: string[] = [];
   const untracked: string[] = [];
-  for (const entry of nulList(git(root, ["ls-files", "-z", "-t", "--cached", "--others", "--exclude-standard"]))) {
+  for (const entry of nulList(await git(cwd, ["ls-files", "-z", "-t", "--full-name", "--cached", "--others", "--exclude-standard", "--", ":/"]))) {
     const path = entry.slice(2);
     files.push(path);
     if (entry.startsWith("?")) untracked.push(path);
@@ -52,43 +65,42 @@ export function workTree(root: string): WorkTree {
   return { files, untracked };
 }
 
-/** Tracked files whose text holds `word` (one `git grep` over the work tree), from the root. */
-export function filesMentioning(root: string, word: string, pathspec: string): string[] {
-  try {
-    return nulList(execFileSync("git", ["grep", "-l", "-z", "-F", "--full-name", "-e", word, "--", pathspec], { cwd: root, encoding: "utf8", maxBuffer: MAX_OUTPUT, stdio: ["ignore", "pipe", "pipe"] }));
-  } catch (e) {
-    // Exit 1: no file matches.
-    if ((e as { status?: number }).status === 1) return [];
-    throw new GitError(`git grep failed: ${String((e as { stderr?: string }).stderr ?? (e as Error).message).trim().split("\n")[0]}`);
-  }
+/** Tracked files whose text holds `word` (one `git grep` over the work tree), from the root; `cwd` is any folder in it, `glob` is from the root. */
+export async function filesMentioning(cwd: string, word: string, glob: string): Promise<string[]> {
+  const r = await run(cwd, ["grep", "-l", "-z", "-F", "--full-name", "-e", word, "--", `:(top,glob)${glob}`]);
+  if (r.ok) return nulList(r.stdout);
+  // Exit 1: no file matches.
+  if (r.status === 1) return [];
+  throw new GitError(r.message);
 }
 
 export interface Changes {
   /** The commit compared against: the merge base of the reference and HEAD (as a pull request's diff). */
   base: string;
-  /** Files that differ between `base` and the work tree, or are new and not ignored; from the root, sorted. */
+  /** Files that differ between `base` and the work tree (tracked ones; add the untracked files of {@link workTree}); from the root, sorted. */
   changed: string[];
   /** Files of `base` that are gone (deleted, or moved away): where removed projects are found. */
   deleted: string[];
 }
 
-/** What changed since `ref` (a branch, tag or commit), in two git processes. @throws GitError when `ref` is not a commit or git fails. */
-export function changesSince(root: string, ref: string, untracked: readonly string[]): Changes {
+/** What tracked files changed since `ref` (a branch, tag or commit), in two git processes; `cwd` is any folder of the work tree. @throws GitError when `ref` is not a commit or git fails. */
+export async function changesSince(cwd: string, ref: string): Promise<Changes> {
+  const root = cwd;
   if (ref.startsWith("-")) throw new GitError(`"${ref}" is not a git reference (it starts with "-").`);
   let base: string;
-  try {
-    base = git(root, ["merge-base", "--end-of-options", ref, "HEAD"]).trim();
-  } catch {
+  const merge = await run(root, ["merge-base", "--end-of-options", ref, "HEAD"]);
+  if (merge.ok) base = merge.stdout.trim();
+  else {
     // An unknown reference, or no common ancestor (a shallow clone, unrelated histories).
-    try {
-      base = git(root, ["rev-parse", "--verify", "--quiet", "--end-of-options", `${ref}^{commit}`]).trim();
-    } catch {
+    const commit = await run(root, ["rev-parse", "--verify", "--quiet", "--end-of-options", `${ref}^{commit}`]);
+    if (!commit.ok) {
       throw new GitError(`"${ref}" is not a commit of this repository (git rev-parse found none). Fetch it first (actions/checkout: fetch-depth: 0), or name a branch, tag or commit that exists.`);
     }
+    base = commit.stdout.trim();
   }
-  const changed = new Set(untracked);
+  const changed = new Set<string>();
   const deleted: string[] = [];
-  const fields = nulList(git(root, ["diff", "--name-status", "-z", "--no-renames", base, "--"]));
+  const fields = nulList(await git(root, ["diff", "--name-status", "-z", "--no-renames", base, "--"]));
   for (let i = 0; i + 1 < fields.length; i += 2) {
     changed.add(fields[i + 1]!);
     if (fields[i] === "D") deleted.push(fields[i + 1]!);
@@ -97,10 +109,7 @@ export function changesSince(root: string, ref: string, untracked: readonly stri
 }
 
 /** A file's text at a commit, or undefined when it is not there. */
-export function fileAt(root: string, commit: string, path: string): string | undefined {
-  try {
-    return git(root, ["show", `${commit}:${path}`]);
-  } catch {
-    return undefined;
-  }
+export async function fileAt(root: string, commit: string, path: string): Promise<string | undefined> {
+  const r = await run(root, ["show", `${commit}:${path}`]);
+  return r.ok ? r.stdout : undefined;
 }

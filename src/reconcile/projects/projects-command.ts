@@ -6,12 +6,10 @@
  * which projects a change affects (pure, `affected.ts`). May import `src/model` and `../load`
  * (svc.yaml); nothing of the later steps.
  */
-import { existsSync } from "node:fs";
-import { join, resolve } from "node:path";
-import { parse } from "yaml";
-import { SVC_FILE } from "../load/svc-file";
-import { affectedProjects, matrixOf, type AffectedProject, type MatrixEntry, type RemovedProject } from "./affected";
-import { describeProjects, projectFolders, relativeTo, type ProjectEntry } from "./find-projects";
+import { relative, resolve, sep } from "node:path";
+import { SVC_FILE } from "../load/names";
+import { affectedProjects, matrixOf, type MatrixEntry, type RemovedProject } from "./affected";
+import type { ProjectEntry } from "./find-projects";
 import { changesSince, fileAt, filesMentioning, GitError, gitRoot, workTree } from "./git-changes";
 
 export interface ProjectsOptions {
@@ -40,48 +38,65 @@ export interface ProjectsResult {
 
 export async function projectsCommand(opts: ProjectsOptions): Promise<ProjectsResult> {
   const dir = resolve(opts.dir);
-  const root = gitRoot(dir) ?? dir;
+  // Every git process starts at once, from `dir` (each answers with paths from the root): the
+  // root, the file list, the settings files that mention headers, and what changed since the
+  // reference. Outside a work tree they all fail, and only the root's answer counts.
+  const pending = [
+    gitRoot(dir),
+    workTree(dir),
+    filesMentioning(dir, "headers", "**/canvases/*/*.yaml"),
+    opts.changedSince !== undefined ? changesSince(dir, opts.changedSince) : undefined,
+  ];
+  // Loaded while git works (the YAML parser and the loader's readers): a large monorepo answers in
+  // about the time of its slowest git process.
+  const [{ projectFolders, projectsReading, withNames }, { projectNameIn }] = await Promise.all([import("./find-projects.js"), import("./svc-names.js")]);
+  const answers = await Promise.allSettled(pending);
+  const [rootAnswer, treeAnswer, mentioningAnswer, changesAnswer] = answers as [
+    PromiseSettledResult<string | undefined>,
+    PromiseSettledResult<Awaited<ReturnType<typeof workTree>>>,
+    PromiseSettledResult<string[]>,
+    PromiseSettledResult<Awaited<ReturnType<typeof changesSince>> | undefined>,
+  ];
+  const gitTop = rootAnswer.status === "fulfilled" ? rootAnswer.value : undefined;
+  if (gitTop === undefined && opts.changedSince !== undefined) throw new GitError(`--changed-since needs a git repository; ${dir} is not in one.`);
+  const root = gitTop ?? dir;
   const scope = relativeTo(root, dir);
-  const tree = root !== dir || existsSync(join(root, ".git")) ? workTree(root) : undefined;
-  // Settings files that mention headers: git grep's, plus new files git does not track yet.
-  const mayHaveHeaders = tree ? new Set([...filesMentioning(root, "headers", "*.yaml"), ...tree.untracked.filter((f) => f.endsWith(".yaml"))]) : undefined;
-  const all = await describeProjects(root, projectFolders(root, scope, tree?.files), mayHaveHeaders);
-  let projects: (ProjectEntry & { because?: string })[] = all;
-  let removed: RemovedProject[] = [];
-  let base: string | undefined;
-  if (opts.changedSince !== undefined) {
-    if (!tree) throw new GitError(`--changed-since needs a git repository; ${dir} is not in one.`);
-    const changes = changesSince(root, opts.changedSince, tree.untracked);
-    base = changes.base;
-    // Only the folders gone since the base need their old name (one git process each): a removed
-    // project, or a moved one whose name lives on elsewhere.
-    const now = new Set(all.map((p) => p.dir));
-    const before = projectFolders(root, scope, changes.deleted)
+  if (gitTop !== undefined) for (const a of answers) if (a.status === "rejected") throw a.reason;
+  const tree = gitTop !== undefined && treeAnswer.status === "fulfilled" ? treeAnswer.value : undefined;
+  const mentioning = mentioningAnswer.status === "fulfilled" ? mentioningAnswer.value : [];
+  const changes = changesAnswer.status === "fulfilled" ? changesAnswer.value : undefined;
+
+  // New settings files git does not track yet may mention headers too.
+  const mayHaveHeaders = tree ? new Set([...mentioning, ...tree.untracked.filter((f) => f.endsWith(".yaml"))]) : undefined;
+  const folders = projectFolders(root, scope, tree?.files);
+  const found = projectsReading(root, folders, mayHaveHeaders);
+  if (!changes || !tree) return result(root, await withNames(root, found), [], opts.targets);
+
+  // Only the folders gone since the base need their old name (one git process each): a removed
+  // project, or a moved one whose name lives on elsewhere.
+  const now = new Set(folders);
+  const before = await Promise.all(
+    projectFolders(root, scope, changes.deleted)
       .filter((d) => !now.has(d))
-      .map((d) => ({ dir: d, project: projectNameIn(fileAt(root, changes.base, d === "." ? SVC_FILE : `${d}/${SVC_FILE}`)) }));
-    const found = affectedProjects(all, changes.changed, before);
-    projects = found.affected satisfies AffectedProject[];
-    removed = found.removed;
-  }
-  return {
-    root,
-    ...(base ? { base } : {}),
-    projects,
-    removed,
-    matrix: matrixOf(projects, opts.targets),
-    errors: projects.flatMap((p) => (p.error ? [p.error] : [])),
-  };
+      .map(async (d) => ({ dir: d, project: projectNameIn(await fileAt(root, changes.base, d === "." ? SVC_FILE : `${d}/${SVC_FILE}`)) })),
+  );
+  // svc.yaml is read for the affected projects only, unless a folder is gone: a project that moved
+  // is told from a removed one by its name.
+  const named = before.length ? await withNames(root, found) : found;
+  const changed = [...new Set([...changes.changed, ...tree.untracked])].sort();
+  const { affected, removed } = affectedProjects(named, changed, before);
+  const projects = before.length ? affected : await withNames(root, affected);
+  return { ...result(root, projects, removed, opts.targets), base: changes.base };
 }
 
-/** The `project:` of an svc.yaml's text, when it says one. */
-function projectNameIn(text: string | undefined): string | undefined {
-  if (text === undefined) return undefined;
-  try {
-    const doc = parse(text, { maxAliasCount: 100 }) as { project?: unknown } | null;
-    return typeof doc?.project === "string" ? doc.project : undefined;
-  } catch {
-    return undefined;
-  }
+/** `abs` as a `/`-separated path relative to `root` ("." for root itself). */
+function relativeTo(root: string, abs: string): string {
+  const rel = relative(root, abs).split(sep).join("/");
+  return rel === "" ? "." : rel;
+}
+
+function result(root: string, projects: (ProjectEntry & { because?: string })[], removed: RemovedProject[], targets: string[] | undefined): ProjectsResult {
+  return { root, projects, removed, matrix: matrixOf(projects, targets), errors: projects.flatMap((p) => (p.error ? [p.error] : [])) };
 }
 
 /** The list for a terminal: one line per project (and why), then the removed ones. */

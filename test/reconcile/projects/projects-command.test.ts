@@ -108,6 +108,24 @@ describe("GIVEN a git repository of 20 projects, three of which read shared/geo.
     expect(r.stdout).toMatch(/error: domains\/p09\/svc\.yaml:1:\d+: /);
   });
 
+  it("WHEN a project declares a target of a bad name THEN the error names the file, line and the name found", () => {
+    writeFileSync(join(root, "domains/p09/svc.yaml"), "project: p09\ntargets:\n  prod: {}\n  'bad name': {}\n");
+    const r = svc(root);
+    expect(r.code).toBe(1);
+    expect(r.stdout).toMatch(/error: domains\/p09\/svc\.yaml:4:\d+: .*found target name "bad name"/);
+  });
+
+  it("WHEN an unaffected project's svc.yaml is broken THEN --changed-since does not read it: the affected project is listed, exit 0", () => {
+    writeFileSync(join(root, "domains/p09/svc.yaml"), "project: [not, a, name]\n");
+    git(root, "commit", "-q", "-am", "break p09");
+    git(root, "tag", "-f", "broken-p09");
+    appendFileSync(join(root, "domains/p05/canvases/p05_canvas/hello.py"), "# changed\n");
+    const r = svc(root, "--changed-since", "broken-p09", "--json");
+    git(root, "tag", "-d", "broken-p09");
+    expect(r.code).toBe(0);
+    expect(projectsIn(r.stdout)).toEqual(["p05"]);
+  });
+
   it(`THEN every project is named as its svc.yaml names it (${projectName(1)} … ${projectName(20)})`, () => {
     expect(projectsIn(svc(root, "--json").stdout)).toEqual(Array.from({ length: 20 }, (_, i) => projectName(i + 1)));
   });

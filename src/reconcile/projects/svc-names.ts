@@ -1,0 +1,60 @@
+/**
+ * The name and targets of a project, read from its svc.yaml as the loader reads them (same
+ * bounds, same messages and positions), but nothing else of it: finding the projects of a large
+ * monorepo must not load the kinds' definitions, and every other field is checked when the project
+ * itself is planned.
+ */
+import { join, posix } from "node:path";
+import { parse } from "yaml";
+import { formatLoadError } from "../../model/desired";
+import { Diagnostics } from "../load/diagnostics";
+import { MapReader, report, rootReader, type ReadContext } from "../load/fields";
+import { RepositoryJail } from "../load/jail";
+import { badTargetName, DEFAULT_TARGET, PATTERNS, PROJECT_EXPECTED, SVC_FILE } from "../load/names";
+import { Resolver } from "../load/variables";
+import { readYaml } from "../load/yaml-source";
+
+export interface SvcNames {
+  /** The `project:`; absent when svc.yaml does not give a valid one. */
+  project?: string;
+  /** Every target declared, `default` included, sorted. */
+  targets: string[];
+  /** The first error, as `dir/svc.yaml:line:column: message`. */
+  error?: string;
+}
+
+/** Reads `<root>/<dir>/svc.yaml` for its project name and targets. */
+export async function readSvcNames(root: string, dir: string): Promise<SvcNames> {
+  const diag = new Diagnostics();
+  const src = await readYaml(RepositoryJail.forProject(join(root, dir)), SVC_FILE, diag);
+  let project: string | undefined;
+  const targets = new Set([DEFAULT_TARGET]);
+  if (src) {
+    const ctx: ReadContext = { src, diag, vars: new Resolver({ variables: undefined, env: {}, target: `target "${DEFAULT_TARGET}"`, allowVariables: false }) };
+    const top = rootReader(ctx, "any");
+    project = top.string("project", { required: true, pattern: PATTERNS.project, expected: PROJECT_EXPECTED });
+    if (top.has("targets")) {
+      for (const e of new MapReader(ctx, top.valueNode("targets"), "targets", "any").entries()) {
+        if (PATTERNS.target.test(e.name)) targets.add(e.name);
+        else report(ctx, e.keyNode, e.path, badTargetName(e.name));
+      }
+    }
+  } else if (!diag.count) {
+    diag.atFile(SVC_FILE, "svc.yaml not found");
+  }
+  const first = diag.errors[0];
+  if (first) return { targets: [], error: formatLoadError({ ...first, file: posix.join(dir, first.file) }) };
+  return { project, targets: [...targets].sort() };
+}
+
+/** The `project:` of an svc.yaml's text, when it says one. */
+export function projectNameIn(text: string | undefined): string | undefined {
+  if (text === undefined) return undefined;
+  try {
+    const doc = parse(text, { maxAliasCount: 100 }) as { project?: unknown } | null;
+    return typeof doc?.project === "string" ? doc.project : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
