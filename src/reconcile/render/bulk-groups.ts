@@ -39,6 +39,11 @@ const NOUNS: Record<DesiredKind, [string, string]> = {
   BucketPolicy: ["bucket policy", "bucket policies"],
 };
 
+/** `UDF` / `UDFs`: how the groups name a kind. */
+export function kindNoun(kind: DesiredKind | string, count: number): string {
+  return (NOUNS as Record<string, [string, string] | undefined>)[kind]?.[count === 1 ? 0 : 1] ?? kind;
+}
+
 /** The canvas an object belongs to: itself for a canvas, else the canvas it refers to, if any. */
 export function canvasOf(o: Pick<Groupable, "address" | "kind" | "references">): string | undefined {
   if (o.kind === "Canvas") return o.address;
@@ -99,7 +104,7 @@ export function describeGroup(group: BulkGroup<Groupable>): string {
   const canvas = group.canvas ? oneLine(group.canvas) : "";
   // "on canvas.sales" after the count when the canvas itself is not in the group.
   const on = group.canvas && !own ? ` on ${canvas}` : "";
-  const parts = [...byKind].map(([kind, names]) => `${formatCount(names.length)} ${NOUNS[kind]?.[names.length === 1 ? 0 : 1] ?? kind}${on} (${range(names)})`);
+  const parts = [...byKind].map(([kind, names]) => `${formatCount(names.length)} ${kindNoun(kind, names.length)}${on} (${range(names)})`);
   if (own) return parts.length ? `${canvas} and its ${parts.join(", ")}` : canvas;
   return parts.join(", ");
 }

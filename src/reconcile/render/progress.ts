@@ -8,7 +8,7 @@
 import type { ProgressEvent } from "../commands/command-types";
 import type { Plan } from "../plan/plan-model";
 import { wordsFor } from "./action-words";
-import { canvasOf } from "./bulk-groups";
+import { canvasOf, kindNoun } from "./bulk-groups";
 import { displayWidth, headToWidth, middleEllipsis } from "./display-width";
 import { formatCount, oneLine } from "./values";
 
@@ -137,7 +137,7 @@ function planGroups(plan: Plan | undefined): { groups: Map<string, Group>; group
   const groupOf = new Map<string, Group>();
   for (const a of plan?.actions ?? []) {
     if (a.action === "forget") continue;
-    const label = canvasOf(a) ?? kindLabel(a.kind);
+    const label = canvasOf(a) ?? kindNoun(a.kind, 2);
     let g = groups.get(label);
     if (!g) groups.set(label, (g = { label, expected: 0, done: 0, failed: 0, skipped: 0 }));
     g.expected++;
@@ -146,8 +146,6 @@ function planGroups(plan: Plan | undefined): { groups: Map<string, Group>; group
   return { groups, groupOf };
 }
 
-const KIND_LABELS: Record<string, string> = { Secret: "secrets", ServiceAccount: "service accounts", Cronjob: "cronjobs", BucketPolicy: "bucket policies", Udf: "UDFs", CanvasShare: "shares", Canvas: "canvases" };
-const kindLabel = (kind: string) => KIND_LABELS[kind] ?? kind;
 
 function terminalDisplay(stream: ProgressStream): (e: ProgressEvent) => void {
   let total = 0;
