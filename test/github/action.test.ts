@@ -346,6 +346,12 @@ describe("drift", () => {
     expect(opened.outputs).toMatchObject({ "exit-code": "2", "has-drift": "true", "drift-issue-url": expect.stringContaining("/issues/") });
     expect(gh.issues.filter((i) => !i.isPullRequest && i.state === "open")).toHaveLength(1);
     expect(opened.summary).toContain("canvas.sales");
+    // The summary and the issue get Markdown; the log shows the text report a terminal shows.
+    expect(opened.summary).toContain("| Drift | Count |");
+    const issue = gh.issues.find((i) => !i.isPullRequest && i.state === "open")!;
+    expect(issue.body).toContain("| Drift | Count |");
+    expect(opened.stdout).toContain("Drift in listings (default): 1 changed.");
+    expect(opened.stdout).not.toContain("| Drift | Count |");
 
     const writes = gh.writes().length;
     await run({ command: "drift" }, () => drift(["canvas.sales"]), "schedule");
