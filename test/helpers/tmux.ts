@@ -17,6 +17,8 @@ let sessions = 0;
 export interface Pane {
   /** The pane's rows, history included, as the screen shows them (a long line takes several rows). */
   screen(): string[];
+  /** The same, with the rows of a wrapped line joined into one. */
+  lines(): string[];
   /** Types keys (tmux key names: `C-c`, `Enter`, or text). */
   keys(...keys: string[]): void;
   /** The pid of the command (the child of the pane's shell). */
@@ -42,10 +44,13 @@ export function inTmux(argv: string[], opts: { columns: number; rows: number; en
   // the pane's process was exec'd and its terminal closed first.
   const command = `cd ${shellQuote(opts.cwd)} && env ${env.join(" ")} ${argv.map(shellQuote).join(" ")}; echo "${EXIT_MARK}$?"`;
   tmux("new-session", "-d", "-s", "t", "-x", String(opts.columns), "-y", String(opts.rows), command);
-  const rows = () => tmux("capture-pane", "-p", "-t", "t", "-S", "-", "-E", "-").replace(/\n*(Pane is dead \([^\n]*\))?\n*$/, "").split("\n");
+  // Without the line tmux adds under a command that has ended ("Pane is dead (status 0, …)", wrapped on a narrow pane).
+  const capture = (...flags: string[]) => tmux("capture-pane", "-p", ...flags, "-t", "t", "-S", "-", "-E", "-").replace(/\n*(Pane is dead \([\s\S]*)?$/, "").split("\n");
+  const rows = () => capture();
   const pane: Pane = {
-    // Without the exit line and the line tmux adds under a command that has ended.
+    // Without the exit line.
     screen: () => rows().filter((r) => !r.startsWith(EXIT_MARK)),
+    lines: () => capture("-J").filter((r) => !r.startsWith(EXIT_MARK)),
     keys: (...keys) => void tmux("send-keys", "-t", "t", ...keys),
     pid() {
       const shell = tmux("display-message", "-p", "-t", "t", "#{pane_pid}").trim();

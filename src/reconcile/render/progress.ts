@@ -163,8 +163,19 @@ function terminalDisplay(stream: ProgressStream): (e: ProgressEvent) => void {
   };
   const key = (e: { address: string; action: string }) => `${e.address}\0${e.action}`;
   const done = () => finished >= total && total > 0 && inFlight.size === 0;
+  // The width of the status line on screen (0 when there is none).
+  let shown = 0;
+  const show = (line: string) => {
+    stream.write(CLEAR_LINE + line);
+    shown = displayWidth(line);
+  };
+  // A terminal made narrower than the line re-wraps it on several rows (most terminals, tmux
+  // included, do): the rows above the cursor are cleared too, or a part of it would stay behind.
   const redraw = () => {
-    if (total > 0 && !done()) stream.write(CLEAR_LINE + status());
+    if (total === 0 || done()) return;
+    const rows = Math.ceil(shown / Math.max(1, stream.columns ?? 80));
+    if (rows > 1) stream.write(`${CLEAR_LINE}${"\x1b[1A\x1b[2K".repeat(rows - 1)}`);
+    show(status());
   };
   let listening = false;
 
@@ -192,10 +203,11 @@ function terminalDisplay(stream: ProgressStream): (e: ProgressEvent) => void {
     // When everything has finished the status line is cleared, leaving the terminal to the report.
     if (done()) {
       stream.write(CLEAR_LINE);
+      shown = 0;
       if (listening) stream.off?.("resize", redraw);
       listening = false;
     } else {
-      stream.write(CLEAR_LINE + status());
+      show(status());
     }
   };
 }

@@ -104,7 +104,10 @@ describe("progress on a terminal", () => {
     show({ type: "begin", address: "udf.sales_and_marketing/weekly_summary", action: "update" });
     expect(chunks.at(-1)).toBe("\r\x1b[K[0/3] updating udf.sales_and_marketing/weekly_summary …");
     resize(30);
-    expect(chunks.at(-1)).toBe("\r\x1b[K[0/3] updating udf…_summary …");
+    // The 57-column line the terminal re-wrapped on two rows of 30: the row above is cleared too.
+    expect(chunks.slice(-2).join("")).toBe("\r\x1b[K\x1b[1A\x1b[2K\r\x1b[K[0/3] updating udf…_summary …");
+    resize(80);
+    expect(chunks.at(-1)).toBe("\r\x1b[K[0/3] updating udf.sales_and_marketing/weekly_summary …");
   });
 });
 
