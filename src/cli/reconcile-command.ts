@@ -2,8 +2,6 @@
  * `svc-iac validate | plan | apply | drift | destroy [DIR]`: parses the command line, runs the command
  * function, renders its result. Documents go to stdout; notices, progress and errors to stderr.
  */
-import { createInterface } from "node:readline/promises";
-import { fstatSync, statSync } from "node:fs";
 import { relative, resolve } from "node:path";
 import { loadErrorAnnotations } from "../github/annotations";
 import { logText, underActions } from "../github/command-guard";
@@ -13,8 +11,9 @@ import type { CommandOptions, CommandResult } from "../reconcile/commands/comman
 import { formatLoadError } from "../model/desired";
 import type { Plan } from "../reconcile/plan/plan-model";
 import { RepositoryJail } from "../reconcile/load/jail";
-import { failureJson, progressDisplay, renderApplyReportText, renderDriftMarkdown, renderDriftText, renderPlanText, toJson } from "../reconcile/render";
-import type { DriftReport } from "../reconcile/plan/plan-model";
+import { failureJson, progressDisplay, renderApplyReportText, renderPlanText, toJson } from "../reconcile/render";
+import { confirmOnTerminal, type Prompt } from "./confirm-prompt";
+import { DRIFT_FORMATS, driftDocument, driftFormat, stepSummaryIsStdout } from "./drift-format";
 import type { TestCommandResult } from "../reconcile/udf-tests/test-command";
 import { planGraph } from "../reconcile/render/change-graph";
 import { toDot, toMermaid } from "../reconcile/render/graph-text";
@@ -126,46 +125,6 @@ function changingPlanText(plan: Plan, name: string, v: Record<string, string | b
   return renderPlanText(plan, { color, command: stopWord(name), ...(bulk ? { bulk } : {}) });
 }
 
-/** What happened at the confirmation prompt besides an answer. */
-interface Prompt {
-  /** The signal (or Ctrl-C typed at the prompt) that ended it: nothing was changed. */
-  interrupted?: NodeJS.Signals;
-}
-
-/**
- * Asks for "yes". Ctrl-C typed at the prompt (readline holds the terminal in raw mode, so it is a
- * key, not a signal), SIGINT or SIGTERM from elsewhere, or the end of stdin end the question with
- * "no", so the command stops the usual way: nothing changed, the lock released.
- */
-async function confirmOnTerminal(io: Io, plan: Plan, name: Name, prompt: Prompt): Promise<boolean> {
-  const rl = createInterface({ input: io.stdin, output: io.stderr });
-  const stop = new AbortController();
-  const interrupt = (signal: NodeJS.Signals) => {
-    prompt.interrupted ??= signal;
-    stop.abort();
-  };
-  const onSignal = (signal: NodeJS.Signals) => interrupt(signal);
-  rl.on("SIGINT", () => interrupt("SIGINT"));
-  rl.on("close", () => stop.abort());
-  process.on("SIGINT", onSignal);
-  process.on("SIGTERM", onSignal);
-  const question =
-    name === "destroy"
-      ? `\nDestroy these ${plan.actions.length} objects of ${plan.project} (${plan.target})? There is no undo. Only "yes" is accepted: `
-      : `\nApply these ${plan.actions.length} changes to ${plan.project} (${plan.target})? Only "yes" is accepted: `;
-  try {
-    const answer = await rl.question(question, { signal: stop.signal });
-    return answer.trim() === "yes";
-  } catch (e) {
-    if (stop.signal.aborted) return false;
-    throw e;
-  } finally {
-    process.off("SIGINT", onSignal);
-    process.off("SIGTERM", onSignal);
-    rl.close();
-  }
-}
-
 function commandOptions(name: Name, v: Record<string, string | boolean | undefined>, dir: string, io: Io, prompt: Prompt): CommandOptions {
   const color = colorOn(v, io);
   const opts: CommandOptions = {
@@ -202,7 +161,7 @@ function commandOptions(name: Name, v: Record<string, string | boolean | undefin
       if (!io.stdin.isTTY) throw new CliUsageError(`${name} needs --auto-approve when it cannot ask for confirmation (no terminal on stdin).`);
       opts.confirm = async (plan) => {
         io.stdout.write(changingPlanText(plan, name, v, color));
-        return confirmOnTerminal(io, plan, name, prompt);
+        return confirmOnTerminal(io, plan, name === "destroy" ? "destroy" : "apply", prompt);
       };
     }
   }
@@ -287,38 +246,6 @@ async function render(
     const shown = driftDocument(result.drift, driftFormat(v, stepSummaryIsStdout(io) ? "md" : "text"), color);
     print(shown.endsWith("\n") ? shown : `${shown}\n`);
     if (v.out) await writeOut(dirArg, v.out as string, driftDocument(result.drift, driftFormat(v, (v.out as string).endsWith(".json") ? "json" : "md"), false));
-  }
-}
-
-/** `drift --format`: `md` and `markdown` are the same. */
-const DRIFT_FORMATS = ["text", "md", "markdown", "json"] as const;
-type DriftFormat = "text" | "md" | "json";
-
-/** The format asked for (`--format`, `--json`), else `otherwise`. */
-function driftFormat(v: Record<string, string | boolean | undefined>, otherwise: DriftFormat): DriftFormat {
-  if (v.format === "markdown") return "md";
-  if (v.format !== undefined) return v.format as DriftFormat;
-  return v.json ? "json" : otherwise;
-}
-
-function driftDocument(drift: DriftReport, format: DriftFormat, color: boolean): string {
-  if (format === "json") return toJson(drift);
-  return format === "md" ? renderDriftMarkdown(drift) : renderDriftText(drift, { color });
-}
-
-/**
- * True when stdout is the file GitHub renders as the job summary (`drift >> "$GITHUB_STEP_SUMMARY"`):
- * there Markdown is what the reader sees, so it is the default, as text is everywhere else.
- */
-function stepSummaryIsStdout(io: Io): boolean {
-  const summary = io.env.GITHUB_STEP_SUMMARY;
-  const fd = (io.stdout as { fd?: unknown }).fd;
-  if (!summary || typeof fd !== "number") return false;
-  try {
-    const [out, file] = [fstatSync(fd), statSync(summary)];
-    return out.isFile() && out.dev === file.dev && out.ino === file.ino;
-  } catch {
-    return false;
   }
 }
 
