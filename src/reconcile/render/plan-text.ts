@@ -116,7 +116,7 @@ export function renderPlanText(plan: Plan, opts: PlanTextOptions = {}): string {
   }
   if (plan.actions.length > 0) out.push("");
   const grouped = groupedCount(shown);
-  if (bulk && grouped > 0) out.push(paint("dim", `${formatCount(grouped)} objects shown in groups, without their attributes; ${bulk.hint}.`), "");
+  if (bulk && grouped > 0) out.push(paint("dim", `${formatCount(grouped)} objects shown in groups; ${bulk.hint}.`), "");
 
   out.push(...section("Kept, prune is off — run with --prune to delete:", plan.orphans.map(withId)));
   out.push(...section("Not managed by this project (left alone):", plan.unmanaged.map(withId)));

@@ -24,7 +24,7 @@ describe("GIVEN a first apply of 20 canvases of 100 UDFs, shown by apply (bulk c
     expect(lines).toContain("  + create   secret.A");
     expect(lines).toContain("  ~ update   udf.reports/loader (id udf_loader)");
     expect(out).toContain("      --- code (platform)\n      +++ code (repository)\n");
-    expect(out).toContain("2,020 objects shown in groups, without their attributes; --verbose lists every object.\n");
+    expect(out).toContain("2,020 objects shown in groups; --verbose lists every object.\n");
     expect(out).not.toContain('slug: "u00042"');
     expect(lines.at(-2)).toBe("Plan: 2,022 to create, 1 to update.");
     expect(lines.length).toBeLessThan(50);

@@ -1,4 +1,4 @@
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import type { ProgressEvent } from "../../../src/reconcile/commands/command-types";
 import type { Plan } from "../../../src/reconcile/plan/plan-model";
 import { displayWidth } from "../../../src/reconcile/render/display-width";
@@ -135,6 +135,23 @@ describe("progress outside a terminal, with the plan (apply without --verbose)",
     const show = progressDisplay(stream, { plan: () => PLAN });
     events.forEach(show);
     expect(text()).toBe("[1/5] secrets: 1 done\n" + "[4/5] failed create udf.sales/b: 409 Conflict\n" + "[5/5] canvas.sales: 3 done, 1 failed\n");
+  });
+
+  it("says how far it got when a canvas takes long and nothing was written for 10 seconds", () => {
+    vi.useFakeTimers({ now: 0 });
+    try {
+      const { stream, text } = fakeStream(false);
+      const show = progressDisplay(stream, { plan: () => PLAN });
+      show({ type: "start", total: 5 });
+      show({ type: "end", address: "canvas.sales", action: "create", status: "done" });
+      vi.setSystemTime(10_000);
+      show({ type: "end", address: "udf.sales/a", action: "create", status: "done" });
+      vi.setSystemTime(12_000);
+      show({ type: "end", address: "udf.sales/b", action: "create", status: "done" });
+      expect(text()).toBe("[2/5] 2 of 5 finished\n");
+    } finally {
+      vi.useRealTimers();
+    }
   });
 
   it("with --verbose writes one line per finished action", () => {
