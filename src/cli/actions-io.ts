@@ -6,7 +6,7 @@
 import { Writable } from "node:stream";
 import { CommandGuard, underActions } from "../github/command-guard";
 
-type Stream = NodeJS.WritableStream & { isTTY?: boolean; columns?: number };
+type Stream = NodeJS.WritableStream & { isTTY?: boolean; columns?: number; fd?: number };
 
 /** Where a command that reads no input writes, and the environment it reads. */
 export interface CommandIo {
@@ -30,9 +30,11 @@ function guardedStream(raw: Stream, guard: CommandGuard): Stream {
       guard.flush();
       callback();
     },
-  }) as Writable & { isTTY?: boolean; columns?: number };
+  }) as Writable & { isTTY?: boolean; columns?: number; fd?: number };
   stream.isTTY = raw.isTTY;
   stream.columns = raw.columns;
+  // Where the output goes (drift's default format depends on whether it is the job summary).
+  stream.fd = raw.fd;
   return stream;
 }
 

@@ -2,7 +2,6 @@
  * `svc-iac validate | plan | apply | drift | destroy [DIR]`: parses the command line, runs the command
  * function, renders its result. Documents go to stdout; notices, progress and errors to stderr.
  */
-import { createInterface } from "node:readline/promises";
 import { relative, resolve } from "node:path";
 import { loadErrorAnnotations } from "../github/annotations";
 import { logText, underActions } from "../github/command-guard";
@@ -12,7 +11,9 @@ import type { CommandOptions, CommandResult } from "../reconcile/commands/comman
 import { formatLoadError } from "../model/desired";
 import type { Plan } from "../reconcile/plan/plan-model";
 import { RepositoryJail } from "../reconcile/load/jail";
-import { failureJson, progressDisplay, renderApplyReportText, renderDriftMarkdown, renderPlanText, toJson } from "../reconcile/render";
+import { failureJson, progressDisplay, renderApplyReportText, renderPlanText, toJson } from "../reconcile/render";
+import { confirmOnTerminal, type Prompt } from "./confirm-prompt";
+import { DRIFT_FORMATS, driftDocument, driftFormat, stepSummaryIsStdout } from "./drift-format";
 import type { TestCommandResult } from "../reconcile/udf-tests/test-command";
 import { planGraph } from "../reconcile/render/change-graph";
 import { toDot, toMermaid } from "../reconcile/render/graph-text";
@@ -52,9 +53,9 @@ const PLANNING_FLAGS = ["prune", "max-deletions", "allow-delete-all", "allow-cas
 const OPTIONS = {
   validate: { ...COMMON },
   plan: { ...COMMON, ...PLAN_FLAGS, out: { type: "string" }, "detailed-exitcode": { type: "boolean" }, graph: { type: "string" } },
-  apply: { ...COMMON, ...PLAN_FLAGS, plan: { type: "string" }, "auto-approve": { type: "boolean" }, test: { type: "boolean" }, concurrency: { type: "string" }, "force-unlock": { type: "string" } },
+  apply: { ...COMMON, ...PLAN_FLAGS, plan: { type: "string" }, "auto-approve": { type: "boolean" }, test: { type: "boolean" }, concurrency: { type: "string" }, "force-unlock": { type: "string" }, verbose: { type: "boolean" } },
   drift: { ...COMMON, format: { type: "string" }, out: { type: "string" } },
-  destroy: { ...COMMON, "auto-approve": { type: "boolean" }, "allow-cascade": { type: "boolean" }, concurrency: { type: "string" }, "force-unlock": { type: "string" } },
+  destroy: { ...COMMON, "auto-approve": { type: "boolean" }, "allow-cascade": { type: "boolean" }, concurrency: { type: "string" }, "force-unlock": { type: "string" }, verbose: { type: "boolean" } },
 } as const;
 
 interface Io {
@@ -112,21 +113,19 @@ export function colorOn(v: Record<string, string | boolean | undefined>, io: Pic
 /** The command a plan's stops name: "Destroy will stop", else "Apply will stop". */
 const stopWord = (command: string) => (command === "destroy" ? "Destroy" : "Apply");
 
-async function confirmOnTerminal(io: Io, plan: Plan, name: Name): Promise<boolean> {
-  const rl = createInterface({ input: io.stdin, output: io.stderr });
-  const question =
-    name === "destroy"
-      ? `\nDestroy these ${plan.actions.length} objects of ${plan.project} (${plan.target})? There is no undo. Only "yes" is accepted: `
-      : `\nApply these ${plan.actions.length} changes to ${plan.project} (${plan.target})? Only "yes" is accepted: `;
-  try {
-    const answer = await rl.question(question);
-    return answer.trim() === "yes";
-  } finally {
-    rl.close();
-  }
+const VERBOSE_HINT = "--verbose lists every object";
+
+/**
+ * The plan as apply and destroy show it: without --verbose, the objects they create (destroy:
+ * delete) one line per canvas when many share one; what changes or goes keeps its diff. `plan`
+ * itself always shows every object, as `terraform plan` does: it is the document a review reads.
+ */
+function changingPlanText(plan: Plan, name: string, v: Record<string, string | boolean | undefined>, color: boolean): string {
+  const bulk = v.verbose ? undefined : { actions: [name === "destroy" ? "delete" : "create"] as const, hint: VERBOSE_HINT };
+  return renderPlanText(plan, { color, command: stopWord(name), ...(bulk ? { bulk } : {}) });
 }
 
-function commandOptions(name: Name, v: Record<string, string | boolean | undefined>, dir: string, io: Io): CommandOptions {
+function commandOptions(name: Name, v: Record<string, string | boolean | undefined>, dir: string, io: Io, prompt: Prompt): CommandOptions {
   const color = colorOn(v, io);
   const opts: CommandOptions = {
     dir,
@@ -153,13 +152,16 @@ function commandOptions(name: Name, v: Record<string, string | boolean | undefin
   if (name === "apply" || name === "destroy") {
     const force = v["force-unlock"] as string | undefined;
     if (force !== undefined) opts.forceUnlock = force === "all" ? true : force;
-    opts.progress = progressDisplay(io.stderr);
+    // The approved plan tells the display which canvas each action is on (see `run`).
+    let approvedPlan: Plan | undefined;
+    opts.approved = (plan) => void (approvedPlan = plan);
+    opts.progress = progressDisplay(io.stderr, { verbose: !!v.verbose, plan: () => approvedPlan });
     // A saved plan was reviewed already: applying it is the approval, as `terraform apply FILE`.
     if (!v["auto-approve"] && v.plan === undefined) {
       if (!io.stdin.isTTY) throw new CliUsageError(`${name} needs --auto-approve when it cannot ask for confirmation (no terminal on stdin).`);
       opts.confirm = async (plan) => {
-        io.stdout.write(renderPlanText(plan, { color, command: stopWord(name) }));
-        return confirmOnTerminal(io, plan, name);
+        io.stdout.write(changingPlanText(plan, name, v, color));
+        return confirmOnTerminal(io, plan, name === "destroy" ? "destroy" : "apply", prompt);
       };
     }
   }
@@ -236,14 +238,14 @@ async function render(
       return;
     }
     // With --auto-approve the plan was printed before the first change (see `run`).
-    if (result.plan && !planShown && (v["auto-approve"] || !result.report)) print(renderPlanText(result.plan, { color, command: stopWord(result.command) }));
-    if (result.report) print(`\n${renderApplyReportText(result.report, { command: result.command === "apply" ? "Apply" : "Destroy" })}`);
+    if (result.plan && !planShown && (v["auto-approve"] || !result.report)) print(changingPlanText(result.plan, result.command, v, color));
+    const bulk = v.verbose ? {} : { bulk: { ...(result.plan ? { plan: result.plan } : {}), hint: VERBOSE_HINT } };
+    if (result.report) print(`\n${renderApplyReportText(result.report, { command: result.command === "apply" ? "Apply" : "Destroy", ...bulk })}`);
   }
   if (result.command === "drift" && result.drift) {
-    const format = (v.format as string | undefined) ?? (v.json ? "json" : "md");
-    const text = format === "json" ? toJson(result.drift) : renderDriftMarkdown(result.drift);
-    print(text.endsWith("\n") ? text : `${text}\n`);
-    if (v.out) await writeOut(dirArg, v.out as string, text);
+    const shown = driftDocument(result.drift, driftFormat(v, stepSummaryIsStdout(io) ? "md" : "text"), color);
+    print(shown.endsWith("\n") ? shown : `${shown}\n`);
+    if (v.out) await writeOut(dirArg, v.out as string, driftDocument(result.drift, driftFormat(v, (v.out as string).endsWith(".json") ? "json" : "md"), false));
   }
 }
 
@@ -279,14 +281,15 @@ export async function runReconcileCommand(name: Name, argv: string[], io: Io = d
 async function run(name: Name, argv: string[], io: Io, command: ((text: string) => void) | undefined): Promise<number> {
   const { values, dir } = parse(name, argv);
   checkRepositoryFolder(name, dir);
-  if (name === "drift" && values.format !== undefined && values.format !== "md" && values.format !== "json") {
-    throw new CliUsageError(`Invalid --format "${values.format}". Expected md or json.`);
+  if (name === "drift" && values.format !== undefined && !DRIFT_FORMATS.includes(values.format as never)) {
+    throw new CliUsageError(`Invalid --format "${values.format}". Expected text, md (or markdown) or json.`);
   }
   if (values.graph !== undefined) {
     if (!GRAPH_FORMATS.includes(values.graph as never)) throw new CliUsageError(`Invalid --graph "${values.graph}". Expected ${GRAPH_FORMATS.join(" or ")}.`);
     if (values.json) throw new CliUsageError("--graph cannot be combined with --json: each prints one document.");
   }
-  const opts = commandOptions(name, values, dir, io);
+  const prompt: Prompt = {};
+  const opts = commandOptions(name, values, dir, io, prompt);
   // Approved without asking: the plan is shown before the first change, as terraform does, so a
   // log of a run killed half-way still says what it was doing.
   let planShown = false;
@@ -294,8 +297,10 @@ async function run(name: Name, argv: string[], io: Io, command: ((text: string) 
   if (changing && values["auto-approve"] && !values.json) {
     const color = colorOn(values, io);
     const print = printer(io, command);
+    const noted = opts.approved;
     opts.approved = (plan) => {
-      print(renderPlanText(plan, { color, command: stopWord(name) }));
+      noted?.(plan);
+      print(changingPlanText(plan, name, values, color));
       planShown = true;
     };
   }
@@ -314,6 +319,10 @@ async function run(name: Name, argv: string[], io: Io, command: ((text: string) 
     result = await (await commandFunction(name))(opts);
   } finally {
     interrupts?.close();
+  }
+  if (prompt.interrupted) {
+    io.stderr.write(`\nInterrupted before any change; nothing was ${name === "destroy" ? "destroyed" : "applied"}.\n`);
+    return 130;
   }
   if (interrupts?.reason() && (result.command === "apply" || result.command === "destroy")) {
     await render(name, result, values, io, dir, command, undefined, planShown);

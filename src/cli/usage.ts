@@ -40,8 +40,8 @@ const COMMAND_USAGE: Record<CommandName, string> = {
   plan: `  svc-iac plan [DIR] [--target T] [--json] [--out FILE] [--detailed-exitcode] [--graph [mermaid|dot]]
                [--prune] [--max-deletions N] [--allow-delete-all] [--allow-cascade] [--outputs FILE] [--discard-tokens]
                [--only ADDRESS]... [--replace ADDRESS]...
-      Shows what apply would do. Writes nothing on the platform; --out FILE saves the plan for
-      apply --plan FILE. A deletion or replacement that would take an object the project does not
+      Shows what apply would do, every object with its attributes (apply groups creates by canvas).
+      Writes nothing on the platform; --out FILE saves the plan for apply --plan FILE. A deletion or replacement that would take an object the project does not
       manage with it (a hand-made UDF on a deleted canvas, a hand-made cronjob of a replaced UDF)
       stops the plan, naming it, unless --allow-cascade.
       --only ADDRESS (repeatable; * stands for any text, e.g. "udf.listings/*") plans only the
@@ -54,19 +54,27 @@ const COMMAND_USAGE: Record<CommandName, string> = {
 `,
   apply: `  svc-iac apply [DIR] [--target T] [--auto-approve] [--prune] [--max-deletions N] [--allow-delete-all] [--allow-cascade]
                 [--outputs FILE] [--discard-tokens] [--concurrency N] [--force-unlock ID|all] [--test] [--json]
-                [--only ADDRESS]... [--replace ADDRESS]...
+                [--verbose] [--only ADDRESS]... [--replace ADDRESS]...
       Makes the platform match the repository (or, with --only, the matching objects), under a lock.
       New tokens go only to --outputs FILE (mode 0600). --test then runs the tests of the UDFs it
       changed. Exit 0 done, 1 error, a failed step (run it again: it converges) or a failed test.
+      Prints the plan, progress on stderr and a report. Objects created on one canvas show as one
+      line when there are 5 or more ("canvas.sales and its 100 UDFs (u00000 … u00099)"); updates,
+      replacements and deletions keep their diffs. Progress is a status line on a terminal; in a
+      pipe or a log, each failure and a line per canvas once it is done. --verbose lists every
+      object, and in a pipe every finished step.
 
-  svc-iac apply [DIR] --plan FILE [--target T] [--outputs FILE] [--discard-tokens] [--concurrency N] [--test] [--json]
+  svc-iac apply [DIR] --plan FILE [--target T] [--outputs FILE] [--discard-tokens] [--concurrency N] [--test] [--json] [--verbose]
       Executes exactly the saved plan FILE (written by plan --out FILE). Re-reads the repository
       and the platform first and refuses, writing nothing, when either changed for the objects the
       plan touches ("Saved plan is stale"). Exit 0 done, 1 stale, error or a failed step.
 `,
-  drift: `  svc-iac drift [DIR] [--target T] [--format md|json] [--json] [--out FILE]
+  drift: `  svc-iac drift [DIR] [--target T] [--format text|md|json] [--json] [--out FILE]
       Reports changed, missing, orphaned, unmanaged and pending objects. Writes nothing on the platform.
-      Exit 0 no drift, 2 drift, 1 error.
+      Prints text (in a terminal, a pipe or a file), or Markdown with --format md (or markdown; the
+      default when stdout is the job summary, $GITHUB_STEP_SUMMARY) or JSON with --format json.
+      --out FILE also writes the report to FILE: in --format when given, else Markdown (JSON when
+      FILE ends in .json). Exit 0 no drift, 2 drift, 1 error.
 `,
   test: `  svc-iac test [DIR] [--target T] [--only ADDRESS]... [--json]
       Runs the tests: declared in the UDFs' <slug>.yaml against the deployed UDFs, on the target's
@@ -74,10 +82,12 @@ const COMMAND_USAGE: Record<CommandName, string> = {
       Exit 0 all passed (or none declared), 1 a failure or an error.
 `,
   destroy: `  svc-iac destroy [DIR] [--target T] [--auto-approve] [--allow-cascade] [--concurrency N] [--force-unlock ID|all] [--json]
+                  [--verbose]
       Deletes every object in the target's inventory, and nothing else, in reverse dependency
       order, under the lock; asks for "yes" like apply (or --auto-approve). Stops, deleting
       nothing, at a protected object or an object of another owner a deletion would take along
-      (--allow-cascade). Leaves the inventory empty. Exit 0 done, 1 error, stopped or cancelled.
+      (--allow-cascade). Leaves the inventory empty. Shows deletions one line per canvas, as apply
+      does creates, unless --verbose. Exit 0 done, 1 error, stopped or cancelled.
 `,
   import: `  svc-iac import [DIR] [--target T] [--canvas NAME]... [--all] [--cronjobs] [--secrets]
                  [--service-accounts] [--dry-run] [--force] [--project NAME] [--json]

@@ -6,7 +6,7 @@
 import type { CommandResult } from "../reconcile/commands/command-types";
 import { formatLoadError } from "../model/desired";
 import type { Plan } from "../reconcile/plan/plan-model";
-import { code, markdownText, renderApplyReportText, renderDriftMarkdown, renderPlanMarkdown, renderPlanText, toJson } from "../reconcile/render";
+import { code, markdownText, renderApplyReportText, renderDriftMarkdown, renderDriftText, renderPlanMarkdown, renderPlanText, toJson } from "../reconcile/render";
 
 /** Large enough that the renderers never shorten: the full report goes to a file, not to GitHub. */
 const UNLIMITED = 100_000_000;
@@ -18,15 +18,28 @@ export interface ReportLabels {
   detailsLink: string;
 }
 
-/** Markdown of the result within `maxChars` (job summary, plan comment). */
-export function resultMarkdown(result: CommandResult, labels: ReportLabels, maxChars: number): string {
+/** What the log and the summary say instead of listing every object of a group (the report files list them). */
+const GROUPED_HINT = "the report files list every object";
+
+/** The apply report as text: many objects of one canvas on one line, unless `everyObject`. */
+function reportText(result: CommandResult & { command: "apply" | "destroy" }, everyObject = false): string {
+  const command = result.command === "apply" ? "Apply" : "Destroy";
+  if (!result.report) return "";
+  return renderApplyReportText(result.report, { command, ...(everyObject ? {} : { bulk: { ...(result.plan ? { plan: result.plan } : {}), hint: GROUPED_HINT } }) });
+}
+
+/**
+ * Markdown of the result within `maxChars` (job summary, plan comment); `everyObject` lists each
+ * object of the apply report instead of grouping them by canvas (the full report file).
+ */
+export function resultMarkdown(result: CommandResult, labels: ReportLabels, maxChars: number, everyObject = false): string {
   const link = labels.detailsLink;
   if (result.command === "plan" && result.plan && result.exitCode !== 1) return renderPlanMarkdown(result.plan, { maxChars, detailsLink: link });
   if (result.command === "drift" && result.drift && result.exitCode !== 1) return renderDriftMarkdown(result.drift, { maxChars, detailsLink: link });
   const plan = (result.command === "plan" || result.command === "apply" || result.command === "destroy") && result.plan ? result.plan : undefined;
   if ((result.command === "apply" || result.command === "destroy") && result.report) {
     const verb = result.command === "apply" ? "Apply" : "Destroy";
-    const head = `### ${verb} ${md(labels.project)} (${md(labels.target)}): ${result.report.ok ? "complete" : "failed"}\n\n${fenced(renderApplyReportText(result.report, { command: verb }))}\n`;
+    const head = `### ${verb} ${md(labels.project)} (${md(labels.target)}): ${result.report.ok ? "complete" : "failed"}\n\n${fenced(reportText(result, everyObject))}\n`;
     return withPlan(head + (result.message ? `\n${quote(result.message)}\n` : ""), plan, maxChars, link);
   }
   if (result.command === "validate" && result.exitCode === 0) return `### Validate ${md(labels.project)} (${md(labels.target)}): ${result.objects} object${result.objects === 1 ? "" : "s"}, no errors\n`;
@@ -42,7 +55,7 @@ function withPlan(text: string, plan: Plan | undefined, maxChars: number, detail
 
 /** The full report for the report folder: Markdown never shortened, and the JSON document when there is one. */
 export function fullReport(result: CommandResult, labels: ReportLabels): { markdown: string; json?: string } {
-  const markdown = resultMarkdown(result, labels, UNLIMITED);
+  const markdown = resultMarkdown(result, labels, UNLIMITED, true);
   if (result.command === "plan" && result.plan) return { markdown, json: toJson(result.plan) };
   if (result.command === "drift" && result.drift) return { markdown, json: toJson(result.drift) };
   if ((result.command === "apply" || result.command === "destroy") && result.report) return { markdown, json: toJson(result.report) };
@@ -50,10 +63,11 @@ export function fullReport(result: CommandResult, labels: ReportLabels): { markd
 }
 
 /** Plain text for the job log. */
-export function resultLogText(result: CommandResult, labels: ReportLabels): string {
+export function resultLogText(result: CommandResult): string {
   if (result.command === "plan" && result.plan) return renderPlanText(result.plan);
-  if ((result.command === "apply" || result.command === "destroy") && result.report) return renderApplyReportText(result.report, { command: result.command === "apply" ? "Apply" : "Destroy" });
-  if (result.command === "drift" && result.drift) return renderDriftMarkdown(result.drift, { maxChars: UNLIMITED, detailsLink: labels.detailsLink });
+  if ((result.command === "apply" || result.command === "destroy") && result.report) return reportText(result);
+  // The log shows text as a terminal does; the job summary and the drift issue get the Markdown.
+  if (result.command === "drift" && result.drift) return renderDriftText(result.drift);
   if (result.command === "validate" && result.exitCode === 0) return `${result.objects} object${result.objects === 1 ? "" : "s"}, no errors\n`;
   return "";
 }

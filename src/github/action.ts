@@ -318,7 +318,7 @@ function actionMarkdown(result: CommandResult, labels: ReportLabels, maxChars: n
  * while printing it, then the step's exit code as the exit-code output says it.
  */
 function printResult(result: CommandResult, labels: ReportLabels, exitCode: number, outputs: Record<string, string>, out: (text: string) => void, cmd: (text: string) => void): void {
-  const text = resultLogText(result, labels);
+  const text = resultLogText(result);
   if (text) cmd(group(`svc-iac ${result.command}: ${logLine(labels.project)} (${logLine(labels.target)})`, untrustedBlock(logText(inActionWords(text)))));
   const told = result.command === "drift" ? `has-drift: ${outputs["has-drift"]}` : `has-changes: ${outputs["has-changes"]}`;
   out(`svc-iac ${result.command}: exit code ${exitCode} (${told})\n`);

@@ -74,7 +74,7 @@ const lockFiles = (dir: string, project: string) => {
 describe("GIVEN an apply of 41 objects running against a slow platform", () => {
   it("WHEN Ctrl-C (SIGINT) arrives THEN it finishes the steps in flight, saves them, releases the lock, says what was done and not, exits 130; the next apply converges", async () => {
     const dir = repoWith("intr_once", 40);
-    const r = await svc(["apply", dir, "--auto-approve", "--concurrency", "2"], { after: /\[4\/41\]/, send: ["SIGINT"] });
+    const r = await svc(["apply", dir, "--auto-approve", "--verbose", "--concurrency", "2"], { after: /\[4\/41\]/, send: ["SIGINT"] });
     expect(r.stderr).toContain("Interrupting (SIGINT): no new step starts");
     const said = /Interrupted: (\d+) done, (\d+) not started\. Run apply again to continue\.\n/.exec(r.stderr);
     expect(said, r.stderr).not.toBeNull();
@@ -96,7 +96,7 @@ describe("GIVEN an apply of 41 objects running against a slow platform", () => {
 
   it("WHEN a second Ctrl-C follows THEN it stops at once, exit 130", async () => {
     const dir = repoWith("intr_twice", 40);
-    const r = await svc(["apply", dir, "--auto-approve", "--concurrency", "2"], { after: /\[2\/41\]/, send: ["SIGINT", "SIGINT"] });
+    const r = await svc(["apply", dir, "--auto-approve", "--verbose", "--concurrency", "2"], { after: /\[2\/41\]/, send: ["SIGINT", "SIGINT"] });
     expect(r.code).toBe(130);
     expect(r.stderr.slice(-600)).toContain("Stopped at once (SIGINT again)");
     expect(r.stderr).not.toContain("Interrupted:");
@@ -109,7 +109,7 @@ describe("GIVEN an apply of 41 objects running against a slow platform", () => {
   it("WHEN SIGTERM arrives during destroy THEN it stops the same way and says to run destroy again", async () => {
     const dir = repoWith("intr_destroy", 30);
     expect((await svc(["apply", dir, "--auto-approve"])).code).toBe(0);
-    const r = await svc(["destroy", dir, "--auto-approve", "--concurrency", "1"], { after: /\[2\/31\]/, send: ["SIGTERM"] });
+    const r = await svc(["destroy", dir, "--auto-approve", "--verbose", "--concurrency", "1"], { after: /\[2\/31\]/, send: ["SIGTERM"] });
     expect(r.code).toBe(130);
     expect(r.stderr).toMatch(/Interrupted: \d+ done, \d+ not started\. Run destroy again to continue\.\n/);
     expect(lockFiles(dir, "intr_destroy")).toEqual([]);

@@ -1,6 +1,6 @@
 /** `svc-iac validate | plan | apply | drift` on the command line: exit codes, output files, formats, usage errors and the lock flag. */
-import { execFile } from "node:child_process";
-import { readFileSync, writeFileSync } from "node:fs";
+import { execFile, spawn } from "node:child_process";
+import { closeSync, openSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { promisify } from "node:util";
 import { beforeAll, describe, expect, it } from "vitest";
@@ -9,7 +9,7 @@ import { loadRepository } from "../../src/reconcile/load";
 import { openStateBackend } from "../../src/reconcile/state/open-backend";
 import { runInProcess as run } from "../helpers/cli-run";
 import { useEmulator } from "../helpers/emulator";
-import { builtCli, copyRepo, emulatorEnv, outputsFileOf, platformView } from "../helpers/repo";
+import { builtCli, copyRepo, emulatorEnv, FIXTURE_SECRETS, outputsFileOf, platformView } from "../helpers/repo";
 import { readValidSavedPlan } from "../helpers/saved-plan";
 
 
@@ -93,12 +93,16 @@ describe("GIVEN the valid-full repository and an empty platform", () => {
     const saved = join(dir, "..", "out", "plan.json");
     const r = await run("apply", [dir, ...outputs(), "--plan", saved], env);
     expect(r.code, r.stderr).toBe(0);
-    expect(r.stderr).toMatch(/^\[1\/13\] done /m);
+    // Progress in a pipe: a line per canvas (or kind) once all of its actions have finished.
+    expect(r.stderr).toMatch(/^\[\d+\/13\] canvas\.listings: \d+ done$/m);
     expect((await run("plan", [dir, "--detailed-exitcode"], env)).code).toBe(0);
+    // --out without --format: the file gets Markdown (for an issue or a summary), stdout text.
     const file = join(dir, "..", "out", "drift.md");
     const drift = await run("drift", [dir, "--out", file], env);
     expect(drift.code).toBe(0);
-    expect(readFileSync(file, "utf8").trimEnd()).toBe(drift.stdout.trimEnd());
+    expect(drift.stdout).toBe("No drift. listings (default) matches the repository.\n");
+    expect(readFileSync(file, "utf8")).toMatch(/^### Drift report: `listings` \(`default`\)\n\nNo drift\.\n/);
+    expect(readFileSync(file, "utf8").trimEnd()).toBe((await run("drift", [dir, "--format", "md"], env)).stdout.trimEnd());
   });
 
   it("WHEN the applied saved plan is applied again THEN it is refused as stale, with no plan printed", async () => {
@@ -116,12 +120,19 @@ describe("GIVEN the valid-full repository and an empty platform", () => {
     expect(doc.report).toMatchObject({ ok: true, results: [] });
   });
 
-  it("WHEN the platform drifts THEN drift exits 2 in Markdown and JSON, and --out holds the same document", async () => {
+  it("WHEN the platform drifts THEN drift exits 2 in text (the default), Markdown and JSON, and --out holds the same document", async () => {
     const reports = (await platformView(fx.user)).canvases.find((c) => c.name === "reports")!;
     await fx.user.canvases.update(reports.id, { name: "reports", access_scope: "public" });
-    const md = await run("drift", [dir], env);
-    expect(md.code).toBe(2);
-    expect(md.stdout).toContain("canvas.reports");
+    const text = await run("drift", [dir], env);
+    expect(text.code).toBe(2);
+    expect(text.stdout).toMatch(/^Drift in listings \(default\): 1 changed\.\n\nChanged \(1\): .*\n  ~ canvas\.reports \(id [^)]+\) at canvases\/reports\/canvas\.yaml:\d+\n      accessScope: "public" → "team"\n/);
+    expect(text.stdout).not.toMatch(/\| --- |<details>|<summary>|```/);
+    for (const format of ["md", "markdown"]) {
+      const md = await run("drift", [dir, "--format", format], env);
+      expect(md.code).toBe(2);
+      expect(md.stdout).toContain("| Changed | 1 |");
+      expect(md.stdout).toContain("<details><summary><code>canvas.reports</code>");
+    }
     const file = join(dir, "..", "out", "drift.json");
     const json = await run("drift", [dir, "--format", "json", "--out", file], env);
     expect(json.code).toBe(2);
@@ -131,7 +142,7 @@ describe("GIVEN the valid-full repository and an empty platform", () => {
 
   it("WHEN a flag is unknown, a format is unknown or a number is malformed THEN it is a usage error", async () => {
     expect((await usageError(run("plan", [dir, "--frobnicate"], env))).message).toMatch(/frobnicate/);
-    expect((await usageError(run("drift", [dir, "--format", "xml"], env))).message).toMatch(/Expected md or json/);
+    expect((await usageError(run("drift", [dir, "--format", "xml"], env))).message).toBe('Invalid --format "xml". Expected text, md (or markdown) or json.');
     expect((await usageError(run("apply", [dir, "--auto-approve", "--max-deletions", "many"], env))).message).toMatch(/--max-deletions/);
     expect((await usageError(run("validate", [dir, dir], env))).message).toMatch(/Too many arguments/);
     expect((await usageError(run("validate", [dir, "--prune"], env))).message).toMatch(/prune/);
@@ -198,6 +209,26 @@ describe("GIVEN the built svc-iac command", () => {
     expect(exit.stderr).toMatch(/Run "svc-iac apply --help" for usage\./);
   });
 
+  it("WHEN drift writes to the file GitHub shows as the job summary (drift >> $GITHUB_STEP_SUMMARY) THEN it writes Markdown there, and text into any other file", async () => {
+    const dir = copyRepo("valid-full");
+    const summary = join(dir, "..", "summary.md");
+    const other = join(dir, "..", "other.txt");
+    const drift = async (file: string) => {
+      const fd = openSync(file, "a");
+      try {
+        // The embedded emulator: everything is pending, drift exits 2.
+        const child = spawn(process.execPath, [main, "drift", dir], { env: { PATH: process.env.PATH ?? "", GITHUB_STEP_SUMMARY: summary, ...FIXTURE_SECRETS }, stdio: ["ignore", fd, "ignore"] });
+        return await new Promise<number | null>((done) => child.on("close", done));
+      } finally {
+        closeSync(fd);
+      }
+    };
+    expect(await drift(summary)).toBe(2);
+    expect(readFileSync(summary, "utf8")).toMatch(/^### Drift report: `listings` \(`default`\)\n\n\| Drift \| Count \|\n/);
+    expect(await drift(other)).toBe(2);
+    expect(readFileSync(other, "utf8")).toMatch(/^Drift in listings \(default\): 13 pending\.\n/);
+  }, 60_000);
+
   it("WHEN a flag is unknown THEN it exits 1 with the usage error on stderr", async () => {
     const r = await promisify(execFile)(process.execPath, [main, "plan", "--frobnicate"]).then(
       () => ({ code: 0, stderr: "" }),
@@ -218,7 +249,7 @@ describe("GIVEN apply and destroy approved with --auto-approve", () => {
     expect(applied.code, applied.stderr).toBe(0);
     const planLine = applied.log.search(/^Plan: \d+ to create/m);
     expect(planLine, applied.log).toBeGreaterThan(-1);
-    expect(applied.log.indexOf("[1/13] ")).toBeGreaterThan(planLine);
+    expect(applied.log.search(/^\[\d+\/13\] /m)).toBeGreaterThan(planLine);
     expect(applied.log.indexOf("Apply complete:")).toBeGreaterThan(applied.log.indexOf("[13/13] "));
     expect(applied.stdout.match(/^Plan: /gm)).toHaveLength(1);
 
@@ -226,7 +257,7 @@ describe("GIVEN apply and destroy approved with --auto-approve", () => {
     expect(destroyed.code, destroyed.stderr).toBe(0);
     const destroyPlan = destroyed.log.search(/Plan: \d+ to delete/);
     expect(destroyPlan).toBeGreaterThan(-1);
-    expect(destroyed.log.indexOf("[1/")).toBeGreaterThan(destroyPlan);
+    expect(destroyed.log.search(/^\[\d+\/\d+\] /m)).toBeGreaterThan(destroyPlan);
     expect(destroyed.stdout.match(/Plan: \d+ to delete/g)).toHaveLength(1);
   });
 });

@@ -321,6 +321,24 @@ describe("apply", () => {
     expect(r.stderr).toContain("new token [REDACTED]");
   });
 
+  it("groups the objects created on one canvas in the log and the summary, and lists each in the report file", async () => {
+    const slugs = Array.from({ length: 40 }, (_, i) => `u${String(i).padStart(5, "0")}`);
+    const actions = slugs.map((slug) => ({ address: `udf.sales/${slug}`, kind: "Udf" as const, action: "create" as const, fields: [], notes: [], references: ["canvas.sales"] }));
+    const plan = { ...planCreatingUdfs(0), actions, summary: { ...planCreatingUdfs(0).summary, create: 40 } };
+    const results = actions.map((a, i) => ({ address: a.address, kind: a.kind, action: a.action, status: "done" as const, id: `udf_${i}` }));
+    const report = { version: 1 as const, project: "listings", target: "default", ok: true, results, counts: { done: 40, failed: 0, skipped: 0 }, published: [] };
+    const r = await run({ command: "apply" }, () => ({ command: "apply", exitCode: 0, errors: [], plan, report }));
+    expect(r.code).toBe(0);
+    for (const shown of [r.stdout, r.summary]) {
+      expect(shown).toContain("✓ created 40 UDFs on canvas.sales (u00000 … u00039)");
+      expect(shown).toContain("(40 objects shown in groups; the report files list every object.)");
+      expect(shown).not.toContain("✓ created udf.sales/u00007");
+    }
+    const full = await readFile(join(r.outputs["report-path"], "apply.md"), "utf8");
+    expect(full).toContain("✓ created udf.sales/u00007 (id udf_7)");
+    expect(full).not.toContain("shown in groups");
+  });
+
   it("gives the command no token destination when github-secrets is none, so its guard can stop a lost token", async () => {
     const r = await run({ command: "apply" }, () => ({ command: "apply", exitCode: 0, errors: [], report: applyReport() }));
     expect(r.seen[0].publishers).toEqual([]);
@@ -346,6 +364,12 @@ describe("drift", () => {
     expect(opened.outputs).toMatchObject({ "exit-code": "2", "has-drift": "true", "drift-issue-url": expect.stringContaining("/issues/") });
     expect(gh.issues.filter((i) => !i.isPullRequest && i.state === "open")).toHaveLength(1);
     expect(opened.summary).toContain("canvas.sales");
+    // The summary and the issue get Markdown; the log shows the text report a terminal shows.
+    expect(opened.summary).toContain("| Drift | Count |");
+    const issue = gh.issues.find((i) => !i.isPullRequest && i.state === "open")!;
+    expect(issue.body).toContain("| Drift | Count |");
+    expect(opened.stdout).toContain("Drift in listings (default): 1 changed.");
+    expect(opened.stdout).not.toContain("| Drift | Count |");
 
     const writes = gh.writes().length;
     await run({ command: "drift" }, () => drift(["canvas.sales"]), "schedule");

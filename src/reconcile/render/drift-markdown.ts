@@ -4,8 +4,9 @@
  * and the commands that settle them (restore the repository's version, or import the
  * platform's); a Mermaid diagram shows the drifted objects and what they refer to; secrets show as fingerprints only. Always fits `maxChars`, by the same tiers as the plan.
  */
-import type { DriftClass, DriftItem, DriftReport } from "../plan/plan-model";
+import type { DriftItem, DriftReport } from "../plan/plan-model";
 import { DRIFT_CLASSES } from "../plan/plan-model";
+import { DRIFT_CLASS_WORDS as CLASS_TEXT } from "./drift-words";
 import { diffMarkdown } from "./diff-blocks";
 import { driftGraph } from "./change-graph";
 import { mermaidSection } from "./graph-text";
@@ -20,17 +21,6 @@ export interface DriftMarkdownOptions {
   detailsLink?: string;
 }
 
-const CLASS_TEXT: Record<DriftClass, { title: string; intro: string; each: string }> = {
-  changed: { title: "Changed", intro: "Managed objects that differ from the repository (platform value → repository value).", each: "" },
-  missing: { title: "Missing", intro: "In the inventory, gone from the platform.", each: "deleted on the platform out of band" },
-  orphaned: {
-    title: "Orphaned",
-    intro: "In the inventory, no longer in the repository, still on the platform: `svc-iac apply --prune` deletes them; to keep one, add it back to the repository.",
-    each: "removed from the repository, still on the platform",
-  },
-  unmanaged: { title: "Unmanaged", intro: "On the platform where this project manages objects, but not in the repository or the inventory.", each: "exists on the platform, declared nowhere" },
-  pending: { title: "Pending", intro: "In the repository, not yet on the platform.", each: "declared, never applied" },
-};
 
 /** Renders a drift report as Markdown of at most `maxChars` characters. */
 export function renderDriftMarkdown(drift: DriftReport, opts: DriftMarkdownOptions = {}): string {
@@ -48,7 +38,7 @@ function sections(drift: DriftReport): FitSection[] {
   return DRIFT_CLASSES.map((c) => {
     const items = drift.items.filter((i) => i.class === c);
     const text = CLASS_TEXT[c];
-    return { heading: `#### ${text.title} (${formatCount(items.length)})\n\n${text.intro}\n\n`, items: items.map(driftItem) };
+    return { heading: `#### ${text.title} (${formatCount(items.length)})\n\n${text.intro(code)}\n\n`, items: items.map(driftItem) };
   });
 }
 

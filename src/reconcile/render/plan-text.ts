@@ -3,9 +3,11 @@
  * marker, the reason and field changes beneath, then what is left alone, what stops apply,
  * and a one-line summary. Pure and deterministic; colors only when asked for.
  */
-import type { PlannedAction, Plan } from "../plan/plan-model";
+import type { ActionType, PlannedAction, Plan } from "../plan/plan-model";
 import { ACTION_WORDS, DISPLAY_ORDER } from "./action-words";
-import { diffLines, type DiffLineStyle } from "./diff-blocks";
+import { DIFF_COLORS, painter, type Paint } from "./ansi";
+import { type BulkGroup, describeGroup, groupBulk, groupedCount } from "./bulk-groups";
+import { diffLines } from "./diff-blocks";
 import { cleanText, describeCreatedField, describeFieldChange, formatCount, oneLine } from "./values";
 
 export interface PlanTextOptions {
@@ -13,12 +15,14 @@ export interface PlanTextOptions {
   color?: boolean;
   /** The command the plan is for, as its stops name it. @default "Apply" */
   command?: "Apply" | "Destroy";
+  /**
+   * Show the actions of these types (without reason or notes) as one line per canvas, or per kind
+   * for objects on no canvas, when {@link GROUP_MIN} or more share it; `hint` says, under the
+   * list, how to see each object. @default every action on lines of its own
+   */
+  bulk?: { actions: readonly ActionType[]; hint: string };
 }
 
-const ANSI = { green: "\x1b[32m", yellow: "\x1b[33m", red: "\x1b[31m", cyan: "\x1b[36m", bold: "\x1b[1m", dim: "\x1b[2m", reset: "\x1b[0m" } as const;
-type Paint = (style: keyof typeof ANSI, s: string) => string;
-
-const DIFF_COLORS: Record<DiffLineStyle, keyof typeof ANSI | undefined> = { header: "bold", hunk: "cyan", added: "green", removed: "red", note: "dim", context: undefined };
 
 /** Indentation of the lines beneath an action line. */
 const DETAIL_INDENT = "      ";
@@ -46,6 +50,12 @@ export function actionLine(a: PlannedAction, paint: Paint = (_s, t) => t): strin
   const marker = paint(words.color, `${words.symbol.padStart(3)} ${a.action.padEnd(8)}`);
   const address = a.movedFrom ? `${cleanText(a.movedFrom)} → ${cleanText(a.address)}` : cleanText(a.address);
   return `${marker} ${address}${a.id ? ` (id ${cleanText(a.id)})` : ""}`;
+}
+
+/** `  + create   canvas.sales and its 100 UDFs (u00000 … u00099)` */
+function groupLine(group: BulkGroup<PlannedAction>, paint: Paint): string {
+  const words = ACTION_WORDS[group.action];
+  return `${paint(words.color, `${words.symbol.padStart(3)} ${group.action.padEnd(8)}`)} ${describeGroup(group)}`;
 }
 
 /**
@@ -87,17 +97,26 @@ export function planSummaryLine(plan: Plan): string {
  * ```
  */
 export function renderPlanText(plan: Plan, opts: PlanTextOptions = {}): string {
-  const paint: Paint = opts.color ? (style, s) => `${ANSI[style]}${s}${ANSI.reset}` : (_style, s) => s;
+  const paint = painter(opts.color);
   const out: string[] = [paint("bold", `Plan for ${oneLine(plan.project)} (${oneLine(plan.target)})`), ""];
   const partial = partialSentence(plan);
   if (partial) out.push(paint("yellow", partial), "");
 
-  for (const a of plan.actions) {
+  const bulk = opts.bulk;
+  const shown = groupBulk(plan.actions, (a) => !!bulk?.actions.includes(a.action) && !a.reason && !a.notes.length && !a.movedFrom);
+  for (const s of shown) {
+    if ("group" in s) {
+      out.push(groupLine(s.group, paint));
+      continue;
+    }
+    const a = s.one;
     out.push(actionLine(a, paint));
     for (const line of actionDetailLines(a)) out.push(DETAIL_INDENT + paintDetail(line, paint));
     for (const d of diffLines(a.fields)) out.push(DETAIL_INDENT + (DIFF_COLORS[d.style] ? paint(DIFF_COLORS[d.style]!, d.line) : d.line));
   }
   if (plan.actions.length > 0) out.push("");
+  const grouped = groupedCount(shown);
+  if (bulk && grouped > 0) out.push(paint("dim", `${formatCount(grouped)} objects shown in groups; ${bulk.hint}.`), "");
 
   out.push(...section("Kept, prune is off — run with --prune to delete:", plan.orphans.map(withId)));
   out.push(...section("Not managed by this project (left alone):", plan.unmanaged.map(withId)));

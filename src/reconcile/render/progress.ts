@@ -1,13 +1,28 @@
 /**
- * Apply progress as it happens. On a terminal, one status line rewritten in place, with
- * failures and skips on lines of their own above it; elsewhere (CI logs, pipes) one plain line
- * per finished action and no control characters at all.
+ * Apply progress as it happens. On a terminal, one status line rewritten in place, fitted to the
+ * terminal's width, with failures and skips on lines of their own above it. Elsewhere (CI logs,
+ * pipes) plain lines and no control characters: each failure and skip, and one line per canvas
+ * (or kind, for objects on no canvas) once all its actions have finished; with `verbose`, one
+ * line per finished action.
  */
 import type { ProgressEvent } from "../commands/command-types";
+import type { Plan } from "../plan/plan-model";
 import { wordsFor } from "./action-words";
-import { oneLine } from "./values";
+import { canvasOf, kindNoun } from "./bulk-groups";
+import { displayWidth, headToWidth, middleEllipsis } from "./display-width";
+import { formatCount, oneLine } from "./values";
 
-type ProgressStream = NodeJS.WritableStream & { isTTY?: boolean; columns?: number };
+type ProgressStream = NodeJS.WritableStream & { isTTY?: boolean; columns?: number; on?: (event: "resize", listener: () => void) => unknown; off?: (event: "resize", listener: () => void) => unknown };
+
+export interface ProgressOptions {
+  /** Outside a terminal, one line per finished action. @default false */
+  verbose?: boolean;
+  /**
+   * The plan being applied, read when apply starts: outside a terminal, it tells which canvas each
+   * action belongs to and how many each has. Without it, each action gets its line.
+   */
+  plan?: () => Plan | undefined;
+}
 
 /** Return to the start of the line and clear it. */
 const CLEAR_LINE = "\r\x1b[K";
@@ -19,14 +34,22 @@ const CLEAR_LINE = "\r\x1b[K";
  * await apply({ ...options, progress: progressDisplay(process.stderr) });
  * ```
  */
-export function progressDisplay(stream: ProgressStream): (e: ProgressEvent) => void {
-  return stream.isTTY ? terminalDisplay(stream) : plainDisplay(stream);
+export function progressDisplay(stream: ProgressStream, opts: ProgressOptions = {}): (e: ProgressEvent) => void {
+  if (stream.isTTY) return terminalDisplay(stream);
+  return opts.verbose || !opts.plan ? plainDisplay(stream) : summaryDisplay(stream, opts.plan);
 }
 
 /** Lines of the plain display are written together, at most this long after the first of them ... */
 const PLAIN_BATCH_MS = 50;
 /** ... or once this many are waiting: one write per line would cost a system call per action. */
 const PLAIN_BATCH_LINES = 200;
+
+const counter = (finished: number, total: number) => `[${finished}/${total}]`;
+
+function endLine(e: Extract<ProgressEvent, { type: "end" }>, finished: number, total: number): string {
+  const message = e.message ? `: ${oneLine(e.message)}` : "";
+  return `${counter(finished, total)} ${e.status} ${oneLine(e.action)} ${oneLine(e.address)}${message}\n`;
+}
 
 function plainDisplay(stream: ProgressStream): (e: ProgressEvent) => void {
   let total = 0;
@@ -47,38 +70,124 @@ function plainDisplay(stream: ProgressStream): (e: ProgressEvent) => void {
       finished = 0;
     } else if (e.type === "end") {
       finished++;
-      const message = e.message ? `: ${oneLine(e.message)}` : "";
-      waiting += `[${finished}/${total}] ${e.status} ${oneLine(e.action)} ${oneLine(e.address)}${message}\n`;
+      waiting += endLine(e, finished, total);
       if (++lines >= PLAIN_BATCH_LINES || finished >= total) flush();
       else timer ??= setTimeout(flush, PLAIN_BATCH_MS);
     }
   };
 }
 
+/** With nothing else said for this long, the summary display says how far it got. */
+const QUIET_MS = 10_000;
+
+interface Group {
+  label: string;
+  expected: number;
+  done: number;
+  failed: number;
+  skipped: number;
+}
+
+/** Failures and skips on lines of their own; successes counted, one line per canvas (or kind) once it has finished. */
+function summaryDisplay(stream: ProgressStream, planOf: () => Plan | undefined): (e: ProgressEvent) => void {
+  let total = 0;
+  let finished = 0;
+  let groups = new Map<string, Group>();
+  let groupOf = new Map<string, Group>();
+  let lastWrite = Date.now();
+  const write = (text: string) => {
+    stream.write(text);
+    lastWrite = Date.now();
+  };
+  const said = (g: Group) => [`${formatCount(g.done)} done`, ...(g.failed ? [`${formatCount(g.failed)} failed`] : []), ...(g.skipped ? [`${formatCount(g.skipped)} skipped`] : [])].join(", ");
+  const report = (g: Group) => write(`${counter(finished, total)} ${g.label}: ${said(g)}\n`);
+
+  return (e) => {
+    if (e.type === "start") {
+      total = e.total;
+      finished = 0;
+      ({ groups, groupOf } = planGroups(planOf()));
+    } else if (e.type === "end") {
+      finished++;
+      const g = groupOf.get(`${e.action}\0${e.address}`);
+      if (!g) {
+        write(endLine(e, finished, total));
+      } else {
+        g[e.status]++;
+        if (e.status !== "done") write(endLine(e, finished, total));
+        if (g.done + g.failed + g.skipped === g.expected) {
+          report(g);
+          groups.delete(g.label);
+        } else if (Date.now() - lastWrite >= QUIET_MS) {
+          write(`${counter(finished, total)} ${formatCount(finished)} of ${formatCount(total)} finished\n`);
+        }
+      }
+      // Groups whose actions did not all come (a plan that differs from the steps) are told at the end.
+      if (finished >= total) {
+        for (const left of groups.values()) if (left.done + left.failed + left.skipped > 0) report(left);
+        groups.clear();
+      }
+    }
+  };
+}
+
+/** The groups of the plan's actions (forgets make no call and no progress), by canvas or kind. */
+function planGroups(plan: Plan | undefined): { groups: Map<string, Group>; groupOf: Map<string, Group> } {
+  const groups = new Map<string, Group>();
+  const groupOf = new Map<string, Group>();
+  for (const a of plan?.actions ?? []) {
+    if (a.action === "forget") continue;
+    const label = canvasOf(a) ?? kindNoun(a.kind, 2);
+    let g = groups.get(label);
+    if (!g) groups.set(label, (g = { label, expected: 0, done: 0, failed: 0, skipped: 0 }));
+    g.expected++;
+    groupOf.set(`${a.action}\0${a.address}`, g);
+  }
+  return { groups, groupOf };
+}
+
+
 function terminalDisplay(stream: ProgressStream): (e: ProgressEvent) => void {
   let total = 0;
   let finished = 0;
   // Actions in flight, in the order they began: the status line shows the latest.
   const inFlight = new Map<string, { address: string; action: string }>();
-  const width = () => Math.max(20, (stream.columns ?? 80) - 1);
+  // The terminal's width when each write happens: a resize re-fits the next line.
+  const width = () => Math.max(10, (stream.columns ?? 80) - 1);
 
   const status = (): string => {
     const running = [...inFlight.values()];
     const latest = running[running.length - 1];
-    const more = running.length > 1 ? ` (+${running.length - 1} more)` : "";
-    const line = latest
-      ? `[${finished}/${total}] ${wordsFor(latest.action).ongoing} ${oneLine(latest.address)} …${more}`
-      : `[${finished}/${total}]`;
-    // A line longer than the terminal wraps, and `\r` would then rewrite only its last part.
-    return line.length > width() ? `${line.slice(0, width() - 1)}…` : line;
+    if (!latest) return counter(finished, total);
+    return fitStatus(counter(finished, total), wordsFor(latest.action).ongoing, oneLine(latest.address), running.length - 1, width());
   };
   const key = (e: { address: string; action: string }) => `${e.address}\0${e.action}`;
+  const done = () => finished >= total && total > 0 && inFlight.size === 0;
+  // The width of the status line on screen (0 when there is none).
+  let shown = 0;
+  const show = (line: string) => {
+    stream.write(CLEAR_LINE + line);
+    shown = displayWidth(line);
+  };
+  // A terminal made narrower than the line re-wraps it on several rows (most terminals, tmux
+  // included, do): the rows above the cursor are cleared too, or a part of it would stay behind.
+  const redraw = () => {
+    if (total === 0 || done()) return;
+    const rows = Math.ceil(shown / Math.max(1, stream.columns ?? 80));
+    if (rows > 1) stream.write(`${CLEAR_LINE}${"\x1b[1A\x1b[2K".repeat(rows - 1)}`);
+    show(status());
+  };
+  let listening = false;
 
   return (e) => {
     if (e.type === "start") {
       total = e.total;
       finished = 0;
       inFlight.clear();
+      if (!listening && stream.on) {
+        stream.on("resize", redraw);
+        listening = true;
+      }
     } else if (e.type === "begin") {
       inFlight.delete(key(e));
       inFlight.set(key(e), { address: e.address, action: e.action });
@@ -92,6 +201,31 @@ function terminalDisplay(stream: ProgressStream): (e: ProgressEvent) => void {
       }
     }
     // When everything has finished the status line is cleared, leaving the terminal to the report.
-    stream.write(finished >= total && total > 0 && inFlight.size === 0 ? CLEAR_LINE : CLEAR_LINE + status());
+    if (done()) {
+      stream.write(CLEAR_LINE);
+      shown = 0;
+      if (listening) stream.off?.("resize", redraw);
+      listening = false;
+    } else {
+      show(status());
+    }
   };
+}
+
+/**
+ * The status line in at most `columns`: `[812/2000] creating udf.sales/u00042 … (+7 more)`. A line
+ * longer than the terminal would wrap, and `\r` would then rewrite only its last part. What gives
+ * way first is the `(+N more)`, then the middle of the address (`udf.sal…/u00042`); the counter and
+ * the action word stay.
+ */
+export function fitStatus(count: string, word: string, address: string, more: number, columns: number): string {
+  const head = `${count} ${word} `;
+  const tail = " …";
+  const extra = more > 0 ? ` (+${more} more)` : "";
+  if (displayWidth(head + address + tail + extra) <= columns) return head + address + tail + extra;
+  if (displayWidth(head + address + tail) <= columns) return head + address + tail;
+  const room = columns - displayWidth(head + tail);
+  // Too narrow for a useful part of the address: the counter and the word alone, or the counter.
+  if (room < 6) return displayWidth(`${count} ${word}`) <= columns ? `${count} ${word}` : headToWidth(count, columns);
+  return head + middleEllipsis(address, room) + tail;
 }

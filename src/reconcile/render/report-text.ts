@@ -2,9 +2,10 @@
  * The apply report for a terminal: one line per result, where new tokens were written (never
  * the tokens), and a one-line verdict.
  */
-import type { ActionResult, ApplyReport } from "../plan/plan-model";
+import type { ActionResult, ApplyReport, Plan } from "../plan/plan-model";
+import { describeGroup, GROUP_MIN, groupBulk, groupedCount } from "./bulk-groups";
 import { wordsFor } from "./action-words";
-import { cleanText, oneLine } from "./values";
+import { cleanText, formatCount, oneLine } from "./values";
 
 /**
  * Renders an apply report.
@@ -16,15 +17,37 @@ import { cleanText, oneLine } from "./values";
  * Apply failed: 1 done, 1 failed, 1 skipped.
  * ```
  */
-export function renderApplyReportText(report: ApplyReport, opts: { command?: "Apply" | "Destroy" } = {}): string {
+export function renderApplyReportText(report: ApplyReport, opts: ApplyReportTextOptions = {}): string {
   const command = opts.command ?? "Apply";
-  const lines = report.results.map(resultLine);
+  const lines = opts.bulk ? groupedLines(report, opts.bulk) : report.results.map(resultLine);
   for (const p of report.published) {
     lines.push(`token of ${oneLine(p.address)} written to ${p.to.length > 0 ? p.to.map(oneLine).join(", ") : "nowhere"}`);
   }
   const { done, failed, skipped } = report.counts;
   lines.push(`${command} ${report.ok ? "complete" : "failed"}: ${done} done, ${failed} failed, ${skipped} skipped.`);
   return lines.join("\n") + "\n";
+}
+
+export interface ApplyReportTextOptions {
+  /** @default "Apply" */
+  command?: "Apply" | "Destroy";
+  /**
+   * Show what was done as one line per canvas and action (or per kind and action, for objects on
+   * no canvas) when {@link GROUP_MIN} or more share it: `✓ created canvas.sales and its 100 UDFs
+   * (u00000 … u00099)`. Failures and skips keep a line each. `plan` tells which canvas an object
+   * is on; `hint` says how to see each object. @default every result on a line of its own
+   */
+  bulk?: { plan?: Plan; hint: string };
+}
+
+function groupedLines(report: ApplyReport, bulk: NonNullable<ApplyReportTextOptions["bulk"]>): string[] {
+  const references = new Map((bulk.plan?.actions ?? []).map((a) => [`${a.action}\0${a.address}`, a.references]));
+  const results = report.results.map((r) => ({ ...r, references: references.get(`${r.action}\0${r.address}`) }));
+  const shown = groupBulk(results, (r) => r.status === "done");
+  const lines = shown.map((s) => ("group" in s ? `✓ ${wordsFor(s.group.action).past} ${describeGroup(s.group)}` : resultLine(s.one)));
+  const grouped = groupedCount(shown);
+  if (grouped > 0) lines.push(`(${formatCount(grouped)} objects shown in groups; ${bulk.hint}.)`);
+  return lines;
 }
 
 /** One result; a multi-line message keeps its lines, indented under the result. */

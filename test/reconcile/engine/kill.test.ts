@@ -32,7 +32,7 @@ interface Killed {
 /** Spawns `svc-iac apply` and kills it with SIGKILL after `after` progress lines. */
 function applyAndKill(main: string, dir: string, env: Record<string, string>, after: number, concurrency: number): Promise<Killed> {
   return new Promise((done, fail) => {
-    const child = spawn(process.execPath, [main, "apply", dir, "--auto-approve", "--outputs", outputsFileOf(dir), "--concurrency", String(concurrency)], {
+    const child = spawn(process.execPath, [main, "apply", dir, "--auto-approve", "--verbose", "--outputs", outputsFileOf(dir), "--concurrency", String(concurrency)], {
       env: { PATH: process.env.PATH ?? "", ...env },
       stdio: ["ignore", "ignore", "pipe"],
     });

@@ -154,3 +154,27 @@ export function bigDrift(n: number): DriftReport {
   }
   return { ...sampleDrift(), items, counts: { changed: n, missing: 0, orphaned: 0, unmanaged: 0, pending: 0 } };
 }
+
+/**
+ * A first apply of `canvases` canvases with `perCanvas` UDFs each (`u00000`, …), plus an update
+ * with a diff and two secrets: what apply groups and what it must not.
+ */
+export function bulkPlan(canvases: number, perCanvas: number): Plan {
+  const actions: PlannedAction[] = [
+    { address: "secret.A", kind: "Secret", action: "create", fields: [], notes: [] },
+    { address: "secret.B", kind: "Secret", action: "create", fields: [], notes: [] },
+  ];
+  for (let c = 0; c < canvases; c++) {
+    const canvas = `c${String(c).padStart(2, "0")}`;
+    actions.push({ address: `canvas.${canvas}`, kind: "Canvas", action: "create", fields: [{ field: "name", action: "update", secret: false, to: canvas }], notes: [] });
+  }
+  for (let c = 0; c < canvases; c++) {
+    const canvas = `c${String(c).padStart(2, "0")}`;
+    for (let i = 0; i < perCanvas; i++) {
+      const slug = `u${String(c * perCanvas + i).padStart(5, "0")}`;
+      actions.push({ address: `udf.${canvas}/${slug}`, kind: "Udf", action: "create", fields: [{ field: "slug", action: "update", secret: false, to: slug }], notes: [], references: [`canvas.${canvas}`] });
+    }
+  }
+  actions.push(withDiffs({ address: "udf.reports/loader", kind: "Udf", action: "update", id: "udf_loader", fields: [{ field: "code", action: "update", secret: false, from: OLD_CODE, to: NEW_CODE }], notes: [], references: ["canvas.reports"] }));
+  return { ...emptyPlan(), actions, summary: summaryOf(actions) };
+}

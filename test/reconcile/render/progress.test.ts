@@ -1,12 +1,22 @@
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import type { ProgressEvent } from "../../../src/reconcile/commands/command-types";
+import type { Plan } from "../../../src/reconcile/plan/plan-model";
+import { displayWidth } from "../../../src/reconcile/render/display-width";
 import { progressDisplay } from "../../../src/reconcile/render/progress";
 
 /** A stream that records what is written. */
 function fakeStream(tty: boolean, columns = 80) {
   const chunks: string[] = [];
-  const stream = { isTTY: tty, columns, write: (s: string) => (chunks.push(s), true) } as unknown as NodeJS.WritableStream & { isTTY?: boolean; columns?: number };
-  return { stream, text: () => chunks.join(""), chunks };
+  const listeners: (() => void)[] = [];
+  const stream = {
+    isTTY: tty,
+    columns,
+    write: (s: string) => (chunks.push(s), true),
+    on: (_event: "resize", listener: () => void) => listeners.push(listener),
+    off: (_event: "resize", listener: () => void) => listeners.splice(listeners.indexOf(listener), 1),
+  } as unknown as NodeJS.WritableStream & { isTTY?: boolean; columns?: number };
+  const resize = (to: number) => ((stream.columns = to), listeners.forEach((l) => l()));
+  return { stream, text: () => chunks.join(""), chunks, resize };
 }
 
 const EVENTS: ProgressEvent[] = [
@@ -56,13 +66,99 @@ describe("progress on a terminal", () => {
     expect(chunks.at(-1)).toBe("\r\x1b[K");
   });
 
-  it("cuts the status line to the terminal width so it never wraps", () => {
-    const { stream, chunks } = fakeStream(true, 30);
+  it("fits the status line to the terminal width: the (+N more) goes first, then the middle of the address; the counter and the action word stay", () => {
+    const { stream, chunks, resize } = fakeStream(true, 50);
     const show = progressDisplay(stream);
-    show({ type: "start", total: 40 });
-    show({ type: "begin", address: "udf.sales/a_very_long_udf_name_that_goes_on", action: "create" });
-    const line = (chunks.at(-1) ?? "").replace("\r\x1b[K", "");
-    expect(line.length).toBeLessThanOrEqual(29);
-    expect(line.startsWith("[0/40] creating udf.sales/")).toBe(true);
+    const line = () => (chunks.at(-1) ?? "").replace("\r\x1b[K", "");
+    show({ type: "start", total: 2000 });
+    show({ type: "begin", address: "udf.sales/u00041", action: "create" });
+    show({ type: "begin", address: "udf.sales/u00042", action: "create" });
+    expect(line()).toBe("[0/2000] creating udf.sales/u00042 … (+1 more)");
+    resize(40);
+    expect(line()).toBe("[0/2000] creating udf.sales/u00042 …");
+    show({ type: "begin", address: "udf.sales_and_marketing_reports/u00043", action: "create" });
+    expect(line()).toBe("[0/2000] creating udf.sales_a…/u00043 …");
+    expect(displayWidth(line())).toBeLessThanOrEqual(39);
+  });
+
+  it("never cuts to a stub such as 'creating canv…', counts wide characters as two columns, and has no control characters from the address", () => {
+    for (const columns of [12, 20, 30, 40, 80]) {
+      const { stream, chunks } = fakeStream(true, columns);
+      const show = progressDisplay(stream);
+      show({ type: "start", total: 40 });
+      for (const address of ["canvas.a_canvas_with_a_long_name_for_sales", "udf.売上レポート/週次の集計_🎉🎉🎉", "udf.x\x1b[2J/y"]) {
+        show({ type: "begin", address, action: "create" });
+        const line = (chunks.at(-1) ?? "").replace("\r\x1b[K", "");
+        expect(displayWidth(line), `${columns}: ${line}`).toBeLessThanOrEqual(columns - 1);
+        // Narrower than the counter and the word: the counter alone.
+        expect(line).toMatch(columns < 20 ? /^\[0\/40\]$/ : /^\[0\/40\] creating( |$)/);
+        expect(line).not.toMatch(/canv…|[\x00-\x1f]/);
+      }
+    }
+  });
+
+  it("re-fits the status line when the terminal is resized", () => {
+    const { stream, chunks, resize } = fakeStream(true, 80);
+    const show = progressDisplay(stream);
+    show({ type: "start", total: 3 });
+    show({ type: "begin", address: "udf.sales_and_marketing/weekly_summary", action: "update" });
+    expect(chunks.at(-1)).toBe("\r\x1b[K[0/3] updating udf.sales_and_marketing/weekly_summary …");
+    resize(30);
+    // The 57-column line the terminal re-wrapped on two rows of 30: the row above is cleared too.
+    expect(chunks.slice(-2).join("")).toBe("\r\x1b[K\x1b[1A\x1b[2K\r\x1b[K[0/3] updating udf…_summary …");
+    resize(80);
+    expect(chunks.at(-1)).toBe("\r\x1b[K[0/3] updating udf.sales_and_marketing/weekly_summary …");
+  });
+});
+
+const PLAN: Plan = {
+  version: 1, project: "p", target: "default", summary: {} as Plan["summary"], orphans: [], unmanaged: [], blocks: [], warnings: [],
+  actions: [
+    { address: "canvas.sales", kind: "Canvas", action: "create", fields: [], notes: [] },
+    ...["a", "b", "c"].map((slug) => ({ address: `udf.sales/${slug}`, kind: "Udf" as const, action: "create" as const, fields: [], notes: [], references: ["canvas.sales"] })),
+    { address: "secret.KEY", kind: "Secret", action: "update", fields: [], notes: [] },
+  ],
+};
+
+describe("progress outside a terminal, with the plan (apply without --verbose)", () => {
+  const events: ProgressEvent[] = [
+    { type: "start", total: 5 },
+    { type: "end", address: "secret.KEY", action: "update", status: "done" },
+    { type: "end", address: "canvas.sales", action: "create", status: "done" },
+    { type: "end", address: "udf.sales/a", action: "create", status: "done" },
+    { type: "end", address: "udf.sales/b", action: "create", status: "failed", message: "409 Conflict" },
+    { type: "end", address: "udf.sales/c", action: "create", status: "done" },
+  ];
+
+  it("writes each failure, and one line per canvas (or kind) once all its actions have finished", () => {
+    const { stream, text } = fakeStream(false);
+    const show = progressDisplay(stream, { plan: () => PLAN });
+    events.forEach(show);
+    expect(text()).toBe("[1/5] secrets: 1 done\n" + "[4/5] failed create udf.sales/b: 409 Conflict\n" + "[5/5] canvas.sales: 3 done, 1 failed\n");
+  });
+
+  it("says how far it got when a canvas takes long and nothing was written for 10 seconds", () => {
+    vi.useFakeTimers({ now: 0 });
+    try {
+      const { stream, text } = fakeStream(false);
+      const show = progressDisplay(stream, { plan: () => PLAN });
+      show({ type: "start", total: 5 });
+      show({ type: "end", address: "canvas.sales", action: "create", status: "done" });
+      vi.setSystemTime(10_000);
+      show({ type: "end", address: "udf.sales/a", action: "create", status: "done" });
+      vi.setSystemTime(12_000);
+      show({ type: "end", address: "udf.sales/b", action: "create", status: "done" });
+      expect(text()).toBe("[2/5] 2 of 5 finished\n");
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+
+  it("with --verbose writes one line per finished action", () => {
+    const { stream, text } = fakeStream(false);
+    const show = progressDisplay(stream, { plan: () => PLAN, verbose: true });
+    events.forEach(show);
+    expect(text().split("\n")).toHaveLength(6);
+    expect(text()).toContain("[3/5] done create udf.sales/a\n");
   });
 });
