@@ -6,9 +6,9 @@
  */
 import { readdirSync } from "node:fs";
 import { join, posix } from "node:path";
-import { parseDocument } from "yaml";
 import { RepositoryJail } from "../load/jail";
 import { SVC_FILE } from "../load/names";
+import { parseBoundedYaml } from "../load/yaml-parse";
 import { readSvcNames } from "./svc-names";
 
 export interface ProjectEntry {
@@ -98,9 +98,10 @@ function headerFiles(root: string, file: string): string[] {
   if (read.kind !== "text") return [];
   const text = read.text;
   if (!text.includes("headers")) return [];
-  const doc = parseDocument(text, { uniqueKeys: false });
-  if (doc.errors.length) return [];
-  const headers = (doc.toJS({ maxAliasCount: 100 }) as { headers?: unknown } | null)?.headers;
+  // Within the loader's bounds (size, nesting, aliases), so toJS expands nothing unbounded.
+  const parsed = parseBoundedYaml(text);
+  if (!parsed.ok) return [];
+  const headers = (parsed.doc.toJS({ maxAliasCount: -1 }) as { headers?: unknown } | null)?.headers;
   if (!Array.isArray(headers)) return [];
   return headers.flatMap((h) => (h && typeof h === "object" && typeof (h as { file?: unknown }).file === "string" ? [(h as { file: string }).file] : []));
 }

@@ -20,9 +20,9 @@ interface GitFailure {
 }
 
 /** Runs git; resolves with its stdout, or with why it failed. */
-function run(cwd: string, args: string[]): Promise<{ ok: true; stdout: string } | ({ ok: false } & GitFailure)> {
+function run(cwd: string, args: string[], maxBuffer = MAX_OUTPUT): Promise<{ ok: true; stdout: string } | ({ ok: false } & GitFailure)> {
   return new Promise((done) => {
-    execFile("git", args, { cwd, encoding: "utf8", maxBuffer: MAX_OUTPUT }, (error, stdout, stderr) => {
+    execFile("git", args, { cwd, encoding: "utf8", maxBuffer }, (error, stdout, stderr) => {
       if (!error) return done({ ok: true, stdout });
       const e = error as NodeJS.ErrnoException & { code?: string | number };
       if (e.code === "ENOENT") return done({ ok: false, message: "git is not installed (or not on PATH); --changed-since needs it." });
@@ -85,14 +85,13 @@ export interface Changes {
 
 /** What tracked files changed since `ref` (a branch, tag or commit), in two git processes; `cwd` is any folder of the work tree. @throws GitError when `ref` is not a commit or git fails. */
 export async function changesSince(cwd: string, ref: string): Promise<Changes> {
-  const root = cwd;
   if (ref.startsWith("-")) throw new GitError(`"${ref}" is not a git reference (it starts with "-").`);
   let base: string;
-  const merge = await run(root, ["merge-base", "--end-of-options", ref, "HEAD"]);
+  const merge = await run(cwd, ["merge-base", "--end-of-options", ref, "HEAD"]);
   if (merge.ok) base = merge.stdout.trim();
   else {
     // An unknown reference, or no common ancestor (a shallow clone, unrelated histories).
-    const commit = await run(root, ["rev-parse", "--verify", "--quiet", "--end-of-options", `${ref}^{commit}`]);
+    const commit = await run(cwd, ["rev-parse", "--verify", "--quiet", "--end-of-options", `${ref}^{commit}`]);
     if (!commit.ok) {
       throw new GitError(`"${ref}" is not a commit of this repository (git rev-parse found none). Fetch it first (actions/checkout: fetch-depth: 0), or name a branch, tag or commit that exists.`);
     }
@@ -100,7 +99,7 @@ export async function changesSince(cwd: string, ref: string): Promise<Changes> {
   }
   const changed = new Set<string>();
   const deleted: string[] = [];
-  const fields = nulList(await git(root, ["diff", "--name-status", "-z", "--no-renames", base, "--"]));
+  const fields = nulList(await git(cwd, ["diff", "--name-status", "-z", "--no-renames", base, "--"]));
   for (let i = 0; i + 1 < fields.length; i += 2) {
     changed.add(fields[i + 1]!);
     if (fields[i] === "D") deleted.push(fields[i + 1]!);
@@ -108,8 +107,8 @@ export async function changesSince(cwd: string, ref: string): Promise<Changes> {
   return { base, changed: [...changed].sort(), deleted: deleted.sort() };
 }
 
-/** A file's text at a commit, or undefined when it is not there. */
-export async function fileAt(root: string, commit: string, path: string): Promise<string | undefined> {
-  const r = await run(root, ["show", `${commit}:${path}`]);
+/** A file's text at a commit, or undefined when it is not there or longer than `maxBytes`. */
+export async function fileAt(root: string, commit: string, path: string, maxBytes: number): Promise<string | undefined> {
+  const r = await run(root, ["show", `${commit}:${path}`], maxBytes);
   return r.ok ? r.stdout : undefined;
 }

@@ -8,6 +8,7 @@
  */
 import { relative, resolve, sep } from "node:path";
 import { SVC_FILE } from "../load/names";
+import { YAML_LIMITS } from "../load/yaml-limits";
 import { affectedProjects, matrixOf, type MatrixEntry, type RemovedProject } from "./affected";
 import type { ProjectEntry } from "./find-projects";
 import { changesSince, fileAt, filesMentioning, GitError, gitRoot, workTree } from "./git-changes";
@@ -78,7 +79,7 @@ export async function projectsCommand(opts: ProjectsOptions): Promise<ProjectsRe
   const before = await Promise.all(
     projectFolders(root, scope, changes.deleted)
       .filter((d) => !now.has(d))
-      .map(async (d) => ({ dir: d, project: projectNameIn(await fileAt(root, changes.base, d === "." ? SVC_FILE : `${d}/${SVC_FILE}`)) })),
+      .map(async (d) => ({ dir: d, project: projectNameIn(await fileAt(root, changes.base, d === "." ? SVC_FILE : `${d}/${SVC_FILE}`, YAML_LIMITS.fileBytes)) })),
   );
   // svc.yaml is read for the affected projects only, unless a folder is gone: a project that moved
   // is told from a removed one by its name.

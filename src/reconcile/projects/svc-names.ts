@@ -5,13 +5,14 @@
  * itself is planned.
  */
 import { join, posix } from "node:path";
-import { parse } from "yaml";
+import { isAlias, isMap, isScalar, type Alias, type Node } from "yaml";
 import { formatLoadError } from "../../model/desired";
 import { Diagnostics } from "../load/diagnostics";
 import { MapReader, report, rootReader, type ReadContext } from "../load/fields";
 import { RepositoryJail } from "../load/jail";
 import { badTargetName, DEFAULT_TARGET, PATTERNS, PROJECT_EXPECTED, SVC_FILE } from "../load/names";
 import { Resolver } from "../load/variables";
+import { parseBoundedYaml } from "../load/yaml-parse";
 import { readYaml } from "../load/yaml-source";
 
 export interface SvcNames {
@@ -47,14 +48,13 @@ export async function readSvcNames(root: string, dir: string): Promise<SvcNames>
   return { project, targets: [...targets].sort() };
 }
 
-/** The `project:` of an svc.yaml's text, when it says one. */
+/** The `project:` of an svc.yaml's text (parsed within the loader's bounds), when it says one. */
 export function projectNameIn(text: string | undefined): string | undefined {
   if (text === undefined) return undefined;
-  try {
-    const doc = parse(text, { maxAliasCount: 100 }) as { project?: unknown } | null;
-    return typeof doc?.project === "string" ? doc.project : undefined;
-  } catch {
-    return undefined;
-  }
+  const parsed = parseBoundedYaml(text);
+  const project = parsed.ok && isMap(parsed.doc.contents) ? unaliasIn(parsed.aliases, parsed.doc.contents.get("project", true)) : undefined;
+  return isScalar(project) && typeof project.value === "string" ? project.value : undefined;
 }
+
+const unaliasIn = (aliases: ReadonlyMap<Alias, Node>, node: unknown) => (isAlias(node) ? aliases.get(node) : node);
 

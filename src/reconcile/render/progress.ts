@@ -146,7 +146,6 @@ function planGroups(plan: Plan | undefined): { groups: Map<string, Group>; group
   return { groups, groupOf };
 }
 
-
 function terminalDisplay(stream: ProgressStream): (e: ProgressEvent) => void {
   let total = 0;
   let finished = 0;

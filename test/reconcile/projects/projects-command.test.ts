@@ -101,6 +101,19 @@ describe("GIVEN a git repository of 20 projects, three of which read shared/geo.
     expect(svc(root, "--changed-since=--output=/tmp/x").stderr).toContain("is not a git reference");
   });
 
+  it("WHEN UDF settings files are hostile (an alias bomb, lists nested 5,000 deep) THEN they are read within the loader's bounds, refused and not expanded: the command ends, exit 0, with the readers of the changed helper", () => {
+    const bomb = ["a0: &a0 [x, x, x, x, x, x, x, x, x, x]", ...Array.from({ length: 9 }, (_, i) => `a${i + 1}: &a${i + 1} [${Array(10).fill(`*a${i}`).join(", ")}]`)].join("\n");
+    writeFileSync(join(root, "domains/p05/canvases/p05_canvas/bomb.yaml"), `headers: [{module: geo, file: ../../../../shared/geo.py}]\n${bomb}\n`);
+    writeFileSync(join(root, "domains/p06/canvases/p06_canvas/deep.yaml"), `headers: ${"[".repeat(5000)}${"]".repeat(5000)}\n`);
+    commit();
+    git(root, "tag", "-f", "hostile");
+    appendFileSync(join(root, "shared/geo.py"), "# changed\n");
+    const r = svc(root, "--changed-since", "hostile", "--json");
+    git(root, "tag", "-d", "hostile");
+    expect(r.code).toBe(0);
+    expect(projectsIn(r.stdout)).toEqual(["p01", "p02", "p03"]);
+  });
+
   it("WHEN a project's svc.yaml does not load THEN it is named with file:line and the command exits 1", () => {
     writeFileSync(join(root, "domains/p09/svc.yaml"), "project: [not, a, name]\n");
     const r = svc(root, "--changed-since", "main");
