@@ -4,9 +4,14 @@
  */
 import type { Dispatcher } from "undici";
 
-/** undici, loaded by the first client rather than by `require("svc-iac")`: it is most of the load time. */
+let undici: typeof import("undici") | undefined;
+
+/**
+ * undici, loaded by the first client rather than by `require("svc-iac")`: it is most of the load
+ * time. Kept once loaded: `require` resolves its name again at every call (microseconds a request).
+ */
 export function loadUndici(): typeof import("undici") {
-  return require("undici");
+  return (undici ??= require("undici"));
 }
 import type { z } from "zod";
 import { ApiError, codeForStatus, parseErrorDetail } from "./errors";
@@ -164,27 +169,100 @@ export class Transport {
     await sleep(delayMs);
   }
 
+  /**
+   * One attempt, through the dispatcher's handler interface: the answer is gathered into one
+   * buffer as it comes, with one timer for the whole exchange (see {@link AnswerCollector}).
+   */
   private async once(req: BuiltRequest, timeoutMs: number): Promise<RawResponse> {
     let body: Uint8Array | string | undefined;
-    const headers = { ...req.headers };
+    let headers = req.headers;
     // A text or absent body is never FormData: the global is not touched then (it loads Node's own copy of undici).
     if (req.body !== undefined && typeof req.body !== "string" && req.body instanceof FormData) {
       // Let the platform's own Request encode the multipart body and its boundary.
       const encoded = new Request("http://multipart.invalid/", { method: "POST", body: req.body });
-      headers["content-type"] = encoded.headers.get("content-type") ?? "multipart/form-data";
+      headers = { ...headers, "content-type": encoded.headers.get("content-type") ?? "multipart/form-data" };
       body = new Uint8Array(await encoded.arrayBuffer());
     } else body = req.body;
-    const res = await loadUndici().request(req.url, {
-      dispatcher: this.dispatcher,
-      method: req.method as Dispatcher.HttpMethod,
-      headers,
-      body,
-      signal: AbortSignal.timeout(timeoutMs),
+    const url = new URL(req.url);
+    return new Promise<RawResponse>((resolve, reject) => {
+      const answer = new AnswerCollector(resolve, reject, timeoutMs);
+      try {
+        this.dispatcher.dispatch({ origin: url.origin, path: url.pathname + url.search, method: req.method as Dispatcher.HttpMethod, headers, body }, answer);
+      } catch (e) {
+        answer.onResponseError(undefined, e as Error);
+      }
     });
-    const buf = Buffer.from(await res.body.arrayBuffer());
+  }
+}
+
+/**
+ * Gathers one answer from undici's dispatch handler calls: status, headers and the body's chunks,
+ * settled once. The time-out covers the whole exchange, from the dispatch to the last byte of the
+ * body (a server that trickles its answer is cut off as one that never answers): a plain timer,
+ * cleared when the answer is complete, where `AbortSignal.timeout` kept a timer, a weak reference
+ * and an abort listener alive per request for the whole time-out. A request still waiting for a
+ * connection when its time is up fails at once and is never sent.
+ */
+class AnswerCollector implements Dispatcher.DispatchHandler {
+  private controller: Dispatcher.DispatchController | undefined;
+  private status = 0;
+  private headers: Record<string, string> = {};
+  private readonly chunks: Buffer[] = [];
+  private readonly timer: ReturnType<typeof setTimeout>;
+  private settled = false;
+  private timedOut: Error | undefined;
+
+  constructor(
+    private readonly resolve: (res: RawResponse) => void,
+    private readonly reject: (err: unknown) => void,
+    timeoutMs: number,
+  ) {
+    this.timer = setTimeout(() => this.timeOut(), timeoutMs);
+  }
+
+  onRequestStart(controller: Dispatcher.DispatchController): void {
+    this.controller = controller;
+    if (this.timedOut) controller.abort(this.timedOut);
+  }
+
+  onResponseStart(_controller: Dispatcher.DispatchController, statusCode: number, headers: Record<string, string | string[] | undefined>): void {
+    // 1xx answers (100 Continue) are not the answer.
+    if (statusCode < 200) return;
+    this.status = statusCode;
     const flat: Record<string, string> = {};
-    for (const [k, v] of Object.entries(res.headers)) if (v !== undefined) flat[k] = Array.isArray(v) ? v.join(", ") : v;
-    return { status: res.statusCode, headers: flat, body: buf };
+    for (const k in headers) {
+      const v = headers[k];
+      if (v !== undefined) flat[k] = Array.isArray(v) ? v.join(", ") : v;
+    }
+    this.headers = flat;
+  }
+
+  onResponseData(_controller: Dispatcher.DispatchController, chunk: Buffer): void {
+    this.chunks.push(chunk);
+  }
+
+  onResponseEnd(): void {
+    if (this.settle()) this.resolve({ status: this.status, headers: this.headers, body: this.chunks.length === 1 ? this.chunks[0]! : Buffer.concat(this.chunks) });
+  }
+
+  onResponseError(_controller: Dispatcher.DispatchController | undefined, err: Error): void {
+    if (this.settle()) this.reject(err);
+  }
+
+  private timeOut(): void {
+    // The reason `AbortSignal.timeout` gives: a DOMException named TimeoutError.
+    this.timedOut = new DOMException("The operation was aborted due to timeout", "TimeoutError");
+    if (this.controller) this.controller.abort(this.timedOut);
+    // Aborted before it started (or the abort did not call back): fail now; `onRequestStart` aborts it if it ever starts.
+    this.onResponseError(undefined, this.timedOut);
+  }
+
+  /** True the first time: the answer or the failure is handed over once. */
+  private settle(): boolean {
+    if (this.settled) return false;
+    this.settled = true;
+    clearTimeout(this.timer);
+    return true;
   }
 }
 

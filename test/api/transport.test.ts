@@ -1,3 +1,5 @@
+import { createServer, type Server } from "node:http";
+import type { AddressInfo } from "node:net";
 import { describe, expect, it } from "vitest";
 import { ApiError } from "../../src/api/errors";
 import { failure, useEmulator } from "../helpers/emulator";
@@ -81,6 +83,37 @@ describe("transport retries", () => {
     fx.emu.setFaults(undefined);
   });
 
+  it("GIVEN a server that trickles its answer WHEN the time-out passes mid-body THEN the error is a time-out", async () => {
+    await withServer((req, res) => {
+      res.writeHead(200, { "content-type": "application/json" });
+      res.write('{"name": "');
+      const drip = setInterval(() => res.write("a"), 20);
+      req.socket.on("close", () => clearInterval(drip));
+    }, async (baseUrl) => {
+      const client = fx.client({ baseUrl, token: "t", timeoutMs: 150, retry: { maxAttempts: 1 } });
+      const started = performance.now();
+      const e = await failure(client.account.getSelf());
+      expect(e).toMatchObject({ code: "timeout", method: "GET", path: "/user/self" });
+      expect(performance.now() - started).toBeLessThan(1000);
+    });
+  });
+
+  it("GIVEN one connection held by a slow answer WHEN a second request's time-out passes while it waits THEN it fails as a time-out and is never sent", async () => {
+    const seen: string[] = [];
+    await withServer((req, res) => {
+      seen.push(req.url!);
+      setTimeout(() => res.end('{"name": "slow"}'), 400);
+    }, async (baseUrl) => {
+      const client = fx.client({ baseUrl, token: "t", connections: 1, timeoutMs: 1000, retry: { maxAttempts: 1 } });
+      const slow = client.transport.send("GET /user/self");
+      const queued = failure(client.transport.send("POST /collection/new", { body: { json: { name: "x" } }, timeoutMs: 100 }));
+      expect(await queued).toMatchObject({ code: "timeout", method: "POST" });
+      await slow;
+      await new Promise((r) => setTimeout(r, 50));
+      expect(seen).toEqual(["/v1/user/self"]);
+    });
+  });
+
   it("GIVEN nothing listening WHEN a POST is sent THEN the refused connection is retried (nothing was sent) and then reported", async () => {
     const dead = fx.client({ baseUrl: "http://127.0.0.1:9/v1", token: "t0ken-value-123", retry: { maxAttempts: 2, baseDelayMs: 1, maxDelayMs: 1 } });
     const e = await failure(dead.transport.send("POST /collection/new", { body: { json: { name: "x" } } }));
@@ -162,3 +195,15 @@ describe("scopes common to every endpoint (spec 5)", () => {
     expect(await res.json()).toEqual({ detail: "Method Not Allowed" });
   });
 });
+
+/** Runs `body` with a plain HTTP server answering with `handle`, at `http://127.0.0.1:<port>/v1`. */
+async function withServer(handle: Parameters<typeof createServer>[1], body: (baseUrl: string) => Promise<void>): Promise<void> {
+  const server: Server = createServer(handle);
+  await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));
+  try {
+    await body(`http://127.0.0.1:${(server.address() as AddressInfo).port}/v1`);
+  } finally {
+    server.closeAllConnections();
+    await new Promise((r) => server.close(r));
+  }
+}
