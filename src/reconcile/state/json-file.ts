@@ -5,11 +5,11 @@
 import { randomBytes } from "node:crypto";
 import { chmod, mkdir, rename, rm, writeFile } from "node:fs/promises";
 import path from "node:path";
-import { sortKeysDeep } from "../../canonical-json";
+import { sortedJsonText } from "../../canonical-json";
 
 /** JSON with object keys sorted at every level (arrays keep their order), 2-space indent and a trailing newline. */
 export function stableJsonText(value: unknown): string {
-  return `${JSON.stringify(sortKeysDeep(value), null, 2)}\n`;
+  return `${sortedJsonText(value, 2)}\n`;
 }
 
 /** A temporary name next to `file`: the same folder, so the final rename stays on one file system and is atomic. */
