@@ -52,7 +52,7 @@ describe("progress outside a terminal", () => {
 describe("progress on a terminal", () => {
   it("rewrites one status line in place and prints failures on lines of their own", () => {
     const { stream, text, chunks } = fakeStream(true);
-    const show = progressDisplay(stream);
+    const show = progressDisplay(stream, { statusIntervalMs: 0 });
     EVENTS.slice(0, 2).forEach(show);
     expect(chunks.at(-1)).toBe("\r\x1b[K[0/3] creating canvas.sales …");
     EVENTS.slice(2, 5).forEach(show);
@@ -68,7 +68,7 @@ describe("progress on a terminal", () => {
 
   it("fits the status line to the terminal width: the (+N more) goes first, then the middle of the address; the counter and the action word stay", () => {
     const { stream, chunks, resize } = fakeStream(true, 50);
-    const show = progressDisplay(stream);
+    const show = progressDisplay(stream, { statusIntervalMs: 0 });
     const line = () => (chunks.at(-1) ?? "").replace("\r\x1b[K", "");
     show({ type: "start", total: 2000 });
     show({ type: "begin", address: "udf.sales/u00041", action: "create" });
@@ -84,7 +84,7 @@ describe("progress on a terminal", () => {
   it("never cuts to a stub such as 'creating canv…', counts wide characters as two columns, and has no control characters from the address", () => {
     for (const columns of [12, 20, 30, 40, 80]) {
       const { stream, chunks } = fakeStream(true, columns);
-      const show = progressDisplay(stream);
+      const show = progressDisplay(stream, { statusIntervalMs: 0 });
       show({ type: "start", total: 40 });
       for (const address of ["canvas.a_canvas_with_a_long_name_for_sales", "udf.売上レポート/週次の集計_🎉🎉🎉", "udf.x\x1b[2J/y"]) {
         show({ type: "begin", address, action: "create" });
@@ -99,7 +99,7 @@ describe("progress on a terminal", () => {
 
   it("re-fits the status line when the terminal is resized", () => {
     const { stream, chunks, resize } = fakeStream(true, 80);
-    const show = progressDisplay(stream);
+    const show = progressDisplay(stream, { statusIntervalMs: 0 });
     show({ type: "start", total: 3 });
     show({ type: "begin", address: "udf.sales_and_marketing/weekly_summary", action: "update" });
     expect(chunks.at(-1)).toBe("\r\x1b[K[0/3] updating udf.sales_and_marketing/weekly_summary …");
@@ -108,6 +108,32 @@ describe("progress on a terminal", () => {
     expect(chunks.slice(-2).join("")).toBe("\r\x1b[K\x1b[1A\x1b[2K\r\x1b[K[0/3] updating udf…_summary …");
     resize(80);
     expect(chunks.at(-1)).toBe("\r\x1b[K[0/3] updating udf.sales_and_marketing/weekly_summary …");
+  });
+
+  it("redraws the status line at most once per interval, the latest state when the time is up, and writes failures and the final clear at once", () => {
+    vi.useFakeTimers();
+    try {
+      const { stream, chunks } = fakeStream(true);
+      const show = progressDisplay(stream, { statusIntervalMs: 100 });
+      show({ type: "start", total: 4 });
+      for (const slug of ["a", "b", "c"]) show({ type: "begin", address: `udf.sales/${slug}`, action: "create" });
+      show({ type: "end", address: "udf.sales/a", action: "create", status: "done" });
+      // Drawn at the start; the four events since then wait for the interval.
+      expect(chunks).toEqual(["\r\x1b[K[0/4]"]);
+      vi.advanceTimersByTime(100);
+      expect(chunks.at(-1)).toBe("\r\x1b[K[1/4] creating udf.sales/c … (+1 more)");
+      expect(chunks).toHaveLength(2);
+      show({ type: "end", address: "udf.sales/b", action: "create", status: "failed", message: "409 Conflict" });
+      expect(chunks.slice(-2)).toEqual(["\r\x1b[K✗ failed to create udf.sales/b: 409 Conflict\n", "\r\x1b[K[2/4] creating udf.sales/c …"]);
+      show({ type: "begin", address: "udf.sales/d", action: "create" });
+      show({ type: "end", address: "udf.sales/c", action: "create", status: "done" });
+      show({ type: "end", address: "udf.sales/d", action: "create", status: "done" });
+      expect(chunks.at(-1)).toBe("\r\x1b[K");
+      vi.advanceTimersByTime(1000);
+      expect(chunks.at(-1)).toBe("\r\x1b[K");
+    } finally {
+      vi.useRealTimers();
+    }
   });
 });
 
