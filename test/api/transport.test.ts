@@ -124,6 +124,15 @@ describe("transport retries", () => {
   });
 });
 
+describe("the connection pool", () => {
+  it("GIVEN the installed undici WHEN a client is made THEN its pool is undici's own Agent, loaded without the rest of the package", async () => {
+    const { Agent } = await import("undici");
+    const client = fx.client({ token: fx.emu.tokens.user_token });
+    expect((client.transport as unknown as { dispatcher: unknown }).dispatcher).toBeInstanceOf(Agent);
+    expect(require("undici/lib/dispatcher/agent")).toBe(Agent);
+  });
+});
+
 describe("secrets never reach errors", () => {
   it("GIVEN a canvas token in the path, a passcode and a user token WHEN the call fails THEN none of them is in the error", async () => {
     const canvasToken = "fc_demo/very_secret_canvas_token_123";
