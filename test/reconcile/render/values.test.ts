@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { describeFieldChange, formatFingerprint, formatValue, lineChangeCounts } from "../../../src/reconcile/render/values";
+import { describeFieldChange, formatCount, formatFingerprint, formatValue, lineChangeCounts } from "../../../src/reconcile/render/values";
 import { SECRETS } from "./fixtures";
 
 describe("line change counts of multi-line text", () => {
@@ -88,5 +88,13 @@ describe("describing a field change", () => {
     expect(describeFieldChange(unkeyed)).toBe("passcode: (sensitive value changed)");
     expect(describeFieldChange({ ...unkeyed, fromFingerprint: undefined })).toBe("passcode: (sensitive value set)");
     expect(describeFieldChange({ ...unkeyed, toFingerprint: "hmac-sha256:2ec5e9b359de" })).not.toContain("0a3157b07874");
+  });
+});
+
+describe("counts", () => {
+  it("writes every number as en-US does: thousands grouped, and fractions, huge numbers and -0 as toLocaleString has them", () => {
+    const numbers = [0, -0, 1, 12, 123, 999, 1000, 1001, 12345, 100000, 1234567, 999999999, -1, -1000, -1234567, Number.MAX_SAFE_INTEGER, -Number.MAX_SAFE_INTEGER, 1e21, 2 ** 60, 1.5, 1234.5678, NaN, Infinity, -Infinity];
+    for (let n = 0; n < 100000; n += 997) numbers.push(n);
+    for (const n of numbers) expect(formatCount(n), String(n)).toBe(n.toLocaleString("en-US"));
   });
 });
