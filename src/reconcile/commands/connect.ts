@@ -23,7 +23,7 @@ export interface Connection {
 export const EMBEDDED_DIR = ".svc-iac/local";
 
 export async function connect(
-  project: LoadedProject,
+  project: Pick<LoadedProject, "root" | "settings">,
   env: Record<string, string | undefined>,
   opts: { log?: (line: string) => void; client?: Partial<TransportOptions> } = {},
 ): Promise<Connection> {

@@ -13,8 +13,8 @@ import type { CommandOptions, CommandResult, TokenPublisher } from "./command-ty
 import { connect, type Connection } from "./connect";
 import { driftReport } from "../plan/drift";
 import { InventoryWriter } from "../apply/inventory-writer";
-import { loadRepositoryStaged } from "../load";
-import type { LoadedProject, LoadError } from "../../model/desired";
+import { loadRepositoryStaged, type ProjectSettingsOnly } from "../load";
+import type { DesiredKind, LoadedProject, LoadError } from "../../model/desired";
 import { observe, ObservationStart, type Observation } from "../observe";
 import { rekeyedEntries } from "../observe/rekey-inventory";
 import { FingerprintKey } from "../../resources/fingerprint";
@@ -72,12 +72,39 @@ async function sessionKey(backend: StateBackend, command: string, log: CommandOp
   }
 }
 
+/** A connection and the state opened on it, with the platform reads started early, if any. */
+interface Opened {
+  connection: Connection;
+  backend: StateBackend;
+  existingKey?: FingerprintKey;
+  started?: ObservationStart;
+}
+
+/**
+ * Connects and opens the state of `early`; with `observeEarly`, when the fingerprint key exists
+ * already (reading it writes nothing), starts the platform reads of the kinds `declares`.
+ */
+async function openSession(early: ProjectSettingsOnly, declares: readonly DesiredKind[], opts: CommandOptions, observeEarly: boolean, log: CommandOptions["log"]): Promise<Opened> {
+  const connection = await connect(early, opts.env, { log });
+  try {
+    const backend = openStateBackend(early.settings.state, { root: early.root, client: connection.client, project: early.project, target: early.target });
+    const existingKey = observeEarly ? await backend.fingerprintKey({ create: false }).catch(() => undefined) : undefined;
+    const started = existingKey ? ObservationStart.ofKinds(connection.client, declares, existingKey) : undefined;
+    return { connection, backend, ...(existingKey ? { existingKey } : {}), ...(started ? { started } : {}) };
+  } catch (e) {
+    await connection.close();
+    throw e;
+  }
+}
+
 /**
  * Loads, connects and opens the state; runs `body`; always closes the connection. The loader's
  * Python check (a child process) runs while the command connects: its errors, like every load
  * error, come before any other failure, and nothing is written before it has passed. With
- * `observeEarly` (commands that take no lock), the platform reads of the declared kinds start
- * meanwhile too, when the project's fingerprint key exists already (reading it writes nothing).
+ * `observeEarly` (commands that take no lock) and a platform named by the environment, the
+ * command connects as soon as svc.yaml is read and the platform reads start while the other files
+ * are read (when the project's fingerprint key exists already); what connecting says waits for the
+ * load, so a repository with errors shows only its errors.
  */
 async function withSession<R extends CommandResult>(
   opts: CommandOptions,
@@ -86,24 +113,38 @@ async function withSession<R extends CommandResult>(
   { observeEarly = false }: { observeEarly?: boolean } = {},
 ): Promise<R> {
   const failedLoad = (errors: LoadError[]) => ({ command, exitCode: 1, errors }) as unknown as R;
-  const staged = await loadRepositoryStaged(opts.dir, { target: opts.target, env: opts.env, log: opts.log });
+  const held: string[] = [];
+  let early: Promise<Opened> | undefined;
+  const onSettings = (basics: ProjectSettingsOnly, declares: DesiredKind[]) => {
+    // The embedded emulator is not started for a repository that may fail to load (it writes its folder).
+    if (!opts.env[basics.settings.credentials.baseUrlEnv]) return;
+    early = openSession(basics, declares, opts, true, (line) => held.push(line));
+    early.catch(() => {}); // reported after the load, as a late connection failure would be
+  };
+  const staged = await loadRepositoryStaged(opts.dir, { target: opts.target, env: opts.env, log: opts.log, ...(observeEarly ? { onSettings } : {}) });
+  const closeEarly = async () => (await early?.catch(() => undefined))?.connection.close();
   if (!staged.unchecked.ok) {
+    await closeEarly();
     const late = await staged.checked;
     return failedLoad(late.ok ? staged.unchecked.errors : late.errors);
   }
   const secrets = secretValues(staged.unchecked.project, opts.env);
   let connection: Connection | undefined;
   try {
-    connection = await connect(staged.unchecked.project, opts.env, { log: opts.log });
-    const { project: early } = staged.unchecked;
-    const backend = openStateBackend(early.settings.state, { root: early.root, client: connection.client, project: early.project, target: early.target });
-    const existingKey = observeEarly ? await backend.fingerprintKey({ create: false }).catch(() => undefined) : undefined;
-    const started = existingKey ? ObservationStart.of(connection.client, early, existingKey) : undefined;
+    const { project: unchecked } = staged.unchecked;
+    const opening = early ?? openSession(unchecked, unchecked.objects.map((o) => o.kind), opts, observeEarly, opts.log);
+    for (const line of held.splice(0)) opts.log?.(line);
+    const opened = await opening;
+    connection = opened.connection;
+    // The kinds the rest of the repository declares start now (those started early are kept).
+    opened.started?.declare(unchecked.objects.map((o) => o.kind));
+    for (const line of held.splice(0)) opts.log?.(line);
     const loaded = await staged.checked;
     if (!loaded.ok) return failedLoad(loaded.errors);
-    const fingerprintKey = existingKey ?? (await sessionKey(backend, command, opts.log));
-    return await body({ project: loaded.project, connection, backend, fingerprintKey, ...(started ? { started } : {}) });
+    const fingerprintKey = opened.existingKey ?? (await sessionKey(opened.backend, command, opts.log));
+    return await body({ project: loaded.project, connection, backend: opened.backend, fingerprintKey, ...(opened.started ? { started: opened.started } : {}) });
   } catch (e) {
+    if (!connection) await closeEarly();
     const late = await staged.checked;
     if (!late.ok) return failedLoad(late.errors);
     if (e instanceof PreflightError) return { command, exitCode: 1, errors: scrubSecrets(e.errors, late.project.secretEnvNames, opts.env) } as unknown as R;

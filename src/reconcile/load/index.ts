@@ -9,9 +9,9 @@
  * `src/model`, `src/resources` and `../phases`; nothing of the later steps.
  */
 import { resolve } from "node:path";
-import type { LoadResult, UdfTest } from "../../model/desired";
+import type { DesiredKind, LoadedProject, LoadResult, UdfTest } from "../../model/desired";
 import { readBucketPolicies, readSecrets, readServiceAccounts } from "./account-files";
-import { readCanvases, type CanvasExtras } from "./canvas-files";
+import { CANVASES, readCanvases, type CanvasExtras } from "./canvas-files";
 import { readCronjobs } from "./cronjob-files";
 import { sortByAddress } from "./desired";
 import { Diagnostics } from "./diagnostics";
@@ -31,7 +31,17 @@ export interface LoadOptions {
   env?: Record<string, string | undefined>;
   /** Where a warning goes (no Python interpreter for the Python check); without it, the project's warnings. */
   log?: (line: string) => void;
+  /**
+   * Called once svc.yaml has been read without error, before the other files are: with the
+   * project's settings and the kinds the repository plainly declares so far (the canvas kinds when
+   * `canvases/` holds a folder). A command may connect and start reading the platform then; the
+   * loader lets that work run between its reads. The load may still fail afterwards.
+   */
+  onSettings?: (early: ProjectSettingsOnly, declares: DesiredKind[]) => void;
 }
+
+/** What svc.yaml alone tells of a project: no objects yet. */
+export type ProjectSettingsOnly = Pick<LoadedProject, "root" | "project" | "target" | "settings">;
 
 /**
  * Reads and validates the repository at `dir`.
@@ -67,6 +77,11 @@ export async function loadRepositoryStaged(dir: string, opts: LoadOptions = {}):
   // The interpreter is looked up (a process start) while the files are read.
   warmPython(env);
   const svc = await readSvcFile(jail, target, vars, diag);
+  if (svc && !diag.count && opts.onSettings) {
+    const listing = jail.listFolder(CANVASES);
+    const declares: DesiredKind[] = listing.kind === "entries" && listing.entries.some((e) => e.isFolder) ? ["Canvas"] : [];
+    opts.onSettings({ root, project: svc.project, target, settings: svc.settings }, declares);
+  }
   const extras: CanvasExtras = { tests: [], python: [] };
   const canvases = await readCanvases(jail, vars, diag, extras);
   const cronjobs = await readCronjobs(jail, vars, diag);
@@ -78,7 +93,7 @@ export async function loadRepositoryStaged(dir: string, opts: LoadOptions = {}):
     ...(await readBucketPolicies(jail, vars, diag)),
   ]);
   // Started before the checks below, which run while Python parses.
-  const python = checkPython(extras.python, env);
+  const python = checkPython(extras.python, env, { root });
   checkReferences(loaded, cronjobs.references, diag);
   checkUniqueAddresses(loaded, diag);
   checkWithKinds(loaded, diag, vars.unresolvedIn);

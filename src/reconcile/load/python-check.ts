@@ -6,13 +6,15 @@
  * is run. Empty UDF files are reported here without Python.
  *
  * The interpreter is `SVC_PYTHON`, else `python3`; `SVC_PYTHON=` (set and empty) skips the check.
- * Where no interpreter can be started the check is skipped with one warning.
+ * Where no interpreter can be started the check is skipped with one warning. Files that passed
+ * before, unchanged, are not parsed again (`python-check-cache.ts`; given the project's folder).
  */
 import { spawn } from "node:child_process";
 import { existsSync } from "node:fs";
 import path from "node:path";
 import { pythonEnvironment, resolvePython } from "../../python-interpreter";
 import type { LoadError } from "../../model/desired";
+import { checkerIdentity, passDigest, PythonCheckCache } from "./python-check-cache";
 
 /** One Python file of the repository as the loader read it. */
 export interface PythonSource {
@@ -56,11 +58,12 @@ const MAX_OUTPUT_BYTES = 64 * 1024 * 1024;
 const TIMEOUT_MS = 120_000;
 
 /**
- * Checks `sources` (helper modules listed by several UDFs are checked once).
+ * Checks `sources` (helper modules listed by several UDFs are checked once). With `root` (the
+ * project folder), passes are kept in the cache folder and files that passed before are skipped.
  * @example
- * const r = await checkPython([{ file: "canvases/a/b.py", code, entrypoint: "udf" }], process.env);
+ * const r = await checkPython([{ file: "canvases/a/b.py", code, entrypoint: "udf" }], process.env, { root: "." });
  */
-export async function checkPython(sources: readonly PythonSource[], env: Record<string, string | undefined>): Promise<PythonCheckResult> {
+export async function checkPython(sources: readonly PythonSource[], env: Record<string, string | undefined>, opts: { root?: string } = {}): Promise<PythonCheckResult> {
   const errors: LoadError[] = [];
   const unique = new Map<string, PythonSource>();
   for (const s of sources) {
@@ -76,9 +79,22 @@ export async function checkPython(sources: readonly PythonSource[], env: Record<
   if (!resolved.ok) {
     return { errors, warning: `No Python interpreter found (${JSON.stringify(python)}: ${resolved.error.code ?? resolved.error.message}): the .py files were not parsed before deploying. Set SVC_PYTHON to an interpreter, or SVC_PYTHON= (empty) to skip this check without this warning.` };
   }
-  const input = [...unique.values()].map((s) => ({ file: s.file, code: s.code, ...(s.entrypoint !== undefined ? { entrypoint: s.entrypoint } : {}) }));
-  const ran = await runChecker(resolved.executable, script, JSON.stringify(input));
+  const identity = opts.root !== undefined ? checkerIdentity(resolved.executable, script) : undefined;
+  const cache = identity !== undefined ? PythonCheckCache.open(env, opts.root!, identity) : undefined;
+  const digests = new Map<string, string>();
+  const toParse: PythonSource[] = [];
+  for (const s of unique.values()) {
+    const digest = cache ? passDigest(s.code, s.entrypoint) : "";
+    digests.set(s.file, digest);
+    if (!cache?.passed.has(digest)) toParse.push(s);
+  }
+  const input = toParse.map((s) => ({ file: s.file, code: s.code, ...(s.entrypoint !== undefined ? { entrypoint: s.entrypoint } : {}) }));
+  const ran = input.length ? await runChecker(resolved.executable, script, JSON.stringify(input)) : { ok: true as const, problems: [] };
   if (!ran.ok) return { errors, warning: `The Python check could not run (${ran.why}): the .py files were not parsed before deploying.` };
+  if (cache) {
+    const failed = new Set(ran.problems.map((p) => p.file));
+    cache.save(new Set([...digests].filter(([file]) => !failed.has(file)).map(([, digest]) => digest)));
+  }
   for (const p of ran.problems) {
     const source = unique.get(p.file);
     const where = source?.entrypointSetAt ? ` (entrypoint: ${source.entrypoint} is set at ${source.entrypointSetAt})` : p.entrypoint ? ` (the default entrypoint; name another with entrypoint: in the UDF's <slug>.yaml)` : "";

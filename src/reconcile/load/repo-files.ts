@@ -14,8 +14,24 @@ export function reportRefused(file: string, read: JailRead, diag: Diagnostics): 
   if (read.kind === "refused") diag.add({ file, line: read.line ?? 1, column: read.column ?? 1, path: "", message: read.message });
 }
 
+/**
+ * How long the loader reads before it lets other work of the process run: a command reads the
+ * platform while the files are read (see `LoadOptions.onSettings`), and its answers are handled
+ * only between reads.
+ */
+const TURN_MS = 8;
+let turnStarted = performance.now();
+
+/** Lets pending I/O callbacks run once {@link TURN_MS} have passed since they last could. */
+async function shareTurn(): Promise<void> {
+  if (performance.now() - turnStarted < TURN_MS) return;
+  await new Promise<void>((resolve) => setImmediate(resolve));
+  turnStarted = performance.now();
+}
+
 /** A file's text; undefined when it does not exist, or when it is refused (reported). */
 export async function readText(jail: RepositoryJail, file: string, diag: Diagnostics): Promise<string | undefined> {
+  await shareTurn();
   const read = jail.readText(file);
   reportRefused(file, read, diag);
   return read.kind === "text" ? read.text : undefined;

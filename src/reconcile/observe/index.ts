@@ -37,6 +37,11 @@ export interface Observation {
 export function kindsToObserve(project: LoadedProject, inventory: Inventory | undefined): DesiredKind[] {
   const used = new Set<DesiredKind>(project.objects.map((o) => o.kind));
   for (const e of Object.values(inventory?.objects ?? {})) used.add(e.kind);
+  return withGroups(used);
+}
+
+/** `used` and the kinds observed together with them, in phase order. */
+function withGroups(used: ReadonlySet<DesiredKind>): DesiredKind[] {
   const groups = new Set([...used].flatMap((k) => traitsOf(k).observeGroup ?? []));
   return PHASES.filter((k) => used.has(k) || groups.has(traitsOf(k).observeGroup ?? ""));
 }
@@ -77,9 +82,18 @@ export class ObservationStart {
 
   /** Starts the bulk reads of the kinds `project` declares (failures wait for {@link observe}, which reports them). */
   static of(client: SvcClient, project: LoadedProject, fingerprintKey?: FingerprintKey): ObservationStart {
-    const start = new ObservationStart(client, fingerprintKey);
-    for (const k of kindsToObserve(project, undefined)) if (!traitsOf(k).observeEach) start.bulk(k);
-    return start;
+    return ObservationStart.ofKinds(client, project.objects.map((o) => o.kind), fingerprintKey);
+  }
+
+  /** Starts the bulk reads of `kinds` and of the kinds observed with them. */
+  static ofKinds(client: SvcClient, kinds: readonly DesiredKind[], fingerprintKey?: FingerprintKey): ObservationStart {
+    return new ObservationStart(client, fingerprintKey).declare(kinds);
+  }
+
+  /** Starts the bulk reads of `kinds` and of the kinds observed with them that have not started. */
+  declare(kinds: readonly DesiredKind[]): this {
+    for (const k of withGroups(new Set(kinds))) if (!traitsOf(k).observeEach) this.bulk(k);
+    return this;
   }
 
   /** The bulk read of `kind`, started now or earlier. */

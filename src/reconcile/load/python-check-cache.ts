@@ -1,0 +1,117 @@
+/**
+ * What the Python check already passed, kept between runs as linters keep theirs (ruff's
+ * `.ruff_cache`, mypy's `.mypy_cache`): a plan after an apply, or a second plan of the same
+ * checkout, starts no interpreter for files that have not changed. Parsing 10,000 UDF files takes
+ * Python about a second; looking them up here takes milliseconds.
+ *
+ * Only passes are kept, never problems (a file with an error is parsed again every run, so its
+ * message is always Python's own). A pass is a digest of the file's code and entrypoint, under the
+ * identity of the checker: the interpreter's real executable with its size and modification time
+ * (an upgraded Python parses anew) and the checker script's own digest. One file per project
+ * folder, holding the passes of its last run only, so it never grows past the repository.
+ *
+ * The folder is `SVC_CACHE_DIR`, else `$XDG_CACHE_HOME/svc-iac`, else `~/.cache/svc-iac`; set and
+ * empty (`SVC_CACHE_DIR=`), nothing is kept. The cache lives outside the repository and is only
+ * ever a shortcut: an unreadable, oversized or foreign file counts as empty, and a failed write is
+ * ignored (the next run parses again).
+ */
+import { createHash, randomBytes } from "node:crypto";
+import { closeSync, fstatSync, mkdirSync, openSync, readFileSync, readSync, renameSync, rmSync, statSync, writeFileSync, constants } from "node:fs";
+import path from "node:path";
+
+/** The first line of a cache file: its format, then the checker's identity. */
+const FORMAT = "svc-iac python-check 1";
+/** A cache file larger than this (about 600,000 passes) is not read. */
+const MAX_CACHE_BYTES = 32 * 2 ** 20;
+/** Hex characters of each pass's digest (128 bits). */
+const DIGEST_CHARS = 32;
+
+/** The folder caches go in, or undefined when caching is off or no home is known. */
+export function cacheFolder(env: Record<string, string | undefined>): string | undefined {
+  const chosen = env.SVC_CACHE_DIR;
+  if (chosen !== undefined) return chosen.trim() === "" ? undefined : path.resolve(chosen);
+  if (env.XDG_CACHE_HOME) return path.join(env.XDG_CACHE_HOME, "svc-iac");
+  if (env.HOME) return path.join(env.HOME, ".cache", "svc-iac");
+  return undefined;
+}
+
+/** Who checks: a pass made by another interpreter or another checker script does not count. */
+export function checkerIdentity(executable: string, script: string): string | undefined {
+  try {
+    const st = statSync(executable);
+    const scriptDigest = createHash("sha256").update(readFileSync(script)).digest("hex").slice(0, DIGEST_CHARS);
+    return JSON.stringify([executable, st.size, Math.round(st.mtimeMs), scriptDigest]);
+  } catch {
+    return undefined;
+  }
+}
+
+/** The digest a pass of `code` (with its entrypoint, for a UDF's main file) is kept under. */
+export function passDigest(code: string, entrypoint: string | undefined): string {
+  return createHash("sha256").update(entrypoint ?? "").update("\0").update(code).digest("hex").slice(0, DIGEST_CHARS);
+}
+
+/** The passes of one project folder, read from and written to the cache folder. */
+export class PythonCheckCache {
+  private constructor(
+    private readonly file: string,
+    private readonly header: string,
+    /** The passes read (empty when none were, or they were another checker's). */
+    readonly passed: ReadonlySet<string>,
+  ) {}
+
+  /** The cache of the project at `root` for `identity`, read now; undefined when caching is off. */
+  static open(env: Record<string, string | undefined>, root: string, identity: string): PythonCheckCache | undefined {
+    const folder = cacheFolder(env);
+    if (!folder) return undefined;
+    const file = path.join(folder, "python-check", `${createHash("sha256").update(path.resolve(root)).digest("hex").slice(0, 24)}.txt`);
+    const header = `${FORMAT} ${identity}`;
+    return new PythonCheckCache(file, header, readPasses(file, header));
+  }
+
+  /** Keeps exactly `passes` (this run's) unless they are what was read; best effort. */
+  save(passes: ReadonlySet<string>): void {
+    if (passes.size === this.passed.size && [...passes].every((p) => this.passed.has(p))) return;
+    try {
+      mkdirSync(path.dirname(this.file), { recursive: true, mode: 0o700 });
+      const temp = `${this.file}.${randomBytes(6).toString("hex")}.tmp`;
+      try {
+        writeFileSync(temp, `${this.header}\n${[...passes].sort().join("\n")}\n`, { flag: "wx", mode: 0o600 });
+        renameSync(temp, this.file);
+      } finally {
+        rmSync(temp, { force: true });
+      }
+    } catch {
+      // A cache that cannot be written only costs the next run its parse.
+    }
+  }
+}
+
+/** The passes in `file` when its first line is `header`; an empty set otherwise. */
+function readPasses(file: string, header: string): Set<string> {
+  let fd: number;
+  try {
+    fd = openSync(file, constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK);
+  } catch {
+    return new Set();
+  }
+  try {
+    const st = fstatSync(fd);
+    if (!st.isFile() || st.size > MAX_CACHE_BYTES) return new Set();
+    const buf = Buffer.allocUnsafe(st.size);
+    let total = 0;
+    while (total < buf.length) {
+      const n = readSync(fd, buf, total, buf.length - total, null);
+      if (n === 0) break;
+      total += n;
+    }
+    const lines = buf.subarray(0, total).toString("utf8").split("\n");
+    if (lines[0] !== header) return new Set();
+    const wellFormed = new RegExp(`^[0-9a-f]{${DIGEST_CHARS}}$`);
+    return new Set(lines.slice(1).filter((l) => wellFormed.test(l)));
+  } catch {
+    return new Set();
+  } finally {
+    closeSync(fd);
+  }
+}

@@ -1,0 +1,152 @@
+/**
+ * The Python check keeps what passed (outside the repository, in SVC_CACHE_DIR, else the user's
+ * cache folder): unchanged files are not parsed again, a changed or broken file always is, and a
+ * cache that is missing, foreign, oversized or a link never hides a problem.
+ */
+import { chmodSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, utimesSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { loadRepository } from "../../../src/reconcile/load";
+import { cacheFolder } from "../../../src/reconcile/load/python-check-cache";
+import { copyRepo, FIXTURE_SECRETS } from "../../helpers/repo";
+
+/**
+ * An interpreter that answers the loader's question for its executable with its own path (so the
+ * check itself runs through it too) and records, per check, the files it was given.
+ */
+function recordingPython(): { python: string; checks: () => string[][] } {
+  const dir = mkdtempSync(join(tmpdir(), "svc-python-"));
+  const log = join(dir, "checks.log");
+  const python = join(dir, "python");
+  const record = `import json,sys; items=json.load(open(sys.argv[1])); print(json.dumps(sorted(i["file"] for i in items)))`;
+  writeFileSync(
+    python,
+    [
+      "#!/bin/sh",
+      `if [ "$1" = "-c" ]; then echo "${python}"; exit 0; fi`,
+      `input="${dir}/input.$$"`,
+      `cat > "$input"`,
+      `python3 -c '${record}' "$input" >> "${log}"`,
+      `exec python3 "$@" < "$input"`,
+      "",
+    ].join("\n"),
+  );
+  chmodSync(python, 0o755);
+  const checks = () => (existsSync(log) ? readFileSync(log, "utf8").trim().split("\n").map((l) => JSON.parse(l) as string[]) : []);
+  return { python, checks };
+}
+
+const load = async (dir: string, extra: Record<string, string>) => {
+  const r = await loadRepository(dir, { env: { ...FIXTURE_SECRETS, ...extra } });
+  return r.ok ? [] : r.errors.map((e) => `${e.file}:${e.line}:${e.column}: ${e.message}`);
+};
+
+function cacheFiles(cache: string): string[] {
+  const folder = join(cache, "python-check");
+  return existsSync(folder) ? readdirSync(folder).map((f) => join(folder, f)) : [];
+}
+
+describe("GIVEN a cache folder (SVC_CACHE_DIR)", () => {
+  it("WHEN a repository is loaded twice unchanged THEN the second load starts no check, and the cache holds digests, no code", async () => {
+    const dir = copyRepo("valid-full");
+    const cache = mkdtempSync(join(tmpdir(), "svc-cache-"));
+    const { python, checks } = recordingPython();
+    expect(await load(dir, { SVC_PYTHON: python, SVC_CACHE_DIR: cache })).toEqual([]);
+    expect(checks()).toHaveLength(1);
+    const parsed = checks()[0]!;
+    expect(parsed).toContain("canvases/listings/stats.py");
+    expect(await load(dir, { SVC_PYTHON: python, SVC_CACHE_DIR: cache })).toEqual([]);
+    expect(checks()).toHaveLength(1);
+    const [file] = cacheFiles(cache);
+    const text = readFileSync(file!, "utf8");
+    expect(text).not.toContain("def ");
+    expect(text.split("\n").slice(1).filter(Boolean)).toHaveLength(parsed.length);
+  });
+
+  it("WHEN one file changes THEN only it is parsed; WHEN it breaks THEN its error shows on every load, never from the cache", async () => {
+    const dir = copyRepo("valid-full");
+    const cache = mkdtempSync(join(tmpdir(), "svc-cache-"));
+    const { python, checks } = recordingPython();
+    await load(dir, { SVC_PYTHON: python, SVC_CACHE_DIR: cache });
+    writeFileSync(join(dir, "canvases/listings/stats.py"), "def udf():\n    return 2\n");
+    expect(await load(dir, { SVC_PYTHON: python, SVC_CACHE_DIR: cache })).toEqual([]);
+    expect(checks()[1]).toEqual(["canvases/listings/stats.py"]);
+    writeFileSync(join(dir, "canvases/listings/stats.py"), "def udf(:\n");
+    for (let run = 0; run < 2; run++) {
+      expect(await load(dir, { SVC_PYTHON: python, SVC_CACHE_DIR: cache })).toEqual(["canvases/listings/stats.py:1:9: Python syntax error: invalid syntax"]);
+    }
+    expect(checks().slice(2)).toEqual([["canvases/listings/stats.py"], ["canvases/listings/stats.py"]]);
+    // Renaming the entrypoint of unchanged code is a new check too: the pass was for "udf".
+    writeFileSync(join(dir, "canvases/listings/stats.py"), "def udf():\n    return 2\n");
+    await load(dir, { SVC_PYTHON: python, SVC_CACHE_DIR: cache });
+    writeFileSync(join(dir, "canvases/listings/stats.yaml"), "entrypoint: main\n");
+    expect(await load(dir, { SVC_PYTHON: python, SVC_CACHE_DIR: cache })).toEqual([
+      "canvases/listings/stats.py:1:1: found no top-level function 'main', the UDF's entrypoint: its functions are udf (entrypoint: main is set at canvases/listings/stats.yaml:1)",
+    ]);
+  });
+
+  it("WHEN the interpreter changes (a new modification time) THEN every file is parsed again", async () => {
+    const dir = copyRepo("valid-full");
+    const cache = mkdtempSync(join(tmpdir(), "svc-cache-"));
+    const { python, checks } = recordingPython();
+    await load(dir, { SVC_PYTHON: python, SVC_CACHE_DIR: cache });
+    const later = new Date(Date.now() + 60_000);
+    utimesSync(python, later, later);
+    await load(dir, { SVC_PYTHON: python, SVC_CACHE_DIR: cache });
+    expect(checks()).toHaveLength(2);
+    expect(checks()[1]).toEqual(checks()[0]);
+  });
+
+  it("WHEN the cache file is garbage, oversized or a link to another file THEN it counts as empty and the check runs", async () => {
+    const dir = copyRepo("valid-full");
+    const cache = mkdtempSync(join(tmpdir(), "svc-cache-"));
+    const { python, checks } = recordingPython();
+    await load(dir, { SVC_PYTHON: python, SVC_CACHE_DIR: cache });
+    const [file] = cacheFiles(cache);
+    const good = readFileSync(file!, "utf8");
+    const header = good.split("\n")[0];
+    writeFileSync(file!, `${header}\nnot a digest\n\u0000\u0001`);
+    await load(dir, { SVC_PYTHON: python, SVC_CACHE_DIR: cache });
+    expect(checks()).toHaveLength(2);
+    // Larger than the 32 MiB the cache reads: ignored, not read into memory.
+    writeFileSync(file!, good + "0".repeat(33 * 2 ** 20));
+    await load(dir, { SVC_PYTHON: python, SVC_CACHE_DIR: cache });
+    expect(checks()).toHaveLength(3);
+    // A link planted in the cache folder is not followed, and the write replaces the link, not its target.
+    const elsewhere = join(mkdtempSync(join(tmpdir(), "svc-elsewhere-")), "passes.txt");
+    writeFileSync(elsewhere, good);
+    rmSync(file!);
+    symlinkSync(elsewhere, file!);
+    await load(dir, { SVC_PYTHON: python, SVC_CACHE_DIR: cache });
+    expect(checks()).toHaveLength(4);
+    expect(readFileSync(elsewhere, "utf8")).toBe(good);
+  });
+
+  it("WHEN SVC_CACHE_DIR is set and empty THEN nothing is kept and every load parses", async () => {
+    const dir = copyRepo("valid-full");
+    const home = mkdtempSync(join(tmpdir(), "svc-home-"));
+    const { python, checks } = recordingPython();
+    for (let run = 0; run < 2; run++) await load(dir, { SVC_PYTHON: python, SVC_CACHE_DIR: "", HOME: home });
+    expect(checks()).toHaveLength(2);
+    expect(readdirSync(home)).toEqual([]);
+  });
+
+  it("WHEN the cache folder cannot be written THEN the load still succeeds", async () => {
+    const dir = copyRepo("valid-full");
+    const blocked = join(mkdtempSync(join(tmpdir(), "svc-cache-")), "file");
+    writeFileSync(blocked, "a file where the folder would go");
+    const { python, checks } = recordingPython();
+    expect(await load(dir, { SVC_PYTHON: python, SVC_CACHE_DIR: blocked })).toEqual([]);
+    expect(checks()).toHaveLength(1);
+  });
+});
+
+describe("GIVEN no SVC_CACHE_DIR", () => {
+  it("THEN the cache is $XDG_CACHE_HOME/svc-iac, else ~/.cache/svc-iac, else none", () => {
+    expect(cacheFolder({ XDG_CACHE_HOME: "/x", HOME: "/h" })).toBe("/x/svc-iac");
+    expect(cacheFolder({ HOME: "/h" })).toBe("/h/.cache/svc-iac");
+    expect(cacheFolder({})).toBeUndefined();
+    expect(cacheFolder({ SVC_CACHE_DIR: " ", HOME: "/h" })).toBeUndefined();
+  });
+});
