@@ -368,8 +368,12 @@ export async function applyPlan(ctx: ApplyContext, outcome: PlanOutcome): Promis
     await ctx.inventory.fold();
     await Promise.all(applier.reported);
   }
+  // In the plan's order: each result's place looked up once, not at every comparison of the sort.
   const order = new Map(outcome.steps.map((s, i) => [s.action.address + " " + s.action.action, i]));
-  const results = [...applier.results].sort((a, b) => (order.get(a.address + " " + a.action) ?? 0) - (order.get(b.address + " " + b.action) ?? 0));
+  const results = applier.results
+    .map((r) => ({ r, at: order.get(r.address + " " + r.action) ?? 0 }))
+    .sort((a, b) => a.at - b.at)
+    .map((x) => x.r);
   const counts = { done: 0, failed: 0, skipped: 0 } as Record<ResultStatus, number>;
   for (const r of results) counts[r.status]++;
   return {
