@@ -61,22 +61,25 @@ export function groupKeyOf(o: Groupable): string {
  */
 export function groupBulk<T extends Groupable>(items: readonly T[], groupable: (t: T) => boolean, min = GROUP_MIN): Shown<T>[] {
   const groups = new Map<string, T[]>();
-  for (const t of items) {
-    if (!groupable(t)) continue;
-    const key = groupKeyOf(t);
+  // Each item's key, made once (undefined when it is not groupable).
+  const keys = items.map((t) => (groupable(t) ? groupKeyOf(t) : undefined));
+  items.forEach((t, i) => {
+    const key = keys[i];
+    if (key === undefined) return;
     const members = groups.get(key);
     if (members) members.push(t);
     else groups.set(key, [t]);
-  }
+  });
   const shown: Shown<T>[] = [];
   const placed = new Set<string>();
-  for (const t of items) {
-    const members = groupable(t) ? groups.get(groupKeyOf(t))! : undefined;
-    if (!members || members.length < min) {
+  for (let i = 0; i < items.length; i++) {
+    const t = items[i]!;
+    const key = keys[i];
+    const members = key === undefined ? undefined : groups.get(key)!;
+    if (key === undefined || !members || members.length < min) {
       shown.push({ one: t });
       continue;
     }
-    const key = groupKeyOf(t);
     if (placed.has(key)) continue;
     placed.add(key);
     const canvas = canvasOf(t);
@@ -116,8 +119,14 @@ function nameIn(address: string, canvas: string | undefined): string {
   return oneLine(folder && name.startsWith(folder) ? name.slice(folder.length) : name);
 }
 
-/** Up to three names in full, else the first and the last in sorted order. */
+/** Up to three names in full, else the first and the last in sorted order (found without sorting a group of thousands). */
 function range(names: string[]): string {
-  const sorted = [...names].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
-  return sorted.length <= 3 ? sorted.join(", ") : `${sorted[0]} … ${sorted[sorted.length - 1]}`;
+  if (names.length <= 3) return [...names].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0)).join(", ");
+  let first = names[0]!;
+  let last = first;
+  for (const n of names) {
+    if (n < first) first = n;
+    if (n > last) last = n;
+  }
+  return `${first} … ${last}`;
 }
