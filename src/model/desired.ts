@@ -33,7 +33,8 @@ export interface DesiredObject {
   /** Stable, human address: `canvas.sales`, `udf.sales/loader`, `share.sales`, `cronjob.daily`, `secret.MAPBOX_TOKEN`, `service_account.ci`, `bucket_policy.demo-bucket`. */
   address: string;
   kind: DesiredKind;
-  inputs: Record<string, unknown>;
+  /** Never changed in place (replaced instead): the kinds' check of them is kept per inputs object. */
+  inputs: Readonly<Record<string, unknown>>;
   refs: { canvas?: string; udf?: string };
   /** Reconciler options that are not platform fields (rotation policy, where to write outputs). */
   options: {

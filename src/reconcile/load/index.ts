@@ -6,7 +6,8 @@
  *
  * Folder `load/`: the first step, a repository's files read into desired objects (files, keys,
  * fields, variables, diagnostics, moved blocks, name affixes) and the repository's digest. May import
- * `src/model`, `src/resources` and `../phases`; nothing of the later steps.
+ * `src/model`, `src/resources`, `../phases` and `../checked-inputs` (the kinds' checks, kept for
+ * the plan); nothing of the later steps.
  */
 import { resolve } from "node:path";
 import type { DesiredKind, LoadedProject, LoadResult, UdfTest } from "../../model/desired";

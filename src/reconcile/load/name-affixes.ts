@@ -46,7 +46,8 @@ export function applyNameAffixes(objects: DesiredObject[], names: NameAffixes | 
     const field = traitsOf(o.kind).nameInput;
     const name = field === undefined ? undefined : o.inputs[field];
     if (field === undefined || typeof name !== "string") continue;
-    o.inputs[field] = `${names.prefix}${name}${names.suffix}`;
+    // A new inputs object, not a change in place: checked inputs are kept per inputs object (checked-inputs.ts).
+    o.inputs = { ...o.inputs, [field]: `${names.prefix}${name}${names.suffix}` };
     for (const f of kindFailures(o).filter((x) => x.property === field)) {
       const at = names.prefixAt ?? names.suffixAt!;
       const affixes = [names.prefix && `name_prefix ${JSON.stringify(names.prefix)}`, names.suffix && `name_suffix ${JSON.stringify(names.suffix)}`].filter(Boolean).join(" and ");

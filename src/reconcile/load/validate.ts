@@ -5,7 +5,7 @@
  */
 import type { DesiredObject, LoadError } from "../../model/desired";
 import type { CheckFailure } from "../../resources/kind";
-import { KINDS } from "../../resources/registry";
+import { checkDeclared } from "../checked-inputs";
 import { didYouMean, type Diagnostics } from "./diagnostics";
 import type { UdfReference } from "./cronjob-files";
 
@@ -33,14 +33,9 @@ export function checkUniqueAddresses(objects: readonly DesiredObject[], diag: Di
 
 const snake = (property: string) => property.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`);
 
-/** The kind's check failures of `o`'s inputs, references given placeholders (the planner resolves them). */
+/** The kind's check failures of `o`'s inputs, references given placeholders (the planner resolves them); what passes is kept for the plan. */
 export function kindFailures(o: DesiredObject): CheckFailure[] {
-  const raw = {
-    ...o.inputs,
-    ...(o.kind === "Udf" || o.kind === "CanvasShare" ? { canvasId: `<canvas ${o.refs.canvas}>` } : {}),
-    ...(o.kind === "Cronjob" ? { udfId: `<udf ${o.refs.udf}>` } : {}),
-  };
-  return KINDS[o.kind].check(raw).failures;
+  return checkDeclared(o, o.inputs).failures;
 }
 
 /** Runs each kind's `check` on objects whose file had no error. */

@@ -10,6 +10,7 @@
  * Folder `plan/`: the pure steps from desired objects, observation and inventory to a plan or a
  * drift report (matching, renames, protection, targeting, cascade, the cross-target rule, unmanaged
  * objects, rotation, saved plans). No I/O. May import `src/model`, `src/resources`, `../phases`,
+ * `../checked-inputs`,
  * and the types or pure helpers of `../load`, `../observe`, `../state`, `../render` and
  * `../import/keep-fields`.
  */
