@@ -1,6 +1,7 @@
 """Checks the Python files of a svc-iac repository with Python's own parser, in one process.
 
-stdin: a JSON list of {"file", "code", "entrypoint"} ("entrypoint" only for a UDF's main file).
+stdin: one JSON object {"file", "code", "entrypoint"} per line ("entrypoint" only for a UDF's main
+file), each parsed as it arrives: the sender goes on reading files meanwhile.
 stdout: a JSON list of {"file", "line", "column", "message"}, one per problem found:
 - a syntax error, at its line and column;
 - a UDF whose code defines no top-level function (or other top-level name) called its entrypoint.
@@ -48,10 +49,10 @@ def check(item):
 
 
 def main():
-    items = json.load(sys.stdin)
     problems = []
-    for item in items:
-        problems.extend(check(item))
+    for line in sys.stdin:
+        if line.strip():
+            problems.extend(check(json.loads(line)))
     json.dump(problems, sys.stdout)
 
 

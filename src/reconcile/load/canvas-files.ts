@@ -10,6 +10,9 @@ import { desiredObject } from "./desired";
 import { MapReader, referencedInputs, rootReader, type ReadContext } from "./fields";
 import { CANVAS_KEYS, DURATION_EXPECTED, HEADER_KEYS, PATTERNS, SHARE_KEYS, UDF_KEYS } from "./keys";
 import type { PythonSource } from "./python-check";
+
+/** Takes Python files as the loader reads them. */
+export type PythonSink = { push(s: PythonSource): unknown };
 import { listFolder, readText, reportRefused } from "./repo-files";
 import { readUdfTests } from "./udf-tests";
 import type { Resolver } from "./variables";
@@ -27,7 +30,8 @@ const UDF_INPUT_KEYS = { entrypoint: "entrypoint", metadata: "metadata", headers
 /** What the loader gathers besides the objects: the UDFs' `tests:` and the Python files to check. */
 export interface CanvasExtras {
   tests: UdfTest[];
-  python: PythonSource[];
+  /** Where each Python file goes as it is read (the Python check, or a list). */
+  python: PythonSink;
 }
 
 /** Every canvas, share and UDF of the repository; the UDFs' tests and Python sources go to `extras`. */
@@ -128,7 +132,7 @@ function readCanvasFile(ctx: ReadContext, canvas: string): DesiredObject[] {
   return out;
 }
 
-async function readUdf(jail: RepositoryJail, canvas: string, slug: string, files: ReadonlySet<string>, vars: Resolver, diag: Diagnostics, python: PythonSource[]): Promise<{ object: DesiredObject; tests: UdfTest[] } | undefined> {
+async function readUdf(jail: RepositoryJail, canvas: string, slug: string, files: ReadonlySet<string>, vars: Resolver, diag: Diagnostics, python: PythonSink): Promise<{ object: DesiredObject; tests: UdfTest[] } | undefined> {
   const folder = `${CANVASES}/${canvas}`;
   const pyFile = `${folder}/${slug}.py`;
   if (slug === "canvas") {
@@ -178,7 +182,7 @@ interface UdfSettings {
   referenced: ReferencedInput[];
 }
 
-async function readUdfSettings(jail: RepositoryJail, ctx: ReadContext, folder: string, udf: { canvas: string; slug: string }, python: PythonSource[]): Promise<UdfSettings> {
+async function readUdfSettings(jail: RepositoryJail, ctx: ReadContext, folder: string, udf: { canvas: string; slug: string }, python: PythonSink): Promise<UdfSettings> {
   const top = rootReader(ctx, UDF_KEYS);
   if (!top.isMapping) return { headers: [], tests: [], referenced: [] };
   const entrypoint = top.string("entrypoint", { pattern: PATTERNS.module, expected: 'a Python function name, e.g. "udf"' });
@@ -197,7 +201,7 @@ async function readUdfSettings(jail: RepositoryJail, ctx: ReadContext, folder: s
   return { ...settings, referenced: referencedInputs(ctx, UDF_INPUT_KEYS) };
 }
 
-async function readHeaders(jail: RepositoryJail, ctx: ReadContext, top: MapReader, folder: string, python: PythonSource[]): Promise<UdfSettings["headers"]> {
+async function readHeaders(jail: RepositoryJail, ctx: ReadContext, top: MapReader, folder: string, python: PythonSink): Promise<UdfSettings["headers"]> {
   const items = top.list("headers", "a list of helper modules: [{module: utils, file: lib/utils.py}]") ?? [];
   const out: UdfSettings["headers"] = [];
   const seen = new Map<string, number>();
@@ -222,7 +226,7 @@ async function readHeaders(jail: RepositoryJail, ctx: ReadContext, top: MapReade
  * relative to the canvas folder and may leave the project folder, e.g. `../../shared/geo.py`),
  * read through the jail. A refusal is reported at the `file:` line, naming the path.
  */
-function readHelper(jail: RepositoryJail, ctx: ReadContext, h: MapReader, folder: string, file: string, python: PythonSource[]): string | undefined {
+function readHelper(jail: RepositoryJail, ctx: ReadContext, h: MapReader, folder: string, file: string, python: PythonSink): string | undefined {
   const rel = posix.normalize(posix.join(folder, file.replace(/\\/g, "/")));
   if (posix.isAbsolute(file) || /^[A-Za-z]:/.test(file)) {
     return h.fail("file", `found ${JSON.stringify(file)}, expected a relative path (relative to ${folder}/) to a file inside the repository`);

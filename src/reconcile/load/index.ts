@@ -20,7 +20,7 @@ import { RepositoryJail } from "./jail";
 import { checkMoved } from "./moved";
 import { checkRemoved } from "./removed";
 import { applyNameAffixes } from "./name-affixes";
-import { checkPython, warmPython } from "./python-check";
+import { PythonCheck } from "./python-check";
 import { DEFAULT_TARGET, readSvcFile } from "./svc-file";
 import { checkReferences, checkUniqueAddresses, checkWithKinds, scrubSecrets } from "./validate";
 import { Resolver } from "./variables";
@@ -75,15 +75,15 @@ export async function loadRepositoryStaged(dir: string, opts: LoadOptions = {}):
   const diag = new Diagnostics();
   const vars = new Resolver({ variables: undefined, env, target: `target "${target}"`, allowVariables: false });
 
-  // The interpreter is looked up (a process start) while the files are read.
-  warmPython(env);
+  // Python parses the .py files as they are read (its interpreter is looked up meanwhile).
+  const python = new PythonCheck(env, root);
   const svc = await readSvcFile(jail, target, vars, diag);
   if (svc && !diag.count && opts.onSettings) {
     const listing = jail.listFolder(CANVASES);
     const declares: DesiredKind[] = listing.kind === "entries" && listing.entries.some((e) => e.isFolder) ? ["Canvas"] : [];
     opts.onSettings({ root, project: svc.project, target, settings: svc.settings }, declares);
   }
-  const extras: CanvasExtras = { tests: [], python: [] };
+  const extras: CanvasExtras = { tests: [], python };
   const canvases = await readCanvases(jail, vars, diag, extras);
   const cronjobs = await readCronjobs(jail, vars, diag);
   const loaded = sortByAddress([
@@ -93,8 +93,8 @@ export async function loadRepositoryStaged(dir: string, opts: LoadOptions = {}):
     ...(await readServiceAccounts(jail, vars, diag)),
     ...(await readBucketPolicies(jail, vars, diag)),
   ]);
-  // Started before the checks below, which run while Python parses.
-  const python = checkPython(extras.python, env, { root });
+  // Its input ends before the checks below, which run while Python finishes.
+  const pythonChecked = python.finish();
   checkReferences(loaded, cronjobs.references, diag);
   checkUniqueAddresses(loaded, diag);
   checkWithKinds(loaded, diag, vars.unresolvedIn);
@@ -109,7 +109,7 @@ export async function loadRepositoryStaged(dir: string, opts: LoadOptions = {}):
     project: { root, project: svc!.project, target, settings: svc!.settings, objects, secretEnvNames, moved: svc!.moved, removed: svc!.removed, targets: svc!.targets, tests: sortTests(extras.tests), ...(more.length ? { warnings: more } : {}) },
   });
   const unchecked = diag.count || !svc ? failed() : projectOf(warnings);
-  const checked = python.then((r) => {
+  const checked = pythonChecked.then((r) => {
     for (const e of r.errors) diag.add(e);
     if (r.warning && opts.log) opts.log(`Warning: ${r.warning}`);
     if (diag.count || !svc) return failed();

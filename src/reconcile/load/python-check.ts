@@ -9,7 +9,7 @@
  * Where no interpreter can be started the check is skipped with one warning. Files that passed
  * before, unchanged, are not parsed again (`python-check-cache.ts`; given the project's folder).
  */
-import { spawn } from "node:child_process";
+import { spawn, type ChildProcessWithoutNullStreams } from "node:child_process";
 import { existsSync } from "node:fs";
 import path from "node:path";
 import { pythonEnvironment, resolvePython } from "../../python-interpreter";
@@ -40,12 +40,6 @@ export function pythonFor(env: Record<string, string | undefined>): string | und
   return chosen.trim() === "" ? undefined : chosen;
 }
 
-/** Starts looking up the interpreter `env` names (its answer is kept for {@link checkPython}); nothing when the check is off. */
-export function warmPython(env: Record<string, string | undefined>): void {
-  const python = pythonFor(env);
-  if (python) void resolvePython(python);
-}
-
 /** Where the checker script is: beside `dist/` or `src/` in the package, or beside the Action's bundle. */
 function checkerScript(): string | undefined {
   const name = path.join("python", "svc_check_python.py");
@@ -57,50 +51,107 @@ const MAX_OUTPUT_BYTES = 64 * 1024 * 1024;
 /** A parse of a whole repository takes seconds at most; past this the check is abandoned with a warning. */
 const TIMEOUT_MS = 120_000;
 
+/** A source as the checker gets it, one JSON line each. */
+interface CheckerItem {
+  file: string;
+  code: string;
+  entrypoint?: string;
+}
+
 /**
- * Checks `sources` (helper modules listed by several UDFs are checked once). With `root` (the
- * project folder), passes are kept in the cache folder and files that passed before are skipped.
+ * The Python check of one load, fed as the loader reads the files ({@link PythonCheck.push}), so
+ * Python parses while the rest is read: the interpreter is looked up at once, and the checker
+ * process starts at the first file the cache does not know (never, when every file passed
+ * before). {@link PythonCheck.finish} ends its input and gives every problem. A file read as a
+ * helper module and as a UDF's main file is sent as both (the second check adds the entrypoint's);
+ * a problem found twice is reported once. With `root` (the project folder), passes are kept in
+ * the cache folder (`python-check-cache.ts`).
  * @example
- * const r = await checkPython([{ file: "canvases/a/b.py", code, entrypoint: "udf" }], process.env, { root: "." });
+ * const check = new PythonCheck(process.env, ".");
+ * check.push({ file: "canvases/a/b.py", code, entrypoint: "udf" });
+ * const { errors, warning } = await check.finish();
  */
-export async function checkPython(sources: readonly PythonSource[], env: Record<string, string | undefined>, opts: { root?: string } = {}): Promise<PythonCheckResult> {
-  const errors: LoadError[] = [];
-  const unique = new Map<string, PythonSource>();
-  for (const s of sources) {
+export class PythonCheck {
+  private readonly errors: LoadError[] = [];
+  /** The source a file's messages name: a UDF's main file over the same file as a helper. */
+  private readonly byFile = new Map<string, PythonSource>();
+  /** Each taken source's cache digest, by file (a file taken twice has two). */
+  private readonly digests: { file: string; digest: string }[] = [];
+  /** Sources taken before the interpreter is known; undefined once it is. */
+  private waiting: PythonSource[] | undefined = [];
+  private readonly ready: Promise<{ executable: string; script: string; cache?: PythonCheckCache } | { warning: string } | undefined>;
+  private setup?: { executable: string; script: string; cache?: PythonCheckCache };
+  private checker?: CheckerProcess;
+
+  constructor(env: Record<string, string | undefined>, root?: string) {
+    const python = pythonFor(env);
+    this.ready = python ? this.prepare(python, env, root) : Promise.resolve(undefined);
+    if (!python) this.waiting = undefined;
+  }
+
+  /** Takes one file as read (its code is parsed, or found in the cache, while the loader goes on). */
+  push(s: PythonSource): void {
     if (s.entrypoint !== undefined && s.code.trim() === "") {
-      errors.push({ file: s.file, line: 1, column: 1, path: "", message: `found an empty file, expected the UDF's Python code with a function ${JSON.stringify(s.entrypoint)} (its entrypoint)` });
-    } else if (!unique.has(s.file) || s.entrypoint !== undefined) unique.set(s.file, s);
+      this.errors.push({ file: s.file, line: 1, column: 1, path: "", message: `found an empty file, expected the UDF's Python code with a function ${JSON.stringify(s.entrypoint)} (its entrypoint)` });
+      return;
+    }
+    const known = this.byFile.get(s.file);
+    // A UDF's main file checks everything its check as a helper would.
+    if (known && (known.entrypoint !== undefined || s.entrypoint === undefined)) return;
+    this.byFile.set(s.file, s);
+    if (this.waiting) this.waiting.push(s);
+    else if (this.setup) this.send(this.setup, s);
   }
-  const python = pythonFor(env);
-  if (!python || !unique.size) return { errors };
-  const script = checkerScript();
-  if (!script) return { errors, warning: "The Python check was skipped: this build of svc-iac does not include python/svc_check_python.py." };
-  const resolved = await resolvePython(python);
-  if (!resolved.ok) {
-    return { errors, warning: `No Python interpreter found (${JSON.stringify(python)}: ${resolved.error.code ?? resolved.error.message}): the .py files were not parsed before deploying. Set SVC_PYTHON to an interpreter, or SVC_PYTHON= (empty) to skip this check without this warning.` };
+
+  /** Every problem of the files pushed, once the checker has read them all. */
+  async finish(): Promise<PythonCheckResult> {
+    const ready = await this.ready;
+    if (ready && "warning" in ready) return { errors: this.errors, warning: ready.warning };
+    const ran = this.checker ? await this.checker.finish() : { ok: true as const, problems: [] };
+    if (!ran.ok) return { errors: this.errors, warning: `The Python check could not run (${ran.why}): the .py files were not parsed before deploying.` };
+    if (ready?.cache) {
+      const failed = new Set(ran.problems.map((p) => p.file));
+      ready.cache.save(new Set(this.digests.filter((d) => !failed.has(d.file)).map((d) => d.digest)));
+    }
+    const reported = new Set<string>();
+    for (const p of ran.problems) {
+      const once = `${p.file}:${p.line}:${p.column}:${p.message}`;
+      if (reported.has(once)) continue;
+      reported.add(once);
+      const source = this.byFile.get(p.file);
+      const where = source?.entrypointSetAt ? ` (entrypoint: ${source.entrypoint} is set at ${source.entrypointSetAt})` : p.entrypoint ? ` (the default entrypoint; name another with entrypoint: in the UDF's <slug>.yaml)` : "";
+      this.errors.push({ file: p.file, line: p.line, column: p.column, path: "", message: `${p.message}${where}` });
+    }
+    return { errors: this.errors };
   }
-  const identity = opts.root !== undefined ? checkerIdentity(resolved.executable, script) : undefined;
-  const cache = identity !== undefined ? PythonCheckCache.open(env, opts.root!, identity) : undefined;
-  const digests = new Map<string, string>();
-  const toParse: PythonSource[] = [];
-  for (const s of unique.values()) {
-    const digest = cache ? passDigest(s.code, s.entrypoint) : "";
-    digests.set(s.file, digest);
-    if (!cache?.passed.has(digest)) toParse.push(s);
+
+  /** Looks the interpreter up, opens the cache, then sends what waited. */
+  private async prepare(python: string, env: Record<string, string | undefined>, root: string | undefined) {
+    const script = checkerScript();
+    const stop = (warning: string) => ((this.waiting = undefined), { warning });
+    if (!script) return stop("The Python check was skipped: this build of svc-iac does not include python/svc_check_python.py.");
+    const resolved = await resolvePython(python);
+    if (!resolved.ok) {
+      return stop(`No Python interpreter found (${JSON.stringify(python)}: ${resolved.error.code ?? resolved.error.message}): the .py files were not parsed before deploying. Set SVC_PYTHON to an interpreter, or SVC_PYTHON= (empty) to skip this check without this warning.`);
+    }
+    const identity = root !== undefined ? checkerIdentity(resolved.executable, script) : undefined;
+    const cache = identity !== undefined ? PythonCheckCache.open(env, root!, identity) : undefined;
+    const setup = { executable: resolved.executable, script, ...(cache ? { cache } : {}) };
+    this.setup = setup;
+    const waiting = this.waiting ?? [];
+    this.waiting = undefined;
+    for (const s of waiting) this.send(setup, s);
+    return setup;
   }
-  const input = toParse.map((s) => ({ file: s.file, code: s.code, ...(s.entrypoint !== undefined ? { entrypoint: s.entrypoint } : {}) }));
-  const ran = input.length ? await runChecker(resolved.executable, script, JSON.stringify(input)) : { ok: true as const, problems: [] };
-  if (!ran.ok) return { errors, warning: `The Python check could not run (${ran.why}): the .py files were not parsed before deploying.` };
-  if (cache) {
-    const failed = new Set(ran.problems.map((p) => p.file));
-    cache.save(new Set([...digests].filter(([file]) => !failed.has(file)).map(([, digest]) => digest)));
+
+  /** Sends `s` to the checker unless the cache knows it passed. */
+  private send(setup: { executable: string; script: string; cache?: PythonCheckCache }, s: PythonSource): void {
+    const digest = setup.cache ? passDigest(s.code, s.entrypoint) : "";
+    this.digests.push({ file: s.file, digest });
+    if (setup.cache?.passed.has(digest)) return;
+    this.checker ??= new CheckerProcess(setup.executable, setup.script);
+    this.checker.send({ file: s.file, code: s.code, ...(s.entrypoint !== undefined ? { entrypoint: s.entrypoint } : {}) });
   }
-  for (const p of ran.problems) {
-    const source = unique.get(p.file);
-    const where = source?.entrypointSetAt ? ` (entrypoint: ${source.entrypoint} is set at ${source.entrypointSetAt})` : p.entrypoint ? ` (the default entrypoint; name another with entrypoint: in the UDF's <slug>.yaml)` : "";
-    errors.push({ file: p.file, line: p.line, column: p.column, path: "", message: `${p.message}${where}` });
-  }
-  return { errors };
 }
 
 interface Problem {
@@ -111,31 +162,47 @@ interface Problem {
   entrypoint?: boolean;
 }
 
-function runChecker(executable: string, script: string, input: string): Promise<{ ok: true; problems: Problem[] } | { ok: false; why: string }> {
-  return new Promise((resolve) => {
+/** `python/svc_check_python.py` in its own process, fed one JSON line per file. */
+class CheckerProcess {
+  private readonly child: ChildProcessWithoutNullStreams;
+  private readonly result: Promise<{ ok: true; problems: Problem[] } | { ok: false; why: string }>;
+
+  constructor(executable: string, script: string) {
     // -I: isolated (no PYTHON* variables, no user site, no current folder on sys.path).
     const child = spawn(executable, ["-I", script], { env: pythonEnvironment(), stdio: ["pipe", "pipe", "pipe"], timeout: TIMEOUT_MS });
-    const out: Buffer[] = [];
-    let size = 0;
-    let err = "";
-    child.stdout.on("data", (c: Buffer) => {
-      size += c.length;
-      if (size > MAX_OUTPUT_BYTES) child.kill("SIGKILL");
-      else out.push(c);
+    this.child = child;
+    this.result = new Promise((resolve) => {
+      const out: Buffer[] = [];
+      let size = 0;
+      let err = "";
+      child.stdout.on("data", (c: Buffer) => {
+        size += c.length;
+        if (size > MAX_OUTPUT_BYTES) child.kill("SIGKILL");
+        else out.push(c);
+      });
+      child.stderr.on("data", (c: Buffer) => {
+        if (err.length < 4096) err += c.toString("utf8");
+      });
+      child.on("error", (e) => resolve({ ok: false, why: e.message }));
+      child.stdin.on("error", () => {}); // an early exit is reported by "close"
+      child.on("close", (code, signal) => {
+        if (code !== 0) return resolve({ ok: false, why: signal ? `stopped by ${signal}` : `exit ${code}: ${err.trim().split("\n").pop() ?? ""}` });
+        try {
+          resolve({ ok: true, problems: JSON.parse(Buffer.concat(out).toString("utf8")) as Problem[] });
+        } catch (e) {
+          resolve({ ok: false, why: `unreadable answer: ${(e as Error).message}` });
+        }
+      });
     });
-    child.stderr.on("data", (c: Buffer) => {
-      if (err.length < 4096) err += c.toString("utf8");
-    });
-    child.on("error", (e) => resolve({ ok: false, why: e.message }));
-    child.stdin.on("error", () => {}); // an early exit is reported by "close"
-    child.on("close", (code, signal) => {
-      if (code !== 0) return resolve({ ok: false, why: signal ? `stopped by ${signal}` : `exit ${code}: ${err.trim().split("\n").pop() ?? ""}` });
-      try {
-        resolve({ ok: true, problems: JSON.parse(Buffer.concat(out).toString("utf8")) as Problem[] });
-      } catch (e) {
-        resolve({ ok: false, why: `unreadable answer: ${(e as Error).message}` });
-      }
-    });
-    child.stdin.end(input);
-  });
+  }
+
+  send(item: CheckerItem): void {
+    if (this.child.stdin.writable) this.child.stdin.write(`${JSON.stringify(item)}\n`);
+  }
+
+  /** Ends the input; the problems once the checker has read it all. */
+  finish(): Promise<{ ok: true; problems: Problem[] } | { ok: false; why: string }> {
+    this.child.stdin.end();
+    return this.result;
+  }
 }

@@ -19,7 +19,7 @@ function recordingPython(): { python: string; checks: () => string[][] } {
   const dir = mkdtempSync(join(tmpdir(), "svc-python-"));
   const log = join(dir, "checks.log");
   const python = join(dir, "python");
-  const record = `import json,sys; items=json.load(open(sys.argv[1])); print(json.dumps(sorted(i["file"] for i in items)))`;
+  const record = `import json,sys; items=[json.loads(l) for l in open(sys.argv[1]) if l.strip()]; print(json.dumps(sorted(i["file"] for i in items)))`;
   writeFileSync(
     python,
     [

@@ -3,7 +3,7 @@
  * in one process for the whole repository, and reports syntax errors, a missing entrypoint and
  * empty files at file:line:column; non-UTF-8 bytes and names differing only in case are refused.
  */
-import { chmodSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
@@ -109,5 +109,35 @@ describe("GIVEN the interpreter", () => {
     expect(r.stderr).toBe("");
     writeFileSync(join(dir, "canvases/listings/stats.py"), "");
     expect((await runInProcess("validate", [dir], env({ SVC_PYTHON: "" }))).code).toBe(1);
+  });
+});
+
+describe("GIVEN the check fed as the files are read", () => {
+  it("WHEN a file is pushed THEN Python receives it before the load ends, and every problem comes at the end, once", async () => {
+    const { PythonCheck } = await import("../../../src/reconcile/load/python-check");
+    const folder = mkdtempSync(join(tmpdir(), "svc-python-"));
+    const received = join(folder, "received.jsonl");
+    const python = join(folder, "python");
+    // Answers the look-up with its own path, so the check runs through it too; keeps a copy of what it is sent.
+    writeFileSync(python, `#!/bin/sh\nif [ "$1" = "-c" ]; then echo "${python}"; exit 0; fi\ntee "${received}" | python3 "$@"\n`);
+    chmodSync(python, 0o755);
+    const check = new PythonCheck({ SVC_PYTHON: python });
+    check.push({ file: "canvases/a/first.py", code: "def udf():\n    return 1\n", entrypoint: "udf" });
+    const seen = async () => {
+      for (let i = 0; i < 200; i++) {
+        if (existsSync(received) && readFileSync(received, "utf8").includes("canvases/a/first.py")) return true;
+        await new Promise((r) => setTimeout(r, 50));
+      }
+      return false;
+    };
+    expect(await seen()).toBe(true);
+    // A helper that is also a UDF's main file is checked as both; its syntax error is reported once.
+    check.push({ file: "canvases/a/second.py", code: "def udf(:\n" });
+    check.push({ file: "canvases/a/second.py", code: "def udf(:\n", entrypoint: "udf" });
+    check.push({ file: "canvases/a/second.py", code: "def udf(:\n" });
+    const { errors, warning } = await check.finish();
+    expect(warning).toBeUndefined();
+    expect(errors.map((e) => `${e.file}:${e.line}:${e.column}: ${e.message}`)).toEqual(["canvases/a/second.py:1:9: Python syntax error: invalid syntax"]);
+    expect(readFileSync(received, "utf8").trim().split("\n")).toHaveLength(3);
   });
 });
