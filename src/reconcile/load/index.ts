@@ -77,22 +77,14 @@ export async function loadRepositoryStaged(dir: string, opts: LoadOptions = {}):
 
   // Python parses the .py files as they are read (its interpreter is looked up meanwhile).
   const python = new PythonCheck(env, root);
-  const svc = await readSvcFile(jail, target, vars, diag);
-  if (svc && !diag.count && opts.onSettings) {
-    const listing = jail.listFolder(CANVASES);
-    const declares: DesiredKind[] = listing.kind === "entries" && listing.entries.some((e) => e.isFolder) ? ["Canvas"] : [];
-    opts.onSettings({ root, project: svc.project, target, settings: svc.settings }, declares);
+  let read: Awaited<ReturnType<typeof readObjects>>;
+  try {
+    read = await readObjects(jail, { root, target, vars, diag, python, onSettings: opts.onSettings });
+  } catch (e) {
+    python.abandon();
+    throw e;
   }
-  const extras: CanvasExtras = { tests: [], python };
-  const canvases = await readCanvases(jail, vars, diag, extras);
-  const cronjobs = await readCronjobs(jail, vars, diag);
-  const loaded = sortByAddress([
-    ...canvases,
-    ...cronjobs.objects,
-    ...(await readSecrets(jail, vars, diag)),
-    ...(await readServiceAccounts(jail, vars, diag)),
-    ...(await readBucketPolicies(jail, vars, diag)),
-  ]);
+  const { svc, extras, cronjobs, loaded } = read;
   // Its input ends before the checks below, which run while Python finishes.
   const pythonChecked = python.finish();
   checkReferences(loaded, cronjobs.references, diag);
@@ -116,6 +108,30 @@ export async function loadRepositoryStaged(dir: string, opts: LoadOptions = {}):
     return projectOf(r.warning && !opts.log ? [...warnings, r.warning] : warnings);
   });
   return { unchecked, checked };
+}
+
+/** Every file of the repository read into objects, svc.yaml first (then `onSettings`); Python files go to `python` as they are read. */
+async function readObjects(
+  jail: RepositoryJail,
+  { root, target, vars, diag, python, onSettings }: { root: string; target: string; vars: Resolver; diag: Diagnostics; python: PythonCheck; onSettings: LoadOptions["onSettings"] },
+) {
+  const svc = await readSvcFile(jail, target, vars, diag);
+  if (svc && !diag.count && onSettings) {
+    const listing = jail.listFolder(CANVASES);
+    const declares: DesiredKind[] = listing.kind === "entries" && listing.entries.some((e) => e.isFolder) ? ["Canvas"] : [];
+    onSettings({ root, project: svc.project, target, settings: svc.settings }, declares);
+  }
+  const extras: CanvasExtras = { tests: [], python };
+  const canvases = await readCanvases(jail, vars, diag, extras);
+  const cronjobs = await readCronjobs(jail, vars, diag);
+  const loaded = sortByAddress([
+    ...canvases,
+    ...cronjobs.objects,
+    ...(await readSecrets(jail, vars, diag)),
+    ...(await readServiceAccounts(jail, vars, diag)),
+    ...(await readBucketPolicies(jail, vars, diag)),
+  ]);
+  return { svc, extras, cronjobs, loaded };
 }
 
 /** By UDF address, then as listed. */

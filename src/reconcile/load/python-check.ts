@@ -82,6 +82,7 @@ export class PythonCheck {
   private readonly ready: Promise<{ executable: string; script: string; cache?: PythonCheckCache } | { warning: string } | undefined>;
   private setup?: { executable: string; script: string; cache?: PythonCheckCache };
   private checker?: CheckerProcess;
+  private abandoned = false;
 
   constructor(env: Record<string, string | undefined>, root?: string) {
     const python = pythonFor(env);
@@ -100,7 +101,14 @@ export class PythonCheck {
     if (known && (known.entrypoint !== undefined || s.entrypoint === undefined)) return;
     this.byFile.set(s.file, s);
     if (this.waiting) this.waiting.push(s);
-    else if (this.setup) this.send(this.setup, s);
+    else if (this.setup && !this.abandoned) this.send(this.setup, s);
+  }
+
+  /** Stops the check of a load that failed half-way: its checker is stopped, and none starts later (its open input would keep the process alive). */
+  abandon(): void {
+    this.abandoned = true;
+    this.waiting = undefined;
+    this.checker?.stop();
   }
 
   /** Every problem of the files pushed, once the checker has read them all. */
@@ -137,6 +145,7 @@ export class PythonCheck {
     const identity = root !== undefined ? checkerIdentity(resolved.executable, script) : undefined;
     const cache = identity !== undefined ? PythonCheckCache.open(env, root!, identity) : undefined;
     const setup = { executable: resolved.executable, script, ...(cache ? { cache } : {}) };
+    if (this.abandoned) return setup;
     this.setup = setup;
     const waiting = this.waiting ?? [];
     this.waiting = undefined;
@@ -198,6 +207,10 @@ class CheckerProcess {
 
   send(item: CheckerItem): void {
     if (this.child.stdin.writable) this.child.stdin.write(`${JSON.stringify(item)}\n`);
+  }
+
+  stop(): void {
+    this.child.kill("SIGKILL");
   }
 
   /** Ends the input; the problems once the checker has read it all. */

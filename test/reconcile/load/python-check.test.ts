@@ -6,8 +6,11 @@
 import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { describe, expect, it } from "vitest";
+import { execFileSync } from "node:child_process";
+import { describe, expect, it, vi } from "vitest";
 import { loadRepository } from "../../../src/reconcile/load";
+import { RepositoryJail } from "../../../src/reconcile/load/jail";
+import { PythonCheck } from "../../../src/reconcile/load/python-check";
 import { runInProcess } from "../../helpers/cli-run";
 import { copyRepo, FIXTURE_SECRETS } from "../../helpers/repo";
 
@@ -114,7 +117,6 @@ describe("GIVEN the interpreter", () => {
 
 describe("GIVEN the check fed as the files are read", () => {
   it("WHEN a file is pushed THEN Python receives it before the load ends, and every problem comes at the end, once", async () => {
-    const { PythonCheck } = await import("../../../src/reconcile/load/python-check");
     const folder = mkdtempSync(join(tmpdir(), "svc-python-"));
     const received = join(folder, "received.jsonl");
     const python = join(folder, "python");
@@ -139,5 +141,30 @@ describe("GIVEN the check fed as the files are read", () => {
     expect(warning).toBeUndefined();
     expect(errors.map((e) => `${e.file}:${e.line}:${e.column}: ${e.message}`)).toEqual(["canvases/a/second.py:1:9: Python syntax error: invalid syntax"]);
     expect(readFileSync(received, "utf8").trim().split("\n")).toHaveLength(3);
+  });
+});
+
+describe("GIVEN a load that fails half-way", () => {
+  /** The checker processes this process started that are still running. */
+  const checkers = () => execFileSync("ps", ["-o", "args=", "--ppid", String(process.pid)], { encoding: "utf8" }).split("\n").filter((l) => l.includes("svc_check_python"));
+
+  it("WHEN reading a file throws after Python files were read THEN the load fails and no checker is left running (its open input would hold the command for its 2-minute time-out)", async () => {
+    const dir = copyRepo("valid-full");
+    for (let i = 0; i < 40; i++) writeFileSync(join(dir, `canvases/listings/u${i}.py`), `def udf():\n    return ${i}\n`);
+    const real = RepositoryJail.prototype.readText;
+    let reads = 0;
+    const spy = vi.spyOn(RepositoryJail.prototype, "readText").mockImplementation(function (this: RepositoryJail, file, opts) {
+      if (file.endsWith(".py") && ++reads === 30) throw Object.assign(new Error(`EIO: i/o error, open '${file}'`), { code: "EIO" });
+      return real.call(this, file, opts);
+    });
+    try {
+      await expect(loadRepository(dir, { env: env({ SVC_CACHE_DIR: "" }) })).rejects.toThrow(/EIO/);
+    } finally {
+      spy.mockRestore();
+    }
+    // The interpreter's look-up may still be running: the checker must not start after it either.
+    for (let i = 0; i < 30 && checkers().length; i++) await new Promise((r) => setTimeout(r, 100));
+    await new Promise((r) => setTimeout(r, 1500));
+    expect(checkers()).toEqual([]);
   });
 });
