@@ -121,8 +121,14 @@ async function withSession<R extends CommandResult>(
     early = openSession(basics, declares, opts, true, (line) => held.push(line));
     early.catch(() => {}); // reported after the load, as a late connection failure would be
   };
-  const staged = await loadRepositoryStaged(opts.dir, { target: opts.target, env: opts.env, log: opts.log, ...(observeEarly ? { onSettings } : {}) });
   const closeEarly = async () => (await early?.catch(() => undefined))?.connection.close();
+  let staged: Awaited<ReturnType<typeof loadRepositoryStaged>>;
+  try {
+    staged = await loadRepositoryStaged(opts.dir, { target: opts.target, env: opts.env, log: opts.log, ...(observeEarly ? { onSettings } : {}) });
+  } catch (e) {
+    await closeEarly();
+    throw e;
+  }
   if (!staged.unchecked.ok) {
     await closeEarly();
     const late = await staged.checked;
