@@ -51,6 +51,13 @@ const MAX_OUTPUT_BYTES = 64 * 1024 * 1024;
 /** A parse of a whole repository takes seconds at most; past this the check is abandoned with a warning. */
 const TIMEOUT_MS = 120_000;
 
+/** What the check runs with once the interpreter is known. */
+interface CheckerSetup {
+  executable: string;
+  script: string;
+  cache?: PythonCheckCache;
+}
+
 /** A source as the checker gets it, one JSON line each. */
 interface CheckerItem {
   file: string;
@@ -79,8 +86,9 @@ export class PythonCheck {
   private readonly digests: { file: string; digest: string }[] = [];
   /** Sources taken before the interpreter is known; undefined once it is. */
   private waiting: PythonSource[] | undefined = [];
-  private readonly ready: Promise<{ executable: string; script: string; cache?: PythonCheckCache } | { warning: string } | undefined>;
-  private setup?: { executable: string; script: string; cache?: PythonCheckCache };
+  /** Resolves once the interpreter is known (to why the check cannot run, if it cannot). */
+  private readonly ready: Promise<string | undefined>;
+  private setup?: CheckerSetup;
   private checker?: CheckerProcess;
   private abandoned = false;
 
@@ -113,13 +121,13 @@ export class PythonCheck {
 
   /** Every problem of the files pushed, once the checker has read them all. */
   async finish(): Promise<PythonCheckResult> {
-    const ready = await this.ready;
-    if (ready && "warning" in ready) return { errors: this.errors, warning: ready.warning };
+    const warning = await this.ready;
+    if (warning) return { errors: this.errors, warning };
     const ran = this.checker ? await this.checker.finish() : { ok: true as const, problems: [] };
     if (!ran.ok) return { errors: this.errors, warning: `The Python check could not run (${ran.why}): the .py files were not parsed before deploying.` };
-    if (ready?.cache) {
+    if (this.setup?.cache) {
       const failed = new Set(ran.problems.map((p) => p.file));
-      ready.cache.save(new Set(this.digests.filter((d) => !failed.has(d.file)).map((d) => d.digest)));
+      this.setup.cache.save(new Set(this.digests.filter((d) => !failed.has(d.file)).map((d) => d.digest)));
     }
     const reported = new Set<string>();
     for (const p of ran.problems) {
@@ -134,9 +142,9 @@ export class PythonCheck {
   }
 
   /** Looks the interpreter up, opens the cache, then sends what waited. */
-  private async prepare(python: string, env: Record<string, string | undefined>, root: string | undefined) {
+  private async prepare(python: string, env: Record<string, string | undefined>, root: string | undefined): Promise<string | undefined> {
     const script = checkerScript();
-    const stop = (warning: string) => ((this.waiting = undefined), { warning });
+    const stop = (warning: string) => ((this.waiting = undefined), warning);
     if (!script) return stop("The Python check was skipped: this build of svc-iac does not include python/svc_check_python.py.");
     const resolved = await resolvePython(python);
     if (!resolved.ok) {
@@ -144,17 +152,17 @@ export class PythonCheck {
     }
     const identity = root !== undefined ? checkerIdentity(resolved.executable, script) : undefined;
     const cache = identity !== undefined ? PythonCheckCache.open(env, root!, identity) : undefined;
-    const setup = { executable: resolved.executable, script, ...(cache ? { cache } : {}) };
-    if (this.abandoned) return setup;
+    if (this.abandoned) return undefined;
+    const setup: CheckerSetup = { executable: resolved.executable, script, ...(cache ? { cache } : {}) };
     this.setup = setup;
     const waiting = this.waiting ?? [];
     this.waiting = undefined;
     for (const s of waiting) this.send(setup, s);
-    return setup;
+    return undefined;
   }
 
   /** Sends `s` to the checker unless the cache knows it passed. */
-  private send(setup: { executable: string; script: string; cache?: PythonCheckCache }, s: PythonSource): void {
+  private send(setup: CheckerSetup, s: PythonSource): void {
     const digest = setup.cache ? passDigest(s.code, s.entrypoint) : "";
     this.digests.push({ file: s.file, digest });
     if (setup.cache?.passed.has(digest)) return;
@@ -205,8 +213,18 @@ class CheckerProcess {
     });
   }
 
+  /** Lines not yet written: written together once the loader lets other work run (one pipe write per turn, not per file). */
+  private pending: string[] = [];
+
   send(item: CheckerItem): void {
-    if (this.child.stdin.writable) this.child.stdin.write(`${JSON.stringify(item)}\n`);
+    if (!this.pending.length) setImmediate(() => this.flush());
+    this.pending.push(`${JSON.stringify(item)}\n`);
+  }
+
+  private flush(): void {
+    const lines = this.pending.join("");
+    this.pending = [];
+    if (lines && this.child.stdin.writable) this.child.stdin.write(lines);
   }
 
   stop(): void {
@@ -215,6 +233,7 @@ class CheckerProcess {
 
   /** Ends the input; the problems once the checker has read it all. */
   finish(): Promise<{ ok: true; problems: Problem[] } | { ok: false; why: string }> {
+    this.flush();
     this.child.stdin.end();
     return this.result;
   }
