@@ -80,12 +80,7 @@ export class ObservationStart {
     this.ctx = { client, fingerprintKey, reads: new SharedReads() };
   }
 
-  /** Starts the bulk reads of the kinds `project` declares (failures wait for {@link observe}, which reports them). */
-  static of(client: SvcClient, project: LoadedProject, fingerprintKey?: FingerprintKey): ObservationStart {
-    return ObservationStart.ofKinds(client, project.objects.map((o) => o.kind), fingerprintKey);
-  }
-
-  /** Starts the bulk reads of `kinds` and of the kinds observed with them. */
+  /** Starts the bulk reads of `kinds` and of the kinds observed with them (failures wait for {@link observe}, which reports them). */
   static ofKinds(client: SvcClient, kinds: readonly DesiredKind[], fingerprintKey?: FingerprintKey): ObservationStart {
     return new ObservationStart(client, fingerprintKey).declare(kinds);
   }
