@@ -1,6 +1,7 @@
 // Emulator throughput: authenticated GETs per second and UDF creates per second.
 // The emulator runs in its own process (as `svc-iac emulator`), the load comes from this one.
 import { spawn } from "node:child_process";
+import { readFileSync } from "node:fs";
 import { createInterface } from "node:readline";
 import { join } from "node:path";
 import { Agent, request } from "undici";
@@ -14,7 +15,25 @@ export async function startEmulatorProcess({ quiet = false, args = [] } = {}) {
     createInterface({ input: child.stdout }).once("line", resolve);
     child.once("exit", (c) => reject(new Error(`emulator exited ${c}`)));
   });
-  return { info: JSON.parse(line), stop: () => child.kill("SIGTERM") };
+  return { info: JSON.parse(line), stop: () => child.kill("SIGTERM"), mainThreadCpuMs: () => mainThreadCpuMs(child.pid) };
+}
+
+/**
+ * The CPU time (user + system) the main thread of process `pid` has used so far, from
+ * `/proc/<pid>/task/<pid>/stat`: the JavaScript's own time, without the garbage collector's and
+ * libuv's helper threads, which run beside it. Undefined where there is no /proc (the figures that
+ * need it are then left out).
+ */
+export function mainThreadCpuMs(pid) {
+  try {
+    const stat = readFileSync(`/proc/${pid}/task/${pid}/stat`, "utf8");
+    // The fields after the command name (which may hold spaces), from field 3 on: utime and stime are fields 14 and 15.
+    const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+    const ticksPerSecond = 100; // USER_HZ, 100 on Linux whatever the kernel's HZ
+    return ((Number(fields[11]) + Number(fields[12])) * 1000) / ticksPerSecond;
+  } catch {
+    return undefined;
+  }
 }
 
 /** Sends `total` requests with `concurrency` in flight; returns requests per second. */
