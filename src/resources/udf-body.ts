@@ -49,6 +49,27 @@ export function buildUdfBody(p: UdfBodyParts): string {
   });
 }
 
+/** The body of empty parts: its keys, punctuation and fixed values, the metadata's `{}` aside. */
+const EMPTY_BODY_UNITS = buildUdfBody({ name: "", entrypoint: "", code: "", headers: [], metadata: {} }).length - "{}".length;
+/** What each helper module adds besides its name (twice: `module_name` and `source_file`) and code, with its comma. */
+const EMPTY_HEADER_UNITS = canonicalJson({ module_name: "", source_file: ".py", source_code: "" }).length + ",".length;
+
+/**
+ * At least the bytes of the body as a request sends it (`JSON.stringify(buildUdfBody(p))`: the
+ * body is a JSON string inside the request's JSON), without building it: the request-size check
+ * of every UDF a repository loads builds nothing when this is within the limit. Each UTF-16 unit
+ * of a string part becomes at most 7 bytes through both encodings (a control character is
+ * `\u00XX` in the body, whose backslash the request escapes again; a non-ASCII character is at
+ * most 3 bytes of UTF-8), and each unit of the metadata's JSON and of the keys and punctuation at
+ * most 3 (a quote or backslash escaped again, or a character's UTF-8).
+ */
+export function udfBodySentBytesAtMost(p: UdfBodyParts): number {
+  let units = p.name.length + p.entrypoint.length + p.code.length;
+  for (const h of p.headers) units += 2 * h.moduleName.length + h.code.length;
+  const fixed = EMPTY_BODY_UNITS + p.headers.length * EMPTY_HEADER_UNITS + canonicalJson(p.metadata).length;
+  return 7 * units + 3 * fixed + 2;
+}
+
 /**
  * The managed parts of a body as the platform holds it. Tolerant: a body that is not a JSON object
  * (written by another tool) gives empty parts, so a diff against desired inputs shows a change

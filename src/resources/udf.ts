@@ -24,7 +24,7 @@ import { NothingToAdopt, createUnlooked } from "./fresh-listings";
 import type { ReconcileTraits } from "./reconcile-traits";
 import type { DesiredObject } from "../model/desired";
 import { layoutCanvases } from "./udf-layout";
-import { buildUdfBody, sameUdfBody, type UdfHeader } from "./udf-body";
+import { buildUdfBody, sameUdfBody, udfBodySentBytesAtMost, type UdfHeader } from "./udf-body";
 import { udfState, type UdfInputs, type UdfState } from "./udf-state";
 
 
@@ -118,7 +118,10 @@ export function checkUdf(raw: unknown) {
     createSharedToken: a.createSharedToken,
   };
   // The body as it is sent (a JSON string inside the request): known now, refused now, not by a 413 half-way through an apply.
-  const tooLarge = oversizeReason(`The UDF body (its code, ${inputs.headers.length} helper module${inputs.headers.length === 1 ? "" : "s"} and metadata)`, Buffer.byteLength(JSON.stringify(udfBodyOf(inputs))));
+  // Built and measured only when a bound on its size does not already show it fits.
+  const what = `The UDF body (its code, ${inputs.headers.length} helper module${inputs.headers.length === 1 ? "" : "s"} and metadata)`;
+  const parts = { name: inputs.slug, entrypoint: inputs.entrypoint, code: inputs.code, headers: inputs.headers, metadata: inputs.metadata };
+  const tooLarge = oversizeReason(what, udfBodySentBytesAtMost(parts)) && oversizeReason(what, Buffer.byteLength(JSON.stringify(udfBodyOf(inputs))));
   if (tooLarge) failures.push({ property: "code", reason: tooLarge });
   return { inputs, failures };
 }

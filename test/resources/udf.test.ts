@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { buildUdfBody, canonicalJson, parseUdfBody, sameUdfBody } from "../../src/resources/udf-body";
+import fc from "fast-check";
+import { buildUdfBody, canonicalJson, parseUdfBody, sameUdfBody, udfBodySentBytesAtMost } from "../../src/resources/udf-body";
 import { secretsRead, udfKind, type UdfInputs, type UdfState } from "../../src/resources/udf";
 
 const FIXTURES = "test/fixtures/udf";
@@ -45,6 +46,48 @@ describe("the udf_body", () => {
     expect(sameUdfBody('{"a":1,"b":[1,2]}', '{ "b": [1, 2], "a": 1 }')).toBe(true);
     expect(sameUdfBody('{"a":1}', '{"a":2}')).toBe(false);
     expect(canonicalJson({ b: undefined, a: 1 })).toBe('{"a":1}');
+  });
+});
+
+describe("the size bound of a body as sent (the check builds no body when it fits)", () => {
+  // Any UTF-16 unit: control characters, quotes, backslashes, non-ASCII, lone surrogates.
+  const text = fc.string({ unit: fc.nat(0xffff).map((c) => String.fromCharCode(c)), maxLength: 60 });
+  const parts = fc.record({
+    name: text,
+    entrypoint: text,
+    code: text,
+    headers: fc.array(fc.record({ moduleName: text, code: text }), { maxLength: 3 }),
+    metadata: fc.dictionary(text, fc.jsonValue({ maxDepth: 2 }), { maxKeys: 4 }),
+  });
+
+  it("is never below the bytes of the body as sent, whatever the parts hold", () => {
+    fc.assert(
+      fc.property(parts, (p) => {
+        expect(udfBodySentBytesAtMost(p)).toBeGreaterThanOrEqual(Buffer.byteLength(JSON.stringify(buildUdfBody(p))));
+      }),
+      { numRuns: 2000 },
+    );
+  });
+
+  it("holds for the worst characters, a thousand of each", () => {
+    for (const ch of ["\u0001", '"', "\\", "\ud800", "\udfff", "\u2028", "\uffff", "\u00e9", "\ud83d\ude00"]) {
+      const p = { name: ch, entrypoint: ch, code: ch.repeat(1000), headers: [{ moduleName: ch, code: ch.repeat(1000) }], metadata: { [ch]: [ch.repeat(100)] } };
+      expect(udfBodySentBytesAtMost(p)).toBeGreaterThanOrEqual(Buffer.byteLength(JSON.stringify(buildUdfBody(p))));
+    }
+  });
+
+  it("GIVEN a UDF over the request limit THEN the check still refuses it with its size as sent", () => {
+    // 6 MiB of control characters: 36 MiB as sent (each \u0001 is 7 bytes), over the 32 MiB request limit.
+    const r = udfKind.check({ canvasId: "c1", slug: "big", code: "\u0001".repeat(6 * 2 ** 20), entrypoint: "udf" });
+    expect(r.failures.map((f) => f.reason).join("\n")).toMatch(/^The UDF body \(its code, 0 helper modules and metadata\) is 44,040,\d{3} bytes \(42\.0 MiB\) as sent; expected at most 33,550,336 bytes/);
+  });
+
+  it("GIVEN a UDF under the limit whose bound is over it THEN the check builds the body and accepts it", () => {
+    // 1 MiB of control characters (7 bytes each as sent) and 4 MiB of letters: 11 MiB as sent, but
+    // the bound counts 7 bytes for every character (35 MiB), so the body is built and measured.
+    const code = "\u0001".repeat(2 ** 20) + "x".repeat(4 * 2 ** 20);
+    expect(udfBodySentBytesAtMost({ name: "ok", entrypoint: "udf", code, headers: [], metadata: {} })).toBeGreaterThan(33_550_336);
+    expect(udfKind.check({ canvasId: "c1", slug: "ok", code, entrypoint: "udf" }).failures).toEqual([]);
   });
 });
 
