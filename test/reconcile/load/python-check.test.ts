@@ -74,6 +74,19 @@ describe("GIVEN UDF files Python cannot run", () => {
   });
 });
 
+  it("WHEN one file nests past Python's parser (200,000 minus signs, a 100,000-term sum) THEN that file is refused and a syntax error in another file is still reported: the check cannot be switched off by a file", async () => {
+    const dir = copyRepo("valid-full");
+    writeFileSync(join(dir, "canvases/listings/deep.py"), `def udf():\n    pass\n\nx = ${"-".repeat(200_000)}1\n`);
+    writeFileSync(join(dir, "canvases/listings/long.py"), `def udf():\n    pass\n\nx = 1${"+1".repeat(100_000)}\n`);
+    writeFileSync(join(dir, "canvases/listings/stats.py"), "def udf(:\n");
+    const r = await runInProcess("validate", [dir], env({ SVC_BASE_URL: "http://127.0.0.1:9/v1", SVC_TOKEN: "t", SVC_CACHE_DIR: mkdtempSync(join(tmpdir(), "svc-cache-")) }));
+    expect(r.code).toBe(1);
+    expect(r.stderr).not.toMatch(/could not run/);
+    expect(r.stderr).toMatch(/canvases\/listings\/deep\.py:1:1: Python cannot parse this file: found code nested too deeply or too complex for Python's parser \((MemoryError|RecursionError)[^)]*\), expected code Python can parse/);
+    expect(r.stderr).toMatch(/canvases\/listings\/long\.py:1:1: Python cannot parse this file: found code nested too deeply/);
+    expect(r.stderr).toMatch(/canvases\/listings\/stats\.py:1:9: Python syntax error: invalid syntax/);
+  });
+
 describe("GIVEN the interpreter", () => {
   /** A wrapper interpreter that records each start in `log`, then runs python3. */
   function countingPython(): { python: string; log: string } {
