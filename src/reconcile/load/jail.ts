@@ -184,8 +184,10 @@ export class RepositoryJail {
     return false;
   }
 
-  /** Why `file` (lexically) may not be used, or undefined: outside the repository, or under `.git`. */
+  /** Why `file` (lexically) may not be used, or undefined: a NUL byte in it, outside the repository, or under `.git`. */
   private lexicalRefusal(file: string): string | undefined {
+    // No file system call takes a NUL byte: say so here, at the field, rather than fail in `open`.
+    if (file.includes("\0")) return `${JSON.stringify(this.shown(file))} holds a NUL byte (\\0), expected a path without one: refused`;
     if (this.plainlyInside(file)) return undefined;
     const abs = path.resolve(this.base, file);
     const shown = this.shown(file);
@@ -237,7 +239,7 @@ export class RepositoryJail {
 
   /**
    * Reads `file` (relative to the project folder) as UTF-8 text, at most `maxBytes`.
-   * A folder or a missing file is `missing`; a link leaving the repository, a special file, an
+   * A folder or a missing file is `missing`; a link leaving the repository or leading nowhere, a special file, an
    * oversized file or bytes that are not UTF-8 are `refused` with a message naming `file`.
    */
   readText(file: string, opts: { maxBytes?: number } = {}): JailRead {
@@ -261,6 +263,10 @@ export class RepositoryJail {
       fd = openSync(abs, READ_FLAGS);
     } catch (e) {
       const code = errnoOf(e);
+      if (code === "ENOENT" && lstatSafe(abs)?.isSymbolicLink()) {
+        // Not absent: a link planted where a file is expected (a UDF's code) would otherwise make its object vanish from the plan.
+        return { kind: "refused", message: `${this.shown(file)} is a symbolic link to nothing (its target does not exist), expected a file: refused` };
+      }
       if (code === "ENOENT" || code === "ENOTDIR") return { kind: "missing" };
       if (code === "ELOOP") return { kind: "refused", message: `${this.shown(file)} is a loop of symbolic links: refused` };
       if (code === "ENXIO" || code === "EOPNOTSUPP") return { kind: "refused", message: `${this.shown(file)} is a socket or device, expected a regular file: refused` };

@@ -135,6 +135,24 @@ describe("GIVEN a repository whose files are symbolic links", () => {
   });
 });
 
+describe("GIVEN a repository whose links lead nowhere", () => {
+  it("WHEN a UDF file is replaced by a link to nothing THEN every command exits 1 at the link, rather than planning as if the UDF were gone", async () => {
+    const dir = copyRepo("valid-full");
+    rmSync(join(dir, "canvases/listings/stats.py"));
+    symlinkSync("stats-moved.py", join(dir, "canvases/listings/stats.py"));
+    expectRefused(await everyCommand(dir), /canvases\/listings\/stats\.py:1:1: canvases\/listings\/stats\.py is a symbolic link to nothing \(its target does not exist\), expected a file: refused/);
+  });
+
+  it("WHEN svc.yaml is a link to nothing THEN it is refused as that, not reported as missing", async () => {
+    const dir = copyRepo("valid-full");
+    rmSync(join(dir, "svc.yaml"));
+    symlinkSync("/nonexistent/svc.yaml", join(dir, "svc.yaml"));
+    const r = await runInProcess("validate", [dir], env());
+    expect(r.code).toBe(1);
+    expect(r.stderr).toMatch(/^svc\.yaml:1:1: svc\.yaml is a symbolic link to nothing \(its target does not exist\), expected a file: refused$/m);
+  });
+});
+
 describe("GIVEN a repository that names paths to write", () => {
   it("WHEN a bucket policy's output goes through a folder linked outside THEN validate, plan and apply exit 1 at output:, and nothing is written outside", async () => {
     const dir = copyRepo("valid-full");
@@ -168,6 +186,25 @@ describe("GIVEN a repository that names paths to write", () => {
     const r = await runInProcess("drift", [dir, "--out", join(dir, "reports/drift.md")], env());
     expect(r.code).toBe(1);
     expect(readdirSync(outside)).toEqual([]);
+  });
+});
+
+describe("GIVEN paths holding a NUL byte", () => {
+  it("WHEN a helper module, the state folder or a bucket policy's output names one THEN validate and plan exit 1 at that field, naming the path, with no stack trace or bare system error", async () => {
+    const dir = copyRepo("valid-full");
+    const edit = (file: string, from: string, to: string) => writeFileSync(join(dir, file), readFileSync(join(dir, file), "utf8").replace(from, to));
+    edit("canvases/listings/loader.yaml", "file: lib/utils.py", 'file: "lib/ut\\0ils.py"');
+    edit("svc.yaml", "state: .svc-iac/state", 'state: ".svc-iac/st\\0ate"');
+    edit("bucket-policies.yaml", "output: policies/demo-bucket.json", 'output: "policies/demo\\0.json"');
+    for (const command of ["validate", "plan"] as const) {
+      const r = await runInProcess(command, [dir], env());
+      expect(r.code).toBe(1);
+      expect(r.stderr).toMatch(/canvases\/listings\/loader\.yaml:11:11: headers\[0\]\.file: found "lib\/ut\\u0000ils\.py": "canvases\/listings\/lib\/ut\\u0000ils\.py" holds a NUL byte \(\\0\), expected a path without one: refused/);
+      expect(r.stderr).toMatch(/svc\.yaml:7:8: state: found "\.svc-iac\/st\\u0000ate", expected a folder inside the repository, outside \.git\/: ".* holds a NUL byte/);
+      expect(r.stderr).toMatch(/bucket-policies\.yaml:3:13: bucket_policies\.demo-bucket\.output: found "policies\/demo\\u0000\.json", expected a file path inside the repository, outside \.git\/: "policies\/demo\\u0000\.json" holds a NUL byte/);
+      expect(r.stderr).not.toMatch(/without null bytes|ERR_INVALID_ARG/);
+    }
+    expect(requests).toBe(0);
   });
 });
 
