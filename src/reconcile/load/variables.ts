@@ -43,9 +43,30 @@ export function firstReference(text: string): string | undefined {
   return undefined;
 }
 
+/**
+ * The environment variables `text` reads with `${env.NAME}` (`$${` is a literal and does not count).
+ * @example envNamesIn("pr_${env.PR_NUMBER}_$${env.X}") // ["PR_NUMBER"]
+ */
+export function envNamesIn(text: string): string[] {
+  const names: string[] = [];
+  for (let i = text.indexOf("${env."); i >= 0; i = text.indexOf("${env.", i + 2)) {
+    if (i > 0 && text[i - 1] === "$") continue;
+    const end = text.indexOf("}", i + 2);
+    if (end < 0) break;
+    const m = REFERENCE.exec(text.slice(i + 2, end));
+    if (m) names.push(m[2]);
+  }
+  return names;
+}
+
 export class Resolver {
   /** Environment variables used by secret fields, for redaction. */
   readonly secretEnvNames = new Set<string>();
+  /**
+   * Where a field that is not secret reads the environment (`${env.NAME}`), in reading order:
+   * checked once every file is read, so that none reads a credential (see credential-references.ts).
+   */
+  readonly plainEnvUses: { name: string; file: string; line: number; column: number; path: string }[] = [];
   /**
    * Files with a reference left unresolved because svc.yaml or the variable has an error (reported
    * there): their objects miss those values, so the kinds' checks skip them instead of reporting
