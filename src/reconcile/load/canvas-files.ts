@@ -13,6 +13,7 @@ import type { PythonSource } from "./python-check";
 
 /** Takes Python files as the loader reads them. */
 export type PythonSink = { push(s: PythonSource): unknown };
+import { refuseCaseTwins } from "./case-twins";
 import { listFolder, readText, reportRefused } from "./repo-files";
 import { readUdfTests } from "./udf-tests";
 import type { Resolver } from "./variables";
@@ -51,23 +52,6 @@ export async function readCanvases(jail: RepositoryJail, vars: Resolver, diag: D
     out.push(...(await readCanvasFolder(jail, entry.name, vars, diag, extras)));
   }
   return out;
-}
-
-/**
- * Reports names that differ only in case (`Hello.py` beside `hello.py`): the platform would hold
- * two objects, and a checkout on a case-insensitive file system keeps only one of the files.
- */
-function refuseCaseTwins(files: readonly string[], what: string, names: string, diag: Diagnostics): void {
-  const byLower = new Map<string, string>();
-  for (const f of files) {
-    const twin = byLower.get(f.toLowerCase());
-    if (twin === undefined) byLower.set(f.toLowerCase(), f);
-    else {
-      const message = (other: string) => `found ${what} ${twin} and ${f}, which differ only in case, expected ${names} that differ in more than case: a checkout on a case-insensitive file system keeps only one of them (${other} is the other); rename one`;
-      diag.atFile(twin, message(f));
-      diag.atFile(f, message(twin));
-    }
-  }
 }
 
 async function readCanvasFolder(jail: RepositoryJail, canvas: string, vars: Resolver, diag: Diagnostics, extras: CanvasExtras): Promise<DesiredObject[]> {
