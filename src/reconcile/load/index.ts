@@ -131,7 +131,7 @@ async function readObjects(
     ...cronjobs.objects,
     ...(await readSecrets(jail, vars, diag)),
     ...(await readServiceAccounts(jail, vars, diag)),
-    ...(await readBucketPolicies(jail, vars, diag)),
+    ...(await readBucketPolicies(jail, vars, diag, svc?.settings.state)),
   ]);
   return { svc, extras, cronjobs, loaded };
 }

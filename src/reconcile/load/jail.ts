@@ -118,6 +118,9 @@ export class RepositoryJail {
   /** The project folder lies inside the root, outside `.git` (true but for odd set-ups): see {@link plainlyInside}. */
   private readonly baseIsPlain: boolean;
 
+  /** The real path of every file read so far: a path the repository asks to write must not be one (see {@link wasRead}). */
+  private readonly readReal = new Set<string>();
+
   /**
    * True when `file` is plainly inside the repository and outside `.git`, with no path arithmetic:
    * a relative path whose every part is a name (not empty, `.`, `..` or `.git`) under a project
@@ -281,6 +284,7 @@ export class RepositoryJail {
       if (st.size > max) return { kind: "refused", message: tooBig(this.shown(file), st.size, max) };
       const data = readBounded(fd, max, st.size, true);
       if (!data) return { kind: "refused", message: tooBig(this.shown(file), undefined, max) };
+      this.readReal.add(real);
       return { kind: "bytes", data };
     } finally {
       closeSync(fd);
@@ -369,6 +373,23 @@ export class RepositoryJail {
       real = resolved;
     }
     return real;
+  }
+
+  /** True when `file` (relative to the project folder) is, links followed, a file this jail has read. */
+  wasRead(file: string): boolean {
+    try {
+      const at = path.join(this.folder(path.dirname(path.resolve(this.base, file)), { create: false }), path.basename(file));
+      let real = at;
+      try {
+        real = realpathSync(at);
+      } catch {
+        // Not there yet: compared as it would be written.
+      }
+      return this.readReal.has(real);
+    } catch (e) {
+      if (e instanceof JailError) return false;
+      throw e;
+    }
   }
 
   /** Why `file` cannot be written, or undefined (checks the folders that exist; creates nothing). */

@@ -171,6 +171,31 @@ describe("GIVEN a repository that names paths to write", () => {
     expect(readFileSync(join(dir, ".git/config"), "utf8")).toBe(before);
   });
 
+  it("WHEN a bucket policy's output is a UDF's code THEN validate, plan and apply exit 1 at output: and the code is untouched (apply wrote the policy document over it)", async () => {
+    const dir = copyRepo("valid-full");
+    const code = readFileSync(join(dir, "canvases/listings/stats.py"), "utf8");
+    writeFileSync(join(dir, "bucket-policies.yaml"), "bucket_policies:\n  demo-bucket:\n    output: canvases/listings/stats.py\n");
+    expectRefused(await everyCommand(dir), /bucket-policies\.yaml:3:13: bucket_policies\.demo-bucket\.output: found "canvases\/listings\/stats\.py", expected a file path inside the repository, outside \.git\/: canvases\/listings\/stats\.py is where svc-iac reads the repository's declarations/);
+    expect(readFileSync(join(dir, "canvases/listings/stats.py"), "utf8")).toBe(code);
+  });
+
+  it("WHEN a bucket policy's output is svc.yaml, the inventory, a new UDF file or a helper module through a link THEN each is refused at output:", async () => {
+    const dir = copyRepo("valid-full");
+    symlinkSync("shared", join(dir, "alias"));
+    const cases: [string, string][] = [
+      ["svc.yaml", "svc.yaml is where svc-iac reads the repository's declarations"],
+      [".svc-iac/state/listings/default/inventory.json", ".svc-iac/state/listings/default/inventory.json is inside the state folder (.svc-iac/state/listings/default): apply would write over the inventory"],
+      ["canvases/reports/planted.py", "canvases/reports/planted.py is where svc-iac reads the repository's declarations"],
+      ["alias/geo.py", "alias/geo.py is a file this repository's declarations read (a helper module, or a link to one): apply would write over it"],
+    ];
+    for (const [output, why] of cases) {
+      writeFileSync(join(dir, "bucket-policies.yaml"), `bucket_policies:\n  demo-bucket:\n    output: ${output}\n`);
+      const r = await runInProcess("validate", [dir], env());
+      expect(r.code, output).toBe(1);
+      expect(r.stderr).toContain(`bucket-policies.yaml:3:13: bucket_policies.demo-bucket.output: found ${JSON.stringify(output)}, expected a file path inside the repository, outside .git/: ${why}`);
+    }
+  });
+
   it("WHEN the state folder links outside the repository THEN the commands exit 1 at state: and nothing is written there", async () => {
     const dir = copyRepo("valid-full");
     const outside = mkdtempSync(join(tmpdir(), "svc-outside-"));
