@@ -14,7 +14,7 @@ import type { PythonSource } from "./python-check";
 /** Takes Python files as the loader reads them. */
 export type PythonSink = { push(s: PythonSource): unknown };
 import { refuseCaseTwins } from "./case-twins";
-import { listFolder, readText, reportRefused } from "./repo-files";
+import { folderNotFile, listFolder, readText, reportRefused } from "./repo-files";
 import { readUdfTests } from "./udf-tests";
 import type { Resolver } from "./variables";
 import { locate, parseYaml, readYaml } from "./yaml-source";
@@ -61,10 +61,14 @@ async function readCanvasFolder(jail: RepositoryJail, canvas: string, vars: Reso
     diag.atFile(folder, listing.message);
     return [];
   }
+  // A folder named like a file the loader reads would otherwise be skipped as a folder of helpers, or reported as missing.
+  for (const e of listing.entries) if (e.isFolder && /\.(py|ya?ml)$/.test(e.name)) diag.atFile(`${folder}/${e.name}`, folderNotFile(`${folder}/${e.name}`));
   const files = listing.entries.filter((e) => !e.isFolder).map((e) => e.name);
   refuseCaseTwins(files.filter((f) => f.endsWith(".py")).map((f) => `${folder}/${f}`), "UDF files", "UDF slugs", diag);
   const out: DesiredObject[] = [];
-  if (!files.includes(CANVAS_FILE)) {
+  if (listing.entries.some((e) => e.isFolder && e.name === CANVAS_FILE)) {
+    // reported above
+  } else if (!files.includes(CANVAS_FILE)) {
     diag.atFile(`${folder}/${CANVAS_FILE}`, `not found: every canvas folder needs a canvas.yaml (an empty file takes the defaults)`);
   } else {
     const src = await readYaml(jail, `${folder}/${CANVAS_FILE}`, diag);

@@ -10,7 +10,7 @@ import { desiredObject } from "./desired";
 import { referencedInputs, rootReader, type MapReader } from "./fields";
 import { CRON_ARRAY_KEYS, CRONJOB_KEYS, PATTERNS } from "./keys";
 import { refuseCaseTwins } from "./case-twins";
-import { listFolder } from "./repo-files";
+import { folderNotFile, listFolder } from "./repo-files";
 import type { Resolver } from "./variables";
 import { locate, readYaml } from "./yaml-source";
 
@@ -43,6 +43,7 @@ export async function readCronjobs(jail: RepositoryJail, vars: Resolver, diag: D
   const entries = await listFolder(jail, CRONJOBS, diag);
   refuseCaseTwins(entries.filter((e) => !e.isFolder && e.name.endsWith(".yaml")).map((e) => `${CRONJOBS}/${e.name}`), "cronjob files", "cronjob names", diag);
   for (const entry of entries) {
+    if (entry.isFolder && /\.ya?ml$/.test(entry.name)) diag.atFile(`${CRONJOBS}/${entry.name}`, folderNotFile(`${CRONJOBS}/${entry.name}`));
     if (entry.isFolder || !/\.ya?ml$/.test(entry.name)) continue;
     const file = `${CRONJOBS}/${entry.name}`;
     if (entry.name.endsWith(".yml")) {

@@ -375,6 +375,16 @@ export class RepositoryJail {
     return real;
   }
 
+  /** True when `file` is a folder (a link to one followed) inside the repository: what a read that found no file met instead. */
+  isFolder(file: string): boolean {
+    if (this.lexicalRefusal(file)) return false;
+    try {
+      return statSync(path.resolve(this.base, file)).isDirectory();
+    } catch {
+      return false;
+    }
+  }
+
   /** True when `file` (relative to the project folder) is, links followed, a file this jail has read. */
   wasRead(file: string): boolean {
     try {

@@ -241,6 +241,23 @@ describe("GIVEN special and oversized files", () => {
     expectRefused(await everyCommand(dir), /canvases\/listings\/stats\.py:1:1: canvases\/listings\/stats\.py is a FIFO \(named pipe\), expected a regular file: refused/);
   }, 30_000);
 
+  it("WHEN folders stand where files are read (a UDF file, canvas.yaml, a cronjob file, secrets.yaml) THEN each is refused as a folder by name, none skipped or reported as missing", async () => {
+    const dir = copyRepo("valid-full");
+    mkdirSync(join(dir, "canvases/listings/planted.py"));
+    rmSync(join(dir, "canvases/reports/canvas.yaml"));
+    mkdirSync(join(dir, "canvases/reports/canvas.yaml"));
+    mkdirSync(join(dir, "cronjobs/planted.yaml"), { recursive: true });
+    rmSync(join(dir, "secrets.yaml"));
+    mkdirSync(join(dir, "secrets.yaml"));
+    const r = await runInProcess("validate", [dir], env());
+    expect(r.code).toBe(1);
+    for (const f of ["canvases/listings/planted.py", "canvases/reports/canvas.yaml", "cronjobs/planted.yaml", "secrets.yaml"]) {
+      expect(r.stderr).toContain(`${f}:1:1: found a folder named ${f.split("/").pop()}, expected a file: ${f} is read as a file; rename or remove the folder`);
+    }
+    expect(r.stderr).not.toMatch(/not found/);
+    expect(requests).toBe(0);
+  });
+
   it("WHEN a UDF file is larger than the platform's body limit THEN it is refused before it is read", async () => {
     const dir = copyRepo("valid-full");
     truncateSync(join(dir, "canvases/listings/stats.py"), 50 * 1024 * 1024);
