@@ -6,7 +6,7 @@
  * Secret fields accept only one `${env.NAME}` reference: their values never come from the
  * repository and never appear in a message (messages say "the value of NAME").
  */
-import { didYouMean } from "./diagnostics";
+import { describeFound, didYouMean } from "./diagnostics";
 
 export type Resolved = { ok: true; value: unknown } | { ok: false; message?: string };
 export type ResolvedSecret = { ok: true; value: string; envName: string } | { ok: false; message: string };
@@ -109,10 +109,11 @@ export class Resolver {
         continue;
       }
       const end = text.indexOf("}", i + 2);
-      if (end < 0) return { ok: false, message: `unclosed reference in ${JSON.stringify(text)}: expected \${var.NAME} or \${env.NAME} (write $\${ for a literal "\${")` };
+      if (end < 0) return { ok: false, message: `unclosed reference in ${describeFound(text)}: expected \${var.NAME} or \${env.NAME} (write $\${ for a literal "\${")` };
       const inner = text.slice(i + 2, end);
       const m = REFERENCE.exec(inner);
-      if (!m) return { ok: false, message: `unknown reference "\${${inner}}": expected \${var.NAME} or \${env.NAME} (write $\${ for a literal "\${")` };
+      // Quoted shortened: a 1 MiB value of `${${${…` would otherwise make a 1 MiB message.
+      if (!m) return { ok: false, message: `unknown reference ${describeFound(`\${${inner}}`)}: expected \${var.NAME} or \${env.NAME} (write $\${ for a literal "\${")` };
       const r = this.lookup(m[1] as "var" | "env", m[2]);
       if (!r.ok) return r;
       if (r.value !== null && typeof r.value === "object") {
