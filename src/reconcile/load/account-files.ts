@@ -6,7 +6,7 @@
 import type { RepositoryJail } from "./jail";
 import { posix } from "node:path";
 import type { DesiredObject, StateLocation } from "../../model/desired";
-import type { Diagnostics } from "./diagnostics";
+import { quotedPath, type Diagnostics } from "./diagnostics";
 import { desiredObject } from "./desired";
 import { joinPath, MapReader, referencedInputs, report, rootReader, type ReadContext } from "./fields";
 import { isMap } from "yaml";
@@ -96,7 +96,7 @@ export async function readBucketPolicies(jail: RepositoryJail, vars: Resolver, d
     // leaves it, under .git) stops validate and plan before anything is sent.
     const refused = rel === undefined ? undefined : posix.isAbsolute(rel) ? `${rel} is an absolute path` : (jail.writeRefusal(rel) ?? outputOverwrite(jail, rel, state));
     if (refused !== undefined) {
-      m.fail("output", `found ${JSON.stringify(output)}, expected a file path inside the repository, outside .git/: ${refused}`);
+      m.fail("output", `found ${quotedPath(output ?? "")}, expected a file path inside the repository, outside .git/: ${refused}`);
       continue;
     }
     out.push(desiredObject("BucketPolicy", `bucket_policy.${bucketName}`, { bucketName }, locate(opened.ctx.src, e.keyNode, e.path), { options: { output: rel } }));

@@ -5,7 +5,7 @@
 import type { RepositoryJail } from "./jail";
 import { posix } from "node:path";
 import type { DesiredObject, ReferencedInput, UdfTest } from "../../model/desired";
-import type { Diagnostics } from "./diagnostics";
+import { quotedPath, type Diagnostics } from "./diagnostics";
 import { desiredObject } from "./desired";
 import { MapReader, referencedInputs, rootReader, type ReadContext } from "./fields";
 import { CANVAS_KEYS, DURATION_EXPECTED, HEADER_KEYS, PATTERNS, SHARE_KEYS, UDF_KEYS } from "./keys";
@@ -217,15 +217,15 @@ async function readHeaders(jail: RepositoryJail, ctx: ReadContext, top: MapReade
 function readHelper(jail: RepositoryJail, ctx: ReadContext, h: MapReader, folder: string, file: string, python: PythonSink): string | undefined {
   const rel = posix.normalize(posix.join(folder, file.replace(/\\/g, "/")));
   if (posix.isAbsolute(file) || /^[A-Za-z]:/.test(file)) {
-    return h.fail("file", `found ${JSON.stringify(file)}, expected a relative path (relative to ${folder}/) to a file inside the repository`);
+    return h.fail("file", `found ${quotedPath(file)}, expected a relative path (relative to ${folder}/) to a file inside the repository`);
   }
-  if (!rel.endsWith(".py")) return h.fail("file", `found ${JSON.stringify(file)}, expected a Python file ending in .py`);
+  if (!rel.endsWith(".py")) return h.fail("file", `found ${quotedPath(file)}, expected a Python file ending in .py`);
   const read = jail.readText(rel);
-  if (read.kind === "missing") return h.fail("file", `found ${JSON.stringify(file)}, expected an existing file: ${rel} does not exist`);
+  if (read.kind === "missing") return h.fail("file", `found ${quotedPath(file)}, expected an existing file: ${rel} does not exist`);
   if (read.kind === "refused") {
     // A bad byte is shown where it is, in the helper; any other refusal where the helper is named.
     if (read.line !== undefined) return void reportRefused(rel, read, ctx.diag);
-    return h.fail("file", `found ${JSON.stringify(file)}: ${read.message}`);
+    return h.fail("file", `found ${quotedPath(file)}: ${read.message}`);
   }
   python.push({ file: rel, code: read.text });
   return read.text;

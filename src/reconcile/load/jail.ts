@@ -191,6 +191,10 @@ export class RepositoryJail {
   private lexicalRefusal(file: string): string | undefined {
     // No file system call takes a NUL byte: say so here, at the field, rather than fail in `open`.
     if (file.includes("\0")) return `${JSON.stringify(this.shown(file))} holds a NUL byte (\\0), expected a path without one: refused`;
+    if (file.length > MAX_NAME_BYTES / 4) {
+      const tooLong = tooLongPath(path.resolve(this.base, file));
+      if (tooLong) return `${shortened(this.shown(file))} is too long: ${tooLong}: refused`;
+    }
     if (this.plainlyInside(file)) return undefined;
     const abs = path.resolve(this.base, file);
     const shown = this.shown(file);
@@ -459,6 +463,23 @@ export class RepositoryJail {
     const top = path.parse(abs).root;
     return new RepositoryJail(top, top, path.dirname(abs)).readText(abs, opts);
   }
+}
+
+/** The longest name a file system takes (Linux, macOS, Windows), and the longest path Linux opens, in bytes. */
+const MAX_NAME_BYTES = 255;
+const MAX_PATH_BYTES = 4095;
+
+/** Why no file system opens `abs` (ENAMETOOLONG), or undefined: checked before the call, so the refusal names the field. */
+function tooLongPath(abs: string): string | undefined {
+  const long = abs.split(path.sep).find((part) => Buffer.byteLength(part) > MAX_NAME_BYTES);
+  if (long !== undefined) return `found a name of ${Buffer.byteLength(long)} bytes, expected names of at most ${MAX_NAME_BYTES} bytes`;
+  const bytes = Buffer.byteLength(abs);
+  return bytes > MAX_PATH_BYTES ? `found a path of ${bytes} bytes, expected at most ${MAX_PATH_BYTES} bytes` : undefined;
+}
+
+/** A path for a message: its first 60 characters when longer. */
+function shortened(shown: string): string {
+  return shown.length > 64 ? `${shown.slice(0, 60)}...` : shown;
 }
 
 function linkIsFolder(abs: string): boolean {

@@ -8,7 +8,7 @@ import type { MovedEntry, ProjectSettings, RemovedEntry, StateLocation } from ".
 import { readMoved } from "./moved";
 import { readRemoved } from "./removed";
 import { readNameAffixes, type NameAffixes } from "./name-affixes";
-import { didYouMean, type Diagnostics } from "./diagnostics";
+import { didYouMean, quotedPath, type Diagnostics } from "./diagnostics";
 import { MapReader, report, rootReader, type ReadContext } from "./fields";
 import { CONCURRENCY_RANGE, CREDENTIALS_KEYS, SVC_KEYS, TARGET_KEYS } from "./keys";
 import { badTargetName, DEFAULT_TARGET, PATTERNS, PROJECT_EXPECTED, SVC_FILE } from "./names";
@@ -135,11 +135,11 @@ function readSettings(m: MapReader, jail: RepositoryJail): SettingsFields {
   const state = m.string("state", { expected: 'a local folder relative to the repository (e.g. ".svc-iac/state"), "s3://bucket/prefix" or "gs://bucket/prefix"' });
   let checkedState = state;
   if (state !== undefined && (state === "" || (state.includes("://") && !PATTERNS.remoteState.test(state)))) {
-    checkedState = m.fail("state", `found ${JSON.stringify(state)}, expected a local folder relative to the repository (e.g. ".svc-iac/state"), "s3://bucket/prefix" or "gs://bucket/prefix"`);
+    checkedState = m.fail("state", `found ${quotedPath(state)}, expected a local folder relative to the repository (e.g. ".svc-iac/state"), "s3://bucket/prefix" or "gs://bucket/prefix"`);
   } else if (state !== undefined && !PATTERNS.remoteState.test(state)) {
     // The state is written where the repository says: only inside it, never through a link out or into .git.
     const refused = posix.isAbsolute(state.replace(/\\/g, "/")) ? `${state} is an absolute path` : jail.writeRefusal(posix.join(state.replace(/\\/g, "/"), "inventory.json"));
-    if (refused) checkedState = m.fail("state", `found ${JSON.stringify(state)}, expected a folder inside the repository, outside .git/: ${refused}`);
+    if (refused) checkedState = m.fail("state", `found ${quotedPath(state)}, expected a folder inside the repository, outside .git/: ${refused}`);
   }
   return {
     prune: m.boolean("prune"),

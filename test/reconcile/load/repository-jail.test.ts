@@ -233,6 +233,30 @@ describe("GIVEN paths holding a NUL byte", () => {
   });
 });
 
+describe("GIVEN paths no file system opens (a name of 300,000 bytes, a path of 5,000)", () => {
+  it("WHEN a helper module, the state folder and a bucket policy's output name them THEN validate exits 1 at each field with a short message, never ENAMETOOLONG without a file or line", async () => {
+    const dir = copyRepo("valid-full");
+    const edit = (file: string, from: string, to: string) => writeFileSync(join(dir, file), readFileSync(join(dir, file), "utf8").replace(from, to));
+    const longName = "a".repeat(300_000);
+    const longPath = Array(25).fill("b".repeat(200)).join("/");
+    edit("canvases/listings/loader.yaml", "file: lib/utils.py", `file: ${longPath}.py`);
+    edit("svc.yaml", "state: .svc-iac/state", `state: ${longName}`);
+    edit("bucket-policies.yaml", "output: policies/demo-bucket.json", `output: policies/${longName}.json`);
+    const r = await runInProcess("validate", [dir], env());
+    expect(r.code).toBe(1);
+    expect(r.stderr).not.toMatch(/ENAMETOOLONG/);
+    const lines = r.stderr.trim().split("\n");
+    expect(lines).toEqual([
+      expect.stringMatching(/^bucket-policies\.yaml:3:13: bucket_policies\.demo-bucket\.output: found "policies\/a+\.\.\.", expected .* is too long: found a name of 300005 bytes, expected names of at most 255 bytes: refused$/),
+      expect.stringMatching(/^canvases\/listings\/loader\.yaml:11:11: headers\[0\]\.file: found "b+\.\.\.": canvases\/listings\/b+\.\.\. is too long: found a path of \d+ bytes, expected at most 4095 bytes: refused$/),
+      expect.stringMatching(/^svc\.yaml:7:8: state: found "a+\.\.\.", expected .* is too long: found a name of 300000 bytes, expected names of at most 255 bytes: refused$/),
+      expect.stringMatching(/^3 errors in /),
+    ]);
+    for (const line of lines) expect(line.length).toBeLessThan(600);
+    expect(requests).toBe(0);
+  });
+});
+
 describe("GIVEN special and oversized files", () => {
   it("WHEN a UDF file is a FIFO THEN validate answers at once (no hang) and refuses it by name", async () => {
     const dir = copyRepo("valid-full");
