@@ -240,3 +240,22 @@ describe("GIVEN a repository holding a data file past 2 GiB, which the loader ne
     expect(r.exitCode, messageOf(r)).toBe(0);
   }, 120_000);
 });
+
+describe("GIVEN --plan naming a file that is not JSON, such as a file of tokens", () => {
+  const fx = useEmulator();
+
+  it("WHEN applied THEN apply refuses saying where the JSON stops, and quotes none of the file", async () => {
+    const dir = copyRepo("valid-full");
+    const tokenFile = join(dir, "..", "token.txt");
+    writeFileSync(tokenFile, "svc_live_tok_5ecret_9f8e7d6c\n");
+    const broken = join(dir, "..", "broken.json");
+    writeFileSync(broken, '{"format_version": 2,, "token": "svc_live_tok_5ecret_9f8e7d6c"}');
+    for (const [file, says] of [[tokenFile, "it is cut short or starts with something else"], [broken, "it stops being JSON at character 21"]] as const) {
+      const { result: r, writes } = await countingRequests(() => applyCommand(commandOptions(dir, fx.emu, { planFile: file })));
+      expect(r.exitCode).toBe(1);
+      expect(messageOf(r)).toContain(`${file} is not a svc-iac saved plan: it is not JSON (${says}; its content is not shown).`);
+      expect(messageOf(r)).not.toContain("5ecret");
+      expect(writes).toBe(0);
+    }
+  });
+});
