@@ -149,11 +149,19 @@ function readSettings(m: MapReader, jail: RepositoryJail): SettingsFields {
   };
 }
 
+/** What the names of the variables holding the platform's URLs must end in. */
+const URL_ENV_SUFFIXES = { base_url_env: "SVC_BASE_URL", udf_base_url_env: "SVC_UDF_BASE_URL" } as const;
+
 function readCredentials(c: MapReader | undefined): Partial<ProjectSettings["credentials"]> {
   if (!c) return {};
   const out: Partial<ProjectSettings["credentials"]> = {};
   for (const key of CREDENTIALS_KEYS) {
-    const v = c.string(key, { pattern: PATTERNS.envName, expected: 'the name of an environment variable, e.g. "STAGING_SVC_TOKEN"' });
+    const url = URL_ENV_SUFFIXES[key as keyof typeof URL_ENV_SUFFIXES];
+    // The token goes to the URL these name: a pull request may not point them at any variable (a
+    // PR_TITLE the workflow sets, ACTIONS_RESULTS_URL), only at one the workflow named for svc-iac.
+    const v = url
+      ? c.string(key, { pattern: new RegExp(`^(?:[A-Za-z_][A-Za-z0-9_]*_)?${url}$`), expected: `the name of an environment variable ending in ${url}, e.g. "STAGING_${url}": the platform token is sent to the URL it holds, so only variables named for svc-iac may hold it` })
+      : c.string(key, { pattern: PATTERNS.envName, expected: 'the name of an environment variable, e.g. "STAGING_SVC_TOKEN"' });
     if (v !== undefined) out[CREDENTIAL_FIELDS[key]] = v;
   }
   return out;

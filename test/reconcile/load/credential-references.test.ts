@@ -78,4 +78,29 @@ describe("GIVEN a pull request whose plain fields read credentials from the envi
       expect.stringMatching(/^1 error in /),
     ]);
   });
+
+  it("WHEN svc.yaml points base_url_env or udf_base_url_env at another variable (a PR_TITLE the workflow sets, holding the attacker's URL) THEN plan exits 1 at that key and the token goes nowhere", async () => {
+    const seen: string[] = [];
+    const attacker = createServer((req, res) => {
+      seen.push(String(req.headers.authorization));
+      res.writeHead(500).end("{}");
+    });
+    await new Promise<void>((r) => attacker.listen(0, "127.0.0.1", r));
+    const attackerUrl = `http://127.0.0.1:${(attacker.address() as AddressInfo).port}/v1`;
+    try {
+      for (const key of ["base_url_env", "udf_base_url_env"]) {
+        const dir = copyRepo("valid-full");
+        writeFileSync(join(dir, "svc.yaml"), `${readFileSync(join(dir, "svc.yaml"), "utf8")}  default:\n    credentials:\n      ${key}: PR_TITLE\n`);
+        requests = 0;
+        const r = await runInProcess("plan", [dir], { ...env(), PR_TITLE: attackerUrl });
+        expect(r.code).toBe(1);
+        const suffix = key === "base_url_env" ? "SVC_BASE_URL" : "SVC_UDF_BASE_URL";
+        expect(r.stderr).toContain(`targets.default.credentials.${key}: found "PR_TITLE", expected the name of an environment variable ending in ${suffix}, e.g. "STAGING_${suffix}": the platform token is sent to the URL it holds`);
+        expect(requests).toBe(0);
+      }
+      expect(seen).toEqual([]);
+    } finally {
+      await new Promise<void>((r) => attacker.close(() => r()));
+    }
+  });
 });
