@@ -4,7 +4,8 @@ stdin: one JSON object {"file", "code", "entrypoint"} per line ("entrypoint" onl
 file), each parsed as it arrives: the sender goes on reading files meanwhile.
 stdout: a JSON list of {"file", "line", "column", "message"}, one per problem found:
 - a syntax error, at its line and column;
-- a UDF whose code defines no top-level function (or other top-level name) called its entrypoint.
+- a UDF whose code defines no top-level function (or other top-level name) called its entrypoint;
+- code the parser cannot hold (nested past its stack): that file, while the others are still checked.
 Nothing is run: the code is only parsed.
 """
 import ast
@@ -40,6 +41,12 @@ def check(item):
         return [{"file": file, "line": line, "column": max(column, 1), "message": f"Python syntax error: {e.msg}"}]
     except ValueError as e:  # e.g. a NUL byte
         return [{"file": file, "line": 1, "column": 1, "message": f"Python cannot parse this file: {e}"}]
+    except (MemoryError, RecursionError) as e:
+        # Code nested past the parser's stack (200,000 unary minus signs, a million-term sum):
+        # that file is refused, and the check of every other file goes on.
+        found = type(e).__name__ + (f": {e}" if str(e) else "")
+        return [{"file": file, "line": 1, "column": 1,
+                 "message": f"Python cannot parse this file: found code nested too deeply or too complex for Python's parser ({found}), expected code Python can parse"}]
     if entrypoint and entrypoint not in bound_names(tree):
         functions = sorted(n.name for n in tree.body if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef)))
         found = f"its functions are {', '.join(functions)}" if functions else "it defines no function at all"

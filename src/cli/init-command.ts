@@ -5,8 +5,9 @@
  * .gitignore is the exception: `.svc-iac/` is appended to it when missing.
  */
 import { existsSync } from "node:fs";
-import { mkdir, readFile, writeFile } from "node:fs/promises";
+import { mkdir, writeFile } from "node:fs/promises";
 import { basename, dirname, join, relative, resolve, sep } from "node:path";
+import { RepositoryJail } from "../reconcile/load/jail";
 import { gitignoreWithState, PROJECT_NAME, projectNameFrom, starterFiles } from "../reconcile/init/starter-repository";
 import { shellQuote } from "./shell-quote";
 import { parseCommandArgs } from "./command-args";
@@ -43,16 +44,29 @@ export async function runInitCommand(argv: string[], io: Io = { stdout: process.
     io.stderr.write(`svc-iac init: not writing anything in ${dir}: ${existing.length === 1 ? "this file exists" : "these files exist"} already: ${existing.join(", ")}. Remove ${existing.length === 1 ? "it" : "them"} or choose another folder.\n`);
     return 1;
   }
-  const gitignore = existsSync(join(dir, GITIGNORE)) ? gitignoreWithState(await readFile(join(dir, GITIGNORE), "utf8")) : files[GITIGNORE];
+  // The folder may be a checkout of someone else's repository: every file is read and written
+  // through its jail (a folder or .gitignore linked out of it, a FIFO .gitignore), checked before
+  // anything is written.
+  // The folder the user named first (nothing of the repository's is in it yet), so the jail knows its real path.
+  await mkdir(dir, { recursive: true });
+  const jail = RepositoryJail.forProject(dir);
+  const refusals = Object.keys(files).flatMap((path) => jail.writeRefusal(path) ?? []);
+  const read = jail.readText(GITIGNORE);
+  if (read.kind === "refused") refusals.push(read.message);
+  if (refusals.length > 0) {
+    io.stderr.write(`svc-iac init: not writing anything in ${dir}: ${[...new Set(refusals)].join("; ")}.\n`);
+    return 1;
+  }
+  const gitignore = read.kind === "text" ? gitignoreWithState(read.text) : files[GITIGNORE];
   const written: string[] = [];
   for (const [path, text] of Object.entries(files)) {
     if (path === GITIGNORE) continue;
-    await mkdir(dirname(join(dir, path)), { recursive: true });
-    // "wx": a file that appeared since the check is still never overwritten.
-    await writeFile(join(dir, path), text, { flag: "wx" });
+    const folder = jail.folder(dirname(path), { create: true });
+    // "wx": a file that appeared since the check is still never overwritten, nor written through a link.
+    await writeFile(join(folder, basename(path)), text, { flag: "wx" });
     written.push(`  ${path}\n`);
   }
-  written.unshift(await writeGitignore(dir, gitignore));
+  written.unshift(writeGitignore(jail, read.kind === "text", gitignore));
   const shown = shellQuote(relative(io.cwd, dir) || ".");
   const named = v.project === undefined ? ` (named after the folder; --project NAME chooses another)` : "";
   io.stdout.write(
@@ -62,16 +76,11 @@ export async function runInitCommand(argv: string[], io: Io = { stdout: process.
   return 0;
 }
 
-/** Writes .gitignore (`text`), or leaves an existing one that ignores `.svc-iac/` already (`undefined`); returns its line of the report. */
-async function writeGitignore(dir: string, text: string | undefined): Promise<string> {
-  const file = join(dir, GITIGNORE);
+/** Writes .gitignore (`text`) through the jail (a link at its name is replaced, never written through), or leaves an existing one that ignores `.svc-iac/` already (`undefined`); returns its line of the report. */
+function writeGitignore(jail: RepositoryJail, existed: boolean, text: string | undefined): string {
   if (text === undefined) return `  ${GITIGNORE} (ignores .svc-iac/ already: left as it was)\n`;
-  if (!existsSync(file)) {
-    await writeFile(file, text, { flag: "wx" });
-    return `  ${GITIGNORE}\n`;
-  }
-  await writeFile(file, text);
-  return `  ${GITIGNORE} (added .svc-iac/ to the existing file)\n`;
+  jail.writeText(GITIGNORE, text);
+  return existed ? `  ${GITIGNORE} (added .svc-iac/ to the existing file)\n` : `  ${GITIGNORE}\n`;
 }
 
 /**

@@ -9,6 +9,16 @@
 import { randomUUID } from "node:crypto";
 import { appendFile } from "node:fs/promises";
 
+/** Control characters other than the line breaks `escapeData` encodes (ESC, C1, U+2028 and U+2029), as escapes (`\x1b`). */
+const CONTROLS_BUT_BREAKS = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u009f\u2028\u2029]/g;
+
+function visibleControls(s: string): string {
+  return s.replace(CONTROLS_BUT_BREAKS, (c) => {
+    const n = c.charCodeAt(0);
+    return n <= 0xff ? `\\x${n.toString(16).padStart(2, "0")}` : `\\u${n.toString(16).padStart(4, "0")}`;
+  });
+}
+
 /** Escapes the message part of a workflow command (after the closing `::`). */
 export function escapeData(s: string): string {
   return s.replace(/%/g, "%25").replace(/\r/g, "%0D").replace(/\n/g, "%0A");
@@ -39,6 +49,9 @@ export type AnnotationLevel = "error" | "warning" | "notice";
  */
 export function annotation(level: AnnotationLevel, message: string, props: AnnotationProperties = {}): string {
   const pairs: string[] = [];
+  // A file name or message from a pull request may hold an escape sequence (`\x1b[2J`): shown, like every other line.
+  message = visibleControls(message);
+  props = { ...props, ...(props.file !== undefined ? { file: visibleControls(props.file) } : {}), ...(props.title !== undefined ? { title: visibleControls(props.title) } : {}) };
   if (props.file !== undefined) pairs.push(`file=${escapeProperty(props.file)}`);
   if (props.line !== undefined) pairs.push(`line=${props.line}`);
   if (props.endLine !== undefined) pairs.push(`endLine=${props.endLine}`);

@@ -3,8 +3,8 @@
  * it writes validates and applies on the embedded emulator, its schema comments lead an editor to
  * the installed package's schemas (and the files satisfy them), and it never overwrites a file.
  */
-import { spawnSync } from "node:child_process";
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import { execFileSync, spawnSync } from "node:child_process";
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { Ajv2020 } from "ajv/dist/2020.js";
@@ -19,7 +19,7 @@ let cli: string;
 /** Runs the built command in `cwd` with no platform configured (the embedded emulator). */
 function svc(cwd: string, ...args: string[]) {
   const env = { ...process.env, SVC_BASE_URL: "", SVC_TOKEN: "" };
-  const r = spawnSync(process.execPath, [cli, ...args], { cwd, env, encoding: "utf8" });
+  const r = spawnSync(process.execPath, [cli, ...args], { cwd, env, encoding: "utf8", timeout: 60_000 });
   return { code: r.status, stdout: r.stdout, stderr: r.stderr };
 }
 
@@ -93,6 +93,27 @@ describe("svc-iac init", () => {
     expect(readFileSync(join(dir, ".gitignore"), "utf8")).toBe("node_modules/\ndist/\n\n# svc-iac's local state: the embedded emulator's data and the default inventory.\n.svc-iac/\n");
     expect(existsSync(join(dir, "svc.yaml"))).toBe(true);
     expect(svc(dir, "validate").code).toBe(0);
+  });
+
+  it("GIVEN a cloned folder whose canvases/ links outside it, or whose .gitignore is a link out or a FIFO WHEN init runs THEN it answers at once, names the link, and writes nothing anywhere", () => {
+    const outside = mkdtempSync(join(tmpdir(), "svc-init-outside-"));
+    writeFileSync(join(outside, "rc"), "export PATH=/usr/bin\n");
+    const cases: [string, (dir: string) => void, string][] = [
+      ["linked-canvases", (dir) => symlinkSync(outside, join(dir, "canvases")), "canvases is a symbolic link to a folder outside the repository: refused"],
+      ["linked-gitignore", (dir) => symlinkSync(join(outside, "rc"), join(dir, ".gitignore")), ".gitignore is a symbolic link to a file outside the repository: refused"],
+      ["fifo-gitignore", (dir) => execFileSync("mkfifo", [join(dir, ".gitignore")]), ".gitignore is a FIFO (named pipe), expected a regular file: refused"],
+    ];
+    for (const [name, plant, says] of cases) {
+      const dir = join(work, name);
+      mkdirSync(dir);
+      plant(dir);
+      const r = svc(dir, "init");
+      expect(r.code, name).toBe(1);
+      expect(r.stderr).toContain(`svc-iac init: not writing anything in ${dir}: ${says}`);
+      expect(existsSync(join(dir, "svc.yaml"))).toBe(false);
+    }
+    expect(readdirSync(outside)).toEqual(["rc"]);
+    expect(readFileSync(join(outside, "rc"), "utf8")).toBe("export PATH=/usr/bin\n");
   });
 
   it("GIVEN a .gitignore that ignores /.svc-iac already WHEN init runs THEN the .gitignore is left as it was", () => {

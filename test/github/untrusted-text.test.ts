@@ -111,6 +111,19 @@ describe("GIVEN a platform that answers with workflow commands and Markdown in i
     expectNoInjection(r);
   });
 
+  it("WHEN a pull request's file names carry terminal escape sequences and Unicode line separators THEN validate's annotations show them as escapes: no line holds a raw control character", async () => {
+    const repo = join(mkdtempSync(join(tmpdir(), "svc-untrusted-names-")), "infra");
+    cpSync(join(__dirname, "../fixtures/valid-full"), repo, { recursive: true });
+    writeFileSync(join(repo, "canvases/listings/\x1b]0;owned\x07\x1b[2Jx.py"), "def udf():\n    return 1\n");
+    writeFileSync(join(repo, "canvases/listings/y\u2028::error::pwn-ls.py"), "def udf():\n    return 1\n");
+    const r = await svc(["validate", repo]);
+    expect(r.code).toBe(1);
+    expectNoInjection(r);
+    expect(r.stdout.split("\n").filter((l) => l.startsWith("::error file=") && l.includes("/canvases/listings/\\x1b]0;owned\\x07\\x1b[2Jx.py,line=1,col=1,"))).toHaveLength(1);
+    expect(r.stdout).toContain("y\\u2028%3A%3Aerror%3A%3Apwn-ls.py");
+    expect(r.stdout + r.stderr).not.toMatch(/[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u2028\u2029]/);
+  });
+
   it("WHEN the command line itself carries them (a branch name pasted into a flag) THEN the usage error starts no workflow command", async () => {
     const usage = await svc(["plan", dir, COMMANDS]);
     expect(usage.code).toBe(1);

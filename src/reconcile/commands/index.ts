@@ -336,7 +336,9 @@ async function loadSavedPlan(s: Session, file: string): Promise<SavedPlan> {
   try {
     doc = JSON.parse(text);
   } catch (e) {
-    throw new SavedPlanError(`${file} is not a svc-iac saved plan: it is not JSON (${messageOf(e)}).`);
+    // Where, not what: JSON.parse quotes the start of the text, and a wrong --plan may name a file of tokens (--outputs) or /proc/self/environ.
+    const at = /position (\d+)/.exec(messageOf(e))?.[1];
+    throw new SavedPlanError(`${file} is not a svc-iac saved plan: it is not JSON (${at !== undefined ? `it stops being JSON at character ${at}` : "it is cut short or starts with something else"}; its content is not shown).`);
   }
   const saved = readSavedPlan(doc, file);
   if (saved.project !== s.project.project || saved.target !== s.project.target) {

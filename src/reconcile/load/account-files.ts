@@ -5,14 +5,15 @@
  */
 import type { RepositoryJail } from "./jail";
 import { posix } from "node:path";
-import type { DesiredObject } from "../../model/desired";
-import type { Diagnostics } from "./diagnostics";
+import type { DesiredObject, StateLocation } from "../../model/desired";
+import { quotedPath, type Diagnostics } from "./diagnostics";
 import { desiredObject } from "./desired";
 import { joinPath, MapReader, referencedInputs, report, rootReader, type ReadContext } from "./fields";
 import { isMap } from "yaml";
 import { BUCKET_POLICIES_KEYS, BUCKET_POLICY_KEYS, DURATION_EXPECTED, PATTERNS, SECRET_KEYS, SECRETS_KEYS, SERVICE_ACCOUNT_KEYS, SERVICE_ACCOUNTS_KEYS } from "./keys";
 import type { Resolver } from "./variables";
 import { locate, readYaml } from "./yaml-source";
+import { outputOverwrite } from "./output-files";
 
 export const SECRETS_FILE = "secrets.yaml";
 export const SERVICE_ACCOUNTS_FILE = "service-accounts.yaml";
@@ -76,7 +77,8 @@ export async function readServiceAccounts(jail: RepositoryJail, vars: Resolver, 
   return out;
 }
 
-export async function readBucketPolicies(jail: RepositoryJail, vars: Resolver, diag: Diagnostics): Promise<DesiredObject[]> {
+/** Read last: an `output:` is checked against every file read before it (see output-files.ts); `state` is the project's state folder. */
+export async function readBucketPolicies(jail: RepositoryJail, vars: Resolver, diag: Diagnostics, state?: StateLocation): Promise<DesiredObject[]> {
   const opened = await openEntries(jail, BUCKET_POLICIES_FILE, BUCKET_POLICIES_KEYS, vars, diag);
   if (!opened) return [];
   const out: DesiredObject[] = [];
@@ -92,9 +94,9 @@ export async function readBucketPolicies(jail: RepositoryJail, vars: Resolver, d
     const rel = output === undefined ? undefined : posix.normalize(output.replace(/\\/g, "/"));
     // Checked now, so a path apply could not write (outside the repository, through a link that
     // leaves it, under .git) stops validate and plan before anything is sent.
-    const refused = rel === undefined ? undefined : posix.isAbsolute(rel) ? `${rel} is an absolute path` : jail.writeRefusal(rel);
+    const refused = rel === undefined ? undefined : posix.isAbsolute(rel) ? `${rel} is an absolute path` : (jail.writeRefusal(rel) ?? outputOverwrite(jail, rel, state));
     if (refused !== undefined) {
-      m.fail("output", `found ${JSON.stringify(output)}, expected a file path inside the repository, outside .git/: ${refused}`);
+      m.fail("output", `found ${quotedPath(output ?? "")}, expected a file path inside the repository, outside .git/: ${refused}`);
       continue;
     }
     out.push(desiredObject("BucketPolicy", `bucket_policy.${bucketName}`, { bucketName }, locate(opened.ctx.src, e.keyNode, e.path), { options: { output: rel } }));

@@ -5,7 +5,7 @@
 import type { RepositoryJail } from "./jail";
 import { posix } from "node:path";
 import type { DesiredObject, ReferencedInput, UdfTest } from "../../model/desired";
-import type { Diagnostics } from "./diagnostics";
+import { quotedPath, type Diagnostics } from "./diagnostics";
 import { desiredObject } from "./desired";
 import { MapReader, referencedInputs, rootReader, type ReadContext } from "./fields";
 import { CANVAS_KEYS, DURATION_EXPECTED, HEADER_KEYS, PATTERNS, SHARE_KEYS, UDF_KEYS } from "./keys";
@@ -13,7 +13,8 @@ import type { PythonSource } from "./python-check";
 
 /** Takes Python files as the loader reads them. */
 export type PythonSink = { push(s: PythonSource): unknown };
-import { listFolder, readText, reportRefused } from "./repo-files";
+import { refuseCaseTwins } from "./case-twins";
+import { folderNotFile, listFolder, readText, reportRefused } from "./repo-files";
 import { readUdfTests } from "./udf-tests";
 import type { Resolver } from "./variables";
 import { locate, parseYaml, readYaml } from "./yaml-source";
@@ -53,23 +54,6 @@ export async function readCanvases(jail: RepositoryJail, vars: Resolver, diag: D
   return out;
 }
 
-/**
- * Reports names that differ only in case (`Hello.py` beside `hello.py`): the platform would hold
- * two objects, and a checkout on a case-insensitive file system keeps only one of the files.
- */
-function refuseCaseTwins(files: readonly string[], what: string, names: string, diag: Diagnostics): void {
-  const byLower = new Map<string, string>();
-  for (const f of files) {
-    const twin = byLower.get(f.toLowerCase());
-    if (twin === undefined) byLower.set(f.toLowerCase(), f);
-    else {
-      const message = (other: string) => `found ${what} ${twin} and ${f}, which differ only in case, expected ${names} that differ in more than case: a checkout on a case-insensitive file system keeps only one of them (${other} is the other); rename one`;
-      diag.atFile(twin, message(f));
-      diag.atFile(f, message(twin));
-    }
-  }
-}
-
 async function readCanvasFolder(jail: RepositoryJail, canvas: string, vars: Resolver, diag: Diagnostics, extras: CanvasExtras): Promise<DesiredObject[]> {
   const folder = `${CANVASES}/${canvas}`;
   const listing = jail.listFolder(folder);
@@ -77,10 +61,14 @@ async function readCanvasFolder(jail: RepositoryJail, canvas: string, vars: Reso
     diag.atFile(folder, listing.message);
     return [];
   }
+  // A folder named like a file the loader reads would otherwise be skipped as a folder of helpers, or reported as missing.
+  for (const e of listing.entries) if (e.isFolder && /\.(py|ya?ml)$/.test(e.name)) diag.atFile(`${folder}/${e.name}`, folderNotFile(`${folder}/${e.name}`));
   const files = listing.entries.filter((e) => !e.isFolder).map((e) => e.name);
   refuseCaseTwins(files.filter((f) => f.endsWith(".py")).map((f) => `${folder}/${f}`), "UDF files", "UDF slugs", diag);
   const out: DesiredObject[] = [];
-  if (!files.includes(CANVAS_FILE)) {
+  if (listing.entries.some((e) => e.isFolder && e.name === CANVAS_FILE)) {
+    // reported above
+  } else if (!files.includes(CANVAS_FILE)) {
     diag.atFile(`${folder}/${CANVAS_FILE}`, `not found: every canvas folder needs a canvas.yaml (an empty file takes the defaults)`);
   } else {
     const src = await readYaml(jail, `${folder}/${CANVAS_FILE}`, diag);
@@ -229,15 +217,15 @@ async function readHeaders(jail: RepositoryJail, ctx: ReadContext, top: MapReade
 function readHelper(jail: RepositoryJail, ctx: ReadContext, h: MapReader, folder: string, file: string, python: PythonSink): string | undefined {
   const rel = posix.normalize(posix.join(folder, file.replace(/\\/g, "/")));
   if (posix.isAbsolute(file) || /^[A-Za-z]:/.test(file)) {
-    return h.fail("file", `found ${JSON.stringify(file)}, expected a relative path (relative to ${folder}/) to a file inside the repository`);
+    return h.fail("file", `found ${quotedPath(file)}, expected a relative path (relative to ${folder}/) to a file inside the repository`);
   }
-  if (!rel.endsWith(".py")) return h.fail("file", `found ${JSON.stringify(file)}, expected a Python file ending in .py`);
+  if (!rel.endsWith(".py")) return h.fail("file", `found ${quotedPath(file)}, expected a Python file ending in .py`);
   const read = jail.readText(rel);
-  if (read.kind === "missing") return h.fail("file", `found ${JSON.stringify(file)}, expected an existing file: ${rel} does not exist`);
+  if (read.kind === "missing") return h.fail("file", `found ${quotedPath(file)}, expected an existing file: ${rel} does not exist`);
   if (read.kind === "refused") {
     // A bad byte is shown where it is, in the helper; any other refusal where the helper is named.
     if (read.line !== undefined) return void reportRefused(rel, read, ctx.diag);
-    return h.fail("file", `found ${JSON.stringify(file)}: ${read.message}`);
+    return h.fail("file", `found ${quotedPath(file)}: ${read.message}`);
   }
   python.push({ file: rel, code: read.text });
   return read.text;

@@ -9,7 +9,8 @@ import { describeFound, type Diagnostics } from "./diagnostics";
 import { desiredObject } from "./desired";
 import { referencedInputs, rootReader, type MapReader } from "./fields";
 import { CRON_ARRAY_KEYS, CRONJOB_KEYS, PATTERNS } from "./keys";
-import { listFolder } from "./repo-files";
+import { refuseCaseTwins } from "./case-twins";
+import { folderNotFile, listFolder } from "./repo-files";
 import type { Resolver } from "./variables";
 import { locate, readYaml } from "./yaml-source";
 
@@ -39,7 +40,10 @@ const INPUT_KEYS = {
 export async function readCronjobs(jail: RepositoryJail, vars: Resolver, diag: Diagnostics): Promise<{ objects: DesiredObject[]; references: UdfReference[] }> {
   const objects: DesiredObject[] = [];
   const references: UdfReference[] = [];
-  for (const entry of await listFolder(jail, CRONJOBS, diag)) {
+  const entries = await listFolder(jail, CRONJOBS, diag);
+  refuseCaseTwins(entries.filter((e) => !e.isFolder && e.name.endsWith(".yaml")).map((e) => `${CRONJOBS}/${e.name}`), "cronjob files", "cronjob names", diag);
+  for (const entry of entries) {
+    if (entry.isFolder && /\.ya?ml$/.test(entry.name)) diag.atFile(`${CRONJOBS}/${entry.name}`, folderNotFile(`${CRONJOBS}/${entry.name}`));
     if (entry.isFolder || !/\.ya?ml$/.test(entry.name)) continue;
     const file = `${CRONJOBS}/${entry.name}`;
     if (entry.name.endsWith(".yml")) {

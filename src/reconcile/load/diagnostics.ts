@@ -30,6 +30,11 @@ export function describeFound(value: unknown): string {
   return String(value);
 }
 
+/** A path as a message quotes it (JSON): its first 200 characters when longer, so a 1 MiB value makes no 1 MiB message. */
+export function quotedPath(p: string): string {
+  return JSON.stringify(p.length > 200 ? `${p.slice(0, 197)}...` : p);
+}
+
 /** `"a", "b" or "c"`. */
 export function listAlternatives(values: readonly string[], quote = true): string {
   const shown = values.map((v) => (quote ? JSON.stringify(v) : v));

@@ -8,7 +8,7 @@ import { isMap, isScalar, isSeq, type Node, type Pair } from "yaml";
 import { describeFound, didYouMean, listAlternatives, type Diagnostics } from "./diagnostics";
 import type { ReferencedInput, SourceLocation } from "../../model/desired";
 import { unsendableValue } from "./json-values";
-import { firstReference, type Resolved, type Resolver } from "./variables";
+import { envNamesIn, firstReference, type Resolved, type Resolver } from "./variables";
 import { formatCount, YAML_LIMITS } from "./yaml-limits";
 import { locate, unalias, type SourceDoc } from "./yaml-source";
 
@@ -54,6 +54,7 @@ export function plainValue(ctx: ReadContext, node: Node | null, path: string): R
   if (isScalar(node)) {
     if (typeof node.value !== "string") return { ok: true, value: node.value };
     const r = ctx.vars.resolve(node.value);
+    if (node.value.includes("${env.")) for (const name of envNamesIn(node.value)) ctx.vars.plainEnvUses.push({ name, ...locate(ctx.src, node, path) });
     if (!r.ok && r.message) report(ctx, node, path, r.message);
     else if (!r.ok) ctx.vars.unresolvedIn.add(ctx.src.file);
     const reference = firstReference(node.value);

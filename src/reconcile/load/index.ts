@@ -13,6 +13,7 @@ import { resolve } from "node:path";
 import type { DesiredKind, LoadedProject, LoadResult, UdfTest } from "../../model/desired";
 import { readBucketPolicies, readSecrets, readServiceAccounts } from "./account-files";
 import { CANVASES, readCanvases, type CanvasExtras } from "./canvas-files";
+import { checkCredentialReferences } from "./credential-references";
 import { readCronjobs } from "./cronjob-files";
 import { sortByAddress } from "./desired";
 import { Diagnostics } from "./diagnostics";
@@ -87,6 +88,7 @@ export async function loadRepositoryStaged(dir: string, opts: LoadOptions = {}):
   const { svc, extras, cronjobs, loaded } = read;
   // Its input ends before the checks below, which run while Python finishes.
   const pythonChecked = python.finish();
+  const credentialsReferenced = checkCredentialReferences(vars, svc?.settings.credentials, diag);
   checkReferences(loaded, cronjobs.references, diag);
   checkUniqueAddresses(loaded, diag);
   checkWithKinds(loaded, diag, vars.unresolvedIn);
@@ -95,7 +97,7 @@ export async function loadRepositoryStaged(dir: string, opts: LoadOptions = {}):
   // After the kinds' checks, so a name invalid by itself is reported once, at its own file.
   const { objects, warnings } = applyNameAffixes(loaded, svc?.names, target, diag);
   const secretEnvNames = [...vars.secretEnvNames].sort();
-  const failed = (): LoadResult => ({ ok: false, errors: sortErrors(scrubSecrets(diag.errors, secretEnvNames, env)) });
+  const failed = (): LoadResult => ({ ok: false, errors: sortErrors(scrubSecrets(diag.errors, [...secretEnvNames, ...credentialsReferenced], env)) });
   const projectOf = (more: string[]): LoadResult => ({
     ok: true,
     project: { root, project: svc!.project, target, settings: svc!.settings, objects, secretEnvNames, moved: svc!.moved, removed: svc!.removed, targets: svc!.targets, tests: sortTests(extras.tests), ...(more.length ? { warnings: more } : {}) },
@@ -129,7 +131,7 @@ async function readObjects(
     ...cronjobs.objects,
     ...(await readSecrets(jail, vars, diag)),
     ...(await readServiceAccounts(jail, vars, diag)),
-    ...(await readBucketPolicies(jail, vars, diag)),
+    ...(await readBucketPolicies(jail, vars, diag, svc?.settings.state)),
   ]);
   return { svc, extras, cronjobs, loaded };
 }

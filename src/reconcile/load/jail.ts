@@ -118,6 +118,9 @@ export class RepositoryJail {
   /** The project folder lies inside the root, outside `.git` (true but for odd set-ups): see {@link plainlyInside}. */
   private readonly baseIsPlain: boolean;
 
+  /** The real path of every file read so far: a path the repository asks to write must not be one (see {@link wasRead}). */
+  private readonly readReal = new Set<string>();
+
   /**
    * True when `file` is plainly inside the repository and outside `.git`, with no path arithmetic:
    * a relative path whose every part is a name (not empty, `.`, `..` or `.git`) under a project
@@ -184,8 +187,14 @@ export class RepositoryJail {
     return false;
   }
 
-  /** Why `file` (lexically) may not be used, or undefined: outside the repository, or under `.git`. */
+  /** Why `file` (lexically) may not be used, or undefined: a NUL byte in it, outside the repository, or under `.git`. */
   private lexicalRefusal(file: string): string | undefined {
+    // No file system call takes a NUL byte: say so here, at the field, rather than fail in `open`.
+    if (file.includes("\0")) return `${JSON.stringify(this.shown(file))} holds a NUL byte (\\0), expected a path without one: refused`;
+    if (file.length > MAX_NAME_BYTES / 4) {
+      const tooLong = tooLongPath(path.resolve(this.base, file));
+      if (tooLong) return `${shortened(this.shown(file))} is too long: ${tooLong}: refused`;
+    }
     if (this.plainlyInside(file)) return undefined;
     const abs = path.resolve(this.base, file);
     const shown = this.shown(file);
@@ -237,7 +246,7 @@ export class RepositoryJail {
 
   /**
    * Reads `file` (relative to the project folder) as UTF-8 text, at most `maxBytes`.
-   * A folder or a missing file is `missing`; a link leaving the repository, a special file, an
+   * A folder or a missing file is `missing`; a link leaving the repository or leading nowhere, a special file, an
    * oversized file or bytes that are not UTF-8 are `refused` with a message naming `file`.
    */
   readText(file: string, opts: { maxBytes?: number } = {}): JailRead {
@@ -261,6 +270,10 @@ export class RepositoryJail {
       fd = openSync(abs, READ_FLAGS);
     } catch (e) {
       const code = errnoOf(e);
+      if (code === "ENOENT" && lstatSafe(abs)?.isSymbolicLink()) {
+        // Not absent: a link planted where a file is expected (a UDF's code) would otherwise make its object vanish from the plan.
+        return { kind: "refused", message: `${this.shown(file)} is a symbolic link to nothing (its target does not exist), expected a file: refused` };
+      }
       if (code === "ENOENT" || code === "ENOTDIR") return { kind: "missing" };
       if (code === "ELOOP") return { kind: "refused", message: `${this.shown(file)} is a loop of symbolic links: refused` };
       if (code === "ENXIO" || code === "EOPNOTSUPP") return { kind: "refused", message: `${this.shown(file)} is a socket or device, expected a regular file: refused` };
@@ -275,6 +288,7 @@ export class RepositoryJail {
       if (st.size > max) return { kind: "refused", message: tooBig(this.shown(file), st.size, max) };
       const data = readBounded(fd, max, st.size, true);
       if (!data) return { kind: "refused", message: tooBig(this.shown(file), undefined, max) };
+      this.readReal.add(real);
       return { kind: "bytes", data };
     } finally {
       closeSync(fd);
@@ -365,6 +379,33 @@ export class RepositoryJail {
     return real;
   }
 
+  /** True when `file` is a folder (a link to one followed) inside the repository: what a read that found no file met instead. */
+  isFolder(file: string): boolean {
+    if (this.lexicalRefusal(file)) return false;
+    try {
+      return statSync(path.resolve(this.base, file)).isDirectory();
+    } catch {
+      return false;
+    }
+  }
+
+  /** True when `file` (relative to the project folder) is, links followed, a file this jail has read. */
+  wasRead(file: string): boolean {
+    try {
+      const at = path.join(this.folder(path.dirname(path.resolve(this.base, file)), { create: false }), path.basename(file));
+      let real = at;
+      try {
+        real = realpathSync(at);
+      } catch {
+        // Not there yet: compared as it would be written.
+      }
+      return this.readReal.has(real);
+    } catch (e) {
+      if (e instanceof JailError) return false;
+      throw e;
+    }
+  }
+
   /** Why `file` cannot be written, or undefined (checks the folders that exist; creates nothing). */
   writeRefusal(file: string): string | undefined {
     const lexical = this.lexicalRefusal(file);
@@ -422,6 +463,23 @@ export class RepositoryJail {
     const top = path.parse(abs).root;
     return new RepositoryJail(top, top, path.dirname(abs)).readText(abs, opts);
   }
+}
+
+/** The longest name a file system takes (Linux, macOS, Windows), and the longest path Linux opens, in bytes. */
+const MAX_NAME_BYTES = 255;
+const MAX_PATH_BYTES = 4095;
+
+/** Why no file system opens `abs` (ENAMETOOLONG), or undefined: checked before the call, so the refusal names the field. */
+function tooLongPath(abs: string): string | undefined {
+  const long = abs.split(path.sep).find((part) => Buffer.byteLength(part) > MAX_NAME_BYTES);
+  if (long !== undefined) return `found a name of ${Buffer.byteLength(long)} bytes, expected names of at most ${MAX_NAME_BYTES} bytes`;
+  const bytes = Buffer.byteLength(abs);
+  return bytes > MAX_PATH_BYTES ? `found a path of ${bytes} bytes, expected at most ${MAX_PATH_BYTES} bytes` : undefined;
+}
+
+/** A path for a message: its first 60 characters when longer. */
+function shortened(shown: string): string {
+  return shown.length > 64 ? `${shown.slice(0, 60)}...` : shown;
 }
 
 function linkIsFolder(abs: string): boolean {

@@ -29,12 +29,18 @@ async function shareTurn(): Promise<void> {
   turnStarted = performance.now();
 }
 
-/** A file's text; undefined when it does not exist, or when it is refused (reported). */
+/** A file's text; undefined when it does not exist, or when it is refused or is a folder (reported). */
 export async function readText(jail: RepositoryJail, file: string, diag: Diagnostics): Promise<string | undefined> {
   await shareTurn();
   const read = jail.readText(file);
   reportRefused(file, read, diag);
+  if (read.kind === "missing" && jail.isFolder(file)) diag.atFile(file, folderNotFile(file));
   return read.kind === "text" ? read.text : undefined;
+}
+
+/** The refusal of a folder found where a file is expected (`svc.yaml/`, `canvases/x/canvas.yaml/`, `canvases/x/y.py/`). */
+export function folderNotFile(file: string): string {
+  return `found a folder named ${file.split("/").pop()}, expected a file: ${file} is read as a file; rename or remove the folder`;
 }
 
 /** A folder's visible entries sorted by name; [] when it does not exist or is refused (reported at the folder). */

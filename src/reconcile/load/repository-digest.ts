@@ -5,7 +5,8 @@
  * out, as are files the commands themselves write (the saved plan, `--outputs`, output files).
  */
 import { createHash } from "node:crypto";
-import { readdir, readFile } from "node:fs/promises";
+import { constants } from "node:fs";
+import { open, readdir } from "node:fs/promises";
 import { join, relative, resolve, sep } from "node:path";
 
 export interface RepositoryDigest {
@@ -17,6 +18,43 @@ export interface RepositoryDigest {
 
 const sha256 = (data: string | Buffer) => `sha256:${createHash("sha256").update(data).digest("hex")}`;
 
+/** How much of a file is held at once while it is hashed: a repository may hold files of any size. */
+const CHUNK_BYTES = 1024 * 1024;
+/** Never through a link, never blocking (a FIFO swapped in after the listing). */
+const HASH_FLAGS = constants.O_RDONLY | (constants.O_NOFOLLOW ?? 0) | (constants.O_NONBLOCK ?? 0);
+
+/**
+ * `sha256:<hex>` of the file at `full`, read a chunk at a time (a 3 GiB file takes 1 MiB of memory,
+ * not 3 GiB or a "File size is greater than 2 GiB" error naming no file); undefined when it is no
+ * longer a regular file. A read that fails names the file.
+ */
+async function hashFile(full: string, shown: string): Promise<string | undefined> {
+  let handle;
+  try {
+    handle = await open(full, HASH_FLAGS);
+  } catch (e) {
+    const code = (e as NodeJS.ErrnoException)?.code;
+    if (code === "ENOENT" || code === "ELOOP" || code === "ENXIO") return undefined; // gone, or no longer a file
+    throw new Error(`Cannot digest the repository for the saved plan: ${shown} cannot be read (${code ?? (e as Error).message}).`);
+  }
+  try {
+    if (!(await handle.stat()).isFile()) return undefined;
+    const hash = createHash("sha256");
+    const buf = Buffer.allocUnsafe(CHUNK_BYTES);
+    for (;;) {
+      const { bytesRead } = await handle.read(buf, 0, CHUNK_BYTES, null);
+      if (bytesRead === 0) break;
+      hash.update(buf.subarray(0, bytesRead));
+    }
+    return `sha256:${hash.digest("hex")}`;
+  } catch (e) {
+    const code = (e as NodeJS.ErrnoException)?.code;
+    throw new Error(`Cannot digest the repository for the saved plan: ${shown} cannot be read (${code ?? (e as Error).message}).`);
+  } finally {
+    await handle.close();
+  }
+}
+
 async function walk(root: string, dir: string, skip: ReadonlySet<string>, out: Record<string, string>): Promise<void> {
   const entries = await readdir(dir, { withFileTypes: true });
   for (const e of entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0))) {
@@ -25,7 +63,10 @@ async function walk(root: string, dir: string, skip: ReadonlySet<string>, out: R
     const path = relative(root, full).split(sep).join("/");
     if (skip.has(path)) continue;
     if (e.isDirectory()) await walk(root, full, skip, out);
-    else if (e.isFile()) out[path] = sha256(await readFile(full));
+    else if (e.isFile()) {
+      const digest = await hashFile(full, path);
+      if (digest !== undefined) out[path] = digest;
+    }
   }
 }
 

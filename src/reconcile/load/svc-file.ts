@@ -8,7 +8,7 @@ import type { MovedEntry, ProjectSettings, RemovedEntry, StateLocation } from ".
 import { readMoved } from "./moved";
 import { readRemoved } from "./removed";
 import { readNameAffixes, type NameAffixes } from "./name-affixes";
-import { didYouMean, type Diagnostics } from "./diagnostics";
+import { didYouMean, quotedPath, type Diagnostics } from "./diagnostics";
 import { MapReader, report, rootReader, type ReadContext } from "./fields";
 import { CONCURRENCY_RANGE, CREDENTIALS_KEYS, SVC_KEYS, TARGET_KEYS } from "./keys";
 import { badTargetName, DEFAULT_TARGET, PATTERNS, PROJECT_EXPECTED, SVC_FILE } from "./names";
@@ -135,11 +135,11 @@ function readSettings(m: MapReader, jail: RepositoryJail): SettingsFields {
   const state = m.string("state", { expected: 'a local folder relative to the repository (e.g. ".svc-iac/state"), "s3://bucket/prefix" or "gs://bucket/prefix"' });
   let checkedState = state;
   if (state !== undefined && (state === "" || (state.includes("://") && !PATTERNS.remoteState.test(state)))) {
-    checkedState = m.fail("state", `found ${JSON.stringify(state)}, expected a local folder relative to the repository (e.g. ".svc-iac/state"), "s3://bucket/prefix" or "gs://bucket/prefix"`);
+    checkedState = m.fail("state", `found ${quotedPath(state)}, expected a local folder relative to the repository (e.g. ".svc-iac/state"), "s3://bucket/prefix" or "gs://bucket/prefix"`);
   } else if (state !== undefined && !PATTERNS.remoteState.test(state)) {
     // The state is written where the repository says: only inside it, never through a link out or into .git.
     const refused = posix.isAbsolute(state.replace(/\\/g, "/")) ? `${state} is an absolute path` : jail.writeRefusal(posix.join(state.replace(/\\/g, "/"), "inventory.json"));
-    if (refused) checkedState = m.fail("state", `found ${JSON.stringify(state)}, expected a folder inside the repository, outside .git/: ${refused}`);
+    if (refused) checkedState = m.fail("state", `found ${quotedPath(state)}, expected a folder inside the repository, outside .git/: ${refused}`);
   }
   return {
     prune: m.boolean("prune"),
@@ -149,11 +149,19 @@ function readSettings(m: MapReader, jail: RepositoryJail): SettingsFields {
   };
 }
 
+/** What the names of the variables holding the platform's URLs must end in. */
+const URL_ENV_SUFFIXES = { base_url_env: "SVC_BASE_URL", udf_base_url_env: "SVC_UDF_BASE_URL" } as const;
+
 function readCredentials(c: MapReader | undefined): Partial<ProjectSettings["credentials"]> {
   if (!c) return {};
   const out: Partial<ProjectSettings["credentials"]> = {};
   for (const key of CREDENTIALS_KEYS) {
-    const v = c.string(key, { pattern: PATTERNS.envName, expected: 'the name of an environment variable, e.g. "STAGING_SVC_TOKEN"' });
+    const url = URL_ENV_SUFFIXES[key as keyof typeof URL_ENV_SUFFIXES];
+    // The token goes to the URL these name: a pull request may not point them at any variable (a
+    // PR_TITLE the workflow sets, ACTIONS_RESULTS_URL), only at one the workflow named for svc-iac.
+    const v = url
+      ? c.string(key, { pattern: new RegExp(`^(?:[A-Za-z_][A-Za-z0-9_]*_)?${url}$`), expected: `the name of an environment variable ending in ${url}, e.g. "STAGING_${url}": the platform token is sent to the URL it holds, so only variables named for svc-iac may hold it` })
+      : c.string(key, { pattern: PATTERNS.envName, expected: 'the name of an environment variable, e.g. "STAGING_SVC_TOKEN"' });
     if (v !== undefined) out[CREDENTIAL_FIELDS[key]] = v;
   }
   return out;

@@ -6,7 +6,7 @@
  * Secret fields accept only one `${env.NAME}` reference: their values never come from the
  * repository and never appear in a message (messages say "the value of NAME").
  */
-import { didYouMean } from "./diagnostics";
+import { describeFound, didYouMean } from "./diagnostics";
 
 export type Resolved = { ok: true; value: unknown } | { ok: false; message?: string };
 export type ResolvedSecret = { ok: true; value: string; envName: string } | { ok: false; message: string };
@@ -43,9 +43,30 @@ export function firstReference(text: string): string | undefined {
   return undefined;
 }
 
+/**
+ * The environment variables `text` reads with `${env.NAME}` (`$${` is a literal and does not count).
+ * @example envNamesIn("pr_${env.PR_NUMBER}_$${env.X}") // ["PR_NUMBER"]
+ */
+export function envNamesIn(text: string): string[] {
+  const names: string[] = [];
+  for (let i = text.indexOf("${env."); i >= 0; i = text.indexOf("${env.", i + 2)) {
+    if (i > 0 && text[i - 1] === "$") continue;
+    const end = text.indexOf("}", i + 2);
+    if (end < 0) break;
+    const m = REFERENCE.exec(text.slice(i + 2, end));
+    if (m) names.push(m[2]);
+  }
+  return names;
+}
+
 export class Resolver {
   /** Environment variables used by secret fields, for redaction. */
   readonly secretEnvNames = new Set<string>();
+  /**
+   * Where a field that is not secret reads the environment (`${env.NAME}`), in reading order:
+   * checked once every file is read, so that none reads a credential (see credential-references.ts).
+   */
+  readonly plainEnvUses: { name: string; file: string; line: number; column: number; path: string }[] = [];
   /**
    * Files with a reference left unresolved because svc.yaml or the variable has an error (reported
    * there): their objects miss those values, so the kinds' checks skip them instead of reporting
@@ -88,10 +109,11 @@ export class Resolver {
         continue;
       }
       const end = text.indexOf("}", i + 2);
-      if (end < 0) return { ok: false, message: `unclosed reference in ${JSON.stringify(text)}: expected \${var.NAME} or \${env.NAME} (write $\${ for a literal "\${")` };
+      if (end < 0) return { ok: false, message: `unclosed reference in ${describeFound(text)}: expected \${var.NAME} or \${env.NAME} (write $\${ for a literal "\${")` };
       const inner = text.slice(i + 2, end);
       const m = REFERENCE.exec(inner);
-      if (!m) return { ok: false, message: `unknown reference "\${${inner}}": expected \${var.NAME} or \${env.NAME} (write $\${ for a literal "\${")` };
+      // Quoted shortened: a 1 MiB value of `${${${…` would otherwise make a 1 MiB message.
+      if (!m) return { ok: false, message: `unknown reference ${describeFound(`\${${inner}}`)}: expected \${var.NAME} or \${env.NAME} (write $\${ for a literal "\${")` };
       const r = this.lookup(m[1] as "var" | "env", m[2]);
       if (!r.ok) return r;
       if (r.value !== null && typeof r.value === "object") {

@@ -39,6 +39,7 @@ describe("loading a repository with errors in every file kind", () => {
       "canvases/nosettings/canvas.yaml:1:1: not found: every canvas folder needs a canvas.yaml (an empty file takes the defaults)",
       'canvases/reports/canvas.yaml:1:15: access_scope: found "private", expected "team" or "public"',
       'canvases/reports/canvas.yaml:3:20: preview_image_url: found "the value of REPORTS_PASSCODE", expected an http(s) URL, e.g. "https://example.com/preview.png"',
+      "canvases/reports/canvas.yaml:3:20: preview_image_url: found ${env.REPORTS_PASSCODE} in a field that is not secret, expected a variable that holds no credential: REPORTS_PASSCODE holds a secret value of this repository (secrets.yaml or a passcode reads it), which this field would show in plans and pull-request comments and store on the platform as plain text; put secret values in secrets.yaml",
       'canvases/reports/canvas.yaml:5:17: share.rotate_every: found "30 days", expected a duration: a whole number followed by m, h, d or w, e.g. "30d" or "12h"',
       "cronjobs/arrays.yaml:1:9: minute: found 2 values [0, 30], expected exactly one minute value (a whole number 0-59): the platform runs a cronjob at exactly one minute of each matching hour; to run several times an hour, declare one cronjob per minute value",
       "cronjobs/arrays.yaml:2:7: hour: found a list [25], expected a list of hour values 0-23 ([] means every hour)",

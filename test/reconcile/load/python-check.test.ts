@@ -74,6 +74,28 @@ describe("GIVEN UDF files Python cannot run", () => {
   });
 });
 
+  it("WHEN two cronjob files differ only in case THEN both are refused, each naming the other (a case-insensitive checkout keeps one)", async () => {
+    const dir = copyRepo("valid-full");
+    mkdirSync(join(dir, "cronjobs"), { recursive: true });
+    for (const name of ["nightly", "Nightly"]) writeFileSync(join(dir, `cronjobs/${name}.yaml`), 'schedule: "0 6 * * *"\nudf: listings/stats\n');
+    const errors = await messages(dir);
+    expect(errors).toContain("cronjobs/Nightly.yaml:1:1: found cronjob files cronjobs/Nightly.yaml and cronjobs/nightly.yaml, which differ only in case, expected cronjob names that differ in more than case: a checkout on a case-insensitive file system keeps only one of them (cronjobs/nightly.yaml is the other); rename one");
+    expect(errors).toContain("cronjobs/nightly.yaml:1:1: found cronjob files cronjobs/Nightly.yaml and cronjobs/nightly.yaml, which differ only in case, expected cronjob names that differ in more than case: a checkout on a case-insensitive file system keeps only one of them (cronjobs/Nightly.yaml is the other); rename one");
+  });
+
+  it("WHEN one file nests past Python's parser (200,000 minus signs, a 100,000-term sum) THEN that file is refused and a syntax error in another file is still reported: the check cannot be switched off by a file", async () => {
+    const dir = copyRepo("valid-full");
+    writeFileSync(join(dir, "canvases/listings/deep.py"), `def udf():\n    pass\n\nx = ${"-".repeat(200_000)}1\n`);
+    writeFileSync(join(dir, "canvases/listings/long.py"), `def udf():\n    pass\n\nx = 1${"+1".repeat(100_000)}\n`);
+    writeFileSync(join(dir, "canvases/listings/stats.py"), "def udf(:\n");
+    const r = await runInProcess("validate", [dir], env({ SVC_BASE_URL: "http://127.0.0.1:9/v1", SVC_TOKEN: "t", SVC_CACHE_DIR: mkdtempSync(join(tmpdir(), "svc-cache-")) }));
+    expect(r.code).toBe(1);
+    expect(r.stderr).not.toMatch(/could not run/);
+    expect(r.stderr).toMatch(/canvases\/listings\/deep\.py:1:1: Python cannot parse this file: found code nested too deeply or too complex for Python's parser \((MemoryError|RecursionError)[^)]*\), expected code Python can parse/);
+    expect(r.stderr).toMatch(/canvases\/listings\/long\.py:1:1: Python cannot parse this file: found code nested too deeply/);
+    expect(r.stderr).toMatch(/canvases\/listings\/stats\.py:1:9: Python syntax error: invalid syntax/);
+  });
+
 describe("GIVEN the interpreter", () => {
   /** A wrapper interpreter that records each start in `log`, then runs python3. */
   function countingPython(): { python: string; log: string } {

@@ -135,6 +135,24 @@ describe("GIVEN a repository whose files are symbolic links", () => {
   });
 });
 
+describe("GIVEN a repository whose links lead nowhere", () => {
+  it("WHEN a UDF file is replaced by a link to nothing THEN every command exits 1 at the link, rather than planning as if the UDF were gone", async () => {
+    const dir = copyRepo("valid-full");
+    rmSync(join(dir, "canvases/listings/stats.py"));
+    symlinkSync("stats-moved.py", join(dir, "canvases/listings/stats.py"));
+    expectRefused(await everyCommand(dir), /canvases\/listings\/stats\.py:1:1: canvases\/listings\/stats\.py is a symbolic link to nothing \(its target does not exist\), expected a file: refused/);
+  });
+
+  it("WHEN svc.yaml is a link to nothing THEN it is refused as that, not reported as missing", async () => {
+    const dir = copyRepo("valid-full");
+    rmSync(join(dir, "svc.yaml"));
+    symlinkSync("/nonexistent/svc.yaml", join(dir, "svc.yaml"));
+    const r = await runInProcess("validate", [dir], env());
+    expect(r.code).toBe(1);
+    expect(r.stderr).toMatch(/^svc\.yaml:1:1: svc\.yaml is a symbolic link to nothing \(its target does not exist\), expected a file: refused$/m);
+  });
+});
+
 describe("GIVEN a repository that names paths to write", () => {
   it("WHEN a bucket policy's output goes through a folder linked outside THEN validate, plan and apply exit 1 at output:, and nothing is written outside", async () => {
     const dir = copyRepo("valid-full");
@@ -151,6 +169,31 @@ describe("GIVEN a repository that names paths to write", () => {
     writeFileSync(join(dir, "bucket-policies.yaml"), "bucket_policies:\n  demo-bucket:\n    output: .git/config\n");
     expectRefused(await everyCommand(dir), /bucket-policies\.yaml:3:13: bucket_policies\.demo-bucket\.output: found "\.git\/config", expected a file path inside the repository, outside \.git\/: \.git\/config is inside \.git\//);
     expect(readFileSync(join(dir, ".git/config"), "utf8")).toBe(before);
+  });
+
+  it("WHEN a bucket policy's output is a UDF's code THEN validate, plan and apply exit 1 at output: and the code is untouched (apply wrote the policy document over it)", async () => {
+    const dir = copyRepo("valid-full");
+    const code = readFileSync(join(dir, "canvases/listings/stats.py"), "utf8");
+    writeFileSync(join(dir, "bucket-policies.yaml"), "bucket_policies:\n  demo-bucket:\n    output: canvases/listings/stats.py\n");
+    expectRefused(await everyCommand(dir), /bucket-policies\.yaml:3:13: bucket_policies\.demo-bucket\.output: found "canvases\/listings\/stats\.py", expected a file path inside the repository, outside \.git\/: canvases\/listings\/stats\.py is where svc-iac reads the repository's declarations/);
+    expect(readFileSync(join(dir, "canvases/listings/stats.py"), "utf8")).toBe(code);
+  });
+
+  it("WHEN a bucket policy's output is svc.yaml, the inventory, a new UDF file or a helper module through a link THEN each is refused at output:", async () => {
+    const dir = copyRepo("valid-full");
+    symlinkSync("shared", join(dir, "alias"));
+    const cases: [string, string][] = [
+      ["svc.yaml", "svc.yaml is where svc-iac reads the repository's declarations"],
+      [".svc-iac/state/listings/default/inventory.json", ".svc-iac/state/listings/default/inventory.json is inside the state folder (.svc-iac/state/listings/default): apply would write over the inventory"],
+      ["canvases/reports/planted.py", "canvases/reports/planted.py is where svc-iac reads the repository's declarations"],
+      ["alias/geo.py", "alias/geo.py is a file this repository's declarations read (a helper module, or a link to one): apply would write over it"],
+    ];
+    for (const [output, why] of cases) {
+      writeFileSync(join(dir, "bucket-policies.yaml"), `bucket_policies:\n  demo-bucket:\n    output: ${output}\n`);
+      const r = await runInProcess("validate", [dir], env());
+      expect(r.code, output).toBe(1);
+      expect(r.stderr).toContain(`bucket-policies.yaml:3:13: bucket_policies.demo-bucket.output: found ${JSON.stringify(output)}, expected a file path inside the repository, outside .git/: ${why}`);
+    }
   });
 
   it("WHEN the state folder links outside the repository THEN the commands exit 1 at state: and nothing is written there", async () => {
@@ -171,6 +214,49 @@ describe("GIVEN a repository that names paths to write", () => {
   });
 });
 
+describe("GIVEN paths holding a NUL byte", () => {
+  it("WHEN a helper module, the state folder or a bucket policy's output names one THEN validate and plan exit 1 at that field, naming the path, with no stack trace or bare system error", async () => {
+    const dir = copyRepo("valid-full");
+    const edit = (file: string, from: string, to: string) => writeFileSync(join(dir, file), readFileSync(join(dir, file), "utf8").replace(from, to));
+    edit("canvases/listings/loader.yaml", "file: lib/utils.py", 'file: "lib/ut\\0ils.py"');
+    edit("svc.yaml", "state: .svc-iac/state", 'state: ".svc-iac/st\\0ate"');
+    edit("bucket-policies.yaml", "output: policies/demo-bucket.json", 'output: "policies/demo\\0.json"');
+    for (const command of ["validate", "plan"] as const) {
+      const r = await runInProcess(command, [dir], env());
+      expect(r.code).toBe(1);
+      expect(r.stderr).toMatch(/canvases\/listings\/loader\.yaml:11:11: headers\[0\]\.file: found "lib\/ut\\u0000ils\.py": "canvases\/listings\/lib\/ut\\u0000ils\.py" holds a NUL byte \(\\0\), expected a path without one: refused/);
+      expect(r.stderr).toMatch(/svc\.yaml:7:8: state: found "\.svc-iac\/st\\u0000ate", expected a folder inside the repository, outside \.git\/: ".* holds a NUL byte/);
+      expect(r.stderr).toMatch(/bucket-policies\.yaml:3:13: bucket_policies\.demo-bucket\.output: found "policies\/demo\\u0000\.json", expected a file path inside the repository, outside \.git\/: "policies\/demo\\u0000\.json" holds a NUL byte/);
+      expect(r.stderr).not.toMatch(/without null bytes|ERR_INVALID_ARG/);
+    }
+    expect(requests).toBe(0);
+  });
+});
+
+describe("GIVEN paths no file system opens (a name of 300,000 bytes, a path of 5,000)", () => {
+  it("WHEN a helper module, the state folder and a bucket policy's output name them THEN validate exits 1 at each field with a short message, never ENAMETOOLONG without a file or line", async () => {
+    const dir = copyRepo("valid-full");
+    const edit = (file: string, from: string, to: string) => writeFileSync(join(dir, file), readFileSync(join(dir, file), "utf8").replace(from, to));
+    const longName = "a".repeat(300_000);
+    const longPath = Array(25).fill("b".repeat(200)).join("/");
+    edit("canvases/listings/loader.yaml", "file: lib/utils.py", `file: ${longPath}.py`);
+    edit("svc.yaml", "state: .svc-iac/state", `state: ${longName}`);
+    edit("bucket-policies.yaml", "output: policies/demo-bucket.json", `output: policies/${longName}.json`);
+    const r = await runInProcess("validate", [dir], env());
+    expect(r.code).toBe(1);
+    expect(r.stderr).not.toMatch(/ENAMETOOLONG/);
+    const lines = r.stderr.trim().split("\n");
+    expect(lines).toEqual([
+      expect.stringMatching(/^bucket-policies\.yaml:3:13: bucket_policies\.demo-bucket\.output: found "policies\/a+\.\.\.", expected .* is too long: found a name of 300005 bytes, expected names of at most 255 bytes: refused$/),
+      expect.stringMatching(/^canvases\/listings\/loader\.yaml:11:11: headers\[0\]\.file: found "b+\.\.\.": canvases\/listings\/b+\.\.\. is too long: found a path of \d+ bytes, expected at most 4095 bytes: refused$/),
+      expect.stringMatching(/^svc\.yaml:7:8: state: found "a+\.\.\.", expected .* is too long: found a name of 300000 bytes, expected names of at most 255 bytes: refused$/),
+      expect.stringMatching(/^3 errors in /),
+    ]);
+    for (const line of lines) expect(line.length).toBeLessThan(600);
+    expect(requests).toBe(0);
+  });
+});
+
 describe("GIVEN special and oversized files", () => {
   it("WHEN a UDF file is a FIFO THEN validate answers at once (no hang) and refuses it by name", async () => {
     const dir = copyRepo("valid-full");
@@ -178,6 +264,23 @@ describe("GIVEN special and oversized files", () => {
     execFileSync("mkfifo", [join(dir, "canvases/listings/stats.py")]);
     expectRefused(await everyCommand(dir), /canvases\/listings\/stats\.py:1:1: canvases\/listings\/stats\.py is a FIFO \(named pipe\), expected a regular file: refused/);
   }, 30_000);
+
+  it("WHEN folders stand where files are read (a UDF file, canvas.yaml, a cronjob file, secrets.yaml) THEN each is refused as a folder by name, none skipped or reported as missing", async () => {
+    const dir = copyRepo("valid-full");
+    mkdirSync(join(dir, "canvases/listings/planted.py"));
+    rmSync(join(dir, "canvases/reports/canvas.yaml"));
+    mkdirSync(join(dir, "canvases/reports/canvas.yaml"));
+    mkdirSync(join(dir, "cronjobs/planted.yaml"), { recursive: true });
+    rmSync(join(dir, "secrets.yaml"));
+    mkdirSync(join(dir, "secrets.yaml"));
+    const r = await runInProcess("validate", [dir], env());
+    expect(r.code).toBe(1);
+    for (const f of ["canvases/listings/planted.py", "canvases/reports/canvas.yaml", "cronjobs/planted.yaml", "secrets.yaml"]) {
+      expect(r.stderr).toContain(`${f}:1:1: found a folder named ${f.split("/").pop()}, expected a file: ${f} is read as a file; rename or remove the folder`);
+    }
+    expect(r.stderr).not.toMatch(/not found/);
+    expect(requests).toBe(0);
+  });
 
   it("WHEN a UDF file is larger than the platform's body limit THEN it is refused before it is read", async () => {
     const dir = copyRepo("valid-full");

@@ -151,6 +151,15 @@ describe("references", () => {
     const loaded = await loadRepository(dir, { env: FIXTURE_SECRETS });
     expect((metadataOf(loaded) as { copies: string[] }).copies.map((c) => c.length)).toEqual([500_000, 500_000]);
   });
+
+  it("GIVEN a value of 900,000 characters that is one long unknown or unclosed reference (${env.${env.… ) WHEN loaded THEN it is refused at the field, quoting a short start of it, not the whole value", async () => {
+    for (const body of [`${"${env.".repeat(150_000)}}`, "${env.".repeat(150_000)]) {
+      const errors = errorsOf(await loadWith("canvases/listings/canvas.yaml", `dashboard_body: "${body}"\n`));
+      expect(errors).toHaveLength(1);
+      expect(errors[0]).toMatch(/^canvases\/listings\/canvas\.yaml:1:17: dashboard_body: (unknown reference|unclosed reference in) "\$\{env\.\$\{env\./);
+      expect(errors[0]!.length).toBeLessThan(300);
+    }
+  });
 });
 
 describe("values JSON cannot carry", () => {
