@@ -386,6 +386,8 @@ export async function applyCommand(opts: CommandOptions): Promise<CommandResult>
         const changed = staleObjects(saved, outcome);
         if (changed.length) return { command: "apply", exitCode: 1, errors: [], message: staleMessage(opts.planFile!, undefined, changed) };
         outcome = { ...restrictToSaved(outcome, saved), inventory: outcome.inventory };
+        // Where tokens go is this apply's own --outputs, checked again below: the stop recorded when the plan was saved does not bind it.
+        outcome.plan = { ...outcome.plan, blocks: outcome.plan.blocks.filter((b) => !OUTPUTS_RULES.includes(b.rule)) };
         // What the caller asked for (flags, inputs, svc.yaml) that the saved plan's own options override.
         const differences = optionDifferences(saved.options, planningOptions(s, opts, false));
         for (const line of differences) opts.log?.(line);
