@@ -58,6 +58,8 @@ async function destroyWith(opts: CommandOptions, project: LoadedProject, backend
     const outcome = planDestroy(project, observation, inventory, now(), opts.allowCascade ?? false, fingerprintKey);
     const { plan } = outcome;
     if (plan.blocks.length) return { command: "destroy", exitCode: 1, errors: [], plan, message: `${plan.blocks.map((b) => b.message).join("\n")}\nNothing was destroyed.` };
+    // Ctrl-C while the plan was made (under the lock): nothing starts.
+    if (opts.interrupted?.()) return { command: "destroy", exitCode: 1, errors: [], plan, message: "Interrupted before any change; nothing was destroyed." };
     if (plan.actions.length && opts.confirm && !(await opts.confirm(plan))) {
       return { command: "destroy", exitCode: 1, errors: [], plan, message: "Destroy cancelled: nothing was changed." };
     }

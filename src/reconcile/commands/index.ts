@@ -401,6 +401,8 @@ export async function applyCommand(opts: CommandOptions): Promise<CommandResult>
         const again = saved && plan.blocks.some((b) => !OUTPUTS_RULES.includes(b.rule)) ? `\n${opts.planFile} cannot be applied as it is: a saved plan keeps the options it was made with. Make a new one with svc-iac plan --out and the flag named above.` : "";
         return { command: "apply", exitCode: 1, errors: [], plan, message: plan.blocks.map((b) => b.message).join("\n") + again };
       }
+      // Ctrl-C while the plan was made (under the lock): nothing starts.
+      if (opts.interrupted?.()) return { command: "apply", exitCode: 1, errors: [], plan, message: "Interrupted before any change; nothing was applied." };
       // A saved plan was reviewed already: applying it is the approval (as `terraform apply FILE`).
       if (!saved && plan.actions.length && opts.confirm && !(await opts.confirm(plan))) {
         return { command: "apply", exitCode: 1, errors: [], plan, message: "Apply cancelled: nothing was changed." };
