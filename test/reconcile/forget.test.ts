@@ -75,6 +75,20 @@ describe("GIVEN valid-full applied, and the loader UDF's files deleted", () => {
 
 });
 
+describe("GIVEN valid-full applied, the loader UDF's files deleted, and a typo in removed:", () => {
+  const fx = useEmulator();
+
+  it("WHEN removed: lists a near miss of its address (udf.listings/loadr) THEN plan warns, naming svc.yaml's line and the address meant, that the UDF is not forgotten and prune deletes it", async () => {
+    const dir = await appliedRepo(fx.emu);
+    dropLoaderFiles(dir);
+    appendFileSync(join(dir, "svc.yaml"), "removed:\n  - udf.listings/loadr\n");
+    const line = readFileSync(join(dir, "svc.yaml"), "utf8").split("\n").indexOf("  - udf.listings/loadr") + 1;
+    const planned = await planCommand({ ...commandOptions(dir, fx.emu), prune: true });
+    expect(actionsOf(planned)).toEqual(["delete udf.listings/loader"]);
+    expect(planOf(planned).warnings).toContain(`svc.yaml:${line}:5: removed: lists "udf.listings/loadr", which this target's inventory does not record; did you mean udf.listings/loader? udf.listings/loader left the repository but is not forgotten: this plan deletes it.`);
+  });
+});
+
 describe("GIVEN valid-full applied", () => {
   const fx = useEmulator();
   const loaderOnPlatform = () => loaderOn(fx);
