@@ -27,7 +27,8 @@ export type DestroyResult = Extract<CommandResult, { command: "destroy" }>;
 /** The deletions of everything `inventory` records that is still on the platform (pure). */
 export function planDestroy(project: LoadedProject, observation: Observation, inventory: Inventory | undefined, now: Date, allowCascade: boolean, fingerprintKey?: FingerprintKey): PlanOutcome {
   const outcome = planChanges({
-    project: { ...project, objects: [], moved: [] },
+    // Destroy deletes what the inventory records, removed: entries not yet applied included.
+    project: { ...project, objects: [], moved: [], removed: [] },
     observation,
     inventory,
     now,
