@@ -113,7 +113,8 @@ export async function runCommand(opts: RunCommandOptions): Promise<RunCommandRes
     } catch (e) {
       // The UDF failed: 422 with the platform's message (a traceback) as its detail.
       if (isApiError(e, "validation_failed") && typeof e.detail === "string") {
-        return fail(scrub(`${opts.address} failed on real-time instance ${instance.client_id}:\n${e.detail.trimEnd()}`, secrets));
+        const hint = connection.embedded ? embeddedModuleHint(e.detail) : "";
+        return fail(scrub(`${opts.address} failed on real-time instance ${instance.client_id}:\n${e.detail.trimEnd()}${hint}`, secrets));
       }
       throw e;
     }
@@ -122,4 +123,15 @@ export async function runCommand(opts: RunCommandOptions): Promise<RunCommandRes
   } finally {
     await connection?.close();
   }
+}
+
+/**
+ * The embedded emulator runs UDFs in the `python3` on PATH, which may lack a package the platform
+ * has (pandas, for the UDF `svc-iac init` writes): say so, and how to get past it.
+ */
+function embeddedModuleHint(detail: string): string {
+  const missing = /ModuleNotFoundError: No module named '([^']+)'/.exec(detail)?.[1];
+  if (!missing) return "";
+  const top = missing.split(".")[0]!;
+  return `\nThe embedded emulator runs UDFs in the python3 found on PATH, which has no module "${top}" (the platform has its own packages). Install it for that Python (python3 -m pip install ${top}, or your system's package such as python3-${top}), or run the UDF on the platform (set SVC_BASE_URL).`;
 }
