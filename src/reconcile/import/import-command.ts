@@ -189,7 +189,7 @@ export async function importCommand(opts: ImportOptions): Promise<ImportResult> 
       const lines = [
         ...(overwrites.length ? [`These files exist with other content: ${overwrites.join(", ")}.`] : []),
         ...(rebinds.length ? [`These addresses are bound to other objects in the inventory (${backend.location}): ${rebinds.join("; ")}.`] : []),
-        "Nothing was written or bound. Run again with --force to overwrite them, or --dry-run to see every file.",
+        opts.dryRun ? "This dry run wrote nothing; an import would refuse the same way. Run it with --force to overwrite them." : "Nothing was written or bound. Run again with --force to overwrite them, or --dry-run to see every file.",
       ];
       return { command: "import", exitCode: 1, errors: [], report: { ...report, refused: true }, message: lines.join("\n") };
     }
