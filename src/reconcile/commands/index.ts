@@ -7,7 +7,7 @@
  * they connect; each composes the steps, so it may import every step folder, never `src/cli` or
  * `src/github`.
  */
-import { scrub } from "../../api/errors";
+import { scrub, scrubDeep } from "../../api/errors";
 import { applyPlan } from "../apply";
 import type { CommandOptions, CommandResult, TokenPublisher } from "./command-types";
 import { connect, type Connection } from "./connect";
@@ -39,9 +39,10 @@ import type { StateBackend } from "../state/types";
 import { RepositoryJail } from "../load/jail";
 
 
-/** Every secret value of the project (to scrub from messages). */
+/** Every secret value of the project and the target's tokens (to scrub from messages and results). */
 function secretValues(project: LoadedProject, env: CommandOptions["env"]): Set<string> {
-  return new Set(project.secretEnvNames.map((n) => env[n]).filter((v): v is string => !!v));
+  const c = project.settings.credentials;
+  return new Set([...project.secretEnvNames, c.tokenEnv, c.serviceTokenEnv].map((n) => env[n]).filter((v): v is string => !!v));
 }
 
 /** API, lock and state errors all carry a readable message (API errors already scrubbed). */
@@ -148,7 +149,9 @@ async function withSession<R extends CommandResult>(
     const loaded = await staged.checked;
     if (!loaded.ok) return failedLoad(loaded.errors);
     const fingerprintKey = opened.existingKey ?? (await sessionKey(opened.backend, command, opts.log));
-    return await body({ project: loaded.project, connection, backend: opened.backend, fingerprintKey, ...(opened.started ? { started: opened.started } : {}) });
+    const result = await body({ project: loaded.project, connection, backend: opened.backend, fingerprintKey, ...(opened.started ? { started: opened.started } : {}) });
+    // A secret value pasted into a UDF's code would otherwise be shown in its diff.
+    return scrubDeep(result, [...secretValues(loaded.project, opts.env)]);
   } catch (e) {
     if (!connection) await closeEarly();
     const late = await staged.checked;
@@ -232,7 +235,7 @@ function writtenPaths(project: LoadedProject, files: (string | undefined)[]): st
 async function writeSavedPlan(s: Session, opts: CommandOptions, file: string, outcome: Awaited<ReturnType<typeof makePlan>>): Promise<void> {
   const excluded = writtenPaths(s.project, [file, opts.outputs]);
   const repository = { ...(await repositoryDigest(s.project.root, s.project.target, excluded)), excluded };
-  const saved = savedPlanOf(outcome, { plannedAt: outcome.now, options: outcome.options, repository });
+  const saved = scrubDeep(savedPlanOf(outcome, { plannedAt: outcome.now, options: outcome.options, repository }), [...secretValues(s.project, opts.env)]);
   // toJson drops the value of any field marked secret, whatever put it there; the integrity digest covers what is written.
   RepositoryJail.forProject(s.project.root).writeOperatorFile(file, toJson(sealSavedPlan(toJson(saved))));
 }
@@ -383,7 +386,9 @@ export async function applyCommand(opts: CommandOptions): Promise<CommandResult>
       const planned = await makePlan(s, opts, false, saved);
       let outcome: PlanOutcome & { inventory: Inventory | undefined } = planned;
       if (saved) {
-        const changed = staleObjects(saved, outcome);
+        // The saved plan's text is scrubbed of secret values: so is what it is compared with.
+        const secrets = [...secretValues(s.project, opts.env)];
+        const changed = staleObjects(saved, { ...outcome, steps: outcome.steps.map((st) => ({ ...st, action: scrubDeep(st.action, secrets) })) });
         if (changed.length) return { command: "apply", exitCode: 1, errors: [], message: staleMessage(opts.planFile!, undefined, changed) };
         outcome = { ...restrictToSaved(outcome, saved), inventory: outcome.inventory };
         // Where tokens go is this apply's own --outputs, checked again below: the stop recorded when the plan was saved does not bind it.
@@ -403,11 +408,13 @@ export async function applyCommand(opts: CommandOptions): Promise<CommandResult>
       }
       // Ctrl-C while the plan was made (under the lock): nothing starts.
       if (opts.interrupted?.()) return { command: "apply", exitCode: 1, errors: [], plan, message: "Interrupted before any change; nothing was applied." };
+      // What the operator is shown before the first change: the plan without secret values (see withSession).
+      const shown = scrubDeep(plan, [...secretValues(s.project, opts.env)]);
       // A saved plan was reviewed already: applying it is the approval (as `terraform apply FILE`).
-      if (!saved && plan.actions.length && opts.confirm && !(await opts.confirm(plan))) {
+      if (!saved && plan.actions.length && opts.confirm && !(await opts.confirm(shown))) {
         return { command: "apply", exitCode: 1, errors: [], plan, message: "Apply cancelled: nothing was changed." };
       }
-      if (plan.actions.length) opts.approved?.(plan);
+      if (plan.actions.length) opts.approved?.(shown);
       const writer = new InventoryWriter(s.backend, outcome.inventory, s.project, now);
       for (const [address, entry] of rekeyedEntries(outcome.inventory, planned.observation, s.fingerprintKey)) writer.set(address, entry);
       const report = await applyPlan(
