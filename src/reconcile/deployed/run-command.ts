@@ -72,6 +72,15 @@ function secretsOf(project: LoadedProject, env: RunCommandOptions["env"]): strin
 /** The UDF addresses the repository declares or the inventory records. */
 const knownUdfs = (project: LoadedProject, recorded: string[]) => [...new Set([...project.objects.filter((o) => o.kind === "Udf").map((o) => o.address), ...recorded])].sort();
 
+/** UDFs named in a message, at most this many: a project of thousands must not fill the terminal. */
+const LISTED_MAX = 10;
+
+/** `udf.a/x, udf.a/y, … and 1,990 more (svc-iac show --offline lists them)`. */
+function listed(addresses: string[]): string {
+  if (addresses.length <= LISTED_MAX) return addresses.join(", ");
+  return `${addresses.slice(0, LISTED_MAX).join(", ")} and ${(addresses.length - LISTED_MAX).toLocaleString("en-US")} more (svc-iac show --offline lists them)`;
+}
+
 /** `svc-iac run`. */
 export async function runCommand(opts: RunCommandOptions): Promise<RunCommandResult> {
   const fail = (message: string): RunCommandResult => ({ command: "run", exitCode: 1, errors: [], message });
@@ -92,7 +101,7 @@ export async function runCommand(opts: RunCommandOptions): Promise<RunCommandRes
     const known = knownUdfs(project, Object.entries(inventory?.objects ?? {}).filter(([, e]) => e.kind === "Udf").map(([a]) => a));
     if (!known.includes(opts.address)) {
       const near = closest(opts.address, known);
-      return fail(`${opts.address} is neither declared in the repository nor recorded in the inventory of ${project.project} (${project.target}).${near ? ` Did you mean ${near}?` : ""}${known.length ? ` UDFs: ${known.join(", ")}.` : ""}`);
+      return fail(`${opts.address} is neither declared in the repository nor recorded in the inventory of ${project.project} (${project.target}).${near ? ` Did you mean ${near}?` : ""}${known.length ? ` UDFs: ${listed(known)}.` : ""}`);
     }
     const udfId = (await deployedIds(client, project, [{ address: opts.address, canvas, slug }], inventory)).get(opts.address);
     if (!udfId) return fail(`${opts.address} is not deployed on ${project.project} (${project.target}): run svc-iac apply first.`);

@@ -34,3 +34,16 @@ describe("GIVEN a UDF applied on the embedded emulator that imports a module its
     expect(r.stderr).toContain("set SVC_BASE_URL");
   }, 120_000);
 });
+
+describe("GIVEN a repository declaring 30 UDFs", () => {
+  it("WHEN run is given an address that matches none THEN it suggests the nearest and names 10 UDFs, counting the rest, not all of them", () => {
+    const dir = repoImportingMissingModule();
+    for (let i = 0; i < 29; i++) writeFileSync(join(dir, "canvases", "demo", `u${String(i).padStart(2, "0")}.py`), "@fused.udf\ndef udf():\n    return 1\n");
+    const env = { PATH: process.env.PATH ?? "", HOME: process.env.HOME ?? "", SVC_CACHE_DIR: "" };
+    const r = spawnSync(process.execPath, [builtCli(), "run", "udf.demo/helo"], { cwd: dir, env, encoding: "utf8", timeout: 60_000 });
+    expect(r.status).toBe(1);
+    expect(r.stderr).toContain("Did you mean udf.demo/hello?");
+    expect(r.stderr).toContain("udf.demo/u08 and 20 more (svc-iac show --offline lists them).");
+    expect(r.stderr).not.toContain("udf.demo/u09");
+  }, 120_000);
+});
