@@ -9,7 +9,7 @@
 import type { SvcClient } from "../../api/client";
 import { applyPlan } from "../apply";
 import type { CommandOptions, CommandResult } from "./command-types";
-import { connect } from "./connect";
+import { connect, refusedCredentialsHint } from "./connect";
 import { forceUnlockFirst, withHeldLock } from "../apply/held-lock";
 import { InventoryWriter } from "../apply/inventory-writer";
 import { loadProjectSettings } from "../load";
@@ -86,7 +86,7 @@ export async function destroyCommand(opts: CommandOptions): Promise<DestroyResul
     return await destroyWith(opts, project, backend, connection.client);
   } catch (e) {
     // API errors are scrubbed where they are made; destroy reads no secret value of its own.
-    return { command: "destroy", exitCode: 1, errors: [], message: e instanceof Error ? e.message : String(e) };
+    return { command: "destroy", exitCode: 1, errors: [], message: (e instanceof Error ? e.message : String(e)) + refusedCredentialsHint(e, project, opts.env) };
   } finally {
     await connection?.close();
   }

@@ -10,7 +10,7 @@
 import { scrub, scrubDeep } from "../../api/errors";
 import { applyPlan } from "../apply";
 import type { CommandOptions, CommandResult, TokenPublisher } from "./command-types";
-import { connect, type Connection } from "./connect";
+import { connect, refusedCredentialsHint, type Connection } from "./connect";
 import { driftReport } from "../plan/drift";
 import { InventoryWriter } from "../apply/inventory-writer";
 import { loadRepositoryStaged, type ProjectSettingsOnly } from "../load";
@@ -157,7 +157,7 @@ async function withSession<R extends CommandResult>(
     const late = await staged.checked;
     if (!late.ok) return failedLoad(late.errors);
     if (e instanceof PreflightError) return { command, exitCode: 1, errors: scrubSecrets(e.errors, late.project.secretEnvNames, opts.env) } as unknown as R;
-    return { command, exitCode: 1, errors: [], message: scrub(messageOf(e), [...secrets]) } as unknown as R;
+    return { command, exitCode: 1, errors: [], message: scrub(messageOf(e) + refusedCredentialsHint(e, late.project, opts.env), [...secrets]) } as unknown as R;
   } finally {
     await connection?.close();
   }
