@@ -214,7 +214,7 @@ async function render(
   const message = "message" in result ? result.message : undefined;
   if (result.command === "validate") {
     if (v.json) io.stdout.write(result.errors.length ? failureJson(result.errors, undefined, { valid: false }) : toJson({ valid: true, objects: result.objects } as never));
-    else if (!result.errors.length) io.stdout.write(`Valid: ${result.objects} objects.\n`);
+    else if (!result.errors.length) io.stdout.write(`Valid: ${result.objects} object${result.objects === 1 ? "" : "s"}.\n`);
     return;
   }
   const nothingToShow = (result.command === "plan" && !result.plan) || (result.command === "drift" && !result.drift);
