@@ -335,6 +335,8 @@ async function run(name: Name, argv: string[], io: Io, command: ((text: string) 
     interrupts?.close();
   }
   if (prompt.interrupted || interrupts?.beforeApproval()) {
+    // A script still gets its one document: the plan, and the message that nothing was changed.
+    if (values.json && !prompt.interrupted) await render(name, result, values, io, dir, command, undefined, planShown);
     io.stderr.write(`\nInterrupted before any change; nothing was ${name === "destroy" ? "destroyed" : "applied"}.\n`);
     return 130;
   }

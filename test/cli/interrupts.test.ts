@@ -142,4 +142,22 @@ describe("GIVEN an apply --auto-approve still reading a slow platform, under the
     const plan = await svc(["plan", dir]);
     expect(plan.stdout).toContain("Plan: 11 to create.");
   }, 240_000);
+
+  it("WHEN it runs with --json THEN stdout still holds one JSON document saying nothing was applied", async () => {
+    const dir = repoWith("intr_planning_json", 10);
+    const child = spawn(process.execPath, [main, "apply", dir, "--auto-approve", "--json"], { env: { PATH: process.env.PATH ?? "", ...platform }, stdio: ["ignore", "pipe", "pipe"] });
+    let stdout = "";
+    child.stdout!.on("data", (c) => (stdout += String(c)));
+    child.stderr!.resume();
+    const poll = setInterval(() => {
+      if (lockFiles(dir, "intr_planning_json").length) {
+        clearInterval(poll);
+        child.kill("SIGINT");
+      }
+    }, 5);
+    const code = await new Promise<number | null>((resolve) => child.on("close", (c) => resolve(c)));
+    clearInterval(poll);
+    expect(code).toBe(130);
+    expect(JSON.parse(stdout).message).toBe("Interrupted before any change; nothing was applied.");
+  }, 240_000);
 });
