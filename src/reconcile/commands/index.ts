@@ -214,7 +214,7 @@ async function makePlan(
     now,
     prune: options.prune,
     maxDeletions: options.max_deletions,
-    maxDeletionsFrom: saved ? "the limit the saved plan was made with" : opts.maxDeletions !== undefined ? "--max-deletions" : "max_deletions in svc.yaml",
+    maxDeletionsFrom: saved ? "the limit the saved plan was made with" : opts.maxDeletions !== undefined ? "--max-deletions" : (s.project.settings.maxDeletionsFrom ?? "max_deletions in svc.yaml"),
     allowDeleteAll: options.allow_delete_all,
     ignoreRotationSchedule: drift,
     targeting,
