@@ -128,11 +128,15 @@ export async function runCommand(opts: RunCommandOptions): Promise<RunCommandRes
       throw e;
     }
   } catch (e) {
-    return fail(scrub(e instanceof Error ? e.message : String(e), secrets));
+    // The emulator's own advice (--python) is for `svc-iac emulator`; the embedded one has no such option.
+    const embedded = connection?.embedded && isApiError(e) && e.status === 501 ? `\n${EMBEDDED_PYTHON}` : "";
+    return fail(scrub((e instanceof Error ? e.message : String(e)) + embedded, secrets));
   } finally {
     await connection?.close();
   }
 }
+
+const EMBEDDED_PYTHON = "The embedded emulator runs UDFs in the python3 found on PATH (Python 3.9 or newer): install one there, or run the UDF on the platform (set SVC_BASE_URL).";
 
 /**
  * The embedded emulator runs UDFs in the `python3` on PATH, which may lack a package the platform

@@ -47,3 +47,16 @@ describe("GIVEN a repository declaring 30 UDFs", () => {
     expect(r.stderr).not.toContain("udf.demo/u09");
   }, 120_000);
 });
+
+describe("GIVEN a UDF applied on the embedded emulator where no python3 is on PATH", () => {
+  it("WHEN it is run THEN the 501 says how to get a Python for the embedded emulator or reach the platform, not an option it lacks", () => {
+    const dir = repoImportingMissingModule();
+    const env = { PATH: mkdtempSync(join(tmpdir(), "svc-no-python-")), HOME: process.env.HOME ?? "", SVC_CACHE_DIR: "", SVC_PYTHON: "" };
+    const cli = (...args: string[]) => spawnSync(process.execPath, [builtCli(), ...args], { cwd: dir, env, encoding: "utf8", timeout: 60_000 });
+    expect(cli("apply", "--auto-approve").status).toBe(0);
+    const r = cli("run", "udf.demo/hello");
+    expect(r.status).toBe(1);
+    expect(r.stderr).toContain("failed with 501");
+    expect(r.stderr).toContain("The embedded emulator runs UDFs in the python3 found on PATH (Python 3.9 or newer): install one there, or run the UDF on the platform (set SVC_BASE_URL).");
+  }, 120_000);
+});
