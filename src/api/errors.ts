@@ -57,6 +57,25 @@ export function scrub(text: string, secrets: readonly string[]): string {
   return out;
 }
 
+/**
+ * A copy of plain data (objects, arrays, strings) with {@link scrub} applied to every string, keys
+ * included; other values (class instances, functions) are kept as they are. For results that carry
+ * text from the repository, such as a UDF's code holding a secret value pasted into it.
+ */
+export function scrubDeep<T>(value: T, secrets: readonly string[]): T {
+  const live = secrets.filter((x) => x.length >= 4);
+  if (!live.length) return value;
+  const walk = (v: unknown): unknown => {
+    if (typeof v === "string") return scrub(v, live);
+    if (Array.isArray(v)) return v.map(walk);
+    if (v !== null && typeof v === "object" && [Object.prototype, null].includes(Object.getPrototypeOf(v))) {
+      return Object.fromEntries(Object.entries(v).map(([k, x]) => [scrub(k, live), walk(x)]));
+    }
+    return v;
+  };
+  return walk(value) as T;
+}
+
 function scrubDetail(detail: ErrorDetail, secrets: readonly string[]): ErrorDetail {
   if (detail === null) return null;
   if (typeof detail === "string") return scrub(detail, secrets);

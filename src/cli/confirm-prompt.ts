@@ -16,6 +16,13 @@ export interface Prompt {
   interrupted?: NodeJS.Signals;
 }
 
+/** `Apply this change to p (default)? …`, `Apply these 12 changes …`, `Destroy these 3 objects …`. */
+export function confirmQuestion(plan: Pick<Plan, "actions" | "project" | "target">, name: "apply" | "destroy"): string {
+  const n = plan.actions.length;
+  const what = name === "destroy" ? (n === 1 ? "Destroy this object of" : `Destroy these ${n.toLocaleString("en-US")} objects of`) : n === 1 ? "Apply this change to" : `Apply these ${n.toLocaleString("en-US")} changes to`;
+  return `${what} ${plan.project} (${plan.target})?${name === "destroy" ? " There is no undo." : ""} Only "yes" is accepted:`;
+}
+
 /**
  * Asks for "yes". Ctrl-C typed at the prompt (readline holds the terminal in raw mode, so it is a
  * key, not a signal), SIGINT or SIGTERM from elsewhere, or the end of stdin end the question with
@@ -33,10 +40,7 @@ export async function confirmOnTerminal(io: PromptIo, plan: Plan, name: "apply" 
   rl.on("close", () => stop.abort());
   process.on("SIGINT", onSignal);
   process.on("SIGTERM", onSignal);
-  const question =
-    name === "destroy"
-      ? `\nDestroy these ${plan.actions.length} objects of ${plan.project} (${plan.target})? There is no undo. Only "yes" is accepted: `
-      : `\nApply these ${plan.actions.length} changes to ${plan.project} (${plan.target})? Only "yes" is accepted: `;
+  const question = `\n${confirmQuestion(plan, name)} `;
   try {
     const answer = await rl.question(question, { signal: stop.signal });
     return answer.trim() === "yes";

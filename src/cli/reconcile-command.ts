@@ -214,7 +214,7 @@ async function render(
   const message = "message" in result ? result.message : undefined;
   if (result.command === "validate") {
     if (v.json) io.stdout.write(result.errors.length ? failureJson(result.errors, undefined, { valid: false }) : toJson({ valid: true, objects: result.objects } as never));
-    else if (!result.errors.length) io.stdout.write(`Valid: ${result.objects} objects.\n`);
+    else if (!result.errors.length) io.stdout.write(`Valid: ${result.objects} object${result.objects === 1 ? "" : "s"}.\n`);
     return;
   }
   const nothingToShow = (result.command === "plan" && !result.plan) || (result.command === "drift" && !result.drift);
@@ -304,15 +304,29 @@ async function run(name: Name, argv: string[], io: Io, command: ((text: string) 
       planShown = true;
     };
   }
-  // From the approval on, Ctrl-C stops starting steps instead of killing the process half-way.
+  // Ctrl-C stops starting steps instead of killing the process half-way; before the approval (the
+  // plan is made under the lock) it means "change nothing", and the lock is released all the same.
   const interrupts = changing ? interruptsFor((text) => io.stderr.write(text)) : undefined;
   if (interrupts) {
     const shown = opts.approved;
     opts.approved = (plan) => {
       shown?.(plan);
-      interrupts.listen();
+      interrupts.approve();
     };
     opts.interrupted = interrupts.reason;
+    const ask = opts.confirm;
+    // The `yes` prompt answers Ctrl-C itself.
+    if (ask) {
+      opts.confirm = async (plan) => {
+        interrupts.close();
+        try {
+          return await ask(plan);
+        } finally {
+          if (!prompt.interrupted) interrupts.listen();
+        }
+      };
+    }
+    interrupts.listen();
   }
   let result: CommandResult;
   try {
@@ -320,7 +334,9 @@ async function run(name: Name, argv: string[], io: Io, command: ((text: string) 
   } finally {
     interrupts?.close();
   }
-  if (prompt.interrupted) {
+  if (prompt.interrupted || interrupts?.beforeApproval()) {
+    // A script still gets its one document: the plan, and the message that nothing was changed.
+    if (values.json && !prompt.interrupted) await render(name, result, values, io, dir, command, undefined, planShown);
     io.stderr.write(`\nInterrupted before any change; nothing was ${name === "destroy" ? "destroyed" : "applied"}.\n`);
     return 130;
   }

@@ -98,6 +98,8 @@ export interface ProjectSettings {
   prune: boolean;
   /** A plan deleting more than this many objects stops unless allowed. @default 10 */
   maxDeletions: number;
+  /** Where {@link maxDeletions} came from, as messages name it (`max_deletions of target prod in svc.yaml`). @default "max_deletions in svc.yaml" */
+  maxDeletionsFrom?: string;
   /** Where the inventory and lock live. @default local `.svc-iac/state/<project>/<target>` */
   state: StateLocation;
   /** Names of the environment variables holding this target's credentials (defaults `SVC_*`). */

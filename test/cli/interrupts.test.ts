@@ -117,3 +117,47 @@ describe("GIVEN an apply of 41 objects running against a slow platform", () => {
     expect(again.code, again.stderr).toBe(0);
   }, 240_000);
 });
+
+describe("GIVEN an apply --auto-approve still reading a slow platform, under the lock", () => {
+  it("WHEN Ctrl-C (SIGINT) arrives before the plan is approved THEN it changes nothing, says so, releases the lock and exits 130", async () => {
+    const dir = repoWith("intr_planning", 10);
+    const child = spawn(process.execPath, [main, "apply", dir, "--auto-approve"], { env: { PATH: process.env.PATH ?? "", ...platform }, stdio: ["ignore", "pipe", "pipe"] });
+    let stdout = "";
+    let stderr = "";
+    child.stdout!.on("data", (c) => (stdout += String(c)));
+    child.stderr!.on("data", (c) => (stderr += String(c)));
+    const poll = setInterval(() => {
+      if (lockFiles(dir, "intr_planning").length) {
+        clearInterval(poll);
+        child.kill("SIGINT");
+      }
+    }, 5);
+    const code = await new Promise<number | null>((resolve) => child.on("close", (c) => resolve(c)));
+    clearInterval(poll);
+    expect(stderr).toContain("Interrupting (SIGINT): nothing will be changed");
+    expect(stderr).toContain("Interrupted before any change; nothing was applied.");
+    expect(stdout).not.toContain("Apply");
+    expect(code).toBe(130);
+    expect(lockFiles(dir, "intr_planning")).toEqual([]);
+    const plan = await svc(["plan", dir]);
+    expect(plan.stdout).toContain("Plan: 11 to create.");
+  }, 240_000);
+
+  it("WHEN it runs with --json THEN stdout still holds one JSON document saying nothing was applied", async () => {
+    const dir = repoWith("intr_planning_json", 10);
+    const child = spawn(process.execPath, [main, "apply", dir, "--auto-approve", "--json"], { env: { PATH: process.env.PATH ?? "", ...platform }, stdio: ["ignore", "pipe", "pipe"] });
+    let stdout = "";
+    child.stdout!.on("data", (c) => (stdout += String(c)));
+    child.stderr!.resume();
+    const poll = setInterval(() => {
+      if (lockFiles(dir, "intr_planning_json").length) {
+        clearInterval(poll);
+        child.kill("SIGINT");
+      }
+    }, 5);
+    const code = await new Promise<number | null>((resolve) => child.on("close", (c) => resolve(c)));
+    clearInterval(poll);
+    expect(code).toBe(130);
+    expect(JSON.parse(stdout).message).toBe("Interrupted before any change; nothing was applied.");
+  }, 240_000);
+});

@@ -1,6 +1,6 @@
 /** `svc-iac validate | plan | apply | drift` on the command line: exit codes, output files, formats, usage errors and the lock flag. */
 import { execFile, spawn } from "node:child_process";
-import { closeSync, openSync, readFileSync, writeFileSync } from "node:fs";
+import { closeSync, mkdirSync, openSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { promisify } from "node:util";
 import { beforeAll, describe, expect, it } from "vitest";
@@ -39,6 +39,14 @@ describe("GIVEN the valid-full repository and an empty platform", () => {
     const r = await run("validate", [dir], env);
     expect(r).toMatchObject({ code: 0, stdout: "Valid: 13 objects.\n" });
     expect(JSON.parse((await run("validate", [dir, "--json"], env)).stdout)).toEqual({ objects: 13, valid: true });
+  });
+
+  it("WHEN validate counts one object THEN it says 1 object", async () => {
+    const one = join(dir, "..", "one");
+    mkdirSync(join(one, "canvases", "solo"), { recursive: true });
+    writeFileSync(join(one, "svc.yaml"), "project: solo\n");
+    writeFileSync(join(one, "canvases", "solo", "canvas.yaml"), "access_scope: team\n");
+    expect(await run("validate", [one], env)).toMatchObject({ code: 0, stdout: "Valid: 1 object.\n" });
   });
 
   it("WHEN plan runs THEN it exits 0, or 2 with --detailed-exitcode, and --out writes the saved plan holding the JSON plan", async () => {

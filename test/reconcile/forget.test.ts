@@ -4,7 +4,7 @@
  * line (`svc-iac forget ADDRESS`, as `terraform state rm`). After either, plan and drift are clean
  * (the object is not orphaned, nor unmanaged), the object is untouched, and import binds it again.
  */
-import { appendFileSync, readFileSync, rmSync } from "node:fs";
+import { appendFileSync, existsSync, readFileSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { runForgetCommand } from "../../src/cli/forget-command";
@@ -73,6 +73,40 @@ describe("GIVEN valid-full applied, and the loader UDF's files deleted", () => {
     expect(lines).toContainEqual(expect.stringMatching(/^svc\.yaml:\d+: found "nonsense", expected an address such as canvas\.ops_reports/));
   });
 
+});
+
+describe("GIVEN valid-full applied, the loader UDF's files deleted, and a typo in removed:", () => {
+  const fx = useEmulator();
+
+  it("WHEN removed: lists a near miss of its address (udf.listings/loadr) THEN plan warns, naming svc.yaml's line and the address meant, that the UDF is not forgotten and prune deletes it", async () => {
+    const dir = await appliedRepo(fx.emu);
+    dropLoaderFiles(dir);
+    appendFileSync(join(dir, "svc.yaml"), "removed:\n  - udf.listings/loadr\n");
+    const line = readFileSync(join(dir, "svc.yaml"), "utf8").split("\n").indexOf("  - udf.listings/loadr") + 1;
+    const planned = await planCommand({ ...commandOptions(dir, fx.emu), prune: true });
+    expect(actionsOf(planned)).toEqual(["delete udf.listings/loader"]);
+    expect(planOf(planned).warnings).toContain(`svc.yaml:${line}:5: removed: lists "udf.listings/loadr", which this target's inventory does not record; did you mean udf.listings/loader? udf.listings/loader left the repository but is not forgotten: this plan deletes it.`);
+  });
+});
+
+describe("GIVEN valid-full applied, and the loader UDF forgotten through removed:", () => {
+  const fx = useEmulator();
+
+  it("WHEN its canvas is imported again THEN import refuses at the removed: line, writes no file and binds nothing (the repository would not validate)", async () => {
+    const dir = await appliedRepo(fx.emu);
+    dropLoaderFiles(dir);
+    appendFileSync(join(dir, "svc.yaml"), "removed:\n  - udf.listings/loader\n");
+    expect((await applyCommand(commandOptions(dir, fx.emu))).exitCode).toBe(0);
+    const line = readFileSync(join(dir, "svc.yaml"), "utf8").split("\n").indexOf("  - udf.listings/loader") + 1;
+    const inventoryBefore = readFileSync(join(stateDirOf(dir), "inventory.json"), "utf8");
+
+    const r = await importCommand({ dir, env: emulatorEnv(fx.emu), select: { canvases: ["listings"], cronjobs: false, secrets: false, serviceAccounts: false }, force: true });
+    expect(r.exitCode).toBe(1);
+    expect("message" in r ? r.message : "").toContain(`svc.yaml:${line}:5: removed: lists udf.listings/loader, which this import would declare and bind again`);
+    expect(existsSync(join(dir, "canvases", "listings", "loader.py"))).toBe(false);
+    expect(readFileSync(join(stateDirOf(dir), "inventory.json"), "utf8")).toBe(inventoryBefore);
+    expect((await validateCommand(commandOptions(dir, fx.emu))).exitCode).toBe(0);
+  });
 });
 
 describe("GIVEN valid-full applied", () => {

@@ -5,6 +5,7 @@
  */
 import { join, relative, sep } from "node:path";
 import { createClient, type SvcClient } from "../../api/client";
+import { isApiError } from "../../api/errors";
 import type { TransportOptions } from "../../api/transport";
 import type { LoadedProject } from "../../model/desired";
 
@@ -70,4 +71,16 @@ function safePath(url: string): string {
   } catch {
     return url;
   }
+}
+
+/**
+ * What to check when the platform answered 401: the variables whose token was sent (a 401 names
+ * none, and a target may use other variables than SVC_TOKEN). Empty for any other error.
+ */
+export function refusedCredentialsHint(e: unknown, project: Pick<LoadedProject, "settings">, env: Record<string, string | undefined>): string {
+  if (!isApiError(e, "unauthorized")) return "";
+  const names = project.settings.credentials;
+  const sent = [names.tokenEnv, names.serviceTokenEnv].filter((n) => env[n]);
+  if (!sent.length) return "";
+  return `\nThe platform at ${names.baseUrlEnv} refused the token in ${sent.join(" and ")}: check that it is current and was issued by that platform.`;
 }

@@ -9,7 +9,7 @@
 import type { SvcClient } from "../../api/client";
 import { applyPlan } from "../apply";
 import type { CommandOptions, CommandResult } from "./command-types";
-import { connect } from "./connect";
+import { connect, refusedCredentialsHint } from "./connect";
 import { forceUnlockFirst, withHeldLock } from "../apply/held-lock";
 import { InventoryWriter } from "../apply/inventory-writer";
 import { loadProjectSettings } from "../load";
@@ -27,7 +27,8 @@ export type DestroyResult = Extract<CommandResult, { command: "destroy" }>;
 /** The deletions of everything `inventory` records that is still on the platform (pure). */
 export function planDestroy(project: LoadedProject, observation: Observation, inventory: Inventory | undefined, now: Date, allowCascade: boolean, fingerprintKey?: FingerprintKey): PlanOutcome {
   const outcome = planChanges({
-    project: { ...project, objects: [], moved: [] },
+    // Destroy deletes what the inventory records, removed: entries not yet applied included.
+    project: { ...project, objects: [], moved: [], removed: [] },
     observation,
     inventory,
     now,
@@ -58,6 +59,8 @@ async function destroyWith(opts: CommandOptions, project: LoadedProject, backend
     const outcome = planDestroy(project, observation, inventory, now(), opts.allowCascade ?? false, fingerprintKey);
     const { plan } = outcome;
     if (plan.blocks.length) return { command: "destroy", exitCode: 1, errors: [], plan, message: `${plan.blocks.map((b) => b.message).join("\n")}\nNothing was destroyed.` };
+    // Ctrl-C while the plan was made (under the lock): nothing starts.
+    if (opts.interrupted?.()) return { command: "destroy", exitCode: 1, errors: [], plan, message: "Interrupted before any change; nothing was destroyed." };
     if (plan.actions.length && opts.confirm && !(await opts.confirm(plan))) {
       return { command: "destroy", exitCode: 1, errors: [], plan, message: "Destroy cancelled: nothing was changed." };
     }
@@ -83,7 +86,7 @@ export async function destroyCommand(opts: CommandOptions): Promise<DestroyResul
     return await destroyWith(opts, project, backend, connection.client);
   } catch (e) {
     // API errors are scrubbed where they are made; destroy reads no secret value of its own.
-    return { command: "destroy", exitCode: 1, errors: [], message: e instanceof Error ? e.message : String(e) };
+    return { command: "destroy", exitCode: 1, errors: [], message: (e instanceof Error ? e.message : String(e)) + refusedCredentialsHint(e, project, opts.env) };
   } finally {
     await connection?.close();
   }

@@ -7,10 +7,10 @@
  * they connect; each composes the steps, so it may import every step folder, never `src/cli` or
  * `src/github`.
  */
-import { scrub } from "../../api/errors";
+import { scrub, scrubDeep } from "../../api/errors";
 import { applyPlan } from "../apply";
 import type { CommandOptions, CommandResult, TokenPublisher } from "./command-types";
-import { connect, type Connection } from "./connect";
+import { connect, refusedCredentialsHint, type Connection } from "./connect";
 import { driftReport } from "../plan/drift";
 import { InventoryWriter } from "../apply/inventory-writer";
 import { loadRepositoryStaged, type ProjectSettingsOnly } from "../load";
@@ -39,9 +39,10 @@ import type { StateBackend } from "../state/types";
 import { RepositoryJail } from "../load/jail";
 
 
-/** Every secret value of the project (to scrub from messages). */
+/** Every secret value of the project and the target's tokens (to scrub from messages and results). */
 function secretValues(project: LoadedProject, env: CommandOptions["env"]): Set<string> {
-  return new Set(project.secretEnvNames.map((n) => env[n]).filter((v): v is string => !!v));
+  const c = project.settings.credentials;
+  return new Set([...project.secretEnvNames, c.tokenEnv, c.serviceTokenEnv].map((n) => env[n]).filter((v): v is string => !!v));
 }
 
 /** API, lock and state errors all carry a readable message (API errors already scrubbed). */
@@ -148,13 +149,15 @@ async function withSession<R extends CommandResult>(
     const loaded = await staged.checked;
     if (!loaded.ok) return failedLoad(loaded.errors);
     const fingerprintKey = opened.existingKey ?? (await sessionKey(opened.backend, command, opts.log));
-    return await body({ project: loaded.project, connection, backend: opened.backend, fingerprintKey, ...(opened.started ? { started: opened.started } : {}) });
+    const result = await body({ project: loaded.project, connection, backend: opened.backend, fingerprintKey, ...(opened.started ? { started: opened.started } : {}) });
+    // A secret value pasted into a UDF's code would otherwise be shown in its diff.
+    return scrubDeep(result, [...secretValues(loaded.project, opts.env)]);
   } catch (e) {
     if (!connection) await closeEarly();
     const late = await staged.checked;
     if (!late.ok) return failedLoad(late.errors);
     if (e instanceof PreflightError) return { command, exitCode: 1, errors: scrubSecrets(e.errors, late.project.secretEnvNames, opts.env) } as unknown as R;
-    return { command, exitCode: 1, errors: [], message: scrub(messageOf(e), [...secrets]) } as unknown as R;
+    return { command, exitCode: 1, errors: [], message: scrub(messageOf(e) + refusedCredentialsHint(e, late.project, opts.env), [...secrets]) } as unknown as R;
   } finally {
     await connection?.close();
   }
@@ -211,7 +214,7 @@ async function makePlan(
     now,
     prune: options.prune,
     maxDeletions: options.max_deletions,
-    maxDeletionsFrom: saved ? "the limit the saved plan was made with" : opts.maxDeletions !== undefined ? "--max-deletions" : "max_deletions in svc.yaml",
+    maxDeletionsFrom: saved ? "the limit the saved plan was made with" : opts.maxDeletions !== undefined ? "--max-deletions" : (s.project.settings.maxDeletionsFrom ?? "max_deletions in svc.yaml"),
     allowDeleteAll: options.allow_delete_all,
     ignoreRotationSchedule: drift,
     targeting,
@@ -232,7 +235,7 @@ function writtenPaths(project: LoadedProject, files: (string | undefined)[]): st
 async function writeSavedPlan(s: Session, opts: CommandOptions, file: string, outcome: Awaited<ReturnType<typeof makePlan>>): Promise<void> {
   const excluded = writtenPaths(s.project, [file, opts.outputs]);
   const repository = { ...(await repositoryDigest(s.project.root, s.project.target, excluded)), excluded };
-  const saved = savedPlanOf(outcome, { plannedAt: outcome.now, options: outcome.options, repository });
+  const saved = scrubDeep(savedPlanOf(outcome, { plannedAt: outcome.now, options: outcome.options, repository }), [...secretValues(s.project, opts.env)]);
   // toJson drops the value of any field marked secret, whatever put it there; the integrity digest covers what is written.
   RepositoryJail.forProject(s.project.root).writeOperatorFile(file, toJson(sealSavedPlan(toJson(saved))));
 }
@@ -385,9 +388,13 @@ export async function applyCommand(opts: CommandOptions): Promise<CommandResult>
       const planned = await makePlan(s, opts, false, saved);
       let outcome: PlanOutcome & { inventory: Inventory | undefined } = planned;
       if (saved) {
-        const changed = staleObjects(saved, outcome);
+        // The saved plan's text is scrubbed of secret values: so is what it is compared with.
+        const secrets = [...secretValues(s.project, opts.env)];
+        const changed = staleObjects(saved, { ...outcome, steps: outcome.steps.map((st) => ({ ...st, action: scrubDeep(st.action, secrets) })) });
         if (changed.length) return { command: "apply", exitCode: 1, errors: [], message: staleMessage(opts.planFile!, undefined, changed) };
         outcome = { ...restrictToSaved(outcome, saved), inventory: outcome.inventory };
+        // Where tokens go is this apply's own --outputs, checked again below: the stop recorded when the plan was saved does not bind it.
+        outcome.plan = { ...outcome.plan, blocks: outcome.plan.blocks.filter((b) => !OUTPUTS_RULES.includes(b.rule)) };
         // What the caller asked for (flags, inputs, svc.yaml) that the saved plan's own options override.
         const differences = optionDifferences(saved.options, planningOptions(s, opts, false));
         for (const line of differences) opts.log?.(line);
@@ -401,11 +408,15 @@ export async function applyCommand(opts: CommandOptions): Promise<CommandResult>
         const again = saved && plan.blocks.some((b) => !OUTPUTS_RULES.includes(b.rule)) ? `\n${opts.planFile} cannot be applied as it is: a saved plan keeps the options it was made with. Make a new one with svc-iac plan --out and the flag named above.` : "";
         return { command: "apply", exitCode: 1, errors: [], plan, message: plan.blocks.map((b) => b.message).join("\n") + again };
       }
+      // Ctrl-C while the plan was made (under the lock): nothing starts.
+      if (opts.interrupted?.()) return { command: "apply", exitCode: 1, errors: [], plan, message: "Interrupted before any change; nothing was applied." };
+      // What the operator is shown before the first change: the plan without secret values (see withSession).
+      const shown = scrubDeep(plan, [...secretValues(s.project, opts.env)]);
       // A saved plan was reviewed already: applying it is the approval (as `terraform apply FILE`).
-      if (!saved && plan.actions.length && opts.confirm && !(await opts.confirm(plan))) {
+      if (!saved && plan.actions.length && opts.confirm && !(await opts.confirm(shown))) {
         return { command: "apply", exitCode: 1, errors: [], plan, message: "Apply cancelled: nothing was changed." };
       }
-      if (plan.actions.length) opts.approved?.(plan);
+      if (plan.actions.length) opts.approved?.(shown);
       const writer = new InventoryWriter(s.backend, outcome.inventory, s.project, now);
       for (const [address, entry] of rekeyedEntries(outcome.inventory, planned.observation, s.fingerprintKey)) writer.set(address, entry);
       const report = await applyPlan(

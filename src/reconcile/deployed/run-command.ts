@@ -72,6 +72,15 @@ function secretsOf(project: LoadedProject, env: RunCommandOptions["env"]): strin
 /** The UDF addresses the repository declares or the inventory records. */
 const knownUdfs = (project: LoadedProject, recorded: string[]) => [...new Set([...project.objects.filter((o) => o.kind === "Udf").map((o) => o.address), ...recorded])].sort();
 
+/** UDFs named in a message, at most this many: a project of thousands must not fill the terminal. */
+const LISTED_MAX = 10;
+
+/** `udf.a/x, udf.a/y, … and 1,990 more (svc-iac show --offline lists them)`. */
+function listed(addresses: string[]): string {
+  if (addresses.length <= LISTED_MAX) return addresses.join(", ");
+  return `${addresses.slice(0, LISTED_MAX).join(", ")} and ${(addresses.length - LISTED_MAX).toLocaleString("en-US")} more (svc-iac show --offline lists them)`;
+}
+
 /** `svc-iac run`. */
 export async function runCommand(opts: RunCommandOptions): Promise<RunCommandResult> {
   const fail = (message: string): RunCommandResult => ({ command: "run", exitCode: 1, errors: [], message });
@@ -92,7 +101,7 @@ export async function runCommand(opts: RunCommandOptions): Promise<RunCommandRes
     const known = knownUdfs(project, Object.entries(inventory?.objects ?? {}).filter(([, e]) => e.kind === "Udf").map(([a]) => a));
     if (!known.includes(opts.address)) {
       const near = closest(opts.address, known);
-      return fail(`${opts.address} is neither declared in the repository nor recorded in the inventory of ${project.project} (${project.target}).${near ? ` Did you mean ${near}?` : ""}${known.length ? ` UDFs: ${known.join(", ")}.` : ""}`);
+      return fail(`${opts.address} is neither declared in the repository nor recorded in the inventory of ${project.project} (${project.target}).${near ? ` Did you mean ${near}?` : ""}${known.length ? ` UDFs: ${listed(known)}.` : ""}`);
     }
     const udfId = (await deployedIds(client, project, [{ address: opts.address, canvas, slug }], inventory)).get(opts.address);
     if (!udfId) return fail(`${opts.address} is not deployed on ${project.project} (${project.target}): run svc-iac apply first.`);
@@ -113,13 +122,29 @@ export async function runCommand(opts: RunCommandOptions): Promise<RunCommandRes
     } catch (e) {
       // The UDF failed: 422 with the platform's message (a traceback) as its detail.
       if (isApiError(e, "validation_failed") && typeof e.detail === "string") {
-        return fail(scrub(`${opts.address} failed on real-time instance ${instance.client_id}:\n${e.detail.trimEnd()}`, secrets));
+        const hint = connection.embedded ? embeddedModuleHint(e.detail) : "";
+        return fail(scrub(`${opts.address} failed on real-time instance ${instance.client_id}:\n${e.detail.trimEnd()}${hint}`, secrets));
       }
       throw e;
     }
   } catch (e) {
-    return fail(scrub(e instanceof Error ? e.message : String(e), secrets));
+    // The emulator's own advice (--python) is for `svc-iac emulator`; the embedded one has no such option.
+    const embedded = connection?.embedded && isApiError(e) && e.status === 501 ? `\n${EMBEDDED_PYTHON}` : "";
+    return fail(scrub((e instanceof Error ? e.message : String(e)) + embedded, secrets));
   } finally {
     await connection?.close();
   }
+}
+
+const EMBEDDED_PYTHON = "The embedded emulator runs UDFs in the python3 found on PATH (Python 3.9 or newer): install one there, or run the UDF on the platform (set SVC_BASE_URL).";
+
+/**
+ * The embedded emulator runs UDFs in the `python3` on PATH, which may lack a package the platform
+ * has (pandas, for the UDF `svc-iac init` writes): say so, and how to get past it.
+ */
+function embeddedModuleHint(detail: string): string {
+  const missing = /ModuleNotFoundError: No module named '([^']+)'/.exec(detail)?.[1];
+  if (!missing) return "";
+  const top = missing.split(".")[0]!;
+  return `\nThe embedded emulator runs UDFs in the python3 found on PATH, which has no module "${top}" (the platform has its own packages). Install it for that Python (python3 -m pip install ${top}, or your system's package such as python3-${top}), or run the UDF on the platform (set SVC_BASE_URL).`;
 }

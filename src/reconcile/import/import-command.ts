@@ -174,13 +174,22 @@ export async function importCommand(opts: ImportOptions): Promise<ImportResult> 
       notes: draft.notes,
       envVars: draft.envVars,
     };
+    // Files declaring an address that removed: lists would not validate (and --force cannot help).
+    const unremoved = (project.removed ?? []).filter((r) => draft.bindings.some((b) => b.address === r.address));
+    if (unremoved.length) {
+      const lines = [
+        ...unremoved.map((r) => `${r.source.file}:${r.source.line}:${r.source.column}: removed: lists ${r.address}, which this import would declare and bind again; the repository would not validate.`),
+        `Take ${unremoved.length > 1 ? "those lines" : "that line"} out of removed: in ${SVC_FILE}, then import again. Nothing was written or bound.`,
+      ];
+      return { command: "import", exitCode: 1, errors: [], report: { ...report, refused: true }, message: lines.join("\n") };
+    }
     const overwrites = files.filter((f) => f.status === "update").map((f) => f.path);
     const rebinds = rebinding(inventory, draft.bindings);
     if (!opts.force && (overwrites.length || rebinds.length)) {
       const lines = [
         ...(overwrites.length ? [`These files exist with other content: ${overwrites.join(", ")}.`] : []),
         ...(rebinds.length ? [`These addresses are bound to other objects in the inventory (${backend.location}): ${rebinds.join("; ")}.`] : []),
-        "Nothing was written or bound. Run again with --force to overwrite them, or --dry-run to see every file.",
+        opts.dryRun ? "This dry run wrote nothing; an import would refuse the same way. Run it with --force to overwrite them." : "Nothing was written or bound. Run again with --force to overwrite them, or --dry-run to see every file.",
       ];
       return { command: "import", exitCode: 1, errors: [], report: { ...report, refused: true }, message: lines.join("\n") };
     }

@@ -147,7 +147,7 @@ function sortErrors<T extends { file: string; line: number; column: number }>(er
 }
 
 /**
- * Reads only `svc.yaml` for `target`: the project, its settings and credentials, no objects.
+ * Reads only `svc.yaml` for `target`: the project, its settings and credentials, and `removed:`; no objects.
  * What commands need that act on the inventory or the platform rather than on the repository's
  * declarations (import, destroy), so they do not need the repository's secrets in the environment.
  */
@@ -158,5 +158,5 @@ export async function loadProjectSettings(dir: string, opts: LoadOptions = {}): 
   const vars = new Resolver({ variables: undefined, env: opts.env ?? {}, target: `target "${target}"`, allowVariables: false });
   const svc = await readSvcFile(RepositoryJail.forProject(root), target, vars, diag);
   if (diag.count || !svc) return { ok: false, errors: sortErrors(diag.errors) };
-  return { ok: true, project: { root, project: svc.project, target, settings: svc.settings, objects: [], secretEnvNames: [], targets: svc.targets } };
+  return { ok: true, project: { root, project: svc.project, target, settings: svc.settings, objects: [], secretEnvNames: [], removed: svc.removed, targets: svc.targets } };
 }

@@ -74,6 +74,7 @@ export async function readSvcFile(jail: RepositoryJail, target: string, vars: Re
   const settings: ProjectSettings = {
     prune: over.prune ?? base.prune ?? DEFAULT_SETTINGS.prune,
     maxDeletions: over.maxDeletions ?? base.maxDeletions ?? DEFAULT_SETTINGS.maxDeletions,
+    maxDeletionsFrom: over.maxDeletions !== undefined ? `max_deletions of target ${target} in svc.yaml` : base.maxDeletions !== undefined ? "max_deletions in svc.yaml" : "the default max_deletions; svc.yaml can set another",
     concurrency: over.concurrency ?? base.concurrency ?? DEFAULT_SETTINGS.concurrency,
     state: stateLocation(over.state ?? base.state ?? DEFAULT_SETTINGS.state, name, target),
     credentials,

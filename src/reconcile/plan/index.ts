@@ -33,6 +33,7 @@ import { needsOf, WHOLE_REPOSITORY, type Targeting } from "./targeting";
 import { planCascade } from "./cascade";
 import { withTextDiffs } from "../render/text-diff";
 import { isEmptyAttribute } from "../render/values";
+import { closest } from "../load/diagnostics";
 
 export interface PlanInput {
   project: LoadedProject;
@@ -352,6 +353,7 @@ class Planner {
       });
       return;
     }
+    this.warnRemovedTypo(address);
     if (!this.input.prune) {
       this.orphans.push({ address, kind: e.kind, id: e.id });
       return;
@@ -364,6 +366,19 @@ class Planner {
     this.step(undefined, { address, kind: e.kind, action, id: e.id, fields: retire.length ? [this.retiredField(traits, retire)] : [], reason: "removed from the repository", notes: [...(traits.deleteNotes ?? [])], ...(references.length ? { references } : {}) }, {
       managed: true, observed: found, olds: keptOlds(e.kind, found.state, e.kept, this.input.fingerprintKey), inventory: e, ...(retire.length ? { retire: retire.map((r) => r.id) } : {}),
     });
+  }
+
+  /**
+   * An entry of `removed:` that matches nothing the inventory records or forgot, but is a near miss
+   * of this object that left the repository: as written, the object is not forgotten (prune deletes it).
+   */
+  private warnRemovedTypo(address: string): void {
+    const inventory = this.input.inventory;
+    for (const r of this.input.project.removed ?? []) {
+      if (inventory?.objects[r.address] || inventory?.forgotten?.[r.address] || closest(r.address, [address]) !== address) continue;
+      const fate = this.input.prune ? "this plan deletes it" : "it stays managed, and prune would delete it";
+      this.warnings.push(`${r.source.file}:${r.source.line}:${r.source.column}: removed: lists "${r.address}", which this target's inventory does not record; did you mean ${address}? ${address} left the repository but is not forgotten: ${fate}.`);
+    }
   }
 
   private stateReferences(kind: DesiredKind, state: Record<string, unknown>): string[] {

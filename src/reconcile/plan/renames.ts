@@ -110,6 +110,7 @@ export function findRenames(input: RenameInput): Renames {
     const identity = observedIdentity(e.kind, o, observation);
     if (identity !== undefined) at(e.kind, identity).olds.push(address);
   }
+  const ambiguous = new Set<string>();
   for (const { news, olds } of [...candidates.values()].sort((a, b) => byString(a.news[0] ?? "", b.news[0] ?? ""))) {
     if (!news.length || !olds.length) continue;
     if (news.length === 1 && olds.length === 1) {
@@ -118,9 +119,35 @@ export function findRenames(input: RenameInput): Renames {
     }
     news.sort(byString);
     olds.sort(byString);
+    for (const a of [...news, ...olds]) ambiguous.add(a);
     warnings.push(
       `${news.join(", ")} and ${olds.join(", ")} have the same content, so which was renamed to which is ambiguous: they are planned as new objects${olds.length ? " (the old ones kept, or deleted with prune)" : ""}. To keep the platform objects, say which is which in svc.yaml: moved: [{from: ${olds[0]}, to: ${news[0]}}, …].`,
     );
   }
+  const removed = new Set((project.removed ?? []).map((r) => r.address));
+  const kindOf = (a: string) => declared.get(a)?.kind ?? objects[a]!.kind;
+  warnings.push(...editedRenameHints([...fresh].filter((a) => !ambiguous.has(a)), [...gone].filter((a) => !ambiguous.has(a) && !removed.has(a)), kindOf));
   return { from, warnings };
+}
+
+/** `udf.sales` for `udf.sales/loader`, `canvas` for `canvas.sales`: where a rename without a move stays. */
+const parentOf = (address: string) => (address.includes("/") ? address.slice(0, address.indexOf("/")) : address.slice(0, address.indexOf(".")));
+
+/**
+ * A rename made together with an edit has no content to be found by: it plans a new object and
+ * keeps the old one. Where one old object of the kind (on the same canvas, first) is the only
+ * candidate, the plan says so and names the `moved:` entry that keeps the platform object.
+ */
+function editedRenameHints(fresh: string[], gone: string[], kindOf: (address: string) => DesiredKind): string[] {
+  const hints: string[] = [];
+  for (const to of fresh.sort(byString)) {
+    const kind = kindOf(to);
+    if (!traitsOf(kind).renames) continue;
+    const olds = gone.filter((a) => kindOf(a) === kind);
+    const near = olds.filter((a) => parentOf(a) === parentOf(to));
+    const old = near.length === 1 ? near[0] : olds.length === 1 ? olds[0] : undefined;
+    if (!old) continue;
+    hints.push(`${to} is new and ${old} left the repository with other content: if ${to} is ${old} renamed and edited, say so in svc.yaml (moved: [{from: ${old}, to: ${to}}]) to keep the platform object and its id. As planned, ${to} is created and ${old} is kept (deleted with prune).`);
+  }
+  return hints;
 }

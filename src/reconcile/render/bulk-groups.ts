@@ -58,11 +58,16 @@ export function groupKeyOf(o: Groupable): string {
 /**
  * `items` in their order, those that `groupable` accepts gathered by {@link groupKeyOf} into one
  * entry where the first of them stands, when a group has {@link GROUP_MIN} members or more.
+ * `groupable` may return a text instead of `true`: only items with the same text share a group
+ * (an apply report keeps what was done apart from what was skipped, and each reason apart).
  */
-export function groupBulk<T extends Groupable>(items: readonly T[], groupable: (t: T) => boolean, min = GROUP_MIN): Shown<T>[] {
+export function groupBulk<T extends Groupable>(items: readonly T[], groupable: (t: T) => boolean | string, min = GROUP_MIN): Shown<T>[] {
   const groups = new Map<string, T[]>();
   // Each item's key, made once (undefined when it is not groupable).
-  const keys = items.map((t) => (groupable(t) ? groupKeyOf(t) : undefined));
+  const keys = items.map((t) => {
+    const g = groupable(t);
+    return g === false ? undefined : g === true ? groupKeyOf(t) : `${groupKeyOf(t)}\0${g}`;
+  });
   items.forEach((t, i) => {
     const key = keys[i];
     if (key === undefined) return;

@@ -72,7 +72,10 @@ export function partialSentence(plan: Plan, quote: (s: string) => string = (s) =
 /** `Plan: 2 to create, 1 to update.` or the no-changes sentence. */
 export function planSummaryLine(plan: Plan): string {
   const parts = DISPLAY_ORDER.filter((t) => (plan.summary[t] ?? 0) > 0).map((t) => `${formatCount(plan.summary[t])} to ${t}`);
-  return parts.length === 0 ? "No changes. The platform matches the repository." : `Plan: ${parts.join(", ")}.`;
+  if (parts.length) return `Plan: ${parts.join(", ")}.`;
+  // Objects kept while prune is off differ from the repository: "matches" would not be true.
+  const kept = plan.orphans.length;
+  return kept ? `No changes. ${formatCount(kept)} ${kept > 1 ? "objects that left the repository are" : "object that left the repository is"} kept on the platform (prune is off).` : "No changes. The platform matches the repository.";
 }
 
 /**
@@ -118,7 +121,7 @@ export function renderPlanText(plan: Plan, opts: PlanTextOptions = {}): string {
   const grouped = groupedCount(shown);
   if (bulk && grouped > 0) out.push(paint("dim", `${formatCount(grouped)} objects shown in groups; ${bulk.hint}.`), "");
 
-  out.push(...section("Kept, prune is off — run with --prune to delete:", plan.orphans.map(withId)));
+  out.push(...section("Kept, prune is off — run with --prune to delete:", capped(plan.orphans.map(withId))));
   out.push(...section("Not managed by this project (left alone):", plan.unmanaged.map(withId)));
   out.push(...section("Warnings:", plan.warnings.map((w) => paint("yellow", `! ${oneLine(w)}`))));
   for (const b of plan.blocks) out.push(paint("red", `${opts.command ?? "Apply"} will stop: ${oneLine(b.message)} [${oneLine(b.rule)}]`));
@@ -136,6 +139,14 @@ function paintDetail(line: string, paint: Paint): string {
 
 function withId(o: { address: string; id: string }): string {
   return `${cleanText(o.address)} (id ${cleanText(o.id)})`;
+}
+
+/** Objects the plan leaves alone, listed up to this many: a canvas folder deleted by hand must not bury the changes. */
+const KEPT_SHOWN = 20;
+
+function capped(items: string[]): string[] {
+  if (items.length <= KEPT_SHOWN) return items;
+  return [...items.slice(0, KEPT_SHOWN), `… and ${formatCount(items.length - KEPT_SHOWN)} more (svc-iac plan --json lists every one)`];
 }
 
 function section(title: string, items: string[]): string[] {

@@ -1,7 +1,8 @@
 /**
  * Apply progress as it happens. On a terminal, one status line rewritten in place, fitted to the
- * terminal's width, with failures and skips on lines of their own above it. Elsewhere (CI logs,
- * pipes) plain lines and no control characters: each failure and skip, and one line per canvas
+ * terminal's width, with failures and skips on lines of their own above it (a skip once per reason).
+ * Elsewhere (CI logs, pipes) plain lines and no control characters: each failure, the first skip
+ * of each reason, and one line per canvas
  * (or kind, for objects on no canvas) once all its actions have finished; with `verbose`, one
  * line per finished action.
  */
@@ -89,6 +90,21 @@ function plainDisplay(stream: ProgressStream): (e: ProgressEvent) => void {
   };
 }
 
+/**
+ * Whether a skip is the first with its reason: an interrupt or a lost lock skips every step not
+ * started, and a thousand identical lines would bury the rest. The others are counted (in the
+ * canvas's line, the status line's counter) and the report lists them grouped.
+ */
+function firstSkipOf(): (e: { message?: string }) => boolean {
+  const said = new Set<string>();
+  return (e) => {
+    const reason = e.message ?? "";
+    if (said.has(reason)) return false;
+    said.add(reason);
+    return true;
+  };
+}
+
 /** With nothing else said for this long, the summary display says how far it got. */
 const QUIET_MS = 10_000;
 
@@ -113,6 +129,7 @@ function summaryDisplay(stream: ProgressStream, planOf: () => Plan | undefined):
   };
   const said = (g: Group) => [`${formatCount(g.done)} done`, ...(g.failed ? [`${formatCount(g.failed)} failed`] : []), ...(g.skipped ? [`${formatCount(g.skipped)} skipped`] : [])].join(", ");
   const report = (g: Group) => write(`${counter(finished, total)} ${g.label}: ${said(g)}\n`);
+  const firstSkip = firstSkipOf();
 
   return (e) => {
     if (e.type === "start") {
@@ -126,7 +143,7 @@ function summaryDisplay(stream: ProgressStream, planOf: () => Plan | undefined):
         write(endLine(e, finished, total));
       } else {
         g[e.status]++;
-        if (e.status !== "done") write(endLine(e, finished, total));
+        if (e.status === "failed" || (e.status === "skipped" && firstSkip(e))) write(endLine(e, finished, total));
         if (g.done + g.failed + g.skipped === g.expected) {
           report(g);
           groups.delete(g.label);
@@ -207,6 +224,7 @@ function terminalDisplay(stream: ProgressStream, intervalMs: number): (e: Progre
     due.unref?.();
   };
   let listening = false;
+  const firstSkip = firstSkipOf();
 
   return (e) => {
     if (e.type === "start") {
@@ -223,7 +241,7 @@ function terminalDisplay(stream: ProgressStream, intervalMs: number): (e: Progre
     } else {
       finished++;
       inFlight.delete(key(e));
-      if (e.status !== "done") {
+      if (e.status === "failed" || (e.status === "skipped" && firstSkip(e))) {
         const message = e.message ? `: ${oneLine(e.message)}` : "";
         const head = e.status === "failed" ? `✗ failed to ${oneLine(e.action)}` : `- skipped ${oneLine(e.action)} of`;
         stream.write(`${CLEAR_LINE}${head} ${oneLine(e.address)}${message}\n`);

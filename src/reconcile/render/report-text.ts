@@ -3,7 +3,7 @@
  * the tokens), and a one-line verdict.
  */
 import type { ActionResult, ApplyReport, Plan } from "../plan/plan-model";
-import { describeGroup, GROUP_MIN, groupBulk, groupedCount } from "./bulk-groups";
+import { describeGroup, GROUP_MIN, groupBulk, groupedCount, type BulkGroup, type Groupable } from "./bulk-groups";
 import { wordsFor } from "./action-words";
 import { cleanText, formatCount, oneLine } from "./values";
 
@@ -34,7 +34,7 @@ export interface ApplyReportTextOptions {
   /**
    * Show what was done as one line per canvas and action (or per kind and action, for objects on
    * no canvas) when {@link GROUP_MIN} or more share it: `✓ created canvas.sales and its 100 UDFs
-   * (u00000 … u00099)`. Failures and skips keep a line each. `plan` tells which canvas an object
+   * (u00000 … u00099)`; so do steps skipped for one reason. Failures keep a line each. `plan` tells which canvas an object
    * is on; `hint` says how to see each object. @default every result on a line of its own
    */
   bulk?: { plan?: Plan; hint: string };
@@ -43,11 +43,20 @@ export interface ApplyReportTextOptions {
 function groupedLines(report: ApplyReport, bulk: NonNullable<ApplyReportTextOptions["bulk"]>): string[] {
   const references = new Map((bulk.plan?.actions ?? []).map((a) => [`${a.action}\0${a.address}`, a.references]));
   const results = report.results.map((r) => ({ ...r, references: references.get(`${r.action}\0${r.address}`) }));
-  const shown = groupBulk(results, (r) => r.status === "done");
-  const lines = shown.map((s) => ("group" in s ? `✓ ${wordsFor(s.group.action).past} ${describeGroup(s.group)}` : resultLine(s.one)));
+  // Steps skipped for one reason (an interrupt, a lost lock, a failed canvas) are one line too; failures keep theirs.
+  const shown = groupBulk(results, (r) => (r.status === "done" ? "done" : r.status === "skipped" ? `skipped\0${r.message ?? ""}` : false));
+  const lines = shown.map((s) => ("group" in s ? groupLine(s.group) : resultLine(s.one)));
   const grouped = groupedCount(shown);
   if (grouped > 0) lines.push(`(${formatCount(grouped)} objects shown in groups; ${bulk.hint}.)`);
   return lines;
+}
+
+/** `✓ created canvas.sales and its 100 UDFs (…)`, or `- skipped 743 UDFs on canvas.sales (…) (create): interrupted (SIGINT)`. */
+function groupLine(group: BulkGroup<ActionResult & Groupable>): string {
+  const first = group.members[0]!;
+  if (first.status === "done") return `✓ ${wordsFor(group.action).past} ${describeGroup(group)}`;
+  const message = first.message ? `: ${indentTail(cleanText(first.message))}` : "";
+  return `- skipped ${describeGroup(group)} (${group.action})${message}`;
 }
 
 /** One result; a multi-line message keeps its lines, indented under the result. */

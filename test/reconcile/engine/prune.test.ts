@@ -1,12 +1,13 @@
 /** Prune: objects that left the repository are deleted only when asked, only when this project made them, and within the guards. */
-import { existsSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
 import type { CommandResult } from "../../../src/reconcile/commands/command-types";
 import { applyCommand, planCommand } from "../../../src/reconcile/commands";
 import type { Plan } from "../../../src/reconcile/plan/plan-model";
 import { useEmulator } from "../../helpers/emulator";
-import { appliedRepo, commandOptions, platformView, stateDirOf } from "../../helpers/repo";
+import { appliedRepo, commandOptions, platformView, stateDirOf, writeUdfs } from "../../helpers/repo";
 
 function planOf(r: CommandResult): Plan {
   if ((r.command !== "plan" && r.command !== "apply") || !r.plan) throw new Error(`expected a plan, got ${JSON.stringify(r)}`);
@@ -151,5 +152,21 @@ describe("GIVEN an applied repository from which everything is removed", () => {
     // The seeded team service account was never this project's.
     expect(view.serviceAccounts.length).toBeGreaterThan(0);
     expect(inventoryAddresses(dir)).toEqual([]);
+  });
+});
+
+describe("GIVEN a repository whose svc.yaml sets no max_deletions, applied with 12 UDFs that are then removed", () => {
+  const fx = useEmulator();
+
+  it("WHEN planned with prune THEN the stop says the limit of 10 is the default that svc.yaml can change, not that svc.yaml set it", async () => {
+    const dir = join(mkdtempSync(join(tmpdir(), "svc-prune-default-")), "repo");
+    mkdirSync(join(dir, "canvases", "many"), { recursive: true });
+    writeFileSync(join(dir, "svc.yaml"), "project: many\n");
+    writeFileSync(join(dir, "canvases", "many", "canvas.yaml"), "access_scope: team\n");
+    const slugs = writeUdfs(dir, "many", 12);
+    expect((await applyCommand(commandOptions(dir, fx.emu))).exitCode).toBe(0);
+    for (const slug of slugs) rmSync(join(dir, "canvases", "many", `${slug}.py`));
+    const r = await planCommand(commandOptions(dir, fx.emu, { prune: true }));
+    expect(planOf(r).blocks[0]!.message).toContain("more than the limit of 10 (the default max_deletions; svc.yaml can set another).");
   });
 });

@@ -111,6 +111,23 @@ describe("GIVEN an applied repository where a UDF file is renamed and another UD
   });
 });
 
+describe("GIVEN an applied UDF renamed and edited in the same change", () => {
+  const fx = useEmulator();
+
+  it("WHEN planned THEN it is a new UDF and a kept old one, and a warning names the moved: entry that keeps the platform object", async () => {
+    const dir = copyRepo("valid-full");
+    expect((await applyCommand(commandOptions(dir, fx.emu))).exitCode).toBe(0);
+    renameSync(join(dir, "canvases/listings/loader.py"), join(dir, "canvases/listings/loader_v2.py"));
+    renameSync(join(dir, "canvases/listings/loader.yaml"), join(dir, "canvases/listings/loader_v2.yaml"));
+    appendFileSync(join(dir, "canvases/listings/loader_v2.py"), "# edited\n");
+    const r = await planCommand(commandOptions(dir, fx.emu));
+    expect(actionsOf(r)).toEqual(["create udf.listings/loader_v2"]);
+    expect(planOf(r).warnings).toContain(
+      "udf.listings/loader_v2 is new and udf.listings/loader left the repository with other content: if udf.listings/loader_v2 is udf.listings/loader renamed and edited, say so in svc.yaml (moved: [{from: udf.listings/loader, to: udf.listings/loader_v2}]) to keep the platform object and its id. As planned, udf.listings/loader_v2 is created and udf.listings/loader is kept (deleted with prune).",
+    );
+  });
+});
+
 describe("GIVEN two applied UDFs with the same content, both renamed", () => {
   const fx = useEmulator();
   let dir: string;

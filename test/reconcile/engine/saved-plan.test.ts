@@ -8,7 +8,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { applyCommand, planCommand } from "../../../src/reconcile/commands";
 import type { CommandResult } from "../../../src/reconcile/commands/command-types";
 import { useEmulator, type EmulatorFixture } from "../../helpers/emulator";
-import { commandOptions, copyRepo, FIXTURE_SECRETS, platformView } from "../../helpers/repo";
+import { commandOptions, copyRepo, FIXTURE_SECRETS, outputsFileOf, platformView } from "../../helpers/repo";
 import { countingRequests, readValidSavedPlan } from "../../helpers/saved-plan";
 
 const messageOf = (r: CommandResult) => ("message" in r ? (r.message ?? "") : "");
@@ -257,5 +257,38 @@ describe("GIVEN --plan naming a file that is not JSON, such as a file of tokens"
       expect(messageOf(r)).not.toContain("5ecret");
       expect(writes).toBe(0);
     }
+  });
+});
+
+describe("GIVEN a first plan that creates service accounts, saved without --outputs", () => {
+  const fx = useEmulator();
+  let dir: string;
+  let file: string;
+
+  beforeAll(async () => {
+    dir = copyRepo("valid-full");
+    file = join(dir, "plan.json");
+    const r = await planCommand(commandOptions(dir, fx.emu, { planOut: file, outputs: undefined }));
+    expect(r.exitCode, messageOf(r)).toBe(0);
+  });
+
+  it("WHEN applied with --outputs THEN the tokens go there and the plan runs, as the usage promises", async () => {
+    const r = await applyCommand(commandOptions(dir, fx.emu, { planFile: file }));
+    expect(r.exitCode, messageOf(r)).toBe(0);
+    expect(readFileSync(outputsFileOf(dir), "utf8")).toContain("listings-deployer");
+  });
+});
+
+describe("GIVEN a saved plan that creates service accounts, applied without --outputs", () => {
+  const fx = useEmulator();
+
+  it("WHEN applied THEN it stops once, saying to give --outputs, and creates nothing", async () => {
+    const dir = copyRepo("valid-full");
+    const file = join(dir, "plan.json");
+    expect((await planCommand(commandOptions(dir, fx.emu, { planOut: file, outputs: undefined }))).exitCode).toBe(0);
+    const r = await applyCommand(commandOptions(dir, fx.emu, { planFile: file, outputs: undefined }));
+    expect(r.exitCode).toBe(1);
+    expect(messageOf(r).match(/Run with --outputs FILE/g)).toHaveLength(1);
+    expect((await platformView(fx.user)).canvases.map((c) => c.name)).not.toContain("listings");
   });
 });

@@ -3,7 +3,7 @@
  * --out files), the inventory and the state folder are searched for the real secret values, the
  * service-account tokens, the share token, the per-UDF shared token and the user's token.
  */
-import { readdirSync, readFileSync, statSync } from "node:fs";
+import { readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { readOutputsFile } from "../../../src/reconcile/apply/outputs-file";
@@ -85,5 +85,39 @@ describe("GIVEN the valid-full repository applied, changed and checked through t
     const outputsText = readFileSync(outputs, "utf8");
     for (const token of tokens) expect(outputsText).toContain(token);
     expect(statSync(outputs).mode & 0o777).toBe(0o600);
+  });
+});
+
+describe("GIVEN valid-full applied, then a secret's value pasted into a UDF's code", () => {
+  const fx = useEmulator();
+
+  it("WHEN plan, plan --json, plan --out, apply of that saved plan and apply --auto-approve run THEN the diff shows [REDACTED], never the value, and the saved plan still applies", async () => {
+    const dir = copyRepo("valid-full");
+    const outputs = outputsFileOf(dir);
+    const env = emulatorEnv(fx.emu);
+    const texts: string[] = [];
+    const cli = async (name: Name, argv: string[]) => {
+      const r = await runInProcess(name, argv, env);
+      texts.push(r.stdout, r.stderr);
+      return r;
+    };
+    expect((await cli("apply", [dir, "--auto-approve", "--outputs", outputs])).code).toBe(0);
+    writeFileSync(join(dir, "canvases/listings/loader.py"), `@fused.udf\ndef udf(limit: int = 5):\n    key = "${FIXTURE_SECRETS.MAPBOX_TOKEN}"\n    return limit\n`);
+
+    const plan = await cli("plan", [dir]);
+    expect(plan.stdout).toContain('+    key = "[REDACTED]"');
+    await cli("plan", [dir, "--json"]);
+    const saved = join(dir, "..", "leak-plan.json");
+    expect((await cli("plan", [dir, "--out", saved])).code).toBe(0);
+    texts.push(readFileSync(saved, "utf8"));
+    const applied = await cli("apply", [dir, "--plan", saved, "--outputs", outputs]);
+    expect(applied.code, applied.stderr).toBe(0);
+    writeFileSync(join(dir, "canvases/listings/loader.py"), `@fused.udf\ndef udf(limit: int = 6):\n    key = "${FIXTURE_SECRETS.MAPBOX_TOKEN}"\n    return limit\n`);
+    const direct = await cli("apply", [dir, "--auto-approve", "--outputs", outputs]);
+    expect(direct.code, direct.stderr).toBe(0);
+    expect(direct.stdout).toContain('    key = "[REDACTED]"');
+    // The platform got the code as written.
+    expect((await platformView(fx.user)).udfs.find((u) => u.slug === "loader")!.udf_body).toContain(FIXTURE_SECRETS.MAPBOX_TOKEN);
+    for (const text of texts) expect(text).not.toContain(FIXTURE_SECRETS.MAPBOX_TOKEN);
   });
 });

@@ -80,6 +80,10 @@ describe("GIVEN a team account with hand-made canvases, shares, cronjobs and sec
     expect(refused.exitCode).toBe(1);
     expect(refused.message).toContain("canvases/sales/stats.py");
     expect(readFileSync(join(dir, "canvases/sales/stats.py"), "utf8")).toBe("def udf():\n    return 43\n");
+    const dryRefused = await importCommand({ ...opts, dryRun: true });
+    expect(dryRefused.exitCode).toBe(1);
+    expect(dryRefused.message).toContain("This dry run wrote nothing; an import would refuse the same way. Run it with --force to overwrite them.");
+    expect(dryRefused.message).not.toContain("or --dry-run");
     const dry = await importCommand({ ...opts, dryRun: true, force: true });
     expect(dry.report!.files.filter((f) => f.status !== "unchanged")).toEqual([{ path: "canvases/sales/stats.py", status: "update" }]);
     expect(readFileSync(join(dir, "canvases/sales/stats.py"), "utf8")).toBe("def udf():\n    return 43\n");

@@ -75,6 +75,7 @@ describe("loading the full valid repository", () => {
       settings: {
         prune: false,
         maxDeletions: 10,
+        maxDeletionsFrom: "the default max_deletions; svc.yaml can set another",
         concurrency: 8,
         state: { kind: "local", path: ".svc-iac/state/listings/default" },
         credentials: { baseUrlEnv: "SVC_BASE_URL", udfBaseUrlEnv: "SVC_UDF_BASE_URL", tokenEnv: "SVC_TOKEN", serviceTokenEnv: "SVC_SERVICE_TOKEN" },
@@ -89,6 +90,7 @@ describe("targets and variables", () => {
     expect(p.settings).toEqual({
       prune: true,
       maxDeletions: 3,
+      maxDeletionsFrom: "max_deletions of target staging in svc.yaml",
       concurrency: 4,
       state: { kind: "remote", url: "s3://acme-iac/state/listings/staging" },
       credentials: { baseUrlEnv: "STAGING_SVC_BASE_URL", udfBaseUrlEnv: "SVC_UDF_BASE_URL", tokenEnv: "STAGING_SVC_TOKEN", serviceTokenEnv: "SVC_SERVICE_TOKEN" },

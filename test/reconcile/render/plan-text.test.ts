@@ -77,6 +77,15 @@ describe("the plan for a terminal", () => {
     expect(renderPlanText(emptyPlan())).toBe("Plan for sales-dashboards (default)\n\nNo changes. The platform matches the repository.\n");
   });
 
+  it("WHEN a canvas folder of 1,000 UDFs was deleted and prune is off THEN the kept objects are listed up to 20, and the summary does not say the platform matches", () => {
+    const orphans = Array.from({ length: 1000 }, (_, i) => ({ address: `udf.big/u${String(i).padStart(4, "0")}`, kind: "Udf" as const, id: `id_${i}` }));
+    const out = renderPlanText({ ...emptyPlan(), orphans });
+    expect(out).toContain("  udf.big/u0019 (id id_19)\n  … and 980 more (svc-iac plan --json lists every one)\n");
+    expect(out).not.toContain("udf.big/u0020");
+    expect(out.split("\n").length).toBeLessThan(30);
+    expect(out.trimEnd().split("\n").at(-1)).toBe("No changes. 1,000 objects that left the repository are kept on the platform (prune is off).");
+  });
+
   it("uses ANSI colors only when asked, and the same text either way", () => {
     const plain = renderPlanText(samplePlan());
     const colored = renderPlanText(samplePlan(), { color: true });

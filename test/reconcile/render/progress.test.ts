@@ -66,6 +66,14 @@ describe("progress on a terminal", () => {
     expect(chunks.at(-1)).toBe("\r\x1b[K");
   });
 
+  it("WHEN an interrupt skips many steps THEN only the first skip of that reason gets a line above the status line", () => {
+    const { stream, text } = fakeStream(true);
+    const show = progressDisplay(stream, { statusIntervalMs: 0 });
+    show({ type: "start", total: 3 });
+    for (const slug of ["a", "b", "c"]) show({ type: "end", address: `udf.sales/${slug}`, action: "create", status: "skipped", message: "interrupted (SIGINT)" });
+    expect(text().match(/- skipped/g)).toHaveLength(1);
+  });
+
   it("fits the status line to the terminal width: the (+N more) goes first, then the middle of the address; the counter and the action word stay", () => {
     const { stream, chunks, resize } = fakeStream(true, 50);
     const show = progressDisplay(stream, { statusIntervalMs: 0 });
@@ -178,6 +186,16 @@ describe("progress outside a terminal, with the plan (apply without --verbose)",
     } finally {
       vi.useRealTimers();
     }
+  });
+
+  it("WHEN an interrupt skips every step not started THEN the first skip is a line, the others are counted in the canvas's line", () => {
+    const { stream, text } = fakeStream(false);
+    const show = progressDisplay(stream, { plan: () => PLAN });
+    show({ type: "start", total: 5 });
+    show({ type: "end", address: "canvas.sales", action: "create", status: "done" });
+    for (const slug of ["a", "b", "c"]) show({ type: "end", address: `udf.sales/${slug}`, action: "create", status: "skipped", message: "interrupted (SIGINT)" });
+    show({ type: "end", address: "secret.KEY", action: "update", status: "skipped", message: "interrupted (SIGINT)" });
+    expect(text()).toBe("[2/5] skipped create udf.sales/a: interrupted (SIGINT)\n" + "[4/5] canvas.sales: 1 done, 3 skipped\n" + "[5/5] secrets: 0 done, 1 skipped\n");
   });
 
   it("with --verbose writes one line per finished action", () => {

@@ -39,3 +39,20 @@ describe("the apply report for a terminal", () => {
     expect(out).not.toContain("\x1b");
   });
 });
+
+describe("GIVEN an apply of 1,000 UDFs interrupted after 3 of them", () => {
+  const udfs = Array.from({ length: 1000 }, (_, i) => `udf.big/u${String(i).padStart(4, "0")}`);
+  const report = {
+    ok: false,
+    counts: { done: 3, failed: 0, skipped: 997 },
+    published: [],
+    results: udfs.map((address, i) => ({ address, kind: "Udf" as const, action: "create" as const, ...(i < 3 ? { status: "done" as const, id: `id_${i}` } : { status: "skipped" as const, message: "interrupted (SIGINT)" }) })),
+  } as unknown as Parameters<typeof renderApplyReportText>[0];
+  const plan = { actions: udfs.map((address) => ({ address, kind: "Udf", action: "create", references: ["canvas.big"] })) } as never;
+
+  it("WHEN the report is grouped THEN the steps not started are one line with their reason, not one line each", () => {
+    const out = renderApplyReportText(report, { bulk: { plan, hint: "--verbose lists every object" } });
+    expect(out).toContain("- skipped 997 UDFs on canvas.big (u0003 … u0999) (create): interrupted (SIGINT)\n");
+    expect(out.split("\n").length).toBeLessThan(10);
+  });
+});
