@@ -5,31 +5,20 @@
  * plain text: such a reference is refused at its field, and the value appears in no output.
  */
 import { readFileSync, writeFileSync } from "node:fs";
-import { createServer, type Server } from "node:http";
+import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { runInProcess } from "../../helpers/cli-run";
 import { copyRepo, FIXTURE_SECRETS } from "../../helpers/repo";
+import { useCountingPlatform } from "../../helpers/counting-platform";
 
 const PLATFORM_TOKEN = "svc-platform-token-c0ffee-5150";
 const GITHUB_TOKEN = "ghs_runner-token-deadbeef-8086";
 
-/** A stand-in for the platform that counts every request it gets. */
-let requests = 0;
-let platform: Server;
-let platformUrl: string;
-beforeAll(async () => {
-  platform = createServer((_req, res) => {
-    requests++;
-    res.writeHead(500).end("{}");
-  });
-  await new Promise<void>((r) => platform.listen(0, "127.0.0.1", r));
-  platformUrl = `http://127.0.0.1:${(platform.address() as AddressInfo).port}/v1`;
-});
-afterAll(() => new Promise<void>((r) => platform.close(() => r())));
+const platform = useCountingPlatform();
 
-const env = () => ({ SVC_BASE_URL: platformUrl, SVC_UDF_BASE_URL: platformUrl, SVC_TOKEN: PLATFORM_TOKEN, GITHUB_TOKEN, ...FIXTURE_SECRETS });
+const env = () => ({ SVC_BASE_URL: platform.url, SVC_UDF_BASE_URL: platform.url, SVC_TOKEN: PLATFORM_TOKEN, GITHUB_TOKEN, ...FIXTURE_SECRETS });
 
 describe("GIVEN a pull request whose plain fields read credentials from the environment", () => {
   it("WHEN the platform token, GitHub's token and a secret value are put in a dashboard, UDF metadata and a variable THEN validate and plan exit 1 at each field, show none of the values, and send nothing", async () => {
@@ -43,7 +32,7 @@ describe("GIVEN a pull request whose plain fields read credentials from the envi
     edit("canvases/listings/loader.yaml", '"fused:description": Loads listings for ${var.city}', '"fused:description": ${env.MAPBOX_TOKEN}');
     edit("svc.yaml", "  city: nyc", "  city: ${env.SVC_TOKEN}");
     for (const [command, args] of [["validate", []], ["plan", []], ["plan", ["--json"]]] as const) {
-      requests = 0;
+      platform.reset();
       const r = await runInProcess(command, [dir, ...args], env());
       expect(r.code).toBe(1);
       const out = r.stdout + r.stderr;
@@ -54,7 +43,7 @@ describe("GIVEN a pull request whose plain fields read credentials from the envi
       refused("canvases/listings/loader.yaml:4:24: metadata.fused:description", "MAPBOX_TOKEN", "a secret value of this repository");
       refused("svc.yaml:4:9: variables.city", "SVC_TOKEN", "the platform token");
       for (const value of [PLATFORM_TOKEN, GITHUB_TOKEN, FIXTURE_SECRETS.MAPBOX_TOKEN]) expect(out).not.toContain(value);
-      expect(requests).toBe(0);
+      expect(platform.requests).toBe(0);
     }
   });
 
@@ -62,7 +51,7 @@ describe("GIVEN a pull request whose plain fields read credentials from the envi
     const dir = copyRepo("valid-full");
     const svc = join(dir, "svc.yaml");
     writeFileSync(svc, readFileSync(svc, "utf8").replace("    prune: true\n", "    prune: true\n    name_prefix: pr_${env.STAGING_SVC_TOKEN}_\n"));
-    const r = await runInProcess("validate", [dir, "--target", "staging"], { ...env(), STAGING_SVC_TOKEN: "staging-token-0451-0451", STAGING_SVC_BASE_URL: platformUrl });
+    const r = await runInProcess("validate", [dir, "--target", "staging"], { ...env(), STAGING_SVC_TOKEN: "staging-token-0451-0451", STAGING_SVC_BASE_URL: platform.url });
     expect(r.code).toBe(1);
     expect(r.stderr).toMatch(/svc\.yaml:\d+:18: targets\.staging\.name_prefix: found \$\{env\.STAGING_SVC_TOKEN\} in a field that is not secret, expected a variable that holds no credential: STAGING_SVC_TOKEN holds the platform token/);
     expect(r.stderr).not.toContain("staging-token-0451-0451");
@@ -91,12 +80,12 @@ describe("GIVEN a pull request whose plain fields read credentials from the envi
       for (const key of ["base_url_env", "udf_base_url_env"]) {
         const dir = copyRepo("valid-full");
         writeFileSync(join(dir, "svc.yaml"), `${readFileSync(join(dir, "svc.yaml"), "utf8")}  default:\n    credentials:\n      ${key}: PR_TITLE\n`);
-        requests = 0;
+        platform.reset();
         const r = await runInProcess("plan", [dir], { ...env(), PR_TITLE: attackerUrl });
         expect(r.code).toBe(1);
         const suffix = key === "base_url_env" ? "SVC_BASE_URL" : "SVC_UDF_BASE_URL";
         expect(r.stderr).toContain(`targets.default.credentials.${key}: found "PR_TITLE", expected the name of an environment variable ending in ${suffix}, e.g. "STAGING_${suffix}": the platform token is sent to the URL it holds`);
-        expect(requests).toBe(0);
+        expect(platform.requests).toBe(0);
       }
       expect(seen).toEqual([]);
     } finally {

@@ -8,39 +8,26 @@
  */
 import { execFileSync, spawn } from "node:child_process";
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, truncateSync, writeFileSync } from "node:fs";
-import { createServer, type Server } from "node:http";
-import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { runInProcess, type Ran } from "../../helpers/cli-run";
 import { builtCli, copyRepo, FIXTURE_SECRETS } from "../../helpers/repo";
+import { useCountingPlatform } from "../../helpers/counting-platform";
 
 const FAKE_DATABASE_URL = "postgres://app:hunter2-jail-secret-51c0@db.internal/prod";
 const OUTSIDE_CONTENT = "OUTSIDE-THE-REPOSITORY-9d41e7";
 
-/** A stand-in for the platform that counts every request it gets (and answers 500). */
-let requests = 0;
-let platform: Server;
-let platformUrl: string;
-beforeAll(async () => {
-  platform = createServer((req, res) => {
-    requests++;
-    res.writeHead(500).end("{}");
-  });
-  await new Promise<void>((r) => platform.listen(0, "127.0.0.1", r));
-  platformUrl = `http://127.0.0.1:${(platform.address() as AddressInfo).port}/v1`;
-});
-afterAll(() => new Promise<void>((r) => platform.close(() => r())));
+const platform = useCountingPlatform();
 beforeEach(() => {
-  requests = 0;
+  platform.reset();
 });
 let main: string;
 beforeAll(() => {
   main = builtCli();
 }, 300_000);
 
-const env = () => ({ SVC_BASE_URL: platformUrl, SVC_UDF_BASE_URL: platformUrl, SVC_TOKEN: "user-token-jail-test-77aa", DATABASE_URL: FAKE_DATABASE_URL, ...FIXTURE_SECRETS });
+const env = () => ({ SVC_BASE_URL: platform.url, SVC_UDF_BASE_URL: platform.url, SVC_TOKEN: "user-token-jail-test-77aa", DATABASE_URL: FAKE_DATABASE_URL, ...FIXTURE_SECRETS });
 
 /** A folder outside any repository holding a file with distinctive content. */
 function outsideFolder(): string {
@@ -66,7 +53,7 @@ function expectRefused(result: { runs: Ran[]; text: string }, where: RegExp, con
     expect(r.stderr).toMatch(where);
   }
   for (const c of [...content, FAKE_DATABASE_URL, "hunter2"]) expect(result.text).not.toContain(c);
-  expect(requests).toBe(0);
+  expect(platform.requests).toBe(0);
 }
 
 describe("GIVEN a repository whose files are symbolic links", () => {
@@ -88,7 +75,7 @@ describe("GIVEN a repository whose files are symbolic links", () => {
       expect(log).not.toContain(FAKE_DATABASE_URL);
       expect(existsSync(join(dir, "report.json"))).toBe(false);
     }
-    expect(requests).toBe(0);
+    expect(platform.requests).toBe(0);
   }, 60_000);
 
   it("WHEN a UDF file links to a file outside the repository THEN it is refused by name and its content shown nowhere", async () => {
@@ -229,7 +216,7 @@ describe("GIVEN paths holding a NUL byte", () => {
       expect(r.stderr).toMatch(/bucket-policies\.yaml:3:13: bucket_policies\.demo-bucket\.output: found "policies\/demo\\u0000\.json", expected a file path inside the repository, outside \.git\/: "policies\/demo\\u0000\.json" holds a NUL byte/);
       expect(r.stderr).not.toMatch(/without null bytes|ERR_INVALID_ARG/);
     }
-    expect(requests).toBe(0);
+    expect(platform.requests).toBe(0);
   });
 });
 
@@ -253,7 +240,7 @@ describe("GIVEN paths no file system opens (a name of 300,000 bytes, a path of 5
       expect.stringMatching(/^3 errors in /),
     ]);
     for (const line of lines) expect(line.length).toBeLessThan(600);
-    expect(requests).toBe(0);
+    expect(platform.requests).toBe(0);
   });
 });
 
@@ -279,7 +266,7 @@ describe("GIVEN special and oversized files", () => {
       expect(r.stderr).toContain(`${f}:1:1: found a folder named ${f.split("/").pop()}, expected a file: ${f} is read as a file; rename or remove the folder`);
     }
     expect(r.stderr).not.toMatch(/not found/);
-    expect(requests).toBe(0);
+    expect(platform.requests).toBe(0);
   });
 
   it("WHEN a UDF file is larger than the platform's body limit THEN it is refused before it is read", async () => {
