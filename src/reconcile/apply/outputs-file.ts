@@ -9,7 +9,6 @@
  * Each publish merges one token into the file (other addresses stay) and replaces the file in one
  * step, so a crash never leaves a file missing the tokens written before.
  */
-import { statSync } from "node:fs";
 import { readFile } from "node:fs/promises";
 import path from "node:path";
 import type { PublishedToken, TokenPublisher } from "../commands/command-types";
@@ -59,7 +58,7 @@ export async function readOutputsFile(file: string, repository?: string): Promis
     const read = RepositoryJail.forProject(repository).readOperatorFile(file);
     if (read.kind === "refused") throw new Error(`The outputs file ${file} cannot be used: ${read.message}.`);
     if (read.kind === "missing") {
-      if (isFolder(file)) throw new Error(`The outputs file ${file} is a folder: --outputs takes the path of a file, e.g. ${path.join(file, "outputs.json")}.`);
+      if (read.folder) throw new Error(`The outputs file ${file} is a folder: --outputs takes the path of a file, e.g. ${path.join(file, "outputs.json")}.`);
       return undefined;
     }
     text = read.text;
@@ -117,12 +116,4 @@ export function outputsPublisher(file: string, opts: { now?: () => Date; reposit
         else await writeFileAtomic(file, stableJsonText(next), { mode: OUTPUTS_MODE });
       }),
   };
-}
-
-function isFolder(file: string): boolean {
-  try {
-    return statSync(file).isDirectory();
-  } catch {
-    return false;
-  }
 }

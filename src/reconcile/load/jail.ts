@@ -48,7 +48,8 @@ export const MAX_REPOSITORY_FILE_BYTES = 32 * 1024 * 1024;
 /** What reading one repository file gave. `refused` carries the position of a bad byte when there is one. */
 export type JailRead =
   | { kind: "text"; text: string }
-  | { kind: "missing" }
+  /** Nothing to read: no such file, or (`folder`) a folder stands there. */
+  | { kind: "missing"; folder?: true }
   | { kind: "refused"; message: string; line?: number; column?: number };
 
 export interface JailEntry {
@@ -246,7 +247,7 @@ export class RepositoryJail {
 
   /**
    * Reads `file` (relative to the project folder) as UTF-8 text, at most `maxBytes`.
-   * A folder or a missing file is `missing`; a link leaving the repository or leading nowhere, a special file, an
+   * A folder (`folder: true`) or a missing file is `missing`; a link leaving the repository or leading nowhere, a special file, an
    * oversized file or bytes that are not UTF-8 are `refused` with a message naming `file`.
    */
   readText(file: string, opts: { maxBytes?: number } = {}): JailRead {
@@ -283,7 +284,7 @@ export class RepositoryJail {
       const st = fstatSync(fd);
       const real = this.realPathOfFd(fd, abs, st);
       if (!real || !this.allowedReal(real)) return { kind: "refused", message: this.realRefusal(file, real, st.isDirectory() ? "folder" : "file") };
-      if (st.isDirectory()) return { kind: "missing" };
+      if (st.isDirectory()) return { kind: "missing", folder: true };
       if (!st.isFile()) return { kind: "refused", message: `${this.shown(file)} is ${specialKind(st)}, expected a regular file: refused, nothing of it is read` };
       if (st.size > max) return { kind: "refused", message: tooBig(this.shown(file), st.size, max) };
       const data = readBounded(fd, max, st.size, true);
@@ -377,16 +378,6 @@ export class RepositoryJail {
       real = resolved;
     }
     return real;
-  }
-
-  /** True when `file` is a folder (a link to one followed) inside the repository: what a read that found no file met instead. */
-  isFolder(file: string): boolean {
-    if (this.lexicalRefusal(file)) return false;
-    try {
-      return statSync(path.resolve(this.base, file)).isDirectory();
-    } catch {
-      return false;
-    }
   }
 
   /** True when `file` (relative to the project folder) is, links followed, a file this jail has read. */

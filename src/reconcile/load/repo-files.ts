@@ -34,7 +34,7 @@ export async function readText(jail: RepositoryJail, file: string, diag: Diagnos
   await shareTurn();
   const read = jail.readText(file);
   reportRefused(file, read, diag);
-  if (read.kind === "missing" && jail.isFolder(file)) diag.atFile(file, folderNotFile(file));
+  if (read.kind === "missing" && read.folder) diag.atFile(file, folderNotFile(file));
   return read.kind === "text" ? read.text : undefined;
 }
 
