@@ -368,14 +368,25 @@ class Planner {
     });
   }
 
+  /** The `removed:` entries that match nothing the inventory records or forgot (typos), found once. */
+  private unmatchedRemoved?: NonNullable<LoadedProject["removed"]>;
+  /** Edit distances left to compute for {@link warnRemovedTypo}: a courtesy, bounded for any repository. */
+  private typoBudget = 200_000;
+
   /**
    * An entry of `removed:` that matches nothing the inventory records or forgot, but is a near miss
    * of this object that left the repository: as written, the object is not forgotten (prune deletes it).
+   * A pull request may write many such entries and delete many objects: the comparisons are bounded
+   * ({@link typoBudget}), and an entry whose length differs too much is not compared.
    */
   private warnRemovedTypo(address: string): void {
     const inventory = this.input.inventory;
-    for (const r of this.input.project.removed ?? []) {
-      if (inventory?.objects[r.address] || inventory?.forgotten?.[r.address] || closest(r.address, [address]) !== address) continue;
+    this.unmatchedRemoved ??= (this.input.project.removed ?? []).filter((r) => !inventory?.objects[r.address] && !inventory?.forgotten?.[r.address]);
+    for (const r of this.unmatchedRemoved) {
+      // closest() allows max(2, length / 3) edits, and no fewer than the lengths differ.
+      if (Math.abs(r.address.length - address.length) > Math.max(2, Math.floor(r.address.length / 3))) continue;
+      if (this.typoBudget-- <= 0) return;
+      if (closest(r.address, [address]) !== address) continue;
       const fate = this.input.prune ? "this plan deletes it" : "it stays managed, and prune would delete it";
       this.warnings.push(`${r.source.file}:${r.source.line}:${r.source.column}: removed: lists "${r.address}", which this target's inventory does not record; did you mean ${address}? ${address} left the repository but is not forgotten: ${fate}.`);
     }

@@ -139,12 +139,19 @@ const parentOf = (address: string) => (address.includes("/") ? address.slice(0, 
  * candidate, the plan says so and names the `moved:` entry that keeps the platform object.
  */
 function editedRenameHints(fresh: string[], gone: string[], kindOf: (address: string) => DesiredKind): string[] {
+  // Grouped once: a change that renames every file (a canvas folder renamed) has thousands of each.
+  const goneBy = new Map<string, string[]>();
+  for (const a of gone) {
+    const kind = kindOf(a);
+    for (const key of [kind, `${kind} ${parentOf(a)}`]) goneBy.set(key, [...(goneBy.get(key) ?? []), a].slice(0, 2));
+  }
   const hints: string[] = [];
   for (const to of fresh.sort(byString)) {
     const kind = kindOf(to);
     if (!traitsOf(kind).renames) continue;
-    const olds = gone.filter((a) => kindOf(a) === kind);
-    const near = olds.filter((a) => parentOf(a) === parentOf(to));
+    // Only the count (one, or more) matters: two are kept per group.
+    const olds = goneBy.get(kind) ?? [];
+    const near = goneBy.get(`${kind} ${parentOf(to)}`) ?? [];
     const old = near.length === 1 ? near[0] : olds.length === 1 ? olds[0] : undefined;
     if (!old) continue;
     hints.push(`${to} is new and ${old} left the repository with other content: if ${to} is ${old} renamed and edited, say so in svc.yaml (moved: [{from: ${old}, to: ${to}}]) to keep the platform object and its id. As planned, ${to} is created and ${old} is kept (deleted with prune).`);
