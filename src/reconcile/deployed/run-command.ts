@@ -11,6 +11,7 @@ import { isApiError, scrub } from "../../api/errors";
 import { connect } from "../commands/connect";
 import { loadRepository } from "../load";
 import { closest } from "../load/diagnostics";
+import { formatCount } from "../render/values";
 import type { LoadError, LoadedProject } from "../../model/desired";
 import { openStateBackend } from "../state/open-backend";
 import { savedUdfStepConfig } from "../udf-tests/step-config";
@@ -78,7 +79,7 @@ const LISTED_MAX = 10;
 /** `udf.a/x, udf.a/y, … and 1,990 more (svc-iac show --offline lists them)`. */
 function listed(addresses: string[]): string {
   if (addresses.length <= LISTED_MAX) return addresses.join(", ");
-  return `${addresses.slice(0, LISTED_MAX).join(", ")} and ${(addresses.length - LISTED_MAX).toLocaleString("en-US")} more (svc-iac show --offline lists them)`;
+  return `${addresses.slice(0, LISTED_MAX).join(", ")} and ${formatCount(addresses.length - LISTED_MAX)} more (svc-iac show --offline lists them)`;
 }
 
 /** `svc-iac run`. */
