@@ -37,7 +37,9 @@ export async function benchActionStart({ bundle = join(ROOT, "dist-action", "ind
     mkdirSync(actionDir);
     copyFileSync(bundle, join(actionDir, "index.js"));
     const { starterFiles } = require(join(ROOT, "dist", "reconcile", "init", "starter-repository.js"));
-    for (const [path, text] of Object.entries(starterFiles({ project: "bench", schemaBase: "node_modules/svc-iac/schemas" }))) {
+    for (const [path, text] of Object.entries(
+      starterFiles({ project: "bench", schemaBase: "node_modules/svc-iac/schemas" }),
+    )) {
       mkdirSync(dirname(join(workspace, path)), { recursive: true });
       writeFileSync(join(workspace, path), text);
     }

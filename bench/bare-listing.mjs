@@ -22,9 +22,11 @@ const get = async (path) => {
 const started = performance.now();
 const ids = JSON.parse(await get("/collection/exec-env/lite")).map((c) => c.id);
 let next = 0;
-await Promise.all(Array.from({ length: inFlight }, async () => {
-  while (next < ids.length) await get(`/collection/by-id/${ids[next++]}`);
-}));
+await Promise.all(
+  Array.from({ length: inFlight }, async () => {
+    while (next < ids.length) await get(`/collection/by-id/${ids[next++]}`);
+  }),
+);
 const ms = performance.now() - started;
 await dispatcher.close();
 process.stdout.write(JSON.stringify({ ms, largestBytes }));

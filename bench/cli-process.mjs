@@ -24,7 +24,8 @@ export function writeRepository(n) {
     const folder = join(dir, "canvases", canvasName(c));
     mkdirSync(folder, { recursive: true });
     writeFileSync(join(folder, "canvas.yaml"), "# defaults: a team canvas\n");
-    for (let i = c * PER_CANVAS; i < Math.min(n, (c + 1) * PER_CANVAS); i++) writeFileSync(join(folder, `${slugOf(i)}.py`), codeOf(i));
+    for (let i = c * PER_CANVAS; i < Math.min(n, (c + 1) * PER_CANVAS); i++)
+      writeFileSync(join(folder, `${slugOf(i)}.py`), codeOf(i));
   }
   return dir;
 }
@@ -55,4 +56,3 @@ export function runCli(args, env) {
     });
   });
 }
-

@@ -22,7 +22,10 @@ function rowsCsv() {
   const between = (lo, hi) => lo + (hi - lo) * r();
   for (let i = 0; i < INSIDE + OUTSIDE; i++) {
     // Inside: strictly within the box. Outside: north of it (37.76 to 37.85), same longitudes and wider.
-    const [lat, lng] = i < INSIDE ? [between(37.7001, 37.7499), between(-122.4999, -122.4501)] : [between(37.76, 37.85), between(-122.55, -122.35)];
+    const [lat, lng] =
+      i < INSIDE
+        ? [between(37.7001, 37.7499), between(-122.4999, -122.4501)]
+        : [between(37.76, 37.85), between(-122.55, -122.35)];
     const time = new Date(Date.UTC(2024, 0, 1) + Math.floor(r() * 365 * 86400_000)).toISOString();
     lines.push(`${i},${lat.toFixed(6)},${lng.toFixed(6)},${time},${(r() * 80).toFixed(2)}`);
   }
@@ -58,7 +61,9 @@ export async function benchDatasets(line, { passes = 10 } = {}) {
     const query = { path: PATH, bbox: BOX, maxRowGroups: 4096 };
     const first = await svc.datasets.query(query); // warm-up, and the row count
     const bytes = first.parquet;
-    const rows = Number(parquetMetadata(bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength)).num_rows);
+    const rows = Number(
+      parquetMetadata(bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength)).num_rows,
+    );
     if (rows !== INSIDE) throw new Error(`the box query returned ${rows} rows, expected ${INSIDE}`);
 
     let t = performance.now();
@@ -73,8 +78,16 @@ export async function benchDatasets(line, { passes = 10 } = {}) {
     const floorMs = performance.now() - t;
 
     line(`emulator start, indexing ${INSIDE + OUTSIDE} rows`, `${(startMs / 1000).toFixed(2)} s`);
-    line("box query, 10,000 rows as Parquet: rows/s", perSecond(rows * passes, queryMs), `${(queryMs / passes).toFixed(0)} ms a query, ${(bytes.length / 1024).toFixed(0)} KiB`);
-    line("floor: download the dataset's files: rows/s", perSecond((INSIDE + OUTSIDE) * passes, floorMs), `${(floorMs / passes).toFixed(0)} ms a pass, ${files.length} file(s), ${(fileBytes / passes / 1024).toFixed(0)} KiB`);
+    line(
+      "box query, 10,000 rows as Parquet: rows/s",
+      perSecond(rows * passes, queryMs),
+      `${(queryMs / passes).toFixed(0)} ms a query, ${(bytes.length / 1024).toFixed(0)} KiB`,
+    );
+    line(
+      "floor: download the dataset's files: rows/s",
+      perSecond((INSIDE + OUTSIDE) * passes, floorMs),
+      `${(floorMs / passes).toFixed(0)} ms a pass, ${files.length} file(s), ${(fileBytes / passes / 1024).toFixed(0)} KiB`,
+    );
     return { rows, queryMs, floorMs, passes };
   } finally {
     await svc.close();
@@ -84,5 +97,7 @@ export async function benchDatasets(line, { passes = 10 } = {}) {
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) {
-  await benchDatasets((label, value, note) => console.log(`${label.padEnd(48)} ${String(value).padStart(10)}   ${note ?? ""}`));
+  await benchDatasets((label, value, note) =>
+    console.log(`${label.padEnd(48)} ${String(value).padStart(10)}   ${note ?? ""}`),
+  );
 }

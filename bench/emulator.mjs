@@ -10,12 +10,18 @@ const CLI = join(import.meta.dirname, "../dist/cli/main.js");
 
 /** Starts `svc-iac emulator` in a child process; resolves to its ready line and a stop function. `quiet` drops its log (stderr). */
 export async function startEmulatorProcess({ quiet = false, args = [] } = {}) {
-  const child = spawn(process.execPath, [CLI, "emulator", ...args], { stdio: ["ignore", "pipe", quiet ? "ignore" : "inherit"] });
+  const child = spawn(process.execPath, [CLI, "emulator", ...args], {
+    stdio: ["ignore", "pipe", quiet ? "ignore" : "inherit"],
+  });
   const line = await new Promise((resolve, reject) => {
     createInterface({ input: child.stdout }).once("line", resolve);
     child.once("exit", (c) => reject(new Error(`emulator exited ${c}`)));
   });
-  return { info: JSON.parse(line), stop: () => child.kill("SIGTERM"), mainThreadCpuMs: () => mainThreadCpuMs(child.pid) };
+  return {
+    info: JSON.parse(line),
+    stop: () => child.kill("SIGTERM"),
+    mainThreadCpuMs: () => mainThreadCpuMs(child.pid),
+  };
 }
 
 /**
@@ -61,22 +67,45 @@ export async function benchEmulator({ gets = 20000, creates = 5000, concurrency 
   const auth = { authorization: `Bearer ${token}` };
   try {
     // Warm up connections and the JIT.
-    await load({ total: 500, concurrency, send: () => request(`${base}/user/self`, { dispatcher, headers: auth }).then(async (r) => (await r.body.dump(), r.statusCode)) });
+    await load({
+      total: 500,
+      concurrency,
+      send: () =>
+        request(`${base}/user/self`, { dispatcher, headers: auth }).then(
+          async (r) => (await r.body.dump(), r.statusCode),
+        ),
+    });
     const get = await load({
       total: gets,
       concurrency,
-      send: () => request(`${base}/user/self`, { dispatcher, headers: auth }).then(async (r) => (await r.body.dump(), r.statusCode)),
+      send: () =>
+        request(`${base}/user/self`, { dispatcher, headers: auth }).then(
+          async (r) => (await r.body.dump(), r.statusCode),
+        ),
     });
     const canvas = await request(`${base}/collection/new`, {
-      dispatcher, method: "POST", headers: { ...auth, "content-type": "application/json" }, body: JSON.stringify({ name: `bench_${Date.now()}` }),
+      dispatcher,
+      method: "POST",
+      headers: { ...auth, "content-type": "application/json" },
+      body: JSON.stringify({ name: `bench_${Date.now()}` }),
     }).then((r) => r.body.json());
-    const body = JSON.stringify({ name: "u", type: "geopandas_v2", entrypoint: "udf", code: "def udf():\n    return 1\n", headers: [], metadata: {}, parameters: {} });
+    const body = JSON.stringify({
+      name: "u",
+      type: "geopandas_v2",
+      entrypoint: "udf",
+      code: "def udf():\n    return 1\n",
+      headers: [],
+      metadata: {},
+      parameters: {},
+    });
     const create = await load({
       total: creates,
       concurrency,
       send: (i) =>
         request(`${base}/udf/new`, {
-          dispatcher, method: "POST", headers: { ...auth, "content-type": "application/json" },
+          dispatcher,
+          method: "POST",
+          headers: { ...auth, "content-type": "application/json" },
           body: JSON.stringify({ slug: `udf_${i}`, udf_body: body, udf_type: "auto", collection_id: canvas.id }),
         }).then(async (r) => (await r.body.dump(), r.statusCode)),
     });

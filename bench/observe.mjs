@@ -40,7 +40,8 @@ function writeRepository(n) {
     const folder = join(dir, "canvases", canvasName(c));
     mkdirSync(folder, { recursive: true });
     writeFileSync(join(folder, "canvas.yaml"), "# defaults: a team canvas\n");
-    for (let i = c * PER_CANVAS; i < Math.min(n, (c + 1) * PER_CANVAS); i++) writeFileSync(join(folder, `${slugOf(i)}.py`), codeOf(i));
+    for (let i = c * PER_CANVAS; i < Math.min(n, (c + 1) * PER_CANVAS); i++)
+      writeFileSync(join(folder, `${slugOf(i)}.py`), codeOf(i));
   }
   return dir;
 }
@@ -49,7 +50,9 @@ function writeRepository(n) {
 async function countingRequests(body) {
   const routes = new Map();
   const onCreate = ({ request }) => {
-    const path = String(request.path).split("?")[0].replace(/[0-9a-f]{8}-[0-9a-f-]{27}/g, "{id}");
+    const path = String(request.path)
+      .split("?")[0]
+      .replace(/[0-9a-f]{8}-[0-9a-f-]{27}/g, "{id}");
     const route = `${request.method} ${path.replace(/^.*?\/v1\//, "/")}`;
     routes.set(route, (routes.get(route) ?? 0) + 1);
   };
@@ -74,7 +77,8 @@ async function applyCreates(dir, env) {
     countingRequests(() => applyCommand({ dir, env, log: () => {}, lockOwner: "bench" })),
   );
   const r = counted.result;
-  if (r.exitCode !== 0 || !r.report?.ok) throw new Error(`apply failed: ${r.message ?? JSON.stringify(r.report?.counts)}`);
+  if (r.exitCode !== 0 || !r.report?.ok)
+    throw new Error(`apply failed: ${r.message ?? JSON.stringify(r.report?.counts)}`);
   return { ms, done: r.report.counts.done, requests: counted.total, routes: counted.routes };
 }
 
@@ -85,7 +89,10 @@ async function populateDirectly(client, n) {
     for (let c = 0; c * PER_CANVAS < n; c++) {
       const udfs = [];
       for (let i = c * PER_CANVAS; i < Math.min(n, (c + 1) * PER_CANVAS); i++) {
-        udfs.push({ slug: slugOf(i), udf_body: udfBodyOf({ slug: slugOf(i), entrypoint: "udf", code: codeOf(i), headers: [], metadata: {} }) });
+        udfs.push({
+          slug: slugOf(i),
+          udf_body: udfBodyOf({ slug: slugOf(i), entrypoint: "udf", code: codeOf(i), headers: [], metadata: {} }),
+        });
       }
       await client.canvases.create({ name: canvasName(c), udfs });
       requests++;
@@ -106,7 +113,14 @@ function inventoryFrom(observation, project) {
   }
   for (const u of observation.kinds.Udf.byId.values()) {
     const [canvasId, slug] = u.key.split("/");
-    objects[`udf.${names.get(canvasId)}/${slug}`] = { kind: "Udf", id: u.id, key: u.key, createdAt: now, appliedAt: now, kept: { createSharedToken: false } };
+    objects[`udf.${names.get(canvasId)}/${slug}`] = {
+      kind: "Udf",
+      id: u.id,
+      key: u.key,
+      createdAt: now,
+      appliedAt: now,
+      kept: { createSharedToken: false },
+    };
   }
   return { version: 1, project: project.project, target: project.target, updatedAt: now, objects };
 }
@@ -147,7 +161,11 @@ export async function benchObserveSize(n) {
     row.loadMs = load.ms;
 
     // Inventory: what apply wrote, or (populated directly) what it would have written.
-    let inventory = await openStateBackend(project.settings.state, { root: project.root, project: project.project, target: project.target }).readInventory();
+    let inventory = await openStateBackend(project.settings.state, {
+      root: project.root,
+      project: project.project,
+      target: project.target,
+    }).readInventory();
 
     requests = 0;
     const bulk = await timed(() => observe(client, project, inventory));
@@ -156,7 +174,15 @@ export async function benchObserveSize(n) {
     row.observedUdfs = bulk.result.kinds.Udf.byId.size;
 
     const plan = await timed(async () =>
-      planChanges({ project, observation: bulk.result, inventory, now: new Date(), prune: false, maxDeletions: 10, allowDeleteAll: false }),
+      planChanges({
+        project,
+        observation: bulk.result,
+        inventory,
+        now: new Date(),
+        prune: false,
+        maxDeletions: 10,
+        allowDeleteAll: false,
+      }),
     );
     row.plan = { ms: plan.ms, actions: plan.result.plan.actions.length };
 
@@ -178,10 +204,20 @@ export async function benchObserve({ sizes = [100, 1000, 10000], print = console
   const rows = [];
   for (const n of sizes) rows.push(await benchObserveSize(n));
 
-  const head = ["UDFs", "apply creates", "load", "observe (bulk)", "plan", "observe (GET per object)", "per-object / bulk"];
+  const head = [
+    "UDFs",
+    "apply creates",
+    "load",
+    "observe (bulk)",
+    "plan",
+    "observe (GET per object)",
+    "per-object / bulk",
+  ];
   const table = rows.map((r) => [
     r.n.toLocaleString("en-US"),
-    r.apply ? `${duration(r.apply.ms)}, ${r.apply.requests} req` : `n/a (populated: ${r.populate.requests} req, ${duration(r.populate.ms)})`,
+    r.apply
+      ? `${duration(r.apply.ms)}, ${r.apply.requests} req`
+      : `n/a (populated: ${r.populate.requests} req, ${duration(r.populate.ms)})`,
     `${duration(r.loadMs)}`,
     `${duration(r.observe.ms)}, ${r.observe.requests} req`,
     `${duration(r.plan.ms)}, ${r.plan.actions} actions`,
@@ -198,23 +234,36 @@ export async function benchObserve({ sizes = [100, 1000, 10000], print = console
   for (const r of rows) {
     // One answer per canvas (each bounded by its canvas), the lite listing, and a few others.
     const limit = r.canvases + 1 + 10;
-    print(`${verdict(r.observe.requests <= limit)}  observe ${r.n} UDFs in ${r.observe.requests} requests (target <= canvases + 1 + 10 = ${limit})`);
-    if (r.apply && r.n === 1000) print(`${verdict(r.apply.ms < 15000)}  apply 1,000 new UDFs in ${duration(r.apply.ms)} (target < 15 s)`);
+    print(
+      `${verdict(r.observe.requests <= limit)}  observe ${r.n} UDFs in ${r.observe.requests} requests (target <= canvases + 1 + 10 = ${limit})`,
+    );
+    if (r.apply && r.n === 1000)
+      print(`${verdict(r.apply.ms < 15000)}  apply 1,000 new UDFs in ${duration(r.apply.ms)} (target < 15 s)`);
     if (r.n === 10000) print(`${verdict(r.plan.ms < 5000)}  plan 10,000 UDFs in ${duration(r.plan.ms)} (target < 5 s)`);
     if (r.observedUdfs !== r.n) print(`FAIL  observe found ${r.observedUdfs} UDFs, expected ${r.n}`);
-    if (r.plan.actions !== 0) print(`note  the plan after creating ${r.n} UDFs has ${r.plan.actions} actions (expected none)`);
+    if (r.plan.actions !== 0)
+      print(`note  the plan after creating ${r.n} UDFs has ${r.plan.actions} actions (expected none)`);
   }
   const big = rows.find((r) => r.populate);
-  if (big) print(`note  ${big.n.toLocaleString("en-US")} UDFs were put on the platform with one canvas create per ${PER_CANVAS} UDFs, not by apply, to keep the bench short; their inventory is the one apply writes.`);
+  if (big)
+    print(
+      `note  ${big.n.toLocaleString("en-US")} UDFs were put on the platform with one canvas create per ${PER_CANVAS} UDFs, not by apply, to keep the bench short; their inventory is the one apply writes.`,
+    );
   const slowest = rows.filter((r) => r.apply).at(-1);
   if (slowest) {
-    const top = [...slowest.apply.routes].sort((a, b) => b[1] - a[1]).slice(0, 4).map(([route, count]) => `${route} x${count}`);
+    const top = [...slowest.apply.routes]
+      .sort((a, b) => b[1] - a[1])
+      .slice(0, 4)
+      .map(([route, count]) => `${route} x${count}`);
     print(`apply of ${slowest.n.toLocaleString("en-US")} UDFs, requests by route: ${top.join(", ")}`);
   }
   return rows;
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) {
-  const sizes = process.argv.slice(2).map(Number).filter((n) => n > 0);
+  const sizes = process.argv
+    .slice(2)
+    .map(Number)
+    .filter((n) => n > 0);
   await benchObserve(sizes.length ? { sizes } : {});
 }

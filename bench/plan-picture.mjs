@@ -16,12 +16,37 @@ function planOf(n) {
   for (let i = 0; i < n; i++) {
     const canvas = `c${i % 7}`;
     const action = i % 10 === 0 ? "delete" : i % 3 === 0 ? "create" : "update";
-    actions.push({ address: `udf.${canvas}/f_${i}`, kind: "Udf", action, fields: [], notes: [], references: [`canvas.${canvas}`] });
+    actions.push({
+      address: `udf.${canvas}/f_${i}`,
+      kind: "Udf",
+      action,
+      fields: [],
+      notes: [],
+      references: [`canvas.${canvas}`],
+    });
   }
-  for (let i = 0; i < n / 20; i++) actions.push({ address: `cronjob.job_${i}`, kind: "Cronjob", action: "create", fields: [], notes: [], references: [`udf.c${(i * 7) % 7}/f_${i * 7}`] });
+  for (let i = 0; i < n / 20; i++)
+    actions.push({
+      address: `cronjob.job_${i}`,
+      kind: "Cronjob",
+      action: "create",
+      fields: [],
+      notes: [],
+      references: [`udf.c${(i * 7) % 7}/f_${i * 7}`],
+    });
   const summary = { create: 0, adopt: 0, update: 0, rename: 0, replace: 0, delete: 0, share: 0, unshare: 0, rotate: 0 };
   for (const a of actions) summary[a.action]++;
-  return { version: 1, project: "bench", target: "default", actions, summary, orphans: [], unmanaged: [], blocks: [], warnings: [] };
+  return {
+    version: 1,
+    project: "bench",
+    target: "default",
+    actions,
+    summary,
+    orphans: [],
+    unmanaged: [],
+    blocks: [],
+    warnings: [],
+  };
 }
 
 function medianMs(fn, runs = 5) {

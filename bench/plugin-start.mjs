@@ -25,7 +25,9 @@ function toFirstLine(args) {
       child.kill("SIGTERM");
       resolve({ ms, line: text.split("\n")[0] });
     });
-    child.on("close", (code) => (text.includes("\n") ? undefined : reject(new Error(`exited ${code} before printing a line`))));
+    child.on("close", (code) =>
+      text.includes("\n") ? undefined : reject(new Error(`exited ${code} before printing a line`)),
+    );
   });
 }
 

@@ -8,7 +8,9 @@ const { writeFileSync } = require("node:fs");
 
 const routes = {};
 const routeOf = (request) => {
-  const path = String(request.path).split("?")[0].replace(/[0-9a-f]{8}-[0-9a-f-]{27}/g, "{id}");
+  const path = String(request.path)
+    .split("?")[0]
+    .replace(/[0-9a-f]{8}-[0-9a-f-]{27}/g, "{id}");
   return `${request.method} ${path.replace(/^.*?\/v1\//, "/")}`;
 };
 subscribe("undici:request:create", ({ request }) => {
@@ -55,5 +57,8 @@ process.on("exit", () => {
   const requests = Object.values(routes).reduce((a, b) => a + b, 0);
   const usage = process.resourceUsage();
   const cpuMs = (usage.userCPUTime + usage.systemCPUTime) / 1000;
-  writeFileSync(file, JSON.stringify({ requests, routes, largestAnswer, inventoryWrites, maxRssBytes: usage.maxRSS * 1024, cpuMs }));
+  writeFileSync(
+    file,
+    JSON.stringify({ requests, routes, largestAnswer, inventoryWrites, maxRssBytes: usage.maxRSS * 1024, cpuMs }),
+  );
 });

@@ -8,7 +8,8 @@ import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 
 const CLI = join(dirname(fileURLToPath(import.meta.url)), "..", "dist", "cli", "main.js");
-const git = (cwd, ...args) => execFileSync("git", args, { cwd, stdio: ["ignore", "pipe", "pipe"], maxBuffer: 1 << 28 }).toString();
+const git = (cwd, ...args) =>
+  execFileSync("git", args, { cwd, stdio: ["ignore", "pipe", "pipe"], maxBuffer: 1 << 28 }).toString();
 
 export function build(projects, filesPerProject) {
   const root = mkdtempSync(join(tmpdir(), "svc-bench-projects-"));
@@ -26,13 +27,19 @@ export function build(projects, filesPerProject) {
     // Half the files are UDFs with settings (a tenth of those read the shared helper), the rest are data.
     for (let f = 0; f < filesPerProject - 2; f += 2) {
       write(`${canvas}/u${f}.py`, `def udf():\n    return ${f}\n`);
-      write(`${canvas}/u${f}.yaml`, f % 20 === 0 && i % 10 === 0 ? "headers:\n  - module: geo\n    file: ../../../../shared/geo.py\n" : "metadata: {}\n");
+      write(
+        `${canvas}/u${f}.yaml`,
+        f % 20 === 0 && i % 10 === 0
+          ? "headers:\n  - module: geo\n    file: ../../../../shared/geo.py\n"
+          : "metadata: {}\n",
+      );
     }
   }
   git(root, "add", "-A");
   git(root, "-c", "user.email=b@b", "-c", "user.name=b", "commit", "-q", "-m", "projects");
   git(root, "checkout", "-q", "-b", "feature");
-  for (const i of [3, 77, 150]) appendFileSync(join(root, `domains/p${String(i).padStart(3, "0")}/canvases/c${i}/u0.py`), "# change\n");
+  for (const i of [3, 77, 150])
+    appendFileSync(join(root, `domains/p${String(i).padStart(3, "0")}/canvases/c${i}/u0.py`), "# change\n");
   appendFileSync(join(root, "shared/geo.py"), "# change\n");
   git(root, "-c", "user.email=b@b", "-c", "user.name=b", "commit", "-q", "-am", "change");
   return root;
@@ -88,5 +95,7 @@ export async function benchProjects(line, projects = 200, filesPerProject = 100)
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) {
-  await benchProjects((label, value, target) => console.log(`${label.padEnd(60)} ${String(value).padStart(8)}   ${target ? `(target ${target})` : ""}`));
+  await benchProjects((label, value, target) =>
+    console.log(`${label.padEnd(60)} ${String(value).padStart(8)}   ${target ? `(target ${target})` : ""}`),
+  );
 }

@@ -49,7 +49,13 @@ async function program(mode, n) {
       const limit = Error.stackTraceLimit;
       Error.stackTraceLimit = 0;
       try {
-        udfs.push(new pulumi.CustomResource("bench:index:Plain", `u${i}`, { ...props, udfBodyHash: undefined, __provider: stub }));
+        udfs.push(
+          new pulumi.CustomResource("bench:index:Plain", `u${i}`, {
+            ...props,
+            udfBodyHash: undefined,
+            __provider: stub,
+          }),
+        );
       } finally {
         Error.stackTraceLimit = limit;
       }
@@ -65,11 +71,17 @@ async function program(mode, n) {
 /** Runs the program in its own process and returns its figures. */
 export function runProgram(mode, n) {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ["--max-old-space-size=4096", import.meta.filename, mode, String(n)], { stdio: ["ignore", "pipe", "inherit"] });
+    const child = spawn(process.execPath, ["--max-old-space-size=4096", import.meta.filename, mode, String(n)], {
+      stdio: ["ignore", "pipe", "inherit"],
+    });
     let out = "";
     child.stdout.on("data", (c) => (out += c));
     child.on("error", reject);
-    child.on("exit", (code) => (code === 0 ? resolve(JSON.parse(out.trim().split("\n").pop())) : reject(new Error(`${mode} program exited ${code}`))));
+    child.on("exit", (code) =>
+      code === 0
+        ? resolve(JSON.parse(out.trim().split("\n").pop()))
+        : reject(new Error(`${mode} program exited ${code}`)),
+    );
   });
 }
 
@@ -80,10 +92,15 @@ export async function benchPulumiProgram(line, n = 10_000) {
   const svc = await runProgram("svc", n);
   const s = (ms) => `${(ms / 1000).toFixed(2)} s`;
   const mb = (r) => `${Math.round(r.maxRssMb).toLocaleString("en")} MB`;
-  line(`declare ${n.toLocaleString("en")} svc.Udf under setMocks`, s(svc.ms), `< 20 s; floors ${s(plain.ms)} plain resources, ${s(shape.ms)} plain of svc.Udf's shape`);
+  line(
+    `declare ${n.toLocaleString("en")} svc.Udf under setMocks`,
+    s(svc.ms),
+    `< 20 s; floors ${s(plain.ms)} plain resources, ${s(shape.ms)} plain of svc.Udf's shape`,
+  );
   line("  program peak RSS", mb(svc), `< 1,024 MB; floors ${mb(plain)} plain, ${mb(shape)} plain of svc.Udf's shape`);
   const pass = svc.ms < 20_000 && svc.maxRssMb < 1024;
   console.log(`  ${pass ? "PASS" : "FAIL"}: Pulumi program of ${n.toLocaleString("en")} resources`);
 }
 
-if (process.argv[1] === import.meta.filename && process.argv[2]) await program(process.argv[2], Number(process.argv[3]));
+if (process.argv[1] === import.meta.filename && process.argv[2])
+  await program(process.argv[2], Number(process.argv[3]));

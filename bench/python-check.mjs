@@ -17,7 +17,8 @@ async function median(args, env) {
   for (let i = 0; i < RUNS; i++) {
     const r = await runCli(args, env);
     if (r.code !== 0) throw new Error(`validate exited ${r.code}:\n${r.stderr}`);
-    if (env.SVC_PYTHON === undefined && /No Python interpreter found|Python check/.test(r.stderr)) throw new Error(`the Python check did not run:\n${r.stderr}`);
+    if (env.SVC_PYTHON === undefined && /No Python interpreter found|Python check/.test(r.stderr))
+      throw new Error(`the Python check did not run:\n${r.stderr}`);
     times.push(r.ms);
   }
   return times.sort((a, b) => a - b)[Math.floor(RUNS / 2)];
@@ -45,6 +46,7 @@ export async function benchPythonCheck(line, n = 10000) {
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) {
-  const line = (label, value, target) => console.log(`${label.padEnd(56)} ${String(value).padStart(10)}   ${target ? `(target ${target})` : ""}`);
+  const line = (label, value, target) =>
+    console.log(`${label.padEnd(56)} ${String(value).padStart(10)}   ${target ? `(target ${target})` : ""}`);
   await benchPythonCheck(line, Number(process.argv[2] ?? 10000));
 }

@@ -23,7 +23,9 @@ const require = createRequire(import.meta.url);
 const { udfBodyOf } = require(join(import.meta.dirname, "../dist/resources/udf.js"));
 const { READS_IN_FLIGHT } = require(join(import.meta.dirname, "../dist/resources/team-canvases.js"));
 const { FingerprintKey } = require(join(import.meta.dirname, "../dist/resources/fingerprint.js"));
-const { FINGERPRINT_KEY_FILE, serializeFingerprintKey } = require(join(import.meta.dirname, "../dist/reconcile/state/fingerprint-key-file.js"));
+const { FINGERPRINT_KEY_FILE, serializeFingerprintKey } = require(
+  join(import.meta.dirname, "../dist/reconcile/state/fingerprint-key-file.js"),
+);
 
 /** The CLI's default `concurrency` (svc.yaml), used by the floor too. */
 const CONCURRENCY = 8;
@@ -46,12 +48,21 @@ function bareClient(base, token, connections) {
   const dispatcher = new Agent({ connections });
   const headers = { authorization: `Bearer ${token}`, "content-type": "application/json" };
   const send = async (method, path, body) => {
-    const r = await request(`${base}${path}`, { dispatcher, method, headers, ...(body ? { body: JSON.stringify(body) } : {}) });
+    const r = await request(`${base}${path}`, {
+      dispatcher,
+      method,
+      headers,
+      ...(body ? { body: JSON.stringify(body) } : {}),
+    });
     const text = await r.body.text();
     if (r.statusCode >= 300) throw new Error(`${method} ${path}: ${r.statusCode} ${text.slice(0, 200)}`);
     return text;
   };
-  return { get: (path) => send("GET", path), post: async (path, body) => JSON.parse(await send("POST", path, body)), close: () => dispatcher.close() };
+  return {
+    get: (path) => send("GET", path),
+    post: async (path, body) => JSON.parse(await send("POST", path, body)),
+    close: () => dispatcher.close(),
+  };
 }
 
 /**
@@ -66,14 +77,21 @@ async function listingFloor(info) {
   for (let run = 0; run < FLOOR_RUNS; run++) {
     const out = await new Promise((resolve, reject) => {
       const child = spawn(process.execPath, [join(import.meta.dirname, "bare-listing.mjs")], {
-        env: { PATH: process.env.PATH ?? "", BENCH_BASE_URL: info.base_url, BENCH_TOKEN: info.user_token, BENCH_IN_FLIGHT: String(READS_IN_FLIGHT) },
+        env: {
+          PATH: process.env.PATH ?? "",
+          BENCH_BASE_URL: info.base_url,
+          BENCH_TOKEN: info.user_token,
+          BENCH_IN_FLIGHT: String(READS_IN_FLIGHT),
+        },
         stdio: ["ignore", "pipe", "inherit"],
       });
       let text = "";
       child.stdout.setEncoding("utf8");
       child.stdout.on("data", (d) => (text += d));
       child.on("error", reject);
-      child.on("exit", (code) => (code === 0 ? resolve(JSON.parse(text)) : reject(new Error(`bare-listing.mjs exited ${code}`))));
+      child.on("exit", (code) =>
+        code === 0 ? resolve(JSON.parse(text)) : reject(new Error(`bare-listing.mjs exited ${code}`)),
+      );
     });
     runs.push(out.ms);
     largest = Math.max(largest, out.largestBytes);
@@ -98,10 +116,25 @@ export async function populateDirectly(info, dir, n) {
         while (next < canvasesFor(n)) {
           const c = next++;
           const udfs = [];
-          for (let i = c * PER_CANVAS; i < Math.min(n, (c + 1) * PER_CANVAS); i++) udfs.push({ slug: slugOf(i), udf_body: bodyOf(i) });
+          for (let i = c * PER_CANVAS; i < Math.min(n, (c + 1) * PER_CANVAS); i++)
+            udfs.push({ slug: slugOf(i), udf_body: bodyOf(i) });
           const made = await client.post("/collection/new", { name: canvasName(c), udfs });
-          objects[`canvas.${made.name}`] = { kind: "Canvas", id: made.id, key: made.name, createdAt: now, appliedAt: now };
-          for (const u of made.udfs) objects[`udf.${made.name}/${u.slug}`] = { kind: "Udf", id: u.id, key: `${made.id}/${u.slug}`, createdAt: now, appliedAt: now, kept: { createSharedToken: false } };
+          objects[`canvas.${made.name}`] = {
+            kind: "Canvas",
+            id: made.id,
+            key: made.name,
+            createdAt: now,
+            appliedAt: now,
+          };
+          for (const u of made.udfs)
+            objects[`udf.${made.name}/${u.slug}`] = {
+              kind: "Udf",
+              id: u.id,
+              key: `${made.id}/${u.slug}`,
+              createdAt: now,
+              appliedAt: now,
+              kept: { createSharedToken: false },
+            };
         }
       }),
     );
@@ -110,8 +143,13 @@ export async function populateDirectly(info, dir, n) {
   }
   const folder = join(dir, ".svc-iac", "state", "bench", "default");
   mkdirSync(folder, { recursive: true });
-  writeFileSync(join(folder, "inventory.json"), JSON.stringify({ version: 1, project: "bench", target: "default", updatedAt: now, objects }));
-  writeFileSync(join(folder, FINGERPRINT_KEY_FILE), serializeFingerprintKey(FingerprintKey.generate(), new Date(now)), { mode: 0o600 });
+  writeFileSync(
+    join(folder, "inventory.json"),
+    JSON.stringify({ version: 1, project: "bench", target: "default", updatedAt: now, objects }),
+  );
+  writeFileSync(join(folder, FINGERPRINT_KEY_FILE), serializeFingerprintKey(FingerprintKey.generate(), new Date(now)), {
+    mode: 0o600,
+  });
   return { ms: performance.now() - started };
 }
 
@@ -134,7 +172,8 @@ async function rawCreateFloor(n) {
   };
   try {
     const canvasIds = [];
-    for (let c = 0; c < canvasesFor(n); c++) canvasIds.push(JSON.parse(await post("/collection/new", { name: canvasName(c) })).id);
+    for (let c = 0; c < canvasesFor(n); c++)
+      canvasIds.push(JSON.parse(await post("/collection/new", { name: canvasName(c) })).id);
     let next = 0;
     const started = performance.now();
     const cpuBefore = emu.mainThreadCpuMs();
@@ -142,14 +181,23 @@ async function rawCreateFloor(n) {
       Array.from({ length: CONCURRENCY }, async () => {
         while (next < n) {
           const i = next++;
-          await post("/udf/new", { slug: slugOf(i), udf_body: bodyOf(i), udf_type: "auto", collection_id: canvasIds[Math.floor(i / PER_CANVAS)], create_shared_token: false });
+          await post("/udf/new", {
+            slug: slugOf(i),
+            udf_body: bodyOf(i),
+            udf_type: "auto",
+            collection_id: canvasIds[Math.floor(i / PER_CANVAS)],
+            create_shared_token: false,
+          });
         }
       }),
     );
     const ms = performance.now() - started;
     const cpuAfter = emu.mainThreadCpuMs();
     // The emulator's own (main thread) CPU for the creates: no apply can send them faster than it serves them.
-    return { ms, ...(cpuBefore !== undefined && cpuAfter !== undefined ? { emulatorCpuMs: cpuAfter - cpuBefore } : {}) };
+    return {
+      ms,
+      ...(cpuBefore !== undefined && cpuAfter !== undefined ? { emulatorCpuMs: cpuAfter - cpuBefore } : {}),
+    };
   } finally {
     await dispatcher.close();
     emu.stop();
@@ -178,11 +226,17 @@ export async function benchProcessSize(n) {
     note("validate", validate);
     // What no command that reads the repository can skip: Node's start, the modules, reading and
     // checking every file (no Python, no platform, no planning). Beside the targets below.
-    const readOnly = expectExit("validate without the Python check", await runCli(["validate", dir], { ...cold, SVC_PYTHON: "" }));
+    const readOnly = expectExit(
+      "validate without the Python check",
+      await runCli(["validate", dir], { ...cold, SVC_PYTHON: "" }),
+    );
     note("validate, Python check off", readOnly);
     let apply, populated;
     if (applied) {
-      apply = expectExit("apply", await runCli(["apply", dir, "--auto-approve", "--concurrency", String(CONCURRENCY)], env));
+      apply = expectExit(
+        "apply",
+        await runCli(["apply", dir, "--auto-approve", "--concurrency", String(CONCURRENCY)], env),
+      );
       note("apply", apply);
     } else {
       populated = await populateDirectly(emu.info, dir, n);
@@ -191,10 +245,16 @@ export async function benchProcessSize(n) {
     const listing = await listingFloor(emu.info);
     note("listing floor", listing);
     // --detailed-exitcode: 0 only when the plan is empty.
-    const planCold = expectExit("the plan after apply (expected no changes)", await runCli(["plan", dir, "--detailed-exitcode"], cold));
+    const planCold = expectExit(
+      "the plan after apply (expected no changes)",
+      await runCli(["plan", dir, "--detailed-exitcode"], cold),
+    );
     note("no-op plan, no Python cache", planCold);
     if (!applied) expectExit("validate (fills the Python check's cache)", await runCli(["validate", dir], env));
-    const plan = expectExit("the plan after apply (expected no changes)", await runCli(["plan", dir, "--detailed-exitcode"], env));
+    const plan = expectExit(
+      "the plan after apply (expected no changes)",
+      await runCli(["plan", dir, "--detailed-exitcode"], env),
+    );
     note("no-op plan", plan);
     return { n, canvases: canvasesFor(n), floor, validate, readOnly, apply, populated, listing, plan, planCold };
   } finally {
@@ -230,11 +290,26 @@ export async function benchReconcile({ sizes = benchSizes(), print = console.log
   const help = await helpTime();
 
   // CPU: the CLI process's own user + system time, which other load on the machine changes less than wall time.
-  const head = ["UDFs", "floor: raw creates", "apply (all new)", "apply CPU", "apply requests", "apply peak RSS", "floor: listings", "no-op plan (CPU)", "same, no Python cache", "plan peak RSS", "largest answer", "validate (CPU)"];
+  const head = [
+    "UDFs",
+    "floor: raw creates",
+    "apply (all new)",
+    "apply CPU",
+    "apply requests",
+    "apply peak RSS",
+    "floor: listings",
+    "no-op plan (CPU)",
+    "same, no Python cache",
+    "plan peak RSS",
+    "largest answer",
+    "validate (CPU)",
+  ];
   const table = rows.map((r) => [
     count(r.n),
     r.floor ? duration(r.floor.ms) : "n/a",
-    r.apply ? `${duration(r.apply.ms)} (${(r.apply.ms / r.floor.ms).toFixed(2)}x floor)` : `n/a (set up directly in ${duration(r.populated.ms)})`,
+    r.apply
+      ? `${duration(r.apply.ms)} (${(r.apply.ms / r.floor.ms).toFixed(2)}x floor)`
+      : `n/a (set up directly in ${duration(r.populated.ms)})`,
     r.apply ? duration(r.apply.cpuMs) : "",
     r.apply ? count(r.apply.requests) : "",
     r.apply ? mb(r.apply.maxRssBytes) : "",
@@ -247,7 +322,9 @@ export async function benchReconcile({ sizes = benchSizes(), print = console.log
   ]);
   const widths = head.map((h, i) => Math.max(h.length, ...table.map((t) => t[i].length)));
   const fmt = (cells) => cells.map((c, i) => c.padEnd(widths[i])).join("  ");
-  print(`Processes: svc-iac (node dist/cli/main.js) and svc-iac emulator; ${PER_CANVAS} UDFs per canvas; concurrency ${CONCURRENCY}; load average ${loadavg()[0].toFixed(1)} on ${cpus().length} cores`);
+  print(
+    `Processes: svc-iac (node dist/cli/main.js) and svc-iac emulator; ${PER_CANVAS} UDFs per canvas; concurrency ${CONCURRENCY}; load average ${loadavg()[0].toFixed(1)} on ${cpus().length} cores`,
+  );
   print(fmt(head));
   print(fmt(widths.map((w) => "-".repeat(w))));
   for (const t of table) print(fmt(t));
@@ -258,20 +335,38 @@ export async function benchReconcile({ sizes = benchSizes(), print = console.log
     // The N of the target counts every object apply creates: the UDFs and their canvases.
     const objects = r.n + r.canvases;
     const limit = objects + Math.ceil(r.n / 300) + 10;
-    if (r.apply) print(`${verdict(r.apply.requests <= limit)}  apply ${count(r.n)} new UDFs (+${r.canvases} canvases) in ${count(r.apply.requests)} requests (target <= objects + ceil(N/300) + 10 = ${count(limit)})`);
-    for (const [what, run] of [["apply", r.apply], ["no-op plan", r.plan]]) {
+    if (r.apply)
+      print(
+        `${verdict(r.apply.requests <= limit)}  apply ${count(r.n)} new UDFs (+${r.canvases} canvases) in ${count(r.apply.requests)} requests (target <= objects + ceil(N/300) + 10 = ${count(limit)})`,
+      );
+    for (const [what, run] of [
+      ["apply", r.apply],
+      ["no-op plan", r.plan],
+    ]) {
       const largest = run?.largestAnswer;
-      if (largest) print(`${verdict(largest.bytes <= 16 * MIB)}  ${what} of ${count(r.n)} UDFs: largest answer ${(largest.bytes / MIB).toFixed(2)} MiB (${largest.route}) (target <= 16 MiB)`);
+      if (largest)
+        print(
+          `${verdict(largest.bytes <= 16 * MIB)}  ${what} of ${count(r.n)} UDFs: largest answer ${(largest.bytes / MIB).toFixed(2)} MiB (${largest.route}) (target <= 16 MiB)`,
+        );
     }
     // The plan's own time beside the time of its listing requests alone, by a bare client.
     const ratio = r.n <= 10000 ? 1.3 : 1.5;
-    print(`${verdict(r.plan.ms <= ratio * r.listing.ms)}  no-op plan of ${count(r.n)} UDFs in ${duration(r.plan.ms)} = ${(r.plan.ms / r.listing.ms).toFixed(2)}x its listing requests by a bare client (${duration(r.listing.ms)}) (target <= ${ratio}x)`);
-    print(`${verdict(r.planCold.ms <= ratio * r.listing.ms)}  same plan without the Python check's cache (every file parsed): ${duration(r.planCold.ms)} = ${(r.planCold.ms / r.listing.ms).toFixed(2)}x (target <= ${ratio}x)`);
+    print(
+      `${verdict(r.plan.ms <= ratio * r.listing.ms)}  no-op plan of ${count(r.n)} UDFs in ${duration(r.plan.ms)} = ${(r.plan.ms / r.listing.ms).toFixed(2)}x its listing requests by a bare client (${duration(r.listing.ms)}) (target <= ${ratio}x)`,
+    );
+    print(
+      `${verdict(r.planCold.ms <= ratio * r.listing.ms)}  same plan without the Python check's cache (every file parsed): ${duration(r.planCold.ms)} = ${(r.planCold.ms / r.listing.ms).toFixed(2)}x (target <= ${ratio}x)`,
+    );
     // The bound under the plan's ratio: its start and its read of the repository, measured in this run.
     const bound = r.readOnly.ms / r.listing.ms;
-    print(`bound start and read of the repository alone (validate, Python check off): ${duration(r.readOnly.ms)} = ${bound.toFixed(2)}x the listing floor: ${bound > ratio ? `above the ${ratio}x target before any request or planning` : `within the ${ratio}x target`}`);
+    print(
+      `bound start and read of the repository alone (validate, Python check off): ${duration(r.readOnly.ms)} = ${bound.toFixed(2)}x the listing floor: ${bound > ratio ? `above the ${ratio}x target before any request or planning` : `within the ${ratio}x target`}`,
+    );
     const rssLimit = r.n <= 20000 ? 300 : r.n <= 100000 ? 500 : undefined;
-    if (rssLimit && r.n >= 20000) print(`${verdict(r.plan.maxRssBytes <= rssLimit * 2 ** 20)}  no-op plan of ${count(r.n)} UDFs: CLI peak RSS ${mb(r.plan.maxRssBytes)} (target <= ${rssLimit} MB)`);
+    if (rssLimit && r.n >= 20000)
+      print(
+        `${verdict(r.plan.maxRssBytes <= rssLimit * 2 ** 20)}  no-op plan of ${count(r.n)} UDFs: CLI peak RSS ${mb(r.plan.maxRssBytes)} (target <= ${rssLimit} MB)`,
+      );
   }
   const r10k = rows.find((r) => r.n === 10000);
   if (r10k?.apply) {
@@ -280,30 +375,51 @@ export async function benchReconcile({ sizes = benchSizes(), print = console.log
     // before its first create, and its creates cannot end before the emulator has served them.
     if (r10k.floor.emulatorCpuMs !== undefined) {
       const least = r10k.validate.ms + r10k.floor.emulatorCpuMs;
-      print(`bound apply's read and check of the repository (validate, no cache: ${duration(r10k.validate.ms)}) plus the emulator's own CPU for the same creates (its main thread during the floor: ${duration(r10k.floor.emulatorCpuMs)}) = ${duration(least)} = ${(least / r10k.floor.ms).toFixed(2)}x the floor: ${least > limit ? "above the 1.3x target before apply's own work per create" : "within the 1.3x target"}`);
+      print(
+        `bound apply's read and check of the repository (validate, no cache: ${duration(r10k.validate.ms)}) plus the emulator's own CPU for the same creates (its main thread during the floor: ${duration(r10k.floor.emulatorCpuMs)}) = ${duration(least)} = ${(least / r10k.floor.ms).toFixed(2)}x the floor: ${least > limit ? "above the 1.3x target before apply's own work per create" : "within the 1.3x target"}`,
+      );
     }
-    print(`${verdict(r10k.apply.ms <= limit)}  apply 10,000 new UDFs in ${duration(r10k.apply.ms)} = ${(r10k.apply.ms / r10k.floor.ms).toFixed(2)}x the emulator's raw creates (${duration(r10k.floor.ms)}) (target <= 1.3x)`);
+    print(
+      `${verdict(r10k.apply.ms <= limit)}  apply 10,000 new UDFs in ${duration(r10k.apply.ms)} = ${(r10k.apply.ms / r10k.floor.ms).toFixed(2)}x the emulator's raw creates (${duration(r10k.floor.ms)}) (target <= 1.3x)`,
+    );
     const writes = r10k.apply.inventoryWrites;
     const steps = r10k.n + r10k.canvases;
-    if (writes !== undefined) print(`${verdict(writes * 10 <= steps)}  apply 10,000 new UDFs: ${count(writes)} inventory writes for ${count(steps)} steps (target <= 1 per 10 steps on average)`);
+    if (writes !== undefined)
+      print(
+        `${verdict(writes * 10 <= steps)}  apply 10,000 new UDFs: ${count(writes)} inventory writes for ${count(steps)} steps (target <= 1 per 10 steps on average)`,
+      );
   }
   if (r10k) {
     print(`${verdict(r10k.plan.ms <= 1500)}  no-op plan of 10,000 UDFs in ${duration(r10k.plan.ms)} (target <= 1.5 s)`);
-    print(`${verdict(r10k.validate.ms <= 1200)}  validate of 10,000 UDFs in ${duration(r10k.validate.ms)} (target <= 1.2 s)`);
+    print(
+      `${verdict(r10k.validate.ms <= 1200)}  validate of 10,000 UDFs in ${duration(r10k.validate.ms)} (target <= 1.2 s)`,
+    );
   }
   const r100k = rows.find((r) => r.n === 100000);
   if (r100k?.apply && r10k?.apply) {
-    print(`${verdict(r100k.apply.ms <= 12 * r10k.apply.ms)}  apply 100,000 new UDFs in ${duration(r100k.apply.ms)} = ${(r100k.apply.ms / r10k.apply.ms).toFixed(1)}x the 10,000 time (target <= 12x)`);
-    print(`${verdict(r100k.apply.maxRssBytes <= 1.5 * 2 ** 30)}  apply 100,000 new UDFs: CLI peak RSS ${mb(r100k.apply.maxRssBytes)} (target <= 1,536 MB)`);
+    print(
+      `${verdict(r100k.apply.ms <= 12 * r10k.apply.ms)}  apply 100,000 new UDFs in ${duration(r100k.apply.ms)} = ${(r100k.apply.ms / r10k.apply.ms).toFixed(1)}x the 10,000 time (target <= 12x)`,
+    );
+    print(
+      `${verdict(r100k.apply.maxRssBytes <= 1.5 * 2 ** 30)}  apply 100,000 new UDFs: CLI peak RSS ${mb(r100k.apply.maxRssBytes)} (target <= 1,536 MB)`,
+    );
   } else if (!r100k) {
-    print("note  100,000 UDFs are opt-in (minutes): npm run bench -- observe (10,000, 20,000 and 100,000), BENCH_UDFS=10000,100000 npm run bench, or node bench/reconcile.mjs 10000 100000");
+    print(
+      "note  100,000 UDFs are opt-in (minutes): npm run bench -- observe (10,000, 20,000 and 100,000), BENCH_UDFS=10000,100000 npm run bench, or node bench/reconcile.mjs 10000 100000",
+    );
   }
   const direct = rows.filter((r) => r.populated).map((r) => count(r.n));
-  if (direct.length) print(`note  ${direct.join(", ")} UDFs were put on the platform directly (one canvas create per ${PER_CANVAS} UDFs) with the inventory apply writes, not by apply (BENCH_APPLY_MAX=${APPLY_MAX}).`);
+  if (direct.length)
+    print(
+      `note  ${direct.join(", ")} UDFs were put on the platform directly (one canvas create per ${PER_CANVAS} UDFs) with the inventory apply writes, not by apply (BENCH_APPLY_MAX=${APPLY_MAX}).`,
+    );
   print(`${verdict(help <= 120)}  svc-iac --help exits in ${duration(help)} (target <= 120 ms)`);
   const last = rows.filter((r) => r.apply).at(-1);
   if (last) {
-    const top = Object.entries(last.apply.routes).sort((a, b) => b[1] - a[1]).slice(0, 5).map(([route, c]) => `${route} x${c}`);
+    const top = Object.entries(last.apply.routes)
+      .sort((a, b) => b[1] - a[1])
+      .slice(0, 5)
+      .map(([route, c]) => `${route} x${c}`);
     print(`apply of ${count(last.n)} UDFs, requests by route: ${top.join(", ")}`);
   }
   return rows;

@@ -15,7 +15,8 @@ import { benchUdfRuns } from "./udf-runs.mjs";
 import { benchYamlBounds } from "./yaml-bounds.mjs";
 import { benchPythonCheck } from "./python-check.mjs";
 
-const line = (label, value, target) => console.log(`${label.padEnd(44)} ${String(value).padStart(10)}   ${target ? `(target ${target})` : ""}`);
+const line = (label, value, target) =>
+  console.log(`${label.padEnd(44)} ${String(value).padStart(10)}   ${target ? `(target ${target})` : ""}`);
 
 console.log(`svc-iac benchmarks on ${cpus().length} cores, Node ${process.version}\n`);
 if (process.argv[2] === "observe") {
@@ -28,7 +29,8 @@ console.log("Emulator (separate process, 32 requests in flight)");
 const emu = await benchEmulator();
 line("authenticated GET /user/self per second", emu.get.perSecond, ">= 2000");
 line("POST /udf/new per second", emu.create.perSecond, ">= 500");
-if (emu.get.failed || emu.create.failed) console.log(`failed requests: ${emu.get.failed} GET, ${emu.create.failed} creates`);
+if (emu.get.failed || emu.create.failed)
+  console.log(`failed requests: ${emu.get.failed} GET, ${emu.create.failed} creates`);
 
 console.log("\nReal-time UDF runs (emulator in its own process, each fresh run a python3 process; trivial UDF)");
 try {
@@ -37,19 +39,24 @@ try {
   line(`  floor: python3 starts/s (${runs.concurrency} at once)`, runs.python.perSecond, "");
   line("cached runs per second (32 in flight)", runs.cached.perSecond, "");
   line("  floor: authenticated GETs per second", runs.get.perSecond, "");
-  if (runs.fresh.failed || runs.cached.failed) console.log(`failed runs: ${runs.fresh.failed} fresh, ${runs.cached.failed} cached`);
+  if (runs.fresh.failed || runs.cached.failed)
+    console.log(`failed runs: ${runs.fresh.failed} fresh, ${runs.cached.failed} cached`);
 } catch (e) {
   console.log(`skipped: ${e.message}`);
 }
 
 console.log("\nDataset query (spec 4.11; emulator in its own process)");
-await benchDatasets((label, value, note) => console.log(`${label.padEnd(44)} ${String(value).padStart(10)}   ${note ?? ""}`));
+await benchDatasets((label, value, note) =>
+  console.log(`${label.padEnd(44)} ${String(value).padStart(10)}   ${note ?? ""}`),
+);
 
 console.log("\nReconciler commands (each its own process, emulator in its own)");
 await benchReconcile();
 
 console.log("\nHostile YAML (bounded parse in this process; validate as its own process)");
-await benchYamlBounds((label, value, note) => console.log(`${label.padEnd(44)} ${String(value).padStart(10)}   ${note ?? ""}`));
+await benchYamlBounds((label, value, note) =>
+  console.log(`${label.padEnd(44)} ${String(value).padStart(10)}   ${note ?? ""}`),
+);
 console.log("\nPython check (validate of 10,000 UDFs, each a process; median of 3)");
 try {
   await benchPythonCheck(line);
@@ -64,7 +71,9 @@ console.log("\nThe plan as a picture (pure, in this process, from dist/)");
 await benchPlanPicture(line);
 
 console.log("\nMonorepo change detection (the command and git each their own process)");
-await benchProjects((label, value, target) => console.log(`${label.padEnd(60)} ${String(value).padStart(8)}   ${target ? `(target ${target})` : ""}`));
+await benchProjects((label, value, target) =>
+  console.log(`${label.padEnd(60)} ${String(value).padStart(8)}   ${target ? `(target ${target})` : ""}`),
+);
 
 console.log("\nPulumi program (its own process, real SDK under setMocks)");
 await benchPulumiProgram(line);

@@ -11,8 +11,14 @@ const TRIVIAL = "@fused.udf\ndef udf(n: int = 0):\n    return {'n': n}\n";
 
 /** Bare interpreter starts per second (the real executable, as the emulator resolves it once): what any fresh run costs at least. */
 async function pythonStarts(total, concurrency) {
-  const exe = await new Promise((resolve, reject) => execFile("python3", ["-c", "import sys; print(sys.executable)"], (e, out) => (e ? reject(e) : resolve(out.trim()))));
-  return load({ total, concurrency, send: () => new Promise((resolve) => execFile(exe, ["-c", "pass"], (e) => resolve(e ? 500 : 200))) });
+  const exe = await new Promise((resolve, reject) =>
+    execFile("python3", ["-c", "import sys; print(sys.executable)"], (e, out) => (e ? reject(e) : resolve(out.trim()))),
+  );
+  return load({
+    total,
+    concurrency,
+    send: () => new Promise((resolve) => execFile(exe, ["-c", "pass"], (e) => resolve(e ? 500 : 200))),
+  });
 }
 
 export async function benchUdfRuns({ fresh = 100, cached = 2000, gets = 5000, concurrency = 4 } = {}) {
@@ -21,13 +27,34 @@ export async function benchUdfRuns({ fresh = 100, cached = 2000, gets = 5000, co
   const dispatcher = new Agent({ connections: 32 });
   const auth = { authorization: `Bearer ${token}` };
   const post = (path, body) =>
-    request(`${base}${path}`, { dispatcher, method: "POST", headers: { ...auth, "content-type": "application/json" }, body: JSON.stringify(body) });
+    request(`${base}${path}`, {
+      dispatcher,
+      method: "POST",
+      headers: { ...auth, "content-type": "application/json" },
+      body: JSON.stringify(body),
+    });
   try {
     const canvas = await post("/collection/new", { name: `bench_runs_${Date.now()}` }).then((r) => r.body.json());
-    const udfBody = JSON.stringify({ name: "trivial", type: "geopandas_v2", entrypoint: "udf", code: TRIVIAL, headers: [], metadata: {}, parameters: {} });
-    const udf = await post("/udf/new", { slug: "trivial", udf_body: udfBody, udf_type: "auto", collection_id: canvas.id }).then((r) => r.body.json());
+    const udfBody = JSON.stringify({
+      name: "trivial",
+      type: "geopandas_v2",
+      entrypoint: "udf",
+      code: TRIVIAL,
+      headers: [],
+      metadata: {},
+      parameters: {},
+    });
+    const udf = await post("/udf/new", {
+      slug: "trivial",
+      udf_body: udfBody,
+      udf_type: "auto",
+      collection_id: canvas.id,
+    }).then((r) => r.body.json());
     const run = (n) =>
-      post(`/realtime/${clientId}/api/v1/run/udf`, { step_config: JSON.stringify({ udf_id: udf.id, parameters: { n } }), format: "json" }).then(async (r) => {
+      post(`/realtime/${clientId}/api/v1/run/udf`, {
+        step_config: JSON.stringify({ udf_id: udf.id, parameters: { n } }),
+        format: "json",
+      }).then(async (r) => {
         await r.body.dump();
         return r.statusCode;
       });
@@ -39,7 +66,10 @@ export async function benchUdfRuns({ fresh = 100, cached = 2000, gets = 5000, co
     const get = await load({
       total: gets,
       concurrency: 32,
-      send: () => request(`${base}/user/self`, { dispatcher, headers: auth }).then(async (r) => (await r.body.dump(), r.statusCode)),
+      send: () =>
+        request(`${base}/user/self`, { dispatcher, headers: auth }).then(
+          async (r) => (await r.body.dump(), r.statusCode),
+        ),
     });
     const python = await pythonStarts(fresh, concurrency);
     return { fresh: freshRuns, cached: cachedRuns, get, python, concurrency };

@@ -20,11 +20,17 @@ const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 /** `l0: &l0 [x ×10]`, `lN: &lN [*lN-1 ×10]`: 10^levels values from a few hundred bytes. */
 export function aliasBomb(levels = 9) {
   const lines = ["entrypoint: udf", "metadata:", `  l0: &l0 [${Array(10).fill("x").join(", ")}]`];
-  for (let i = 1; i <= levels; i++) lines.push(`  l${i}: &l${i} [${Array(10).fill(`*l${i - 1}`).join(", ")}]`);
+  for (let i = 1; i <= levels; i++)
+    lines.push(
+      `  l${i}: &l${i} [${Array(10)
+        .fill(`*l${i - 1}`)
+        .join(", ")}]`,
+    );
   return `${lines.join("\n")}\n`;
 }
 
-export const deepFile = (levels = 10_000) => `entrypoint: udf\nmetadata:\n  x: ${"[".repeat(levels)}${"]".repeat(levels)}\n`;
+export const deepFile = (levels = 10_000) =>
+  `entrypoint: udf\nmetadata:\n  x: ${"[".repeat(levels)}${"]".repeat(levels)}\n`;
 
 /** A UDF settings file of ordinary keys and values, at least `bytes` long. */
 function normalFile(bytes) {
@@ -51,7 +57,10 @@ function validateTime(settings) {
     cpSync(FIXTURE, dir, { recursive: true });
     if (settings !== undefined) writeFileSync(join(dir, SETTINGS), settings);
     const t = performance.now();
-    const r = spawnSync(process.execPath, [CLI, "validate", dir], { env: { ...process.env, ...ENV }, encoding: "utf8" });
+    const r = spawnSync(process.execPath, [CLI, "validate", dir], {
+      env: { ...process.env, ...ENV },
+      encoding: "utf8",
+    });
     return { ms: performance.now() - t, code: r.status, first: (r.stderr || r.stdout).split("\n")[0] };
   } finally {
     rmSync(join(dir, ".."), { recursive: true, force: true });
@@ -69,7 +78,11 @@ export async function benchYamlBounds(line) {
     const normal = normalFile(text.length);
     const ms = timeOf(() => parseBoundedYaml(text));
     const floor = timeOf(() => parseBoundedYaml(normal));
-    line(`${label} (${text.length} B): refused in, ms`, ms.toFixed(2), `target < 1000 (${!refused.ok && ms < 1000 ? "PASS" : "FAIL"}): ${refused.ok ? "NOT REFUSED" : "refused"}`);
+    line(
+      `${label} (${text.length} B): refused in, ms`,
+      ms.toFixed(2),
+      `target < 1000 (${!refused.ok && ms < 1000 ? "PASS" : "FAIL"}): ${refused.ok ? "NOT REFUSED" : "refused"}`,
+    );
     line(`  floor: a normal file of ${text.length} B, ms`, floor.toFixed(2), "");
   }
   const bomb = validateTime(aliasBomb());
@@ -77,11 +90,17 @@ export async function benchYamlBounds(line) {
   const floor = validateTime(undefined);
   // A process's wall time is mostly Node's start and loading the command, so the target is the floor plus one second.
   const verdict = (r) => `target < floor + 1000 (${r.ms < floor.ms + 1000 ? "PASS" : "FAIL"}); exit ${r.code}`;
-  line("svc-iac validate, bomb in a UDF: wall ms", Math.round(bomb.ms), `${verdict(bomb)}: ${bomb.first.slice(0, 50)}…`);
+  line(
+    "svc-iac validate, bomb in a UDF: wall ms",
+    Math.round(bomb.ms),
+    `${verdict(bomb)}: ${bomb.first.slice(0, 50)}…`,
+  );
   line("svc-iac validate, 10,000 levels: wall ms", Math.round(deep.ms), verdict(deep));
   line("  floor: validate of the same repository, ms", Math.round(floor.ms), `exit ${floor.code}`);
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) {
-  await benchYamlBounds((label, value, note) => console.log(`${label.padEnd(44)} ${String(value).padStart(10)}   ${note ?? ""}`));
+  await benchYamlBounds((label, value, note) =>
+    console.log(`${label.padEnd(44)} ${String(value).padStart(10)}   ${note ?? ""}`),
+  );
 }

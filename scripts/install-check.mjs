@@ -21,7 +21,13 @@ const TARGETS = { packages: 60, megabytes: 40, requireMs: 200, actionFirstOutput
 const work = mkdtempSync(join(tmpdir(), "svc-install-check-"));
 const app = join(work, "app");
 // The Node running this script runs npm, npx and the installed command (Node 24 under npm scripts).
-const env = { ...process.env, PATH: [dirname(process.execPath), process.env.PATH].join(delimiter), npm_config_fund: "false", npm_config_audit: "false", npm_config_update_notifier: "false" };
+const env = {
+  ...process.env,
+  PATH: [dirname(process.execPath), process.env.PATH].join(delimiter),
+  npm_config_fund: "false",
+  npm_config_audit: "false",
+  npm_config_update_notifier: "false",
+};
 for (const name of ["SVC_BASE_URL", "SVC_UDF_BASE_URL", "SVC_TOKEN", "SVC_SERVICE_TOKEN"]) delete env[name];
 const failures = [];
 let passed = 0;
@@ -42,7 +48,9 @@ function check(label, ok, detail = "") {
 /** A figure beside its target: PASS or FAIL is printed, the script goes on. */
 function figure(label, value, unit, target, floor) {
   const verdict = value <= target ? "PASS" : "FAIL";
-  console.log(`${label.padEnd(44)} ${String(value).padStart(8)} ${unit.padEnd(3)} target <= ${target} ${unit}  ${verdict}${floor === undefined ? "" : `   (floor ${floor} ${unit})`}`);
+  console.log(
+    `${label.padEnd(44)} ${String(value).padStart(8)} ${unit.padEnd(3)} target <= ${target} ${unit}  ${verdict}${floor === undefined ? "" : `   (floor ${floor} ${unit})`}`,
+  );
 }
 
 /** Bytes on disk of a folder, as `du` counts them (allocated blocks, links not followed). */
@@ -68,13 +76,21 @@ function requireMs(spec, cwd) {
     runs.push(JSON.parse(sh(process.execPath, ["-e", probe(`require(${JSON.stringify(spec)})`)], cwd).stdout));
     floor.push(JSON.parse(sh(process.execPath, ["-e", probe(`require("node:path")`)], cwd).stdout)[0]);
   }
-  return { ms: Math.round(median(runs.map((r) => r[0]))), cpuMs: Math.round(median(runs.map((r) => r[1]))), floor: Math.round(median(floor)) };
+  return {
+    ms: Math.round(median(runs.map((r) => r[0]))),
+    cpuMs: Math.round(median(runs.map((r) => r[1]))),
+    floor: Math.round(median(floor)),
+  };
 }
 
 try {
   console.log(`svc-iac install check, Node ${process.version}, in ${work}\n`);
   const noBuild = process.argv.includes("--no-build");
-  const pack = sh("npm", ["pack", "--json", "--pack-destination", work, ...(noBuild ? ["--ignore-scripts"] : [])], ROOT);
+  const pack = sh(
+    "npm",
+    ["pack", "--json", "--pack-destination", work, ...(noBuild ? ["--ignore-scripts"] : [])],
+    ROOT,
+  );
   const tarball = pack.code === 0 ? JSON.parse(pack.stdout.slice(pack.stdout.indexOf("[")))[0]?.filename : undefined;
   check("npm pack makes a tarball", !!tarball, pack.stderr);
   if (!tarball) throw new Error("no tarball");
@@ -90,39 +106,98 @@ try {
   // npm 11 asks about every install script not covered by allowScripts: there must be none to ask about.
   const INSTALL_SCRIPTS = ["preinstall", "install", "postinstall", "prepare"];
   const withScripts = installed.filter((p) => lock.packages[p].hasInstallScript);
-  const ownScripts = Object.keys(JSON.parse(readFileSync(join(app, "node_modules", "svc-iac", "package.json"), "utf8")).scripts ?? {}).filter((s) => INSTALL_SCRIPTS.includes(s));
-  check("no install scripts: none in svc-iac's package.json, none in its dependencies", withScripts.length === 0 && ownScripts.length === 0, [...withScripts, ...ownScripts].join(", "));
-  check("npm install printed no install-script warning", !/allowScripts|install script/i.test(install.stderr), install.stderr);
-  check("@pulumi/pulumi is not installed (an optional peer dependency)", !installed.some((p) => p.endsWith("node_modules/@pulumi/pulumi")));
+  const ownScripts = Object.keys(
+    JSON.parse(readFileSync(join(app, "node_modules", "svc-iac", "package.json"), "utf8")).scripts ?? {},
+  ).filter((s) => INSTALL_SCRIPTS.includes(s));
+  check(
+    "no install scripts: none in svc-iac's package.json, none in its dependencies",
+    withScripts.length === 0 && ownScripts.length === 0,
+    [...withScripts, ...ownScripts].join(", "),
+  );
+  check(
+    "npm install printed no install-script warning",
+    !/allowScripts|install script/i.test(install.stderr),
+    install.stderr,
+  );
+  check(
+    "@pulumi/pulumi is not installed (an optional peer dependency)",
+    !installed.some((p) => p.endsWith("node_modules/@pulumi/pulumi")),
+  );
 
   console.log("");
   figure("packages in node_modules", installed.length, "", TARGETS.packages);
-  figure("node_modules size on disk", Math.round(diskBytes(join(app, "node_modules")) / 1e5) / 10, "MB", TARGETS.megabytes);
+  figure(
+    "node_modules size on disk",
+    Math.round(diskBytes(join(app, "node_modules")) / 1e5) / 10,
+    "MB",
+    TARGETS.megabytes,
+  );
   const req = requireMs("svc-iac", app);
   figure('require("svc-iac"), wall time', req.ms, "ms", TARGETS.requireMs, req.floor);
   figure('require("svc-iac"), CPU time', req.cpuMs, "ms", TARGETS.requireMs);
   const action = await benchActionStart({ runs: 3 });
-  figure("action bundle: start to first output", Math.round(action.first), "ms", TARGETS.actionFirstOutputMs, Math.round(action.floor));
+  figure(
+    "action bundle: start to first output",
+    Math.round(action.first),
+    "ms",
+    TARGETS.actionFirstOutputMs,
+    Math.round(action.floor),
+  );
   console.log("");
 
   const svc = (...args) => sh("npx", ["--no-install", "svc-iac", ...args], app);
   const help = svc("--help");
-  check("npx svc-iac --help prints the usage", help.code === 0 && help.stdout.includes("Usage:") && help.stdout.includes("svc-iac init"), help.stderr);
-  const loaded = sh(process.execPath, ["-e", `require("svc-iac"); console.log(Object.keys(require.cache).some((f) => f.includes("@pulumi") || f.endsWith("/dist/emulator/emulator.js")))`], app);
+  check(
+    "npx svc-iac --help prints the usage",
+    help.code === 0 && help.stdout.includes("Usage:") && help.stdout.includes("svc-iac init"),
+    help.stderr,
+  );
+  const loaded = sh(
+    process.execPath,
+    [
+      "-e",
+      `require("svc-iac"); console.log(Object.keys(require.cache).some((f) => f.includes("@pulumi") || f.endsWith("/dist/emulator/emulator.js")))`,
+    ],
+    app,
+  );
   // The provider plugin is a bin entry too; without the optional peer @pulumi/pulumi it says what to install, on stderr only.
   const plugin = sh("npx", ["--no-install", "pulumi-resource-svc", "127.0.0.1:1"], app);
-  check("npx pulumi-resource-svc without @pulumi/pulumi: exit 1, says to install it, prints nothing on stdout", plugin.code === 1 && plugin.stdout === "" && plugin.stderr.includes("npm install svc-iac @pulumi/pulumi"), plugin.stdout + plugin.stderr);
-  check('require("svc-iac") loads neither Pulumi nor the emulator', loaded.code === 0 && loaded.stdout.trim() === "false", loaded.stderr);
+  check(
+    "npx pulumi-resource-svc without @pulumi/pulumi: exit 1, says to install it, prints nothing on stdout",
+    plugin.code === 1 && plugin.stdout === "" && plugin.stderr.includes("npm install svc-iac @pulumi/pulumi"),
+    plugin.stdout + plugin.stderr,
+  );
+  check(
+    'require("svc-iac") loads neither Pulumi nor the emulator',
+    loaded.code === 0 && loaded.stdout.trim() === "false",
+    loaded.stderr,
+  );
   const init = svc("init", "repo");
   check("svc-iac init repo writes a repository", init.code === 0, init.stderr);
   const validate = svc("validate", "repo");
-  check("svc-iac validate repo: valid", validate.code === 0 && validate.stdout.includes("Valid: 2 objects."), validate.stdout + validate.stderr);
+  check(
+    "svc-iac validate repo: valid",
+    validate.code === 0 && validate.stdout.includes("Valid: 2 objects."),
+    validate.stdout + validate.stderr,
+  );
   const plan = svc("plan", "repo", "--detailed-exitcode");
-  check("svc-iac plan repo (embedded emulator): 2 to create, exit 2", plan.code === 2 && plan.stdout.includes("Plan: 2 to create."), plan.stdout + plan.stderr);
+  check(
+    "svc-iac plan repo (embedded emulator): 2 to create, exit 2",
+    plan.code === 2 && plan.stdout.includes("Plan: 2 to create."),
+    plan.stdout + plan.stderr,
+  );
   const apply = svc("apply", "repo", "--auto-approve");
-  check("svc-iac apply repo: applied", apply.code === 0 && apply.stdout.includes("Apply complete: 2 done, 0 failed"), apply.stdout + apply.stderr);
+  check(
+    "svc-iac apply repo: applied",
+    apply.code === 0 && apply.stdout.includes("Apply complete: 2 done, 0 failed"),
+    apply.stdout + apply.stderr,
+  );
   const again = svc("plan", "repo", "--detailed-exitcode");
-  check("svc-iac plan repo after apply: no changes, exit 0", again.code === 0 && again.stdout.includes("No changes."), again.stdout + again.stderr);
+  check(
+    "svc-iac plan repo after apply: no changes, exit 0",
+    again.code === 0 && again.stdout.includes("No changes."),
+    again.stdout + again.stderr,
+  );
 } catch (e) {
   if (failures.length === 0) check("install check ran", false, String(e?.stack ?? e));
 } finally {

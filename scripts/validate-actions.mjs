@@ -16,7 +16,8 @@ import { fileURLToPath } from "node:url";
 // The parser imports its JSON schemas without `with { type: "json" }` (it is built for bundlers).
 registerHooks({
   load(url, context, nextLoad) {
-    if (url.endsWith(".json") && url.includes("/@actions/workflow-parser/")) return nextLoad(url, { ...context, importAttributes: { type: "json" } });
+    if (url.endsWith(".json") && url.includes("/@actions/workflow-parser/"))
+      return nextLoad(url, { ...context, importAttributes: { type: "json" } });
     return nextLoad(url, context);
   },
 });
@@ -29,7 +30,13 @@ const json = args.includes("--json");
 let files = args.filter((a) => a !== "--json");
 if (files.length === 0) {
   const dir = join(root, "examples", "workflows");
-  files = [join(root, "action.yml"), ...readdirSync(dir).filter((f) => /\.ya?ml$/.test(f)).sort().map((f) => join(dir, f))];
+  files = [
+    join(root, "action.yml"),
+    ...readdirSync(dir)
+      .filter((f) => /\.ya?ml$/.test(f))
+      .sort()
+      .map((f) => join(dir, f)),
+  ];
 }
 
 /** The errors GitHub's parser finds in one file, as "line:column message" where it knows them. */
@@ -50,5 +57,11 @@ const results = {};
 for (const file of files) results[relative(process.cwd(), file) || file] = await errorsOf(file);
 const failed = Object.values(results).some((errors) => errors.length > 0);
 if (json) process.stdout.write(`${JSON.stringify(results, null, 2)}\n`);
-else for (const [file, errors] of Object.entries(results)) process.stdout.write(errors.length ? `${file}: ${errors.length} error(s)\n${errors.map((e) => `  ${e}\n`).join("")}` : `${file}: valid\n`);
+else
+  for (const [file, errors] of Object.entries(results))
+    process.stdout.write(
+      errors.length
+        ? `${file}: ${errors.length} error(s)\n${errors.map((e) => `  ${e}\n`).join("")}`
+        : `${file}: valid\n`,
+    );
 process.exit(failed ? 1 : 0);

@@ -16,11 +16,21 @@ export function resolvePython(python: string): Promise<ResolvedPython> {
   let p = resolved.get(python);
   if (!p) {
     p = new Promise<ResolvedPython>((resolve) => {
-      execFile(python, ["-c", "import sys; print(sys.executable)"], { env: pythonEnvironment(), timeout: 30_000 }, (error, stdout) => {
-        const executable = stdout.trim();
-        if (error || !executable) resolve({ ok: false, error: (error as NodeJS.ErrnoException) ?? Object.assign(new Error("no sys.executable"), { code: "ENOEXEC" }) });
-        else resolve({ ok: true, executable });
-      });
+      execFile(
+        python,
+        ["-c", "import sys; print(sys.executable)"],
+        { env: pythonEnvironment(), timeout: 30_000 },
+        (error, stdout) => {
+          const executable = stdout.trim();
+          if (error || !executable)
+            resolve({
+              ok: false,
+              error:
+                (error as NodeJS.ErrnoException) ?? Object.assign(new Error("no sys.executable"), { code: "ENOEXEC" }),
+            });
+          else resolve({ ok: true, executable });
+        },
+      );
     });
     resolved.set(python, p);
     void p.then((r) => {
@@ -34,7 +44,8 @@ export function resolvePython(python: string): Promise<ResolvedPython> {
  * Variables a UDF process inherits: what locating Python and its packages needs, nothing else, so
  * the emulator's own credentials never reach UDF code.
  */
-const PASSED = /^(PATH|HOME|LANG|LC_[A-Z]+|TZ|TMPDIR|TEMP|TMP|SYSTEMROOT|PYTHONPATH|PYTHONHOME|VIRTUAL_ENV|CONDA_PREFIX|PYENV_[A-Z_]+)$/;
+const PASSED =
+  /^(PATH|HOME|LANG|LC_[A-Z]+|TZ|TMPDIR|TEMP|TMP|SYSTEMROOT|PYTHONPATH|PYTHONHOME|VIRTUAL_ENV|CONDA_PREFIX|PYENV_[A-Z_]+)$/;
 
 export function pythonEnvironment(): Record<string, string> {
   const env: Record<string, string> = { PYTHONDONTWRITEBYTECODE: "1", PYTHONIOENCODING: "utf-8" };

@@ -21,8 +21,14 @@ function filesUnder(dir: string): string[] {
 /** Every relative module a file imports (static, dynamic, `require`, `typeof import`), as a path under `src/`. */
 function importsOf(file: string): string[] {
   const text = readFileSync(file, "utf8");
-  const specs = [...text.matchAll(/(?:\bfrom\s*|\bimport\s*\(\s*|\brequire\s*\(\s*|^import\s+)["'](\.{1,2}\/[^"']+)["']/gm)].map((m) => m[1]);
-  return specs.map((spec) => relative(SRC, resolve(dirname(file), spec)).split(sep).join("/"));
+  const specs = [
+    ...text.matchAll(/(?:\bfrom\s*|\bimport\s*\(\s*|\brequire\s*\(\s*|^import\s+)["'](\.{1,2}\/[^"']+)["']/gm),
+  ].map((m) => m[1]);
+  return specs.map((spec) =>
+    relative(SRC, resolve(dirname(file), spec))
+      .split(sep)
+      .join("/"),
+  );
 }
 
 /** `file: import` for every import of a file under `from` that lands in one of `forbidden` (folders under `src/`). */
@@ -51,7 +57,9 @@ describe("GIVEN the source tree", () => {
   });
 
   it("THEN every step folder of src/reconcile opens with a comment on what it holds and what it may import", () => {
-    const folders = readdirSync(join(SRC, "reconcile")).filter((name) => statSync(join(SRC, "reconcile", name)).isDirectory());
+    const folders = readdirSync(join(SRC, "reconcile")).filter((name) =>
+      statSync(join(SRC, "reconcile", name)).isDirectory(),
+    );
     const undocumented = folders.filter((folder) => {
       const files = readdirSync(join(SRC, "reconcile", folder)).filter((name) => name.endsWith(".ts"));
       return !files.some((name) => {

@@ -2,7 +2,10 @@ import { describe, expect, it } from "vitest";
 import { canonicalJson, sortedJsonText, sortKeysDeep } from "../src/canonical-json";
 
 class Point {
-  constructor(readonly y: number, readonly x: number) {}
+  constructor(
+    readonly y: number,
+    readonly x: number,
+  ) {}
 }
 
 const CASES: Record<string, unknown> = {
@@ -11,12 +14,23 @@ const CASES: Record<string, unknown> = {
   "undefined properties, in order and not": { a: undefined, b: 1, c: { e: undefined, d: 2 } },
   "undefined and holes in arrays": [1, undefined, , { b: 2, a: 1 }],
   "integer-like keys": { "10": "a", "2": "b", x: { "1": 1, "0": 0 } },
-  "a Date, a Map, a class instance and a boxed string": { when: new Date(0), map: new Map([["a", 1]]), point: new Point(2, 1), boxed: new String("ab") },
+  "a Date, a Map, a class instance and a boxed string": {
+    when: new Date(0),
+    map: new Map([["a", 1]]),
+    point: new Point(2, 1),
+    boxed: new String("ab"),
+  },
   "an object with no prototype": Object.assign(Object.create(null), { b: 1, a: 2 }),
   "a toJSON method": { b: { toJSON: () => ({ z: 1, y: 2 }) }, a: 1 },
   "functions and symbols": { b: () => 1, a: Symbol("s"), c: [() => 1] },
-  "an inventory": { version: 1, objects: { "udf.c/u2": { kind: "Udf", id: "2", kept: { createSharedToken: false } }, "canvas.c": { appliedAt: "t", id: "1", kind: "Canvas" } } },
-  "scalars": "text",
+  "an inventory": {
+    version: 1,
+    objects: {
+      "udf.c/u2": { kind: "Udf", id: "2", kept: { createSharedToken: false } },
+      "canvas.c": { appliedAt: "t", id: "1", kind: "Canvas" },
+    },
+  },
+  scalars: "text",
 };
 
 describe("canonical JSON", () => {

@@ -18,7 +18,13 @@ afterAll(() => rmSync(program, { recursive: true, force: true }));
 /** Runs a script in the program folder and returns what it printed as JSON. */
 function run(script: string): any {
   const loaded = `const loaded = () => Object.keys(require.cache).map((f) => f.replace(/\\\\/g, "/"));`;
-  return JSON.parse(execFileSync(process.execPath, ["-e", `${loaded}\n(async () => { ${script} })().catch((e) => { console.error(e); process.exit(1); });`], { cwd: program, encoding: "utf8" }));
+  return JSON.parse(
+    execFileSync(
+      process.execPath,
+      ["-e", `${loaded}\n(async () => { ${script} })().catch((e) => { console.error(e); process.exit(1); });`],
+      { cwd: program, encoding: "utf8" },
+    ),
+  );
 }
 
 describe('require("svc-iac")', () => {
@@ -27,7 +33,12 @@ describe('require("svc-iac")', () => {
       const files = loaded();
       console.log(JSON.stringify({ pulumi: files.some((f) => f.includes("/@pulumi/")), emulator: files.some((f) => f.includes("/dist/emulator/emulator.js")),
         names: ["createClient", "startEmulator", "planCommand", "ManualClock"].filter((n) => typeof svc[n] === "function"), canvas: "Canvas" in svc }));`);
-    expect(out).toEqual({ pulumi: false, emulator: false, names: ["createClient", "startEmulator", "planCommand", "ManualClock"], canvas: false });
+    expect(out).toEqual({
+      pulumi: false,
+      emulator: false,
+      names: ["createClient", "startEmulator", "planCommand", "ManualClock"],
+      canvas: false,
+    });
   });
 
   it("WHEN startEmulator is called THEN the emulator loads and answers the client (the README's example)", () => {
@@ -44,7 +55,16 @@ describe('require("svc-iac")', () => {
 describe('require("svc-iac/pulumi")', () => {
   it("offers every Pulumi resource class", () => {
     const out = run(`const svc = require("svc-iac/pulumi"); console.log(JSON.stringify(Object.keys(svc).sort()));`);
-    expect(out).toEqual(["BucketPolicy", "Canvas", "CanvasShare", "Cronjob", "Secret", "ServiceAccount", "SessionToken", "Udf"]);
+    expect(out).toEqual([
+      "BucketPolicy",
+      "Canvas",
+      "CanvasShare",
+      "Cronjob",
+      "Secret",
+      "ServiceAccount",
+      "SessionToken",
+      "Udf",
+    ]);
   });
 
   it("keeps the serialized stub's runtime at svc-iac/provider-runtime, without Pulumi", () => {
@@ -56,8 +76,14 @@ describe('require("svc-iac/pulumi")', () => {
 
 describe("the published package.json", () => {
   it("has no install script npm would run (or ask about) in a user's install, and builds dist/ on pack instead", () => {
-    const pkg = JSON.parse(execFileSync(process.execPath, ["-p", `JSON.stringify(require(${JSON.stringify(join(ROOT, "package.json"))}))`], { encoding: "utf8" })) as { scripts: Record<string, string> };
-    expect(Object.keys(pkg.scripts).filter((s) => ["preinstall", "install", "postinstall", "prepare"].includes(s))).toEqual([]);
+    const pkg = JSON.parse(
+      execFileSync(process.execPath, ["-p", `JSON.stringify(require(${JSON.stringify(join(ROOT, "package.json"))}))`], {
+        encoding: "utf8",
+      }),
+    ) as { scripts: Record<string, string> };
+    expect(
+      Object.keys(pkg.scripts).filter((s) => ["preinstall", "install", "postinstall", "prepare"].includes(s)),
+    ).toEqual([]);
     expect(pkg.scripts.prepack).toBe("npm run build");
   });
 });

@@ -16,6 +16,7 @@ export function accountApi(t: Transport) {
      * `POST /user/self`: only `name` and `handle` may be set. 409 when the handle is taken or
      * reserved, 422 when it is empty, 401 when any other field is sent.
      */
-    updateSelf: (input: UpdateUserInput) => t.json("POST /user/self", { body: { json: input }, idempotent: true }, z.unknown()),
+    updateSelf: (input: UpdateUserInput) =>
+      t.json("POST /user/self", { body: { json: input }, idempotent: true }, z.unknown()),
   };
 }

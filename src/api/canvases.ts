@@ -73,7 +73,8 @@ export function canvasesApi(t: Transport) {
      */
     getById: (id: string) => one("GET /collection/by-id/{collection_id}", { collection_id: id }),
     /** As {@link getById}, the canvas's own fields checked and its `udfs` left unchecked (see {@link CanvasFields}). */
-    getFieldsById: (id: string) => t.json("GET /collection/by-id/{collection_id}", { params: { collection_id: id } }, CanvasFields),
+    getFieldsById: (id: string) =>
+      t.json("GET /collection/by-id/{collection_id}", { params: { collection_id: id } }, CanvasFields),
     /** `GET /collection/by-name/{name}`: one of the signed-in user's own canvases. 404 when the user has none of that name; 403 for a service token. */
     getByName: (name: string) => one("GET /collection/by-name/{canvas_name}", { canvas_name: name }),
     /** `GET /collection/exec-env/by-slug/{name}`: one of the team's canvases by name (user or service token). 404 when absent. */
@@ -87,7 +88,8 @@ export function canvasesApi(t: Transport) {
      * 409 when the team already has a canvas of that name; 422 for an invalid name or body; 404
      * when a `udfs` element names a UDF id outside the team; 403 for a service token. Not retried.
      */
-    create: (input: CanvasInput) => t.json("POST /collection/new", { body: { json: input }, secrets: secretsOf(input) }, Canvas),
+    create: (input: CanvasInput) =>
+      t.json("POST /collection/new", { body: { json: input }, secrets: secretsOf(input) }, Canvas),
     /**
      * `POST /collection/by-id/{id}`: updates a canvas of the caller's team and returns it in full.
      * `udfs`, when given, replaces the UDF set (see {@link CanvasUdfInput}); when left out, UDFs
@@ -136,9 +138,14 @@ export function canvasesApi(t: Transport) {
     /** `GET /collection/public`: every publicly readable canvas with its UDF sources. No credentials sent. */
     listPublic: () => t.json("GET /collection/public", pub, z.array(Canvas)),
     /** `GET /collection/public/by-id/{id}`: one publicly readable canvas; 404 otherwise (even for its own team). */
-    getPublicById: (id: string) => t.json("GET /collection/public/by-id/{collection_id}", { ...pub, params: { collection_id: id } }, Canvas),
+    getPublicById: (id: string) =>
+      t.json("GET /collection/public/by-id/{collection_id}", { ...pub, params: { collection_id: id } }, Canvas),
     /** `GET /collection/public/by-user/{handle}/by-name/{name}`: one publicly readable canvas by owner handle and name; 404 otherwise. */
     getPublicByUserAndName: (handle: string, name: string) =>
-      t.json("GET /collection/public/by-user/{handle}/by-name/{canvas_name}", { ...pub, params: { handle, canvas_name: name } }, Canvas),
+      t.json(
+        "GET /collection/public/by-user/{handle}/by-name/{canvas_name}",
+        { ...pub, params: { handle, canvas_name: name } },
+        Canvas,
+      ),
   };
 }

@@ -62,9 +62,17 @@ export type SvcClient = ReturnType<typeof createClient>;
  */
 export function clientFromEnv(env: NodeJS.ProcessEnv = process.env, overrides: Partial<ClientOptions> = {}): SvcClient {
   const baseUrl = overrides.baseUrl ?? env.SVC_BASE_URL;
-  if (!baseUrl) throw new Error("SVC_BASE_URL is not set. Set it to the platform's base URL, e.g. https://host/server/v1.");
+  if (!baseUrl)
+    throw new Error("SVC_BASE_URL is not set. Set it to the platform's base URL, e.g. https://host/server/v1.");
   const token = overrides.token ?? (env.SVC_TOKEN || undefined);
   const serviceToken = overrides.serviceToken ?? (env.SVC_SERVICE_TOKEN || undefined);
-  if (!token && !serviceToken) throw new Error("Neither SVC_TOKEN nor SVC_SERVICE_TOKEN is set. Set one of them to authenticate.");
-  return createClient({ ...overrides, baseUrl, udfBaseUrl: overrides.udfBaseUrl ?? (env.SVC_UDF_BASE_URL || undefined), token, serviceToken });
+  if (!token && !serviceToken)
+    throw new Error("Neither SVC_TOKEN nor SVC_SERVICE_TOKEN is set. Set one of them to authenticate.");
+  return createClient({
+    ...overrides,
+    baseUrl,
+    udfBaseUrl: overrides.udfBaseUrl ?? (env.SVC_UDF_BASE_URL || undefined),
+    token,
+    serviceToken,
+  });
 }

@@ -36,7 +36,8 @@ export function cronjobsApi(t: Transport) {
     /** `GET /cronjob/get-self`: every cronjob of the caller's environment. 401 without credentials. */
     list: () => t.json("GET /cronjob/get-self", {}, z.array(Cronjob)),
     /** `GET /cronjob/by-udf-id/{udf_id}`: the environment's cronjobs that run this UDF (empty when none). */
-    listByUdf: (udfId: string) => t.json("GET /cronjob/by-udf-id/{udf_id}", { params: { udf_id: udfId } }, z.array(Cronjob)),
+    listByUdf: (udfId: string) =>
+      t.json("GET /cronjob/by-udf-id/{udf_id}", { params: { udf_id: udfId } }, z.array(Cronjob)),
     /** `GET /cronjob/by-id/{cronjob_id}`. 404 when absent or another team's. */
     get: (id: string) => t.json("GET /cronjob/by-id/{cronjob_id}", { params: { cronjob_id: id } }, Cronjob),
     /**
@@ -49,13 +50,18 @@ export function cronjobsApi(t: Transport) {
      * Safe to retry. 422 for invalid values, 404 when the cronjob or a new UDF is not found.
      */
     update: (id: string, patch: UpdateCronjobInput) =>
-      t.json("POST /cronjob/by-id/{cronjob_id}", { params: { cronjob_id: id }, body: { json: patch }, idempotent: true }, Cronjob),
+      t.json(
+        "POST /cronjob/by-id/{cronjob_id}",
+        { params: { cronjob_id: id }, body: { json: patch }, idempotent: true },
+        Cronjob,
+      ),
     /** `DELETE /cronjob/by-id/{cronjob_id}`: unschedules and returns the deleted cronjob. 404 when not found. */
     delete: (id: string) => t.json("DELETE /cronjob/by-id/{cronjob_id}", { params: { cronjob_id: id } }, Cronjob),
     /**
      * `POST /cronjob/user-run/by-id/{cronjob_id}`: runs the UDF now as a batch job; follow the
      * returned `run.job_id` with the jobs API. 404 when the cronjob or its UDF is not found.
      */
-    run: (id: string) => t.json("POST /cronjob/user-run/by-id/{cronjob_id}", { params: { cronjob_id: id } }, CronjobRun),
+    run: (id: string) =>
+      t.json("POST /cronjob/user-run/by-id/{cronjob_id}", { params: { cronjob_id: id } }, CronjobRun),
   };
 }

@@ -89,19 +89,31 @@ export function h3QueryString(p: H3QueryParams): Record<string, QueryValue> {
   if (p.point && !(isNum(p.point.lat) && isNum(p.point.lng))) fail("a point needs both lat and lng as finite numbers");
   if (p.cell !== undefined && !isText(p.cell)) fail("cell must be a non-empty H3 cell id in hex");
   if (p.hexRange && !(isText(p.hexRange.min) && isText(p.hexRange.max))) fail("a hex range needs both min and max");
-  if (p.maxRowGroups !== undefined && !(Number.isInteger(p.maxRowGroups) && p.maxRowGroups >= 1 && p.maxRowGroups <= MAX_ROW_GROUPS)) {
+  if (
+    p.maxRowGroups !== undefined &&
+    !(Number.isInteger(p.maxRowGroups) && p.maxRowGroups >= 1 && p.maxRowGroups <= MAX_ROW_GROUPS)
+  ) {
     fail(`maxRowGroups must be an integer from 1 to ${MAX_ROW_GROUPS}, got ${p.maxRowGroups}`);
   }
-  for (const [name, v] of [["timeMin", p.timeMin], ["timeMax", p.timeMax]] as const) {
+  for (const [name, v] of [
+    ["timeMin", p.timeMin],
+    ["timeMax", p.timeMax],
+  ] as const) {
     if (v instanceof Date && Number.isNaN(v.getTime())) fail(`${name} is an invalid Date`);
   }
-  for (const [name, v] of [["partition", p.partition], ["partitionRange", p.partitionRange]] as const) {
-    if (v !== undefined && (v === null || typeof v !== "object" || Array.isArray(v))) fail(`${name} must be an object keyed by partition column`);
+  for (const [name, v] of [
+    ["partition", p.partition],
+    ["partitionRange", p.partitionRange],
+  ] as const) {
+    if (v !== undefined && (v === null || typeof v !== "object" || Array.isArray(v)))
+      fail(`${name} must be an object keyed by partition column`);
   }
   for (const [col, range] of Object.entries(p.partitionRange ?? {})) {
-    if (!Array.isArray(range) || range.length !== 2) fail(`partitionRange.${col} must be [min, max] (null for an open end)`);
+    if (!Array.isArray(range) || range.length !== 2)
+      fail(`partitionRange.${col} must be [min, max] (null for an open end)`);
   }
-  if (p.columns !== undefined && (!Array.isArray(p.columns) || !p.columns.every(isText))) fail("columns must be an array of column names");
+  if (p.columns !== undefined && (!Array.isArray(p.columns) || !p.columns.every(isText)))
+    fail("columns must be an array of column names");
 
   return {
     path: p.path,

@@ -53,7 +53,11 @@ export function environmentApi(t: Transport) {
      * @throws ApiError 422 when name is missing or empty; 403 for a service token; 401.
      */
     createServiceAccount: async (name: string): Promise<NewServiceAccount> => {
-      const sa = await t.json("POST /execution-env/self/service-account/new", { body: { json: { name } } }, CreatedServiceAccount);
+      const sa = await t.json(
+        "POST /execution-env/self/service-account/new",
+        { body: { json: { name } } },
+        CreatedServiceAccount,
+      );
       return sa as NewServiceAccount;
     },
 

@@ -173,7 +173,15 @@ export class ApiError extends Error {
   }
 
   toJSON(): Record<string, unknown> {
-    return { name: this.name, code: this.code, status: this.status, method: this.method, path: this.path, detail: this.detail, message: this.message };
+    return {
+      name: this.name,
+      code: this.code,
+      status: this.status,
+      method: this.method,
+      path: this.path,
+      detail: this.detail,
+      message: this.message,
+    };
   }
 }
 

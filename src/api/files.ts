@@ -49,8 +49,11 @@ async function fetchSigned(t: Transport, method: string, url: string, body?: For
   } catch (err) {
     const timedOut = (err as { name?: string })?.name === "TimeoutError";
     throw new ApiError({
-      code: timedOut ? "timeout" : "network", method, path: u.pathname,
-      message: timedOut ? `no answer within ${timeoutMs} ms` : `connection failed (${(err as Error)?.message})`, cause: err,
+      code: timedOut ? "timeout" : "network",
+      method,
+      path: u.pathname,
+      message: timedOut ? `no answer within ${timeoutMs} ms` : `connection failed (${(err as Error)?.message})`,
+      cause: err,
     });
   }
   const buf = Buffer.from(await res.arrayBuffer());
@@ -58,7 +61,10 @@ async function fetchSigned(t: Transport, method: string, url: string, body?: For
   const headers: Record<string, string> = {};
   res.headers.forEach((v, k) => (headers[k] = v));
   throw new ApiError({
-    code: codeForStatus(res.status), status: res.status, method, path: u.pathname,
+    code: codeForStatus(res.status),
+    status: res.status,
+    method,
+    path: u.pathname,
     detail: parseErrorDetail(parseBody({ status: res.status, headers, body: buf })),
     secrets: u.searchParams.getAll("sig"),
   });
@@ -89,7 +95,13 @@ export function filesApi(t: Transport) {
       const res = await t.send("GET /files/get", { query: { path, client_id: opts.clientId }, okStatuses: [307] });
       const location = res.headers.location;
       if (res.status !== 307 || !location) {
-        throw new ApiError({ code: "unexpected_response", status: res.status, method: "GET", path: "/files/get", message: "expected a 307 redirect with a location header" });
+        throw new ApiError({
+          code: "unexpected_response",
+          status: res.status,
+          method: "GET",
+          path: "/files/get",
+          message: "expected a 307 redirect with a location header",
+        });
       }
       return location;
     },
@@ -111,7 +123,10 @@ export function filesApi(t: Transport) {
     upload: (path: string, bytes: Bytes, opts: ContextOptions & { contentType?: string } = {}) =>
       t.json(
         "PUT /files/upload",
-        { query: { path, content_type: opts.contentType, client_id: opts.clientId }, body: { bytes, contentType: opts.contentType } },
+        {
+          query: { path, content_type: opts.contentType, client_id: opts.clientId },
+          body: { bytes, contentType: opts.contentType },
+        },
         z.string(),
       ),
 
@@ -122,7 +137,10 @@ export function filesApi(t: Transport) {
     uploadTemp: (bytes: Bytes, opts: ContextOptions & { extension?: string; contentType?: string } = {}) =>
       t.json(
         "POST /files/upload-temp",
-        { query: { extension: opts.extension, content_type: opts.contentType, client_id: opts.clientId }, body: { bytes, contentType: opts.contentType } },
+        {
+          query: { extension: opts.extension, content_type: opts.contentType, client_id: opts.clientId },
+          body: { bytes, contentType: opts.contentType },
+        },
         z.string(),
       ),
 
@@ -131,10 +149,24 @@ export function filesApi(t: Transport) {
      * with `/` gets `filename` appended. Returns the written URL. 422 for an s3:// path, 404 for a
      * client_id outside the caller's environment.
      */
-    uploadGcs: async (path: string, clientId: string, bytes: Bytes, filename: string, opts: { contentType?: string } = {}): Promise<string> => {
+    uploadGcs: async (
+      path: string,
+      clientId: string,
+      bytes: Bytes,
+      filename: string,
+      opts: { contentType?: string } = {},
+    ): Promise<string> => {
       const form = new FormData();
-      form.append("file_name", new Blob([new Uint8Array(bytes)], { type: opts.contentType ?? "application/octet-stream" }), filename);
-      const r = await t.json("PUT /files/upload-gcs", { query: { path, client_id: clientId }, body: { form } }, z.looseObject({ url: z.string() }));
+      form.append(
+        "file_name",
+        new Blob([new Uint8Array(bytes)], { type: opts.contentType ?? "application/octet-stream" }),
+        filename,
+      );
+      const r = await t.json(
+        "PUT /files/upload-gcs",
+        { query: { path, client_id: clientId }, body: { form } },
+        z.looseObject({ url: z.string() }),
+      );
       return r.url;
     },
 
@@ -144,7 +176,11 @@ export function filesApi(t: Transport) {
      * deeper objects stay). Deleting nothing succeeds. 422 for a depth below 1.
      */
     delete: (path: string, opts: ContextOptions & { maxDeletionDepth?: number | "unlimited" } = {}) =>
-      t.json("DELETE /files/delete", { query: { path, max_deletion_depth: opts.maxDeletionDepth, client_id: opts.clientId } }, z.boolean()),
+      t.json(
+        "DELETE /files/delete",
+        { query: { path, max_deletion_depth: opts.maxDeletionDepth, client_id: opts.clientId } },
+        z.boolean(),
+      ),
 
     /** `GET /files/sign`: a URL that reads the object for one hour; treat it as opaque. 404 for a bucket that is not readable. */
     sign: (path: string, opts: ContextOptions = {}) =>
@@ -178,7 +214,11 @@ export function filesApi(t: Transport) {
       const form = new FormData();
       for (const [k, v] of Object.entries(policy.fields)) form.append(k, v);
       const type = policy.fields["Content-Type"] ?? "application/octet-stream";
-      form.append("file", new Blob([new Uint8Array(bytes)], { type }), opts.filename ?? policy.fields.key?.split("/").pop() ?? "file");
+      form.append(
+        "file",
+        new Blob([new Uint8Array(bytes)], { type }),
+        opts.filename ?? policy.fields.key?.split("/").pop() ?? "file",
+      );
       await fetchSigned(t, "POST", policy.url, form);
     },
 
@@ -191,7 +231,8 @@ export function filesApi(t: Transport) {
       t.json("POST /files/resolve", { query: { path, job_id: opts.jobId }, idempotent: true }, z.string()),
 
     /** `GET /files/s3-iam-policy`: the bucket policy granting the environment's job and real-time roles `s3:*` on the bucket. 422 for an invalid bucket name. */
-    s3IamPolicy: (bucketName: string) => t.json("GET /files/s3-iam-policy", { query: { bucket_name: bucketName } }, BucketPolicy),
+    s3IamPolicy: (bucketName: string) =>
+      t.json("GET /files/s3-iam-policy", { query: { bucket_name: bucketName } }, BucketPolicy),
   };
   return api;
 }

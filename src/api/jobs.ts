@@ -68,9 +68,11 @@ export function jobsApi(t: Transport) {
     /** `GET /run/by-id/{job_id}`: the current run summary. 404 when not in the caller's environment. */
     get,
     /** `POST /run/by-id/{job_id}/cancel`: stops the job (status CANCELED). 400 when already finished or canceled; 404 when not found. */
-    cancel: (jobId: string) => t.json("POST /run/by-id/{job_id}/cancel", { params: { job_id: jobId }, idempotent: false }, JobRun),
+    cancel: (jobId: string) =>
+      t.json("POST /run/by-id/{job_id}/cancel", { params: { job_id: jobId }, idempotent: false }, JobRun),
     /** `GET /run/by-id/{job_id}/results`: objects the job wrote (empty until it succeeded). 404 when not found. */
-    results: (jobId: string) => t.json("GET /run/by-id/{job_id}/results", { params: { job_id: jobId } }, z.array(JobOutput)),
+    results: (jobId: string) =>
+      t.json("GET /run/by-id/{job_id}/results", { params: { job_id: jobId } }, z.array(JobOutput)),
     /** `GET /job/self`: the signed-in user's jobs, newest first, page by page. A service token gets 403. */
     listSelf: (opts?: PageOptions) =>
       listing((skip, limit) => t.json("GET /job/self", { query: { skip, limit } }, z.array(Job)), opts),
@@ -90,26 +92,48 @@ export function jobsApi(t: Transport) {
       if (res.status !== 307) return t.parse(route, spec, res, z.unknown());
       const location = res.headers.location;
       const path = `/job/by-id/${encodeURIComponent(jobId)}/config`;
-      if (!location) throw new ApiError({ code: "unexpected_response", status: 307, method: "GET", path, message: "redirect without a location" });
+      if (!location)
+        throw new ApiError({
+          code: "unexpected_response",
+          status: 307,
+          method: "GET",
+          path,
+          message: "redirect without a location",
+        });
       const r = await loadUndici().request(location, { method: "GET" });
       const body = Buffer.from(await r.body.arrayBuffer());
       const raw = { status: r.statusCode, headers: { "content-type": String(r.headers["content-type"] ?? "") }, body };
       if (r.statusCode >= 300) {
-        throw new ApiError({ code: codeForStatus(r.statusCode), status: r.statusCode, method: "GET", path, message: "reading the stored config from cloud storage failed" });
+        throw new ApiError({
+          code: codeForStatus(r.statusCode),
+          status: r.statusCode,
+          method: "GET",
+          path,
+          message: "reading the stored config from cloud storage failed",
+        });
       }
       return parseBody(raw);
     },
     /** `GET /job/events/by-job-id/{job_id}`: status history, oldest first. 404 when not found. */
-    events: (jobId: string) => t.json("GET /job/events/by-job-id/{job_id}", { params: { job_id: jobId } }, z.array(JobEvent)),
+    events: (jobId: string) =>
+      t.json("GET /job/events/by-job-id/{job_id}", { params: { job_id: jobId } }, z.array(JobEvent)),
     /**
      * `GET /logs/{job_id}`: every log line, oldest first; with `sinceMs` only lines stamped after it.
      * 404 when the job is not found or `region` is not the job's region.
      */
     logs: (jobId: string, opts: { sinceMs?: number; region?: string } = {}) =>
-      t.json("GET /logs/{job_id}", { params: { job_id: jobId }, query: { since_ms: opts.sinceMs, region: opts.region } }, z.array(LogLine)),
+      t.json(
+        "GET /logs/{job_id}",
+        { params: { job_id: jobId }, query: { since_ms: opts.sinceMs, region: opts.region } },
+        z.array(LogLine),
+      ),
     /** `GET /logs/{job_id}/tail`: the newest `limit` lines (default 1000), newest first. 404 as for `logs`. */
     tail: (jobId: string, opts: { limit?: number; region?: string } = {}) =>
-      t.json("GET /logs/{job_id}/tail", { params: { job_id: jobId }, query: { limit: opts.limit, region: opts.region } }, z.array(LogLine)),
+      t.json(
+        "GET /logs/{job_id}/tail",
+        { params: { job_id: jobId }, query: { limit: opts.limit, region: opts.region } },
+        z.array(LogLine),
+      ),
     /**
      * Polls `GET /run/by-id/{job_id}` until the job reaches a terminal status (SUCCEEDED, FAILED,
      * CANCELED) and returns that summary. Throws an `ApiError` with code `timeout` after `timeoutMs`,

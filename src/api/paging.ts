@@ -18,7 +18,10 @@ export interface Listing<T> extends AsyncIterable<T> {
   toArray(): Promise<T[]>;
 }
 
-export function listing<T>(fetchPage: (skip: number, limit: number) => Promise<T[]>, opts: PageOptions = {}): Listing<T> {
+export function listing<T>(
+  fetchPage: (skip: number, limit: number) => Promise<T[]>,
+  opts: PageOptions = {},
+): Listing<T> {
   const limit = opts.pageSize ?? DEFAULT_PAGE_SIZE;
   async function* pages(): AsyncGenerator<T[]> {
     let skip = opts.skip ?? 0;
@@ -44,14 +47,19 @@ export function listing<T>(fetchPage: (skip: number, limit: number) => Promise<T
 }
 
 /** Follows a cursor until a page comes back without one. */
-export async function* cursorPages<P>(fetchPage: (cursor: string | undefined) => Promise<{ page: P; next: string | undefined }>): AsyncGenerator<P> {
+export async function* cursorPages<P>(
+  fetchPage: (cursor: string | undefined) => Promise<{ page: P; next: string | undefined }>,
+): AsyncGenerator<P> {
   let cursor: string | undefined;
   const seen = new Set<string>();
   for (;;) {
     const { page, next } = await fetchPage(cursor);
     yield page;
     if (!next) return;
-    if (seen.has(next)) throw new Error(`The server returned the cursor "${next.slice(0, 16)}…" twice; stopping to avoid an endless loop.`);
+    if (seen.has(next))
+      throw new Error(
+        `The server returned the cursor "${next.slice(0, 16)}…" twice; stopping to avoid an endless loop.`,
+      );
     seen.add(next);
     cursor = next;
   }

@@ -64,7 +64,12 @@ export function runResult(res: RawResponse): RunResult {
       metadata = undefined;
     }
   }
-  return { body: res.body, contentType: res.headers["content-type"], metadata, requestId: res.headers["x-svc-request-id"] };
+  return {
+    body: res.body,
+    contentType: res.headers["content-type"],
+    metadata,
+    requestId: res.headers["x-svc-request-id"],
+  };
 }
 
 export function realtimeApi(t: Transport) {
@@ -75,7 +80,10 @@ export function realtimeApi(t: Transport) {
         query: { cache_max_age: input.cacheMaxAge },
         timeoutMs: input.timeoutMs ?? RUN_TIMEOUT_MS,
         body: {
-          json: { step_config: typeof input.stepConfig === "string" ? input.stepConfig : JSON.stringify(input.stepConfig), format: input.format },
+          json: {
+            step_config: typeof input.stepConfig === "string" ? input.stepConfig : JSON.stringify(input.stepConfig),
+            format: input.format,
+          },
         },
       })
       .then(runResult);
@@ -111,7 +119,11 @@ export function realtimeApi(t: Transport) {
     batchDeleteCache: (clientId: string, udfId: string, tiles: readonly Tile[]) =>
       t.json(
         "POST /realtime-shared/{client_id}/udf-cache/by-id/{udf_id}/batch-delete",
-        { params: { client_id: clientId, udf_id: udfId }, body: { json: { tiles: tiles.map(({ z, x, y }) => ({ z, x, y })) } }, idempotent: true },
+        {
+          params: { client_id: clientId, udf_id: udfId },
+          body: { json: { tiles: tiles.map(({ z, x, y }) => ({ z, x, y })) } },
+          idempotent: true,
+        },
         BatchDeleteResult,
       ),
 
@@ -120,11 +132,16 @@ export function realtimeApi(t: Transport) {
      * caller's environment and returns the raw output with its metadata headers. 404 for another
      * environment's instance; 422 when the UDF fails. Not retried.
      */
-    runUdf: (clientId: string, input: RunUdfInput) => run("POST /realtime/{client_id}/api/v1/run/udf", { client_id: clientId }, input),
+    runUdf: (clientId: string, input: RunUdfInput) =>
+      run("POST /realtime/{client_id}/api/v1/run/udf", { client_id: clientId }, input),
 
     /** `POST /realtime/{client_id}/api/v1/run/udf/tiles/{z}/{x}/{y}`: like {@link runUdf}, for one tile. */
     runTile: (clientId: string, tile: Tile, input: RunUdfInput) =>
-      run("POST /realtime/{client_id}/api/v1/run/udf/tiles/{z}/{x}/{y}", { client_id: clientId, z: tile.z, x: tile.x, y: tile.y }, input),
+      run(
+        "POST /realtime/{client_id}/api/v1/run/udf/tiles/{z}/{x}/{y}",
+        { client_id: clientId, z: tile.z, x: tile.x, y: tile.y },
+        input,
+      ),
   };
   return api;
 }

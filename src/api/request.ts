@@ -14,10 +14,7 @@ export type AuthMode =
   /** `Authorization: Svc-Canvas-Passcode <passcode>`, replacing other authentication. */
   | { passcode: string };
 
-export type RequestBody =
-  | { json: unknown }
-  | { bytes: Uint8Array; contentType?: string }
-  | { form: FormData };
+export type RequestBody = { json: unknown } | { bytes: Uint8Array; contentType?: string } | { form: FormData };
 
 export interface RequestSpec {
   /** Path parameters, substituted into `{name}` placeholders and URL-encoded (slashes included). */
@@ -80,7 +77,8 @@ export function expandPath(
       return hide && secretParams.includes(name) ? `{${name}}` : encodeURIComponent(String(v));
     });
   const path = sub(false);
-  if (missing.length) throw new Error(`Missing path parameter(s) ${[...new Set(missing)].join(", ")} for "${template}".`);
+  if (missing.length)
+    throw new Error(`Missing path parameter(s) ${[...new Set(missing)].join(", ")} for "${template}".`);
   return { path, display: sub(true) };
 }
 

@@ -27,30 +27,40 @@ export function isRetryableStatus(status: number): boolean {
 /** Connection-level failures worth another attempt: resets, refusals, closed sockets, time-outs. */
 export function isRetryableNetworkError(err: unknown): boolean {
   const code = (err as { code?: string })?.code ?? "";
-  return [
-    "ECONNRESET",
-    "ECONNREFUSED",
-    "EPIPE",
-    "ETIMEDOUT",
-    "UND_ERR_SOCKET",
-    "UND_ERR_CLOSED",
-    "UND_ERR_CONNECT_TIMEOUT",
-    "UND_ERR_HEADERS_TIMEOUT",
-    "UND_ERR_BODY_TIMEOUT",
-    "UND_ERR_ABORTED",
-    "ABORT_ERR",
-    "TimeoutError",
-  ].includes(code) || (err as { name?: string })?.name === "TimeoutError";
+  return (
+    [
+      "ECONNRESET",
+      "ECONNREFUSED",
+      "EPIPE",
+      "ETIMEDOUT",
+      "UND_ERR_SOCKET",
+      "UND_ERR_CLOSED",
+      "UND_ERR_CONNECT_TIMEOUT",
+      "UND_ERR_HEADERS_TIMEOUT",
+      "UND_ERR_BODY_TIMEOUT",
+      "UND_ERR_ABORTED",
+      "ABORT_ERR",
+      "TimeoutError",
+    ].includes(code) || (err as { name?: string })?.name === "TimeoutError"
+  );
 }
 
 /** Exponential back-off with "equal jitter": half fixed, half random. */
-export function backoffDelay(attempt: number, opts: Required<RetryOptions>, random: () => number = Math.random): number {
+export function backoffDelay(
+  attempt: number,
+  opts: Required<RetryOptions>,
+  random: () => number = Math.random,
+): number {
   const exp = Math.min(opts.maxDelayMs, opts.baseDelayMs * 2 ** (attempt - 1));
   return Math.round(exp / 2 + (exp / 2) * random());
 }
 
 /** Parses `Retry-After` (seconds or an HTTP date) into milliseconds, capped. */
-export function parseRetryAfter(value: string | undefined | null, opts: Required<RetryOptions>, now = Date.now()): number | undefined {
+export function parseRetryAfter(
+  value: string | undefined | null,
+  opts: Required<RetryOptions>,
+  now = Date.now(),
+): number | undefined {
   if (!value) return undefined;
   const v = value.trim();
   let ms: number;

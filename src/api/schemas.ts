@@ -64,10 +64,16 @@ const isTextOrNull = (v: unknown) => v === undefined || v === null || typeof v =
 export function plainlyValidUdf(v: unknown): v is Udf {
   if (typeof v !== "object" || v === null || Array.isArray(v)) return false;
   const r = v as Record<string, unknown>;
-  if (!isText(r.id) || !isText(r.slug) || !isText(r.udf_body) || !isText(r.udf_body_hash) || !isText(r.last_updated)) return false;
+  if (!isText(r.id) || !isText(r.slug) || !isText(r.udf_body) || !isText(r.udf_body_hash) || !isText(r.last_updated))
+    return false;
   if (!isTextOrNull(r.collection_id) || !isTextOrNull(r.collection_name)) return false;
   if (typeof r.is_visible !== "boolean" || !Number.isSafeInteger(r.position)) return false;
-  if (r.owning_user !== undefined && r.owning_user !== null && (typeof r.owning_user !== "object" || Array.isArray(r.owning_user))) return false;
+  if (
+    r.owning_user !== undefined &&
+    r.owning_user !== null &&
+    (typeof r.owning_user !== "object" || Array.isArray(r.owning_user))
+  )
+    return false;
   return r.shared_token === undefined || isText(r.shared_token);
 }
 
@@ -102,7 +108,11 @@ export type Canvas = z.infer<typeof Canvas>;
  * through unchecked, for callers that use none of them (a listing of every canvas of a team
  * carries every UDF body; checking them all would cost more than the rest of the read).
  */
-export const CanvasFields = z.looseObject({ ...canvasBase, share_client_id: nullableString, dashboard_body: nullableString });
+export const CanvasFields = z.looseObject({
+  ...canvasBase,
+  share_client_id: nullableString,
+  dashboard_body: nullableString,
+});
 export type CanvasFields = z.infer<typeof CanvasFields>;
 
 /** 2.4 Canvas object, lite variant: `udf_ids` instead of `udfs`. */

@@ -43,7 +43,11 @@ export function secretsApi(t: Transport) {
      * @throws ApiError 422 when value is not a string; 401; 403 as for {@link list}.
      */
     put: async (key: string, value: string): Promise<{ key: string }> => {
-      const r = await t.json("PUT /secrets/self/user/{key}", { params: { key }, body: { json: { value } }, secrets: [value] }, KeyOnly);
+      const r = await t.json(
+        "PUT /secrets/self/user/{key}",
+        { params: { key }, body: { json: { value } }, secrets: [value] },
+        KeyOnly,
+      );
       return { key: r.key };
     },
 

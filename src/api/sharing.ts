@@ -56,7 +56,8 @@ export interface SharedRunInput extends TokenAccess, RunTimeout {
 
 function sharedRunQuery(input: SharedRunInput): Record<string, QueryValue> {
   const query: Record<string, QueryValue> = {};
-  for (const [k, v] of Object.entries(input.parameters ?? {})) query[k] = v !== null && typeof v === "object" ? JSON.stringify(v) : (v as QueryValue);
+  for (const [k, v] of Object.entries(input.parameters ?? {}))
+    query[k] = v !== null && typeof v === "object" ? JSON.stringify(v) : (v as QueryValue);
   return { ...query, format: input.format, cache_max_age: input.cacheMaxAge, svc_session_token: input.sessionToken };
 }
 

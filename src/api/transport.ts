@@ -123,7 +123,9 @@ export class Transport {
           code: timedOut ? "timeout" : "network",
           method: req.method,
           path: req.displayPath,
-          message: timedOut ? `no answer from ${originOf(req.url)} within ${spec.timeoutMs ?? this.options.timeoutMs ?? 30_000} ms` : connectionFailure(req.url, err),
+          message: timedOut
+            ? `no answer from ${originOf(req.url)} within ${spec.timeoutMs ?? this.options.timeoutMs ?? 30_000} ms`
+            : connectionFailure(req.url, err),
           attempts: attempt,
           cause: err,
           secrets: req.secrets,
@@ -206,7 +208,16 @@ export class Transport {
     return new Promise<RawResponse>((resolve, reject) => {
       const answer = new AnswerCollector(resolve, reject, timeoutMs);
       try {
-        this.dispatcher.dispatch({ origin: url.origin, path: url.pathname + url.search, method: req.method as Dispatcher.HttpMethod, headers, body }, answer);
+        this.dispatcher.dispatch(
+          {
+            origin: url.origin,
+            path: url.pathname + url.search,
+            method: req.method as Dispatcher.HttpMethod,
+            headers,
+            body,
+          },
+          answer,
+        );
       } catch (e) {
         answer.onResponseError(undefined, e as Error);
       }
@@ -244,7 +255,11 @@ class AnswerCollector implements Dispatcher.DispatchHandler {
     if (this.timedOut) controller.abort(this.timedOut);
   }
 
-  onResponseStart(_controller: Dispatcher.DispatchController, statusCode: number, headers: Record<string, string | string[] | undefined>): void {
+  onResponseStart(
+    _controller: Dispatcher.DispatchController,
+    statusCode: number,
+    headers: Record<string, string | string[] | undefined>,
+  ): void {
     // 1xx answers (100 Continue) are not the answer.
     if (statusCode < 200) return;
     this.status = statusCode;
@@ -261,7 +276,12 @@ class AnswerCollector implements Dispatcher.DispatchHandler {
   }
 
   onResponseEnd(): void {
-    if (this.settle()) this.resolve({ status: this.status, headers: this.headers, body: this.chunks.length === 1 ? this.chunks[0]! : Buffer.concat(this.chunks) });
+    if (this.settle())
+      this.resolve({
+        status: this.status,
+        headers: this.headers,
+        body: this.chunks.length === 1 ? this.chunks[0]! : Buffer.concat(this.chunks),
+      });
   }
 
   onResponseError(_controller: Dispatcher.DispatchController | undefined, err: Error): void {
@@ -318,7 +338,9 @@ function originOf(url: string): string {
 function connectionFailure(url: string, err: unknown): string {
   const code = (err as { code?: string })?.code;
   const where = originOf(url);
-  if (code === "ECONNREFUSED") return `connection to ${where} refused (ECONNREFUSED): nothing answers there; check the address (SVC_BASE_URL or the target's base_url) and that the platform is up`;
-  if (code === "ENOTFOUND" || code === "EAI_AGAIN") return `connection to ${where} failed (${code}): the host name does not resolve; check the address (SVC_BASE_URL or the target's base_url)`;
+  if (code === "ECONNREFUSED")
+    return `connection to ${where} refused (ECONNREFUSED): nothing answers there; check the address (SVC_BASE_URL or the target's base_url) and that the platform is up`;
+  if (code === "ENOTFOUND" || code === "EAI_AGAIN")
+    return `connection to ${where} failed (${code}): the host name does not resolve; check the address (SVC_BASE_URL or the target's base_url)`;
   return `connection to ${where} failed (${code ?? (err as Error)?.message})`;
 }

@@ -31,7 +31,9 @@ export interface UpdateUdfInput {
 
 /** Where a UDF is looked up by name: `canvasName` given, on that canvas; else on the default canvas. */
 function byCanvas(prefix: string, canvasName: string | undefined): string {
-  return canvasName === undefined ? `GET ${prefix}/by-slug/{slug}` : `GET ${prefix}/by-collection/{canvas_name}/by-slug/{slug}`;
+  return canvasName === undefined
+    ? `GET ${prefix}/by-slug/{slug}`
+    : `GET ${prefix}/by-collection/{canvas_name}/by-slug/{slug}`;
 }
 
 export function udfsApi(t: Transport) {
@@ -60,7 +62,10 @@ export function udfsApi(t: Transport) {
      * the UDF is absent.
      */
     getExecEnvBySlug: (slug: string, canvasName?: string) =>
-      one(byCanvas("/udf/exec-env/self", canvasName), canvasName === undefined ? { slug } : { slug, canvas_name: canvasName }),
+      one(
+        byCanvas("/udf/exec-env/self", canvasName),
+        canvasName === undefined ? { slug } : { slug, canvas_name: canvasName },
+      ),
 
     /**
      * `GET /udf/by-user-handle/{handle}[/by-collection/{canvas_name}]/by-slug/{slug}`: a user's UDF
@@ -68,11 +73,19 @@ export function udfsApi(t: Transport) {
      * UDF is absent, or not visible to the caller (another team's private canvas).
      */
     getByUserHandle: (handle: string, slug: string, canvasName?: string) =>
-      one(byCanvas("/udf/by-user-handle/{handle}", canvasName), { handle, slug, ...(canvasName === undefined ? {} : { canvas_name: canvasName }) }),
+      one(byCanvas("/udf/by-user-handle/{handle}", canvasName), {
+        handle,
+        slug,
+        ...(canvasName === undefined ? {} : { canvas_name: canvasName }),
+      }),
 
     /** Like {@link getByUserHandle}, with the owner named by email: `GET /udf/by-user-email/{email}/...`. */
     getByUserEmail: (email: string, slug: string, canvasName?: string) =>
-      one(byCanvas("/udf/by-user-email/{email}", canvasName), { email, slug, ...(canvasName === undefined ? {} : { canvas_name: canvasName }) }),
+      one(byCanvas("/udf/by-user-email/{email}", canvasName), {
+        email,
+        slug,
+        ...(canvasName === undefined ? {} : { canvas_name: canvasName }),
+      }),
 
     /**
      * `POST /udf/new`: creates a UDF owned by the signed-in user. Returns it, with `shared_token`
@@ -80,8 +93,7 @@ export function udfsApi(t: Transport) {
      * `collection_id` is not a canvas of the caller's environment, 422 for an invalid slug or a
      * `udf_type` other than `auto`, 403 for a service token. Not retried (a replay would conflict).
      */
-    create: (input: CreateUdfInput) =>
-      t.json("POST /udf/new", { body: { json: { udf_type: "auto", ...input } } }, Udf),
+    create: (input: CreateUdfInput) => t.json("POST /udf/new", { body: { json: { udf_type: "auto", ...input } } }, Udf),
 
     /**
      * `POST /udf/by-id/{udf_id}`: changes slug, body and/or canvas. `udf_body_hash` changes exactly
@@ -98,6 +110,7 @@ export function udfsApi(t: Transport) {
      * emulator answers with the deleted record). 404 when it is not in the caller's environment, 403
      * for a service token.
      */
-    delete: (id: string): Promise<unknown> => t.json("DELETE /udf/by-id/{udf_id}", { params: { udf_id: id } }, z.unknown()),
+    delete: (id: string): Promise<unknown> =>
+      t.json("DELETE /udf/by-id/{udf_id}", { params: { udf_id: id } }, z.unknown()),
   };
 }

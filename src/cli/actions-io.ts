@@ -65,10 +65,10 @@ export function guardIo<S extends { stdout: Stream; stderr: Stream }>(io: S): Gu
  * (see {@link guardIo}) and flushed when it ends; `run` gets the guarded streams and the writer of
  * svc-iac's own workflow commands.
  */
-export async function runWithGuardedIo<S extends { stdout: Stream; stderr: Stream; env: NodeJS.ProcessEnv | Record<string, string | undefined> }, R>(
-  io: S,
-  run: (io: S, command?: (text: string) => void) => Promise<R>,
-): Promise<R> {
+export async function runWithGuardedIo<
+  S extends { stdout: Stream; stderr: Stream; env: NodeJS.ProcessEnv | Record<string, string | undefined> },
+  R,
+>(io: S, run: (io: S, command?: (text: string) => void) => Promise<R>): Promise<R> {
   if (!underActions(io.env)) return run(io);
   const guarded = guardIo(io);
   try {

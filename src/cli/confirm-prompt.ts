@@ -19,7 +19,14 @@ export interface Prompt {
 /** `Apply this change to p (default)? …`, `Apply these 12 changes …`, `Destroy these 3 objects …`. */
 export function confirmQuestion(plan: Pick<Plan, "actions" | "project" | "target">, name: "apply" | "destroy"): string {
   const n = plan.actions.length;
-  const what = name === "destroy" ? (n === 1 ? "Destroy this object of" : `Destroy these ${n.toLocaleString("en-US")} objects of`) : n === 1 ? "Apply this change to" : `Apply these ${n.toLocaleString("en-US")} changes to`;
+  const what =
+    name === "destroy"
+      ? n === 1
+        ? "Destroy this object of"
+        : `Destroy these ${n.toLocaleString("en-US")} objects of`
+      : n === 1
+        ? "Apply this change to"
+        : `Apply these ${n.toLocaleString("en-US")} changes to`;
   return `${what} ${plan.project} (${plan.target})?${name === "destroy" ? " There is no undo." : ""} Only "yes" is accepted:`;
 }
 
@@ -28,7 +35,12 @@ export function confirmQuestion(plan: Pick<Plan, "actions" | "project" | "target
  * key, not a signal), SIGINT or SIGTERM from elsewhere, or the end of stdin end the question with
  * "no", so the command stops the usual way: nothing changed, the lock released.
  */
-export async function confirmOnTerminal(io: PromptIo, plan: Plan, name: "apply" | "destroy", prompt: Prompt): Promise<boolean> {
+export async function confirmOnTerminal(
+  io: PromptIo,
+  plan: Plan,
+  name: "apply" | "destroy",
+  prompt: Prompt,
+): Promise<boolean> {
   const rl = createInterface({ input: io.stdin, output: io.stderr });
   const stop = new AbortController();
   const interrupt = (signal: NodeJS.Signals) => {

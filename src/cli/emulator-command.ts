@@ -6,25 +6,35 @@ import { parseCommandArgs, wholeNumberFlag } from "./command-args";
 import { CliUsageError } from "./usage";
 
 export async function runEmulatorCommand(argv: string[]): Promise<number> {
-  const { values } = parseCommandArgs("emulator", argv, {
-    host: { type: "string", default: "127.0.0.1" },
-    port: { type: "string", default: "0" },
-    "data-dir": { type: "string" },
-    seed: { type: "string" },
-    faults: { type: "string" },
-    "import-max-bytes": { type: "string" },
-    python: { type: "string" },
-    "run-time-limit": { type: "string" },
-  }, { positionals: false });
+  const { values } = parseCommandArgs(
+    "emulator",
+    argv,
+    {
+      host: { type: "string", default: "127.0.0.1" },
+      port: { type: "string", default: "0" },
+      "data-dir": { type: "string" },
+      seed: { type: "string" },
+      faults: { type: "string" },
+      "import-max-bytes": { type: "string" },
+      python: { type: "string" },
+      "run-time-limit": { type: "string" },
+    },
+    { positionals: false },
+  );
   const port = wholeNumberFlag("port", values.port, 0, 65535)!;
   const importMax = wholeNumberFlag("import-max-bytes", values["import-max-bytes"], 1);
   const limitText = values["run-time-limit"];
   // Seconds, fractions allowed ("0.5"); digits only, as the whole-number flags.
   const limit = limitText === undefined ? undefined : /^(\d+(\.\d*)?|\.\d+)$/.test(limitText) ? Number(limitText) : NaN;
   if (limit !== undefined && !(limit > 0 && limit <= 86_400)) {
-    throw new CliUsageError(`Invalid --run-time-limit "${limitText}": expected a number of seconds above 0 and at most 86400, e.g. 60 or 0.5.`);
+    throw new CliUsageError(
+      `Invalid --run-time-limit "${limitText}": expected a number of seconds above 0 and at most 86400, e.g. 60 or 0.5.`,
+    );
   }
-  if (values.python === "") throw new CliUsageError("Invalid --python \"\". Expected the path or command name of a Python 3 interpreter, e.g. /usr/bin/python3.");
+  if (values.python === "")
+    throw new CliUsageError(
+      'Invalid --python "". Expected the path or command name of a Python 3 interpreter, e.g. /usr/bin/python3.',
+    );
   if (values.faults) {
     try {
       parseFaultSpec(values.faults);
@@ -66,7 +76,9 @@ export async function runEmulatorCommand(argv: string[]): Promise<number> {
       data_dir: values["data-dir"] ?? null,
     }) + "\n",
   );
-  log(`listening on ${emu.origin} (${values["data-dir"] ? `data in ${values["data-dir"]}` : "in memory"}${values.faults ? `, faults: ${values.faults}` : ""}; UDF runs in ${emu.env.realtime.python}, time limit ${emu.env.realtime.timeLimitMs / 1000} s)`);
+  log(
+    `listening on ${emu.origin} (${values["data-dir"] ? `data in ${values["data-dir"]}` : "in memory"}${values.faults ? `, faults: ${values.faults}` : ""}; UDF runs in ${emu.env.realtime.python}, time limit ${emu.env.realtime.timeLimitMs / 1000} s)`,
+  );
   await new Promise<void>((resolve) => {
     const stop = (signal: string) => {
       log(`${signal}: stopping`);

@@ -25,10 +25,27 @@ async function run(argv: string[], io: CommandIo): Promise<number> {
   const dir = first !== undefined && !ADDRESS.test(first) ? first : undefined;
   const addresses = dir === undefined ? positionals : rest;
   const stray = addresses.filter((a) => !ADDRESS.test(a));
-  if (stray.length) throw new CliUsageError(`found ${stray.map((s) => JSON.stringify(s)).join(", ")}, expected addresses such as udf.ops_reports/loader or canvas.ops_reports (only the first argument may be the repository folder).`);
-  if (!addresses.length) throw new CliUsageError("Name what to forget: one or more addresses, as plan and drift print them (e.g. svc-iac forget udf.ops_reports/loader).");
-  const result = await forgetCommand({ dir: dir ?? ".", target: v.target, env: io.env, addresses, log: (line) => io.stderr.write(`${line}\n`) });
-  if (v.json) io.stdout.write(result.exitCode === 0 ? `${JSON.stringify({ version: 1, forgotten: result.forgotten, state: result.state }, null, 2)}\n` : failureJson(result.errors, result.message));
+  if (stray.length)
+    throw new CliUsageError(
+      `found ${stray.map((s) => JSON.stringify(s)).join(", ")}, expected addresses such as udf.ops_reports/loader or canvas.ops_reports (only the first argument may be the repository folder).`,
+    );
+  if (!addresses.length)
+    throw new CliUsageError(
+      "Name what to forget: one or more addresses, as plan and drift print them (e.g. svc-iac forget udf.ops_reports/loader).",
+    );
+  const result = await forgetCommand({
+    dir: dir ?? ".",
+    target: v.target,
+    env: io.env,
+    addresses,
+    log: (line) => io.stderr.write(`${line}\n`),
+  });
+  if (v.json)
+    io.stdout.write(
+      result.exitCode === 0
+        ? `${JSON.stringify({ version: 1, forgotten: result.forgotten, state: result.state }, null, 2)}\n`
+        : failureJson(result.errors, result.message),
+    );
   else if (result.exitCode === 0) io.stdout.write(forgetText(result));
   for (const e of result.errors) io.stderr.write(`${formatLoadError(e)}\n`);
   if (result.message) io.stderr.write(`${result.message}\n`);

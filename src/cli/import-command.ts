@@ -32,11 +32,14 @@ export async function runImportCommand(argv: string[], io: CommandIo = processIo
 async function run(argv: string[], io: CommandIo): Promise<number> {
   const parsed = parseCommandArgs("import", argv, OPTIONS);
   const { values: v, positionals } = parsed;
-  if (positionals.length > 1) throw new CliUsageError(`Too many arguments: ${positionals.join(" ")}. Expected at most one repository folder.`);
+  if (positionals.length > 1)
+    throw new CliUsageError(`Too many arguments: ${positionals.join(" ")}. Expected at most one repository folder.`);
   if (v.keep?.length) return runKeep(v.keep, v, positionals[0], io);
   if (v.all && v.canvas?.length) throw new CliUsageError("Give either --all or --canvas NAME, not both.");
   if (!v.all && !v.canvas?.length && !v.cronjobs && !v.secrets && !v["service-accounts"]) {
-    throw new CliUsageError("Name what to import: --canvas NAME (repeatable) and any of --cronjobs, --secrets, --service-accounts, or --all for everything.");
+    throw new CliUsageError(
+      "Name what to import: --canvas NAME (repeatable) and any of --cronjobs, --secrets, --service-accounts, or --all for everything.",
+    );
   }
   const all = !!v.all;
   const result = await importCommand({
@@ -62,12 +65,28 @@ async function run(argv: string[], io: CommandIo): Promise<number> {
 }
 
 /** `import --keep ADDRESS [--keep ADDRESS]...`: only the drifted fields of those objects, into their files. */
-async function runKeep(addresses: string[], v: ReturnType<typeof parseCommandArgs<typeof OPTIONS>>["values"], dir: string | undefined, io: CommandIo): Promise<number> {
-  const other = (["canvas", "all", "cronjobs", "secrets", "service-accounts", "force", "project"] as const).filter((k) => v[k] !== undefined && v[k] !== false);
+async function runKeep(
+  addresses: string[],
+  v: ReturnType<typeof parseCommandArgs<typeof OPTIONS>>["values"],
+  dir: string | undefined,
+  io: CommandIo,
+): Promise<number> {
+  const other = (["canvas", "all", "cronjobs", "secrets", "service-accounts", "force", "project"] as const).filter(
+    (k) => v[k] !== undefined && v[k] !== false,
+  );
   if (other.length) {
-    throw new CliUsageError(`--keep writes only the drifted fields of the objects it names, so it takes no ${other.map((k) => `--${k}`).join(", ")}. Run it alone: svc-iac import --keep ADDRESS [--target T] [--dry-run].`);
+    throw new CliUsageError(
+      `--keep writes only the drifted fields of the objects it names, so it takes no ${other.map((k) => `--${k}`).join(", ")}. Run it alone: svc-iac import --keep ADDRESS [--target T] [--dry-run].`,
+    );
   }
-  const result = await keepCommand({ dir: dir ?? ".", target: v.target, env: io.env, addresses, dryRun: !!v["dry-run"], log: (line) => io.stderr.write(`${line}\n`) });
+  const result = await keepCommand({
+    dir: dir ?? ".",
+    target: v.target,
+    env: io.env,
+    addresses,
+    dryRun: !!v["dry-run"],
+    log: (line) => io.stderr.write(`${line}\n`),
+  });
   if (result.keep) io.stdout.write(v.json ? toJson(result.keep as never) : renderKeepText(result.keep));
   else if (v.json) io.stdout.write(failureJson(result.errors, result.message));
   for (const e of result.errors) io.stderr.write(`${formatLoadError(e)}\n`);

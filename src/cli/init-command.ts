@@ -29,19 +29,28 @@ interface Io {
 /** The installed package's schemas folder as `node_modules/svc-iac/schemas`, looked up from `dir` upwards. */
 const INSTALLED_SCHEMAS = join("node_modules", "svc-iac", "schemas");
 
-export async function runInitCommand(argv: string[], io: Io = { stdout: process.stdout, stderr: process.stderr, cwd: process.cwd() }): Promise<number> {
+export async function runInitCommand(
+  argv: string[],
+  io: Io = { stdout: process.stdout, stderr: process.stderr, cwd: process.cwd() },
+): Promise<number> {
   const parsed = parseCommandArgs("init", argv, OPTIONS);
   const { values: v, positionals } = parsed;
-  if (positionals.length > 1) throw new CliUsageError(`Too many arguments: ${positionals.join(" ")}. Expected at most one folder.`);
+  if (positionals.length > 1)
+    throw new CliUsageError(`Too many arguments: ${positionals.join(" ")}. Expected at most one folder.`);
   const dir = resolve(io.cwd, positionals[0] ?? ".");
   const project = v.project ?? projectNameFrom(basename(dir));
-  if (!PROJECT_NAME.test(project)) throw new CliUsageError(`Invalid --project "${project}". A project name uses lower-case letters, digits, "_" and "-", starting with a letter or digit.`);
+  if (!PROJECT_NAME.test(project))
+    throw new CliUsageError(
+      `Invalid --project "${project}". A project name uses lower-case letters, digits, "_" and "-", starting with a letter or digit.`,
+    );
 
   const files = starterFiles({ project, schemaBase: schemaBaseFor(dir, v.schemas, io.cwd) });
   // An existing .gitignore (almost every repository has one) gets the line it lacks; any other file is never touched.
   const existing = Object.keys(files).filter((path) => path !== GITIGNORE && existsSync(join(dir, path)));
   if (existing.length > 0) {
-    io.stderr.write(`svc-iac init: not writing anything in ${dir}: ${existing.length === 1 ? "this file exists" : "these files exist"} already: ${existing.join(", ")}. Remove ${existing.length === 1 ? "it" : "them"} or choose another folder.\n`);
+    io.stderr.write(
+      `svc-iac init: not writing anything in ${dir}: ${existing.length === 1 ? "this file exists" : "these files exist"} already: ${existing.join(", ")}. Remove ${existing.length === 1 ? "it" : "them"} or choose another folder.\n`,
+    );
     return 1;
   }
   // The folder may be a checkout of someone else's repository: every file is read and written

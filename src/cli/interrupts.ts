@@ -20,23 +20,32 @@ export interface Interrupts {
 }
 
 /** Signal handling for one command; `say` writes to stderr. */
-export function interruptsFor(say: (text: string) => void, exit: (code: number) => void = (code) => process.exit(code)): Interrupts {
+export function interruptsFor(
+  say: (text: string) => void,
+  exit: (code: number) => void = (code) => process.exit(code),
+): Interrupts {
   let received: NodeJS.Signals | undefined;
   let approved = false;
   let receivedBeforeApproval = false;
   const on = (signal: NodeJS.Signals) => {
     if (received) {
-      say(`\nStopped at once (${signal} again): steps in flight may have changed the platform without being recorded; the next apply finds them by name.\n`);
+      say(
+        `\nStopped at once (${signal} again): steps in flight may have changed the platform without being recorded; the next apply finds them by name.\n`,
+      );
       exit(130);
       return;
     }
     received = signal;
     receivedBeforeApproval = !approved;
     if (!approved) {
-      say(`\nInterrupting (${signal}): nothing will be changed; finishing the read of the platform, then releasing the lock. Press Ctrl-C again to stop at once.\n`);
+      say(
+        `\nInterrupting (${signal}): nothing will be changed; finishing the read of the platform, then releasing the lock. Press Ctrl-C again to stop at once.\n`,
+      );
       return;
     }
-    say(`\nInterrupting (${signal}): no new step starts; waiting for the steps in flight, then saving the inventory and releasing the lock. Press Ctrl-C again to stop at once.\n`);
+    say(
+      `\nInterrupting (${signal}): no new step starts; waiting for the steps in flight, then saving the inventory and releasing the lock. Press Ctrl-C again to stop at once.\n`,
+    );
   };
   let listening = false;
   return {

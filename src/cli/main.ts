@@ -53,8 +53,13 @@ async function main(argv: string[]): Promise<number> {
   if (!command || command === "--help" || command === "-h" || command === "help") {
     // `svc-iac help plan`, as `svc-iac plan --help`.
     const about = command === "help" ? rest[0] : undefined;
-    if (about !== undefined && !isCommandName(about)) throw new CliUsageError(`help: unknown command "${about}". Expected one of: ${Object.keys(COMMANDS).join(", ")}.`);
-    process.stdout.write(about !== undefined ? formatCommandHelp(about as Parameters<typeof formatCommandHelp>[0]) : formatHelp());
+    if (about !== undefined && !isCommandName(about))
+      throw new CliUsageError(
+        `help: unknown command "${about}". Expected one of: ${Object.keys(COMMANDS).join(", ")}.`,
+      );
+    process.stdout.write(
+      about !== undefined ? formatCommandHelp(about as Parameters<typeof formatCommandHelp>[0]) : formatHelp(),
+    );
     return command ? 0 : 1;
   }
   // Before the command's module loads: `apply --help` never applies, whatever else it holds.
@@ -71,7 +76,9 @@ async function main(argv: string[]): Promise<number> {
     // Loaded only for this error: the help and every command start without it.
     const { closest } = require("../reconcile/load/diagnostics") as typeof import("../reconcile/load/diagnostics");
     const meant = command.startsWith("-") ? undefined : closest(command, Object.keys(COMMANDS));
-    throw new CliUsageError(`Unknown command "${command}".${meant ? ` Did you mean "${meant}"?` : ""} Expected one of: ${Object.keys(COMMANDS).join(", ")}.`);
+    throw new CliUsageError(
+      `Unknown command "${command}".${meant ? ` Did you mean "${meant}"?` : ""} Expected one of: ${Object.keys(COMMANDS).join(", ")}.`,
+    );
   }
   return run(rest);
 }

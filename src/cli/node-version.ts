@@ -12,7 +12,11 @@
 export const MIN_NODE_VERSION = "22.19.0";
 
 /** `[major, minor, patch]` of `v22.19.0` or `22.19`. */
-const parts = (version: string): number[] => version.replace(/^v/, "").split(".").map((n) => Number.parseInt(n, 10) || 0);
+const parts = (version: string): number[] =>
+  version
+    .replace(/^v/, "")
+    .split(".")
+    .map((n) => Number.parseInt(n, 10) || 0);
 
 /** Whether `found` (as `process.version`) is at least `needed`. */
 export function isAtLeast(found: string, needed: string): boolean {

@@ -18,9 +18,13 @@ export async function runProjectsCommand(argv: string[], io: CommandIo = process
 
 async function runProjects(argv: string[], io: CommandIo): Promise<number> {
   const { values, positionals } = parseCommandArgs("projects", argv, {
-    "changed-since": { type: "string" }, target: { type: "string", short: "t", multiple: true }, json: { type: "boolean" }, "no-color": { type: "boolean" },
+    "changed-since": { type: "string" },
+    target: { type: "string", short: "t", multiple: true },
+    json: { type: "boolean" },
+    "no-color": { type: "boolean" },
   });
-  if (positionals.length > 1) throw new CliUsageError(`projects: too many arguments: ${positionals.join(" ")}. Expected at most one folder.`);
+  if (positionals.length > 1)
+    throw new CliUsageError(`projects: too many arguments: ${positionals.join(" ")}. Expected at most one folder.`);
   const dir = positionals[0] ?? ".";
   checkRepositoryFolder("projects", dir);
   const changedSince = values["changed-since"];

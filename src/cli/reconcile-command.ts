@@ -52,10 +52,32 @@ const PLANNING_FLAGS = ["prune", "max-deletions", "allow-delete-all", "allow-cas
 
 const OPTIONS = {
   validate: { ...COMMON },
-  plan: { ...COMMON, ...PLAN_FLAGS, out: { type: "string" }, "detailed-exitcode": { type: "boolean" }, graph: { type: "string" } },
-  apply: { ...COMMON, ...PLAN_FLAGS, plan: { type: "string" }, "auto-approve": { type: "boolean" }, test: { type: "boolean" }, concurrency: { type: "string" }, "force-unlock": { type: "string" }, verbose: { type: "boolean" } },
+  plan: {
+    ...COMMON,
+    ...PLAN_FLAGS,
+    out: { type: "string" },
+    "detailed-exitcode": { type: "boolean" },
+    graph: { type: "string" },
+  },
+  apply: {
+    ...COMMON,
+    ...PLAN_FLAGS,
+    plan: { type: "string" },
+    "auto-approve": { type: "boolean" },
+    test: { type: "boolean" },
+    concurrency: { type: "string" },
+    "force-unlock": { type: "string" },
+    verbose: { type: "boolean" },
+  },
   drift: { ...COMMON, format: { type: "string" }, out: { type: "string" } },
-  destroy: { ...COMMON, "auto-approve": { type: "boolean" }, "allow-cascade": { type: "boolean" }, concurrency: { type: "string" }, "force-unlock": { type: "string" }, verbose: { type: "boolean" } },
+  destroy: {
+    ...COMMON,
+    "auto-approve": { type: "boolean" },
+    "allow-cascade": { type: "boolean" },
+    concurrency: { type: "string" },
+    "force-unlock": { type: "string" },
+    verbose: { type: "boolean" },
+  },
 } as const;
 
 interface Io {
@@ -65,7 +87,12 @@ interface Io {
   env: NodeJS.ProcessEnv;
 }
 
-const defaultIo = (): Io => ({ stdout: process.stdout, stderr: process.stderr, stdin: process.stdin, env: process.env });
+const defaultIo = (): Io => ({
+  stdout: process.stdout,
+  stderr: process.stderr,
+  stdin: process.stdin,
+  env: process.env,
+});
 
 /**
  * `plan --graph` alone means `--graph mermaid`; the next argument is its value only when it is a
@@ -95,7 +122,8 @@ const GRAPH_FORMATS = ["mermaid", "dot"] as const;
 
 function parse(name: Name, argv: string[]) {
   const { values, positionals } = parseCommandArgs(name, name === "plan" ? graphArgs(argv) : argv, OPTIONS[name]);
-  if (positionals.length > 1) throw new CliUsageError(`Too many arguments: ${positionals.join(" ")}. Expected at most one repository folder.`);
+  if (positionals.length > 1)
+    throw new CliUsageError(`Too many arguments: ${positionals.join(" ")}. Expected at most one repository folder.`);
   return { values: values as Record<string, string | boolean | undefined>, dir: positionals[0] ?? "." };
 }
 
@@ -120,12 +148,25 @@ const VERBOSE_HINT = "--verbose lists every object";
  * delete) one line per canvas when many share one; what changes or goes keeps its diff. `plan`
  * itself always shows every object, as `terraform plan` does: it is the document a review reads.
  */
-function changingPlanText(plan: Plan, name: string, v: Record<string, string | boolean | undefined>, color: boolean): string {
-  const bulk = v.verbose ? undefined : { actions: [name === "destroy" ? "delete" : "create"] as const, hint: VERBOSE_HINT };
+function changingPlanText(
+  plan: Plan,
+  name: string,
+  v: Record<string, string | boolean | undefined>,
+  color: boolean,
+): string {
+  const bulk = v.verbose
+    ? undefined
+    : { actions: [name === "destroy" ? "delete" : "create"] as const, hint: VERBOSE_HINT };
   return renderPlanText(plan, { color, command: stopWord(name), ...(bulk ? { bulk } : {}) });
 }
 
-function commandOptions(name: Name, v: Record<string, string | boolean | undefined>, dir: string, io: Io, prompt: Prompt): CommandOptions {
+function commandOptions(
+  name: Name,
+  v: Record<string, string | boolean | undefined>,
+  dir: string,
+  io: Io,
+  prompt: Prompt,
+): CommandOptions {
   const color = colorOn(v, io);
   const opts: CommandOptions = {
     dir,
@@ -138,7 +179,12 @@ function commandOptions(name: Name, v: Record<string, string | boolean | undefin
     outputs: v.outputs as string | undefined,
     discardTokens: !!v["discard-tokens"],
     detailedExitCode: !!v["detailed-exitcode"],
-    concurrency: wholeNumberFlag("concurrency", v.concurrency as string | undefined, CONCURRENCY_RANGE.min, CONCURRENCY_RANGE.max),
+    concurrency: wholeNumberFlag(
+      "concurrency",
+      v.concurrency as string | undefined,
+      CONCURRENCY_RANGE.min,
+      CONCURRENCY_RANGE.max,
+    ),
     ...(v.only ? { only: v.only as unknown as string[] } : {}),
     ...(v.replace ? { replace: v.replace as unknown as string[] } : {}),
     ...(name === "plan" && v.out ? { planOut: v.out as string } : {}),
@@ -146,7 +192,10 @@ function commandOptions(name: Name, v: Record<string, string | boolean | undefin
   };
   if (name === "apply" && v.plan !== undefined) {
     const given = PLANNING_FLAGS.filter((f) => v[f] !== undefined && v[f] !== false);
-    if (given.length) throw new CliUsageError(`--plan cannot be combined with ${given.map((f) => `--${f}`).join(", ")}: a saved plan is applied with the options it was planned with.`);
+    if (given.length)
+      throw new CliUsageError(
+        `--plan cannot be combined with ${given.map((f) => `--${f}`).join(", ")}: a saved plan is applied with the options it was planned with.`,
+      );
     opts.planFile = v.plan as string;
   }
   if (name === "apply" || name === "destroy") {
@@ -158,7 +207,10 @@ function commandOptions(name: Name, v: Record<string, string | boolean | undefin
     opts.progress = progressDisplay(io.stderr, { verbose: !!v.verbose, plan: () => approvedPlan });
     // A saved plan was reviewed already: applying it is the approval, as `terraform apply FILE`.
     if (!v["auto-approve"] && v.plan === undefined) {
-      if (!io.stdin.isTTY) throw new CliUsageError(`${name} needs --auto-approve when it cannot ask for confirmation (no terminal on stdin).`);
+      if (!io.stdin.isTTY)
+        throw new CliUsageError(
+          `${name} needs --auto-approve when it cannot ask for confirmation (no terminal on stdin).`,
+        );
       opts.confirm = async (plan) => {
         io.stdout.write(changingPlanText(plan, name, v, color));
         return confirmOnTerminal(io, plan, name === "destroy" ? "destroy" : "apply", prompt);
@@ -177,9 +229,15 @@ async function writeOut(dir: string, file: string, text: string): Promise<void> 
 function reportErrors(result: CommandResult, dir: string, io: Io, command: ((text: string) => void) | undefined): void {
   for (const e of result.errors) io.stderr.write(`${formatLoadError(e)}\n`);
   if (result.errors.length) {
-    io.stderr.write(`${result.errors.length} error${result.errors.length > 1 ? "s" : ""} in ${relative(".", resolve(dir)) || "."}; nothing was sent to the platform.\n`);
+    io.stderr.write(
+      `${result.errors.length} error${result.errors.length > 1 ? "s" : ""} in ${relative(".", resolve(dir)) || "."}; nothing was sent to the platform.\n`,
+    );
     if (command) {
-      for (const line of loadErrorAnnotations(result.errors, { repoDir: resolve(dir), workspace: io.env.GITHUB_WORKSPACE ?? process.cwd() })) command(line.endsWith("\n") ? line : `${line}\n`);
+      for (const line of loadErrorAnnotations(result.errors, {
+        repoDir: resolve(dir),
+        workspace: io.env.GITHUB_WORKSPACE ?? process.cwd(),
+      }))
+        command(line.endsWith("\n") ? line : `${line}\n`);
     }
   }
   if ("message" in result && result.message) io.stderr.write(`${result.message}\n`);
@@ -213,8 +271,14 @@ async function render(
   const print = printer(io, command);
   const message = "message" in result ? result.message : undefined;
   if (result.command === "validate") {
-    if (v.json) io.stdout.write(result.errors.length ? failureJson(result.errors, undefined, { valid: false }) : toJson({ valid: true, objects: result.objects } as never));
-    else if (!result.errors.length) io.stdout.write(`Valid: ${result.objects} object${result.objects === 1 ? "" : "s"}.\n`);
+    if (v.json)
+      io.stdout.write(
+        result.errors.length
+          ? failureJson(result.errors, undefined, { valid: false })
+          : toJson({ valid: true, objects: result.objects } as never),
+      );
+    else if (!result.errors.length)
+      io.stdout.write(`Valid: ${result.objects} object${result.objects === 1 ? "" : "s"}.\n`);
     return;
   }
   const nothingToShow = (result.command === "plan" && !result.plan) || (result.command === "drift" && !result.drift);
@@ -223,29 +287,56 @@ async function render(
     return;
   }
   if (result.command === "plan" && result.plan) {
-    print(v.json ? toJson(result.plan) : v.graph ? planPicture(result.plan, v.graph as (typeof GRAPH_FORMATS)[number]) : renderPlanText(result.plan, { color }));
-    if (v.out && result.exitCode !== 1) io.stderr.write(`Saved the plan to ${v.out as string}. To apply exactly this plan: svc-iac apply ${shellQuote(dirArg)} --plan ${shellQuote(v.out as string)}\n`);
+    print(
+      v.json
+        ? toJson(result.plan)
+        : v.graph
+          ? planPicture(result.plan, v.graph as (typeof GRAPH_FORMATS)[number])
+          : renderPlanText(result.plan, { color }),
+    );
+    if (v.out && result.exitCode !== 1)
+      io.stderr.write(
+        `Saved the plan to ${v.out as string}. To apply exactly this plan: svc-iac apply ${shellQuote(dirArg)} --plan ${shellQuote(v.out as string)}\n`,
+      );
   }
   if (result.command === "apply" || result.command === "destroy") {
     if (v.json) {
       if (!result.plan && !result.report) return void io.stdout.write(failureJson(result.errors, message));
       const stopped = result.errors.length || message ? { errors: result.errors, ...(message ? { message } : {}) } : {};
-      io.stdout.write(toJson({ plan: result.plan, report: result.report, ...stopped, ...(tests ? { tests: tests.report ?? null } : {}) } as never));
+      io.stdout.write(
+        toJson({
+          plan: result.plan,
+          report: result.report,
+          ...stopped,
+          ...(tests ? { tests: tests.report ?? null } : {}),
+        } as never),
+      );
       return;
     }
     if (result.command === "destroy" && result.plan && !result.plan.actions.length && result.exitCode === 0) {
-      io.stdout.write(`Nothing to destroy: the inventory of ${result.plan.project} (${result.plan.target}) records nothing that is still on the platform.\n`);
+      io.stdout.write(
+        `Nothing to destroy: the inventory of ${result.plan.project} (${result.plan.target}) records nothing that is still on the platform.\n`,
+      );
       return;
     }
     // With --auto-approve the plan was printed before the first change (see `run`).
-    if (result.plan && !planShown && (v["auto-approve"] || !result.report)) print(changingPlanText(result.plan, result.command, v, color));
+    if (result.plan && !planShown && (v["auto-approve"] || !result.report))
+      print(changingPlanText(result.plan, result.command, v, color));
     const bulk = v.verbose ? {} : { bulk: { ...(result.plan ? { plan: result.plan } : {}), hint: VERBOSE_HINT } };
-    if (result.report) print(`\n${renderApplyReportText(result.report, { command: result.command === "apply" ? "Apply" : "Destroy", ...bulk })}`);
+    if (result.report)
+      print(
+        `\n${renderApplyReportText(result.report, { command: result.command === "apply" ? "Apply" : "Destroy", ...bulk })}`,
+      );
   }
   if (result.command === "drift" && result.drift) {
     const shown = driftDocument(result.drift, driftFormat(v, stepSummaryIsStdout(io) ? "md" : "text"), color);
     print(shown.endsWith("\n") ? shown : `${shown}\n`);
-    if (v.out) await writeOut(dirArg, v.out as string, driftDocument(result.drift, driftFormat(v, (v.out as string).endsWith(".json") ? "json" : "md"), false));
+    if (v.out)
+      await writeOut(
+        dirArg,
+        v.out as string,
+        driftDocument(result.drift, driftFormat(v, (v.out as string).endsWith(".json") ? "json" : "md"), false),
+      );
   }
 }
 
@@ -285,7 +376,8 @@ async function run(name: Name, argv: string[], io: Io, command: ((text: string) 
     throw new CliUsageError(`Invalid --format "${values.format}". Expected text, md (or markdown) or json.`);
   }
   if (values.graph !== undefined) {
-    if (!GRAPH_FORMATS.includes(values.graph as never)) throw new CliUsageError(`Invalid --graph "${values.graph}". Expected ${GRAPH_FORMATS.join(" or ")}.`);
+    if (!GRAPH_FORMATS.includes(values.graph as never))
+      throw new CliUsageError(`Invalid --graph "${values.graph}". Expected ${GRAPH_FORMATS.join(" or ")}.`);
     if (values.json) throw new CliUsageError("--graph cannot be combined with --json: each prints one document.");
   }
   const prompt: Prompt = {};
@@ -348,9 +440,13 @@ async function run(name: Name, argv: string[], io: Io, command: ((text: string) 
   // apply --test: with --json the tests' report goes into the one JSON document, else after the apply's.
   const testing = name === "apply" && !!values.test;
   const json = !!values.json;
-  let tests = testing && json ? await testAfterApply(result, { dir, target: values.target as string | undefined, json }, io) : undefined;
+  let tests =
+    testing && json
+      ? await testAfterApply(result, { dir, target: values.target as string | undefined, json }, io)
+      : undefined;
   await render(name, result, values, io, dir, command, tests, planShown);
   reportErrors(result, dir, io, command);
-  if (testing && !json) tests = await testAfterApply(result, { dir, target: values.target as string | undefined, json }, io);
+  if (testing && !json)
+    tests = await testAfterApply(result, { dir, target: values.target as string | undefined, json }, io);
   return tests && tests.exitCode !== 0 ? 1 : result.exitCode;
 }

@@ -14,7 +14,9 @@ export function checkRepositoryFolder(command: string, dir: string): void {
   try {
     folder = statSync(dir).isDirectory();
   } catch {
-    throw new Error(`${command}: the folder ${shown} does not exist. DIR is the folder holding svc.yaml (default: the current folder).`);
+    throw new Error(
+      `${command}: the folder ${shown} does not exist. DIR is the folder holding svc.yaml (default: the current folder).`,
+    );
   }
   if (!folder) {
     const parent = dirname(dir);

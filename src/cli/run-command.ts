@@ -19,7 +19,10 @@ export function parseParams(given: readonly string[]): Record<string, string> {
   for (const p of given) {
     const eq = p.indexOf("=");
     const name = eq > 0 ? p.slice(0, eq) : "";
-    if (!/^[A-Za-z_][A-Za-z0-9_]*$/.test(name)) throw new CliUsageError(`Invalid --param "${p}": expected name=value, the name a Python identifier (e.g. --param city=sf).`);
+    if (!/^[A-Za-z_][A-Za-z0-9_]*$/.test(name))
+      throw new CliUsageError(
+        `Invalid --param "${p}": expected name=value, the name a Python identifier (e.g. --param city=sf).`,
+      );
     if (name in out) throw new CliUsageError(`--param ${name} is given twice: give each parameter once.`);
     out[name] = p.slice(eq + 1);
   }
@@ -28,7 +31,9 @@ export function parseParams(given: readonly string[]): Record<string, string> {
 
 /** `ran udf.x/y on rt-1 in 120 ms (computed now)`, or `(from the cache, computed …)`. */
 export function runFooter(r: RunOutcome): string {
-  const cache = r.cached ? `from the cache${r.cached_at ? `, computed ${r.cached_at}` : ""}` : "computed now, not from the cache";
+  const cache = r.cached
+    ? `from the cache${r.cached_at ? `, computed ${r.cached_at}` : ""}`
+    : "computed now, not from the cache";
   return `Ran ${r.address} on real-time instance ${r.client_id} in ${r.duration_ms.toLocaleString("en-US")} ms (${cache}).\n`;
 }
 
@@ -49,18 +54,36 @@ export async function runRunCommand(argv: string[], io: CommandIo = processIo())
 
 async function run(argv: string[], io: CommandIo): Promise<number> {
   const { values, positionals } = parseCommandArgs("run", argv, {
-    target: { type: "string", short: "t" }, param: { type: "string", multiple: true }, format: { type: "string" },
+    target: { type: "string", short: "t" },
+    param: { type: "string", multiple: true },
+    format: { type: "string" },
   });
-  if (positionals.length === 0) throw new CliUsageError("run needs the address of a deployed UDF, e.g. svc-iac run udf.listings/stats.");
-  if (positionals.length > 2) throw new CliUsageError(`Too many arguments: ${positionals.join(" ")}. Expected ADDRESS and at most one repository folder.`);
+  if (positionals.length === 0)
+    throw new CliUsageError("run needs the address of a deployed UDF, e.g. svc-iac run udf.listings/stats.");
+  if (positionals.length > 2)
+    throw new CliUsageError(
+      `Too many arguments: ${positionals.join(" ")}. Expected ADDRESS and at most one repository folder.`,
+    );
   const [address, dir = "."] = positionals as [string, string?];
   const format = values.format;
-  if (format !== undefined && !RUN_FORMATS.includes(format as RunFormat)) throw new CliUsageError(`Invalid --format "${format}". Expected ${RUN_FORMATS.join(" or ")}.`);
+  if (format !== undefined && !RUN_FORMATS.includes(format as RunFormat))
+    throw new CliUsageError(`Invalid --format "${format}". Expected ${RUN_FORMATS.join(" or ")}.`);
   const params = parseParams(values.param ?? []);
   checkRepositoryFolder("run", dir);
-  const result = await runCommand({ dir, target: values.target, env: io.env, address, params, format: (format as RunFormat | undefined) ?? "json", log: (line) => io.stderr.write(`${line}\n`) });
+  const result = await runCommand({
+    dir,
+    target: values.target,
+    env: io.env,
+    address,
+    params,
+    format: (format as RunFormat | undefined) ?? "json",
+    log: (line) => io.stderr.write(`${line}\n`),
+  });
   for (const e of result.errors) io.stderr.write(`${formatLoadError(e)}\n`);
-  if (result.errors.length) io.stderr.write(`${result.errors.length} error${result.errors.length > 1 ? "s" : ""} in ${relative(".", resolve(dir)) || "."}; nothing was run.\n`);
+  if (result.errors.length)
+    io.stderr.write(
+      `${result.errors.length} error${result.errors.length > 1 ? "s" : ""} in ${relative(".", resolve(dir)) || "."}; nothing was run.\n`,
+    );
   if (result.message) io.stderr.write(`${result.message}\n`);
   const r = result.result;
   if (!r) return 1;

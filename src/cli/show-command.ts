@@ -28,19 +28,38 @@ export async function runShowCommand(argv: string[], io: CommandIo = processIo()
 
 async function run(argv: string[], io: CommandIo): Promise<number> {
   const { values, positionals } = parseCommandArgs("show", argv, {
-    target: { type: "string", short: "t" }, offline: { type: "boolean" }, json: { type: "boolean" }, "no-color": { type: "boolean" },
+    target: { type: "string", short: "t" },
+    offline: { type: "boolean" },
+    json: { type: "boolean" },
+    "no-color": { type: "boolean" },
   });
   // Addresses hold a "." and never name a folder; a first argument that is a folder (or looks like a path) is DIR.
   const first = positionals[0];
-  const dirGiven = first !== undefined && (isFolder(first) || /[\\/]|^\.{1,2}$/.test(first) && !/^[a-z_]+\./.test(first));
+  const dirGiven =
+    first !== undefined && (isFolder(first) || (/[\\/]|^\.{1,2}$/.test(first) && !/^[a-z_]+\./.test(first)));
   const dir = dirGiven ? first! : ".";
   const only = dirGiven ? positionals.slice(1) : positionals;
   checkRepositoryFolder("show", dir);
-  const result = await showCommand({ dir, target: values.target, env: io.env, only, offline: !!values.offline, log: (line) => io.stderr.write(`${line}\n`) });
+  const result = await showCommand({
+    dir,
+    target: values.target,
+    env: io.env,
+    only,
+    offline: !!values.offline,
+    log: (line) => io.stderr.write(`${line}\n`),
+  });
   for (const e of result.errors) io.stderr.write(`${formatLoadError(e)}\n`);
-  if (result.errors.length) io.stderr.write(`${result.errors.length} error${result.errors.length > 1 ? "s" : ""} in ${relative(".", resolve(dir)) || "."}.\n`);
+  if (result.errors.length)
+    io.stderr.write(
+      `${result.errors.length} error${result.errors.length > 1 ? "s" : ""} in ${relative(".", resolve(dir)) || "."}.\n`,
+    );
   if (result.message) io.stderr.write(`${result.message}\n`);
-  if (values.json) io.stdout.write(result.report ? `${JSON.stringify(sortKeysDeep(result.report), null, 2)}\n` : failureJson(result.errors, result.message));
+  if (values.json)
+    io.stdout.write(
+      result.report
+        ? `${JSON.stringify(sortKeysDeep(result.report), null, 2)}\n`
+        : failureJson(result.errors, result.message),
+    );
   else if (result.report) io.stdout.write(renderShowText(result.report));
   return result.exitCode;
 }

@@ -10,26 +10,36 @@ import type { CommandResult } from "../reconcile/commands/command-types";
 import { sortKeysDeep } from "../canonical-json";
 import { failureJson } from "../reconcile/render/json";
 import { renderTestOutcome, renderTestSummary, testHeading } from "../reconcile/udf-tests/render-text";
-import { changedUdfs, testCommand, type TestCommandOptions, type TestCommandResult } from "../reconcile/udf-tests/test-command";
+import {
+  changedUdfs,
+  testCommand,
+  type TestCommandOptions,
+  type TestCommandResult,
+} from "../reconcile/udf-tests/test-command";
 import { parseCommandArgs } from "./command-args";
 import { checkRepositoryFolder } from "./repository-folder";
 import { CliUsageError } from "./usage";
 
 /** The JSON document of `test --json`: keys sorted, two-space indent. */
-export const testReportJson = (r: TestCommandResult) => (r.report ? `${JSON.stringify(sortKeysDeep(r.report), null, 2)}\n` : failureJson(r.errors, r.message));
+export const testReportJson = (r: TestCommandResult) =>
+  r.report ? `${JSON.stringify(sortKeysDeep(r.report), null, 2)}\n` : failureJson(r.errors, r.message);
 
 /** Runs the tests; live text output unless `json`. */
 async function run(opts: TestCommandOptions, json: boolean, io: CommandIo): Promise<TestCommandResult> {
   const live = json
     ? {}
     : {
-        onStart: (i: { project: string; target: string; clientId: string }) => io.stdout.write(testHeading(i.project, i.target, i.clientId)),
+        onStart: (i: { project: string; target: string; clientId: string }) =>
+          io.stdout.write(testHeading(i.project, i.target, i.clientId)),
         onResult: (o: Parameters<typeof renderTestOutcome>[0]) => io.stdout.write(renderTestOutcome(o)),
       };
   const result = await testCommand({ ...opts, ...live, log: (line) => io.stderr.write(`${line}\n`) });
   if (!json && result.report) io.stdout.write(renderTestSummary(result.report));
   for (const e of result.errors) io.stderr.write(`${formatLoadError(e)}\n`);
-  if (result.errors.length) io.stderr.write(`${result.errors.length} error${result.errors.length > 1 ? "s" : ""} in ${relative(".", resolve(opts.dir)) || "."}; no test was run.\n`);
+  if (result.errors.length)
+    io.stderr.write(
+      `${result.errors.length} error${result.errors.length > 1 ? "s" : ""} in ${relative(".", resolve(opts.dir)) || "."}; no test was run.\n`,
+    );
   if (result.message) io.stderr.write(`${result.message}\n`);
   return result;
 }
@@ -45,9 +55,13 @@ export async function runTestCommand(argv: string[], io: CommandIo = processIo()
 
 async function runTest(argv: string[], io: CommandIo): Promise<number> {
   const { values, positionals } = parseCommandArgs("test", argv, {
-    target: { type: "string", short: "t" }, only: { type: "string", multiple: true }, json: { type: "boolean" }, "no-color": { type: "boolean" },
+    target: { type: "string", short: "t" },
+    only: { type: "string", multiple: true },
+    json: { type: "boolean" },
+    "no-color": { type: "boolean" },
   });
-  if (positionals.length > 1) throw new CliUsageError(`Too many arguments: ${positionals.join(" ")}. Expected at most one repository folder.`);
+  if (positionals.length > 1)
+    throw new CliUsageError(`Too many arguments: ${positionals.join(" ")}. Expected at most one repository folder.`);
   const dir = positionals[0] ?? ".";
   checkRepositoryFolder("test", dir);
   const result = await run({ dir, target: values.target, env: io.env, only: values.only }, !!values.json, io);
@@ -59,11 +73,24 @@ async function runTest(argv: string[], io: CommandIo): Promise<number> {
  * `apply --test`: after a successful apply, the tests of the UDFs it created or changed. Undefined
  * when the apply failed (nothing is tested then; the apply's exit code already says so).
  */
-export async function testAfterApply(result: CommandResult, opts: { dir: string; target?: string; json: boolean }, io: CommandIo = processIo()): Promise<TestCommandResult | undefined> {
+export async function testAfterApply(
+  result: CommandResult,
+  opts: { dir: string; target?: string; json: boolean },
+  io: CommandIo = processIo(),
+): Promise<TestCommandResult | undefined> {
   if (result.command !== "apply" || result.exitCode !== 0 || !result.report) {
     io.stderr.write("Tests not run: the apply did not complete.\n");
     return undefined;
   }
   if (!opts.json) io.stdout.write("\n");
-  return run({ dir: opts.dir, target: opts.target ?? result.report.target, env: io.env, addresses: changedUdfs(result.report.results) }, opts.json, io);
+  return run(
+    {
+      dir: opts.dir,
+      target: opts.target ?? result.report.target,
+      env: io.env,
+      addresses: changedUdfs(result.report.results),
+    },
+    opts.json,
+    io,
+  );
 }

@@ -8,7 +8,21 @@ export class CliUsageError extends Error {
 }
 
 /** The commands, in the order the help lists them. */
-export const COMMAND_NAMES = ["emulator", "init", "validate", "plan", "apply", "drift", "test", "destroy", "import", "forget", "show", "run", "projects"] as const;
+export const COMMAND_NAMES = [
+  "emulator",
+  "init",
+  "validate",
+  "plan",
+  "apply",
+  "drift",
+  "test",
+  "destroy",
+  "import",
+  "forget",
+  "show",
+  "run",
+  "projects",
+] as const;
 export type CommandName = (typeof COMMAND_NAMES)[number];
 
 export const isCommandName = (s: string): s is CommandName => (COMMAND_NAMES as readonly string[]).includes(s);
@@ -143,7 +157,17 @@ const PLATFORM_NOTE = `  Without SVC_BASE_URL the commands run on an embedded em
 `;
 
 /** Commands that reach the platform (or the embedded emulator): their help ends with {@link PLATFORM_NOTE}. */
-const REACHES_PLATFORM: readonly CommandName[] = ["plan", "apply", "drift", "test", "destroy", "import", "forget", "show", "run"];
+const REACHES_PLATFORM: readonly CommandName[] = [
+  "plan",
+  "apply",
+  "drift",
+  "test",
+  "destroy",
+  "import",
+  "forget",
+  "show",
+  "run",
+];
 
 export function formatHelp(): string {
   return `svc-iac: infrastructure as code for the UDF platform

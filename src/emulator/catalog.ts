@@ -36,7 +36,13 @@ CREATE INDEX IF NOT EXISTS udf_shared_tokens_udf ON udf_shared_tokens(udf_id);
 /** Mints a per-UDF shared token (`fsh_...`). */
 export function mintUdfSharedToken(store: Store, udfId: string, accessScope: string, now: Date): string {
   const token = `fsh_${randomBytes(18).toString("base64url")}`;
-  store.run("INSERT INTO udf_shared_tokens (token, udf_id, access_scope, created_at) VALUES (?, ?, ?, ?)", token, udfId, accessScope, now.toISOString());
+  store.run(
+    "INSERT INTO udf_shared_tokens (token, udf_id, access_scope, created_at) VALUES (?, ?, ?, ?)",
+    token,
+    udfId,
+    accessScope,
+    now.toISOString(),
+  );
   return token;
 }
 
@@ -139,7 +145,11 @@ function ownerSummary(store: Store, userId: string | null, memo?: JsonMemo): Own
   if (!userId) return null;
   const known = memo?.owners.get(userId);
   if (known !== undefined) return known;
-  const u = store.get<{ id: string; name: string; handle: string | null }>("SELECT id, name, handle FROM users WHERE id = ?", userId) ?? null;
+  const u =
+    store.get<{ id: string; name: string; handle: string | null }>(
+      "SELECT id, name, handle FROM users WHERE id = ?",
+      userId,
+    ) ?? null;
   memo?.owners.set(userId, u);
   return u;
 }
@@ -153,8 +163,14 @@ function canvasName(store: Store, id: string, memo?: JsonMemo): string | null {
 }
 
 /** Spec 2.5. `shared_token` is added by the create handler only. */
-export function udfJson(store: Store, u: UdfRow, canvasNameGiven?: string | null, memo?: JsonMemo): Record<string, unknown> {
-  const name = canvasNameGiven !== undefined ? canvasNameGiven : u.collection_id ? canvasName(store, u.collection_id, memo) : null;
+export function udfJson(
+  store: Store,
+  u: UdfRow,
+  canvasNameGiven?: string | null,
+  memo?: JsonMemo,
+): Record<string, unknown> {
+  const name =
+    canvasNameGiven !== undefined ? canvasNameGiven : u.collection_id ? canvasName(store, u.collection_id, memo) : null;
   return {
     id: u.id,
     slug: u.slug,
@@ -177,7 +193,13 @@ export function canvasUdfs(store: Store, canvasId: string): UdfRow[] {
  * Spec 2.4, full or lite. The passcode is shown only to the owning environment; public readers
  * see `null`.
  */
-export function canvasJson(store: Store, c: CanvasRow, variant: "full" | "lite", viewer: Principal | undefined, memo: JsonMemo = jsonMemo()): Record<string, unknown> {
+export function canvasJson(
+  store: Store,
+  c: CanvasRow,
+  variant: "full" | "lite",
+  viewer: Principal | undefined,
+  memo: JsonMemo = jsonMemo(),
+): Record<string, unknown> {
   const owner = ownerSummary(store, c.owner_user_id, memo);
   const own = viewer !== undefined && viewer.envId === c.env_id;
   const base: Record<string, unknown> = {

@@ -95,7 +95,10 @@ function privateDataDir(dataDir: string): void {
     } catch (e) {
       const code = (e as NodeJS.ErrnoException).code;
       if (code === "ENOENT") continue;
-      if (code === "ELOOP") throw new Error(`${join(dataDir, name)} is a symlink; the emulator keeps its data only in regular files of its data dir.`);
+      if (code === "ELOOP")
+        throw new Error(
+          `${join(dataDir, name)} is a symlink; the emulator keeps its data only in regular files of its data dir.`,
+        );
       throw e;
     }
     try {
@@ -151,7 +154,11 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
 
   let faults = FaultInjector.from(options.faults);
   const router = createRouter(AREAS.flatMap((a) => a.routes));
-  const server = await listen(env, router, { host: options.host ?? "127.0.0.1", port: options.port ?? 0, faults: () => faults });
+  const server = await listen(env, router, {
+    host: options.host ?? "127.0.0.1",
+    port: options.port ?? 0,
+    faults: () => faults,
+  });
   env.origin = server.origin;
 
   const tick = () => {

@@ -32,15 +32,41 @@ export type FaultAction =
   | { kind: "reset" }
   | { kind: "lost" };
 
-const KEYS = ["seed", "500", "502", "503", "429", "retry-after", "reset", "lost", "latency", "methods", "paths", "after", "count"];
+const KEYS = [
+  "seed",
+  "500",
+  "502",
+  "503",
+  "429",
+  "retry-after",
+  "reset",
+  "lost",
+  "latency",
+  "methods",
+  "paths",
+  "after",
+  "count",
+];
 
 /** Parses a `--faults` spec; throws an Error naming the bad part and the expected form. */
 export function parseFaultSpec(text: string): FaultSpec {
   const spec: FaultSpec = {
-    seed: 1, error500: 0, error502: 0, error503: 0, rate429: 0, retryAfterSeconds: 1, reset: 0, lost: 0,
-    latencyMs: [0, 0], after: 0, count: Number.POSITIVE_INFINITY,
+    seed: 1,
+    error500: 0,
+    error502: 0,
+    error503: 0,
+    rate429: 0,
+    retryAfterSeconds: 1,
+    reset: 0,
+    lost: 0,
+    latencyMs: [0, 0],
+    after: 0,
+    count: Number.POSITIVE_INFINITY,
   };
-  for (const part of text.split(",").map((s) => s.trim()).filter(Boolean)) {
+  for (const part of text
+    .split(",")
+    .map((s) => s.trim())
+    .filter(Boolean)) {
     const [key, value] = part.split("=", 2);
     if (!KEYS.includes(key) || value === undefined) {
       throw new Error(`Invalid fault "${part}". Expected name=value with name one of ${KEYS.join(", ")}.`);
@@ -56,29 +82,52 @@ export function parseFaultSpec(text: string): FaultSpec {
       return n;
     };
     switch (key) {
-      case "seed": spec.seed = int(); break;
-      case "500": spec.error500 = rate(); break;
-      case "502": spec.error502 = rate(); break;
-      case "503": spec.error503 = rate(); break;
-      case "429": spec.rate429 = rate(); break;
-      case "retry-after": spec.retryAfterSeconds = int(); break;
-      case "reset": spec.reset = rate(); break;
-      case "lost": spec.lost = rate(); break;
-      case "after": spec.after = int(); break;
-      case "count": spec.count = int(); break;
+      case "seed":
+        spec.seed = int();
+        break;
+      case "500":
+        spec.error500 = rate();
+        break;
+      case "502":
+        spec.error502 = rate();
+        break;
+      case "503":
+        spec.error503 = rate();
+        break;
+      case "429":
+        spec.rate429 = rate();
+        break;
+      case "retry-after":
+        spec.retryAfterSeconds = int();
+        break;
+      case "reset":
+        spec.reset = rate();
+        break;
+      case "lost":
+        spec.lost = rate();
+        break;
+      case "after":
+        spec.after = int();
+        break;
+      case "count":
+        spec.count = int();
+        break;
       case "latency": {
         const m = /^(\d+)(?:-(\d+))?$/.exec(value);
         if (!m) throw new Error(`Invalid fault "${part}". Expected latency=MS or latency=MIN-MAX.`);
         spec.latencyMs = [Number(m[1]), Number(m[2] ?? m[1])];
         break;
       }
-      case "methods": spec.methods = value.split("|").map((m) => m.toUpperCase()); break;
-      case "paths": spec.paths = value.split("|"); break;
+      case "methods":
+        spec.methods = value.split("|").map((m) => m.toUpperCase());
+        break;
+      case "paths":
+        spec.paths = value.split("|");
+        break;
     }
   }
   return spec;
 }
-
 
 /** Decides, request by request, which fault (if any) to inject. Same spec, same sequence. */
 export class FaultInjector {

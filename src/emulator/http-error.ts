@@ -26,7 +26,12 @@ export const conflict = (detail: string) => new HttpError(409, detail);
 export const tooLarge = (detail: string) => new HttpError(413, detail);
 
 /** A 422 with one issue. `where` is `body`, `query` or `path`. */
-export function invalid(where: string, field: (string | number)[] | string, msg: string, type = "value_error"): HttpError {
+export function invalid(
+  where: string,
+  field: (string | number)[] | string,
+  msg: string,
+  type = "value_error",
+): HttpError {
   return new HttpError(422, [{ loc: [where, ...(Array.isArray(field) ? field : [field])], msg, type }]);
 }
 
@@ -44,17 +49,27 @@ export function fromZodIssues(where: string, issues: readonly z.core.$ZodIssue[]
       case "too_big":
         return {
           loc,
-          msg: i.origin === "array" || i.origin === "string" ? `Should have at most ${i.maximum} items` : `Input should be less than or equal to ${i.maximum}`,
+          msg:
+            i.origin === "array" || i.origin === "string"
+              ? `Should have at most ${i.maximum} items`
+              : `Input should be less than or equal to ${i.maximum}`,
           type: i.origin === "array" || i.origin === "string" ? "too_long" : "less_than_equal",
         };
       case "too_small":
         return {
           loc,
-          msg: i.origin === "array" || i.origin === "string" ? `Should have at least ${i.minimum} items` : `Input should be greater than or equal to ${i.minimum}`,
+          msg:
+            i.origin === "array" || i.origin === "string"
+              ? `Should have at least ${i.minimum} items`
+              : `Input should be greater than or equal to ${i.minimum}`,
           type: i.origin === "array" || i.origin === "string" ? "too_short" : "greater_than_equal",
         };
       case "invalid_value":
-        return { loc, msg: `Input should be ${i.values.map((v) => `'${String(v)}'`).join(" or ")}`, type: "literal_error" };
+        return {
+          loc,
+          msg: `Input should be ${i.values.map((v) => `'${String(v)}'`).join(" or ")}`,
+          type: "literal_error",
+        };
       case "unrecognized_keys":
         return { loc, msg: `Extra inputs are not permitted: ${i.keys.join(", ")}`, type: "extra_forbidden" };
       default:

@@ -21,7 +21,16 @@ import { ObjectStore, parseStoragePath } from "./object-store";
 import type { EmulatorEnv } from "./route";
 import { parseJson, type Store } from "./store";
 import { canonicalJson } from "../canonical-json";
-import { JOB_UDF_DDL, abortUdfRun, isInFlight, jobOutputPrefix, jobUdf, startUdfRun, udfRunState, type JobRunEnv } from "./job-udf-run";
+import {
+  JOB_UDF_DDL,
+  abortUdfRun,
+  isInFlight,
+  jobOutputPrefix,
+  jobUdf,
+  startUdfRun,
+  udfRunState,
+  type JobRunEnv,
+} from "./job-udf-run";
 
 /** What the lifecycle needs: the store, the object store folder the outputs are written to, and the UDF runner's settings. */
 export type JobEnv = JobRunEnv;
@@ -104,7 +113,11 @@ const iso = (ms: number) => new Date(ms).toISOString();
 export const configHash = (config: unknown) => createHash("sha256").update(canonicalJson(config)).digest("hex");
 
 /** Reads the emulator hint of a config; 422 under `body.config.emulator` when malformed. */
-export function emulatorHint(config: Record<string, unknown> | undefined): { durationMs: number; fail?: string; explicit?: boolean } {
+export function emulatorHint(config: Record<string, unknown> | undefined): {
+  durationMs: number;
+  fail?: string;
+  explicit?: boolean;
+} {
   const hint = config?.emulator;
   if (hint === undefined) return { durationMs: DEFAULT_DURATION_MS };
   if (hint === null || typeof hint !== "object" || Array.isArray(hint)) {
@@ -113,27 +126,45 @@ export function emulatorHint(config: Record<string, unknown> | undefined): { dur
   const h = hint as { duration_s?: unknown; fail?: unknown; error?: unknown };
   let durationMs = DEFAULT_DURATION_MS;
   if (h.duration_s !== undefined) {
-    if (typeof h.duration_s !== "number" || !Number.isFinite(h.duration_s) || h.duration_s < 0 || h.duration_s > 7 * 86400) {
-      throw invalid("body", ["config", "emulator", "duration_s"], "duration_s must be a number of seconds from 0 to 604800", "value_error");
+    if (
+      typeof h.duration_s !== "number" ||
+      !Number.isFinite(h.duration_s) ||
+      h.duration_s < 0 ||
+      h.duration_s > 7 * 86400
+    ) {
+      throw invalid(
+        "body",
+        ["config", "emulator", "duration_s"],
+        "duration_s must be a number of seconds from 0 to 604800",
+        "value_error",
+      );
     }
     durationMs = Math.round(h.duration_s * 1000);
   }
   if (h.fail !== undefined && typeof h.fail !== "boolean") {
     throw invalid("body", ["config", "emulator", "fail"], "Input should be a valid boolean", "bool_type");
   }
-  const fail = h.fail ? (typeof h.error === "string" && h.error ? h.error : "The job's step raised an error") : undefined;
+  const fail = h.fail
+    ? typeof h.error === "string" && h.error
+      ? h.error
+      : "The job's step raised an error"
+    : undefined;
   return { durationMs, fail, explicit: h.duration_s !== undefined };
 }
 
 function addEvent(store: Store, jobId: string, status: string, description: string, atMs: number): void {
   store.run(
     "INSERT INTO job_events (job_id, job_status, job_status_description, date_updated) VALUES (?, ?, ?, ?)",
-    jobId, status, description, iso(atMs),
+    jobId,
+    status,
+    description,
+    iso(atMs),
   );
 }
 
 function addLog(store: Store, jobId: string, atMs: number, ...messages: string[]): void {
-  for (const m of messages) store.run("INSERT INTO job_logs (job_id, timestamp_ms, message) VALUES (?, ?, ?)", jobId, atMs, m);
+  for (const m of messages)
+    store.run("INSERT INTO job_logs (job_id, timestamp_ms, message) VALUES (?, ?, ?)", jobId, atMs, m);
 }
 
 export function jobById(store: Store, id: string): JobRow | undefined {
@@ -151,10 +182,23 @@ export function submitJob(store: Store, input: SubmitInput): JobRow {
     `INSERT INTO jobs (id, env_id, user_id, service_account_id, cronjob_id, udf_id, udf_args, config, config_hash, instance_type,
        disk_size_gb, region, send_status_email, status, status_date, submitted_ms, duration_ms, fail_reason)
      VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 'PENDING', ?, ?, ?, ?)`,
-    id, input.envId, input.userId, input.serviceAccountId, input.cronjobId, input.udfId,
-    input.udfArgs == null ? null : JSON.stringify(input.udfArgs), config, config === null ? null : configHash(input.config),
-    input.instanceType ?? DEFAULTS.instanceType, input.diskSizeGb ?? DEFAULTS.diskSizeGb, input.region ?? DEFAULTS.region,
-    input.sendStatusEmail ?? true, iso(at), at, hint.durationMs, fail,
+    id,
+    input.envId,
+    input.userId,
+    input.serviceAccountId,
+    input.cronjobId,
+    input.udfId,
+    input.udfArgs == null ? null : JSON.stringify(input.udfArgs),
+    config,
+    config === null ? null : configHash(input.config),
+    input.instanceType ?? DEFAULTS.instanceType,
+    input.diskSizeGb ?? DEFAULTS.diskSizeGb,
+    input.region ?? DEFAULTS.region,
+    input.sendStatusEmail ?? true,
+    iso(at),
+    at,
+    hint.durationMs,
+    fail,
   );
   const what = input.cronjobId ? `cronjob ${input.cronjobId} (UDF ${input.udfId})` : "submitted configuration";
   addEvent(store, id, "PENDING", "Job submitted; waiting for an instance", at);
@@ -174,11 +218,18 @@ export function advanceJob(env: JobEnv, job: JobRow, now: Date): JobRow {
     const instance = `i-${randomBytes(8).toString("hex")}`;
     store.run(
       "UPDATE jobs SET status = 'RUNNING', status_date = ?, instance_id = ?, started_ms = ?, first_heartbeat = ?, last_heartbeat = ? WHERE id = ?",
-      iso(startAt), instance, startAt, iso(startAt), iso(startAt), row.id,
+      iso(startAt),
+      instance,
+      startAt,
+      iso(startAt),
+      iso(startAt),
+      row.id,
     );
     addEvent(store, row.id, "RUNNING", `Running on instance ${instance}`, startAt);
     addLog(
-      store, row.id, startAt,
+      store,
+      row.id,
+      startAt,
       `Instance ${instance} (${row.instance_type}, ${row.disk_size_gb} GB disk) started in ${row.region}`,
       row.udf_id ? `Running UDF ${row.udf_id}` : "Running the configured steps",
     );
@@ -196,28 +247,49 @@ export function advanceJob(env: JobEnv, job: JobRow, now: Date): JobRow {
     if (isInFlight(store, row.id)) {
       // The UDF still runs: the job runs on, heartbeating, whatever the clock says.
       const beat = started + Math.floor((nowMs - started) / HEARTBEAT_MS) * HEARTBEAT_MS;
-      if (iso(beat) !== row.last_heartbeat) store.run("UPDATE jobs SET last_heartbeat = ? WHERE id = ?", iso(beat), row.id);
+      if (iso(beat) !== row.last_heartbeat)
+        store.run("UPDATE jobs SET last_heartbeat = ? WHERE id = ?", iso(beat), row.id);
       return jobById(store, row.id)!;
     }
     const lost = "The emulator stopped while the UDF ran; the run was lost";
-    store.run("UPDATE jobs SET duration_ms = ?, fail_reason = ? WHERE id = ?", Math.max(1, nowMs - started), lost, row.id);
+    store.run(
+      "UPDATE jobs SET duration_ms = ?, fail_reason = ? WHERE id = ?",
+      Math.max(1, nowMs - started),
+      lost,
+      row.id,
+    );
     store.run("UPDATE job_udf_runs SET state = 'done' WHERE job_id = ?", row.id);
     row = jobById(store, row.id)!;
   }
   const endAt = started + row.duration_ms;
   const beatUpTo = Math.min(nowMs, endAt);
   const lastBeat = started + Math.floor((beatUpTo - started) / HEARTBEAT_MS) * HEARTBEAT_MS;
-  if (iso(lastBeat) !== row.last_heartbeat) store.run("UPDATE jobs SET last_heartbeat = ? WHERE id = ?", iso(lastBeat), row.id);
+  if (iso(lastBeat) !== row.last_heartbeat)
+    store.run("UPDATE jobs SET last_heartbeat = ? WHERE id = ?", iso(lastBeat), row.id);
   if (nowMs >= endAt) {
     const status = row.fail_reason ? "FAILED" : "SUCCEEDED";
-    store.run("UPDATE jobs SET status = ?, status_date = ?, finished_ms = ?, last_heartbeat = ? WHERE id = ?", status, iso(endAt), endAt, iso(endAt), row.id);
+    store.run(
+      "UPDATE jobs SET status = ?, status_date = ?, finished_ms = ?, last_heartbeat = ? WHERE id = ?",
+      status,
+      iso(endAt),
+      endAt,
+      iso(endAt),
+      row.id,
+    );
     if (row.fail_reason) {
       addEvent(store, row.id, status, row.fail_reason, endAt);
       addLog(store, row.id, endAt, `ERROR: ${row.fail_reason}`, `Instance ${row.instance_id} terminated`, "Job failed");
     } else {
       const n = run ? run.outputs : writeOutputs(env, row, endAt);
       addEvent(store, row.id, status, "Job completed successfully", endAt);
-      addLog(store, row.id, endAt, `Wrote ${n} output object(s)`, `Instance ${row.instance_id} terminated`, "Job succeeded");
+      addLog(
+        store,
+        row.id,
+        endAt,
+        `Wrote ${n} output object(s)`,
+        `Instance ${row.instance_id} terminated`,
+        "Job succeeded",
+      );
     }
   }
   return jobById(store, row.id)!;
@@ -244,12 +316,22 @@ export function cancelJob(env: JobEnv, job: JobRow, now: Date): JobRow {
   const store = env.store;
   const j = advanceJob(env, job, now);
   if (j.status === "CANCELED") throw badRequest(`Job ${j.id} is already canceled`);
-  if (TERMINAL.has(j.status)) throw badRequest(`Job ${j.id} has already finished with status ${j.status}; only a running or pending job can be canceled`);
+  if (TERMINAL.has(j.status))
+    throw badRequest(
+      `Job ${j.id} has already finished with status ${j.status}; only a running or pending job can be canceled`,
+    );
   const at = now.getTime();
   store.run("UPDATE jobs SET status = 'CANCELED', status_date = ?, finished_ms = ? WHERE id = ?", iso(at), at, j.id);
   abortUdfRun(store, j.id);
   addEvent(store, j.id, "CANCELED", "Canceled on request; instance terminated", at);
-  addLog(store, j.id, at, "Cancel requested", j.instance_id ? `Instance ${j.instance_id} terminated` : "No instance was started", "Job canceled");
+  addLog(
+    store,
+    j.id,
+    at,
+    "Cancel requested",
+    j.instance_id ? `Instance ${j.instance_id} terminated` : "No instance was started",
+    "Job canceled",
+  );
   return jobById(store, j.id)!;
 }
 
@@ -327,6 +409,11 @@ export function jobResults(env: JobEnv, j: JobRow) {
   const prefix = parseStoragePath(outputPrefix(env.store, j));
   return new ObjectStore(env.objectsDir, env.store).listAll(prefix).map((o) => {
     const url = `${prefix.scheme}://${prefix.bucket}/${o.key}`;
-    return { url, file_name: o.key.slice(o.key.lastIndexOf("/") + 1), size: o.size, last_modified: o.lastModified.toISOString() };
+    return {
+      url,
+      file_name: o.key.slice(o.key.lastIndexOf("/") + 1),
+      size: o.size,
+      last_modified: o.lastModified.toISOString(),
+    };
   });
 }

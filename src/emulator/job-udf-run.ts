@@ -56,28 +56,47 @@ export function abortUdfRun(store: Store, jobId: string): void {
 /** A parsed UDF body, or a message saying what is wrong with it. */
 export function bodyInput(raw: unknown): { ok: true; body: UdfBodyInput } | { ok: false; message: string } {
   const value = typeof raw === "string" ? parseJson<unknown>(raw, undefined) : raw;
-  if (!value || typeof value !== "object" || Array.isArray(value)) return { ok: false, message: "a UDF body must be a JSON object with code, entrypoint and headers" };
+  if (!value || typeof value !== "object" || Array.isArray(value))
+    return { ok: false, message: "a UDF body must be a JSON object with code, entrypoint and headers" };
   const b = value as Record<string, unknown>;
   if (typeof b.code !== "string" || !b.code.trim()) return { ok: false, message: "the UDF body has no code to run" };
   const headers = Array.isArray(b.headers) ? (b.headers as UdfBodyInput["headers"]) : [];
-  return { ok: true, body: { code: b.code, entrypoint: typeof b.entrypoint === "string" ? b.entrypoint : "udf", headers, name: typeof b.name === "string" ? b.name : undefined } };
+  return {
+    ok: true,
+    body: {
+      code: b.code,
+      entrypoint: typeof b.entrypoint === "string" ? b.entrypoint : "udf",
+      headers,
+      name: typeof b.name === "string" ? b.name : undefined,
+    },
+  };
 }
 
 /**
  * Checks the UDF part of a `POST /run` config (422 under `body.config.*`, 404 for an unknown saved
  * UDF) and returns the saved UDF's id and the arguments to record on the job.
  */
-export function checkRunConfig(store: Store, envId: string, config: Record<string, unknown>): { udfId?: string; udfArgs?: Record<string, unknown> } {
+export function checkRunConfig(
+  store: Store,
+  envId: string,
+  config: Record<string, unknown>,
+): { udfId?: string; udfArgs?: Record<string, unknown> } {
   const args = config.udf_args;
   if (args !== undefined && args !== null && (typeof args !== "object" || Array.isArray(args))) {
     throw invalid("body", ["config", "udf_args"], "udf_args must be an object of the UDF's parameters", "dict_type");
   }
   const udfArgs = (args ?? undefined) as Record<string, unknown> | undefined;
   if (config.udf_id !== undefined && config.udf !== undefined) {
-    throw invalid("body", ["config", "udf"], "give either udf_id (a saved UDF) or udf (an inline UDF body), not both", "value_error");
+    throw invalid(
+      "body",
+      ["config", "udf"],
+      "give either udf_id (a saved UDF) or udf (an inline UDF body), not both",
+      "value_error",
+    );
   }
   if (config.udf_id !== undefined) {
-    if (typeof config.udf_id !== "string" || !config.udf_id) throw invalid("body", ["config", "udf_id"], "udf_id must be the id of a saved UDF", "string_type");
+    if (typeof config.udf_id !== "string" || !config.udf_id)
+      throw invalid("body", ["config", "udf_id"], "udf_id must be the id of a saved UDF", "string_type");
     const u = udfById(store, config.udf_id);
     if (!u || u.env_id !== envId) throw notFound(`UDF ${config.udf_id} not found in this execution environment`);
     return { udfId: u.id, udfArgs };
@@ -101,7 +120,10 @@ export function jobUdf(job: JobLike): JobUdf | undefined {
 
 /** `running` (process in flight), `done` (recorded), or undefined (not started). */
 export function udfRunState(store: Store, jobId: string): { state: string; outputs: number } | undefined {
-  return store.get<{ state: string; outputs: number }>("SELECT state, outputs FROM job_udf_runs WHERE job_id = ?", jobId);
+  return store.get<{ state: string; outputs: number }>(
+    "SELECT state, outputs FROM job_udf_runs WHERE job_id = ?",
+    jobId,
+  );
 }
 
 /** True while this emulator has the job's process running (false after a restart). */
@@ -111,7 +133,14 @@ export const isInFlight = (store: Store, jobId: string) => flights(store).has(jo
 const lines = (text: string) => text.split(/\r?\n/).filter((l) => l.trim() !== "");
 
 /** A failure before any process ran (the UDF is gone, its body cannot run, the job was canceled first). */
-const notRun = (message: string): UdfRunFailure => ({ ok: false, kind: "exception", message, stdout: "", stderr: "", durationMs: 0 });
+const notRun = (message: string): UdfRunFailure => ({
+  ok: false,
+  kind: "exception",
+  message,
+  stdout: "",
+  stderr: "",
+  durationMs: 0,
+});
 
 /** Records what the run did: log lines, duration, failure, outputs. Runs outside any request. */
 function record(env: JobRunEnv, job: JobLike, startedMs: number, hintMs: number | undefined, r: UdfRunResult): void {
@@ -123,7 +152,8 @@ function record(env: JobRunEnv, job: JobLike, startedMs: number, hintMs: number 
   }
   const duration = Math.max(1, hintMs ?? r.durationMs);
   const endAt = startedMs + duration;
-  const log = (m: string) => store.run("INSERT INTO job_logs (job_id, timestamp_ms, message) VALUES (?, ?, ?)", job.id, endAt, m);
+  const log = (m: string) =>
+    store.run("INSERT INTO job_logs (job_id, timestamp_ms, message) VALUES (?, ?, ?)", job.id, endAt, m);
   for (const l of lines(r.stdout)) log(l);
   for (const l of lines(r.stderr)) log(l);
   let outputs = 0;
@@ -149,7 +179,9 @@ function writeOutput(env: JobRunEnv, job: JobLike, text: string, contentType: st
 
 /** `<env bucket>/jobs/<job_id>/`: where a job's outputs go (its first attached bucket). */
 export function jobOutputPrefix(store: Store, job: { id: string; env_id: string }): string {
-  const bucket = store.get<{ url: string }>("SELECT url FROM buckets WHERE env_id = ? ORDER BY url LIMIT 1", job.env_id)?.url ?? `s3://svc-jobs-${job.env_id}`;
+  const bucket =
+    store.get<{ url: string }>("SELECT url FROM buckets WHERE env_id = ? ORDER BY url LIMIT 1", job.env_id)?.url ??
+    `s3://svc-jobs-${job.env_id}`;
   return `${bucket}/jobs/${job.id}/`;
 }
 
@@ -162,7 +194,13 @@ function inTransaction(store: Store, fn: () => void): void {
  * Starts the job's UDF (called when the job turns RUNNING). The outcome is recorded when the
  * process ends; until then {@link isInFlight} is true.
  */
-export function startUdfRun(env: JobRunEnv, job: JobLike, udf: JobUdf, startedMs: number, hintMs: number | undefined): void {
+export function startUdfRun(
+  env: JobRunEnv,
+  job: JobLike,
+  udf: JobUdf,
+  startedMs: number,
+  hintMs: number | undefined,
+): void {
   const store = env.store;
   store.run("INSERT OR REPLACE INTO job_udf_runs (job_id, state, outputs) VALUES (?, 'running', 0)", job.id);
   let body: UdfBodyInput | undefined;
@@ -189,18 +227,24 @@ export function startUdfRun(env: JobRunEnv, job: JobLike, udf: JobUdf, startedMs
     const release = await rt.acquire(); // batch runs share the emulator's Python slots with real-time runs
     try {
       if (controller.signal.aborted) return notRun("canceled before it started");
-      return await runUdf({ body: body!, parameters, python: rt.python, timeoutMs: rt.timeLimitMs, cwd: rt.runDir(`job-${job.id}`), signal: controller.signal });
+      return await runUdf({
+        body: body!,
+        parameters,
+        python: rt.python,
+        timeoutMs: rt.timeLimitMs,
+        cwd: rt.runDir(`job-${job.id}`),
+        signal: controller.signal,
+      });
     } finally {
       release();
     }
   };
-  void run()
-    .then((r) => {
-      flights(store).delete(job.id);
-      try {
-        inTransaction(store, () => record(env, job, startedMs, hintMs, r));
-      } catch (e) {
-        env.log(`recording the UDF run of job ${job.id} failed: ${(e as Error).message}`); // the emulator was closed meanwhile
-      }
-    });
+  void run().then((r) => {
+    flights(store).delete(job.id);
+    try {
+      inTransaction(store, () => record(env, job, startedMs, hintMs, r));
+    } catch (e) {
+      env.log(`recording the UDF run of job ${job.id} failed: ${(e as Error).message}`); // the emulator was closed meanwhile
+    }
+  });
 }

@@ -2,7 +2,15 @@
  * The emulator's key material: one master key (kept in the data dir, or random in memory) from
  * which the at-rest encryption key, the URL-signing key and the seed tokens are derived.
  */
-import { createCipheriv, createDecipheriv, createHash, createHmac, hkdfSync, randomBytes, timingSafeEqual } from "node:crypto";
+import {
+  createCipheriv,
+  createDecipheriv,
+  createHash,
+  createHmac,
+  hkdfSync,
+  randomBytes,
+  timingSafeEqual,
+} from "node:crypto";
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 

@@ -27,7 +27,8 @@ export function parseMultipartSync(body: Buffer, contentTypeHeader: string | str
   for (;;) {
     pos += delimiter.length;
     if (body.subarray(pos, pos + 2).toString() === "--") return parts;
-    if (body.subarray(pos, pos + 2).toString() !== "\r\n") throw badRequest("Malformed multipart body: bad boundary line");
+    if (body.subarray(pos, pos + 2).toString() !== "\r\n")
+      throw badRequest("Malformed multipart body: bad boundary line");
     pos += 2;
     const headerEnd = body.indexOf("\r\n\r\n", pos);
     if (headerEnd < 0) throw badRequest("Malformed multipart body: part headers do not end");

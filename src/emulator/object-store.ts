@@ -7,7 +7,18 @@
  * 409 with a clear detail. Empty folders never show up: deleting prunes them.
  */
 import {
-  closeSync, existsSync, mkdirSync, openSync, readSync, readdirSync, readFileSync, rmdirSync, statSync, unlinkSync, utimesSync, writeFileSync,
+  closeSync,
+  existsSync,
+  mkdirSync,
+  openSync,
+  readSync,
+  readdirSync,
+  readFileSync,
+  rmdirSync,
+  statSync,
+  unlinkSync,
+  utimesSync,
+  writeFileSync,
 } from "node:fs";
 import { dirname, join } from "node:path";
 import { conflict, invalid } from "./http-error";
@@ -36,18 +47,25 @@ export const objectUrl = (p: StoragePath) => `${bucketUrl(p)}/${p.key}`;
  * an absolute key (`s3://b//x`), empty inner segments or NUL bytes give 422 at `loc` (default
  * `["query", "path"]`).
  */
-export function parseStoragePath(path: string | null | undefined, loc: (string | number)[] = ["path"], where = "query"): StoragePath {
+export function parseStoragePath(
+  path: string | null | undefined,
+  loc: (string | number)[] = ["path"],
+  where = "query",
+): StoragePath {
   if (path === null || path === undefined || path === "") throw invalid(where, loc, "Field required", "missing");
   const m = /^(s3|gs):\/\/([^/]*)(?:\/(.*))?$/s.exec(path);
   if (!m) throw invalid(where, loc, `The path must start with s3:// or gs:// (got "${path.slice(0, 200)}")`);
   const [, scheme, bucket, key = ""] = m;
-  if (!/^[A-Za-z0-9][A-Za-z0-9._-]{0,222}$/.test(bucket)) throw invalid(where, loc, `"${bucket}" is not a valid bucket name`);
-  if (key.startsWith("/")) throw invalid(where, loc, "The object key must not be absolute (no slash right after the bucket name)");
+  if (!/^[A-Za-z0-9][A-Za-z0-9._-]{0,222}$/.test(bucket))
+    throw invalid(where, loc, `"${bucket}" is not a valid bucket name`);
+  if (key.startsWith("/"))
+    throw invalid(where, loc, "The object key must not be absolute (no slash right after the bucket name)");
   if (key.includes("\0")) throw invalid(where, loc, "The object key must not contain NUL bytes");
   const segments = key.split("/");
   segments.forEach((s, i) => {
     if (s === "." || s === "..") throw invalid(where, loc, `The object key must not contain "${s}" segments`);
-    if (s === "" && i < segments.length - 1) throw invalid(where, loc, "The object key must not contain empty segments (//)");
+    if (s === "" && i < segments.length - 1)
+      throw invalid(where, loc, "The object key must not contain empty segments (//)");
   });
   return { scheme: scheme as "s3" | "gs", bucket, key };
 }
@@ -88,7 +106,10 @@ export class ObjectStore {
 
   read(p: StoragePath): { bytes: Buffer; contentType: string } | undefined {
     if (!this.stat(p)) return undefined;
-    const row = this.store.get<{ content_type: string }>("SELECT content_type FROM file_objects WHERE url = ?", objectUrl(p));
+    const row = this.store.get<{ content_type: string }>(
+      "SELECT content_type FROM file_objects WHERE url = ?",
+      objectUrl(p),
+    );
     return { bytes: readFileSync(this.fsPath(p, p.key)), contentType: row?.content_type ?? "application/octet-stream" };
   }
 
@@ -114,15 +135,20 @@ export class ObjectStore {
       dir = join(dir, segments[i]);
       if (existsSync(dir) && !statSync(dir).isDirectory()) {
         const blocking = objectUrl({ ...p, key: segments.slice(0, i + 1).join("/") });
-        throw conflict(`Cannot write ${objectUrl(p)}: the emulator's store already holds an object at ${blocking}, and an object cannot also be a folder`);
+        throw conflict(
+          `Cannot write ${objectUrl(p)}: the emulator's store already holds an object at ${blocking}, and an object cannot also be a folder`,
+        );
       }
     }
     if (existsSync(f) && statSync(f).isDirectory()) {
-      throw conflict(`Cannot write ${objectUrl(p)}: the emulator's store already holds objects under ${objectUrl(p)}/, and a folder cannot also be an object`);
+      throw conflict(
+        `Cannot write ${objectUrl(p)}: the emulator's store already holds objects under ${objectUrl(p)}/, and a folder cannot also be an object`,
+      );
     }
     this.store.run(
       "INSERT INTO file_objects (url, content_type) VALUES (?, ?) ON CONFLICT (url) DO UPDATE SET content_type = excluded.content_type",
-      objectUrl(p), contentType,
+      objectUrl(p),
+      contentType,
     );
     mkdirSync(dirname(f), { recursive: true });
     writeFileSync(f, bytes);

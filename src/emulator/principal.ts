@@ -14,13 +14,7 @@ export interface Principal {
   tier?: string;
 }
 
-export type Scope =
-  | "user"
-  | "environment"
-  | "user_or_environment"
-  | "by_token"
-  | "public_or_authorized"
-  | "public";
+export type Scope = "user" | "environment" | "user_or_environment" | "by_token" | "public_or_authorized" | "public";
 
 export type ParsedAuth =
   | { scheme: "none" }
@@ -39,9 +33,23 @@ export function parseAuthorization(header: string | undefined): ParsedAuth {
 }
 
 /** Records a service account and its token (only the token's hash is stored). */
-export function insertServiceAccount(store: Store, row: { id: string; env_id: string; name: string; created_at: string }, token: string): void {
-  store.run("INSERT INTO service_accounts (id, env_id, name, created_at) VALUES (?, ?, ?, ?)", row.id, row.env_id, row.name, row.created_at);
-  store.run("INSERT INTO credentials (token_hash, kind, subject_id) VALUES (?, 'service', ?)", hashToken(token), row.id);
+export function insertServiceAccount(
+  store: Store,
+  row: { id: string; env_id: string; name: string; created_at: string },
+  token: string,
+): void {
+  store.run(
+    "INSERT INTO service_accounts (id, env_id, name, created_at) VALUES (?, ?, ?, ?)",
+    row.id,
+    row.env_id,
+    row.name,
+    row.created_at,
+  );
+  store.run(
+    "INSERT INTO credentials (token_hash, kind, subject_id) VALUES (?, 'service', ?)",
+    hashToken(token),
+    row.id,
+  );
 }
 
 /** Resolves a Bearer or service credential to a principal, or throws 401. */
@@ -52,13 +60,20 @@ export function resolveCredential(store: Store, auth: ParsedAuth): Principal | u
     "SELECT kind, subject_id FROM credentials WHERE token_hash = ?",
     hashToken(auth.credential),
   );
-  if (!row || (auth.scheme === "bearer") !== (row.kind === "user")) throw unauthorized("Invalid or expired credentials");
+  if (!row || (auth.scheme === "bearer") !== (row.kind === "user"))
+    throw unauthorized("Invalid or expired credentials");
   if (row.kind === "user") {
-    const u = store.get<{ id: string; env_id: string; tier: string }>("SELECT id, env_id, tier FROM users WHERE id = ?", row.subject_id);
+    const u = store.get<{ id: string; env_id: string; tier: string }>(
+      "SELECT id, env_id, tier FROM users WHERE id = ?",
+      row.subject_id,
+    );
     if (!u) throw unauthorized("Invalid or expired credentials");
     return { kind: "user", envId: u.env_id, userId: u.id, tier: u.tier };
   }
-  const sa = store.get<{ id: string; env_id: string }>("SELECT id, env_id FROM service_accounts WHERE id = ?", row.subject_id);
+  const sa = store.get<{ id: string; env_id: string }>(
+    "SELECT id, env_id FROM service_accounts WHERE id = ?",
+    row.subject_id,
+  );
   if (!sa) throw unauthorized("Invalid or expired credentials");
   return { kind: "service", envId: sa.env_id, serviceAccountId: sa.id };
 }
@@ -74,7 +89,8 @@ export function authorize(scope: Scope, store: Store, auth: ParsedAuth): Princip
     default: {
       const p = resolveCredential(store, auth);
       if (!p) throw unauthorized();
-      if (scope === "user" && p.kind !== "user") throw forbidden("This endpoint acts on a user; a service account token cannot be used");
+      if (scope === "user" && p.kind !== "user")
+        throw forbidden("This endpoint acts on a user; a service account token cannot be used");
       return p;
     }
   }

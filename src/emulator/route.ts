@@ -53,10 +53,15 @@ export class Reply {
   ) {}
 }
 
-export const json = (status: number, body: unknown, headers: Record<string, string> = {}) => new Reply(status, body, headers);
+export const json = (status: number, body: unknown, headers: Record<string, string> = {}) =>
+  new Reply(status, body, headers);
 export const noContent = () => new Reply(204, undefined, {}, true);
-export const bytes = (status: number, body: Buffer | string, contentType: string, headers: Record<string, string> = {}) =>
-  new Reply(status, body, { "content-type": contentType, ...headers }, true);
+export const bytes = (
+  status: number,
+  body: Buffer | string,
+  contentType: string,
+  headers: Record<string, string> = {},
+) => new Reply(status, body, { "content-type": contentType, ...headers }, true);
 export const redirect = (location: string, status = 307) => new Reply(status, undefined, { location }, true);
 
 /**
@@ -67,7 +72,10 @@ export function refuseRepeatedParameters(query: URLSearchParams, repeatable: rea
   for (const name of new Set(query.keys())) {
     const count = query.getAll(name).length;
     if (count > 1 && !repeatable.includes(name)) {
-      throw new HttpError(400, `Query parameter ${JSON.stringify(name.slice(0, 64))} was given ${count} times; it takes one value`);
+      throw new HttpError(
+        400,
+        `Query parameter ${JSON.stringify(name.slice(0, 64))} was given ${count} times; it takes one value`,
+      );
     }
   }
 }
@@ -115,7 +123,8 @@ export function parseBody<S extends z.ZodType>(ctx: RequestContext, schema: S): 
 /** Validates query parameters (each name's one value, arrays for names given in `arrays`; the server already refused other repeats). */
 export function parseQuery<S extends z.ZodType>(ctx: RequestContext, schema: S, arrays: string[] = []): z.infer<S> {
   const input: Record<string, unknown> = {};
-  for (const key of new Set(ctx.query.keys())) input[key] = arrays.includes(key) ? ctx.query.getAll(key) : ctx.query.get(key);
+  for (const key of new Set(ctx.query.keys()))
+    input[key] = arrays.includes(key) ? ctx.query.getAll(key) : ctx.query.get(key);
   const r = schema.safeParse(input);
   if (!r.success) throw new HttpError(422, fromZodIssues("query", r.error.issues, input));
   return r.data;
@@ -126,7 +135,5 @@ import { z as zod } from "zod";
 export const q = {
   int: () => zod.coerce.number().int(),
   bool: () =>
-    zod
-      .enum(["true", "false", "1", "0", "True", "False"])
-      .transform((v) => v === "true" || v === "1" || v === "True"),
+    zod.enum(["true", "false", "1", "0", "True", "False"]).transform((v) => v === "true" || v === "1" || v === "True"),
 };

@@ -23,7 +23,8 @@ export class Router {
     // Specific first: compare segment by segment, a literal before a parameter.
     this.routes.sort((a, b) => {
       for (let i = 0; i < Math.min(a.segments.length, b.segments.length); i++) {
-        const la = a.segments[i].literal !== undefined, lb = b.segments[i].literal !== undefined;
+        const la = a.segments[i].literal !== undefined,
+          lb = b.segments[i].literal !== undefined;
         if (la !== lb) return la ? -1 : 1;
       }
       return 0;

@@ -27,7 +27,8 @@ export function locatePath(src: SourceDoc, path: readonly Segment[]): SourceLoca
   let node = deref(src, src.doc.contents as Node | null);
   for (const seg of path) {
     let next: Node | null | undefined;
-    if (isMap(node)) next = node.items.findLast((p) => isScalar(p.key) && String(p.key.value) === String(seg))?.value as Node | null;
+    if (isMap(node))
+      next = node.items.findLast((p) => isScalar(p.key) && String(p.key.value) === String(seg))?.value as Node | null;
     else if (isSeq(node) && typeof seg === "number") next = node.items[seg] as Node | null;
     next = deref(src, next ?? null);
     if (!next) break;
@@ -39,13 +40,17 @@ export function locatePath(src: SourceDoc, path: readonly Segment[]): SourceLoca
 const deref = (src: SourceDoc, node: Node | null): Node | null => unalias(src, node);
 
 /** Every error of the document against `schema`; the parsed value when there are none. */
-export function checkDocument<S extends z.ZodType>(src: SourceDoc, schema: S): { errors: Diagnostics; data: unknown; value?: z.output<S> } {
+export function checkDocument<S extends z.ZodType>(
+  src: SourceDoc,
+  schema: S,
+): { errors: Diagnostics; data: unknown; value?: z.output<S> } {
   const diag = new Diagnostics();
   const ctx: ReadContext = { src, diag, vars: new Resolver({ variables: {}, env: {}, target: "" }) };
   checkKeys(ctx, src.doc.contents as Node | null, schema as unknown as AnySchema, "");
   const data = src.doc.toJS({ maxAliasCount: 1000 }) as unknown;
   const r = schema.safeParse(data);
-  if (!r.success) for (const issue of r.error.issues) reportIssue(src, diag, schema as unknown as AnySchema, data, issue, []);
+  if (!r.success)
+    for (const issue of r.error.issues) reportIssue(src, diag, schema as unknown as AnySchema, data, issue, []);
   return { errors: diag, data, value: r.success && diag.count === 0 ? r.data : undefined };
 }
 
@@ -76,7 +81,10 @@ function schemaAt(schema: AnySchema, path: readonly Segment[]): AnySchema | unde
     if (!s) return undefined;
     s = unwrap(s);
     // In a union, the branch that has this kind of member (a mapping for a key, a list for an index).
-    if (s.def.type === "union") s = (s.def.options as AnySchema[]).map(unwrap).find((o) => o.def.type === (typeof seg === "number" ? "array" : "object"));
+    if (s.def.type === "union")
+      s = (s.def.options as AnySchema[])
+        .map(unwrap)
+        .find((o) => o.def.type === (typeof seg === "number" ? "array" : "object"));
     if (!s) return undefined;
     if (s.def.type === "object") s = s.def.shape[seg];
     else if (s.def.type === "array") s = s.def.element;
@@ -91,7 +99,14 @@ function valueAt(data: unknown, path: readonly Segment[]): unknown {
   return v;
 }
 
-function reportIssue(src: SourceDoc, diag: Diagnostics, root: AnySchema, data: unknown, issue: z.core.$ZodIssue, prefix: readonly Segment[]): void {
+function reportIssue(
+  src: SourceDoc,
+  diag: Diagnostics,
+  root: AnySchema,
+  data: unknown,
+  issue: z.core.$ZodIssue,
+  prefix: readonly Segment[],
+): void {
   const path = [...prefix, ...(issue.path as Segment[])];
   if (issue.code === "unrecognized_keys") return; // reported by checkKeys, with the allowed keys
   if (issue.code === "invalid_union") {
@@ -128,8 +143,12 @@ function describeSecret(v: unknown): string {
 
 /** What the schema expects, in words: `true or false`, `a whole number from 0 to 15`, `"paid" or "basic"`. */
 function expectedOf(issue: z.core.$ZodIssue, schema: AnySchema | undefined): string {
-  if (issue.code === "invalid_format") return issue.message.startsWith("Invalid") ? `a string matching ${(issue as { pattern?: string }).pattern ?? issue.format}` : issue.message;
-  if (issue.code === "too_small" && issue.origin === "array") return `a list of at least ${issue.minimum} entr${issue.minimum === 1 ? "y" : "ies"}`;
+  if (issue.code === "invalid_format")
+    return issue.message.startsWith("Invalid")
+      ? `a string matching ${(issue as { pattern?: string }).pattern ?? issue.format}`
+      : issue.message;
+  if (issue.code === "too_small" && issue.origin === "array")
+    return `a list of at least ${issue.minimum} entr${issue.minimum === 1 ? "y" : "ies"}`;
   return schema ? describeSchema(schema) : issue.message;
 }
 
@@ -141,7 +160,11 @@ export function describeSchema(schema: AnySchema): string {
     case "number":
       return describeNumber(s);
     case "string":
-      return s.minLength > 1 ? `a string of at least ${s.minLength} characters` : s.minLength === 1 ? "a non-empty string" : "a string";
+      return s.minLength > 1
+        ? `a string of at least ${s.minLength} characters`
+        : s.minLength === 1
+          ? "a non-empty string"
+          : "a string";
     case "enum":
       return listAlternatives(Object.values(s.def.entries).map(String));
     case "array":

@@ -20,7 +20,9 @@ export class SeedFileError extends Error {
     readonly errors: LoadError[],
   ) {
     const n = errors.length;
-    super(`${errors.map(formatLoadError).join("\n")}\n${n} error${n === 1 ? "" : "s"} in the seed file ${file}; the emulator did not start.`);
+    super(
+      `${errors.map(formatLoadError).join("\n")}\n${n} error${n === 1 ? "" : "s"} in the seed file ${file}; the emulator did not start.`,
+    );
     this.name = "SeedFileError";
   }
 }
@@ -36,7 +38,8 @@ export function loadSeedFile(file: string): SeedSpec {
   };
   const seed = parseSeedText(file, readSeedText(file), readable);
   // Rows files are named relative to the seed file.
-  for (const d of seed.datasets ?? []) if (typeof d.rows === "string" && !isAbsolute(d.rows)) d.rows = resolve(dirname(file), d.rows);
+  for (const d of seed.datasets ?? [])
+    if (typeof d.rows === "string" && !isAbsolute(d.rows)) d.rows = resolve(dirname(file), d.rows);
   return seed;
 }
 
@@ -45,8 +48,10 @@ function readSeedText(file: string): string {
     return readFileSync(file, "utf8");
   } catch (e) {
     const code = (e as NodeJS.ErrnoException).code;
-    if (code === "ENOENT" || code === "ENOTDIR") throw new Error(`the seed file ${file} does not exist (looked for ${resolve(file)}).`);
-    if (code === "EISDIR") throw new Error(`the seed file ${file} is a folder (${resolve(file)}); expected a YAML or JSON file.`);
+    if (code === "ENOENT" || code === "ENOTDIR")
+      throw new Error(`the seed file ${file} does not exist (looked for ${resolve(file)}).`);
+    if (code === "EISDIR")
+      throw new Error(`the seed file ${file} is a folder (${resolve(file)}); expected a YAML or JSON file.`);
     throw new Error(`the seed file ${file} cannot be read (${resolve(file)}): ${(e as Error).message}`);
   }
 }
@@ -58,7 +63,11 @@ export function parseSeedText(file: string, text: string, rowsFile?: (path: stri
   if (!src) throw new SeedFileError(file, diag.errors);
   const checked = checkDocument(src, SeedSpec);
   const locate = (path: (string | number)[]) => locatePath(src, path);
-  const errors = [...checked.errors.errors, ...checkSeedUniqueness(checked.data, locate), ...checkSeedDatasets(checked.data, locate, rowsFile)];
+  const errors = [
+    ...checked.errors.errors,
+    ...checkSeedUniqueness(checked.data, locate),
+    ...checkSeedDatasets(checked.data, locate, rowsFile),
+  ];
   if (errors.length || !checked.value) throw new SeedFileError(file, sortByPosition(errors));
   return checked.value;
 }

@@ -32,9 +32,13 @@ const SeedTeam = z.strictObject({
       }),
     )
     .default([]),
-  buckets: z.array(z.string().regex(/^(s3|gs):\/\/[^/]+\/?$/, "a bucket URL such as s3://name or gs://name")).default([]),
+  buckets: z
+    .array(z.string().regex(/^(s3|gs):\/\/[^/]+\/?$/, "a bucket URL such as s3://name or gs://name"))
+    .default([]),
   users: z.array(SeedUser).default([]),
-  service_accounts: z.array(z.strictObject({ name: z.string().min(1), token: z.string().min(8).optional() })).default([]),
+  service_accounts: z
+    .array(z.strictObject({ name: z.string().min(1), token: z.string().min(8).optional() }))
+    .default([]),
 });
 
 export const SeedSpec = z.strictObject({
@@ -97,18 +101,24 @@ export function applySeed(store: Store, keys: Keys, input: SeedSpec, now: Date):
   store.tx(() => {
     for (const h of seed.reserved_handles) store.run("INSERT OR IGNORE INTO reserved_handles (handle) VALUES (?)", h);
     seed.teams.forEach((team, ti) => {
-      const envId = fresh ? `env-${team.name}` : store.get<{ id: string }>("SELECT id FROM envs WHERE name = ?", team.name)?.id;
+      const envId = fresh
+        ? `env-${team.name}`
+        : store.get<{ id: string }>("SELECT id FROM envs WHERE name = ?", team.name)?.id;
       if (!envId) return;
       if (fresh) {
         store.run("INSERT INTO envs (id, name, billing) VALUES (?, ?, ?)", envId, team.name, team.billing);
         for (const inst of team.instances) {
           store.run(
             "INSERT INTO realtime_instances (client_id, env_id, name, endpoint, preference_rank) VALUES (?, ?, ?, ?, ?)",
-            inst.client_id ?? `rt-${team.name}-${inst.name}`, envId, inst.name,
-            inst.endpoint ?? `https://realtime.emulator.invalid/${inst.name}`, inst.preference_rank,
+            inst.client_id ?? `rt-${team.name}-${inst.name}`,
+            envId,
+            inst.name,
+            inst.endpoint ?? `https://realtime.emulator.invalid/${inst.name}`,
+            inst.preference_rank,
           );
         }
-        for (const b of team.buckets) store.run("INSERT INTO buckets (url, env_id) VALUES (?, ?)", b.replace(/\/$/, ""), envId);
+        for (const b of team.buckets)
+          store.run("INSERT INTO buckets (url, env_id) VALUES (?, ?)", b.replace(/\/$/, ""), envId);
       }
       team.users.forEach((u, ui) => {
         const label = u.handle ?? u.name;
@@ -117,9 +127,20 @@ export function applySeed(store: Store, keys: Keys, input: SeedSpec, now: Date):
         if (fresh) {
           store.run(
             "INSERT INTO users (id, env_id, name, email, handle, tier, signup_date, is_default_owner) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
-            userId, envId, u.name, u.email ?? null, u.handle ?? null, u.tier, stamp, ui === 0,
+            userId,
+            envId,
+            u.name,
+            u.email ?? null,
+            u.handle ?? null,
+            u.tier,
+            stamp,
+            ui === 0,
           );
-          store.run("INSERT INTO credentials (token_hash, kind, subject_id) VALUES (?, 'user', ?)", hashToken(token), userId);
+          store.run(
+            "INSERT INTO credentials (token_hash, kind, subject_id) VALUES (?, 'user', ?)",
+            hashToken(token),
+            userId,
+          );
         }
         tokens.users[label] = token;
         if (ti === 0 && u.tier === "paid" && !tokens.user_token) tokens.user_token = token;

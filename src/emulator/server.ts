@@ -10,7 +10,14 @@ import { JSON_BODY_MAX_BYTES } from "../api/request-limits";
 import { HttpError } from "./http-error";
 import type { FaultInjector } from "./faults";
 import { authorize, parseAuthorization } from "./principal";
-import { refuseRepeatedParameters, Reply, type EmulatorEnv, type RequestContext, type RouteDef, type UploadedFile } from "./route";
+import {
+  refuseRepeatedParameters,
+  Reply,
+  type EmulatorEnv,
+  type RequestContext,
+  type RouteDef,
+  type UploadedFile,
+} from "./route";
 import { Router } from "./router";
 
 const JSON_LIMIT = JSON_BODY_MAX_BYTES;
@@ -65,7 +72,13 @@ function splitHost(pathname: string): { host: "api" | "udf" | "internal"; path: 
   return undefined;
 }
 
-async function handle(env: EmulatorEnv, router: Router, faults: FaultInjector | undefined, req: IncomingMessage, res: ServerResponse): Promise<void> {
+async function handle(
+  env: EmulatorEnv,
+  router: Router,
+  faults: FaultInjector | undefined,
+  req: IncomingMessage,
+  res: ServerResponse,
+): Promise<void> {
   const method = req.method ?? "GET";
   const rawUrl = req.url ?? "/";
   const qIndex = rawUrl.indexOf("?");
@@ -84,7 +97,8 @@ async function handle(env: EmulatorEnv, router: Router, faults: FaultInjector | 
     }
     if (action.kind === "status") {
       await drain(req);
-      const headers: Record<string, string> = action.retryAfter !== undefined ? { "retry-after": String(action.retryAfter) } : {};
+      const headers: Record<string, string> =
+        action.retryAfter !== undefined ? { "retry-after": String(action.retryAfter) } : {};
       send(res, action.status, { detail: action.status === 429 ? "Too Many Requests" : "Injected fault" }, headers);
       return;
     }
@@ -98,7 +112,8 @@ async function handle(env: EmulatorEnv, router: Router, faults: FaultInjector | 
   const match = router.match(target.host, method, target.path);
   if (match.kind !== "found") {
     await drain(req);
-    if (match.kind === "method_not_allowed") return send(res, 405, { detail: "Method Not Allowed" }, { allow: match.allowed.join(", ") });
+    if (match.kind === "method_not_allowed")
+      return send(res, 405, { detail: "Method Not Allowed" }, { allow: match.allowed.join(", ") });
     return send(res, 404, { detail: "Not Found" });
   }
   const def = match.def;
@@ -106,7 +121,8 @@ async function handle(env: EmulatorEnv, router: Router, faults: FaultInjector | 
   try {
     const auth = parseAuthorization(headerValue(req.headers.authorization));
     const bodyKind = def.body ?? (method === "POST" || method === "PUT" ? "json" : "none");
-    const limit = bodyKind === "json" ? JSON_LIMIT : bodyKind === "multipart" ? env.importMaxBytes + 1024 * 1024 : RAW_LIMIT;
+    const limit =
+      bodyKind === "json" ? JSON_LIMIT : bodyKind === "multipart" ? env.importMaxBytes + 1024 * 1024 : RAW_LIMIT;
     const rawBody = await readBody(req, limit);
     let jsonBody: unknown;
     if (bodyKind === "json" && rawBody.length > 0) {
@@ -123,7 +139,11 @@ async function handle(env: EmulatorEnv, router: Router, faults: FaultInjector | 
       // Handlers are synchronous (they run inside a transaction), so file parts are read here.
       for (const [field, value] of form.entries()) {
         if (typeof value !== "string" && !files.has(field)) {
-          files.set(field, { filename: value.name, contentType: value.type, bytes: Buffer.from(await value.arrayBuffer()) });
+          files.set(field, {
+            filename: value.name,
+            contentType: value.type,
+            bytes: Buffer.from(await value.arrayBuffer()),
+          });
         }
       }
     }
@@ -132,8 +152,20 @@ async function handle(env: EmulatorEnv, router: Router, faults: FaultInjector | 
       const principal = authorize(def.scope, env.store, auth);
       refuseRepeatedParameters(query, def.repeatable);
       const ctx: RequestContext = {
-        env, store: env.store, method, path: target.path, params: match.params, query,
-        headers: req.headers, auth, principal, rawBody, jsonBody, form, files, now: () => env.clock.now(),
+        env,
+        store: env.store,
+        method,
+        path: target.path,
+        params: match.params,
+        query,
+        headers: req.headers,
+        auth,
+        principal,
+        rawBody,
+        jsonBody,
+        form,
+        files,
+        now: () => env.clock.now(),
       };
       return def.handler(ctx);
     });
@@ -164,14 +196,23 @@ function headerValue(v: string | string[] | undefined): string | undefined {
 function sendReply(res: ServerResponse, reply: unknown): void {
   if (!(reply instanceof Reply)) return send(res, 200, reply === undefined ? null : reply);
   if (!reply.raw) return send(res, reply.status, reply.body, reply.headers);
-  const body = reply.body === undefined ? undefined : typeof reply.body === "string" ? Buffer.from(reply.body) : (reply.body as Buffer);
+  const body =
+    reply.body === undefined
+      ? undefined
+      : typeof reply.body === "string"
+        ? Buffer.from(reply.body)
+        : (reply.body as Buffer);
   res.writeHead(reply.status, { ...reply.headers, "content-length": String(body?.length ?? 0) });
   res.end(body);
 }
 
 function send(res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void {
   const text = JSON.stringify(body);
-  res.writeHead(status, { "content-type": "application/json", "content-length": String(Buffer.byteLength(text)), ...headers });
+  res.writeHead(status, {
+    "content-type": "application/json",
+    "content-length": String(Buffer.byteLength(text)),
+    ...headers,
+  });
   res.end(text);
 }
 

@@ -32,12 +32,14 @@ export function verifyGetUrl(keys: Keys, query: URLSearchParams, now: Date): str
   const path = query.get("path");
   const expiresText = query.get("expires");
   const sig = query.get("sig");
-  if (!path || !expiresText || !sig) throw forbidden("The URL is not signed: it needs path, expires and sig query parameters");
+  if (!path || !expiresText || !sig)
+    throw forbidden("The URL is not signed: it needs path, expires and sig query parameters");
   const expires = Number(expiresText);
   if (!/^\d+$/.test(expiresText) || !keys.verify(getCanonical(path, expires), sig)) {
     throw forbidden("The URL's signature does not match: the URL was altered or not issued by this emulator");
   }
-  if (now.getTime() > expires * 1000) throw forbidden(`The signed URL expired at ${new Date(expires * 1000).toISOString()}`);
+  if (now.getTime() > expires * 1000)
+    throw forbidden(`The signed URL expired at ${new Date(expires * 1000).toISOString()}`);
   return path;
 }
 
@@ -121,15 +123,19 @@ export function verifyPostPolicy(
       covered.add(name);
       const got = name === "bucket" ? bucket.bucket : fields[name];
       if (got !== want) {
-        throw forbidden(`Invalid according to policy: the ${name} must be "${want}" but is ${got === undefined ? "missing" : `"${got}"`}`);
+        throw forbidden(
+          `Invalid according to policy: the ${name} must be "${want}" but is ${got === undefined ? "missing" : `"${got}"`}`,
+        );
       }
     }
   }
   for (const name of Object.keys(fields)) {
-    if (!covered.has(name)) throw forbidden(`Invalid according to policy: the field "${name}" is not allowed by the policy`);
+    if (!covered.has(name))
+      throw forbidden(`Invalid according to policy: the field "${name}" is not allowed by the policy`);
   }
   return { key: fields.key, contentType: fields["Content-Type"] ?? (file.contentType || "application/octet-stream") };
 }
 
 /** The storage URL a POST upload writes. */
-export const postTarget = (bucket: Pick<StoragePath, "scheme" | "bucket">, key: string) => objectUrl({ ...bucket, key });
+export const postTarget = (bucket: Pick<StoragePath, "scheme" | "bucket">, key: string) =>
+  objectUrl({ ...bucket, key });

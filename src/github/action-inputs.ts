@@ -66,7 +66,12 @@ export class ActionInputError extends Error {
 /** Reads and checks every input. @throws ActionInputError listing every bad input. */
 export function readActionInputs(env: Record<string, string | undefined>): ActionInputs {
   const problems: string[] = [];
-  const get = (name: string): string => (env[`INPUT_${name.toUpperCase().replace(/ /g, "_")}`] ?? env[`INPUT_${name.toUpperCase().replace(/[- ]/g, "_")}`] ?? "").trim();
+  const get = (name: string): string =>
+    (
+      env[`INPUT_${name.toUpperCase().replace(/ /g, "_")}`] ??
+      env[`INPUT_${name.toUpperCase().replace(/[- ]/g, "_")}`] ??
+      ""
+    ).trim();
   const bool = (name: string, fallback: boolean): boolean => {
     const v = get(name);
     if (v === "") return fallback;
@@ -78,14 +83,19 @@ export function readActionInputs(env: Record<string, string | undefined>): Actio
 
   const command = get("command");
   if (!ACTION_COMMANDS.includes(command as ActionCommand)) {
-    problems.push(command ? `Input "command" is "${command}"; expected one of ${ACTION_COMMANDS.join(", ")}.` : `Input "command" is required; expected one of ${ACTION_COMMANDS.join(", ")}.`);
+    problems.push(
+      command
+        ? `Input "command" is "${command}"; expected one of ${ACTION_COMMANDS.join(", ")}.`
+        : `Input "command" is required; expected one of ${ACTION_COMMANDS.join(", ")}.`,
+    );
   }
   const maxDeletionsText = get("max-deletions");
   let maxDeletions: number | undefined;
   if (maxDeletionsText !== "") {
     // Digits only, as the command line's --max-deletions: not "1e3" or "0x10" (inputs are trimmed, as the runner does).
     maxDeletions = /^\d+$/.test(maxDeletionsText) ? Number(maxDeletionsText) : Number.NaN;
-    if (!Number.isSafeInteger(maxDeletions)) problems.push(`Input "max-deletions" is "${maxDeletionsText}"; expected a whole number, 0 or more.`);
+    if (!Number.isSafeInteger(maxDeletions))
+      problems.push(`Input "max-deletions" is "${maxDeletionsText}"; expected a whole number, 0 or more.`);
   }
   const githubSecrets = parseSecretsTarget(get("github-secrets"), problems);
 
@@ -115,7 +125,10 @@ export function readActionInputs(env: Record<string, string | undefined>): Actio
   };
   if (inputs.command === "apply" && inputs.planFile) {
     const planning = (["only", "replace"] as const).filter((k) => inputs[k].length);
-    if (planning.length) problems.push(`Input${planning.length > 1 ? "s" : ""} ${planning.map((k) => `"${k}"`).join(" and ")} cannot be combined with "plan-file" on apply: a saved plan is applied with the options it was planned with.`);
+    if (planning.length)
+      problems.push(
+        `Input${planning.length > 1 ? "s" : ""} ${planning.map((k) => `"${k}"`).join(" and ")} cannot be combined with "plan-file" on apply: a saved plan is applied with the options it was planned with.`,
+      );
   }
   if (problems.length > 0) throw new ActionInputError(problems);
   return inputs;
@@ -138,6 +151,8 @@ export function parseSecretsTarget(text: string, problems: string[]): SecretsTar
   if (text === "repository" || text === "repo") return { kind: "repository" };
   const env = /^environment:(.+)$/.exec(text);
   if (env && env[1].trim() !== "") return { kind: "environment", name: env[1].trim() };
-  problems.push(`Input "github-secrets" is "${text}"; expected none, repository or environment:<name> (e.g. environment:prod).`);
+  problems.push(
+    `Input "github-secrets" is "${text}"; expected none, repository or environment:<name> (e.g. environment:prod).`,
+  );
   return { kind: "none" };
 }

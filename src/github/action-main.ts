@@ -12,7 +12,9 @@ runAction({ env: process.env, stdout: process.stdout, stderr: process.stderr }).
     process.exitCode = code;
   },
   (err) => {
-    process.stdout.write(annotation("error", `svc-iac: ${(err as Error)?.message ?? String(err)}`, { title: "svc-iac" }));
+    process.stdout.write(
+      annotation("error", `svc-iac: ${(err as Error)?.message ?? String(err)}`, { title: "svc-iac" }),
+    );
     process.exitCode = 1;
   },
 );

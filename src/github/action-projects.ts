@@ -30,14 +30,28 @@ export function detectionBase(inputs: Pick<ActionInputs, "changedSince">, ctx: A
   return undefined;
 }
 
-export async function runProjectsStep(inputs: ActionInputs, ctx: ActionContext, workspace: string, io: ProjectsStepIo): Promise<number> {
+export async function runProjectsStep(
+  inputs: ActionInputs,
+  ctx: ActionContext,
+  workspace: string,
+  io: ProjectsStepIo,
+): Promise<number> {
   const base = detectionBase(inputs, ctx);
-  const outputs: Record<string, string> = { "exit-code": "1", matrix: JSON.stringify({ include: [] }), count: "0", removed: "[]" };
+  const outputs: Record<string, string> = {
+    "exit-code": "1",
+    matrix: JSON.stringify({ include: [] }),
+    count: "0",
+    removed: "[]",
+  };
   let result: ProjectsResult;
   try {
-    result = await projectsCommand({ dir: resolve(workspace, inputs.workingDirectory), changedSince: base, targets: inputs.targets });
+    result = await projectsCommand({
+      dir: resolve(workspace, inputs.workingDirectory),
+      changedSince: base,
+      targets: inputs.targets,
+    });
   } catch (e) {
-    const message = e instanceof GitError ? e.message : (e as Error)?.message ?? String(e);
+    const message = e instanceof GitError ? e.message : ((e as Error)?.message ?? String(e));
     io.cmd(annotation("error", `svc-iac projects failed: ${message}`, { title: "svc-iac projects" }));
     await appendOutputs(ctx.outputFile, outputs);
     return 1;
@@ -53,13 +67,19 @@ export async function runProjectsStep(inputs: ActionInputs, ctx: ActionContext, 
     removed: JSON.stringify(result.removed),
     ...(result.base ? { "changed-since": result.base } : {}),
   });
-  io.out(`svc-iac projects: ${result.matrix.include.length} to plan, ${result.removed.length} removed; exit code ${exitCode}\n`);
+  io.out(
+    `svc-iac projects: ${result.matrix.include.length} to plan, ${result.removed.length} removed; exit code ${exitCode}\n`,
+  );
   await appendJobSummary(ctx.stepSummaryFile, () => projectsMarkdown(result, base), "");
   if (io.publishList) {
     try {
       outputs["comment-url"] = await io.publishList(result);
     } catch (e) {
-      io.cmd(annotation("warning", `Could not open the combined plan comment: ${(e as Error)?.message ?? String(e)}`, { title: "svc-iac" }));
+      io.cmd(
+        annotation("warning", `Could not open the combined plan comment: ${(e as Error)?.message ?? String(e)}`, {
+          title: "svc-iac",
+        }),
+      );
     }
   }
   await appendOutputs(ctx.outputFile, outputs);
@@ -70,7 +90,16 @@ export async function runProjectsStep(inputs: ActionInputs, ctx: ActionContext, 
 function projectsMarkdown(r: ProjectsResult, base: string | undefined): string {
   const lines = [`### svc-iac projects${base ? ` changed since ${code(base.slice(0, 12))}` : ""}`, ""];
   if (!r.matrix.include.length) lines.push("No project to plan.");
-  else lines.push("| project | folder | target |", "| --- | --- | --- |", ...r.matrix.include.map((e) => `| ${markdownText(e.project)} | ${code(e.dir)} | ${markdownText(e.target)} |`));
-  if (r.removed.length) lines.push("", `Removed: ${r.removed.map((p) => code(p.project ?? p.dir)).join(", ")} (their objects stay on the platform until destroyed).`);
+  else
+    lines.push(
+      "| project | folder | target |",
+      "| --- | --- | --- |",
+      ...r.matrix.include.map((e) => `| ${markdownText(e.project)} | ${code(e.dir)} | ${markdownText(e.target)} |`),
+    );
+  if (r.removed.length)
+    lines.push(
+      "",
+      `Removed: ${r.removed.map((p) => code(p.project ?? p.dir)).join(", ")} (their objects stay on the platform until destroyed).`,
+    );
   return `${lines.join("\n")}\n`;
 }

@@ -6,7 +6,16 @@
 import type { CommandResult } from "../reconcile/commands/command-types";
 import { formatLoadError } from "../model/desired";
 import type { Plan } from "../reconcile/plan/plan-model";
-import { code, markdownText, renderApplyReportText, renderDriftMarkdown, renderDriftText, renderPlanMarkdown, renderPlanText, toJson } from "../reconcile/render";
+import {
+  code,
+  markdownText,
+  renderApplyReportText,
+  renderDriftMarkdown,
+  renderDriftText,
+  renderPlanMarkdown,
+  renderPlanText,
+  toJson,
+} from "../reconcile/render";
 
 /** Large enough that the renderers never shorten: the full report goes to a file, not to GitHub. */
 const UNLIMITED = 100_000_000;
@@ -25,24 +34,38 @@ const GROUPED_HINT = "the report files list every object";
 function reportText(result: CommandResult & { command: "apply" | "destroy" }, everyObject = false): string {
   const command = result.command === "apply" ? "Apply" : "Destroy";
   if (!result.report) return "";
-  return renderApplyReportText(result.report, { command, ...(everyObject ? {} : { bulk: { ...(result.plan ? { plan: result.plan } : {}), hint: GROUPED_HINT } }) });
+  return renderApplyReportText(result.report, {
+    command,
+    ...(everyObject ? {} : { bulk: { ...(result.plan ? { plan: result.plan } : {}), hint: GROUPED_HINT } }),
+  });
 }
 
 /**
  * Markdown of the result within `maxChars` (job summary, plan comment); `everyObject` lists each
  * object of the apply report instead of grouping them by canvas (the full report file).
  */
-export function resultMarkdown(result: CommandResult, labels: ReportLabels, maxChars: number, everyObject = false): string {
+export function resultMarkdown(
+  result: CommandResult,
+  labels: ReportLabels,
+  maxChars: number,
+  everyObject = false,
+): string {
   const link = labels.detailsLink;
-  if (result.command === "plan" && result.plan && result.exitCode !== 1) return renderPlanMarkdown(result.plan, { maxChars, detailsLink: link });
-  if (result.command === "drift" && result.drift && result.exitCode !== 1) return renderDriftMarkdown(result.drift, { maxChars, detailsLink: link });
-  const plan = (result.command === "plan" || result.command === "apply" || result.command === "destroy") && result.plan ? result.plan : undefined;
+  if (result.command === "plan" && result.plan && result.exitCode !== 1)
+    return renderPlanMarkdown(result.plan, { maxChars, detailsLink: link });
+  if (result.command === "drift" && result.drift && result.exitCode !== 1)
+    return renderDriftMarkdown(result.drift, { maxChars, detailsLink: link });
+  const plan =
+    (result.command === "plan" || result.command === "apply" || result.command === "destroy") && result.plan
+      ? result.plan
+      : undefined;
   if ((result.command === "apply" || result.command === "destroy") && result.report) {
     const verb = result.command === "apply" ? "Apply" : "Destroy";
     const head = `### ${verb} ${md(labels.project)} (${md(labels.target)}): ${result.report.ok ? "complete" : "failed"}\n\n${fenced(reportText(result, everyObject))}\n`;
     return withPlan(head + (result.message ? `\n${quote(result.message)}\n` : ""), plan, maxChars, link);
   }
-  if (result.command === "validate" && result.exitCode === 0) return `### Validate ${md(labels.project)} (${md(labels.target)}): ${result.objects} object${result.objects === 1 ? "" : "s"}, no errors\n`;
+  if (result.command === "validate" && result.exitCode === 0)
+    return `### Validate ${md(labels.project)} (${md(labels.target)}): ${result.objects} object${result.objects === 1 ? "" : "s"}, no errors\n`;
   // A blocked apply (or a plan that failed after planning) still shows what it would have done.
   return withPlan(failureMarkdown(result, labels), plan, maxChars, link);
 }
@@ -58,7 +81,8 @@ export function fullReport(result: CommandResult, labels: ReportLabels): { markd
   const markdown = resultMarkdown(result, labels, UNLIMITED, true);
   if (result.command === "plan" && result.plan) return { markdown, json: toJson(result.plan) };
   if (result.command === "drift" && result.drift) return { markdown, json: toJson(result.drift) };
-  if ((result.command === "apply" || result.command === "destroy") && result.report) return { markdown, json: toJson(result.report) };
+  if ((result.command === "apply" || result.command === "destroy") && result.report)
+    return { markdown, json: toJson(result.report) };
   return { markdown };
 }
 
@@ -68,13 +92,16 @@ export function resultLogText(result: CommandResult): string {
   if ((result.command === "apply" || result.command === "destroy") && result.report) return reportText(result);
   // The log shows text as a terminal does; the job summary and the drift issue get the Markdown.
   if (result.command === "drift" && result.drift) return renderDriftText(result.drift);
-  if (result.command === "validate" && result.exitCode === 0) return `${result.objects} object${result.objects === 1 ? "" : "s"}, no errors\n`;
+  if (result.command === "validate" && result.exitCode === 0)
+    return `${result.objects} object${result.objects === 1 ? "" : "s"}, no errors\n`;
   return "";
 }
 
 /** The result's failure: its message and every validation error as `file:line:column: message`. */
 function failureMarkdown(result: CommandResult, labels: ReportLabels): string {
-  const verb = { validate: "Validate", plan: "Plan", apply: "Apply", drift: "Drift check", destroy: "Destroy" }[result.command];
+  const verb = { validate: "Validate", plan: "Plan", apply: "Apply", drift: "Drift check", destroy: "Destroy" }[
+    result.command
+  ];
   let out = `### ${verb} failed for ${md(labels.project)} (${md(labels.target)})\n\n`;
   if ("message" in result && result.message) out += `${quote(result.message)}\n\n`;
   if (result.errors.length > 0) {

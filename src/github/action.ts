@@ -97,31 +97,53 @@ async function runGuarded(io: ActionIo, { out, err, cmd, redactor, stdout }: Out
   }
   const ctx = await readActionContext(io.env);
   // Every path input stays inside the workspace (symlinks followed), or the step fails naming it.
-  const resolved = await resolveInWorkspace(ctx.workspace ?? process.cwd(), { "working-directory": inputs.workingDirectory, "report-path": inputs.reportPath, "plan-file": inputs.planFile });
+  const resolved = await resolveInWorkspace(ctx.workspace ?? process.cwd(), {
+    "working-directory": inputs.workingDirectory,
+    "report-path": inputs.reportPath,
+    "plan-file": inputs.planFile,
+  });
   if (!resolved.ok) {
-    for (const problem of resolved.problems) cmd(annotation("error", problem, { title: "svc-iac: invalid action input" }));
+    for (const problem of resolved.problems)
+      cmd(annotation("error", problem, { title: "svc-iac: invalid action input" }));
     return 1;
   }
   const workspace = resolved.workspace;
   if (inputs.command === "projects") {
     const github = inputs.combinedComment && ctx.pullRequest ? githubFor(inputs.githubToken, ctx, out, cmd) : undefined;
     const sha = ctx.pullRequest?.headSha ?? ctx.sha;
-    const publishList = github && sha
-      ? (r: ProjectsResult) => publishProjectList(github, { ...ctx.repository!, number: ctx.pullRequest!.number, sha }, { include: r.matrix.include, removed: r.removed }, combinedHeading(ctx))
-      : undefined;
+    const publishList =
+      github && sha
+        ? (r: ProjectsResult) =>
+            publishProjectList(
+              github,
+              { ...ctx.repository!, number: ctx.pullRequest!.number, sha },
+              { include: r.matrix.include, removed: r.removed },
+              combinedHeading(ctx),
+            )
+        : undefined;
     return runProjectsStep(inputs, ctx, workspace, { out, cmd, publishList });
   }
   const repoDir = resolved.paths["working-directory"];
   const reportDir = resolved.paths["report-path"];
   const planPath = resolved.paths["plan-file"];
-  const warn = (what: string, e: unknown) => cmd(annotation("warning", `${what}: ${describeGithubError(e)}`, { title: "svc-iac" }));
-  const outputs: Record<string, string> = { "exit-code": "1", "has-changes": "false", "has-drift": "false", "report-path": reportDir };
+  const warn = (what: string, e: unknown) =>
+    cmd(annotation("warning", `${what}: ${describeGithubError(e)}`, { title: "svc-iac" }));
+  const outputs: Record<string, string> = {
+    "exit-code": "1",
+    "has-changes": "false",
+    "has-drift": "false",
+    "report-path": reportDir,
+  };
 
   let result: CommandResult;
   try {
     result = await runCommand(inputs, ctx, io, { repoDir, planPath }, { out, err, redactor, warn, stdout });
   } catch (e) {
-    cmd(annotation("error", `svc-iac ${inputs.command} failed: ${(e as Error)?.message ?? String(e)}`, { title: "svc-iac" }));
+    cmd(
+      annotation("error", `svc-iac ${inputs.command} failed: ${(e as Error)?.message ?? String(e)}`, {
+        title: "svc-iac",
+      }),
+    );
     await appendOutputs(ctx.outputFile, outputs);
     return 1;
   }
@@ -147,28 +169,50 @@ async function runGuarded(io: ActionIo, { out, err, cmd, redactor, stdout }: Out
   printResult(result, labels, exitCode, outputs, out, cmd);
   await attempt("Could not write the report files", () => writeReportFiles(reportDir, result, labels, redactor));
   await attempt("Could not write the job summary", () =>
-    appendJobSummary(ctx.stepSummaryFile, (maxChars) => redactor.apply(actionMarkdown(result, labels, maxChars)), `_Cut to fit GitHub's 1 MiB job summary limit; the full report is in ${labels.detailsLink}._`),
+    appendJobSummary(
+      ctx.stepSummaryFile,
+      (maxChars) => redactor.apply(actionMarkdown(result, labels, maxChars)),
+      `_Cut to fit GitHub's 1 MiB job summary limit; the full report is in ${labels.detailsLink}._`,
+    ),
   );
   const comment = result.command === "plan" && !!ctx.pullRequest && inputs.comment;
   const issue = result.command === "drift" && !!result.drift && result.exitCode !== 1 && inputs.driftIssue;
   const github = comment || issue ? githubFor(inputs.githubToken, ctx, out, cmd) : undefined;
   if (github && comment) {
     const post = inputs.combinedComment ? postCombinedSection : postPlanComment;
-    await attempt("Could not post the plan comment", async () => (outputs["comment-url"] = await post(github, ctx, result, labels, redactor)));
+    await attempt(
+      "Could not post the plan comment",
+      async () => (outputs["comment-url"] = await post(github, ctx, result, labels, redactor)),
+    );
   }
   if (github && issue && result.command === "drift") {
-    await attempt("Could not update the drift issue", async () => (outputs["drift-issue-url"] = await syncIssue(github, ctx, inputs, result, labels, redactor)));
+    await attempt(
+      "Could not update the drift issue",
+      async () => (outputs["drift-issue-url"] = await syncIssue(github, ctx, inputs, result, labels, redactor)),
+    );
   }
   await appendOutputs(ctx.outputFile, outputs);
   return exitCode;
 }
 
 /** Validation errors on their files, the command's failure, and a hint for the token guard. */
-function annotate(result: CommandResult, inputs: ActionInputs, paths: { repoDir: string; workspace: string }, cmd: (text: string) => void): void {
+function annotate(
+  result: CommandResult,
+  inputs: ActionInputs,
+  paths: { repoDir: string; workspace: string },
+  cmd: (text: string) => void,
+): void {
   for (const line of loadErrorAnnotations(result.errors, paths)) cmd(line);
-  if (result.exitCode === 1 && "message" in result && result.message) cmd(annotation("error", inActionWords(result.message), { title: `svc-iac ${result.command}` }));
+  if (result.exitCode === 1 && "message" in result && result.message)
+    cmd(annotation("error", inActionWords(result.message), { title: `svc-iac ${result.command}` }));
   if (inputs.githubSecrets.kind === "none" && plannedBlocks(result).some((b) => b.rule === "tokens-without-outputs")) {
-    cmd(annotation("notice", "A new token would have no destination. In this action, set github-secrets (repository or environment:<name>) and secrets-token to write it to GitHub secrets, or discard-tokens: true.", { title: "svc-iac" }));
+    cmd(
+      annotation(
+        "notice",
+        "A new token would have no destination. In this action, set github-secrets (repository or environment:<name>) and secrets-token to write it to GitHub secrets, or discard-tokens: true.",
+        { title: "svc-iac" },
+      ),
+    );
   }
 }
 
@@ -182,7 +226,13 @@ interface Writers {
 }
 
 /** Runs the chosen command with the token publishers: the log mask first, then GitHub secrets if asked. */
-async function runCommand(inputs: ActionInputs, ctx: ActionContext, io: ActionIo, { repoDir, planPath }: { repoDir: string; planPath?: string }, w: Writers): Promise<CommandResult> {
+async function runCommand(
+  inputs: ActionInputs,
+  ctx: ActionContext,
+  io: ActionIo,
+  { repoDir, planPath }: { repoDir: string; planPath?: string },
+  w: Writers,
+): Promise<CommandResult> {
   const commands = io.deps?.commands ?? defaultCommands();
   const opts: CommandOptions = {
     dir: repoDir,
@@ -194,7 +244,8 @@ async function runCommand(inputs: ActionInputs, ctx: ActionContext, io: ActionIo
     allowCascade: inputs.allowCascade || undefined,
     discardTokens: inputs.discardTokens || undefined,
     // Plan gets them too: it stops early when a new token would have no destination.
-    publishers: inputs.command === "apply" || inputs.command === "plan" ? tokenPublishers(inputs, ctx, io, w) : undefined,
+    publishers:
+      inputs.command === "apply" || inputs.command === "plan" ? tokenPublishers(inputs, ctx, io, w) : undefined,
     detailedExitCode: inputs.detailedExitCode,
     ...(inputs.only.length ? { only: inputs.only } : {}),
     ...(inputs.replace.length ? { replace: inputs.replace } : {}),
@@ -205,7 +256,10 @@ async function runCommand(inputs: ActionInputs, ctx: ActionContext, io: ActionIo
     log: (line) => w.err(`${line}\n`),
     progress: (e) => {
       // One line per object, starting with the action word: no line can begin a workflow command.
-      if (e.type === "end") w.out(`${e.action} ${logLine(e.address)}: ${e.status}${e.message ? ` (${logLine(e.message.replace(/\s*\r?\n\s*/g, " "))})` : ""}\n`);
+      if (e.type === "end")
+        w.out(
+          `${e.action} ${logLine(e.address)}: ${e.status}${e.message ? ` (${logLine(e.message.replace(/\s*\r?\n\s*/g, " "))})` : ""}\n`,
+        );
     },
   };
   switch (inputs.command) {
@@ -232,9 +286,15 @@ async function runCommand(inputs: ActionInputs, ctx: ActionContext, io: ActionIo
  */
 function tokenPublishers(inputs: ActionInputs, ctx: ActionContext, io: ActionIo, w: Writers): TokenPublisher[] {
   if (inputs.githubSecrets.kind === "none") return [];
-  if (!ctx.repository) throw new Error('Input "github-secrets" needs GITHUB_REPOSITORY to name the repository whose secrets are written; it is not set.');
+  if (!ctx.repository)
+    throw new Error(
+      'Input "github-secrets" needs GITHUB_REPOSITORY to name the repository whose secrets are written; it is not set.',
+    );
   const token = inputs.secretsToken ?? inputs.githubToken;
-  if (!token) throw new Error('Input "github-secrets" needs a token that may write secrets in "secrets-token" (the workflow\'s GITHUB_TOKEN cannot); none was given.');
+  if (!token)
+    throw new Error(
+      'Input "github-secrets" needs a token that may write secrets in "secrets-token" (the workflow\'s GITHUB_TOKEN cannot); none was given.',
+    );
   // The mask line goes to stdout as is (the runner must read the value to mask it); from then
   // on the redactor knows the token too, so no later line of ours can carry it.
   const mask = maskPublisher((text) => w.stdout.command(text));
@@ -263,7 +323,8 @@ function defaultCommands(): CommandFunctions {
 
 /** Plan, apply or destroy with at least one action; drift is reported in `has-drift`. */
 function hasChanges(result: CommandResult): boolean {
-  if (result.command === "plan" || result.command === "apply" || result.command === "destroy") return result.exitCode !== 1 && (result.plan?.actions.length ?? 0) > 0;
+  if (result.command === "plan" || result.command === "apply" || result.command === "destroy")
+    return result.exitCode !== 1 && (result.plan?.actions.length ?? 0) > 0;
   return false;
 }
 
@@ -277,11 +338,14 @@ function stepExitCode(result: CommandResult, inputs: ActionInputs): number {
 }
 
 function plannedBlocks(result: CommandResult): { rule: string }[] {
-  return result.command === "plan" || result.command === "apply" || result.command === "destroy" ? (result.plan?.blocks ?? []) : [];
+  return result.command === "plan" || result.command === "apply" || result.command === "destroy"
+    ? (result.plan?.blocks ?? [])
+    : [];
 }
 
 function projectOf(result: CommandResult): string | undefined {
-  if (result.command === "plan" || result.command === "apply" || result.command === "destroy") return result.plan?.project ?? (result.command !== "plan" ? result.report?.project : undefined);
+  if (result.command === "plan" || result.command === "apply" || result.command === "destroy")
+    return result.plan?.project ?? (result.command !== "plan" ? result.report?.project : undefined);
   if (result.command === "drift") return result.drift?.project;
   return undefined;
 }
@@ -317,14 +381,33 @@ function actionMarkdown(result: CommandResult, labels: ReportLabels, maxChars: n
  * The log: the plan as text (or the report) in the action's words, with workflow commands off
  * while printing it, then the step's exit code as the exit-code output says it.
  */
-function printResult(result: CommandResult, labels: ReportLabels, exitCode: number, outputs: Record<string, string>, out: (text: string) => void, cmd: (text: string) => void): void {
+function printResult(
+  result: CommandResult,
+  labels: ReportLabels,
+  exitCode: number,
+  outputs: Record<string, string>,
+  out: (text: string) => void,
+  cmd: (text: string) => void,
+): void {
   const text = resultLogText(result);
-  if (text) cmd(group(`svc-iac ${result.command}: ${logLine(labels.project)} (${logLine(labels.target)})`, untrustedBlock(logText(inActionWords(text)))));
-  const told = result.command === "drift" ? `has-drift: ${outputs["has-drift"]}` : `has-changes: ${outputs["has-changes"]}`;
+  if (text)
+    cmd(
+      group(
+        `svc-iac ${result.command}: ${logLine(labels.project)} (${logLine(labels.target)})`,
+        untrustedBlock(logText(inActionWords(text))),
+      ),
+    );
+  const told =
+    result.command === "drift" ? `has-drift: ${outputs["has-drift"]}` : `has-changes: ${outputs["has-changes"]}`;
   out(`svc-iac ${result.command}: exit code ${exitCode} (${told})\n`);
 }
 
-async function writeReportFiles(dir: string, result: CommandResult, labels: ReportLabels, redactor: Redactor): Promise<void> {
+async function writeReportFiles(
+  dir: string,
+  result: CommandResult,
+  labels: ReportLabels,
+  redactor: Redactor,
+): Promise<void> {
   const report = fullReport(result, labels);
   await mkdir(dir, { recursive: true });
   await writeNoFollow(join(dir, `${result.command}.md`), redactor.apply(inActionWords(report.markdown)));
@@ -333,7 +416,11 @@ async function writeReportFiles(dir: string, result: CommandResult, labels: Repo
 
 /** Writes a report file, refusing one that is a symlink (committed by a pull request, it could point anywhere). */
 async function writeNoFollow(path: string, text: string): Promise<void> {
-  const file = await open(path, constants.O_WRONLY | constants.O_CREAT | constants.O_TRUNC | constants.O_NOFOLLOW, 0o644).catch((e: NodeJS.ErrnoException) => {
+  const file = await open(
+    path,
+    constants.O_WRONLY | constants.O_CREAT | constants.O_TRUNC | constants.O_NOFOLLOW,
+    0o644,
+  ).catch((e: NodeJS.ErrnoException) => {
     throw e.code === "ELOOP" ? new Error(`${path} is a symlink; the report is not written through it.`) : e;
   });
   try {
@@ -343,16 +430,33 @@ async function writeNoFollow(path: string, text: string): Promise<void> {
   }
 }
 
-function githubFor(token: string | undefined, ctx: ActionContext, out: (text: string) => void, cmd: (text: string) => void): Octokit | undefined {
+function githubFor(
+  token: string | undefined,
+  ctx: ActionContext,
+  out: (text: string) => void,
+  cmd: (text: string) => void,
+): Octokit | undefined {
   if (!ctx.repository) return undefined;
   if (!token) {
-    cmd(annotation("warning", "No GitHub token: the plan comment and drift issue are skipped. Pass github-token (the default is the workflow's GITHUB_TOKEN).", { title: "svc-iac" }));
+    cmd(
+      annotation(
+        "warning",
+        "No GitHub token: the plan comment and drift issue are skipped. Pass github-token (the default is the workflow's GITHUB_TOKEN).",
+        { title: "svc-iac" },
+      ),
+    );
     return undefined;
   }
   return createGithubClient({ token, baseUrl: ctx.apiUrl, warn: (line) => out(`${line}\n`) });
 }
 
-async function postPlanComment(github: Octokit, ctx: ActionContext, result: CommandResult, labels: ReportLabels, redactor: Redactor): Promise<string> {
+async function postPlanComment(
+  github: Octokit,
+  ctx: ActionContext,
+  result: CommandResult,
+  labels: ReportLabels,
+  redactor: Redactor,
+): Promise<string> {
   const pr = ctx.pullRequest!;
   const sha = pr.headSha ?? ctx.sha;
   const heading = `<sub>svc-iac plan${sha ? ` for ${sha.slice(0, 7)}` : ""}${ctx.runUrl ? ` · [workflow run](${ctx.runUrl})` : ""} · this comment is edited on every run</sub>`;
@@ -362,7 +466,12 @@ async function postPlanComment(github: Octokit, ctx: ActionContext, result: Comm
     (maxChars) => redactor.apply(actionMarkdown(result, labels, maxChars)),
     `_The plan was cut to fit GitHub's comment limit; the full plan is in ${labels.detailsLink}._`,
   );
-  const done = await upsertMarkedComment(github, { ...ctx.repository!, number: pr.number }, planMarker(labels.project, labels.target), body);
+  const done = await upsertMarkedComment(
+    github,
+    { ...ctx.repository!, number: pr.number },
+    planMarker(labels.project, labels.target),
+    body,
+  );
   return done.url;
 }
 
@@ -373,17 +482,43 @@ function combinedHeading(ctx: ActionContext): string {
 }
 
 /** `comment: combined`: this project's section of the pull request's one comment (see combined-comment.ts). */
-async function postCombinedSection(github: Octokit, ctx: ActionContext, result: CommandResult, labels: ReportLabels, redactor: Redactor): Promise<string> {
+async function postCombinedSection(
+  github: Octokit,
+  ctx: ActionContext,
+  result: CommandResult,
+  labels: ReportLabels,
+  redactor: Redactor,
+): Promise<string> {
   const sha = ctx.pullRequest!.headSha ?? ctx.sha;
-  if (!sha) throw new Error("comment: combined needs the pull request's head commit (the event payload's pull_request.head.sha, or GITHUB_SHA); neither is set.");
+  if (!sha)
+    throw new Error(
+      "comment: combined needs the pull request's head commit (the event payload's pull_request.head.sha, or GITHUB_SHA); neither is set.",
+    );
   const plan = result.command === "plan" ? result.plan : undefined;
   const status = result.exitCode === 1 || !plan ? "error" : plan.actions.length ? "changes" : "no changes";
-  const title = status === "error" ? `Error: ${("message" in result && result.message ? result.message : "the plan failed").split("\n")[0]!}` : planSummaryLine(plan!).replace(/^Plan: /, "").replace(/\.$/, "");
+  const title =
+    status === "error"
+      ? `Error: ${("message" in result && result.message ? result.message : "the plan failed").split("\n")[0]!}`
+      : planSummaryLine(plan!)
+          .replace(/^Plan: /, "")
+          .replace(/\.$/, "");
   const markdown = redactor.apply(resultMarkdown(result, labels, CHECK_SUMMARY_MAX_CHARS - 100));
-  return publishProjectSection(github, { ...ctx.repository!, number: ctx.pullRequest!.number, sha }, { project: labels.project, target: labels.target, status, title: redactor.apply(title), markdown }, combinedHeading(ctx));
+  return publishProjectSection(
+    github,
+    { ...ctx.repository!, number: ctx.pullRequest!.number, sha },
+    { project: labels.project, target: labels.target, status, title: redactor.apply(title), markdown },
+    combinedHeading(ctx),
+  );
 }
 
-async function syncIssue(github: Octokit, ctx: ActionContext, inputs: ActionInputs, result: CommandResult & { command: "drift" }, labels: ReportLabels, redactor: Redactor): Promise<string> {
+async function syncIssue(
+  github: Octokit,
+  ctx: ActionContext,
+  inputs: ActionInputs,
+  result: CommandResult & { command: "drift" },
+  labels: ReportLabels,
+  redactor: Redactor,
+): Promise<string> {
   const outcome = await syncDriftIssue(github, result.drift!, {
     ...ctx.repository!,
     label: inputs.driftIssueLabel,

@@ -47,20 +47,32 @@ export interface ProjectSection extends ProjectKey {
 
 export const planCheckName = (k: ProjectKey) => `${PLAN_CHECK_PREFIX}${k.project} (${k.target})`;
 const keyOf = (k: ProjectKey) => `${k.project}\u0000${k.target}`;
-const byKey = (a: ProjectKey, b: ProjectKey) => (a.project < b.project ? -1 : a.project > b.project ? 1 : a.target < b.target ? -1 : a.target > b.target ? 1 : 0);
+const byKey = (a: ProjectKey, b: ProjectKey) =>
+  a.project < b.project ? -1 : a.project > b.project ? 1 : a.target < b.target ? -1 : a.target > b.target ? 1 : 0;
 
 /**
  * The comment's body (pure): marker, a table of every project (planned ones as pending until their
  * section arrives), the removed projects, then each section. Within `maxChars`: when the sections
  * do not all fit, the longest are replaced by a line pointing at their check run until they do.
  */
-export function assembleCombinedComment(list: ProjectList | undefined, sections: readonly ProjectSection[], heading: string, maxChars: number = COMMENT_MAX_CHARS): string {
+export function assembleCombinedComment(
+  list: ProjectList | undefined,
+  sections: readonly ProjectSection[],
+  heading: string,
+  maxChars: number = COMMENT_MAX_CHARS,
+): string {
   const done = new Map(sections.map((s) => [keyOf(s), s]));
   const keys = new Map<string, ProjectKey>();
   for (const k of [...(list?.include ?? []), ...sections]) keys.set(keyOf(k), { project: k.project, target: k.target });
   const rows = [...keys.values()].sort(byKey).map((k) => {
     const s = done.get(keyOf(k));
-    const status = s ? (s.status === "error" ? "❌ error" : s.status === "changes" ? "📝 changes" : "✅ no changes") : "⏳ planning";
+    const status = s
+      ? s.status === "error"
+        ? "❌ error"
+        : s.status === "changes"
+          ? "📝 changes"
+          : "✅ no changes"
+      : "⏳ planning";
     return `| ${markdownText(k.project)} | ${markdownText(k.target)} | ${status} | ${markdownText(s?.title ?? "")} |`;
   });
   const table = rows.length
@@ -93,14 +105,18 @@ function collapsedText(s: ProjectSection): string {
   return `\n---\n\n**${markdownText(s.project)}** (${markdownText(s.target)}): ${markdownText(s.title)}. Too long to show beside the other projects: the plan is in ${where}.\n`;
 }
 
-
 export interface CombinedRef extends IssueRef {
   /** The pull request's head commit, which the check runs are attached to. */
   sha: string;
 }
 
 /** Publishes a project's plan section (its check run), then rebuilds the comment. */
-export async function publishProjectSection(octokit: Octokit, ref: CombinedRef, section: Omit<ProjectSection, "url">, heading: string): Promise<string> {
+export async function publishProjectSection(
+  octokit: Octokit,
+  ref: CombinedRef,
+  section: Omit<ProjectSection, "url">,
+  heading: string,
+): Promise<string> {
   await octokit.rest.checks.create({
     owner: ref.owner,
     repo: ref.repo,
@@ -108,13 +124,27 @@ export async function publishProjectSection(octokit: Octokit, ref: CombinedRef, 
     head_sha: ref.sha,
     status: "completed",
     conclusion: section.status === "error" ? "failure" : "success",
-    output: { title: section.title.slice(0, 200), summary: fitSummary(section.markdown), text: JSON.stringify({ project: section.project, target: section.target, status: section.status, title: section.title }) },
+    output: {
+      title: section.title.slice(0, 200),
+      summary: fitSummary(section.markdown),
+      text: JSON.stringify({
+        project: section.project,
+        target: section.target,
+        status: section.status,
+        title: section.title,
+      }),
+    },
   });
   return syncCombinedComment(octokit, ref, heading);
 }
 
 /** Publishes what the detection job planned, then rebuilds the comment (every project pending). */
-export async function publishProjectList(octokit: Octokit, ref: CombinedRef, list: ProjectList, heading: string): Promise<string> {
+export async function publishProjectList(
+  octokit: Octokit,
+  ref: CombinedRef,
+  list: ProjectList,
+  heading: string,
+): Promise<string> {
   await octokit.rest.checks.create({
     owner: ref.owner,
     repo: ref.repo,
@@ -122,12 +152,19 @@ export async function publishProjectList(octokit: Octokit, ref: CombinedRef, lis
     head_sha: ref.sha,
     status: "completed",
     conclusion: "success",
-    output: { title: `${list.include.length} project${list.include.length === 1 ? "" : "s"} to plan`, summary: `${list.include.length} planned, ${list.removed.length} removed.`, text: JSON.stringify(list) },
+    output: {
+      title: `${list.include.length} project${list.include.length === 1 ? "" : "s"} to plan`,
+      summary: `${list.include.length} planned, ${list.removed.length} removed.`,
+      text: JSON.stringify(list),
+    },
   });
   return syncCombinedComment(octokit, ref, heading);
 }
 
-const fitSummary = (markdown: string) => (markdown.length <= CHECK_SUMMARY_MAX_CHARS ? markdown : `${markdown.slice(0, CHECK_SUMMARY_MAX_CHARS - 60)}\n\n_… cut to the check run's limit._`);
+const fitSummary = (markdown: string) =>
+  markdown.length <= CHECK_SUMMARY_MAX_CHARS
+    ? markdown
+    : `${markdown.slice(0, CHECK_SUMMARY_MAX_CHARS - 60)}\n\n_… cut to the check run's limit._`;
 
 /** How many rebuilds a job makes at most before it leaves the comment to a later job. */
 const MAX_ROUNDS = 8;
@@ -136,7 +173,12 @@ const MAX_ROUNDS = 8;
  * Rebuilds the comment from the commit's check runs until a fresh read shows it current.
  * `settle` waits between rounds (jittered in production so racing jobs interleave).
  */
-export async function syncCombinedComment(octokit: Octokit, ref: CombinedRef, heading: string, settle: () => Promise<void> = jitter): Promise<string> {
+export async function syncCombinedComment(
+  octokit: Octokit,
+  ref: CombinedRef,
+  heading: string,
+  settle: () => Promise<void> = jitter,
+): Promise<string> {
   let url = "";
   for (let round = 0; round < MAX_ROUNDS; round++) {
     const { list, sections } = await readCheckRuns(octokit, ref);
@@ -152,8 +194,17 @@ export async function syncCombinedComment(octokit: Octokit, ref: CombinedRef, he
 const jitter = () => new Promise<void>((ok) => setTimeout(ok, 300 + Math.floor(Math.random() * 1200)));
 
 /** The commit's latest svc-iac check runs: the project list and every finished section. */
-export async function readCheckRuns(octokit: Octokit, ref: CombinedRef): Promise<{ list?: ProjectList; sections: ProjectSection[] }> {
-  const runs = await octokit.paginate(octokit.rest.checks.listForRef, { owner: ref.owner, repo: ref.repo, ref: ref.sha, filter: "latest", per_page: 100 });
+export async function readCheckRuns(
+  octokit: Octokit,
+  ref: CombinedRef,
+): Promise<{ list?: ProjectList; sections: ProjectSection[] }> {
+  const runs = await octokit.paginate(octokit.rest.checks.listForRef, {
+    owner: ref.owner,
+    repo: ref.repo,
+    ref: ref.sha,
+    filter: "latest",
+    per_page: 100,
+  });
   let list: ProjectList | undefined;
   const sections: ProjectSection[] = [];
   for (const run of runs) {
@@ -161,7 +212,14 @@ export async function readCheckRuns(octokit: Octokit, ref: CombinedRef): Promise
     if (!run.name.startsWith(PLAN_CHECK_PREFIX)) continue;
     const meta = parseJson<Omit<ProjectSection, "markdown" | "url">>(run.output?.text);
     if (!meta || typeof meta.project !== "string" || typeof meta.target !== "string") continue;
-    sections.push({ project: meta.project, target: meta.target, status: meta.status, title: String(meta.title ?? ""), markdown: run.output?.summary ?? "", url: run.html_url ?? undefined });
+    sections.push({
+      project: meta.project,
+      target: meta.target,
+      status: meta.status,
+      title: String(meta.title ?? ""),
+      markdown: run.output?.summary ?? "",
+      url: run.html_url ?? undefined,
+    });
   }
   return { list, sections };
 }

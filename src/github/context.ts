@@ -49,9 +49,11 @@ export async function readActionContext(env: Record<string, string | undefined>)
     apiUrl: trimSlash(env.GITHUB_API_URL || "https://api.github.com"),
     serverUrl,
     runId,
-    runUrl: repository && runId ? `${serverUrl}/${repository.owner}/${repository.repo}/actions/runs/${runId}` : undefined,
+    runUrl:
+      repository && runId ? `${serverUrl}/${repository.owner}/${repository.repo}/actions/runs/${runId}` : undefined,
     eventName,
-    pullRequest: eventName && PULL_REQUEST_EVENTS.has(eventName) ? await readPullRequest(env.GITHUB_EVENT_PATH) : undefined,
+    pullRequest:
+      eventName && PULL_REQUEST_EVENTS.has(eventName) ? await readPullRequest(env.GITHUB_EVENT_PATH) : undefined,
     before: eventName === "push" ? await readPushBefore(env.GITHUB_EVENT_PATH) : undefined,
     sha: env.GITHUB_SHA || undefined,
     stepSummaryFile: env.GITHUB_STEP_SUMMARY || undefined,
@@ -68,7 +70,10 @@ export function splitRepository(s: string | undefined): RepoRef | undefined {
 
 async function readPullRequest(eventPath: string | undefined): Promise<ActionContext["pullRequest"]> {
   if (!eventPath) return undefined;
-  let payload: { pull_request?: { number?: unknown; head?: { sha?: unknown }; base?: { sha?: unknown } }; number?: unknown };
+  let payload: {
+    pull_request?: { number?: unknown; head?: { sha?: unknown }; base?: { sha?: unknown } };
+    number?: unknown;
+  };
   try {
     payload = JSON.parse(await readFile(eventPath, "utf8"));
   } catch (err) {
@@ -78,7 +83,11 @@ async function readPullRequest(eventPath: string | undefined): Promise<ActionCon
   if (typeof number !== "number") return undefined;
   const headSha = payload.pull_request?.head?.sha;
   const baseSha = payload.pull_request?.base?.sha;
-  return { number, headSha: typeof headSha === "string" ? headSha : undefined, baseSha: typeof baseSha === "string" ? baseSha : undefined };
+  return {
+    number,
+    headSha: typeof headSha === "string" ? headSha : undefined,
+    baseSha: typeof baseSha === "string" ? baseSha : undefined,
+  };
 }
 
 /** A push event's `before`: the branch's head before the push. */

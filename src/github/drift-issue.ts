@@ -36,10 +36,16 @@ export interface DriftIssueOptions {
  * - `updated`: the drift set changed; body edited and one comment added.
  * - `closed`: drift cleared; a comment, then closed.
  */
-export type DriftIssueOutcome = { action: "none" } | { action: "opened" | "unchanged" | "updated" | "closed"; number: number; url: string };
+export type DriftIssueOutcome =
+  | { action: "none" }
+  | { action: "opened" | "unchanged" | "updated" | "closed"; number: number; url: string };
 
 /** Brings the drift issue of `drift.project` / `drift.target` in line with the report. */
-export async function syncDriftIssue(octokit: Octokit, drift: DriftReport, opts: DriftIssueOptions): Promise<DriftIssueOutcome> {
+export async function syncDriftIssue(
+  octokit: Octokit,
+  drift: DriftReport,
+  opts: DriftIssueOptions,
+): Promise<DriftIssueOutcome> {
   const label = opts.label ?? DEFAULT_DRIFT_LABEL;
   const marker = driftMarker(drift.project, drift.target);
   const open = await findOpenIssue(octokit, opts, label, marker, opts.author ?? (await tokenLogin(octokit)));
@@ -49,8 +55,17 @@ export async function syncDriftIssue(octokit: Octokit, drift: DriftReport, opts:
 
   if (!drift.drift) {
     if (!open) return { action: "none" };
-    await octokit.rest.issues.createComment({ ...base, issue_number: open.number, body: `Drift cleared: ${name} matches the repository again${run}. Closing.` });
-    await octokit.rest.issues.update({ ...base, issue_number: open.number, state: "closed", state_reason: "completed" });
+    await octokit.rest.issues.createComment({
+      ...base,
+      issue_number: open.number,
+      body: `Drift cleared: ${name} matches the repository again${run}. Closing.`,
+    });
+    await octokit.rest.issues.update({
+      ...base,
+      issue_number: open.number,
+      state: "closed",
+      state_reason: "completed",
+    });
     return { action: "closed", number: open.number, url: open.html_url };
   }
 
@@ -60,7 +75,8 @@ export async function syncDriftIssue(octokit: Octokit, drift: DriftReport, opts:
     const { data } = await octokit.rest.issues.create({ ...base, title, body, labels: [label] });
     return { action: "opened", number: data.number, url: data.html_url };
   }
-  if ((open.body ?? "").includes(fingerprintMarker(drift.fingerprint))) return { action: "unchanged", number: open.number, url: open.html_url };
+  if ((open.body ?? "").includes(fingerprintMarker(drift.fingerprint)))
+    return { action: "unchanged", number: open.number, url: open.html_url };
 
   await octokit.rest.issues.update({ ...base, issue_number: open.number, title, body });
   const was = readFingerprint(open.body);
@@ -81,8 +97,15 @@ export function issueTitle(drift: DriftReport): string {
 function issueBody(drift: DriftReport, marker: string, opts: DriftIssueOptions): string {
   const head = `${marker}\n${fingerprintMarker(drift.fingerprint)}`;
   const heading = `The platform differs from the repository for ${code(drift.project)} (${code(drift.target)})${opts.runUrl ? `, as found by [this workflow run](${opts.runUrl})` : ""}. This issue is kept up to date by svc-iac and closed when the drift clears.`;
-  const where = opts.runUrl ? `the report artifact of [the workflow run](${opts.runUrl})` : "the report artifact of the workflow run";
-  return fitCommentBody(head, heading, opts.render, `_The drift report was cut to fit GitHub's limit; the full report is in ${where}._`);
+  const where = opts.runUrl
+    ? `the report artifact of [the workflow run](${opts.runUrl})`
+    : "the report artifact of the workflow run";
+  return fitCommentBody(
+    head,
+    heading,
+    opts.render,
+    `_The drift report was cut to fit GitHub's limit; the full report is in ${where}._`,
+  );
 }
 
 function countLine(drift: DriftReport): string {
@@ -100,8 +123,20 @@ interface OpenIssue {
  * The open issue with this marker opened by `author`, listed by label; pull requests (which the
  * API lists too) and issues opened by anyone else (a marker is easy to copy) are skipped.
  */
-async function findOpenIssue(octokit: Octokit, opts: DriftIssueOptions, label: string, marker: string, author: string): Promise<OpenIssue | undefined> {
-  const pages = octokit.paginate.iterator(octokit.rest.issues.listForRepo, { owner: opts.owner, repo: opts.repo, state: "open", labels: label, per_page: 100 });
+async function findOpenIssue(
+  octokit: Octokit,
+  opts: DriftIssueOptions,
+  label: string,
+  marker: string,
+  author: string,
+): Promise<OpenIssue | undefined> {
+  const pages = octokit.paginate.iterator(octokit.rest.issues.listForRepo, {
+    owner: opts.owner,
+    repo: opts.repo,
+    state: "open",
+    labels: label,
+    per_page: 100,
+  });
   const found: OpenIssue[] = [];
   for await (const page of pages) {
     for (const issue of page.data) {

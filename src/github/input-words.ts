@@ -7,7 +7,10 @@
 
 /** Each flag the action has an input for, and how a message names that input: [words, setting]. */
 const INPUT_FOR: [RegExp, (m: RegExpExecArray) => [string, string]][] = [
-  [/--outputs FILE \(written with mode 0600\)/y, () => ["the inputs ", "github-secrets and secrets-token (the token then goes to GitHub secrets)"]],
+  [
+    /--outputs FILE \(written with mode 0600\)/y,
+    () => ["the inputs ", "github-secrets and secrets-token (the token then goes to GitHub secrets)"],
+  ],
   [/--max-deletions (\d+)/y, (m) => ["the input ", `max-deletions: ${m[1]}`]],
   [/--max-deletions\b/y, () => ["the input ", "max-deletions"]],
   [/--(prune|allow-cascade|allow-delete-all|discard-tokens)\b/y, (m) => ["the input ", `${m[1]}: true`]],
@@ -47,7 +50,10 @@ export function inActionWords(text: string): string {
           // `--prune` in a code span: the setting stays in it, the words go before it.
           const quoted = out.endsWith("`") && text[at + m[0].length] === "`";
           if (quoted) out = out.slice(0, -1);
-          replaced = { text: quoted ? `${words}\`${setting}\`` : words + setting, length: m[0].length + (quoted ? 1 : 0) };
+          replaced = {
+            text: quoted ? `${words}\`${setting}\`` : words + setting,
+            length: m[0].length + (quoted ? 1 : 0),
+          };
           break;
         }
       }

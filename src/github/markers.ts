@@ -25,7 +25,10 @@ export function driftMarker(project: string, target: string): string {
  * longer than a hash is hashed, so the marker stays small whatever the report holds.
  */
 export function fingerprintMarker(fingerprint: string): string {
-  const fp = fingerprint.length > 64 ? `sha256-${createHash("sha256").update(fingerprint).digest("hex")}` : markerValue(fingerprint);
+  const fp =
+    fingerprint.length > 64
+      ? `sha256-${createHash("sha256").update(fingerprint).digest("hex")}`
+      : markerValue(fingerprint);
   return `<!-- svc-iac:drift-fingerprint ${fp} -->`;
 }
 

@@ -32,7 +32,13 @@ export interface CommentUpsert {
  * line, then `render(maxChars)` given whatever room is left. Should the rendered text still be too
  * long it is cut, and `cutNote` says where the rest is.
  */
-export function fitCommentBody(marker: string, heading: string, render: (maxChars: number) => string, cutNote: string, maxChars: number = COMMENT_MAX_CHARS): string {
+export function fitCommentBody(
+  marker: string,
+  heading: string,
+  render: (maxChars: number) => string,
+  cutNote: string,
+  maxChars: number = COMMENT_MAX_CHARS,
+): string {
   const head = `${marker}\n${heading}\n\n`;
   const room = maxChars - head.length;
   return head + renderWithin(render, room, countChars, cutNote).text;
@@ -45,17 +51,38 @@ export function fitCommentBody(marker: string, heading: string, render: (maxChar
  * oldest is kept and edited, any other (two runs racing) is deleted, so exactly one remains.
  * Marked comments by anyone else are never edited or deleted.
  */
-export async function upsertMarkedComment(octokit: Octokit, ref: IssueRef, marker: string, body: string, author?: string): Promise<CommentUpsert> {
-  if (!startsWithMarker(body, marker)) throw new Error(`A marked comment must open with its marker "${marker}"; the body opens with "${body.slice(0, 40)}".`);
+export async function upsertMarkedComment(
+  octokit: Octokit,
+  ref: IssueRef,
+  marker: string,
+  body: string,
+  author?: string,
+): Promise<CommentUpsert> {
+  if (!startsWithMarker(body, marker))
+    throw new Error(
+      `A marked comment must open with its marker "${marker}"; the body opens with "${body.slice(0, 40)}".`,
+    );
   const marked = await findMarkedComments(octokit, ref, marker, author ?? (await tokenLogin(octokit)));
   const [keep, ...extra] = marked;
-  for (const c of extra) await octokit.rest.issues.deleteComment({ owner: ref.owner, repo: ref.repo, comment_id: c.id });
+  for (const c of extra)
+    await octokit.rest.issues.deleteComment({ owner: ref.owner, repo: ref.repo, comment_id: c.id });
   if (!keep) {
-    const { data } = await octokit.rest.issues.createComment({ owner: ref.owner, repo: ref.repo, issue_number: ref.number, body });
+    const { data } = await octokit.rest.issues.createComment({
+      owner: ref.owner,
+      repo: ref.repo,
+      issue_number: ref.number,
+      body,
+    });
     return { action: "created", id: data.id, url: data.html_url, removedDuplicates: 0 };
   }
-  if (keep.body === body) return { action: "unchanged", id: keep.id, url: keep.html_url, removedDuplicates: extra.length };
-  const { data } = await octokit.rest.issues.updateComment({ owner: ref.owner, repo: ref.repo, comment_id: keep.id, body });
+  if (keep.body === body)
+    return { action: "unchanged", id: keep.id, url: keep.html_url, removedDuplicates: extra.length };
+  const { data } = await octokit.rest.issues.updateComment({
+    owner: ref.owner,
+    repo: ref.repo,
+    comment_id: keep.id,
+    body,
+  });
   return { action: "updated", id: data.id, url: data.html_url, removedDuplicates: extra.length };
 }
 
@@ -66,11 +93,23 @@ interface MarkedComment {
 }
 
 /** Every comment by `author` opening with `marker`, oldest first. */
-async function findMarkedComments(octokit: Octokit, ref: IssueRef, marker: string, author: string): Promise<MarkedComment[]> {
+async function findMarkedComments(
+  octokit: Octokit,
+  ref: IssueRef,
+  marker: string,
+  author: string,
+): Promise<MarkedComment[]> {
   const found: MarkedComment[] = [];
-  const pages = octokit.paginate.iterator(octokit.rest.issues.listComments, { owner: ref.owner, repo: ref.repo, issue_number: ref.number, per_page: 100 });
+  const pages = octokit.paginate.iterator(octokit.rest.issues.listComments, {
+    owner: ref.owner,
+    repo: ref.repo,
+    issue_number: ref.number,
+    per_page: 100,
+  });
   for await (const page of pages) {
-    for (const c of page.data) if (authoredBy(c, author) && startsWithMarker(c.body, marker)) found.push({ id: c.id, body: c.body, html_url: c.html_url });
+    for (const c of page.data)
+      if (authoredBy(c, author) && startsWithMarker(c.body, marker))
+        found.push({ id: c.id, body: c.body, html_url: c.html_url });
   }
   return found.sort((a, b) => a.id - b.id);
 }

@@ -42,7 +42,9 @@ export interface SecretsDestination {
 /** GitHub's rule for secret names: letters, digits and `_`, not starting with a digit or `GITHUB_`. */
 export function checkSecretName(name: string): void {
   if (!/^[A-Za-z_][A-Za-z0-9_]*$/.test(name) || /^GITHUB_/i.test(name)) {
-    throw new Error(`"${name}" cannot be a GitHub secret name; expected letters, digits and "_", not starting with a digit or "GITHUB_".`);
+    throw new Error(
+      `"${name}" cannot be a GitHub secret name; expected letters, digits and "_", not starting with a digit or "GITHUB_".`,
+    );
   }
 }
 
@@ -56,10 +58,16 @@ export function checkSecretName(name: string): void {
  */
 export function githubSecretsPublisher(octokit: Octokit, dest: SecretsDestination): TokenPublisher {
   let publicKey: Promise<{ key_id: string; key: string }> | undefined;
-  const where = dest.environment ? `environment "${dest.environment}" of ${dest.owner}/${dest.repo}` : `${dest.owner}/${dest.repo}`;
+  const where = dest.environment
+    ? `environment "${dest.environment}" of ${dest.owner}/${dest.repo}`
+    : `${dest.owner}/${dest.repo}`;
   const fetchKey = async () => {
     const { data } = dest.environment
-      ? await octokit.rest.actions.getEnvironmentPublicKey({ owner: dest.owner, repo: dest.repo, environment_name: dest.environment })
+      ? await octokit.rest.actions.getEnvironmentPublicKey({
+          owner: dest.owner,
+          repo: dest.repo,
+          environment_name: dest.environment,
+        })
       : await octokit.rest.actions.getRepoPublicKey({ owner: dest.owner, repo: dest.repo });
     return { key_id: data.key_id, key: data.key };
   };
@@ -84,7 +92,13 @@ export function githubSecretsPublisher(octokit: Octokit, dest: SecretsDestinatio
           key_id: key.key_id,
         });
       } else {
-        await octokit.rest.actions.createOrUpdateRepoSecret({ owner: dest.owner, repo: dest.repo, secret_name: token.name, encrypted_value, key_id: key.key_id });
+        await octokit.rest.actions.createOrUpdateRepoSecret({
+          owner: dest.owner,
+          repo: dest.repo,
+          secret_name: token.name,
+          encrypted_value,
+          key_id: key.key_id,
+        });
       }
     },
   };

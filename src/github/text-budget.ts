@@ -21,7 +21,12 @@ export interface Fitted {
  * Calls `render(maxChars)` with a shrinking budget until the result measures at most `limit`;
  * after three tries it cuts the last result with {@link cutTo} and appends `cutNote`.
  */
-export function renderWithin(render: (maxChars: number) => string, limit: number, measure: Measure, cutNote: string): Fitted {
+export function renderWithin(
+  render: (maxChars: number) => string,
+  limit: number,
+  measure: Measure,
+  cutNote: string,
+): Fitted {
   let budget = limit;
   let text = "";
   for (let attempt = 0; attempt < 3 && budget > 0; attempt++) {

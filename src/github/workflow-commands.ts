@@ -51,7 +51,11 @@ export function annotation(level: AnnotationLevel, message: string, props: Annot
   const pairs: string[] = [];
   // A file name or message from a pull request may hold an escape sequence (`\x1b[2J`): shown, like every other line.
   message = visibleControls(message);
-  props = { ...props, ...(props.file !== undefined ? { file: visibleControls(props.file) } : {}), ...(props.title !== undefined ? { title: visibleControls(props.title) } : {}) };
+  props = {
+    ...props,
+    ...(props.file !== undefined ? { file: visibleControls(props.file) } : {}),
+    ...(props.title !== undefined ? { title: visibleControls(props.title) } : {}),
+  };
   if (props.file !== undefined) pairs.push(`file=${escapeProperty(props.file)}`);
   if (props.line !== undefined) pairs.push(`line=${props.line}`);
   if (props.endLine !== undefined) pairs.push(`endLine=${props.endLine}`);
@@ -109,7 +113,10 @@ export function group(title: string, body: string): string {
  * The `$GITHUB_OUTPUT` text for `outputs`, sorted by name. Single-line values are `name=value`;
  * values with a newline use the heredoc form with a random delimiter that cannot occur inside.
  */
-export function formatOutputs(outputs: Record<string, string>, delimiter: () => string = () => `ghadelimiter_${randomUUID()}`): string {
+export function formatOutputs(
+  outputs: Record<string, string>,
+  delimiter: () => string = () => `ghadelimiter_${randomUUID()}`,
+): string {
   let text = "";
   for (const name of Object.keys(outputs).sort()) {
     const value = outputs[name];
@@ -118,7 +125,8 @@ export function formatOutputs(outputs: Record<string, string>, delimiter: () => 
       continue;
     }
     const delim = delimiter();
-    if (value.includes(delim)) throw new Error(`Output "${name}" contains its own delimiter "${delim}"; expected a value without it.`);
+    if (value.includes(delim))
+      throw new Error(`Output "${name}" contains its own delimiter "${delim}"; expected a value without it.`);
     text += `${name}<<${delim}\n${value}\n${delim}\n`;
   }
   return text;

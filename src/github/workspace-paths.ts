@@ -13,7 +13,9 @@ export type PathInputs = Record<string, string | undefined>;
 
 /** Where each path input resolves, or the problems (one sentence each, naming the input). */
 /** `workspace` is the workspace's own real path, which the resolved paths are under. */
-export type ResolvedPaths = { ok: true; workspace: string; paths: Record<string, string> } | { ok: false; problems: string[] };
+export type ResolvedPaths =
+  | { ok: true; workspace: string; paths: Record<string, string> }
+  | { ok: false; problems: string[] };
 
 /**
  * Resolves each given path input against the workspace, following symlinks, and refuses any that
@@ -30,7 +32,10 @@ export async function resolveInWorkspace(workspace: string, inputs: PathInputs):
     if (value === undefined) continue;
     const target = await realTarget(resolve(root, value));
     const expected = `expected a path relative to the workspace ${root}, with no symlink leaving it.`;
-    if ("dangling" in target) problems.push(`Input "${name}" is "${value}": ${target.dangling} is a symlink to nothing, which could lead outside the workspace; ${expected}`);
+    if ("dangling" in target)
+      problems.push(
+        `Input "${name}" is "${value}": ${target.dangling} is a symlink to nothing, which could lead outside the workspace; ${expected}`,
+      );
     else if (!inside(root, target.path)) {
       const via = target.path !== resolve(root, value) ? ` (it leads to ${target.path})` : "";
       problems.push(`Input "${name}" is "${value}"${via}: it is outside the workspace; ${expected}`);

@@ -89,7 +89,16 @@ export class Cronjob extends pulumi.CustomResource {
 
   constructor(name: string, args: CronjobArgs, opts?: pulumi.CustomResourceOptions) {
     // Undefined inputs are not sent; naming them registers every output.
-    const outputs = { schedule: undefined, minute: undefined, hour: undefined, dayOfMonth: undefined, month: undefined, dayOfWeek: undefined, enabled: undefined, lastRun: undefined };
+    const outputs = {
+      schedule: undefined,
+      minute: undefined,
+      hour: undefined,
+      dayOfMonth: undefined,
+      month: undefined,
+      dayOfWeek: undefined,
+      enabled: undefined,
+      lastRun: undefined,
+    };
     const stacks = quietStacks();
     try {
       super(dynamicType("Cronjob"), name, withStub("Cronjob", { ...outputs, ...args }), opts);

@@ -15,7 +15,8 @@ export type Props = Record<string, unknown>;
 /** The kind named `name`, or an error listing the kinds. */
 export function kindOf(name: string): ResourceKind<any, any> {
   const k = KINDS[name];
-  if (!k) throw new Error(`svc provider: unknown resource kind "${name}". Expected one of ${Object.keys(KINDS).join(", ")}.`);
+  if (!k)
+    throw new Error(`svc provider: unknown resource kind "${name}". Expected one of ${Object.keys(KINDS).join(", ")}.`);
   return k;
 }
 
@@ -36,7 +37,8 @@ export function checkCall(kind: string, news: Props): { inputs: Props; failures:
 
 /** The kind's diff of kept state `olds` against new inputs (unknown inputs: a change, nothing replaced). */
 export function diffCall(kind: string, olds: Props, news: Props) {
-  if (hasUnknowns(news)) return { changes: true, replaces: [] as string[], stables: [] as string[], deleteBeforeReplace: false };
+  if (hasUnknowns(news))
+    return { changes: true, replaces: [] as string[], stables: [] as string[], deleteBeforeReplace: false };
   const k = kindOf(kind);
   const { inputs } = k.check(news);
   const d = k.diff(olds, inputs);
@@ -56,7 +58,13 @@ export async function readCall(client: SvcClient, kind: string, id: string, prop
   return kindOf(kind).read({ client }, id, props);
 }
 
-export async function updateCall(client: SvcClient, kind: string, id: string, olds: Props, news: Props): Promise<Props> {
+export async function updateCall(
+  client: SvcClient,
+  kind: string,
+  id: string,
+  olds: Props,
+  news: Props,
+): Promise<Props> {
   const k = kindOf(kind);
   const { inputs } = k.check(news);
   return k.update({ client }, id, olds, inputs);

@@ -20,7 +20,8 @@ export function dynamicType(kind: string): string {
 
 /** The inputs as registered: the caller's, plus the kind's provider stub in `__provider`. */
 export function withStub<T extends object>(kind: string, props: T): T & { __provider: string } {
-  if (PROVIDER_KEY in props) throw new Error(`svc.${kind}: "${PROVIDER_KEY}" is reserved for the provider stub and cannot be an input`);
+  if (PROVIDER_KEY in props)
+    throw new Error(`svc.${kind}: "${PROVIDER_KEY}" is reserved for the provider stub and cannot be an input`);
   return { ...props, __provider: providerText(kind) };
 }
 

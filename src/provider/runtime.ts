@@ -26,7 +26,12 @@ export async function configure(req: { config: ConfigSource }): Promise<void> {
       return undefined;
     }
   };
-  configured = { baseUrl: read("baseUrl"), udfBaseUrl: read("udfBaseUrl"), token: read("token"), serviceToken: read("serviceToken") };
+  configured = {
+    baseUrl: read("baseUrl"),
+    udfBaseUrl: read("udfBaseUrl"),
+    token: read("token"),
+    serviceToken: read("serviceToken"),
+  };
 }
 
 function client(): SvcClient {
@@ -42,7 +47,9 @@ function client(): SvcClient {
     try {
       cached = { signature, client: clientFromEnv(settings) };
     } catch (e) {
-      throw new Error(`svc provider: ${(e as Error).message.replace("SVC_BASE_URL is not set", "neither svc:baseUrl nor SVC_BASE_URL is set")}`);
+      throw new Error(
+        `svc provider: ${(e as Error).message.replace("SVC_BASE_URL is not set", "neither svc:baseUrl nor SVC_BASE_URL is set")}`,
+      );
     }
   }
   return cached.client;

@@ -31,7 +31,12 @@ export class SessionToken extends pulumi.CustomResource {
 
   constructor(name: string, args: SessionTokenArgs, opts?: pulumi.CustomResourceOptions) {
     // The canvas token is made secret here too, so it is never kept in plain among the inputs.
-    const inputs = { sessionToken: undefined, expiresAt: undefined, ...args, canvasToken: pulumi.secret(args.canvasToken) };
+    const inputs = {
+      sessionToken: undefined,
+      expiresAt: undefined,
+      ...args,
+      canvasToken: pulumi.secret(args.canvasToken),
+    };
     const stacks = quietStacks();
     try {
       super(dynamicType("SessionToken"), name, withStub("SessionToken", inputs), {

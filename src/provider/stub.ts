@@ -18,7 +18,8 @@ const texts = new Map<string, string>();
 export function providerText(kind: string): string {
   let text = texts.get(kind);
   if (text === undefined) {
-    if (!/^[A-Z][A-Za-z]*$/.test(kind)) throw new Error(`svc provider: invalid kind "${kind}". A kind is a PascalCase name such as "Udf".`);
+    if (!/^[A-Z][A-Za-z]*$/.test(kind))
+      throw new Error(`svc provider: invalid kind "${kind}". A kind is a PascalCase name such as "Udf".`);
     text = stubModule(kind);
     texts.set(kind, text);
   }

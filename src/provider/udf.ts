@@ -97,7 +97,9 @@ export class Udf extends pulumi.CustomResource {
     // output costs the SDK four pending promises per resource (see `quietStacks`).
     const mintsToken = args.createSharedToken !== undefined && args.createSharedToken !== false;
     const outputs = mintsToken ? { udfBodyHash: undefined, sharedToken: undefined } : { udfBodyHash: undefined };
-    const secret = mintsToken ? { additionalSecretOutputs: [...(opts?.additionalSecretOutputs ?? []), "sharedToken"] } : {};
+    const secret = mintsToken
+      ? { additionalSecretOutputs: [...(opts?.additionalSecretOutputs ?? []), "sharedToken"] }
+      : {};
     const stacks = quietStacks();
     try {
       super(dynamicType("Udf"), name, withStub("Udf", { ...outputs, ...args }), { ...opts, ...secret });

@@ -21,16 +21,25 @@ export const UNKNOWN_ID = "(known after apply)";
  * kept beside the inputs, and a Map per object is made only for a second key (a Map per object of a
  * 100,000-UDF plan held about 30 MB).
  */
-const checkedCache = new WeakMap<DesiredObject["inputs"], { key: string; inputs: Record<string, any>; more?: Map<string, Record<string, any>> }>();
+const checkedCache = new WeakMap<
+  DesiredObject["inputs"],
+  { key: string; inputs: Record<string, any>; more?: Map<string, Record<string, any>> }
+>();
 
 /**
  * `d`'s kind's check of `raw` (its inputs, with references, inherited inputs and rotation as the
  * caller has them), references as {@link UNKNOWN_ID}; inputs that pass are kept for the next call
  * with the same inherited inputs and rotation.
  */
-export function checkDeclared(d: DesiredObject, raw: Record<string, unknown>): { inputs: Record<string, any>; failures: CheckFailure[] } {
+export function checkDeclared(
+  d: DesiredObject,
+  raw: Record<string, unknown>,
+): { inputs: Record<string, any>; failures: CheckFailure[] } {
   const traits = traitsOf(d.kind);
-  const key = JSON.stringify([...(traits.inherits ?? []).map((i) => raw[i.field]), traits.rotation ? raw.rotation : undefined]);
+  const key = JSON.stringify([
+    ...(traits.inherits ?? []).map((i) => raw[i.field]),
+    traits.rotation ? raw.rotation : undefined,
+  ]);
   const cached = checkedCache.get(d.inputs);
   const known = cached?.key === key ? cached.inputs : cached?.more?.get(key);
   if (known) return { inputs: known, failures: [] };

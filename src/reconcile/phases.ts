@@ -10,7 +10,9 @@ import type { DesiredKind } from "../model/desired";
 /** The reconciler traits of `kind`. */
 export const traitsOf = (kind: DesiredKind): ReconcileTraits => RECONCILE_TRAITS[kind];
 
-export const PHASES: readonly DesiredKind[] = (Object.keys(RECONCILE_TRAITS) as DesiredKind[]).sort((a, b) => traitsOf(a).phase - traitsOf(b).phase);
+export const PHASES: readonly DesiredKind[] = (Object.keys(RECONCILE_TRAITS) as DesiredKind[]).sort(
+  (a, b) => traitsOf(a).phase - traitsOf(b).phase,
+);
 
 export const phaseOf = (kind: DesiredKind): number => traitsOf(kind).phase;
 

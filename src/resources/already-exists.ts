@@ -5,7 +5,10 @@
  */
 export class AlreadyExistsError extends Error {
   readonly code = "already_exists";
-  constructor(message: string, readonly key: string) {
+  constructor(
+    message: string,
+    readonly key: string,
+  ) {
     super(message);
     this.name = "AlreadyExistsError";
   }

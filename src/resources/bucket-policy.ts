@@ -25,9 +25,13 @@ export const BucketPolicyInputs = z.strictObject({
   bucketName: z
     .string({ error: 'bucketName is an S3 bucket name, e.g. "my-data-bucket".' })
     .transform((s) => s.replace(/^s3:\/\//, "").replace(/\/+$/, ""))
-    .refine((s) => !s.includes("://"), { error: "A bucket policy is an S3 document; give an S3 bucket name (gs:// buckets are governed by Google Cloud IAM)." })
+    .refine((s) => !s.includes("://"), {
+      error:
+        "A bucket policy is an S3 document; give an S3 bucket name (gs:// buckets are governed by Google Cloud IAM).",
+    })
     .refine((s) => s.includes("://") || BUCKET.test(s), {
-      error: 'An S3 bucket name has 3 to 63 lowercase letters, digits, dots or hyphens, starting and ending with a letter or digit, e.g. "my-data-bucket" (an "s3://" prefix is accepted).',
+      error:
+        'An S3 bucket name has 3 to 63 lowercase letters, digits, dots or hyphens, starting and ending with a letter or digit, e.g. "my-data-bucket" (an "s3://" prefix is accepted).',
     }),
 });
 export type BucketPolicyInputs = z.infer<typeof BucketPolicyInputs>;
@@ -46,7 +50,8 @@ async function policyFor(ctx: KindContext, bucketName: string): Promise<BucketPo
 /** `s3://name` or `{url: "s3://name"}` (the element shape is not in the spec) → `name`; other schemes → undefined. */
 function s3BucketName(entry: unknown): string | undefined {
   const e = entry as Record<string, unknown> | string;
-  const raw = typeof e === "string" ? e : [e?.url, e?.name, e?.bucket_name, e?.bucket].find((x) => typeof x === "string");
+  const raw =
+    typeof e === "string" ? e : [e?.url, e?.name, e?.bucket_name, e?.bucket].find((x) => typeof x === "string");
   if (typeof raw !== "string") return undefined;
   if (raw.includes("://") && !raw.startsWith("s3://")) return undefined;
   const name = raw.replace(/^s3:\/\//, "").replace(/\/.*$/, "");
@@ -86,19 +91,37 @@ export function policyFileText(policy: string): string {
 
 const POLICY_SALT = "BucketPolicy:policy";
 const policyText = (policy: string) => canonicalJson(JSON.parse(policy));
-const policyFingerprint = (policy: string, key: FingerprintKey | undefined) => fingerprint(policyText(policy), POLICY_SALT, key);
+const policyFingerprint = (policy: string, key: FingerprintKey | undefined) =>
+  fingerprint(policyText(policy), POLICY_SALT, key);
 
 /** The plan compares the document with the one recorded at the last apply, and with its output file. */
-function policyChanges(c: { desired: DesiredObject; state: Record<string, any>; inventory: InventoryEntry | undefined; files: Map<string, string>; fingerprintKey?: FingerprintKey }): FieldChange[] {
+function policyChanges(c: {
+  desired: DesiredObject;
+  state: Record<string, any>;
+  inventory: InventoryEntry | undefined;
+  files: Map<string, string>;
+  fingerprintKey?: FingerprintKey;
+}): FieldChange[] {
   const out: FieldChange[] = [];
   const policy = String(c.state.policy);
   const recorded = c.inventory?.kept?.policyFingerprint;
   if (recorded && !matchesFingerprint(recorded, policyText(policy), POLICY_SALT, c.fingerprintKey)) {
-    out.push({ field: "policy", action: "update", secret: false, note: "the environment's policy document changed since the last apply" });
+    out.push({
+      field: "policy",
+      action: "update",
+      secret: false,
+      note: "the environment's policy document changed since the last apply",
+    });
   }
   const output = c.desired.options.output;
   if (output && c.files.get(output) !== policyFileText(policy)) {
-    out.push({ field: "output", action: "update", secret: false, to: output, note: c.files.has(output) ? "the output file differs from the policy document" : "the output file does not exist" });
+    out.push({
+      field: "output",
+      action: "update",
+      secret: false,
+      to: output,
+      note: c.files.has(output) ? "the output file differs from the policy document" : "the output file does not exist",
+    });
   }
   return out;
 }
@@ -108,7 +131,9 @@ export const bucketPolicyTraits: ReconcileTraits = {
   addressPrefix: "bucket_policy",
   observeEach: { idOf: (inputs) => String(inputs.bucketName) },
   alwaysExists: true,
-  deleteNotes: ["nothing changes on the platform: a bucket policy is computed from the team's roles, so it is only forgotten"],
+  deleteNotes: [
+    "nothing changes on the platform: a bucket policy is computed from the team's roles, so it is only forgotten",
+  ],
   planFields: policyChanges,
   keep: ({ state, fingerprintKey }) => ({ policyFingerprint: policyFingerprint(state.policy, fingerprintKey) }),
   rekeyKept(kept, state, fingerprintKey) {

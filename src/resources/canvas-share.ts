@@ -24,11 +24,20 @@ export const CanvasShareInputs = z.strictObject({
   canvasId: z.string({ error: "canvasId is the id of the canvas to share (e.g. canvas.id)." }).min(1, {
     error: "canvasId must not be empty: give the id of the canvas to share (e.g. canvas.id).",
   }),
-  clientId: z.string({ error: "clientId is the client_id of one of your team's real-time instances." }).min(1, {
-    error: "clientId must not be empty; omit it to use the preferred real-time instance.",
-  }).optional(),
-  rotation: z.union([z.string(), z.number()], { error: "rotation is any string or number; changing it rotates the share token." }).optional(),
-  accessScope: z.enum(["team", "public"], { error: 'accessScope is "team" or "public" (the canvas\'s access scope).' }).optional(),
+  clientId: z
+    .string({ error: "clientId is the client_id of one of your team's real-time instances." })
+    .min(1, {
+      error: "clientId must not be empty; omit it to use the preferred real-time instance.",
+    })
+    .optional(),
+  rotation: z
+    .union([z.string(), z.number()], {
+      error: "rotation is any string or number; changing it rotates the share token.",
+    })
+    .optional(),
+  accessScope: z
+    .enum(["team", "public"], { error: 'accessScope is "team" or "public" (the canvas\'s access scope).' })
+    .optional(),
 });
 export type CanvasShareInputs = z.infer<typeof CanvasShareInputs>;
 
@@ -50,7 +59,6 @@ function shareState(inputs: CanvasShareInputs, c: CanvasFields, mintedScope: "te
   return { ...kept, shareToken: c.share_token!, shareClientId: c.share_client_id ?? null, mintedScope };
 }
 
-
 /** A token is minted under the canvas's current scope: refuse to mint one under another than desired. */
 function assertScope(inputs: CanvasShareInputs, c: ApiCanvas): void {
   if (inputs.accessScope && inputs.accessScope !== c.access_scope) {
@@ -63,18 +71,37 @@ function assertScope(inputs: CanvasShareInputs, c: ApiCanvas): void {
 
 async function preferredClientId(ctx: KindContext): Promise<string> {
   const best = await ctx.client.realtime.preferredInstance();
-  if (!best) throw new Error("No real-time instance is available to your team, so the canvas cannot be shared. Give clientId, or ask for an instance.");
+  if (!best)
+    throw new Error(
+      "No real-time instance is available to your team, so the canvas cannot be shared. Give clientId, or ask for an instance.",
+    );
   return best.client_id;
 }
 
 function diffShare(olds: CanvasShareState, news: CanvasShareInputs): FieldChange[] {
   const fields: FieldChange[] = [];
-  if (olds.canvasId !== news.canvasId) fields.push({ field: "canvasId", action: "replace", secret: false, from: olds.canvasId, to: news.canvasId });
+  if (olds.canvasId !== news.canvasId)
+    fields.push({ field: "canvasId", action: "replace", secret: false, from: olds.canvasId, to: news.canvasId });
   // A pinned instance is compared with the one in use; unpinning moves to the preferred one.
-  const clientChanged = news.clientId === undefined ? olds.clientId !== undefined : news.clientId !== olds.shareClientId;
-  if (clientChanged) fields.push({ field: "clientId", action: "update", secret: false, from: olds.shareClientId, to: news.clientId ?? "(preferred instance)" });
+  const clientChanged =
+    news.clientId === undefined ? olds.clientId !== undefined : news.clientId !== olds.shareClientId;
+  if (clientChanged)
+    fields.push({
+      field: "clientId",
+      action: "update",
+      secret: false,
+      from: olds.shareClientId,
+      to: news.clientId ?? "(preferred instance)",
+    });
   if (!equal(olds.rotation ?? null, news.rotation ?? null)) {
-    fields.push({ field: "rotation", action: "update", secret: false, from: olds.rotation, to: news.rotation, note: ROTATION_NOTE });
+    fields.push({
+      field: "rotation",
+      action: "update",
+      secret: false,
+      from: olds.rotation,
+      to: news.rotation,
+      note: ROTATION_NOTE,
+    });
   }
   if (news.accessScope !== undefined && news.accessScope !== olds.mintedScope) {
     fields.push({
@@ -103,13 +130,17 @@ export const canvasShareKind: ResourceKind<CanvasShareInputs, CanvasShareState> 
     const c = await referencedCanvas(ctx, inputs.canvasId);
     if (c.share_token) {
       // Adopt the share; the scope its token was minted under is unknown, so the canvas's is assumed.
-      const shared = inputs.clientId && inputs.clientId !== c.share_client_id
-        ? await ctx.client.sharing.share({ collectionId: c.id, clientId: inputs.clientId })
-        : c;
+      const shared =
+        inputs.clientId && inputs.clientId !== c.share_client_id
+          ? await ctx.client.sharing.share({ collectionId: c.id, clientId: inputs.clientId })
+          : c;
       return { id: c.id, state: shareState(inputs, shared, c.access_scope), adopted: true };
     }
     assertScope(inputs, c);
-    const shared = await ctx.client.sharing.share({ collectionId: c.id, clientId: inputs.clientId ?? (await preferredClientId(ctx)) });
+    const shared = await ctx.client.sharing.share({
+      collectionId: c.id,
+      clientId: inputs.clientId ?? (await preferredClientId(ctx)),
+    });
     return { id: c.id, state: shareState(inputs, shared, shared.access_scope), adopted: false };
   },
   async read(ctx, id, olds) {
@@ -123,10 +154,17 @@ export const canvasShareKind: ResourceKind<CanvasShareInputs, CanvasShareState> 
   },
   async update(ctx, id, olds, news) {
     const c = await referencedCanvas(ctx, id);
-    const rotate = diffShare(olds, news).some((f) => f.field === "rotation" || f.field === "accessScope") || !c.share_token;
+    const rotate =
+      diffShare(olds, news).some((f) => f.field === "rotation" || f.field === "accessScope") || !c.share_token;
     if (rotate) assertScope(news, c);
-    const clientId = news.clientId ?? (olds.clientId === undefined && c.share_client_id ? c.share_client_id : await preferredClientId(ctx));
-    const shared = await ctx.client.sharing.share({ collectionId: id, clientId, ...(rotate && c.share_token ? { newToken: true } : {}) });
+    const clientId =
+      news.clientId ??
+      (olds.clientId === undefined && c.share_client_id ? c.share_client_id : await preferredClientId(ctx));
+    const shared = await ctx.client.sharing.share({
+      collectionId: id,
+      clientId,
+      ...(rotate && c.share_token ? { newToken: true } : {}),
+    });
     const minted = shared.share_token === olds.shareToken ? olds.mintedScope : shared.access_scope;
     return shareState(news, shared, minted);
   },
@@ -157,7 +195,11 @@ export const canvasShareTraits: ReconcileTraits = {
   inherits: [{ ref: "canvas", field: "accessScope" }],
   observeGroup: "canvas",
   verbs: { create: "share", delete: "unshare", goneOutOfBand: "unshared on the platform out of band" },
-  rotation: { on: ["rotation", "accessScope"], note: "old share links and the session tokens minted for the old token stop working", inPlace: true },
+  rotation: {
+    on: ["rotation", "accessScope"],
+    note: "old share links and the session tokens minted for the old token stop working",
+    inPlace: true,
+  },
   // Adopting a share keeps its token: the trigger is recorded, not acted on.
   adoptIgnores: ["rotation"],
   keep: ({ state, rotation, fingerprintKey }) => ({
@@ -175,7 +217,9 @@ export const canvasShareTraits: ReconcileTraits = {
       else out[k] = kept[k];
     }
     // The scope the token was minted under is known only while the token is the one recorded.
-    const sameToken = typeof state.shareToken === "string" && matchesFingerprint(kept.tokenFingerprint, state.shareToken, TOKEN_SALT, fingerprintKey);
+    const sameToken =
+      typeof state.shareToken === "string" &&
+      matchesFingerprint(kept.tokenFingerprint, state.shareToken, TOKEN_SALT, fingerprintKey);
     if (sameToken && kept.mintedScope) out.mintedScope = kept.mintedScope;
     return out;
   },
@@ -188,18 +232,38 @@ export const canvasShareTraits: ReconcileTraits = {
   tokenOf: (state, minted) => (minted ? state.shareToken : undefined),
   cascade: { effect: "deleted", why: "a deleted canvas's share goes with it, and its share links stop working" },
   // The shares of this project's canvases (a share's id is its canvas's).
-  unmanaged: { within: "Canvas", parents: "declared", parentId: (o) => o.id, address: (_o, canvas) => `share.${canvas}` },
+  unmanaged: {
+    within: "Canvas",
+    parents: "declared",
+    parentId: (o) => o.id,
+    address: (_o, canvas) => `share.${canvas}`,
+  },
   preflight: {
     read: (client) => client.realtime.listInstances(),
     check(d, instances: { client_id: string }[]) {
       const ids = instances.map((i) => i.client_id);
       const clientId = d.inputs.clientId as string | undefined;
       if (clientId === undefined) {
-        return ids.length ? [] : [{ path: "share", message: "found no real-time instance available to the team, expected at least one to share the canvas on: ask for an instance, or remove share" }];
+        return ids.length
+          ? []
+          : [
+              {
+                path: "share",
+                message:
+                  "found no real-time instance available to the team, expected at least one to share the canvas on: ask for an instance, or remove share",
+              },
+            ];
       }
       if (ids.includes(clientId)) return [];
-      const expected = ids.length ? `one of the team's real-time instances (${platformNames(ids)})` : "a real-time instance of the team, which has none";
-      return [{ path: "share.client_id", message: `found ${JSON.stringify(clientId)}, expected ${expected}; omit client_id for the preferred one` }];
+      const expected = ids.length
+        ? `one of the team's real-time instances (${platformNames(ids)})`
+        : "a real-time instance of the team, which has none";
+      return [
+        {
+          path: "share.client_id",
+          message: `found ${JSON.stringify(clientId)}, expected ${expected}; omit client_id for the preferred one`,
+        },
+      ];
     },
   },
 };

@@ -17,11 +17,14 @@ import { readTeamCanvases, type TeamCanvas } from "./team-canvases";
 
 export const CanvasInputs = z.strictObject({
   name: z.string({ error: "A canvas name is a string of letters, digits and underscores." }).regex(/^[A-Za-z0-9_]+$/, {
-    error: "A canvas name uses only letters, digits and underscores ([A-Za-z0-9_]), e.g. \"sales_dashboard\".",
+    error: 'A canvas name uses only letters, digits and underscores ([A-Za-z0-9_]), e.g. "sales_dashboard".',
   }),
   accessScope: z.enum(["team", "public"], { error: 'accessScope is "team" or "public".' }).default("team"),
   allowPublicRead: z.boolean({ error: "allowPublicRead is true or false." }).default(false),
-  passcode: z.string({ error: "passcode is a string." }).min(1, { error: "A passcode must not be empty; omit it for none." }).optional(),
+  passcode: z
+    .string({ error: "passcode is a string." })
+    .min(1, { error: "A passcode must not be empty; omit it for none." })
+    .optional(),
   dashboardBody: z.string({ error: "dashboardBody is a string." }).optional(),
   previewImageUrl: z.url({ error: "previewImageUrl is an http(s) URL." }).optional(),
 });
@@ -53,7 +56,10 @@ function toBody(i: CanvasInputs) {
 function checkCanvas(raw: unknown): CheckResult<CanvasInputs> {
   const r = checkWith(CanvasInputs, raw, ["passcode"]);
   if (r.failures.length) return r;
-  const tooLarge = oversizeReason("The canvas body (its dashboard_body and settings)", Buffer.byteLength(JSON.stringify(toBody(r.inputs))));
+  const tooLarge = oversizeReason(
+    "The canvas body (its dashboard_body and settings)",
+    Buffer.byteLength(JSON.stringify(toBody(r.inputs))),
+  );
   return tooLarge ? { ...r, failures: [{ property: "dashboardBody", reason: tooLarge }] } : r;
 }
 
@@ -110,15 +116,19 @@ export const canvasKind: ResourceKind<CanvasInputs, CanvasState> = {
   key: (i) => i.name,
   diff(olds, news, ctx) {
     const { passcodeFingerprint: _fp, ...rest } = olds;
-    return diffFields({ ...rest, passcodeFingerprint: olds.passcodeFingerprint }, {
-      ...news,
-      allowPublicRead: news.allowPublicRead,
-      accessScope: news.accessScope,
-      // Fields left out are compared too: create and update clear them, so a value set by hand is drift.
-      passcode: news.passcode,
-      dashboardBody: news.dashboardBody,
-      previewImageUrl: news.previewImageUrl,
-    }, { secret: ["passcode"], salt: SALT, key: ctx?.fingerprintKey });
+    return diffFields(
+      { ...rest, passcodeFingerprint: olds.passcodeFingerprint },
+      {
+        ...news,
+        allowPublicRead: news.allowPublicRead,
+        accessScope: news.accessScope,
+        // Fields left out are compared too: create and update clear them, so a value set by hand is drift.
+        passcode: news.passcode,
+        dashboardBody: news.dashboardBody,
+        previewImageUrl: news.previewImageUrl,
+      },
+      { secret: ["passcode"], salt: SALT, key: ctx?.fingerprintKey },
+    );
   },
   async create(ctx, inputs, opts) {
     const lookup = opts?.lookup ?? "first";
@@ -127,7 +137,9 @@ export const canvasKind: ResourceKind<CanvasInputs, CanvasState> = {
       if (existing) return adoptCanvas(ctx, existing, inputs);
       if (lookup === "only") throw new NothingToAdopt(inputs.name);
     }
-    const c = await (lookup === "never" ? createUnlooked(() => ctx.client.canvases.create(toBody(inputs))) : ctx.client.canvases.create(toBody(inputs)));
+    const c = await (lookup === "never"
+      ? createUnlooked(() => ctx.client.canvases.create(toBody(inputs)))
+      : ctx.client.canvases.create(toBody(inputs)));
     return { id: c.id, state: canvasState(c, ctx.fingerprintKey), adopted: false };
   },
   async read(ctx, id) {

@@ -27,7 +27,11 @@ function valueAt(input: unknown, path: readonly PropertyKey[]): unknown {
  * Validates `raw` with `schema`. Each failure names the property, the value found (secret fields
  * excepted) and the expected form, taken from the schema's messages.
  */
-export function checkWith<S extends z.ZodType>(schema: S, raw: unknown, secretFields: readonly string[] = []): CheckResult<z.infer<S>> {
+export function checkWith<S extends z.ZodType>(
+  schema: S,
+  raw: unknown,
+  secretFields: readonly string[] = [],
+): CheckResult<z.infer<S>> {
   const r = schema.safeParse(raw);
   if (r.success) return { inputs: r.data, failures: [] };
   const failures: CheckFailure[] = r.error.issues.flatMap((i): CheckFailure[] => {
@@ -41,7 +45,8 @@ export function checkWith<S extends z.ZodType>(schema: S, raw: unknown, secretFi
     const property = propertyPath(i.path);
     const found = valueAt(raw, i.path);
     const secret = secretFields.includes(String(i.path[0]));
-    if (found === undefined && i.code === "invalid_type") return [{ property, reason: `${property} is required: ${expectation(i.message)}` }];
+    if (found === undefined && i.code === "invalid_type")
+      return [{ property, reason: `${property} is required: ${expectation(i.message)}` }];
     const foundText = secret ? "a secret value" : show(found);
     return [{ property, reason: `Invalid ${property} ${foundText}. ${i.message}` }];
   });

@@ -61,7 +61,7 @@ const ALL_HOURS = Array.from({ length: 24 }, (_, h) => h);
 
 /** Why the minute field must hold one value, for messages. */
 export const ONE_MINUTE_RULE =
-  "The platform runs a cronjob at most once an hour, at exactly one minute; give one minute value (e.g. \"0\"), or declare several cronjobs, one per minute value.";
+  'The platform runs a cronjob at most once an hour, at exactly one minute; give one minute value (e.g. "0"), or declare several cronjobs, one per minute value.';
 
 export type ParseResult = { ok: true; schedule: ScheduleArrays } | { ok: false; errors: string[] };
 
@@ -116,10 +116,12 @@ function parseField(field: ScheduleField, text: string): number[] | string {
 
 function parseItem(spec: FieldSpec, item: string): number[] | string {
   const [range, stepText, extra] = item.split("/");
-  if (extra !== undefined || range === "") return `${JSON.stringify(item)} is not a value, a range "a-b", a list "a,b" or a step "*/n".`;
+  if (extra !== undefined || range === "")
+    return `${JSON.stringify(item)} is not a value, a range "a-b", a list "a,b" or a step "*/n".`;
   let step = 1;
   if (stepText !== undefined) {
-    if (!/^\d+$/.test(stepText) || Number(stepText) === 0) return `the step in ${JSON.stringify(item)} must be a whole number above 0.`;
+    if (!/^\d+$/.test(stepText) || Number(stepText) === 0)
+      return `the step in ${JSON.stringify(item)} must be a whole number above 0.`;
     step = Number(stepText);
   }
   let from: number;
@@ -128,12 +130,14 @@ function parseItem(spec: FieldSpec, item: string): number[] | string {
     [from, to] = [spec.min, top(spec)];
   } else {
     const [a, b, more] = range.split("-");
-    if (more !== undefined) return `${JSON.stringify(item)} is not a value, a range "a-b", a list "a,b" or a step "*/n".`;
+    if (more !== undefined)
+      return `${JSON.stringify(item)} is not a value, a range "a-b", a list "a,b" or a step "*/n".`;
     const lo = value(spec, a);
     if (typeof lo === "string") return lo;
     const hi = b === undefined ? (stepText === undefined ? lo : top(spec)) : value(spec, b);
     if (typeof hi === "string") return hi;
-    if (hi < lo) return `the range ${JSON.stringify(range)} goes from high to low; write it from low to high (wrap-around is not supported).`;
+    if (hi < lo)
+      return `the range ${JSON.stringify(range)} goes from high to low; write it from low to high (wrap-around is not supported).`;
     [from, to] = [lo, hi];
   }
   const out: number[] = [];

@@ -10,7 +10,15 @@ import { unlessMissing } from "./missing";
 import type { CreateCronjobInput } from "../api/cronjobs";
 import type { Cronjob as ApiCronjob } from "../api/schemas";
 import { checkWith } from "./check";
-import { FIELDS, formatCron, minuteError, normalizeField, normalizeSchedule, parseCron, type ScheduleField } from "./cron-expression";
+import {
+  FIELDS,
+  formatCron,
+  minuteError,
+  normalizeField,
+  normalizeSchedule,
+  parseCron,
+  type ScheduleField,
+} from "./cron-expression";
 import { diffFields } from "./field-diff";
 import type { CheckFailure, KindContext, ResourceKind } from "./kind";
 import type { ReconcileTraits } from "./reconcile-traits";
@@ -20,20 +28,37 @@ const ARRAY_FIELDS = ["minute", "hour", "dayOfMonth", "month", "dayOfWeek"] as c
 function values(field: ScheduleField, example: string, every: string) {
   const { label, min, max } = FIELDS[field];
   const message = `${field} is a list of ${label} values ${min}-${max}, e.g. ${example}${every}.`;
-  return z.array(z.number({ error: message }).int({ error: message }).min(min, { error: message }).max(max, { error: message }), { error: message });
+  return z.array(
+    z.number({ error: message }).int({ error: message }).min(min, { error: message }).max(max, { error: message }),
+    { error: message },
+  );
 }
 
 const RawInputs = z.strictObject({
-  name: z.string({ error: "A cronjob name is a non-empty string." }).min(1, { error: "A cronjob name must not be empty." }),
-  schedule: z.string({ error: 'schedule is a cron expression "minute hour day-of-month month day-of-week", e.g. "0 6 * * 1-5".' }).optional(),
+  name: z
+    .string({ error: "A cronjob name is a non-empty string." })
+    .min(1, { error: "A cronjob name must not be empty." }),
+  schedule: z
+    .string({
+      error: 'schedule is a cron expression "minute hour day-of-month month day-of-week", e.g. "0 6 * * 1-5".',
+    })
+    .optional(),
   // One minute may be given as a number; the platform stores a one-element array.
-  minute: z.preprocess((v) => (typeof v === "number" ? [v] : v), values("minute", "[0]", "; exactly one value")).optional(),
+  minute: z
+    .preprocess((v) => (typeof v === "number" ? [v] : v), values("minute", "[0]", "; exactly one value"))
+    .optional(),
   hour: values("hour", "[6, 18]", "; [] means every hour").optional(),
   dayOfMonth: values("dayOfMonth", "[1, 15]", "; [] means every day").optional(),
   month: values("month", "[1, 7]", "; [] means every month").optional(),
   dayOfWeek: values("dayOfWeek", "[1, 2, 3, 4, 5] (0 or 7 = Sunday)", "; [] means every day").optional(),
-  udfId: z.string({ error: "udfId is the id of the UDF to run (a `Udf` resource's `id`)." }).min(1, { error: "udfId must not be empty." }),
-  udfArgs: z.record(z.string(), z.unknown(), { error: 'udfArgs is an object of arguments passed on each run, e.g. {"city": "nyc"}.' }).nullish(),
+  udfId: z
+    .string({ error: "udfId is the id of the UDF to run (a `Udf` resource's `id`)." })
+    .min(1, { error: "udfId must not be empty." }),
+  udfArgs: z
+    .record(z.string(), z.unknown(), {
+      error: 'udfArgs is an object of arguments passed on each run, e.g. {"city": "nyc"}.',
+    })
+    .nullish(),
   enabled: z.boolean({ error: "enabled is true or false." }).default(true),
   description: z.string({ error: "description is a string." }).nullish(),
 });
@@ -62,7 +87,8 @@ export interface CronjobState extends CronjobInputs {
 
 type Raw = z.infer<typeof RawInputs>;
 
-const present = (raw: unknown, f: string) => !!raw && typeof raw === "object" && (raw as Record<string, unknown>)[f] !== undefined;
+const present = (raw: unknown, f: string) =>
+  !!raw && typeof raw === "object" && (raw as Record<string, unknown>)[f] !== undefined;
 
 /** The minute values of the array form when they are well formed (else the schema reports them). */
 function minuteValues(m: unknown): number[] | undefined {
@@ -75,24 +101,36 @@ function scheduleFailures(raw: unknown): CheckFailure[] {
   const arrays = ARRAY_FIELDS.filter((f) => present(raw, f));
   const hasSchedule = present(raw, "schedule");
   if (hasSchedule && arrays.length) {
-    return [{
-      property: "schedule",
-      reason: `Give either schedule (a cron expression) or the arrays minute, hour, dayOfMonth, month, dayOfWeek, not both; found schedule and ${arrays.join(", ")}.`,
-    }];
+    return [
+      {
+        property: "schedule",
+        reason: `Give either schedule (a cron expression) or the arrays minute, hour, dayOfMonth, month, dayOfWeek, not both; found schedule and ${arrays.join(", ")}.`,
+      },
+    ];
   }
   if (!hasSchedule && !arrays.length) {
-    return [{
-      property: "schedule",
-      reason: 'schedule is required: a cron expression such as "0 6 * * 1-5", or the arrays minute (one value), hour, dayOfMonth, month, dayOfWeek.',
-    }];
+    return [
+      {
+        property: "schedule",
+        reason:
+          'schedule is required: a cron expression such as "0 6 * * 1-5", or the arrays minute (one value), hour, dayOfMonth, month, dayOfWeek.',
+      },
+    ];
   }
   const schedule = (raw as Record<string, unknown>).schedule;
   if (typeof schedule === "string") {
     const r = parseCron(schedule);
-    return r.ok ? [] : r.errors.map((e) => ({ property: "schedule", reason: `Invalid schedule ${JSON.stringify(schedule)}. ${e}` }));
+    return r.ok
+      ? []
+      : r.errors.map((e) => ({ property: "schedule", reason: `Invalid schedule ${JSON.stringify(schedule)}. ${e}` }));
   }
   if (!hasSchedule && !present(raw, "minute")) {
-    return [{ property: "minute", reason: "minute is required with the array form: the one minute of the hour the cronjob runs at, e.g. [0]." }];
+    return [
+      {
+        property: "minute",
+        reason: "minute is required with the array form: the one minute of the hour the cronjob runs at, e.g. [0].",
+      },
+    ];
   }
   const minute = minuteValues((raw as Record<string, unknown>).minute);
   const problem = minute && minuteError([...new Set(minute)].sort((a, b) => a - b));
@@ -100,9 +138,16 @@ function scheduleFailures(raw: unknown): CheckFailure[] {
 }
 
 function normalize(r: Raw): CronjobInputs {
-  const arrays = r.schedule !== undefined
-    ? (parseCron(r.schedule) as { schedule: Record<ScheduleField, number[]> }).schedule
-    : normalizeSchedule({ minute: r.minute ?? [], hour: r.hour ?? [], dayOfMonth: r.dayOfMonth ?? [], month: r.month ?? [], dayOfWeek: r.dayOfWeek ?? [] });
+  const arrays =
+    r.schedule !== undefined
+      ? (parseCron(r.schedule) as { schedule: Record<ScheduleField, number[]> }).schedule
+      : normalizeSchedule({
+          minute: r.minute ?? [],
+          hour: r.hour ?? [],
+          dayOfMonth: r.dayOfMonth ?? [],
+          month: r.month ?? [],
+          dayOfWeek: r.dayOfWeek ?? [],
+        });
   return {
     name: r.name,
     ...arrays,
@@ -131,7 +176,13 @@ function toBody(i: CronjobInputs): CreateCronjobInput {
 
 /** Maps a platform cronjob to kept state, normalizing its arrays. */
 export function cronjobState(c: ApiCronjob): CronjobState {
-  const arrays = normalizeSchedule({ minute: c.minute, hour: c.hour, dayOfMonth: c.day_of_month, month: c.month, dayOfWeek: c.day_of_week });
+  const arrays = normalizeSchedule({
+    minute: c.minute,
+    hour: c.hour,
+    dayOfMonth: c.day_of_month,
+    month: c.month,
+    dayOfWeek: c.day_of_week,
+  });
   return {
     id: c.id,
     name: c.name,
@@ -223,5 +274,10 @@ export const cronjobTraits: ReconcileTraits = {
   observeGroup: "canvas",
   cascade: { effect: "broken", why: "the UDF it runs is deleted, so it stays scheduled and every run fails" },
   // Cronjobs running this project's UDFs (declared or in the inventory).
-  unmanaged: { within: "Udf", parents: "claimed", parentId: (o) => String(o.state.udfId), address: (o) => `cronjob.${o.state.name}` },
+  unmanaged: {
+    within: "Udf",
+    parents: "claimed",
+    parentId: (o) => String(o.state.udfId),
+    address: (o) => `cronjob.${o.state.name}`,
+  },
 };

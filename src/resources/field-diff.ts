@@ -20,16 +20,23 @@ export interface FieldRules {
 }
 
 /** Compares `olds` (kept state) and `news` (desired inputs) over the fields of `news`. */
-export function diffFields(olds: Record<string, unknown>, news: Record<string, unknown>, rules: FieldRules): DiffResult {
+export function diffFields(
+  olds: Record<string, unknown>,
+  news: Record<string, unknown>,
+  rules: FieldRules,
+): DiffResult {
   const fields: FieldChange[] = [];
   const stables: string[] = [];
-  const keys = Object.keys(news).filter((k) => !rules.ignore?.includes(k)).sort();
+  const keys = Object.keys(news)
+    .filter((k) => !rules.ignore?.includes(k))
+    .sort();
   for (const field of keys) {
     const action = rules.replaceOn?.includes(field) ? "replace" : "update";
     if (rules.secret?.includes(field)) {
       const newValue = news[field];
       const oldPrint = olds[`${field}Fingerprint`] as string | undefined;
-      const newPrint = typeof newValue === "string" ? fingerprint(newValue, `${rules.salt ?? ""}:${field}`, rules.key) : undefined;
+      const newPrint =
+        typeof newValue === "string" ? fingerprint(newValue, `${rules.salt ?? ""}:${field}`, rules.key) : undefined;
       if (oldPrint === newPrint) stables.push(field);
       else fields.push({ field, action, secret: true, fromFingerprint: oldPrint, toFingerprint: newPrint });
       continue;
@@ -53,6 +60,11 @@ export function summarize(fields: FieldChange[], stables: string[], deleteBefore
 }
 
 /** Fingerprint of a secret input as kept in state under `<field>Fingerprint` (keyed when `key` is given). */
-export function secretFingerprint(value: string | undefined, salt: string, field: string, key?: FingerprintKey): string | undefined {
+export function secretFingerprint(
+  value: string | undefined,
+  salt: string,
+  field: string,
+  key?: FingerprintKey,
+): string | undefined {
   return value === undefined ? undefined : fingerprint(value, `${salt}:${field}`, key);
 }

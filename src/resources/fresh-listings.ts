@@ -43,7 +43,9 @@ export class NothingToAdopt extends Error {
 
 /** The create's outcome is unknown (it may have been done), or the key it creates is taken. */
 export function mayExist(e: unknown): boolean {
-  return isApiError(e, "server_error") || isApiError(e, "timeout") || isApiError(e, "network") || isApiError(e, "conflict");
+  return (
+    isApiError(e, "server_error") || isApiError(e, "timeout") || isApiError(e, "network") || isApiError(e, "conflict")
+  );
 }
 
 /** Runs a create sent without a look-up; a failure that {@link mayExist} becomes {@link CreateOutcomeUnknown}. */

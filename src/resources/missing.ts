@@ -16,6 +16,9 @@ export async function unlessMissing<T>(call: Promise<T>): Promise<T | undefined>
 /** The canvas a UDF or share refers to, or an error that says what `canvasId` must be. */
 export async function referencedCanvas(ctx: KindContext, canvasId: string): Promise<Canvas> {
   const c = await unlessMissing(ctx.client.canvases.getById(canvasId));
-  if (!c) throw new Error(`Canvas "${canvasId}" was not found in your team: canvasId must be the id of an existing canvas (e.g. canvas.id).`);
+  if (!c)
+    throw new Error(
+      `Canvas "${canvasId}" was not found in your team: canvasId must be the id of an existing canvas (e.g. canvas.id).`,
+    );
   return c;
 }

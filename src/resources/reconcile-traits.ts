@@ -132,7 +132,13 @@ export interface ReconcileTraits {
    * The field changes the plan shows, when they are not the kind's diff (a document compared with
    * what the inventory kept and with its output file).
    */
-  planFields?(c: { desired: DesiredObject; state: Record<string, any>; inventory: InventoryEntry | undefined; files: Map<string, string>; fingerprintKey?: FingerprintKey }): FieldChange[];
+  planFields?(c: {
+    desired: DesiredObject;
+    state: Record<string, any>;
+    inventory: InventoryEntry | undefined;
+    files: Map<string, string>;
+    fingerprintKey?: FingerprintKey;
+  }): FieldChange[];
   /**
    * Placement on a parent (visibility and order on a canvas) set through the parent once the phase
    * is done: `ref` names the parent, `changes` compares the desired options with the observed state,
@@ -145,15 +151,28 @@ export interface ReconcileTraits {
     apply(client: SvcClient, items: LayoutItem[], concurrency: number): Promise<Map<string, string>>;
   };
   /** Values the inventory keeps after a step (see `InventoryEntry.kept`); never a secret; fingerprints keyed with `fingerprintKey`. */
-  keep?(c: { state: Record<string, any>; rotation: StepRotation | undefined; old: InventoryEntry | undefined; fingerprintKey?: FingerprintKey }): Record<string, unknown>;
+  keep?(c: {
+    state: Record<string, any>;
+    rotation: StepRotation | undefined;
+    old: InventoryEntry | undefined;
+    fingerprintKey?: FingerprintKey;
+  }): Record<string, unknown>;
   /** Observed state plus what only the inventory knows: the `olds` given to the kind's diff, update and delete. */
-  readKept?(state: Record<string, unknown>, kept: Record<string, unknown>, fingerprintKey?: FingerprintKey): Record<string, unknown>;
+  readKept?(
+    state: Record<string, unknown>,
+    kept: Record<string, unknown>,
+    fingerprintKey?: FingerprintKey,
+  ): Record<string, unknown>;
   /**
    * The kept values with key-less fingerprints (an inventory of an older version) rewritten under
    * `fingerprintKey`, each only when it still matches the observed state (so the rewrite hides no
    * change); `undefined` when there is nothing to rewrite.
    */
-  rekeyKept?(kept: Record<string, unknown>, state: Record<string, any>, fingerprintKey: FingerprintKey): Record<string, unknown> | undefined;
+  rekeyKept?(
+    kept: Record<string, unknown>,
+    state: Record<string, any>,
+    fingerprintKey: FingerprintKey,
+  ): Record<string, unknown> | undefined;
   /** Whether a create minted a new token (the inventory's `rotatedAt`). @default never */
   minted?(created: Created<any>): boolean;
   /** The token to publish (outputs file, GitHub secrets) after a step, if any. */
@@ -200,7 +219,10 @@ export interface Preflight<Facts = any> {
  * platformNames(["rt-a", "rt-b"]) // '"rt-a", "rt-b"'
  */
 export function platformNames(names: readonly string[], max = 10): string {
-  const shown = [...new Set(names)].sort().slice(0, max).map((n) => JSON.stringify(n.length > 64 ? `${n.slice(0, 63)}…` : n));
+  const shown = [...new Set(names)]
+    .sort()
+    .slice(0, max)
+    .map((n) => JSON.stringify(n.length > 64 ? `${n.slice(0, 63)}…` : n));
   const more = new Set(names).size - shown.length;
   return shown.join(", ") + (more > 0 ? ` and ${more} more` : "");
 }

@@ -33,7 +33,10 @@ export interface SecretState {
 
 const SALT = "Secret";
 
-const stateOf = (key: string, value: string, fk?: FingerprintKey): SecretState => ({ key, valueFingerprint: secretFingerprint(value, SALT, "value", fk)! });
+const stateOf = (key: string, value: string, fk?: FingerprintKey): SecretState => ({
+  key,
+  valueFingerprint: secretFingerprint(value, SALT, "value", fk)!,
+});
 
 async function current(ctx: KindContext, key: string): Promise<SecretState | undefined> {
   try {
@@ -51,7 +54,12 @@ export const secretKind: ResourceKind<SecretInputs, SecretState> = {
   secretOutputs: ["valueFingerprint"],
   check: (raw) => checkWith(SecretInputs, raw, ["value"]),
   key: (i) => i.key,
-  diff: (olds, news, ctx) => diffFields({ ...olds }, { ...news }, { replaceOn: ["key"], secret: ["value"], salt: SALT, key: ctx?.fingerprintKey }),
+  diff: (olds, news, ctx) =>
+    diffFields(
+      { ...olds },
+      { ...news },
+      { replaceOn: ["key"], secret: ["value"], salt: SALT, key: ctx?.fingerprintKey },
+    ),
   async create(ctx, inputs) {
     // One request in the usual case; 409 means the key exists (an earlier answer was lost, or it
     // was made by hand): adopt it and write the desired value.

@@ -42,7 +42,9 @@ export const ServiceAccountInputs = z.strictObject({
   name: z
     .string({ error: 'A service account name is a string, e.g. "ci-deployer".' })
     .min(1, { error: "A service account name must not be empty." })
-    .max(MAX_NAME, { error: `A service account name has at most ${MAX_NAME} characters (the platform allows 200, and svc-iac appends a 17-character tag).` }),
+    .max(MAX_NAME, {
+      error: `A service account name has at most ${MAX_NAME} characters (the platform allows 200, and svc-iac appends a 17-character tag).`,
+    }),
   rotation: Json.optional(),
 });
 export type ServiceAccountInputs = z.infer<typeof ServiceAccountInputs>;
@@ -58,7 +60,10 @@ export interface ServiceAccountState extends ServiceAccountInputs {
 
 /** The platform name of the account these inputs describe. */
 export function accountName(i: ServiceAccountInputs): string {
-  const tag = fingerprint(canonicalJson(i.rotation ?? null), "ServiceAccount:rotation").slice("sha256:".length, "sha256:".length + 6);
+  const tag = fingerprint(canonicalJson(i.rotation ?? null), "ServiceAccount:rotation").slice(
+    "sha256:".length,
+    "sha256:".length + 6,
+  );
   return `${i.name} [svc-iac ${tag}]`;
 }
 
@@ -67,7 +72,11 @@ export function declaredName(platformName: string): string {
   return TAGGED.exec(platformName)?.[1] ?? platformName;
 }
 
-function stateOf(sa: ApiServiceAccount, inputs: Partial<ServiceAccountInputs>, token: string | null): ServiceAccountState {
+function stateOf(
+  sa: ApiServiceAccount,
+  inputs: Partial<ServiceAccountInputs>,
+  token: string | null,
+): ServiceAccountState {
   return {
     // A read with an id alone (refresh, import) knows the account only by its platform name.
     name: inputs.name ?? declaredName(sa.name),
@@ -88,8 +97,10 @@ export const serviceAccountKind: ResourceKind<ServiceAccountInputs, ServiceAccou
   diff(olds, news) {
     // A state read from an id alone has no rotation: the platform keeps only its tag in the name.
     // A rotation whose tag is the account's own is the one it was made with, so it is no change.
-    const rotationUnread = olds.rotation === undefined && news.rotation !== undefined && TAGGED.test(olds.accountName ?? "");
-    const old = rotationUnread && accountName(news) === olds.accountName ? { ...olds, rotation: news.rotation } : { ...olds };
+    const rotationUnread =
+      olds.rotation === undefined && news.rotation !== undefined && TAGGED.test(olds.accountName ?? "");
+    const old =
+      rotationUnread && accountName(news) === olds.accountName ? { ...olds, rotation: news.rotation } : { ...olds };
     // Both fields replace; the new account is created before the old one is deleted.
     return diffFields(old, { name: news.name, rotation: news.rotation }, { replaceOn: ["name", "rotation"] });
   },
@@ -141,14 +152,21 @@ export const serviceAccountTraits: ReconcileTraits = {
   nameInput: "name",
   addressPrefix: "service_account",
   // Any change replaces the account: it is a rotation, new account first.
-  rotation: { on: "any", note: "the new account is created and its token published before the old account is deleted", inPlace: false },
-  createNotes: ["its token exists only now: it is handed to the outputs (--outputs, or the action's secret); apply stops when none is set"],
+  rotation: {
+    on: "any",
+    note: "the new account is created and its token published before the old account is deleted",
+    inPlace: false,
+  },
+  createNotes: [
+    "its token exists only now: it is handed to the outputs (--outputs, or the action's secret); apply stops when none is set",
+  ],
   credential: {
     unrecorded: (d, found) =>
       `${d.address}: a service account named "${found.key}" (id ${found.id}) already exists but this project did not create it, and its token cannot be read. Delete it on the platform if nothing uses it, or change \`rotation\` in ${d.source.file} to create a new one.`,
     lostAnswerReason: "an earlier apply stopped after creating this account, so its token is unknown",
     retiredField: "replacedAccounts",
-    retiredNote: "accounts an earlier rotation replaced are still on the platform; they are deleted, so their tokens stop working",
+    retiredNote:
+      "accounts an earlier rotation replaced are still on the platform; they are deleted, so their tokens stop working",
   },
   keep: ({ rotation, old }) => ({
     trigger: rotation?.trigger,

@@ -24,7 +24,9 @@ export const SessionTokenInputs = z.strictObject({
     .number({ error: `ttl is a whole number of seconds from 1 to ${MAX_SESSION_TTL}.` })
     .int({ error: `ttl is a whole number of seconds from 1 to ${MAX_SESSION_TTL}.` })
     .min(1, { error: "ttl is at least 1 second." })
-    .max(MAX_SESSION_TTL, { error: `ttl is at most ${MAX_SESSION_TTL} seconds (24 hours), the platform's longest session-token lifetime.` })
+    .max(MAX_SESSION_TTL, {
+      error: `ttl is at most ${MAX_SESSION_TTL} seconds (24 hours), the platform's longest session-token lifetime.`,
+    })
     .default(3600),
 });
 export type SessionTokenInputs = z.infer<typeof SessionTokenInputs>;
@@ -92,7 +94,8 @@ export const sessionTokenKind: ResourceKind<SessionTokenInputs, SessionTokenStat
       { replaceOn: ["canvasToken", "ttl"], secret: ["canvasToken"], salt: SALT },
     );
     const fields = [...d.fields];
-    if (expired(olds, now)) fields.push({ field: "expiresAt", action: "replace", secret: false, from: olds.expiresAt, note: "expired" });
+    if (expired(olds, now))
+      fields.push({ field: "expiresAt", action: "replace", secret: false, from: olds.expiresAt, note: "expired" });
     // Delete revokes every session token of the canvas token, so the old one must go first, or
     // its delete would revoke the new one too.
     return summarize(fields, d.stables, true);
@@ -103,7 +106,9 @@ export const sessionTokenKind: ResourceKind<SessionTokenInputs, SessionTokenStat
       r = await ctx.client.sessionTokens.create(inputs.canvasToken, { ttl: inputs.ttl });
     } catch (e) {
       if (isApiError(e, "not_found")) {
-        throw new Error("canvasToken is not a current canvas token of your team (unknown, rotated or unshared): pass the share's current token, e.g. share.shareToken.");
+        throw new Error(
+          "canvasToken is not a current canvas token of your team (unknown, rotated or unshared): pass the share's current token, e.g. share.shareToken.",
+        );
       }
       throw e;
     }

@@ -105,13 +105,21 @@ async function readListed<A, T>(
 }
 
 /** Every canvas of the caller's team in full, read one canvas per request as the file comment says. */
-export async function readTeamCanvases(client: SvcClient, opts: { inFlight?: number; attempts?: number } = {}): Promise<TeamCanvas[]> {
+export async function readTeamCanvases(
+  client: SvcClient,
+  opts: { inFlight?: number; attempts?: number } = {},
+): Promise<TeamCanvas[]> {
   const listed = await readAgainOnFailure(() => client.canvases.listExecEnvLite(), opts.attempts ?? READ_ATTEMPTS);
-  return readListed(listed, (id) => client.canvases.getFieldsById(id), (answer: CanvasFields) => {
-    const udfs = observedUdfs(answer.name, answer.udfs, "GET /collection/by-id/{collection_id}");
-    delete answer.udfs;
-    return { canvas: answer, udfs };
-  }, opts);
+  return readListed(
+    listed,
+    (id) => client.canvases.getFieldsById(id),
+    (answer: CanvasFields) => {
+      const udfs = observedUdfs(answer.name, answer.udfs, "GET /collection/by-id/{collection_id}");
+      delete answer.udfs;
+      return { canvas: answer, udfs };
+    },
+    opts,
+  );
 }
 
 /**
@@ -125,6 +133,11 @@ export async function readTeamCanvasRecords(
   opts: { inFlight?: number; attempts?: number } = {},
 ): Promise<{ listed: CanvasLite[]; canvases: Canvas[] }> {
   const listed = await readAgainOnFailure(() => client.canvases.listExecEnvLite(), opts.attempts ?? READ_ATTEMPTS);
-  const canvases = await readListed(listed.filter(wanted), (id) => client.canvases.getById(id), (c) => c, opts);
+  const canvases = await readListed(
+    listed.filter(wanted),
+    (id) => client.canvases.getById(id),
+    (c) => c,
+    opts,
+  );
   return { listed, canvases };
 }

@@ -41,7 +41,11 @@ export function buildUdfBody(p: UdfBodyParts): string {
     type: UDF_BODY_TYPE,
     entrypoint: p.entrypoint,
     code: p.code,
-    headers: p.headers.map((h) => ({ module_name: h.moduleName, source_file: `${h.moduleName}.py`, source_code: h.code })),
+    headers: p.headers.map((h) => ({
+      module_name: h.moduleName,
+      source_file: `${h.moduleName}.py`,
+      source_code: h.code,
+    })),
     metadata: p.metadata,
     parameters: {},
     table_schema: null,
@@ -50,7 +54,8 @@ export function buildUdfBody(p: UdfBodyParts): string {
 }
 
 /** The body of empty parts: its keys, punctuation and fixed values, the metadata's `{}` aside. */
-const EMPTY_BODY_UNITS = buildUdfBody({ name: "", entrypoint: "", code: "", headers: [], metadata: {} }).length - "{}".length;
+const EMPTY_BODY_UNITS =
+  buildUdfBody({ name: "", entrypoint: "", code: "", headers: [], metadata: {} }).length - "{}".length;
 /** What each helper module adds besides its name (twice: `module_name` and `source_file`) and code, with its comma. */
 const EMPTY_HEADER_UNITS = canonicalJson({ module_name: "", source_file: ".py", source_code: "" }).length + ",".length;
 
@@ -90,7 +95,10 @@ export function parseUdfBody(text: string): UdfBodyParts {
     entrypoint: str(o.entrypoint),
     code: str(o.code),
     headers: headers.map((h: any) => ({ moduleName: str(h?.module_name), code: str(h?.source_code) })),
-    metadata: o.metadata !== null && typeof o.metadata === "object" && !Array.isArray(o.metadata) ? (o.metadata as Record<string, unknown>) : {},
+    metadata:
+      o.metadata !== null && typeof o.metadata === "object" && !Array.isArray(o.metadata)
+        ? (o.metadata as Record<string, unknown>)
+        : {},
   };
 }
 

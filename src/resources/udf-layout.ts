@@ -18,7 +18,11 @@ export interface LayoutItem {
 }
 
 /** Applies the layouts; returns the failures by UDF address. */
-export async function layoutCanvases(client: SvcClient, items: LayoutItem[], concurrency: number): Promise<Map<string, string>> {
+export async function layoutCanvases(
+  client: SvcClient,
+  items: LayoutItem[],
+  concurrency: number,
+): Promise<Map<string, string>> {
   const byCanvas = new Map<string, LayoutItem[]>();
   for (const i of items) byCanvas.set(i.parentId, [...(byCanvas.get(i.parentId) ?? []), i]);
   const failures = new Map<string, string>();
@@ -29,7 +33,11 @@ export async function layoutCanvases(client: SvcClient, items: LayoutItem[], con
       const current = (canvas.udfs ?? []) as { id: string; is_visible: boolean; position: number }[];
       const differs = current.some((u) => {
         const w = byId.get(u.id);
-        return w && ((w.isVisible !== undefined && w.isVisible !== u.is_visible) || (w.position !== undefined && w.position !== u.position));
+        return (
+          w &&
+          ((w.isVisible !== undefined && w.isVisible !== u.is_visible) ||
+            (w.position !== undefined && w.position !== u.position))
+        );
       });
       if (!differs) return;
       const udfs = current.map((u) => {

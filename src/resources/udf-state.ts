@@ -68,7 +68,13 @@ export function udfState(u: ApiUdf, kept: { createSharedToken?: boolean; sharedT
  */
 export function observedUdfs(canvasName: string, raw: unknown, where: string): Observed<UdfState>[] {
   const udfs = plainlyValidUdfs(raw) ? { success: true as const, data: raw } : UdfList.safeParse(raw);
-  if (!udfs.success) throw new Error(`The UDFs of canvas "${canvasName}" in ${where} do not match the spec: ${udfs.error.issues.slice(0, 3).map((i) => `${i.path.join(".")}: ${i.message}`).join("; ")}.`);
+  if (!udfs.success)
+    throw new Error(
+      `The UDFs of canvas "${canvasName}" in ${where} do not match the spec: ${udfs.error.issues
+        .slice(0, 3)
+        .map((i) => `${i.path.join(".")}: ${i.message}`)
+        .join("; ")}.`,
+    );
   const shared = new Map<string, string>();
   const share = (s: string): string => shared.get(s) ?? (shared.set(s, s), s);
   const out: Observed<UdfState>[] = [];

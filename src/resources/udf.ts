@@ -27,7 +27,6 @@ import { layoutCanvases } from "./udf-layout";
 import { buildUdfBody, sameUdfBody, udfBodySentBytesAtMost, type UdfHeader } from "./udf-body";
 import { udfState, type UdfInputs, type UdfState } from "./udf-state";
 
-
 const PY_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
 const pyFile = (what: string) =>
   z.string({ error: `${what} is the path of a .py file, relative to the Pulumi program folder.` }).regex(/\.py$/, {
@@ -35,7 +34,7 @@ const pyFile = (what: string) =>
   });
 
 const Header = z.strictObject({
-  moduleName: z.string({ error: "moduleName is a Python module name, e.g. \"utils\"." }).regex(PY_NAME, {
+  moduleName: z.string({ error: 'moduleName is a Python module name, e.g. "utils".' }).regex(PY_NAME, {
     error: 'moduleName is a Python module name: a letter or "_", then letters, digits or "_", e.g. "utils".',
   }),
   code: z.string({ error: "code is the module's Python source." }).optional(),
@@ -52,20 +51,30 @@ export const UdfArgs = z.strictObject({
   }),
   code: z.string({ error: "code is the UDF's Python source." }).optional(),
   codePath: pyFile("codePath").optional(),
-  entrypoint: z.string({ error: "entrypoint is the name of the function to call." }).regex(PY_NAME, {
-    error: 'entrypoint is a Python function name, e.g. "udf".',
-  }).default("udf"),
+  entrypoint: z
+    .string({ error: "entrypoint is the name of the function to call." })
+    .regex(PY_NAME, {
+      error: 'entrypoint is a Python function name, e.g. "udf".',
+    })
+    .default("udf"),
   headers: z
     .array(Header, { error: "headers is a list of helper modules: [{moduleName, code | codePath}]." })
     .default([])
     .superRefine((list, ctx) => {
       const seen = new Set<string>();
       list.forEach((h, i) => {
-        if (seen.has(h.moduleName)) ctx.addIssue({ code: "custom", path: [i, "moduleName"], message: "Module names must be unique within headers." });
+        if (seen.has(h.moduleName))
+          ctx.addIssue({
+            code: "custom",
+            path: [i, "moduleName"],
+            message: "Module names must be unique within headers.",
+          });
         seen.add(h.moduleName);
       });
     }),
-  metadata: z.record(z.string(), z.unknown(), { error: 'metadata is an object, e.g. {"fused:description": "Loads listings"}.' }).default({}),
+  metadata: z
+    .record(z.string(), z.unknown(), { error: 'metadata is an object, e.g. {"fused:description": "Loads listings"}.' })
+    .default({}),
   createSharedToken: z.boolean({ error: "createSharedToken is true or false." }).default(false),
 });
 
@@ -76,10 +85,20 @@ function moduleSource(raw: unknown, at: string): { code?: string; failure?: Chec
   const o = (raw ?? {}) as Record<string, unknown>;
   const { code, codePath } = o;
   if (code === undefined && codePath === undefined) {
-    return { failure: { property: `${at}code`, reason: `${at}code is required: give the Python source in ${at}code, or the path of a .py file in ${at}codePath.` } };
+    return {
+      failure: {
+        property: `${at}code`,
+        reason: `${at}code is required: give the Python source in ${at}code, or the path of a .py file in ${at}codePath.`,
+      },
+    };
   }
   if (code !== undefined && codePath !== undefined) {
-    return { failure: { property: `${at}codePath`, reason: `Invalid ${at}codePath ${JSON.stringify(codePath)}. Give either ${at}code or ${at}codePath, not both.` } };
+    return {
+      failure: {
+        property: `${at}codePath`,
+        reason: `Invalid ${at}codePath ${JSON.stringify(codePath)}. Give either ${at}code or ${at}codePath, not both.`,
+      },
+    };
   }
   if (typeof code === "string") return { code };
   if (typeof codePath !== "string" || !codePath.endsWith(".py")) return {}; // the schema reports it
@@ -88,7 +107,12 @@ function moduleSource(raw: unknown, at: string): { code?: string; failure?: Chec
     return { code: readFileSync(full, "utf8") };
   } catch (e) {
     const why = (e as NodeJS.ErrnoException).code ?? "unreadable";
-    return { failure: { property: `${at}codePath`, reason: `Invalid ${at}codePath ${JSON.stringify(codePath)}. No readable file at ${full} (${why}); paths are relative to the Pulumi program folder.` } };
+    return {
+      failure: {
+        property: `${at}codePath`,
+        reason: `Invalid ${at}codePath ${JSON.stringify(codePath)}. No readable file at ${full} (${why}); paths are relative to the Pulumi program folder.`,
+      },
+    };
   }
 }
 
@@ -120,27 +144,46 @@ export function checkUdf(raw: unknown) {
   // The body as it is sent (a JSON string inside the request): known now, refused now, not by a 413 half-way through an apply.
   // Built and measured only when a bound on its size does not already show it fits.
   const what = `The UDF body (its code, ${inputs.headers.length} helper module${inputs.headers.length === 1 ? "" : "s"} and metadata)`;
-  const parts = { name: inputs.slug, entrypoint: inputs.entrypoint, code: inputs.code, headers: inputs.headers, metadata: inputs.metadata };
-  const tooLarge = oversizeReason(what, udfBodySentBytesAtMost(parts)) && oversizeReason(what, Buffer.byteLength(JSON.stringify(udfBodyOf(inputs))));
+  const parts = {
+    name: inputs.slug,
+    entrypoint: inputs.entrypoint,
+    code: inputs.code,
+    headers: inputs.headers,
+    metadata: inputs.metadata,
+  };
+  const tooLarge =
+    oversizeReason(what, udfBodySentBytesAtMost(parts)) &&
+    oversizeReason(what, Buffer.byteLength(JSON.stringify(udfBodyOf(inputs))));
   if (tooLarge) failures.push({ property: "code", reason: tooLarge });
   return { inputs, failures };
 }
 
 /** The `udf_body` for the desired (or kept) state: the UDF's name is its slug. */
 export function udfBodyOf(s: Pick<UdfInputs, "slug" | "entrypoint" | "code" | "headers" | "metadata">): string {
-  return buildUdfBody({ name: s.slug, entrypoint: s.entrypoint, code: s.code, headers: s.headers, metadata: s.metadata });
+  return buildUdfBody({
+    name: s.slug,
+    entrypoint: s.entrypoint,
+    code: s.code,
+    headers: s.headers,
+    metadata: s.metadata,
+  });
 }
 
 export { udfState };
 
-
 /** Drops the UDF's real-time cache when its canvas is shared, so shared URLs serve the new code. */
 async function invalidateIfShared(ctx: KindContext, canvas: ApiCanvas, udfId: string): Promise<void> {
-  if (canvas.share_token && canvas.share_client_id) await ctx.client.realtime.deleteCache(canvas.share_client_id, udfId);
+  if (canvas.share_token && canvas.share_client_id)
+    await ctx.client.realtime.deleteCache(canvas.share_client_id, udfId);
 }
 
 /** Adopts `existing` on `canvas`: its body is made the desired one. A per-UDF shared token cannot be obtained for an existing UDF. */
-async function adoptUdf(ctx: KindContext, canvas: ApiCanvas, existing: ApiUdf, inputs: UdfInputs): Promise<Created<UdfState>> {
+async function adoptUdf(
+  ctx: KindContext,
+  canvas: ApiCanvas,
+  existing: ApiUdf,
+  inputs: UdfInputs,
+): Promise<Created<UdfState>> {
   let u = existing;
   const body = udfBodyOf(inputs);
   if (!sameUdfBody(existing.udf_body, body)) {
@@ -158,7 +201,11 @@ async function postUdf(ctx: KindContext, inputs: UdfInputs): Promise<Created<Udf
     collection_id: inputs.canvasId,
     create_shared_token: inputs.createSharedToken,
   });
-  return { id: u.id, state: udfState(u, { createSharedToken: inputs.createSharedToken, sharedToken: u.shared_token }), adopted: false };
+  return {
+    id: u.id,
+    state: udfState(u, { createSharedToken: inputs.createSharedToken, sharedToken: u.shared_token }),
+    adopted: false,
+  };
 }
 
 const NOTES: Record<string, string> = {
@@ -184,7 +231,8 @@ export const udfKind: ResourceKind<UdfInputs, UdfState> = {
   async create(ctx, inputs, opts) {
     const lookup = opts?.lookup ?? "first";
     if (lookup === "never") return createUnlooked(() => postUdf(ctx, inputs));
-    const canvas = await (ctx.reads?.read(`canvas ${inputs.canvasId}`, () => referencedCanvas(ctx, inputs.canvasId)) ?? referencedCanvas(ctx, inputs.canvasId));
+    const canvas = await (ctx.reads?.read(`canvas ${inputs.canvasId}`, () => referencedCanvas(ctx, inputs.canvasId)) ??
+      referencedCanvas(ctx, inputs.canvasId));
     const existing = canvas.udfs.find((u) => u.slug === inputs.slug);
     if (existing) return adoptUdf(ctx, canvas, existing, inputs);
     if (lookup === "only") throw new NothingToAdopt(`${inputs.canvasId}/${inputs.slug}`);
@@ -202,7 +250,8 @@ export const udfKind: ResourceKind<UdfInputs, UdfState> = {
       ...(news.slug !== olds.slug ? { slug: news.slug } : {}),
       ...(news.canvasId !== olds.canvasId ? { collection_id: news.canvasId } : {}),
     });
-    if (u.udf_body_hash !== olds.udfBodyHash) await invalidateIfShared(ctx, await referencedCanvas(ctx, news.canvasId), id);
+    if (u.udf_body_hash !== olds.udfBodyHash)
+      await invalidateIfShared(ctx, await referencedCanvas(ctx, news.canvasId), id);
     return udfState(u, { createSharedToken: news.createSharedToken, sharedToken: olds.sharedToken });
   },
   async delete(ctx, id) {
@@ -221,15 +270,22 @@ export const udfKind: ResourceKind<UdfInputs, UdfState> = {
 function layoutChanges(d: DesiredObject, state: Record<string, unknown> | undefined): FieldChange[] {
   const out: FieldChange[] = [];
   const { isVisible, position } = d.options;
-  if (isVisible !== undefined && state?.isVisible !== isVisible) out.push({ field: "isVisible", action: "update", secret: false, from: state?.isVisible, to: isVisible });
-  if (position !== undefined && state?.position !== position) out.push({ field: "position", action: "update", secret: false, from: state?.position, to: position });
+  if (isVisible !== undefined && state?.isVisible !== isVisible)
+    out.push({ field: "isVisible", action: "update", secret: false, from: state?.isVisible, to: isVisible });
+  if (position !== undefined && state?.position !== position)
+    out.push({ field: "position", action: "update", secret: false, from: state?.position, to: position });
   return out;
 }
 
 /** What a UDF is besides where it stands: a renamed or moved file with the same content is the same UDF. */
 function udfIdentity(values: Record<string, unknown>): string | undefined {
   if (typeof values.code !== "string") return undefined;
-  return canonicalJson({ code: values.code, entrypoint: values.entrypoint, headers: values.headers, metadata: values.metadata });
+  return canonicalJson({
+    code: values.code,
+    entrypoint: values.entrypoint,
+    headers: values.headers,
+    metadata: values.metadata,
+  });
 }
 
 /**
@@ -237,16 +293,23 @@ function udfIdentity(values: Record<string, unknown>): string | undefined {
  * its helper modules, as secret addresses: a targeted plan of the UDF takes them along.
  */
 export function secretsRead(d: DesiredObject): string[] {
-  const code = [d.inputs.code, ...((d.inputs.headers as { code?: unknown }[] | undefined) ?? []).map((h) => h.code)].filter((c): c is string => typeof c === "string");
+  const code = [
+    d.inputs.code,
+    ...((d.inputs.headers as { code?: unknown }[] | undefined) ?? []).map((h) => h.code),
+  ].filter((c): c is string => typeof c === "string");
   const keys = new Set<string>();
-  for (const text of code) for (const m of text.matchAll(/\bsecrets(?:\[\s*["']([^"'\]]+)["']\s*\]|\.([A-Za-z_][A-Za-z0-9_]*))/g)) keys.add((m[1] ?? m[2])!);
+  for (const text of code)
+    for (const m of text.matchAll(/\bsecrets(?:\[\s*["']([^"'\]]+)["']\s*\]|\.([A-Za-z_][A-Za-z0-9_]*))/g))
+      keys.add((m[1] ?? m[2])!);
   return [...keys].sort().map((k) => `secret.${k}`);
 }
 
 /** Helper modules as one text, each under a `# module <name>.py` line, for a line diff. */
 function modulesText(value: unknown): string {
   const list = Array.isArray(value) ? (value as Partial<UdfHeader>[]) : [];
-  return list.map((h) => `# module ${h.moduleName}.py\n${h.code ?? ""}${(h.code ?? "").endsWith("\n") || !h.code ? "" : "\n"}`).join("");
+  return list
+    .map((h) => `# module ${h.moduleName}.py\n${h.code ?? ""}${(h.code ?? "").endsWith("\n") || !h.code ? "" : "\n"}`)
+    .join("");
 }
 
 export const udfTraits: ReconcileTraits = {
@@ -260,10 +323,16 @@ export const udfTraits: ReconcileTraits = {
   layout: { ref: "canvas", changes: layoutChanges, apply: layoutCanvases },
   // A listing cannot tell whether a per-UDF shared token was asked for: the inventory can.
   keep: ({ state }) => ({ createSharedToken: state.createSharedToken }),
-  readKept: (state, kept) => (typeof kept.createSharedToken === "boolean" ? { ...state, createSharedToken: kept.createSharedToken } : state),
+  readKept: (state, kept) =>
+    typeof kept.createSharedToken === "boolean" ? { ...state, createSharedToken: kept.createSharedToken } : state,
   tokenOf: (state) => state.sharedToken,
   uses: secretsRead,
   cascade: { effect: "deleted", why: "the platform deletes a canvas's UDFs with it" },
   // UDFs on this project's canvases.
-  unmanaged: { within: "Canvas", parents: "declared", parentId: (o) => String(o.state.canvasId), address: (o, canvas) => `udf.${canvas}/${o.state.slug}` },
+  unmanaged: {
+    within: "Canvas",
+    parents: "declared",
+    parentId: (o) => String(o.state.canvasId),
+    address: (o, canvas) => `udf.${canvas}/${o.state.slug}`,
+  },
 };

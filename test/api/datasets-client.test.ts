@@ -90,17 +90,37 @@ describe("dataset client (4.11): the query string", () => {
 
 describe("dataset client (4.11): refused before sending", () => {
   it.each<[string, H3QueryParams, string]>([
-    ["two selectors", { path: "p", cell: "8928308280fffff", point: { lat: 1, lng: 2 } }, "use at most one spatial selector, got point, cell"],
-    ["bbox and hex range", { path: "p", bbox: { minLng: 0, minLat: 0, maxLng: 1, maxLat: 1 }, hexRange: { min: "a", max: "b" } }, "got bbox, hexRange"],
-    ["an incomplete bbox", { path: "p", bbox: { minLng: 0, minLat: 0, maxLng: 1 } as never }, "a bounding box needs all four"],
-    ["a NaN in the bbox", { path: "p", bbox: { minLng: 0, minLat: Number.NaN, maxLng: 1, maxLat: 1 } }, "a bounding box needs all four"],
+    [
+      "two selectors",
+      { path: "p", cell: "8928308280fffff", point: { lat: 1, lng: 2 } },
+      "use at most one spatial selector, got point, cell",
+    ],
+    [
+      "bbox and hex range",
+      { path: "p", bbox: { minLng: 0, minLat: 0, maxLng: 1, maxLat: 1 }, hexRange: { min: "a", max: "b" } },
+      "got bbox, hexRange",
+    ],
+    [
+      "an incomplete bbox",
+      { path: "p", bbox: { minLng: 0, minLat: 0, maxLng: 1 } as never },
+      "a bounding box needs all four",
+    ],
+    [
+      "a NaN in the bbox",
+      { path: "p", bbox: { minLng: 0, minLat: Number.NaN, maxLng: 1, maxLat: 1 } },
+      "a bounding box needs all four",
+    ],
     ["an incomplete point", { path: "p", point: { lat: 1 } as never }, "a point needs both lat and lng"],
     ["an incomplete hex range", { path: "p", hexRange: { min: "a" } as never }, "a hex range needs both min and max"],
     ["max_row_groups 0", { path: "p", maxRowGroups: 0 }, "maxRowGroups must be an integer from 1 to 4096, got 0"],
     ["max_row_groups 1.5", { path: "p", maxRowGroups: 1.5 }, "got 1.5"],
     ["no path", { path: "" }, "path is required"],
     ["a non-object partition", { path: "p", partition: "year=2024" as never }, "partition must be an object"],
-    ["a one-ended partition range", { path: "p", partitionRange: { date: ["2024"] as never } }, "partitionRange.date must be [min, max]"],
+    [
+      "a one-ended partition range",
+      { path: "p", partitionRange: { date: ["2024"] as never } },
+      "partitionRange.date must be [min, max]",
+    ],
   ])("GIVEN %s THEN nothing is sent", async (_what, params, message) => {
     for (const call of [() => client.datasets.query(params), () => client.datasets.queryIndex(params)]) {
       const e = await failure(call());
@@ -117,7 +137,8 @@ it("GIVEN a server that repeats a cursor THEN paging stops with an error instead
   const got: string[] = [];
   const e = await failure(
     (async () => {
-      for await (const p of client.datasets.pages({ path: "s3://pages/loop" })) got.push(Buffer.from(p.parquet).toString());
+      for await (const p of client.datasets.pages({ path: "s3://pages/loop" }))
+        got.push(Buffer.from(p.parquet).toString());
     })(),
   );
   expect(e.message).toContain("twice");

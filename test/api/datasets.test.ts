@@ -6,7 +6,17 @@ import type { H3QueryParams } from "../../src/api/datasets";
 import { ApiError } from "../../src/api/errors";
 import { failure, useEmulator } from "../helpers/emulator";
 import {
-  AREA, COUNTRIES, RESOLUTION, brute, cellOf, ids, makeRows, readParquet, rng, writeSeed, type SourceRow,
+  AREA,
+  COUNTRIES,
+  RESOLUTION,
+  brute,
+  cellOf,
+  ids,
+  makeRows,
+  readParquet,
+  rng,
+  writeSeed,
+  type SourceRow,
 } from "../helpers/datasets";
 
 const ROWS = makeRows(10_000);
@@ -64,8 +74,14 @@ describe("dataset query (4.11): each selector returns exactly the brute-force ro
     let total = 0;
     for (let i = 0; i < 20; i++) {
       const w = [0.002, 0.02, 0.08, 0.4][i % 4];
-      const minLng = between(r, AREA.minLng - 0.05, AREA.maxLng), minLat = between(r, AREA.minLat - 0.05, AREA.maxLat);
-      const bbox = { minLng, minLat, maxLng: minLng + w * between(r, 0.5, 1.5), maxLat: minLat + w * between(r, 0.5, 1.5) };
+      const minLng = between(r, AREA.minLng - 0.05, AREA.maxLng),
+        minLat = between(r, AREA.minLat - 0.05, AREA.maxLat);
+      const bbox = {
+        minLng,
+        minLat,
+        maxLng: minLng + w * between(r, 0.5, 1.5),
+        maxLat: minLat + w * between(r, 0.5, 1.5),
+      };
       total += await expectExactly({ bbox }, brute.bbox(bbox));
     }
     expect(total).toBeGreaterThan(1000);
@@ -76,7 +92,10 @@ describe("dataset query (4.11): each selector returns exactly the brute-force ro
     let hits = 0;
     for (let i = 0; i < 16; i++) {
       const row = ROWS[Math.floor(r() * ROWS.length)];
-      const point = i % 2 ? { lat: row.lat, lng: row.lng } : { lat: between(r, AREA.minLat, AREA.maxLat), lng: between(r, AREA.minLng, AREA.maxLng) };
+      const point =
+        i % 2
+          ? { lat: row.lat, lng: row.lng }
+          : { lat: between(r, AREA.minLat, AREA.maxLat), lng: between(r, AREA.minLng, AREA.maxLng) };
       hits += await expectExactly({ point }, brute.point(point));
     }
     expect(hits).toBeGreaterThan(8);
@@ -107,13 +126,18 @@ describe("dataset query (4.11): each selector returns exactly the brute-force ro
 
   it("GIVEN random time windows, alone, open-ended and with a box THEN the rows whose time is inside", async () => {
     const r = rng(5);
-    const start = Date.UTC(2024, 0, 1), end = Date.UTC(2025, 0, 1);
+    const start = Date.UTC(2024, 0, 1),
+      end = Date.UTC(2025, 0, 1);
     for (let i = 0; i < 12; i++) {
-      const a = between(r, start, end), b = a + between(r, 3_600_000, 40 * 86_400_000);
+      const a = between(r, start, end),
+        b = a + between(r, 3_600_000, 40 * 86_400_000);
       const [timeMin, timeMax] = [i % 4 === 1 ? undefined : iso(a), i % 4 === 2 ? undefined : iso(b)];
       if (i % 3 === 0) {
         const bbox = { minLng: -122.5, minLat: 37.7, maxLng: -122.4, maxLat: 37.8 };
-        await expectExactly({ bbox, timeMin, timeMax }, (row) => brute.bbox(bbox)(row) && brute.time(timeMin, timeMax)(row));
+        await expectExactly(
+          { bbox, timeMin, timeMax },
+          (row) => brute.bbox(bbox)(row) && brute.time(timeMin, timeMax)(row),
+        );
       } else {
         await expectExactly({ timeMin, timeMax }, brute.time(timeMin, timeMax));
       }
@@ -123,13 +147,25 @@ describe("dataset query (4.11): each selector returns exactly the brute-force ro
   it("GIVEN partition values and ranges THEN the rows of folders that match every named column (dates by overlapping period)", async () => {
     const month = (r: SourceRow) => r.day.slice(0, 7);
     await expectExactly({ partition: { country: "US" } }, (r) => r.country === "US");
-    await expectExactly({ partition: { country: ["CA", "MX"], day: "2024-03-17" } }, (r) => r.country !== "US" && month(r) === "2024-03");
+    await expectExactly(
+      { partition: { country: ["CA", "MX"], day: "2024-03-17" } },
+      (r) => r.country !== "US" && month(r) === "2024-03",
+    );
     await expectExactly({ partition: { day: "2024" } }, () => true);
-    await expectExactly({ partitionRange: { day: ["2024-02-10", "2024-04"] } }, (r) => month(r) >= "2024-02" && month(r) <= "2024-04");
-    await expectExactly({ partitionRange: { day: [null, "2024-01-31"] }, partition: { country: "MX" } }, (r) => month(r) === "2024-01" && r.country === "MX");
+    await expectExactly(
+      { partitionRange: { day: ["2024-02-10", "2024-04"] } },
+      (r) => month(r) >= "2024-02" && month(r) <= "2024-04",
+    );
+    await expectExactly(
+      { partitionRange: { day: [null, "2024-01-31"] }, partition: { country: "MX" } },
+      (r) => month(r) === "2024-01" && r.country === "MX",
+    );
     await expectExactly({ partitionRange: { country: ["D", null] } }, (r) => r.country >= "D");
     const cell = cellToParent(cellOf(ROWS[7]), 6);
-    await expectExactly({ cell, partition: { country: "CA" }, timeMin: "2024-06-01T00:00:00Z" }, (r) => brute.cell(cell)(r) && r.country === "CA" && r.time >= "2024-06-01T00:00:00.000Z");
+    await expectExactly(
+      { cell, partition: { country: "CA" }, timeMin: "2024-06-01T00:00:00Z" },
+      (r) => brute.cell(cell)(r) && r.country === "CA" && r.time >= "2024-06-01T00:00:00.000Z",
+    );
   });
 });
 
@@ -139,8 +175,23 @@ describe("dataset query (4.11): the Parquet returned", () => {
     const page = await fx.user.datasets.query({ path: TRIPS, bbox });
     expect(page.nextCursor).toBeUndefined();
     expect(Buffer.from(page.parquet.subarray(0, 4)).toString()).toBe("PAR1");
-    const meta = parquetMetadata(page.parquet.buffer.slice(page.parquet.byteOffset, page.parquet.byteOffset + page.parquet.byteLength) as ArrayBuffer);
-    expect(meta.schema.slice(1).map((s) => s.name)).toEqual(["id", "lat", "lng", "time", "country", "day", "value", "name", "h3"]);
+    const meta = parquetMetadata(
+      page.parquet.buffer.slice(
+        page.parquet.byteOffset,
+        page.parquet.byteOffset + page.parquet.byteLength,
+      ) as ArrayBuffer,
+    );
+    expect(meta.schema.slice(1).map((s) => s.name)).toEqual([
+      "id",
+      "lat",
+      "lng",
+      "time",
+      "country",
+      "day",
+      "value",
+      "name",
+      "h3",
+    ]);
     const rows = await readParquet(page.parquet);
     const byId = new Map(ROWS.map((r) => [r.id, r]));
     expect(rows.length).toBe(ROWS.filter(brute.bbox(bbox)).length);
@@ -151,9 +202,12 @@ describe("dataset query (4.11): the Parquet returned", () => {
   });
 
   it("GIVEN columns THEN only those, in the order asked, and the content type is application/vnd.apache.parquet", async () => {
-    const res = await fetch(`${fx.emu.baseUrl}/h3/query?path=${encodeURIComponent(TRIPS)}&cell=${cellToParent(cellOf(ROWS[0]), 7)}&columns=name&columns=id`, {
-      headers: { authorization: `Bearer ${fx.emu.tokens.user_token}` },
-    });
+    const res = await fetch(
+      `${fx.emu.baseUrl}/h3/query?path=${encodeURIComponent(TRIPS)}&cell=${cellToParent(cellOf(ROWS[0]), 7)}&columns=name&columns=id`,
+      {
+        headers: { authorization: `Bearer ${fx.emu.tokens.user_token}` },
+      },
+    );
     expect(res.status).toBe(200);
     expect(res.headers.get("content-type")).toBe("application/vnd.apache.parquet");
     const rows = await readParquet(new Uint8Array(await res.arrayBuffer()));
@@ -188,12 +242,20 @@ describe("dataset query (4.11): paging with the cursor", () => {
   it("GIVEN the cursor THEN it comes in X-Svc-Next-Cursor for Parquet and next_cursor for the index, and a page without one is the last", async () => {
     const first = await fx.user.datasets.query({ path: TRIPS, maxRowGroups: 50, columns: ["id"] });
     expect(first.nextCursor).toMatch(/\S/);
-    const second = await fx.user.datasets.query({ path: TRIPS, maxRowGroups: 50, columns: ["id"], cursor: first.nextCursor });
-    const a = ids((await readParquet(first.parquet)) as { id: number }[]), b = ids((await readParquet(second.parquet)) as { id: number }[]);
+    const second = await fx.user.datasets.query({
+      path: TRIPS,
+      maxRowGroups: 50,
+      columns: ["id"],
+      cursor: first.nextCursor,
+    });
+    const a = ids((await readParquet(first.parquet)) as { id: number }[]),
+      b = ids((await readParquet(second.parquet)) as { id: number }[]);
     expect(a.filter((x) => b.includes(x))).toEqual([]);
     const pages = [];
     for await (const p of fx.user.datasets.indexPages({ path: TRIPS, maxRowGroups: 40 })) pages.push(p);
-    expect(pages.map((p) => p.row_groups.length).reduce((x, y) => x + y)).toBe((await fx.user.datasets.queryIndex({ path: TRIPS })).row_groups.length);
+    expect(pages.map((p) => p.row_groups.length).reduce((x, y) => x + y)).toBe(
+      (await fx.user.datasets.queryIndex({ path: TRIPS })).row_groups.length,
+    );
     expect(pages.at(-1)!.next_cursor).toBeNull();
     expect(pages.slice(0, -1).every((p) => typeof p.next_cursor === "string")).toBe(true);
   });
@@ -210,9 +272,13 @@ describe("dataset query (4.11): format=index", () => {
       const file = await fx.user.files.download(g.path);
       const footer = Buffer.from(footers[g.path], "base64");
       expect(footer.equals(file.subarray(file.length - footer.length))).toBe(true);
-      const meta = parquetMetadata(footer.buffer.slice(footer.byteOffset, footer.byteOffset + footer.byteLength) as ArrayBuffer);
+      const meta = parquetMetadata(
+        footer.buffer.slice(footer.byteOffset, footer.byteOffset + footer.byteLength) as ArrayBuffer,
+      );
       const rg = meta.row_groups[g.row_group_index];
-      const starts = rg.columns.map((c) => Number(c.meta_data!.dictionary_page_offset ?? c.meta_data!.data_page_offset));
+      const starts = rg.columns.map((c) =>
+        Number(c.meta_data!.dictionary_page_offset ?? c.meta_data!.data_page_offset),
+      );
       expect(g.offset).toBe(Math.min(...starts));
       expect(g.length).toBe(rg.columns.reduce((n, c) => n + Number(c.meta_data!.total_compressed_size), 0));
       expect(g.num_rows).toBe(Number(rg.num_rows));
@@ -227,7 +293,13 @@ describe("dataset query (4.11): format=index", () => {
         },
       };
       const rowStart = meta.row_groups.slice(0, g.row_group_index).reduce((n, x) => n + Number(x.num_rows), 0);
-      const rows = await parquetReadObjects({ file: fenced, metadata: meta, rowStart, rowEnd: rowStart + g.num_rows, columns: ["id", "h3"] });
+      const rows = await parquetReadObjects({
+        file: fenced,
+        metadata: meta,
+        rowStart,
+        rowEnd: rowStart + g.num_rows,
+        columns: ["id", "h3"],
+      });
       expect(rows).toHaveLength(g.num_rows);
       for (const r of rows) {
         expect(r.h3 >= g.min_cell && r.h3 <= g.max_cell).toBe(true);
@@ -250,7 +322,12 @@ describe("dataset query (4.11): format=index", () => {
     expect(atPoint.length).toBeLessThanOrEqual(2 * files);
     expect(atPoint.every((g) => g.min_cell <= cell && cell <= g.max_cell)).toBe(true);
     expect(atPoint.length).toBeLessThan(whole.length);
-    const box = (await fx.user.datasets.queryIndex({ path: TRIPS, bbox: { minLng: -122.45, minLat: 37.75, maxLng: -122.449, maxLat: 37.751 } })).row_groups;
+    const box = (
+      await fx.user.datasets.queryIndex({
+        path: TRIPS,
+        bbox: { minLng: -122.45, minLat: 37.75, maxLng: -122.449, maxLat: 37.751 },
+      })
+    ).row_groups;
     expect(box.length).toBeGreaterThan(0);
     expect(box.length).toBeLessThan(whole.length);
   });
@@ -267,7 +344,9 @@ describe("dataset query (4.11): path resolution and access", () => {
   it("GIVEN a public dataset THEN another team and a caller without credentials read it at its literal s3:// path", async () => {
     for (const client of [fx.other, fx.anon]) {
       const { rows } = await all(client, { path: PUBLIC });
-      expect(rows.map((r) => r.name)).toEqual(PLACES.map((p) => p.name).sort((a, b) => (cellRank(a) < cellRank(b) ? -1 : 1)));
+      expect(rows.map((r) => r.name)).toEqual(
+        PLACES.map((p) => p.name).sort((a, b) => (cellRank(a) < cellRank(b) ? -1 : 1)),
+      );
     }
   });
 
@@ -282,13 +361,37 @@ describe("dataset query (4.11): path resolution and access", () => {
   });
 
   it.each<[string, () => SvcClient, string, number, string]>([
-    ["no credentials, a private dataset", () => fx.anon, TRIPS, 403, "Without credentials only a public dataset at a literal s3:// path"],
-    ["no credentials, a public dataset at gs://", () => fx.anon, "gs://demo-gcs/public/places", 403, "literal s3:// path"],
+    [
+      "no credentials, a private dataset",
+      () => fx.anon,
+      TRIPS,
+      403,
+      "Without credentials only a public dataset at a literal s3:// path",
+    ],
+    [
+      "no credentials, a public dataset at gs://",
+      () => fx.anon,
+      "gs://demo-gcs/public/places",
+      403,
+      "literal s3:// path",
+    ],
     ["no credentials, an svc:// path", () => fx.anon, "svc://public/places", 403, "literal s3:// path"],
     ["no credentials, nothing there", () => fx.anon, "s3://demo-bucket/nothing", 403, "literal s3:// path"],
-    ["another team's private dataset", () => fx.user, "s3://other-bucket/private/places", 404, "No readable dataset at s3://other-bucket/private/places"],
+    [
+      "another team's private dataset",
+      () => fx.user,
+      "s3://other-bucket/private/places",
+      404,
+      "No readable dataset at s3://other-bucket/private/places",
+    ],
     ["no dataset at the path", () => fx.user, "s3://demo-bucket/datasets/none", 404, "No readable dataset"],
-    ["a dataset that never finishes indexing", () => fx.user, "s3://demo-bucket/datasets/pending", 409, "has not finished indexing"],
+    [
+      "a dataset that never finishes indexing",
+      () => fx.user,
+      "s3://demo-bucket/datasets/pending",
+      409,
+      "has not finished indexing",
+    ],
   ])("GIVEN %s THEN %s", async (_what, client, path, status, detail) => {
     for (const call of [() => client().datasets.query({ path }), () => client().datasets.queryIndex({ path })]) {
       const e = await failure(call());
@@ -311,23 +414,53 @@ const cellRank = (name: string) => PLACES.find((p) => p.name === name)!.cell;
 async function raw(query: Record<string, string | string[]>): Promise<{ status: number; body: any }> {
   const q = new URLSearchParams();
   for (const [k, v] of Object.entries(query)) for (const x of [v].flat()) q.append(k, x);
-  const res = await fetch(`${fx.emu.baseUrl}/h3/query?${q}`, { headers: { authorization: `Bearer ${fx.emu.tokens.user_token}` } });
+  const res = await fetch(`${fx.emu.baseUrl}/h3/query?${q}`, {
+    headers: { authorization: `Bearer ${fx.emu.tokens.user_token}` },
+  });
   return { status: res.status, body: await res.json() };
 }
 
 describe("dataset query (4.11): every error of section 7", () => {
   it.each<[string, Record<string, string | string[]>, string]>([
-    ["a box and a point", { path: TRIPS, min_lng: "0", min_lat: "0", max_lng: "1", max_lat: "1", lat: "1", lng: "1" }, "Use at most one spatial selector; got the bounding box and the point"],
-    ["a cell and a hex range", { path: TRIPS, cell: "8828308281fffff", hex_min: "1", hex_max: "2" }, "at most one spatial selector"],
-    ["three of the box's four numbers", { path: TRIPS, min_lng: "0", min_lat: "0", max_lng: "1" }, "Incomplete bounding box: max_lat is missing"],
+    [
+      "a box and a point",
+      { path: TRIPS, min_lng: "0", min_lat: "0", max_lng: "1", max_lat: "1", lat: "1", lng: "1" },
+      "Use at most one spatial selector; got the bounding box and the point",
+    ],
+    [
+      "a cell and a hex range",
+      { path: TRIPS, cell: "8828308281fffff", hex_min: "1", hex_max: "2" },
+      "at most one spatial selector",
+    ],
+    [
+      "three of the box's four numbers",
+      { path: TRIPS, min_lng: "0", min_lat: "0", max_lng: "1" },
+      "Incomplete bounding box: max_lat is missing",
+    ],
     ["a point without lng", { path: TRIPS, lat: "1" }, "Incomplete point: lng is missing"],
     ["hex_min alone", { path: TRIPS, hex_min: "8828308281fffff" }, "Incomplete hex range: hex_max is missing"],
-    ["two cells (cell=A&cell=B)", { path: TRIPS, cell: [PLACES[0].cell, PLACES[1].cell] }, 'Query parameter "cell" was given 2 times; it takes one value'],
+    [
+      "two cells (cell=A&cell=B)",
+      { path: TRIPS, cell: [PLACES[0].cell, PLACES[1].cell] },
+      'Query parameter "cell" was given 2 times; it takes one value',
+    ],
     ["two paths", { path: [TRIPS, PUBLIC] }, 'Query parameter "path" was given 2 times'],
-    ["two lat of a point", { path: TRIPS, lat: ["37.79", "37.76"], lng: "-122.39" }, 'Query parameter "lat" was given 2 times'],
+    [
+      "two lat of a point",
+      { path: TRIPS, lat: ["37.79", "37.76"], lng: "-122.39" },
+      'Query parameter "lat" was given 2 times',
+    ],
     ["two format values", { path: TRIPS, format: ["index", "parquet"] }, 'Query parameter "format" was given 2 times'],
-    ["two max_row_groups values", { path: TRIPS, max_row_groups: ["1", "2"] }, 'Query parameter "max_row_groups" was given 2 times'],
-    ["two time_min values", { path: TRIPS, time_min: ["2024-01-01T00:00:00Z", "2025-01-01T00:00:00Z"] }, 'Query parameter "time_min" was given 2 times'],
+    [
+      "two max_row_groups values",
+      { path: TRIPS, max_row_groups: ["1", "2"] },
+      'Query parameter "max_row_groups" was given 2 times',
+    ],
+    [
+      "two time_min values",
+      { path: TRIPS, time_min: ["2024-01-01T00:00:00Z", "2025-01-01T00:00:00Z"] },
+      'Query parameter "time_min" was given 2 times',
+    ],
   ])("GIVEN %s THEN 400 (before the dataset is looked at)", async (_what, query, detail) => {
     const r = await raw(query);
     expect(r).toMatchObject({ status: 400 });
@@ -335,17 +468,37 @@ describe("dataset query (4.11): every error of section 7", () => {
   });
 
   it("GIVEN columns repeated (the one parameter the spec lets repeat) THEN it is not refused: both columns come back", async () => {
-    const q = new URLSearchParams([["path", TRIPS], ["cell", PLACES[0].cell], ["columns", "id"], ["columns", "time"], ["format", "index"]]);
-    const res = await fetch(`${fx.emu.baseUrl}/h3/query?${q}`, { headers: { authorization: `Bearer ${fx.emu.tokens.user_token}` } });
+    const q = new URLSearchParams([
+      ["path", TRIPS],
+      ["cell", PLACES[0].cell],
+      ["columns", "id"],
+      ["columns", "time"],
+      ["format", "index"],
+    ]);
+    const res = await fetch(`${fx.emu.baseUrl}/h3/query?${q}`, {
+      headers: { authorization: `Bearer ${fx.emu.tokens.user_token}` },
+    });
     expect(res.status).toBe(200);
   });
 
   it.each<[string, H3QueryParams, string]>([
     ["an invalid cell id", { path: TRIPS, cell: "8828308281fffffz" }, 'Invalid cell id "8828308281fffffz"'],
     ["a cell id that is not a cell", { path: TRIPS, cell: "123" }, "Invalid cell id"],
-    ["a hex range that is not hex", { path: TRIPS, hexRange: { min: "xyz", max: "8828308281fffff" } }, "Invalid cell id in hex_min"],
-    ["a partition on a non-partition column", { path: TRIPS, partition: { name: "x" } }, 'partition names "name", which is not a partition column of s3://demo-bucket/datasets/trips (partition columns: country, day)'],
-    ["a partition range on a non-partition column", { path: TRIPS, partitionRange: { value: [1, 2] } }, 'partition_range names "value"'],
+    [
+      "a hex range that is not hex",
+      { path: TRIPS, hexRange: { min: "xyz", max: "8828308281fffff" } },
+      "Invalid cell id in hex_min",
+    ],
+    [
+      "a partition on a non-partition column",
+      { path: TRIPS, partition: { name: "x" } },
+      'partition names "name", which is not a partition column of s3://demo-bucket/datasets/trips (partition columns: country, day)',
+    ],
+    [
+      "a partition range on a non-partition column",
+      { path: TRIPS, partitionRange: { value: [1, 2] } },
+      'partition_range names "value"',
+    ],
   ])("GIVEN %s THEN 400 through the client", async (_what, params, detail) => {
     const e = await failure(fx.user.datasets.query(params));
     expect(e).toMatchObject({ status: 400, code: "bad_request" });
@@ -354,13 +507,24 @@ describe("dataset query (4.11): every error of section 7", () => {
 
   it("GIVEN a cursor sent with another query THEN 400, and a forged cursor THEN 400", async () => {
     const first = await fx.user.datasets.query({ path: TRIPS, maxRowGroups: 2, columns: ["id"] });
-    const other = await failure(fx.user.datasets.query({ path: TRIPS, maxRowGroups: 2, columns: ["id", "name"], cursor: first.nextCursor }));
-    expect(other).toMatchObject({ status: 400, detail: expect.stringContaining("The cursor belongs to a different query") });
-    const asIndex = await failure(fx.user.datasets.queryIndex({ path: TRIPS, maxRowGroups: 2, columns: ["id"], cursor: first.nextCursor }));
+    const other = await failure(
+      fx.user.datasets.query({ path: TRIPS, maxRowGroups: 2, columns: ["id", "name"], cursor: first.nextCursor }),
+    );
+    expect(other).toMatchObject({
+      status: 400,
+      detail: expect.stringContaining("The cursor belongs to a different query"),
+    });
+    const asIndex = await failure(
+      fx.user.datasets.queryIndex({ path: TRIPS, maxRowGroups: 2, columns: ["id"], cursor: first.nextCursor }),
+    );
     expect(asIndex.status).toBe(400);
     const [body, sig] = first.nextCursor!.split(".");
-    const edited = Buffer.from(JSON.stringify({ ...JSON.parse(Buffer.from(body, "base64url").toString()), o: 0 })).toString("base64url");
-    const forged = await failure(fx.user.datasets.query({ path: TRIPS, maxRowGroups: 2, columns: ["id"], cursor: `${edited}.${sig}` }));
+    const edited = Buffer.from(
+      JSON.stringify({ ...JSON.parse(Buffer.from(body, "base64url").toString()), o: 0 }),
+    ).toString("base64url");
+    const forged = await failure(
+      fx.user.datasets.query({ path: TRIPS, maxRowGroups: 2, columns: ["id"], cursor: `${edited}.${sig}` }),
+    );
     expect(forged).toMatchObject({ status: 400, detail: expect.stringContaining("Invalid cursor") });
   });
 
@@ -370,7 +534,12 @@ describe("dataset query (4.11): every error of section 7", () => {
     await fx.emu.indexDataset({ path, resolution: RESOLUTION, rows, row_group_rows: 50 });
     const first = await fx.user.datasets.query({ path, maxRowGroups: 2 });
     expect(first.nextCursor).toBeDefined();
-    const again = await fx.emu.indexDataset({ path, resolution: RESOLUTION, rows: rows.slice(0, 300), row_group_rows: 50 });
+    const again = await fx.emu.indexDataset({
+      path,
+      resolution: RESOLUTION,
+      rows: rows.slice(0, 300),
+      row_group_rows: 50,
+    });
     expect(again).toMatchObject({ generation: 2, rows: 300, row_groups: 6 });
     const e = await failure(fx.user.datasets.query({ path, maxRowGroups: 2, cursor: first.nextCursor }));
     expect(e).toMatchObject({ status: 409, code: "conflict", detail: expect.stringContaining("predates a re-index") });
@@ -382,7 +551,11 @@ describe("dataset query (4.11): every error of section 7", () => {
     const e = await failure(fx.user.datasets.query({ path: TRIPS, columns: ["id", "nope"] }));
     expect(e).toMatchObject({ status: 422, code: "validation_failed" });
     expect(e.detail).toEqual([
-      { loc: ["query", "columns"], msg: "'nope' is not in the indexed files (columns: id, lat, lng, time, country, day, value, name, h3)", type: "value_error" },
+      {
+        loc: ["query", "columns"],
+        msg: "'nope' is not in the indexed files (columns: id, lat, lng, time, country, day, value, name, h3)",
+        type: "value_error",
+      },
     ]);
   });
 
@@ -409,9 +582,21 @@ describe("dataset query (4.11): every error of section 7", () => {
 
 describe("dataset query (4.11): the client refuses what the spec calls invalid before sending", () => {
   it.each<[string, H3QueryParams, string]>([
-    ["two selectors", { path: TRIPS, cell: "8928308280fffff", point: { lat: 1, lng: 2 } }, "use at most one spatial selector, got point, cell"],
-    ["an incomplete bbox", { path: TRIPS, bbox: { minLng: 0, minLat: 0, maxLng: 1 } as never }, "a bounding box needs all four"],
-    ["max_row_groups 4097", { path: TRIPS, maxRowGroups: 4097 }, "maxRowGroups must be an integer from 1 to 4096, got 4097"],
+    [
+      "two selectors",
+      { path: TRIPS, cell: "8928308280fffff", point: { lat: 1, lng: 2 } },
+      "use at most one spatial selector, got point, cell",
+    ],
+    [
+      "an incomplete bbox",
+      { path: TRIPS, bbox: { minLng: 0, minLat: 0, maxLng: 1 } as never },
+      "a bounding box needs all four",
+    ],
+    [
+      "max_row_groups 4097",
+      { path: TRIPS, maxRowGroups: 4097 },
+      "maxRowGroups must be an integer from 1 to 4096, got 4097",
+    ],
     ["an invalid Date", { path: TRIPS, timeMin: new Date("nope") }, "timeMin is an invalid Date"],
   ])("GIVEN %s THEN a plain Error, not an ApiError", async (_what, params, message) => {
     for (const call of [() => fx.user.datasets.query(params), () => fx.user.datasets.queryIndex(params)]) {

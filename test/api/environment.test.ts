@@ -11,7 +11,16 @@ const NOT_USER = "This endpoint acts on a user; a service account token cannot b
 function usageRow(envId: string, day: string, n: number) {
   fx.emu.env.store.run(
     `INSERT INTO realtime_usage (env_id, day, ${USAGE_COUNTERS.join(", ")}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-    envId, day, n, n - 1, 1, 2, n * 100, (n - 1) * 90, 10, 3,
+    envId,
+    day,
+    n,
+    n - 1,
+    1,
+    2,
+    n * 100,
+    (n - 1) * 90,
+    10,
+    3,
   );
 }
 
@@ -57,8 +66,16 @@ describe("execution environment (4.6)", () => {
   });
 
   it("GIVEN no credentials THEN both environment reads answer 401", async () => {
-    expect(await failure(fx.anon.environment.getSelf())).toMatchObject({ status: 401, code: "unauthorized", detail: "Not authenticated" });
-    expect(await failure(fx.anon.environment.usage())).toMatchObject({ status: 401, code: "unauthorized", detail: "Not authenticated" });
+    expect(await failure(fx.anon.environment.getSelf())).toMatchObject({
+      status: 401,
+      code: "unauthorized",
+      detail: "Not authenticated",
+    });
+    expect(await failure(fx.anon.environment.usage())).toMatchObject({
+      status: 401,
+      code: "unauthorized",
+      detail: "Not authenticated",
+    });
   });
 });
 
@@ -85,12 +102,30 @@ describe("real-time usage counters (4.6, 2.8)", () => {
   it("GIVEN recordRealtimeUsage (for the real-time area) THEN calls accumulate on the day of the call", async () => {
     const at = new Date("2026-03-04T23:59:59Z");
     fx.emu.env.store.tx(() => {
-      recordRealtimeUsage(fx.emu.env.store, "env-other", at, { calls_total: 1, calls_success: 1, calls_total_time: 120, calls_success_time: 120 });
-      recordRealtimeUsage(fx.emu.env.store, "env-other", at, { calls_total: 1, calls_error: 1, calls_total_time: 30, calls_error_time: 30, ai_calls: 2 });
+      recordRealtimeUsage(fx.emu.env.store, "env-other", at, {
+        calls_total: 1,
+        calls_success: 1,
+        calls_total_time: 120,
+        calls_success_time: 120,
+      });
+      recordRealtimeUsage(fx.emu.env.store, "env-other", at, {
+        calls_total: 1,
+        calls_error: 1,
+        calls_total_time: 30,
+        calls_error_time: 30,
+        ai_calls: 2,
+      });
     });
     expect(await fx.other.environment.usage("2026-03-04")).toEqual({
-      calls_total: 2, calls_success: 1, calls_error: 1, calls_cached: 0,
-      calls_total_time: 150, calls_success_time: 120, calls_error_time: 30, ai_calls: 2, date_prefix: "2026-03-04",
+      calls_total: 2,
+      calls_success: 1,
+      calls_error: 1,
+      calls_cached: 0,
+      calls_total_time: 150,
+      calls_success_time: 120,
+      calls_error_time: 30,
+      ai_calls: 2,
+      date_prefix: "2026-03-04",
     });
   });
 
@@ -101,7 +136,11 @@ describe("real-time usage counters (4.6, 2.8)", () => {
       expect(e).toBeInstanceOf(ApiError);
       expect(e).toMatchObject({ status: 422, code: "validation_failed" });
       expect(e.detail).toEqual([
-        { loc: ["query", "date_prefix"], msg: "date_prefix must be YYYY, YYYY-MM or YYYY-MM-DD", type: "string_pattern_mismatch" },
+        {
+          loc: ["query", "date_prefix"],
+          msg: "date_prefix must be YYYY, YYYY-MM or YYYY-MM-DD",
+          type: "string_pattern_mismatch",
+        },
       ]);
     },
   );
@@ -123,14 +162,22 @@ describe("service accounts (4.6, 2.9)", () => {
     expect(Date.parse(sa.created_at)).not.toBeNaN();
 
     // Only the hash is stored.
-    const cred = fx.emu.env.store.all<{ token_hash: string; kind: string }>("SELECT token_hash, kind FROM credentials WHERE subject_id = ?", sa.id);
+    const cred = fx.emu.env.store.all<{ token_hash: string; kind: string }>(
+      "SELECT token_hash, kind FROM credentials WHERE subject_id = ?",
+      sa.id,
+    );
     expect(cred).toHaveLength(1);
     expect(cred[0].kind).toBe("service");
     expect(JSON.stringify(fx.emu.env.store.all("SELECT * FROM credentials"))).not.toContain(sa.token);
 
     // Never retrievable later.
     const fetched = await fx.user.environment.getServiceAccount(sa.id);
-    expect(fetched).toEqual({ id: sa.id, execution_environment_id: "env-demo", name: "deployer", created_at: sa.created_at });
+    expect(fetched).toEqual({
+      id: sa.id,
+      execution_environment_id: "env-demo",
+      name: "deployer",
+      created_at: sa.created_at,
+    });
     const listed = await fx.user.environment.listServiceAccounts();
     expect(listed.map((x) => x.name)).toEqual(["ci-bot", "deployer"]);
     expect(listed.every((x) => x.token === undefined)).toBe(true);
@@ -146,8 +193,14 @@ describe("service accounts (4.6, 2.9)", () => {
     expect(JSON.stringify(e)).not.toContain(sa.token);
     expect(fx.emu.env.store.all("SELECT * FROM credentials WHERE subject_id = ?", sa.id)).toEqual([]);
     expect((await fx.user.environment.listServiceAccounts()).map((x) => x.name)).toEqual(["ci-bot"]);
-    expect(await failure(fx.user.environment.getServiceAccount(sa.id))).toMatchObject({ status: 404, detail: "Service account not found" });
-    expect(await failure(fx.user.environment.deleteServiceAccount(sa.id))).toMatchObject({ status: 404, detail: "Service account not found" });
+    expect(await failure(fx.user.environment.getServiceAccount(sa.id))).toMatchObject({
+      status: 404,
+      detail: "Service account not found",
+    });
+    expect(await failure(fx.user.environment.deleteServiceAccount(sa.id))).toMatchObject({
+      status: 404,
+      detail: "Service account not found",
+    });
   });
 
   it("allows two accounts with the same name (decision: names need not be unique) with distinct ids and tokens", async () => {
@@ -163,7 +216,9 @@ describe("service accounts (4.6, 2.9)", () => {
   });
 
   it("GIVEN a missing, empty or non-string name THEN 422 with loc [body, name] and no account created", async () => {
-    const missing = await failure(fx.user.transport.send("POST /execution-env/self/service-account/new", { body: { json: {} } }));
+    const missing = await failure(
+      fx.user.transport.send("POST /execution-env/self/service-account/new", { body: { json: {} } }),
+    );
     expect(missing).toMatchObject({ status: 422, code: "validation_failed" });
     expect(missing.detail).toEqual([{ loc: ["body", "name"], msg: "Field required", type: "missing" }]);
     const empty = await failure(fx.user.environment.createServiceAccount("   "));
@@ -175,8 +230,15 @@ describe("service accounts (4.6, 2.9)", () => {
 
   it("GIVEN another team's account THEN by-id and delete answer 404 and the account survives", async () => {
     const olgas = await fx.other.environment.createServiceAccount("olga-bot");
-    expect(await failure(fx.user.environment.getServiceAccount(olgas.id))).toMatchObject({ status: 404, code: "not_found", detail: "Service account not found" });
-    expect(await failure(fx.user.environment.deleteServiceAccount(olgas.id))).toMatchObject({ status: 404, detail: "Service account not found" });
+    expect(await failure(fx.user.environment.getServiceAccount(olgas.id))).toMatchObject({
+      status: 404,
+      code: "not_found",
+      detail: "Service account not found",
+    });
+    expect(await failure(fx.user.environment.deleteServiceAccount(olgas.id))).toMatchObject({
+      status: 404,
+      detail: "Service account not found",
+    });
     expect(await fx.client({ serviceToken: olgas.token }).environment.getSelf()).toMatchObject({ id: "env-other" });
     expect(await fx.other.environment.getServiceAccount(olgas.id)).toMatchObject({ name: "olga-bot" });
     await fx.other.environment.deleteServiceAccount(olgas.id);
@@ -192,7 +254,8 @@ describe("service accounts (4.6, 2.9)", () => {
         client.environment.createServiceAccount("sneaky"),
         client.environment.deleteServiceAccount(sa.id),
       ];
-      for (const e of await Promise.all(calls.map(failure))) expect(e).toMatchObject({ status: 403, code: "forbidden", detail: NOT_USER });
+      for (const e of await Promise.all(calls.map(failure)))
+        expect(e).toMatchObject({ status: 403, code: "forbidden", detail: NOT_USER });
     }
     expect((await fx.user.environment.listServiceAccounts()).map((x) => x.name)).toEqual(["ci-bot", "no-manage"]);
     await fx.user.environment.deleteServiceAccount(sa.id);
@@ -205,6 +268,7 @@ describe("service accounts (4.6, 2.9)", () => {
       fx.anon.environment.createServiceAccount("x"),
       fx.anon.environment.deleteServiceAccount("x"),
     ];
-    for (const e of await Promise.all(calls.map(failure))) expect(e).toMatchObject({ status: 401, detail: "Not authenticated" });
+    for (const e of await Promise.all(calls.map(failure)))
+      expect(e).toMatchObject({ status: 401, detail: "Not authenticated" });
   });
 });

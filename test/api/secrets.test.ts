@@ -26,7 +26,10 @@ describe("secrets (4.2)", () => {
   });
 
   it("answers POST with status 201 and lists keys sorted", async () => {
-    const res = await fx.user.transport.send("POST /secrets/self/user", { body: { json: { key: "zeta", value: "z-value" } }, secrets: ["z-value"] });
+    const res = await fx.user.transport.send("POST /secrets/self/user", {
+      body: { json: { key: "zeta", value: "z-value" } },
+      secrets: ["z-value"],
+    });
     expect(res.status).toBe(201);
     expect(JSON.parse(res.body.toString())).toEqual({ key: "zeta" });
     await fx.user.secrets.create("alpha", "a-value");
@@ -72,7 +75,9 @@ describe("secrets (4.2)", () => {
   });
 
   it("GIVEN a PUT whose value is not a string THEN 422 with loc [body, value] and nothing stored", async () => {
-    const e = await failure(fx.user.transport.send("PUT /secrets/self/user/{key}", { params: { key: "K" }, body: { json: { value: 42 } } }));
+    const e = await failure(
+      fx.user.transport.send("PUT /secrets/self/user/{key}", { params: { key: "K" }, body: { json: { value: 42 } } }),
+    );
     expect(e).toMatchObject({ status: 422, code: "validation_failed" });
     expect(e.detail).toEqual([{ loc: ["body", "value"], msg: "Input should be a valid string", type: "string_type" }]);
     expect(await fx.user.secrets.list()).toEqual([]);
@@ -89,7 +94,9 @@ describe("secrets (4.2)", () => {
     expect(empty.detail).toEqual([{ loc: ["body", "key"], msg: "Should have at least 1 items", type: "too_short" }]);
     const long = await failure(fx.user.secrets.put("k".repeat(257), "long-key-value"));
     expect(long).toMatchObject({ status: 422, code: "validation_failed" });
-    expect(long.detail).toEqual([{ loc: ["path", "key"], msg: "Should have at most 256 characters", type: "string_too_long" }]);
+    expect(long.detail).toEqual([
+      { loc: ["path", "key"], msg: "Should have at most 256 characters", type: "string_too_long" },
+    ]);
     expect(await fx.user.secrets.list()).toEqual([]);
   });
 
@@ -126,7 +133,10 @@ describe("secrets (4.2)", () => {
     expect(await fx.other.secrets.get("SHARED_NAME")).toEqual({ key: "SHARED_NAME", value: "olga-value" });
     await fx.other.secrets.put("OLGA_ONLY", "olga-2");
     expect(await fx.user.secrets.list()).toEqual(["SHARED_NAME"]);
-    expect(await failure(fx.user.secrets.get("OLGA_ONLY"))).toMatchObject({ status: 404, detail: 'Secret "OLGA_ONLY" not found' });
+    expect(await failure(fx.user.secrets.get("OLGA_ONLY"))).toMatchObject({
+      status: 404,
+      detail: 'Secret "OLGA_ONLY" not found',
+    });
     await fx.user.secrets.delete("OLGA_ONLY");
     expect(await fx.other.secrets.get("OLGA_ONLY")).toEqual({ key: "OLGA_ONLY", value: "olga-2" });
     await fx.user.secrets.delete("SHARED_NAME");
@@ -156,12 +166,20 @@ describe("secrets (4.2)", () => {
       fx.service.secrets.put("X", "svc-value"),
       fx.service.secrets.delete("X"),
     ];
-    for (const e of await Promise.all(calls.map(failure))) expect(e).toMatchObject({ status: 403, code: "forbidden", detail: NOT_USER });
+    for (const e of await Promise.all(calls.map(failure)))
+      expect(e).toMatchObject({ status: 403, code: "forbidden", detail: NOT_USER });
   });
 
   it("GIVEN no credentials THEN 401, and an unknown token is 401 too", async () => {
-    expect(await failure(fx.anon.secrets.list())).toMatchObject({ status: 401, code: "unauthorized", detail: "Not authenticated" });
-    expect(await failure(fx.anon.secrets.create("K", "anon-value"))).toMatchObject({ status: 401, detail: "Not authenticated" });
+    expect(await failure(fx.anon.secrets.list())).toMatchObject({
+      status: 401,
+      code: "unauthorized",
+      detail: "Not authenticated",
+    });
+    expect(await failure(fx.anon.secrets.create("K", "anon-value"))).toMatchObject({
+      status: 401,
+      detail: "Not authenticated",
+    });
     const bogus = fx.client({ token: "svc_pat_not-a-real-token" });
     const e = await failure(bogus.secrets.get("K"));
     expect(e).toMatchObject({ status: 401, detail: "Invalid or expired credentials" });

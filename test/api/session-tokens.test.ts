@@ -9,13 +9,22 @@ const fx = useEmulator({ clock });
 
 let seq = 0;
 /** Inserts a canvas straight into the store (independent of the canvas endpoints). */
-function makeCanvas(o: { env?: string; owner?: string; scope?: "team" | "public"; name?: string } = {}): { id: string; name: string } {
+function makeCanvas(o: { env?: string; owner?: string; scope?: "team" | "public"; name?: string } = {}): {
+  id: string;
+  name: string;
+} {
   const id = newId();
   const name = o.name ?? `session_canvas_${++seq}`;
   const now = clock.now().toISOString();
   fx.emu.env.store.run(
     "INSERT INTO canvases (id, env_id, owner_user_id, name, access_scope, created_at, last_updated) VALUES (?, ?, ?, ?, ?, ?, ?)",
-    id, o.env ?? "env-demo", o.owner ?? "user-demo-1", name, o.scope ?? "team", now, now,
+    id,
+    o.env ?? "env-demo",
+    o.owner ?? "user-demo-1",
+    name,
+    o.scope ?? "team",
+    now,
+    now,
   );
   return { id, name };
 }
@@ -49,7 +58,10 @@ describe("POST /session-token/by-access-token/{canvas_token} (4.1)", () => {
   it("stores session tokens only as hashes", async () => {
     const c = await sharedTeamCanvas();
     const s = await fx.user.sessionTokens.create(c.token);
-    const rows = fx.emu.env.store.all<{ token_hash: string }>("SELECT token_hash FROM session_tokens WHERE canvas_id = ?", c.id);
+    const rows = fx.emu.env.store.all<{ token_hash: string }>(
+      "SELECT token_hash FROM session_tokens WHERE canvas_id = ?",
+      c.id,
+    );
     expect(rows).toEqual([{ token_hash: hashToken(s.session_token) }]);
   });
 
@@ -61,7 +73,11 @@ describe("POST /session-token/by-access-token/{canvas_token} (4.1)", () => {
     expect((await fx.anon.sharing.getByToken(c.token, { sessionToken: s.session_token })).id).toBe(c.id);
     clock.advance(1_000);
     const e = await failure(fx.anon.sharing.getByToken(c.token, { sessionToken: s.session_token }));
-    expect(e).toMatchObject({ status: 401, code: "unauthorized", detail: "The session token is invalid, expired or revoked" });
+    expect(e).toMatchObject({
+      status: 401,
+      code: "unauthorized",
+      detail: "The session token is invalid, expired or revoked",
+    });
     expectScrubbed(e, c.token, s.session_token);
   });
 
@@ -71,28 +87,45 @@ describe("POST /session-token/by-access-token/{canvas_token} (4.1)", () => {
     expect(max.expires_at).toBe(new Date(clock.now().getTime() + 86_400_000).toISOString());
     const tooLong = await failure(fx.user.sessionTokens.create(c.token, { ttl: 86_401 }));
     expect(tooLong).toMatchObject({ status: 422, code: "validation_failed" });
-    expect(tooLong.detail).toEqual([{ loc: ["body", "ttl"], msg: "Input should be less than or equal to 86400", type: "less_than_equal" }]);
+    expect(tooLong.detail).toEqual([
+      { loc: ["body", "ttl"], msg: "Input should be less than or equal to 86400", type: "less_than_equal" },
+    ]);
     expectScrubbed(tooLong, c.token);
     const zero = await failure(fx.user.sessionTokens.create(c.token, { ttl: 0 }));
-    expect(zero.detail).toEqual([{ loc: ["body", "ttl"], msg: "Input should be greater than or equal to 1", type: "greater_than_equal" }]);
+    expect(zero.detail).toEqual([
+      { loc: ["body", "ttl"], msg: "Input should be greater than or equal to 1", type: "greater_than_equal" },
+    ]);
   });
 
   it("GIVEN an unknown canvas token or another team's WHEN minting THEN 404 without the token in the error", async () => {
     const unknown = "fc_noSuchCanvasTokenHere";
     const e = await failure(fx.user.sessionTokens.create(unknown));
-    expect(e).toMatchObject({ status: 404, detail: "Canvas token not found", path: "/session-token/by-access-token/{canvas_token}" });
+    expect(e).toMatchObject({
+      status: 404,
+      detail: "Canvas token not found",
+      path: "/session-token/by-access-token/{canvas_token}",
+    });
     expectScrubbed(e, unknown);
     const c = await sharedTeamCanvas();
     const theirs = await failure(fx.other.sessionTokens.create(c.token));
     expect(theirs).toMatchObject({ status: 404, detail: "Canvas token not found" });
     expectScrubbed(theirs, c.token);
-    expect(await failure(fx.other.sessionTokens.revokeAll(c.token))).toMatchObject({ status: 404, detail: "Canvas token not found" });
+    expect(await failure(fx.other.sessionTokens.revokeAll(c.token))).toMatchObject({
+      status: 404,
+      detail: "Canvas token not found",
+    });
   });
 
   it("GIVEN no credentials WHEN minting or revoking THEN 401", async () => {
     const c = await sharedTeamCanvas();
-    expect(await failure(fx.anon.sessionTokens.create(c.token))).toMatchObject({ status: 401, detail: "Not authenticated" });
-    expect(await failure(fx.anon.sessionTokens.revokeAll(c.token))).toMatchObject({ status: 401, detail: "Not authenticated" });
+    expect(await failure(fx.anon.sessionTokens.create(c.token))).toMatchObject({
+      status: 401,
+      detail: "Not authenticated",
+    });
+    expect(await failure(fx.anon.sessionTokens.revokeAll(c.token))).toMatchObject({
+      status: 401,
+      detail: "Not authenticated",
+    });
   });
 
   it("GIVEN a rotated canvas token THEN old session tokens stop working and the old token can no longer mint (404)", async () => {
@@ -104,7 +137,10 @@ describe("POST /session-token/by-access-token/{canvas_token} (4.1)", () => {
       status: 401,
       detail: "The session token is invalid, expired or revoked",
     });
-    expect(await failure(fx.user.sessionTokens.create(c.token))).toMatchObject({ status: 404, detail: "Canvas token not found" });
+    expect(await failure(fx.user.sessionTokens.create(c.token))).toMatchObject({
+      status: 404,
+      detail: "Canvas token not found",
+    });
     const fresh = await fx.user.sessionTokens.create(newToken);
     expect((await fx.anon.sharing.getByToken(newToken, { sessionToken: fresh.session_token })).id).toBe(c.id);
   });
@@ -115,7 +151,9 @@ describe("POST /session-token/by-access-token/{canvas_token} (4.1)", () => {
     await fx.user.sharing.unshare(c.id);
     expect(fx.emu.env.store.all("SELECT token_hash FROM session_tokens WHERE canvas_id = ?", c.id)).toEqual([]);
     const again = await fx.user.sharing.share({ collectionId: c.id, clientId: "rt-demo-primary" });
-    expect(await failure(fx.anon.sharing.getByToken(again.share_token!, { sessionToken: s.session_token }))).toMatchObject({ status: 401 });
+    expect(
+      await failure(fx.anon.sharing.getByToken(again.share_token!, { sessionToken: s.session_token })),
+    ).toMatchObject({ status: 401 });
   });
 
   it("GIVEN a name-based token WHEN minting THEN the session token opens the canvas through either token", async () => {
@@ -141,7 +179,9 @@ describe("DELETE /session-token/by-access-token/{canvas_token} (4.1)", () => {
       expect(e).toMatchObject({ status: 401, detail: "The session token is invalid, expired or revoked" });
       expectScrubbed(e, c.token, s.session_token);
     }
-    expect(fx.emu.env.store.get<{ share_token: string }>("SELECT share_token FROM canvases WHERE id = ?", c.id)!.share_token).toBe(c.token);
+    expect(
+      fx.emu.env.store.get<{ share_token: string }>("SELECT share_token FROM canvases WHERE id = ?", c.id)!.share_token,
+    ).toBe(c.token);
     // Another canvas's session token is untouched.
     expect((await fx.anon.sharing.getByToken(other.token, { sessionToken: keep.session_token })).id).toBe(other.id);
     // Minting again works after a revoke.

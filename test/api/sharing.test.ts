@@ -22,17 +22,44 @@ function makeCanvas(o: CanvasOpts = {}): { id: string; name: string } {
   const now = clock.now().toISOString();
   fx.emu.env.store.run(
     "INSERT INTO canvases (id, env_id, owner_user_id, name, access_scope, passcode, created_at, last_updated) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
-    id, o.env ?? "env-demo", o.owner ?? "user-demo-1", name, o.scope ?? "public", o.passcode ?? null, now, now,
+    id,
+    o.env ?? "env-demo",
+    o.owner ?? "user-demo-1",
+    name,
+    o.scope ?? "public",
+    o.passcode ?? null,
+    now,
+    now,
   );
   return { id, name };
 }
-function makeUdf(canvasId: string, slug: string, code = `def udf(city: str = "nyc", n: int = 3):\n    return city\n`, position = 0): string {
+function makeUdf(
+  canvasId: string,
+  slug: string,
+  code = `def udf(city: str = "nyc", n: int = 3):\n    return city\n`,
+  position = 0,
+): string {
   const id = newId();
-  const body = JSON.stringify({ name: slug, type: "geopandas_v2", entrypoint: "udf", code, metadata: { "fused:description": `About ${slug}` } });
+  const body = JSON.stringify({
+    name: slug,
+    type: "geopandas_v2",
+    entrypoint: "udf",
+    code,
+    metadata: { "fused:description": `About ${slug}` },
+  });
   const now = clock.now().toISOString();
   fx.emu.env.store.run(
     "INSERT INTO udfs (id, env_id, owner_user_id, collection_id, slug, udf_body, udf_body_hash, position, created_at, last_updated) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-    id, "env-demo", "user-demo-1", canvasId, slug, body, bodyHash(body), position, now, now,
+    id,
+    "env-demo",
+    "user-demo-1",
+    canvasId,
+    slug,
+    body,
+    bodyHash(body),
+    position,
+    now,
+    now,
   );
   return id;
 }
@@ -66,7 +93,8 @@ describe("canvas sharing state table (section 3)", () => {
     expect(e).toMatchObject({
       status: 400,
       code: "bad_request",
-      detail: "client_id is required when a canvas is shared for the first time: pass one of your team's real-time instances",
+      detail:
+        "client_id is required when a canvas is shared for the first time: pass one of your team's real-time instances",
     });
     expect(row(c.id)).toMatchObject({ share_token: null, share_client_id: null });
   });
@@ -102,7 +130,10 @@ describe("canvas sharing state table (section 3)", () => {
     const un = await fx.user.sharing.unshare(c.id);
     expect(un).toMatchObject({ id: c.id, share_token: null, share_client_id: null });
     expect(row(c.id)).toMatchObject({ share_token: null, share_client_id: null });
-    expect(await failure(fx.anon.sharing.getByToken(first.share_token!))).toMatchObject({ status: 404, detail: "Canvas token not found" });
+    expect(await failure(fx.anon.sharing.getByToken(first.share_token!))).toMatchObject({
+      status: 404,
+      detail: "Canvas token not found",
+    });
     // Unshared again: client_id is required once more.
     expect(await failure(fx.user.sharing.share({ collectionId: c.id }))).toMatchObject({ status: 400 });
     const again = await fx.user.sharing.share({ collectionId: c.id, clientId: "rt-demo-primary" });
@@ -111,7 +142,11 @@ describe("canvas sharing state table (section 3)", () => {
 
   it("unsharing an unshared canvas is harmless and returns it unchanged", async () => {
     const c = makeCanvas();
-    expect(await fx.service.sharing.unshare(c.id)).toMatchObject({ id: c.id, share_token: null, share_client_id: null });
+    expect(await fx.service.sharing.unshare(c.id)).toMatchObject({
+      id: c.id,
+      share_token: null,
+      share_client_id: null,
+    });
   });
 });
 
@@ -134,14 +169,21 @@ describe("share and unshare: errors and scopes", () => {
 
   it("GIVEN another team's canvas WHEN sharing or unsharing THEN 404 and nothing changes", async () => {
     const theirs = makeCanvas({ env: "env-other", owner: "user-other-1" });
-    expect(await failure(fx.user.sharing.share({ collectionId: theirs.id, clientId: "rt-demo-primary" }))).toMatchObject({
+    expect(
+      await failure(fx.user.sharing.share({ collectionId: theirs.id, clientId: "rt-demo-primary" })),
+    ).toMatchObject({
       status: 404,
       detail: "Canvas not found",
     });
     await fx.other.sharing.share({ collectionId: theirs.id, clientId: "rt-other-primary" });
-    expect(await failure(fx.user.sharing.unshare(theirs.id))).toMatchObject({ status: 404, detail: "Canvas not found" });
+    expect(await failure(fx.user.sharing.unshare(theirs.id))).toMatchObject({
+      status: 404,
+      detail: "Canvas not found",
+    });
     expect(row(theirs.id).share_token).toMatch(/^fc_/);
-    expect(await failure(fx.user.sharing.share({ collectionId: "no-such-canvas", clientId: "rt-demo-primary" }))).toMatchObject({ status: 404 });
+    expect(
+      await failure(fx.user.sharing.share({ collectionId: "no-such-canvas", clientId: "rt-demo-primary" })),
+    ).toMatchObject({ status: 404 });
   });
 
   it("GIVEN no credentials WHEN sharing or unsharing THEN 401", async () => {
@@ -167,20 +209,38 @@ describe("GET /collection/by-token/{canvas_token}", () => {
     const b = makeUdf(c.id, "beta", undefined, 1);
     const { share_token } = await fx.user.sharing.share({ collectionId: c.id, clientId: "rt-demo-primary" });
     const got = await fx.anon.sharing.getByToken(share_token!);
-    expect(got).toMatchObject({ id: c.id, name: c.name, access_scope: "public", share_client_id: "rt-demo-primary", passcode: null });
-    expect(got.udfs.map((u) => [u.id, u.slug])).toEqual([[a, "alpha"], [b, "beta"]]);
+    expect(got).toMatchObject({
+      id: c.id,
+      name: c.name,
+      access_scope: "public",
+      share_client_id: "rt-demo-primary",
+      passcode: null,
+    });
+    expect(got.udfs.map((u) => [u.id, u.slug])).toEqual([
+      [a, "alpha"],
+      [b, "beta"],
+    ]);
     for (const u of got.udfs) expect(u.metadata.shared_token).toMatch(/^fsh_/);
     expect(got.udfs[0].metadata.shared_token).not.toBe(got.udfs[1].metadata.shared_token);
     const again = await fx.anon.sharing.getByToken(share_token!);
     expect(again.udfs.map((u) => u.metadata.shared_token)).toEqual(got.udfs.map((u) => u.metadata.shared_token));
-    const stored = fx.emu.env.store.all<{ udf_id: string }>("SELECT udf_id FROM udf_shared_tokens WHERE udf_id IN (?, ?)", a, b);
+    const stored = fx.emu.env.store.all<{ udf_id: string }>(
+      "SELECT udf_id FROM udf_shared_tokens WHERE udf_id IN (?, ?)",
+      a,
+      b,
+    );
     expect(stored).toHaveLength(2);
   });
 
   it("GIVEN an unknown token WHEN read THEN 404 without the token in the error", async () => {
     const token = "fc_doesNotExistAtAll123";
     const e = await failure(fx.anon.sharing.getByToken(token));
-    expect(e).toMatchObject({ status: 404, code: "not_found", detail: "Canvas token not found", path: "/collection/by-token/{canvas_token}" });
+    expect(e).toMatchObject({
+      status: 404,
+      code: "not_found",
+      detail: "Canvas token not found",
+      path: "/collection/by-token/{canvas_token}",
+    });
     expectScrubbed(e, token);
   });
 
@@ -198,7 +258,8 @@ describe("GET /collection/by-token/{canvas_token}", () => {
     const missing = await failure(fx.anon.sharing.getByToken(token));
     expect(missing).toMatchObject({
       status: 401,
-      detail: "This canvas is protected by a passcode: send it in the header Authorization: Svc-Canvas-Passcode <passcode>",
+      detail:
+        "This canvas is protected by a passcode: send it in the header Authorization: Svc-Canvas-Passcode <passcode>",
     });
     expectScrubbed(missing, token);
     // A Bearer token does not replace the passcode.
@@ -212,7 +273,8 @@ describe("GET /collection/by-token/{canvas_token}", () => {
     const e = await failure(fx.anon.sharing.getByToken(token));
     expect(e).toMatchObject({
       status: 401,
-      detail: "This canvas is shared with its team only: a session token is required in the query parameter svc_session_token",
+      detail:
+        "This canvas is shared with its team only: a session token is required in the query parameter svc_session_token",
     });
     const bogus = "svc_sess_madeUpSessionToken";
     const e2 = await failure(fx.anon.sharing.getByToken(token, { sessionToken: bogus }));
@@ -235,7 +297,10 @@ describe("GET /collection/by-token/{canvas_token}", () => {
   it("GIVEN a name-based token fc_<team>/<canvas> WHEN read THEN it resolves while shared (URL-encoded slash)", async () => {
     const c = makeCanvas({ name: "my_named_canvas" });
     const named = "fc_demo/my_named_canvas";
-    expect(await failure(fx.anon.sharing.getByToken(named))).toMatchObject({ status: 404, detail: "Canvas token not found" });
+    expect(await failure(fx.anon.sharing.getByToken(named))).toMatchObject({
+      status: 404,
+      detail: "Canvas token not found",
+    });
     await fx.user.sharing.share({ collectionId: c.id, clientId: "rt-demo-primary" });
     expect((await fx.anon.sharing.getByToken(named)).id).toBe(c.id);
     expect(await failure(fx.anon.sharing.getByToken("fc_other/my_named_canvas"))).toMatchObject({ status: 404 });
@@ -256,7 +321,11 @@ describe("GET /udf/shared/by-token/{token} (4.9)", () => {
     expect(udf).toMatchObject({ id, slug: "gamma", collection_id: c.id, collection_name: c.name });
     fx.emu.env.store.run("DELETE FROM udfs WHERE id = ?", id);
     const e = await failure(fx.anon.sharing.getSharedUdf(fsh));
-    expect(e).toMatchObject({ status: 404, detail: "Shared UDF token not found", path: "/udf/shared/by-token/{token}" });
+    expect(e).toMatchObject({
+      status: 404,
+      detail: "Shared UDF token not found",
+      path: "/udf/shared/by-token/{token}",
+    });
     expectScrubbed(e, fsh);
   });
 });
@@ -264,7 +333,12 @@ describe("GET /udf/shared/by-token/{token} (4.9)", () => {
 describe("OpenAPI description on the UDF host", () => {
   it("GIVEN a shared canvas WHEN its .api.json is read THEN every UDF is an endpoint with its parameters", async () => {
     const c = makeCanvas();
-    makeUdf(c.id, "loader", `def udf(city: str = "nyc", n: int = 3, ratio: float = 0.5, flag: bool = True, bbox=None):\n    ...\n`, 0);
+    makeUdf(
+      c.id,
+      "loader",
+      `def udf(city: str = "nyc", n: int = 3, ratio: float = 0.5, flag: bool = True, bbox=None):\n    ...\n`,
+      0,
+    );
     makeUdf(c.id, "stats", `def udf(x: int):\n    return x\n`, 1);
     const { share_token } = await fx.user.sharing.share({ collectionId: c.id, clientId: "rt-demo-primary" });
     const doc = await fx.anon.sharing.openApi(share_token!);
@@ -275,7 +349,14 @@ describe("OpenAPI description on the UDF host", () => {
     expect(Object.keys(doc.paths).sort()).toEqual(["/loader", "/loader/tiles/{z}/{x}/{y}", "/stats"]);
     const tile = (doc.paths["/loader/tiles/{z}/{x}/{y}"] as any).get;
     expect(tile.parameters.map((p: { name: string; in: string }) => `${p.in}:${p.name}`)).toEqual([
-      "path:z", "path:x", "path:y", "query:city", "query:n", "query:ratio", "query:flag", "query:format",
+      "path:z",
+      "path:x",
+      "path:y",
+      "query:city",
+      "query:n",
+      "query:ratio",
+      "query:flag",
+      "query:format",
     ]);
     const loader = (doc.paths["/loader"] as any).get;
     expect(loader.description).toBe("About loader");
@@ -286,7 +367,12 @@ describe("OpenAPI description on the UDF host", () => {
       { name: "flag", in: "query", required: false, schema: { type: "boolean", default: true } },
       { name: "bbox", in: "query", required: false, schema: { type: "string" } },
     ]);
-    expect((doc.paths["/stats"] as any).get.parameters[0]).toEqual({ name: "x", in: "query", required: true, schema: { type: "integer" } });
+    expect((doc.paths["/stats"] as any).get.parameters[0]).toEqual({
+      name: "x",
+      in: "query",
+      required: true,
+      schema: { type: "integer" },
+    });
   });
 
   it("serves the .api HTML page, and resolves name-based tokens there too", async () => {

@@ -48,7 +48,13 @@ describe("transport retries", () => {
     const { client, retries } = recordingClient();
     const e = await failure(client.transport.send("POST /collection/new", { body: { json: { name: "never_twice" } } }));
     expect(e).toBeInstanceOf(ApiError);
-    expect(e).toMatchObject({ status: 503, code: "server_error", attempts: 1, method: "POST", path: "/collection/new" });
+    expect(e).toMatchObject({
+      status: 503,
+      code: "server_error",
+      attempts: 1,
+      method: "POST",
+      path: "/collection/new",
+    });
     expect(retries).toHaveLength(0);
     fx.emu.setFaults(undefined);
   });
@@ -84,38 +90,50 @@ describe("transport retries", () => {
   });
 
   it("GIVEN a server that trickles its answer WHEN the time-out passes mid-body THEN the error is a time-out", async () => {
-    await withServer((req, res) => {
-      res.writeHead(200, { "content-type": "application/json" });
-      res.write('{"name": "');
-      const drip = setInterval(() => res.write("a"), 20);
-      req.socket.on("close", () => clearInterval(drip));
-    }, async (baseUrl) => {
-      const client = fx.client({ baseUrl, token: "t", timeoutMs: 150, retry: { maxAttempts: 1 } });
-      const started = performance.now();
-      const e = await failure(client.account.getSelf());
-      expect(e).toMatchObject({ code: "timeout", method: "GET", path: "/user/self" });
-      expect(performance.now() - started).toBeLessThan(1000);
-    });
+    await withServer(
+      (req, res) => {
+        res.writeHead(200, { "content-type": "application/json" });
+        res.write('{"name": "');
+        const drip = setInterval(() => res.write("a"), 20);
+        req.socket.on("close", () => clearInterval(drip));
+      },
+      async (baseUrl) => {
+        const client = fx.client({ baseUrl, token: "t", timeoutMs: 150, retry: { maxAttempts: 1 } });
+        const started = performance.now();
+        const e = await failure(client.account.getSelf());
+        expect(e).toMatchObject({ code: "timeout", method: "GET", path: "/user/self" });
+        expect(performance.now() - started).toBeLessThan(1000);
+      },
+    );
   });
 
   it("GIVEN one connection held by a slow answer WHEN a second request's time-out passes while it waits THEN it fails as a time-out and is never sent", async () => {
     const seen: string[] = [];
-    await withServer((req, res) => {
-      seen.push(req.url!);
-      setTimeout(() => res.end('{"name": "slow"}'), 400);
-    }, async (baseUrl) => {
-      const client = fx.client({ baseUrl, token: "t", connections: 1, timeoutMs: 1000, retry: { maxAttempts: 1 } });
-      const slow = client.transport.send("GET /user/self");
-      const queued = failure(client.transport.send("POST /collection/new", { body: { json: { name: "x" } }, timeoutMs: 100 }));
-      expect(await queued).toMatchObject({ code: "timeout", method: "POST" });
-      await slow;
-      await new Promise((r) => setTimeout(r, 50));
-      expect(seen).toEqual(["/v1/user/self"]);
-    });
+    await withServer(
+      (req, res) => {
+        seen.push(req.url!);
+        setTimeout(() => res.end('{"name": "slow"}'), 400);
+      },
+      async (baseUrl) => {
+        const client = fx.client({ baseUrl, token: "t", connections: 1, timeoutMs: 1000, retry: { maxAttempts: 1 } });
+        const slow = client.transport.send("GET /user/self");
+        const queued = failure(
+          client.transport.send("POST /collection/new", { body: { json: { name: "x" } }, timeoutMs: 100 }),
+        );
+        expect(await queued).toMatchObject({ code: "timeout", method: "POST" });
+        await slow;
+        await new Promise((r) => setTimeout(r, 50));
+        expect(seen).toEqual(["/v1/user/self"]);
+      },
+    );
   });
 
   it("GIVEN nothing listening WHEN a POST is sent THEN the refused connection is retried (nothing was sent) and then reported", async () => {
-    const dead = fx.client({ baseUrl: "http://127.0.0.1:9/v1", token: "t0ken-value-123", retry: { maxAttempts: 2, baseDelayMs: 1, maxDelayMs: 1 } });
+    const dead = fx.client({
+      baseUrl: "http://127.0.0.1:9/v1",
+      token: "t0ken-value-123",
+      retry: { maxAttempts: 2, baseDelayMs: 1, maxDelayMs: 1 },
+    });
     const e = await failure(dead.transport.send("POST /collection/new", { body: { json: { name: "x" } } }));
     expect(e).toMatchObject({ code: "network", attempts: 2 });
     // The message names where the connection went (the address to check), without the path or the token.
@@ -189,7 +207,10 @@ describe("scopes common to every endpoint (spec 5)", () => {
     expect(res.status).toBe(401);
     expect(await res.json()).toEqual({ detail: "Invalid authorization header" });
     const unknown = fx.client({ token: "svc_pat_not-a-real-token" });
-    expect(await failure(unknown.account.getSelf())).toMatchObject({ status: 401, detail: "Invalid or expired credentials" });
+    expect(await failure(unknown.account.getSelf())).toMatchObject({
+      status: 401,
+      detail: "Invalid or expired credentials",
+    });
   });
 
   it("refuses a user token presented as a service token, and the reverse", async () => {
@@ -206,7 +227,10 @@ describe("scopes common to every endpoint (spec 5)", () => {
 });
 
 /** Runs `body` with a plain HTTP server answering with `handle`, at `http://127.0.0.1:<port>/v1`. */
-async function withServer(handle: Parameters<typeof createServer>[1], body: (baseUrl: string) => Promise<void>): Promise<void> {
+async function withServer(
+  handle: Parameters<typeof createServer>[1],
+  body: (baseUrl: string) => Promise<void>,
+): Promise<void> {
   const server: Server = createServer(handle);
   await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));
   try {

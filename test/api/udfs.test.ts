@@ -17,13 +17,20 @@ function canvas(envId: string, ownerUserId: string | null, name: string, opts: {
   const now = clock.now().toISOString();
   fx.emu.env.store.run(
     "INSERT INTO canvases (id, env_id, owner_user_id, name, access_scope, allow_public_read, created_at, last_updated) VALUES (?, ?, ?, ?, ?, 0, ?, ?)",
-    id, envId, ownerUserId, name, opts.public ? "public" : "team", now, now,
+    id,
+    envId,
+    ownerUserId,
+    name,
+    opts.public ? "public" : "team",
+    now,
+    now,
   );
   return id;
 }
 
 const body = (code: string) => JSON.stringify({ name: "u", type: "geopandas_v2", entrypoint: "udf", code });
-const cacheRows = (udfId: string) => fx.emu.env.store.all("SELECT z, x, y FROM udf_cache WHERE udf_id = ?", udfId).length;
+const cacheRows = (udfId: string) =>
+  fx.emu.env.store.all("SELECT z, x, y FROM udf_cache WHERE udf_id = ?", udfId).length;
 let n = 0;
 const uniq = (p: string) => `${p}_${++n}`;
 
@@ -31,7 +38,13 @@ describe("udfs (4.9): create", () => {
   it("GIVEN no canvas WHEN creating THEN the UDF lands on the user's default canvas at the next position", async () => {
     const a = await fx.basic.udfs.create({ slug: uniq("first"), udf_body: body("a") });
     const b = await fx.basic.udfs.create({ slug: uniq("second"), udf_body: body("b") });
-    expect(a).toMatchObject({ collection_id: null, collection_name: null, is_visible: true, udf_body: body("a"), last_updated: "2026-03-01T10:00:00.000Z" });
+    expect(a).toMatchObject({
+      collection_id: null,
+      collection_name: null,
+      is_visible: true,
+      udf_body: body("a"),
+      last_updated: "2026-03-01T10:00:00.000Z",
+    });
     expect(a.owning_user).toMatchObject({ id: BASIL, handle: "basil" });
     expect(b.position).toBe(a.position + 1);
     expect(a.shared_token).toBeUndefined();
@@ -57,14 +70,22 @@ describe("udfs (4.9): create", () => {
     const c = canvas("env-demo", DANA, uniq("dup"));
     await fx.user.udfs.create({ slug: "same", udf_body: body("1"), collection_id: c });
     const e = await failure(fx.user.udfs.create({ slug: "same", udf_body: body("2"), collection_id: c }));
-    expect(e).toMatchObject({ status: 409, code: "conflict", detail: expect.stringMatching(/^A UDF with slug "same" already exists on canvas "dup_\d+"$/) });
+    expect(e).toMatchObject({
+      status: 409,
+      code: "conflict",
+      detail: expect.stringMatching(/^A UDF with slug "same" already exists on canvas "dup_\d+"$/),
+    });
 
     const slug = uniq("dflt");
     await fx.user.udfs.create({ slug, udf_body: body("1") });
     const d = await failure(fx.user.udfs.create({ slug, udf_body: body("2") }));
     expect(d).toMatchObject({ status: 409, detail: `A UDF with slug "${slug}" already exists on the default canvas` });
     // Another canvas, and another user's default canvas, are free.
-    await fx.user.udfs.create({ slug: "same", udf_body: body("3"), collection_id: canvas("env-demo", DANA, uniq("dup")) });
+    await fx.user.udfs.create({
+      slug: "same",
+      udf_body: body("3"),
+      collection_id: canvas("env-demo", DANA, uniq("dup")),
+    });
     expect((await fx.basic.udfs.create({ slug, udf_body: body("4") })).slug).toBe(slug);
   });
 
@@ -76,20 +97,37 @@ describe("udfs (4.9): create", () => {
     expect(missing.detail).toEqual([{ loc: ["body", "udf_type"], msg: "Field required", type: "missing" }]);
     const slug = await failure(fx.user.udfs.create({ slug: "no spaces/ok", udf_body: "{}" }));
     expect(slug.status).toBe(422);
-    expect(slug.detail).toEqual([{ loc: ["body", "slug"], msg: "The slug may only contain letters, digits, '_' and '-'", type: "value_error" }]);
+    expect(slug.detail).toEqual([
+      { loc: ["body", "slug"], msg: "The slug may only contain letters, digits, '_' and '-'", type: "value_error" },
+    ]);
   });
 
   it("GIVEN create_shared_token WHEN creating THEN an fsh_ token comes back and is stored with its scope", async () => {
-    const u = await fx.user.udfs.create({ slug: uniq("shared"), udf_body: body("s"), create_shared_token: true, shared_token_access_scope: "public" });
+    const u = await fx.user.udfs.create({
+      slug: uniq("shared"),
+      udf_body: body("s"),
+      create_shared_token: true,
+      shared_token_access_scope: "public",
+    });
     expect(u.shared_token).toMatch(/^fsh_/);
-    const row = fx.emu.env.store.get<{ udf_id: string; access_scope: string }>("SELECT udf_id, access_scope FROM udf_shared_tokens WHERE token = ?", u.shared_token!);
+    const row = fx.emu.env.store.get<{ udf_id: string; access_scope: string }>(
+      "SELECT udf_id, access_scope FROM udf_shared_tokens WHERE token = ?",
+      u.shared_token!,
+    );
     expect(row).toEqual({ udf_id: u.id, access_scope: "public" });
   });
 
   it("refuses a service token (403) and no credentials (401)", async () => {
     const s = await failure(fx.service.udfs.create({ slug: "svc", udf_body: "{}" }));
-    expect(s).toMatchObject({ status: 403, code: "forbidden", detail: "This endpoint acts on a user; a service account token cannot be used" });
-    expect(await failure(fx.anon.udfs.create({ slug: "anon", udf_body: "{}" }))).toMatchObject({ status: 401, detail: "Not authenticated" });
+    expect(s).toMatchObject({
+      status: 403,
+      code: "forbidden",
+      detail: "This endpoint acts on a user; a service account token cannot be used",
+    });
+    expect(await failure(fx.anon.udfs.create({ slug: "anon", udf_body: "{}" }))).toMatchObject({
+      status: 401,
+      detail: "Not authenticated",
+    });
   });
 });
 
@@ -121,9 +159,18 @@ describe("udfs (4.9): listings", () => {
   });
 
   it("refuses /udf/self to a service token (403) and both listings without credentials (401)", async () => {
-    expect(await failure(fx.service.udfs.listSelf().toArray())).toMatchObject({ status: 403, path: "/udf/self?skip=0&limit=300" });
-    expect(await failure(fx.anon.udfs.listSelf().toArray())).toMatchObject({ status: 401, detail: "Not authenticated" });
-    expect(await failure(fx.anon.udfs.listExecEnv().toArray())).toMatchObject({ status: 401, detail: "Not authenticated" });
+    expect(await failure(fx.service.udfs.listSelf().toArray())).toMatchObject({
+      status: 403,
+      path: "/udf/self?skip=0&limit=300",
+    });
+    expect(await failure(fx.anon.udfs.listSelf().toArray())).toMatchObject({
+      status: 401,
+      detail: "Not authenticated",
+    });
+    expect(await failure(fx.anon.udfs.listExecEnv().toArray())).toMatchObject({
+      status: 401,
+      detail: "Not authenticated",
+    });
   });
 });
 
@@ -134,7 +181,11 @@ describe("udfs (4.9): lookups", () => {
     priv = uniq("priv");
     pub = uniq("pub");
     onPriv = await fx.user.udfs.create({ slug, udf_body: body("priv"), collection_id: canvas("env-demo", DANA, priv) });
-    onPub = await fx.user.udfs.create({ slug, udf_body: body("pub"), collection_id: canvas("env-demo", DANA, pub, { public: true }) });
+    onPub = await fx.user.udfs.create({
+      slug,
+      udf_body: body("pub"),
+      collection_id: canvas("env-demo", DANA, pub, { public: true }),
+    });
     dflt = await fx.user.udfs.create({ slug, udf_body: body("default") });
     expect(new Set([onPriv.id, onPub.id, dflt.id]).size).toBe(3);
   });
@@ -157,9 +208,18 @@ describe("udfs (4.9): lookups", () => {
     expect((await fx.service.udfs.getExecEnvBySlug(slug, priv)).id).toBe(onPriv.id);
     expect((await fx.user.udfs.getExecEnvBySlug(slug, pub)).id).toBe(onPub.id);
     expect((await fx.service.udfs.getExecEnvBySlug(slug)).id).toBe(dflt.id);
-    expect(await failure(fx.service.udfs.getExecEnvBySlug(slug, "nope"))).toMatchObject({ status: 404, detail: "Canvas not found" });
-    expect(await failure(fx.service.udfs.getExecEnvBySlug("nope", priv))).toMatchObject({ status: 404, detail: "UDF not found" });
-    expect(await failure(fx.other.udfs.getExecEnvBySlug(slug, priv))).toMatchObject({ status: 404, detail: "Canvas not found" });
+    expect(await failure(fx.service.udfs.getExecEnvBySlug(slug, "nope"))).toMatchObject({
+      status: 404,
+      detail: "Canvas not found",
+    });
+    expect(await failure(fx.service.udfs.getExecEnvBySlug("nope", priv))).toMatchObject({
+      status: 404,
+      detail: "UDF not found",
+    });
+    expect(await failure(fx.other.udfs.getExecEnvBySlug(slug, priv))).toMatchObject({
+      status: 404,
+      detail: "Canvas not found",
+    });
     expect(await failure(fx.other.udfs.getExecEnvBySlug(slug))).toMatchObject({ status: 404, detail: "UDF not found" });
     expect(await failure(fx.anon.udfs.getExecEnvBySlug(slug))).toMatchObject({ status: 401 });
   });
@@ -176,23 +236,56 @@ describe("udfs (4.9): lookups", () => {
   it("GIVEN another team WHEN looking up by owner THEN only the public canvas's UDF is visible (404 otherwise)", async () => {
     expect((await fx.other.udfs.getByUserHandle("dana", slug, pub)).id).toBe(onPub.id);
     expect((await fx.other.udfs.getByUserEmail("dana@demo.example", slug, pub)).id).toBe(onPub.id);
-    expect(await failure(fx.other.udfs.getByUserHandle("dana", slug, priv))).toMatchObject({ status: 404, detail: "Canvas not found" });
-    expect(await failure(fx.other.udfs.getByUserEmail("dana@demo.example", slug, priv))).toMatchObject({ status: 404, detail: "Canvas not found" });
-    expect(await failure(fx.other.udfs.getByUserHandle("dana", slug))).toMatchObject({ status: 404, detail: "UDF not found" });
-    expect(await failure(fx.other.udfs.getByUserEmail("dana@demo.example", slug))).toMatchObject({ status: 404, detail: "UDF not found" });
+    expect(await failure(fx.other.udfs.getByUserHandle("dana", slug, priv))).toMatchObject({
+      status: 404,
+      detail: "Canvas not found",
+    });
+    expect(await failure(fx.other.udfs.getByUserEmail("dana@demo.example", slug, priv))).toMatchObject({
+      status: 404,
+      detail: "Canvas not found",
+    });
+    expect(await failure(fx.other.udfs.getByUserHandle("dana", slug))).toMatchObject({
+      status: 404,
+      detail: "UDF not found",
+    });
+    expect(await failure(fx.other.udfs.getByUserEmail("dana@demo.example", slug))).toMatchObject({
+      status: 404,
+      detail: "UDF not found",
+    });
   });
 
   it("answers 404 for an unknown owner, canvas or slug, and 401 without credentials", async () => {
-    expect(await failure(fx.user.udfs.getByUserHandle("nobody", slug))).toMatchObject({ status: 404, detail: "User not found" });
-    expect(await failure(fx.user.udfs.getByUserEmail("nobody@x.example", slug, pub))).toMatchObject({ status: 404, detail: "User not found" });
-    expect(await failure(fx.user.udfs.getByUserHandle("dana", slug, "nope"))).toMatchObject({ status: 404, detail: "Canvas not found" });
-    expect(await failure(fx.user.udfs.getByUserHandle("dana", "nope", pub))).toMatchObject({ status: 404, detail: "UDF not found" });
-    expect(await failure(fx.user.udfs.getByUserEmail("dana@demo.example", "nope"))).toMatchObject({ status: 404, detail: "UDF not found" });
+    expect(await failure(fx.user.udfs.getByUserHandle("nobody", slug))).toMatchObject({
+      status: 404,
+      detail: "User not found",
+    });
+    expect(await failure(fx.user.udfs.getByUserEmail("nobody@x.example", slug, pub))).toMatchObject({
+      status: 404,
+      detail: "User not found",
+    });
+    expect(await failure(fx.user.udfs.getByUserHandle("dana", slug, "nope"))).toMatchObject({
+      status: 404,
+      detail: "Canvas not found",
+    });
+    expect(await failure(fx.user.udfs.getByUserHandle("dana", "nope", pub))).toMatchObject({
+      status: 404,
+      detail: "UDF not found",
+    });
+    expect(await failure(fx.user.udfs.getByUserEmail("dana@demo.example", "nope"))).toMatchObject({
+      status: 404,
+      detail: "UDF not found",
+    });
     // Basil's canvas is not Dana's, even inside the same team.
     const bc = uniq("basils_cv");
     await fx.basic.udfs.create({ slug, udf_body: "{}", collection_id: canvas("env-demo", BASIL, bc) });
-    expect(await failure(fx.user.udfs.getByUserHandle("dana", slug, bc))).toMatchObject({ status: 404, detail: "Canvas not found" });
-    expect(await failure(fx.anon.udfs.getByUserHandle("dana", slug, pub))).toMatchObject({ status: 401, detail: "Not authenticated" });
+    expect(await failure(fx.user.udfs.getByUserHandle("dana", slug, bc))).toMatchObject({
+      status: 404,
+      detail: "Canvas not found",
+    });
+    expect(await failure(fx.anon.udfs.getByUserHandle("dana", slug, pub))).toMatchObject({
+      status: 401,
+      detail: "Not authenticated",
+    });
   });
 });
 
@@ -218,7 +311,13 @@ describe("udfs (4.9): update and delete", () => {
   it("GIVEN cached results WHEN the body changes THEN they are dropped, but not when only the slug changes", async () => {
     const u = await fx.user.udfs.create({ slug: uniq("cached"), udf_body: body("v1") });
     const now = clock.now().toISOString();
-    fx.emu.env.store.run("INSERT INTO udf_cache (udf_id, z, x, y, created_at) VALUES (?, NULL, NULL, NULL, ?), (?, 3, 1, 2, ?)", u.id, now, u.id, now);
+    fx.emu.env.store.run(
+      "INSERT INTO udf_cache (udf_id, z, x, y, created_at) VALUES (?, NULL, NULL, NULL, ?), (?, 3, 1, 2, ?)",
+      u.id,
+      now,
+      u.id,
+      now,
+    );
     await fx.user.udfs.update(u.id, { slug: uniq("cached"), udf_body: body("v1") });
     expect(cacheRows(u.id)).toBe(2);
     await fx.user.udfs.update(u.id, { udf_body: body("v2") });
@@ -232,7 +331,10 @@ describe("udfs (4.9): update and delete", () => {
     await fx.user.udfs.create({ slug: "other", udf_body: "{}", collection_id: b });
     const u = await fx.user.udfs.create({ slug: "taken", udf_body: "{}", collection_id: a });
     const clash = await failure(fx.user.udfs.update(u.id, { collection_id: b }));
-    expect(clash).toMatchObject({ status: 409, detail: expect.stringMatching(/^A UDF with slug "taken" already exists on canvas "to_\d+"$/) });
+    expect(clash).toMatchObject({
+      status: 409,
+      detail: expect.stringMatching(/^A UDF with slug "taken" already exists on canvas "to_\d+"$/),
+    });
     const moved = await fx.user.udfs.update(u.id, { collection_id: b, slug: "moved" });
     expect(moved).toMatchObject({ collection_id: b, slug: "moved", position: 2 });
     expect((await fx.user.udfs.getExecEnvBySlug("moved", moved.collection_name!)).id).toBe(u.id);
@@ -241,23 +343,37 @@ describe("udfs (4.9): update and delete", () => {
     expect((await fx.user.udfs.getByUserHandle("dana", "moved")).id).toBe(u.id);
     const clashSlug = await failure(fx.user.udfs.update(u.id, { collection_id: b, slug: "other" }));
     expect(clashSlug.status).toBe(409);
-    const foreign = await failure(fx.user.udfs.update(u.id, { collection_id: canvas("env-other", OLGA, uniq("foreign")) }));
+    const foreign = await failure(
+      fx.user.udfs.update(u.id, { collection_id: canvas("env-other", OLGA, uniq("foreign")) }),
+    );
     expect(foreign).toMatchObject({ status: 404, detail: "Canvas not found" });
     expect((await fx.user.udfs.getById(u.id)).collection_id).toBeNull();
   });
 
   it("refuses updates from another team (404), a service token (403) and an invalid slug (422)", async () => {
     const u = await fx.user.udfs.create({ slug: uniq("guarded"), udf_body: "{}" });
-    expect(await failure(fx.other.udfs.update(u.id, { udf_body: "x" }))).toMatchObject({ status: 404, detail: "UDF not found" });
-    expect(await failure(fx.service.udfs.update(u.id, { udf_body: "x" }))).toMatchObject({ status: 403, code: "forbidden" });
+    expect(await failure(fx.other.udfs.update(u.id, { udf_body: "x" }))).toMatchObject({
+      status: 404,
+      detail: "UDF not found",
+    });
+    expect(await failure(fx.service.udfs.update(u.id, { udf_body: "x" }))).toMatchObject({
+      status: 403,
+      code: "forbidden",
+    });
     const bad = await failure(fx.user.udfs.update(u.id, { slug: "a b" }));
-    expect(bad.detail).toEqual([{ loc: ["body", "slug"], msg: "The slug may only contain letters, digits, '_' and '-'", type: "value_error" }]);
+    expect(bad.detail).toEqual([
+      { loc: ["body", "slug"], msg: "The slug may only contain letters, digits, '_' and '-'", type: "value_error" },
+    ]);
     expect((await fx.user.udfs.getById(u.id)).udf_body).toBe("{}");
   });
 
   it("GIVEN a UDF with a shared token and cached results WHEN deleted THEN the record comes back and token, cache and UDF are gone", async () => {
     const u = await fx.user.udfs.create({ slug: uniq("doomed"), udf_body: body("d"), create_shared_token: true });
-    fx.emu.env.store.run("INSERT INTO udf_cache (udf_id, z, x, y, created_at) VALUES (?, 1, 0, 0, ?)", u.id, clock.now().toISOString());
+    fx.emu.env.store.run(
+      "INSERT INTO udf_cache (udf_id, z, x, y, created_at) VALUES (?, 1, 0, 0, ?)",
+      u.id,
+      clock.now().toISOString(),
+    );
     expect(await failure(fx.other.udfs.delete(u.id))).toMatchObject({ status: 404, detail: "UDF not found" });
     expect(await failure(fx.service.udfs.delete(u.id))).toMatchObject({ status: 403 });
     const { shared_token, ...record } = u;

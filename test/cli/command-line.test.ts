@@ -23,7 +23,11 @@ interface Exit {
 
 /** `svc-iac ...args` as a user types it, without platform credentials and with stdin closed. */
 async function svc(args: string[], env: Record<string, string> = {}, cwd?: string): Promise<Exit> {
-  return promisify(execFile)(process.execPath, [main, ...args], { env: { PATH: process.env.PATH ?? "", ...env }, timeout: 60_000, cwd }).then(
+  return promisify(execFile)(process.execPath, [main, ...args], {
+    env: { PATH: process.env.PATH ?? "", ...env },
+    timeout: 60_000,
+    cwd,
+  }).then(
     ({ stdout, stderr }) => ({ code: 0, stdout, stderr }),
     (e: Exit) => ({ code: e.code, stdout: e.stdout, stderr: e.stderr }),
   );
@@ -32,14 +36,17 @@ async function svc(args: string[], env: Record<string, string> = {}, cwd?: strin
 const COMMANDS = ["init", "validate", "plan", "apply", "drift", "destroy", "test", "import", "emulator"];
 
 describe("GIVEN the built svc-iac command", () => {
-  it.each(COMMANDS)("WHEN %s --help or -h is asked THEN it prints that command's usage on stdout and exits 0", async (command) => {
-    for (const flag of ["--help", "-h"]) {
-      const r = await svc([command, flag]);
-      expect({ code: r.code, stderr: r.stderr }).toEqual({ code: 0, stderr: "" });
-      expect(r.stdout).toMatch(new RegExp(`^Usage:\\n  svc-iac ${command} `));
-      expect(r.stdout).not.toContain("infrastructure as code for the UDF platform");
-    }
-  });
+  it.each(COMMANDS)(
+    "WHEN %s --help or -h is asked THEN it prints that command's usage on stdout and exits 0",
+    async (command) => {
+      for (const flag of ["--help", "-h"]) {
+        const r = await svc([command, flag]);
+        expect({ code: r.code, stderr: r.stderr }).toEqual({ code: 0, stderr: "" });
+        expect(r.stdout).toMatch(new RegExp(`^Usage:\\n  svc-iac ${command} `));
+        expect(r.stdout).not.toContain("infrastructure as code for the UDF platform");
+      }
+    },
+  );
 
   it("WHEN --help comes among other flags of apply THEN it prints the usage and applies nothing (nor asks)", async () => {
     const r = await svc(["apply", copyRepo("valid-full"), "--auto-approve", "--help"]);
@@ -57,7 +64,9 @@ describe("GIVEN the built svc-iac command", () => {
   it("WHEN an option is misspelt THEN the error names the command and the option, suggests the close one and lists what the command accepts", async () => {
     const r = await svc(["import", "--all", "--dry-run", "--no-colour"]);
     expect(r.code).toBe(1);
-    expect(r.stderr).toMatch(/^svc-iac: import has no option --no-colour\. Did you mean --no-color\? import accepts: --target T \(-t\), --canvas NAME, --keep ADDRESS, --all, .*--json, --no-color, --help \(-h\)\.\n/);
+    expect(r.stderr).toMatch(
+      /^svc-iac: import has no option --no-colour\. Did you mean --no-color\? import accepts: --target T \(-t\), --canvas NAME, --keep ADDRESS, --all, .*--json, --no-color, --help \(-h\)\.\n/,
+    );
     expect(r.stderr).toContain('Run "svc-iac import --help" for usage.');
     expect(r.stderr).not.toMatch(/parseArgs|To specify a positional argument|'/);
   });
@@ -65,7 +74,9 @@ describe("GIVEN the built svc-iac command", () => {
   it("WHEN a command is mistyped THEN the error suggests the close one", async () => {
     const r = await svc(["paln"]);
     expect(r.code).toBe(1);
-    expect(r.stderr).toMatch(/^svc-iac: Unknown command "paln"\. Did you mean "plan"\? Expected one of: emulator, validate, plan, /);
+    expect(r.stderr).toMatch(
+      /^svc-iac: Unknown command "paln"\. Did you mean "plan"\? Expected one of: emulator, validate, plan, /,
+    );
     const far = await svc(["deploy"]);
     expect(far.stderr).not.toContain("Did you mean");
   });
@@ -79,7 +90,11 @@ describe("GIVEN the built svc-iac command", () => {
   });
 
   it("WHEN the platform's address refuses connections THEN the error names that address", async () => {
-    const r = await svc(["plan", copyRepo("valid-full")], { ...FIXTURE_SECRETS, SVC_BASE_URL: "http://127.0.0.1:9/v1", SVC_TOKEN: "token-refused-123" });
+    const r = await svc(["plan", copyRepo("valid-full")], {
+      ...FIXTURE_SECRETS,
+      SVC_BASE_URL: "http://127.0.0.1:9/v1",
+      SVC_TOKEN: "token-refused-123",
+    });
     expect(r.code).toBe(1);
     expect(r.stderr).toContain("connection to http://127.0.0.1:9 refused (ECONNREFUSED)");
     expect(r.stderr).toContain("SVC_BASE_URL");
@@ -106,7 +121,9 @@ describe("GIVEN the built svc-iac command", () => {
     expect(negative.code).toBe(1);
     expect(negative.stderr).toMatch(/^svc-iac: emulator: --port -1: a value starting with "-" is written --port=-1\./);
     const missing = await svc(["plan", "--target", "--json"]);
-    expect(missing.stderr).toMatch(/^svc-iac: plan: --target needs a value, found the option --json \(e\.g\. --target T/);
+    expect(missing.stderr).toMatch(
+      /^svc-iac: plan: --target needs a value, found the option --json \(e\.g\. --target T/,
+    );
     const atEnd = await svc(["plan", "--out"]);
     expect(atEnd.stderr).toMatch(/^svc-iac: plan: --out needs a value, found the end of the command line/);
     for (const r of [negative, missing, atEnd]) expect(r.stderr).not.toContain("ambiguous");
@@ -118,45 +135,78 @@ describe("GIVEN the built svc-iac command", () => {
     ["drift", []],
     ["test", []],
     ["import", ["--all", "--dry-run"]],
-  ])("WHEN %s gets every flag the README calls common (--target, -t, --json, --no-color) THEN none is refused", async (command, more) => {
-    const r = await svc([command, "/nonexistent-svc-iac-repo", "--target", "default", "-t", "default", "--json", "--no-color", ...more], { SVC_BASE_URL: "http://127.0.0.1:9/v1", SVC_TOKEN: "x" });
-    expect(r.code).toBe(1); // the folder or the platform is missing: the command line itself was accepted
-    expect(r.stderr).not.toMatch(/option/i);
-  });
+  ])(
+    "WHEN %s gets every flag the README calls common (--target, -t, --json, --no-color) THEN none is refused",
+    async (command, more) => {
+      const r = await svc(
+        [command, "/nonexistent-svc-iac-repo", "--target", "default", "-t", "default", "--json", "--no-color", ...more],
+        { SVC_BASE_URL: "http://127.0.0.1:9/v1", SVC_TOKEN: "x" },
+      );
+      expect(r.code).toBe(1); // the folder or the platform is missing: the command line itself was accepted
+      expect(r.stderr).not.toMatch(/option/i);
+    },
+  );
 
   it.each([
-    [["apply", "--auto-approve", "--concurrency", "65"], 'Invalid --concurrency "65": expected a whole number from 1 to 64.'],
-    [["destroy", "--auto-approve", "--concurrency", "0"], 'Invalid --concurrency "0": expected a whole number from 1 to 64.'],
-    [["apply", "--auto-approve", "--max-deletions", "1e3"], 'Invalid --max-deletions "1e3": expected a whole number of at least 0.'],
+    [
+      ["apply", "--auto-approve", "--concurrency", "65"],
+      'Invalid --concurrency "65": expected a whole number from 1 to 64.',
+    ],
+    [
+      ["destroy", "--auto-approve", "--concurrency", "0"],
+      'Invalid --concurrency "0": expected a whole number from 1 to 64.',
+    ],
+    [
+      ["apply", "--auto-approve", "--max-deletions", "1e3"],
+      'Invalid --max-deletions "1e3": expected a whole number of at least 0.',
+    ],
     [["plan", "--max-deletions", " 3"], 'Invalid --max-deletions " 3": expected a whole number of at least 0.'],
     [["emulator", "--port", "0x50"], 'Invalid --port "0x50": expected a whole number from 0 to 65535.'],
     [["emulator", "--port", ""], 'Invalid --port "": expected a whole number from 0 to 65535.'],
-    [["emulator", "--import-max-bytes", "1e6"], 'Invalid --import-max-bytes "1e6": expected a whole number of at least 1.'],
-    [["emulator", "--run-time-limit", "0x10"], 'Invalid --run-time-limit "0x10": expected a number of seconds above 0 and at most 86400'],
-  ])("WHEN a number flag is out of svc.yaml's bounds or not plainly written (%j) THEN it is refused naming the command and the flag", async (args, message) => {
-    const r = await svc(args, { SVC_BASE_URL: "http://127.0.0.1:9/v1", SVC_TOKEN: "x" });
-    expect(r.code).toBe(1);
-    expect(r.stderr).toContain(`svc-iac: ${args[0]}: ${message}`);
-  });
+    [
+      ["emulator", "--import-max-bytes", "1e6"],
+      'Invalid --import-max-bytes "1e6": expected a whole number of at least 1.',
+    ],
+    [
+      ["emulator", "--run-time-limit", "0x10"],
+      'Invalid --run-time-limit "0x10": expected a number of seconds above 0 and at most 86400',
+    ],
+  ])(
+    "WHEN a number flag is out of svc.yaml's bounds or not plainly written (%j) THEN it is refused naming the command and the flag",
+    async (args, message) => {
+      const r = await svc(args, { SVC_BASE_URL: "http://127.0.0.1:9/v1", SVC_TOKEN: "x" });
+      expect(r.code).toBe(1);
+      expect(r.stderr).toContain(`svc-iac: ${args[0]}: ${message}`);
+    },
+  );
 
   it("WHEN plan runs on a repository in another folder without SVC_BASE_URL THEN it names the embedded emulator's state folder as reached from here", async () => {
     const dir = copyRepo("valid-full");
     const r = await svc(["plan", basename(dir)], { ...FIXTURE_SECRETS }, dirname(dir));
     expect(r.code).toBe(0);
-    expect(r.stderr).toContain(`using the embedded emulator (state under ${join(basename(dir), ".svc-iac", "local")}/)`);
+    expect(r.stderr).toContain(
+      `using the embedded emulator (state under ${join(basename(dir), ".svc-iac", "local")}/)`,
+    );
   });
 
-  it.each(["validate", "plan", "apply", "drift", "destroy", "test"])("WHEN %s is given a folder that does not exist THEN it says so (not that svc.yaml is missing), exit 1", async (command) => {
-    const r = await svc([command, "/nonexistent-svc-iac-repo"]);
-    expect(r.code).toBe(1);
-    expect(r.stderr).toBe(`svc-iac: ${command}: the folder /nonexistent-svc-iac-repo does not exist. DIR is the folder holding svc.yaml (default: the current folder).\n`);
-  });
+  it.each(["validate", "plan", "apply", "drift", "destroy", "test"])(
+    "WHEN %s is given a folder that does not exist THEN it says so (not that svc.yaml is missing), exit 1",
+    async (command) => {
+      const r = await svc([command, "/nonexistent-svc-iac-repo"]);
+      expect(r.code).toBe(1);
+      expect(r.stderr).toBe(
+        `svc-iac: ${command}: the folder /nonexistent-svc-iac-repo does not exist. DIR is the folder holding svc.yaml (default: the current folder).\n`,
+      );
+    },
+  );
 
   it("WHEN validate is given svc.yaml itself THEN it says to give its folder", async () => {
     const dir = copyRepo("valid-full");
     const r = await svc(["validate", "svc.yaml"], {}, dir);
     expect(r.code).toBe(1);
-    expect(r.stderr).toContain("svc-iac: validate: svc.yaml is a file, not a folder. DIR is the folder holding svc.yaml. Give its folder: svc-iac validate .");
+    expect(r.stderr).toContain(
+      "svc-iac: validate: svc.yaml is a file, not a folder. DIR is the folder holding svc.yaml. Give its folder: svc-iac validate .",
+    );
   });
 
   it("WHEN the help and the command reference (docs/commands.md) show a repeatable flag THEN it reads [--flag VALUE]... (one value per flag), never [--flag VALUE ...]", async () => {

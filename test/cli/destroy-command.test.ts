@@ -11,8 +11,6 @@ import { runInProcess as run } from "../helpers/cli-run";
 import { useEmulator } from "../helpers/emulator";
 import { appliedRepo, builtCli, copyRepo, emulatorEnv, platformView, stateDirOf } from "../helpers/repo";
 
-
-
 describe("GIVEN an applied repository", () => {
   const fx = useEmulator();
   let dir: string;
@@ -25,9 +23,14 @@ describe("GIVEN an applied repository", () => {
 
   it("WHEN destroy runs without --auto-approve and stdin is not a terminal THEN it is a usage error and nothing is deleted", async () => {
     const before = await platformView(fx.user);
-    const e = await run("destroy", [dir], env).then(() => undefined, (err: unknown) => err);
+    const e = await run("destroy", [dir], env).then(
+      () => undefined,
+      (err: unknown) => err,
+    );
     expect(e).toBeInstanceOf(CliUsageError);
-    expect((e as Error).message).toBe("destroy needs --auto-approve when it cannot ask for confirmation (no terminal on stdin).");
+    expect((e as Error).message).toBe(
+      "destroy needs --auto-approve when it cannot ask for confirmation (no terminal on stdin).",
+    );
     expect(await platformView(fx.user)).toEqual(before);
   });
 
@@ -73,13 +76,20 @@ describe("GIVEN an applied repository", () => {
 
     const again = await run("destroy", [dir, "--auto-approve", "--force-unlock", held.info.id], env);
     expect(again.code).toBe(1);
-    expect(again.stderr).toContain(`No lock to remove: state ${backend.location} is not locked, so there is no lock ${held.info.id}; nothing was changed.`);
+    expect(again.stderr).toContain(
+      `No lock to remove: state ${backend.location} is not locked, so there is no lock ${held.info.id}; nothing was changed.`,
+    );
     expect((await platformView(fx.user)).canvases.map((c) => c.name)).toContain("listings");
   });
 
   it("WHEN a hand-made UDF sits on a managed canvas THEN destroy stops naming it, and --allow-cascade lets it go", async () => {
     const listings = (await platformView(fx.user)).canvases.find((c) => c.name === "listings")!.id;
-    const hand = await fx.user.udfs.create({ collection_id: listings, slug: "by_hand", udf_type: "auto", udf_body: JSON.stringify({ name: "by_hand", code: "x = 1" }) });
+    const hand = await fx.user.udfs.create({
+      collection_id: listings,
+      slug: "by_hand",
+      udf_type: "auto",
+      udf_body: JSON.stringify({ name: "by_hand", code: "x = 1" }),
+    });
     const stopped = await run("destroy", [dir, "--auto-approve"], env);
     expect(stopped.code).toBe(1);
     expect(stopped.stderr).toContain(`udf.listings/by_hand (id ${hand.id}, deleted with canvas.listings)`);
@@ -89,8 +99,12 @@ describe("GIVEN an applied repository", () => {
     expect(r.code).toBe(0);
     const doc = JSON.parse(r.stdout);
     expect(doc.report.ok).toBe(true);
-    expect(doc.plan.cascade).toEqual([expect.objectContaining({ address: "udf.listings/by_hand", id: hand.id, managed: false })]);
-    expect(doc.plan.actions.every((a: { action: string }) => a.action === "delete" || a.action === "unshare")).toBe(true);
+    expect(doc.plan.cascade).toEqual([
+      expect.objectContaining({ address: "udf.listings/by_hand", id: hand.id, managed: false }),
+    ]);
+    expect(doc.plan.actions.every((a: { action: string }) => a.action === "delete" || a.action === "unshare")).toBe(
+      true,
+    );
     expect(JSON.parse(readFileSync(join(stateDirOf(dir), "inventory.json"), "utf8")).objects).toEqual({});
     expect((await platformView(fx.user)).canvases).toEqual([]);
   });
@@ -105,7 +119,12 @@ describe("GIVEN the built svc-iac command and a repository applied on its embedd
   it("WHEN destroy --auto-approve runs twice THEN the first deletes everything and the second has nothing to destroy", async () => {
     const dir = copyRepo("valid-full");
     rmSync(join(dir, "service-accounts.yaml"));
-    const env = { PATH: process.env.PATH ?? "", MAPBOX_TOKEN: "mapbox-x-1234", LISTINGS_PASSCODE: "pass-x-1234", NO_COLOR: "1" };
+    const env = {
+      PATH: process.env.PATH ?? "",
+      MAPBOX_TOKEN: "mapbox-x-1234",
+      LISTINGS_PASSCODE: "pass-x-1234",
+      NO_COLOR: "1",
+    };
     const cli = (args: string[]) =>
       promisify(execFile)(process.execPath, [main, ...args], { env }).then(
         (r) => ({ code: 0, stdout: r.stdout, stderr: r.stderr }),
@@ -117,6 +136,10 @@ describe("GIVEN the built svc-iac command and a repository applied on its embedd
     expect(first.stderr).toContain("using the embedded emulator");
     expect(first.stdout).toContain("Destroy complete: 11 done, 0 failed, 0 skipped.");
     const second = await cli(["destroy", dir, "--auto-approve"]);
-    expect(second).toMatchObject({ code: 0, stdout: "Nothing to destroy: the inventory of listings (default) records nothing that is still on the platform.\n" });
+    expect(second).toMatchObject({
+      code: 0,
+      stdout:
+        "Nothing to destroy: the inventory of listings (default) records nothing that is still on the platform.\n",
+    });
   }, 60_000);
 });

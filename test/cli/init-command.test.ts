@@ -4,7 +4,16 @@
  * the installed package's schemas (and the files satisfy them), and it never overwrites a file.
  */
 import { execFileSync, spawnSync } from "node:child_process";
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import {
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  symlinkSync,
+  writeFileSync,
+} from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { Ajv2020 } from "ajv/dist/2020.js";
@@ -37,14 +46,27 @@ describe("svc-iac init", () => {
   it("GIVEN a project with svc-iac installed WHEN init infra THEN it writes svc.yaml, one canvas with one UDF and a .gitignore", () => {
     const r = svc(join(work, "app"), "init", "infra");
     expect(r.code).toBe(0);
-    expect(r.stdout).toContain('Wrote a svc-iac repository for project "infra" (named after the folder; --project NAME chooses another) in infra:');
-    for (const f of [".gitignore", "svc.yaml", "canvases/infra/canvas.yaml", "canvases/infra/hello.py", "canvases/infra/hello.yaml"]) expect(existsSync(join(work, "app", "infra", f)), f).toBe(true);
+    expect(r.stdout).toContain(
+      'Wrote a svc-iac repository for project "infra" (named after the folder; --project NAME chooses another) in infra:',
+    );
+    for (const f of [
+      ".gitignore",
+      "svc.yaml",
+      "canvases/infra/canvas.yaml",
+      "canvases/infra/hello.py",
+      "canvases/infra/hello.yaml",
+    ])
+      expect(existsSync(join(work, "app", "infra", f)), f).toBe(true);
     expect(readFileSync(join(work, "app", "infra", ".gitignore"), "utf8")).toMatch(/^\.svc-iac\/$/m);
   });
 
   it("THEN every YAML file points at the installed package's schema for its kind, and satisfies it", () => {
     const ajv = new Ajv2020({ allErrors: true, strict: false });
-    for (const [file, kind] of [["svc.yaml", "svc"], ["canvases/infra/canvas.yaml", "canvas"], ["canvases/infra/hello.yaml", "udf"]]) {
+    for (const [file, kind] of [
+      ["svc.yaml", "svc"],
+      ["canvases/infra/canvas.yaml", "canvas"],
+      ["canvases/infra/hello.yaml", "udf"],
+    ]) {
       const path = join(work, "app", "infra", file);
       const text = readFileSync(path, "utf8");
       const ref = SCHEMA_COMMENT.exec(text)?.[1];
@@ -90,7 +112,9 @@ describe("svc-iac init", () => {
     const r = svc(dir, "init");
     expect(r.code).toBe(0);
     expect(r.stdout).toContain("  .gitignore (added .svc-iac/ to the existing file)\n");
-    expect(readFileSync(join(dir, ".gitignore"), "utf8")).toBe("node_modules/\ndist/\n\n# svc-iac's local state: the embedded emulator's data and the default inventory.\n.svc-iac/\n");
+    expect(readFileSync(join(dir, ".gitignore"), "utf8")).toBe(
+      "node_modules/\ndist/\n\n# svc-iac's local state: the embedded emulator's data and the default inventory.\n.svc-iac/\n",
+    );
     expect(existsSync(join(dir, "svc.yaml"))).toBe(true);
     expect(svc(dir, "validate").code).toBe(0);
   });
@@ -99,9 +123,21 @@ describe("svc-iac init", () => {
     const outside = mkdtempSync(join(tmpdir(), "svc-init-outside-"));
     writeFileSync(join(outside, "rc"), "export PATH=/usr/bin\n");
     const cases: [string, (dir: string) => void, string][] = [
-      ["linked-canvases", (dir) => symlinkSync(outside, join(dir, "canvases")), "canvases is a symbolic link to a folder outside the repository: refused"],
-      ["linked-gitignore", (dir) => symlinkSync(join(outside, "rc"), join(dir, ".gitignore")), ".gitignore is a symbolic link to a file outside the repository: refused"],
-      ["fifo-gitignore", (dir) => execFileSync("mkfifo", [join(dir, ".gitignore")]), ".gitignore is a FIFO (named pipe), expected a regular file: refused"],
+      [
+        "linked-canvases",
+        (dir) => symlinkSync(outside, join(dir, "canvases")),
+        "canvases is a symbolic link to a folder outside the repository: refused",
+      ],
+      [
+        "linked-gitignore",
+        (dir) => symlinkSync(join(outside, "rc"), join(dir, ".gitignore")),
+        ".gitignore is a symbolic link to a file outside the repository: refused",
+      ],
+      [
+        "fifo-gitignore",
+        (dir) => execFileSync("mkfifo", [join(dir, ".gitignore")]),
+        ".gitignore is a FIFO (named pipe), expected a regular file: refused",
+      ],
     ];
     for (const [name, plant, says] of cases) {
       const dir = join(work, name);
@@ -129,21 +165,39 @@ describe("svc-iac init", () => {
   it("WHEN the folder's name holds a space THEN the project is named after it (my-project) saying so, and the next commands quote the folder", () => {
     const r = svc(work, "init", "My Project");
     expect(r.code).toBe(0);
-    expect(r.stdout).toContain(`Wrote a svc-iac repository for project "my-project" (named after the folder; --project NAME chooses another) in 'My Project':`);
-    expect(r.stdout).toContain("Next: svc-iac validate 'My Project', then svc-iac plan 'My Project' and svc-iac apply 'My Project'");
+    expect(r.stdout).toContain(
+      `Wrote a svc-iac repository for project "my-project" (named after the folder; --project NAME chooses another) in 'My Project':`,
+    );
+    expect(r.stdout).toContain(
+      "Next: svc-iac validate 'My Project', then svc-iac plan 'My Project' and svc-iac apply 'My Project'",
+    );
   });
 
   it("WHEN --schemas is a URL THEN the comments point at it, and --project names the project", () => {
-    const r = svc(work, "init", "web", "--project", "listings", "--schemas", "https://schemas.example.org/svc-iac/0.1.0/");
+    const r = svc(
+      work,
+      "init",
+      "web",
+      "--project",
+      "listings",
+      "--schemas",
+      "https://schemas.example.org/svc-iac/0.1.0/",
+    );
     expect(r.code).toBe(0);
-    expect(readFileSync(join(work, "web", "svc.yaml"), "utf8")).toMatch(/^# yaml-language-server: \$schema=https:\/\/schemas\.example\.org\/svc-iac\/0\.1\.0\/svc\.schema\.json\n[\s\S]*^project: listings$/m);
-    expect(readFileSync(join(work, "web", "canvases", "listings", "hello.yaml"), "utf8")).toMatch(/^# yaml-language-server: \$schema=https:\/\/schemas\.example\.org\/svc-iac\/0\.1\.0\/udf\.schema\.json\n/);
+    expect(readFileSync(join(work, "web", "svc.yaml"), "utf8")).toMatch(
+      /^# yaml-language-server: \$schema=https:\/\/schemas\.example\.org\/svc-iac\/0\.1\.0\/svc\.schema\.json\n[\s\S]*^project: listings$/m,
+    );
+    expect(readFileSync(join(work, "web", "canvases", "listings", "hello.yaml"), "utf8")).toMatch(
+      /^# yaml-language-server: \$schema=https:\/\/schemas\.example\.org\/svc-iac\/0\.1\.0\/udf\.schema\.json\n/,
+    );
   });
 
   it("WHEN the project name is invalid THEN it says what a name may hold, and writes nothing", () => {
     const r = svc(work, "init", "bad", "--project", "Bad Name");
     expect(r.code).toBe(1);
-    expect(r.stderr).toContain('Invalid --project "Bad Name". A project name uses lower-case letters, digits, "_" and "-"');
+    expect(r.stderr).toContain(
+      'Invalid --project "Bad Name". A project name uses lower-case letters, digits, "_" and "-"',
+    );
     expect(existsSync(join(work, "bad"))).toBe(false);
   });
 });

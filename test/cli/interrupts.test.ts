@@ -17,7 +17,9 @@ let platform: Record<string, string>;
 
 beforeAll(async () => {
   main = builtCli();
-  emulator = spawn(process.execPath, [main, "emulator", "--port", "0", "--faults", "latency=300"], { stdio: ["ignore", "pipe", "ignore"] });
+  emulator = spawn(process.execPath, [main, "emulator", "--port", "0", "--faults", "latency=300"], {
+    stdio: ["ignore", "pipe", "ignore"],
+  });
   const first = await new Promise<string>((resolve, reject) => {
     let out = "";
     emulator.stdout!.on("data", (c) => {
@@ -50,8 +52,14 @@ interface Exit {
 }
 
 /** `svc-iac ...args`; `signals` are sent once stderr shows `after` (the second 40 ms after the first, while the steps in flight are still waiting). */
-function svc(args: string[], signals: { after: RegExp; send: NodeJS.Signals[] } | undefined = undefined): Promise<Exit> {
-  const child = spawn(process.execPath, [main, ...args], { env: { PATH: process.env.PATH ?? "", ...platform }, stdio: ["ignore", "pipe", "pipe"] });
+function svc(
+  args: string[],
+  signals: { after: RegExp; send: NodeJS.Signals[] } | undefined = undefined,
+): Promise<Exit> {
+  const child = spawn(process.execPath, [main, ...args], {
+    env: { PATH: process.env.PATH ?? "", ...platform },
+    stdio: ["ignore", "pipe", "pipe"],
+  });
   let stdout = "";
   let stderr = "";
   let sent = false;
@@ -74,7 +82,10 @@ const lockFiles = (dir: string, project: string) => {
 describe("GIVEN an apply of 41 objects running against a slow platform", () => {
   it("WHEN Ctrl-C (SIGINT) arrives THEN it finishes the steps in flight, saves them, releases the lock, says what was done and not, exits 130; the next apply converges", async () => {
     const dir = repoWith("intr_once", 40);
-    const r = await svc(["apply", dir, "--auto-approve", "--verbose", "--concurrency", "2"], { after: /\[4\/41\]/, send: ["SIGINT"] });
+    const r = await svc(["apply", dir, "--auto-approve", "--verbose", "--concurrency", "2"], {
+      after: /\[4\/41\]/,
+      send: ["SIGINT"],
+    });
     expect(r.stderr).toContain("Interrupting (SIGINT): no new step starts");
     const said = /Interrupted: (\d+) done, (\d+) not started\. Run apply again to continue\.\n/.exec(r.stderr);
     expect(said, r.stderr).not.toBeNull();
@@ -96,7 +107,10 @@ describe("GIVEN an apply of 41 objects running against a slow platform", () => {
 
   it("WHEN a second Ctrl-C follows THEN it stops at once, exit 130", async () => {
     const dir = repoWith("intr_twice", 40);
-    const r = await svc(["apply", dir, "--auto-approve", "--verbose", "--concurrency", "2"], { after: /\[2\/41\]/, send: ["SIGINT", "SIGINT"] });
+    const r = await svc(["apply", dir, "--auto-approve", "--verbose", "--concurrency", "2"], {
+      after: /\[2\/41\]/,
+      send: ["SIGINT", "SIGINT"],
+    });
     expect(r.code).toBe(130);
     expect(r.stderr.slice(-600)).toContain("Stopped at once (SIGINT again)");
     expect(r.stderr).not.toContain("Interrupted:");
@@ -109,7 +123,10 @@ describe("GIVEN an apply of 41 objects running against a slow platform", () => {
   it("WHEN SIGTERM arrives during destroy THEN it stops the same way and says to run destroy again", async () => {
     const dir = repoWith("intr_destroy", 30);
     expect((await svc(["apply", dir, "--auto-approve"])).code).toBe(0);
-    const r = await svc(["destroy", dir, "--auto-approve", "--verbose", "--concurrency", "1"], { after: /\[2\/31\]/, send: ["SIGTERM"] });
+    const r = await svc(["destroy", dir, "--auto-approve", "--verbose", "--concurrency", "1"], {
+      after: /\[2\/31\]/,
+      send: ["SIGTERM"],
+    });
     expect(r.code).toBe(130);
     expect(r.stderr).toMatch(/Interrupted: \d+ done, \d+ not started\. Run destroy again to continue\.\n/);
     expect(lockFiles(dir, "intr_destroy")).toEqual([]);
@@ -121,7 +138,10 @@ describe("GIVEN an apply of 41 objects running against a slow platform", () => {
 describe("GIVEN an apply --auto-approve still reading a slow platform, under the lock", () => {
   it("WHEN Ctrl-C (SIGINT) arrives before the plan is approved THEN it changes nothing, says so, releases the lock and exits 130", async () => {
     const dir = repoWith("intr_planning", 10);
-    const child = spawn(process.execPath, [main, "apply", dir, "--auto-approve"], { env: { PATH: process.env.PATH ?? "", ...platform }, stdio: ["ignore", "pipe", "pipe"] });
+    const child = spawn(process.execPath, [main, "apply", dir, "--auto-approve"], {
+      env: { PATH: process.env.PATH ?? "", ...platform },
+      stdio: ["ignore", "pipe", "pipe"],
+    });
     let stdout = "";
     let stderr = "";
     child.stdout!.on("data", (c) => (stdout += String(c)));
@@ -145,7 +165,10 @@ describe("GIVEN an apply --auto-approve still reading a slow platform, under the
 
   it("WHEN it runs with --json THEN stdout still holds one JSON document saying nothing was applied", async () => {
     const dir = repoWith("intr_planning_json", 10);
-    const child = spawn(process.execPath, [main, "apply", dir, "--auto-approve", "--json"], { env: { PATH: process.env.PATH ?? "", ...platform }, stdio: ["ignore", "pipe", "pipe"] });
+    const child = spawn(process.execPath, [main, "apply", dir, "--auto-approve", "--json"], {
+      env: { PATH: process.env.PATH ?? "", ...platform },
+      stdio: ["ignore", "pipe", "pipe"],
+    });
     let stdout = "";
     child.stdout!.on("data", (c) => (stdout += String(c)));
     child.stderr!.resume();

@@ -12,7 +12,10 @@ import { isAtLeast, MIN_NODE_VERSION, nodeVersionProblem } from "../../src/cli/n
 import { builtCli, copyRepo } from "../helpers/repo";
 
 const ROOT = join(__dirname, "../..");
-const pkg = JSON.parse(readFileSync(join(ROOT, "package.json"), "utf8")) as { engines: { node: string }; dependencies: Record<string, string> };
+const pkg = JSON.parse(readFileSync(join(ROOT, "package.json"), "utf8")) as {
+  engines: { node: string };
+  dependencies: Record<string, string>;
+};
 
 /** A Node older than {@link MIN_NODE_VERSION} installed on this machine (the system's), if any. */
 const oldNode = ["/usr/bin/node", "/usr/local/bin/node"].find((path) => {
@@ -33,7 +36,11 @@ describe("GIVEN the package's supported Node versions", () => {
 
   it("WHEN each dependency's own engines.node is read THEN the oldest supported Node satisfies it", () => {
     for (const name of Object.keys(pkg.dependencies)) {
-      const wants = (JSON.parse(readFileSync(join(ROOT, "node_modules", name, "package.json"), "utf8")) as { engines?: { node?: string } }).engines?.node;
+      const wants = (
+        JSON.parse(readFileSync(join(ROOT, "node_modules", name, "package.json"), "utf8")) as {
+          engines?: { node?: string };
+        }
+      ).engines?.node;
       const floor = wants?.match(/>=\s*v?(\d+(?:\.\d+){0,2})/)?.[1];
       if (floor) expect(isAtLeast(MIN_NODE_VERSION, floor), `${name} needs Node ${wants}`).toBe(true);
     }
@@ -49,17 +56,40 @@ describe("GIVEN the package's supported Node versions", () => {
 });
 
 describe.skipIf(!oldNode)(`GIVEN the built command run by an older Node (${oldNode})`, () => {
-  const COMMANDS = [["--help"], ["--version"], ["init", "x"], ["validate"], ["plan"], ["apply", "--auto-approve"], ["drift"], ["destroy"], ["import", "--all"], ["test"], ["emulator"], ["nonsense"]];
-  it.each(COMMANDS)("WHEN svc-iac %s runs THEN it prints one line naming both versions and exits 1", async (...args) => {
-    const dir = copyRepo("valid-full");
-    const r = await promisify(execFile)(oldNode!, [main, ...args], { cwd: dir, env: { PATH: process.env.PATH ?? "" }, timeout: 30_000 }).then(
-      () => ({ code: 0, stdout: "", stderr: "" }),
-      (e: { code: number; stdout: string; stderr: string }) => e,
-    );
-    const found = execFileSync(oldNode!, ["--version"], { encoding: "utf8" }).trim().slice(1);
-    expect(r.code).toBe(1);
-    expect(r.stdout).toBe("");
-    expect(r.stderr.split("\n")).toEqual([expect.stringContaining(`needs Node.js ${MIN_NODE_VERSION} or newer; this is Node.js ${found}`), ""]);
-    expect(r.stderr).not.toContain("node:sqlite");
-  });
+  const COMMANDS = [
+    ["--help"],
+    ["--version"],
+    ["init", "x"],
+    ["validate"],
+    ["plan"],
+    ["apply", "--auto-approve"],
+    ["drift"],
+    ["destroy"],
+    ["import", "--all"],
+    ["test"],
+    ["emulator"],
+    ["nonsense"],
+  ];
+  it.each(COMMANDS)(
+    "WHEN svc-iac %s runs THEN it prints one line naming both versions and exits 1",
+    async (...args) => {
+      const dir = copyRepo("valid-full");
+      const r = await promisify(execFile)(oldNode!, [main, ...args], {
+        cwd: dir,
+        env: { PATH: process.env.PATH ?? "" },
+        timeout: 30_000,
+      }).then(
+        () => ({ code: 0, stdout: "", stderr: "" }),
+        (e: { code: number; stdout: string; stderr: string }) => e,
+      );
+      const found = execFileSync(oldNode!, ["--version"], { encoding: "utf8" }).trim().slice(1);
+      expect(r.code).toBe(1);
+      expect(r.stdout).toBe("");
+      expect(r.stderr.split("\n")).toEqual([
+        expect.stringContaining(`needs Node.js ${MIN_NODE_VERSION} or newer; this is Node.js ${found}`),
+        "",
+      ]);
+      expect(r.stderr).not.toContain("node:sqlite");
+    },
+  );
 });

@@ -31,7 +31,8 @@ describe("GIVEN the valid-full repository applied, then a canvas and its cronjob
     const r = await plan("--graph");
     expect(r.code).toBe(0);
     expect(await parseMermaid(r.stdout)).toBe("flowchart-v2");
-    const node = (text: string) => r.stdout.match(new RegExp(`  (n\\d+)\\["${text.replace(/[.*/]/g, "\\$&")}"\\]`))?.[1];
+    const node = (text: string) =>
+      r.stdout.match(new RegExp(`  (n\\d+)\\["${text.replace(/[.*/]/g, "\\$&")}"\\]`))?.[1];
     const canvas = node("canvas.reports<br/>delete");
     const weekly = node("udf.reports/weekly<br/>delete");
     const cronjob = node("cronjob.weekly_report<br/>delete");
@@ -53,7 +54,9 @@ describe("GIVEN the valid-full repository applied, then a canvas and its cronjob
   });
 
   it("WHEN --graph names an unknown format or is combined with --json THEN it is a usage error", async () => {
-    await expect(plan("--graph=svg")).rejects.toThrow(new CliUsageError('Invalid --graph "svg". Expected mermaid or dot.'));
+    await expect(plan("--graph=svg")).rejects.toThrow(
+      new CliUsageError('Invalid --graph "svg". Expected mermaid or dot.'),
+    );
     await expect(plan("--graph", "--json")).rejects.toThrow(/--graph cannot be combined with --json/);
   });
 });

@@ -12,9 +12,6 @@ import { useEmulator } from "../helpers/emulator";
 import { builtCli, copyRepo, emulatorEnv, FIXTURE_SECRETS, outputsFileOf, platformView } from "../helpers/repo";
 import { readValidSavedPlan } from "../helpers/saved-plan";
 
-
-
-
 async function usageError(p: Promise<unknown>): Promise<CliUsageError> {
   const e = await p.then(
     () => undefined,
@@ -58,7 +55,9 @@ describe("GIVEN the valid-full repository and an empty platform", () => {
     expect(d.code).toBe(2);
     const written = readValidSavedPlan(file);
     expect(written.plan.summary).toMatchObject({ create: 12, share: 1 });
-    expect(d.stderr).toContain(`Saved the plan to ${file}. To apply exactly this plan: svc-iac apply ${dir} --plan ${file}`);
+    expect(d.stderr).toContain(
+      `Saved the plan to ${file}. To apply exactly this plan: svc-iac apply ${dir} --plan ${file}`,
+    );
     expect(JSON.parse((await run("plan", [dir, ...outputs(), "--json"], env)).stdout)).toEqual(written.plan);
   });
 
@@ -70,12 +69,16 @@ describe("GIVEN the valid-full repository and an empty platform", () => {
     const bad = await run("plan", [dir, ...outputs(), "--only", "canvas.nowhere"], env);
     expect(bad.code).toBe(1);
     expect(bad.stdout).toBe("");
-    expect(bad.stderr).toMatch(/^--only canvas\.nowhere matches no object in the repository or the inventory of listings \(default\)/);
+    expect(bad.stderr).toMatch(
+      /^--only canvas\.nowhere matches no object in the repository or the inventory of listings \(default\)/,
+    );
   });
 
   it("WHEN apply --plan is combined with a planning flag THEN it is a usage error", async () => {
     const e = await usageError(run("apply", [dir, "--plan", "plan.json", "--prune", "--only", "canvas.x"], env));
-    expect(e.message).toBe("--plan cannot be combined with --prune, --only: a saved plan is applied with the options it was planned with.");
+    expect(e.message).toBe(
+      "--plan cannot be combined with --prune, --only: a saved plan is applied with the options it was planned with.",
+    );
   });
 
   it("WHEN apply runs without --auto-approve and stdin is not a terminal THEN it is a usage error and nothing is created", async () => {
@@ -110,7 +113,9 @@ describe("GIVEN the valid-full repository and an empty platform", () => {
     expect(drift.code).toBe(0);
     expect(drift.stdout).toBe("No drift. listings (default) matches the repository.\n");
     expect(readFileSync(file, "utf8")).toMatch(/^### Drift report: `listings` \(`default`\)\n\nNo drift\.\n/);
-    expect(readFileSync(file, "utf8").trimEnd()).toBe((await run("drift", [dir, "--format", "md"], env)).stdout.trimEnd());
+    expect(readFileSync(file, "utf8").trimEnd()).toBe(
+      (await run("drift", [dir, "--format", "md"], env)).stdout.trimEnd(),
+    );
   });
 
   it("WHEN the applied saved plan is applied again THEN it is refused as stale, with no plan printed", async () => {
@@ -133,7 +138,9 @@ describe("GIVEN the valid-full repository and an empty platform", () => {
     await fx.user.canvases.update(reports.id, { name: "reports", access_scope: "public" });
     const text = await run("drift", [dir], env);
     expect(text.code).toBe(2);
-    expect(text.stdout).toMatch(/^Drift in listings \(default\): 1 changed\.\n\nChanged \(1\): .*\n  ~ canvas\.reports \(id [^)]+\) at canvases\/reports\/canvas\.yaml:\d+\n      accessScope: "public" → "team"\n/);
+    expect(text.stdout).toMatch(
+      /^Drift in listings \(default\): 1 changed\.\n\nChanged \(1\): .*\n  ~ canvas\.reports \(id [^)]+\) at canvases\/reports\/canvas\.yaml:\d+\n      accessScope: "public" → "team"\n/,
+    );
     expect(text.stdout).not.toMatch(/\| --- |<details>|<summary>|```/);
     for (const format of ["md", "markdown"]) {
       const md = await run("drift", [dir, "--format", format], env);
@@ -145,13 +152,19 @@ describe("GIVEN the valid-full repository and an empty platform", () => {
     const json = await run("drift", [dir, "--format", "json", "--out", file], env);
     expect(json.code).toBe(2);
     expect(JSON.parse(readFileSync(file, "utf8"))).toEqual(JSON.parse(json.stdout));
-    expect(JSON.parse(json.stdout).items.map((i: { class: string; address: string }) => `${i.class} ${i.address}`)).toEqual(["changed canvas.reports"]);
+    expect(
+      JSON.parse(json.stdout).items.map((i: { class: string; address: string }) => `${i.class} ${i.address}`),
+    ).toEqual(["changed canvas.reports"]);
   });
 
   it("WHEN a flag is unknown, a format is unknown or a number is malformed THEN it is a usage error", async () => {
     expect((await usageError(run("plan", [dir, "--frobnicate"], env))).message).toMatch(/frobnicate/);
-    expect((await usageError(run("drift", [dir, "--format", "xml"], env))).message).toBe('Invalid --format "xml". Expected text, md (or markdown) or json.');
-    expect((await usageError(run("apply", [dir, "--auto-approve", "--max-deletions", "many"], env))).message).toMatch(/--max-deletions/);
+    expect((await usageError(run("drift", [dir, "--format", "xml"], env))).message).toBe(
+      'Invalid --format "xml". Expected text, md (or markdown) or json.',
+    );
+    expect((await usageError(run("apply", [dir, "--auto-approve", "--max-deletions", "many"], env))).message).toMatch(
+      /--max-deletions/,
+    );
     expect((await usageError(run("validate", [dir, dir], env))).message).toMatch(/Too many arguments/);
     expect((await usageError(run("validate", [dir, "--prune"], env))).message).toMatch(/prune/);
   });
@@ -186,14 +199,22 @@ describe("GIVEN the valid-full repository and an empty platform", () => {
     expect(await backend.readLock()).toBeUndefined();
     const inventoryBefore = await backend.readInventory();
 
-    const named = await run("apply", [dir, "--auto-approve", "--force-unlock", "0123456789abcdef0123456789abcdef"], env);
+    const named = await run(
+      "apply",
+      [dir, "--auto-approve", "--force-unlock", "0123456789abcdef0123456789abcdef"],
+      env,
+    );
     expect(named.code).toBe(1);
-    expect(named.stderr).toContain(`No lock to remove: state ${backend.location} is not locked, so there is no lock 0123456789abcdef0123456789abcdef; nothing was changed.`);
+    expect(named.stderr).toContain(
+      `No lock to remove: state ${backend.location} is not locked, so there is no lock 0123456789abcdef0123456789abcdef; nothing was changed.`,
+    );
     expect(await backend.readInventory()).toEqual(inventoryBefore);
 
     const any = await run("apply", [dir, "--auto-approve", "--force-unlock", "all"], env);
     expect(any.code).toBe(0);
-    expect(any.stderr).toContain(`No lock to remove: state ${backend.location} was not locked (--force-unlock all); going on.`);
+    expect(any.stderr).toContain(
+      `No lock to remove: state ${backend.location} was not locked (--force-unlock all); going on.`,
+    );
   });
 });
 
@@ -205,7 +226,9 @@ describe("GIVEN the built svc-iac command", () => {
 
   it("WHEN apply runs without --auto-approve and stdin is not a terminal THEN it exits 1 with the usage error on stderr", async () => {
     const dir = copyRepo("valid-full");
-    const child = execFile(process.execPath, [main, "apply", dir], { env: { PATH: process.env.PATH ?? "", SVC_BASE_URL: "http://127.0.0.1:9/v1", SVC_TOKEN: "x" } });
+    const child = execFile(process.execPath, [main, "apply", dir], {
+      env: { PATH: process.env.PATH ?? "", SVC_BASE_URL: "http://127.0.0.1:9/v1", SVC_TOKEN: "x" },
+    });
     child.stdin?.end();
     const exit = await new Promise<{ code: number | null; stderr: string }>((done) => {
       let stderr = "";
@@ -225,14 +248,19 @@ describe("GIVEN the built svc-iac command", () => {
       const fd = openSync(file, "a");
       try {
         // The embedded emulator: everything is pending, drift exits 2.
-        const child = spawn(process.execPath, [main, "drift", dir], { env: { PATH: process.env.PATH ?? "", GITHUB_STEP_SUMMARY: summary, ...FIXTURE_SECRETS }, stdio: ["ignore", fd, "ignore"] });
+        const child = spawn(process.execPath, [main, "drift", dir], {
+          env: { PATH: process.env.PATH ?? "", GITHUB_STEP_SUMMARY: summary, ...FIXTURE_SECRETS },
+          stdio: ["ignore", fd, "ignore"],
+        });
         return await new Promise<number | null>((done) => child.on("close", done));
       } finally {
         closeSync(fd);
       }
     };
     expect(await drift(summary)).toBe(2);
-    expect(readFileSync(summary, "utf8")).toMatch(/^### Drift report: `listings` \(`default`\)\n\n\| Drift \| Count \|\n/);
+    expect(readFileSync(summary, "utf8")).toMatch(
+      /^### Drift report: `listings` \(`default`\)\n\n\| Drift \| Count \|\n/,
+    );
     expect(await drift(other)).toBe(2);
     expect(readFileSync(other, "utf8")).toMatch(/^Drift in listings \(default\): 13 pending\.\n/);
   }, 60_000);
@@ -283,13 +311,22 @@ describe("GIVEN a repository whose svc.yaml does not parse, and --json", () => {
       await run("apply", [dir, "--json", "--auto-approve"], env),
       await run("drift", [dir, "--format", "json"], env),
     ];
-    const { stdout: testOut } = await promisify(execFile)(process.execPath, [builtCli(), "test", dir, "--json"], { env: { ...process.env, ...env } }).catch((e) => e);
+    const { stdout: testOut } = await promisify(execFile)(process.execPath, [builtCli(), "test", dir, "--json"], {
+      env: { ...process.env, ...env },
+    }).catch((e) => e);
     for (const out of [...runs.map((r) => r.stdout), testOut as string]) {
       const doc = JSON.parse(out);
-      expect(doc.errors).toEqual([expect.objectContaining({ file: "svc.yaml", line: expect.any(Number), message: expect.stringContaining("YAML syntax error") })]);
+      expect(doc.errors).toEqual([
+        expect.objectContaining({
+          file: "svc.yaml",
+          line: expect.any(Number),
+          message: expect.stringContaining("YAML syntax error"),
+        }),
+      ]);
     }
     expect(runs.map((r) => r.code)).toEqual([1, 1, 1, 1]);
-    for (const r of runs) expect(JSON.parse(r.stdout).message).toMatch(/^1 error in the repository; nothing was sent to the platform\.$/);
+    for (const r of runs)
+      expect(JSON.parse(r.stdout).message).toMatch(/^1 error in the repository; nothing was sent to the platform\.$/);
     expect(JSON.parse(runs[0]!.stdout).valid).toBe(false);
   });
 });

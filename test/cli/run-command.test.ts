@@ -33,13 +33,21 @@ describe("GIVEN the udf-tests repository applied, with a UDF returning rows and 
 
   beforeAll(async () => {
     dir = copyRepo("udf-tests");
-    writeFileSync(join(dir, "canvases", "checks", "rows.py"), [
-      "@fused.udf",
-      "def udf(n: int = 2):",
-      '    return [{"city": "Zürich", "n": i, "ok": i % 2 == 0} for i in range(n)]',
-      "",
-    ].join("\n"));
-    env = { SVC_BASE_URL: fx.emu.baseUrl, SVC_UDF_BASE_URL: fx.emu.udfBaseUrl, SVC_TOKEN: fx.emu.tokens.user_token, SMOKE_KEY: SECRET };
+    writeFileSync(
+      join(dir, "canvases", "checks", "rows.py"),
+      [
+        "@fused.udf",
+        "def udf(n: int = 2):",
+        '    return [{"city": "Zürich", "n": i, "ok": i % 2 == 0} for i in range(n)]',
+        "",
+      ].join("\n"),
+    );
+    env = {
+      SVC_BASE_URL: fx.emu.baseUrl,
+      SVC_UDF_BASE_URL: fx.emu.udfBaseUrl,
+      SVC_TOKEN: fx.emu.tokens.user_token,
+      SMOKE_KEY: SECRET,
+    };
     const applied = await applyCommand({ dir, env });
     expect(applied.exitCode).toBe(0);
   });
@@ -47,8 +55,12 @@ describe("GIVEN the udf-tests repository applied, with a UDF returning rows and 
   it("WHEN run prints rows THEN they are a table with a header rule, numbers right-aligned, then the time and that it was computed now", async () => {
     const r = await cli("udf.checks/rows", dir, "--param", "n=3");
     expect(r.code, r.stderr).toBe(0);
-    expect(r.stdout).toMatch(/^city {4}n {2}ok\n------ {2}- {2}-----\nZürich {2}0 {2}true\nZürich {2}1 {2}false\nZürich {2}2 {2}true\n/);
-    expect(r.stdout).toMatch(/Ran udf\.checks\/rows on real-time instance rt-demo-primary in [\d,]+ ms \(computed now, not from the cache\)\.\n$/);
+    expect(r.stdout).toMatch(
+      /^city {4}n {2}ok\n------ {2}- {2}-----\nZürich {2}0 {2}true\nZürich {2}1 {2}false\nZürich {2}2 {2}true\n/,
+    );
+    expect(r.stdout).toMatch(
+      /Ran udf\.checks\/rows on real-time instance rt-demo-primary in [\d,]+ ms \(computed now, not from the cache\)\.\n$/,
+    );
   });
 
   it("WHEN the same run is made again THEN the footer says the result came from the cache", async () => {
@@ -66,7 +78,10 @@ describe("GIVEN the udf-tests repository applied, with a UDF returning rows and 
   it("WHEN --format json or csv THEN stdout holds the platform's output alone, the footer goes to stderr", async () => {
     const json = await cli("udf.checks/rows", dir, "--format", "json", "--param", "n=2");
     expect(json.code).toBe(0);
-    expect(JSON.parse(json.stdout)).toEqual([{ city: "Zürich", n: 0, ok: true }, { city: "Zürich", n: 1, ok: false }]);
+    expect(JSON.parse(json.stdout)).toEqual([
+      { city: "Zürich", n: 0, ok: true },
+      { city: "Zürich", n: 1, ok: false },
+    ]);
     expect(json.stderr).toMatch(/^Ran udf\.checks\/rows on real-time instance rt-demo-primary in/m);
     const csv = await cli("udf.checks/rows", dir, "--format", "csv", "--param", "n=2");
     expect(csv.code).toBe(0);
@@ -84,19 +99,31 @@ describe("GIVEN the udf-tests repository applied, with a UDF returning rows and 
   it("WHEN the address is not a UDF of the project THEN it says so, naming the close one, exit 1", async () => {
     const r = await cli("udf.checks/greeet", dir);
     expect(r.code).toBe(1);
-    expect(r.stderr).toContain("udf.checks/greeet is neither declared in the repository nor recorded in the inventory of smoke (default). Did you mean udf.checks/greet?");
+    expect(r.stderr).toContain(
+      "udf.checks/greeet is neither declared in the repository nor recorded in the inventory of smoke (default). Did you mean udf.checks/greet?",
+    );
     const bad = await cli("canvas.checks", dir);
     expect(bad.stderr).toContain('"canvas.checks" is not a UDF address: expected udf.<canvas>/<slug>');
   });
 
   it("WHEN a parameter or format is malformed THEN it is a usage error", async () => {
-    await expect(run(["udf.checks/rows", dir, "--param", "n"], env)).rejects.toThrow(new CliUsageError('Invalid --param "n": expected name=value, the name a Python identifier (e.g. --param city=sf).'));
-    await expect(run(["udf.checks/rows", dir, "--param", "n=1", "--param", "n=2"], env)).rejects.toThrow(/--param n is given twice/);
-    await expect(run(["udf.checks/rows", dir, "--format", "xml"], env)).rejects.toThrow('Invalid --format "xml". Expected json or csv.');
+    await expect(run(["udf.checks/rows", dir, "--param", "n"], env)).rejects.toThrow(
+      new CliUsageError(
+        'Invalid --param "n": expected name=value, the name a Python identifier (e.g. --param city=sf).',
+      ),
+    );
+    await expect(run(["udf.checks/rows", dir, "--param", "n=1", "--param", "n=2"], env)).rejects.toThrow(
+      /--param n is given twice/,
+    );
+    await expect(run(["udf.checks/rows", dir, "--format", "xml"], env)).rejects.toThrow(
+      'Invalid --format "xml". Expected json or csv.',
+    );
   });
 
   it("WHEN run is called through the built CLI THEN it runs the UDF the same way", async () => {
-    const { stdout } = await exec(process.execPath, [builtCli(), "run", "udf.checks/greet", dir, "--format", "json"], { env: { PATH: process.env.PATH, ...env } });
+    const { stdout } = await exec(process.execPath, [builtCli(), "run", "udf.checks/greet", dir, "--format", "json"], {
+      env: { PATH: process.env.PATH, ...env },
+    });
     printed.push(stdout);
     expect(JSON.parse(stdout)).toMatchObject({ greeting: "hello world" });
   });

@@ -42,13 +42,30 @@ describe("GIVEN the valid-full repository applied (a shared canvas with a passco
 
   it("WHEN show runs THEN every inventory object is listed with its id, declaration, references, outputs and secrets as present, in sync", async () => {
     const r = await json(dir);
-    expect(r).toMatchObject({ project: "listings", target: "default", read: "platform", drift: false, pending: [], unmanaged: [] });
+    expect(r).toMatchObject({
+      project: "listings",
+      target: "default",
+      read: "platform",
+      drift: false,
+      pending: [],
+      unmanaged: [],
+    });
     expect(r.objects.map((o) => o.address)).toContain("udf.listings/loader");
     expect(r.objects).toHaveLength(13);
     const by = new Map(r.objects.map((o) => [o.address, o]));
     const canvas = (await fx.user.canvases.listExecEnv()).find((c) => c.name === "listings")!;
-    expect(by.get("canvas.listings")).toMatchObject({ id: canvas.id, declared: "canvases/listings/canvas.yaml:1", status: "in sync", secrets: { passcode: "present" }, outputs: { name: "listings", accessScope: "public" } });
-    expect(by.get("udf.listings/loader")).toMatchObject({ references: ["canvas.listings"], declared: "canvases/listings/loader.py:1", secrets: { sharedToken: "present" } });
+    expect(by.get("canvas.listings")).toMatchObject({
+      id: canvas.id,
+      declared: "canvases/listings/canvas.yaml:1",
+      status: "in sync",
+      secrets: { passcode: "present" },
+      outputs: { name: "listings", accessScope: "public" },
+    });
+    expect(by.get("udf.listings/loader")).toMatchObject({
+      references: ["canvas.listings"],
+      declared: "canvases/listings/loader.py:1",
+      secrets: { sharedToken: "present" },
+    });
     expect(by.get("cronjob.daily-stats")).toMatchObject({ references: ["udf.listings/stats"] });
     expect(by.get("secret.MAPBOX_TOKEN")!.secrets).toEqual({ value: "present" });
     // Shown only in its create answer, and minted by the apply: present.
@@ -66,7 +83,10 @@ describe("GIVEN the valid-full repository applied (a shared canvas with a passco
     ]);
     expect(by.get("share.listings")!.secrets).toEqual({ shareToken: "present" });
     expect(by.get("udf.listings/stats")!.urls).toEqual([{ name: "shared URL", url: `${base}/<share token>/stats` }]);
-    expect(by.get("udf.listings/loader")!.urls).toContainEqual({ name: "own shared URL", url: `${base}/<shared token>` });
+    expect(by.get("udf.listings/loader")!.urls).toContainEqual({
+      name: "own shared URL",
+      url: `${base}/<shared token>`,
+    });
     expect(by.get("udf.reports/weekly")!.urls).toEqual([]);
   });
 
@@ -75,7 +95,9 @@ describe("GIVEN the valid-full repository applied (a shared canvas with a passco
     expect(r.objects.map((o) => o.address)).toEqual(["udf.listings/loader", "udf.listings/stats"]);
     const none = await cli(dir, "canvas.nowhere");
     expect(none.code).toBe(1);
-    expect(none.stderr).toContain("canvas.nowhere matches no object in the repository or the inventory of listings (default).");
+    expect(none.stderr).toContain(
+      "canvas.nowhere matches no object in the repository or the inventory of listings (default).",
+    );
   });
 
   it("WHEN show runs with --offline and no platform credentials THEN it reads the inventory alone and says so, secrets from what the inventory keeps", async () => {
@@ -89,17 +111,24 @@ describe("GIVEN the valid-full repository applied (a shared canvas with a passco
     const by = new Map(report.objects.map((o) => [o.address, o]));
     expect(by.get("share.listings")).toMatchObject({ status: "not read", secrets: { shareToken: "present" } });
     expect(by.get("share.listings")!.urls[0]!.url).toBe("{udf_base_url}/<share token>.api");
-    expect(by.get("udf.listings/stats")).toMatchObject({ references: ["canvas.listings"], declared: "canvases/listings/stats.py:1" });
+    expect(by.get("udf.listings/stats")).toMatchObject({
+      references: ["canvas.listings"],
+      declared: "canvases/listings/stats.py:1",
+    });
     // No emulator was started: nothing said about one.
     expect(r.stderr).toBe("");
     const text = await show([dir, "--offline"], offline);
     printed.push(text.stdout);
-    expect(text.stdout).toMatch(/^listings \(default\): 13 deployed objects, from the inventory alone \(--offline; the platform was not read\)\.\n/);
+    expect(text.stdout).toMatch(
+      /^listings \(default\): 13 deployed objects, from the inventory alone \(--offline; the platform was not read\)\.\n/,
+    );
   });
 
   it("WHEN a UDF is edited and a cronjob deleted on the platform by hand THEN show says what drifted, and the text shows it", async () => {
     const canvas = (await fx.user.canvases.listExecEnv()).find((c) => c.name === "listings")!;
-    const stats = (await fx.user.udfs.listExecEnv().toArray()).find((u) => u.collection_id === canvas.id && u.slug === "stats")!;
+    const stats = (await fx.user.udfs.listExecEnv().toArray()).find(
+      (u) => u.collection_id === canvas.id && u.slug === "stats",
+    )!;
     const body = JSON.parse(stats.udf_body) as { code: string };
     await fx.user.udfs.update(stats.id, { udf_body: JSON.stringify({ ...body, code: body.code.replace("42", "43") }) });
     const cron = (await fx.user.cronjobs.list()).find((c) => c.name === "daily-stats")!;
@@ -111,23 +140,31 @@ describe("GIVEN the valid-full repository applied (a shared canvas with a passco
     expect(by.get("cronjob.daily-stats")!.status).toBe("missing");
     const text = await cli(dir);
     expect(text.stdout).toContain("2 drifted.");
-    expect(text.stdout).toMatch(/udf\.listings\/stats \(Udf, id [^)]+\)\n {2}declared +canvases\/listings\/stats\.py:1\n {2}status +drifted: changed on the platform: code\n {2}refers to +canvas\.listings\n {2}shared URL +http:\/\/[^\n]+\/<share token>\/stats\n/);
+    expect(text.stdout).toMatch(
+      /udf\.listings\/stats \(Udf, id [^)]+\)\n {2}declared +canvases\/listings\/stats\.py:1\n {2}status +drifted: changed on the platform: code\n {2}refers to +canvas\.listings\n {2}shared URL +http:\/\/[^\n]+\/<share token>\/stats\n/,
+    );
     expect(text.stdout).toContain("drifted: missing, deleted on the platform out of band");
   });
 
   it("WHEN show is called through the built CLI THEN it prints the same report", async () => {
-    const { stdout } = await exec(process.execPath, [builtCli(), "show", dir, "share.listings", "--json"], { env: { PATH: process.env.PATH, ...env } });
+    const { stdout } = await exec(process.execPath, [builtCli(), "show", dir, "share.listings", "--json"], {
+      env: { PATH: process.env.PATH, ...env },
+    });
     printed.push(stdout);
     expect((JSON.parse(stdout) as ShowReport).objects.map((o) => o.address)).toEqual(["share.listings"]);
   });
 
   it("THEN no output holds a token or secret value: share token, per-UDF token, service-account tokens, passcode, secret value, credentials", async () => {
     const canvas = (await fx.user.canvases.listExecEnv()).find((c) => c.name === "listings")!;
-    const outputs = JSON.parse(readFileSync(outputsFileOf(dir), "utf8")) as { tokens: Record<string, { token: string }> };
+    const outputs = JSON.parse(readFileSync(outputsFileOf(dir), "utf8")) as {
+      tokens: Record<string, { token: string }>;
+    };
     const values = [
-      canvas.share_token!, encodeURIComponent(canvas.share_token!),
+      canvas.share_token!,
+      encodeURIComponent(canvas.share_token!),
       ...Object.values(outputs.tokens).map((t) => t.token),
-      ...Object.values(FIXTURE_SECRETS), fx.emu.tokens.user_token,
+      ...Object.values(FIXTURE_SECRETS),
+      fx.emu.tokens.user_token,
     ];
     expect(values.length).toBeGreaterThanOrEqual(6);
     for (const v of values) expect(v.length).toBeGreaterThan(6);

@@ -21,11 +21,15 @@ async function loadedBy(args: string[]): Promise<{ code: number; modules: string
   const hook = join(work, "list-modules.cjs");
   let code = 0;
   try {
-    await promisify(execFile)(process.execPath, ["--require", hook, main, ...args], { env: { PATH: process.env.PATH ?? "", LIST_MODULES: list, ...FIXTURE_SECRETS } });
+    await promisify(execFile)(process.execPath, ["--require", hook, main, ...args], {
+      env: { PATH: process.env.PATH ?? "", LIST_MODULES: list, ...FIXTURE_SECRETS },
+    });
   } catch (e) {
     code = (e as { code?: number }).code ?? 1;
   }
-  const modules = (JSON.parse(readFileSync(list, "utf8")) as string[]).filter((m) => m !== hook).map((m) => relative(ROOT, m));
+  const modules = (JSON.parse(readFileSync(list, "utf8")) as string[])
+    .filter((m) => m !== hook)
+    .map((m) => relative(ROOT, m));
   return { code, modules };
 }
 
@@ -34,7 +38,10 @@ const under = (modules: string[], prefix: string) => modules.filter((m) => m.sta
 beforeAll(() => {
   main = builtCli();
   work = mkdtempSync(join(tmpdir(), "svc-startup-"));
-  writeFileSync(join(work, "list-modules.cjs"), 'process.on("exit", () => require("node:fs").writeFileSync(process.env.LIST_MODULES, JSON.stringify(Object.keys(require.cache))));\n');
+  writeFileSync(
+    join(work, "list-modules.cjs"),
+    'process.on("exit", () => require("node:fs").writeFileSync(process.env.LIST_MODULES, JSON.stringify(Object.keys(require.cache))));\n',
+  );
 }, 120_000);
 afterAll(() => rmSync(work, { recursive: true, force: true }));
 
@@ -43,7 +50,11 @@ describe("GIVEN the built svc-iac command", () => {
     const { code, modules } = await loadedBy(["--help"]);
     expect(code).toBe(0);
     expect(modules.filter((m) => !m.startsWith("dist/cli/")).sort()).toEqual([]);
-    expect(under(modules, "dist/cli/").sort()).toEqual(["dist/cli/main.js", "dist/cli/node-version.js", "dist/cli/usage.js"]);
+    expect(under(modules, "dist/cli/").sort()).toEqual([
+      "dist/cli/main.js",
+      "dist/cli/node-version.js",
+      "dist/cli/usage.js",
+    ]);
   });
 
   it("WHEN a command's help is asked (apply --help) THEN it loads its usage text and nothing else", async () => {
@@ -56,7 +67,19 @@ describe("GIVEN the built svc-iac command", () => {
     const { code, modules } = await loadedBy(["validate", copyRepo("valid-full")]);
     expect(code).toBe(0);
     expect(under(modules, "dist/reconcile/load/").length).toBeGreaterThan(0);
-    for (const prefix of ["dist/emulator/", "dist/api/client", "dist/api/transport", "dist/reconcile/apply", "dist/reconcile/observe", "dist/reconcile/state/", "dist/github/action", "dist/provider/", "node_modules/@pulumi/", "node_modules/undici/", "node_modules/@octokit/"]) {
+    for (const prefix of [
+      "dist/emulator/",
+      "dist/api/client",
+      "dist/api/transport",
+      "dist/reconcile/apply",
+      "dist/reconcile/observe",
+      "dist/reconcile/state/",
+      "dist/github/action",
+      "dist/provider/",
+      "node_modules/@pulumi/",
+      "node_modules/undici/",
+      "node_modules/@octokit/",
+    ]) {
       expect(under(modules, prefix), prefix).toEqual([]);
     }
   });

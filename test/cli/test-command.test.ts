@@ -48,7 +48,14 @@ describe("GIVEN a repository whose UDFs declare tests", () => {
 
   beforeAll(() => {
     dir = copyRepo("udf-tests");
-    env = { PATH: process.env.PATH, SVC_BASE_URL: fx.emu.baseUrl, SVC_UDF_BASE_URL: fx.emu.udfBaseUrl, SVC_TOKEN: fx.emu.tokens.user_token, SMOKE_KEY: SECRET, NO_COLOR: "1" };
+    env = {
+      PATH: process.env.PATH,
+      SVC_BASE_URL: fx.emu.baseUrl,
+      SVC_UDF_BASE_URL: fx.emu.udfBaseUrl,
+      SVC_TOKEN: fx.emu.tokens.user_token,
+      SMOKE_KEY: SECRET,
+      NO_COLOR: "1",
+    };
   });
 
   it("WHEN nothing is deployed yet THEN every test fails saying so, exit 1", async () => {
@@ -74,7 +81,10 @@ describe("GIVEN a repository whose UDFs declare tests", () => {
 
   it("WHEN test runs on what is deployed THEN every test passes, exit 0; --only narrows them", async () => {
     const all = await cli("test", dir);
-    expect({ code: all.code, summary: all.stdout.split("\n").at(-2) }).toEqual({ code: 0, summary: "Tests passed: 4 passed, 0 failed." });
+    expect({ code: all.code, summary: all.stdout.split("\n").at(-2) }).toEqual({
+      code: 0,
+      summary: "Tests passed: 4 passed, 0 failed.",
+    });
     const only = await cli("test", dir, "--only", "udf.checks/b*");
     expect(only.code).toBe(0);
     expect(only.stdout).toContain("✓ udf.checks/boom: #1");
@@ -86,7 +96,9 @@ describe("GIVEN a repository whose UDFs declare tests", () => {
     const r = await cli("test", copyRepo("error-udf-tests"));
     expect(r.code).toBe(1);
     expect(r.stdout).toBe("");
-    expect(r.stderr).toContain("canvases/checks/one.yaml:2:11: tests[0].args: found a list, expected a mapping of the UDF's parameters");
+    expect(r.stderr).toContain(
+      "canvases/checks/one.yaml:2:11: tests[0].args: found a list, expected a mapping of the UDF's parameters",
+    );
     expect(r.stderr).toContain("canvases/checks/two.yaml:2:3: tests: found a mapping, expected a list of tests");
     expect(r.stderr).toContain("10 errors in ");
     expect(r.stderr).toContain("no test was run.");
@@ -95,16 +107,27 @@ describe("GIVEN a repository whose UDFs declare tests", () => {
   it("WHEN --only matches no UDF with tests THEN exit 1 naming the ones that have tests", async () => {
     const r = await cli("test", dir, "--only", "udf.checks/untested");
     expect(r.code).toBe(1);
-    expect(r.stderr).toContain("--only udf.checks/untested matches no UDF with tests; UDFs with tests: udf.checks/boom, udf.checks/greet.");
+    expect(r.stderr).toContain(
+      "--only udf.checks/untested matches no UDF with tests; UDFs with tests: udf.checks/boom, udf.checks/greet.",
+    );
   });
 
   it("WHEN --json is given THEN one JSON document holds every result", async () => {
     const r = await cli("test", dir, "--json", "--only", "udf.checks/greet");
     expect(r.code).toBe(0);
     const doc = JSON.parse(r.stdout);
-    expect(doc).toMatchObject({ version: 1, project: "smoke", target: "default", client_id: "rt-demo-primary", ok: true, counts: { passed: 3, failed: 0 } });
+    expect(doc).toMatchObject({
+      version: 1,
+      project: "smoke",
+      target: "default",
+      client_id: "rt-demo-primary",
+      ok: true,
+      counts: { passed: 3, failed: 0 },
+    });
     expect(doc.results.map((x: { name: string; status: string }) => [x.name, x.status])).toEqual([
-      ["default greeting", "passed"], ["a variable name", "passed"], ["a name that is not text", "passed"],
+      ["default greeting", "passed"],
+      ["a variable name", "passed"],
+      ["a name that is not text", "passed"],
     ]);
     expect(doc.results[0].source).toBe("canvases/checks/greet.yaml:6:5");
   });
@@ -114,20 +137,30 @@ describe("GIVEN a repository whose UDFs declare tests", () => {
     const r = await cli("test", dir);
     expect(r.code).toBe(1);
     expect(r.stdout).toMatch(/✗ udf\.checks\/greet: a variable name \(\d+ ms\)\n/);
-    expect(r.stdout).toContain("    at canvases/checks/greet.yaml:10:5\n    $.length: expected 4, found 3\n    $.meta.lang: expected \"fr\", found \"en\"\n");
+    expect(r.stdout).toContain(
+      '    at canvases/checks/greet.yaml:10:5\n    $.length: expected 4, found 3\n    $.meta.lang: expected "fr", found "en"\n',
+    );
     expect(r.stdout).toContain("Tests failed: 3 passed, 1 failed.");
     edit("canvases/checks/greet.yaml", "      length: 4\n      meta: {lang: fr}", "      length: 3");
   });
 
   it("WHEN a test expects an error but the UDF returns, or the UDF raises unexpectedly THEN both fail with the reason", async () => {
-    edit("canvases/checks/boom.yaml", "  - expect_error: true", "  - expect_error: true\n    name: raises\n  - name: returns\n    expect: {ok: true}");
+    edit(
+      "canvases/checks/boom.yaml",
+      "  - expect_error: true",
+      "  - expect_error: true\n    name: raises\n  - name: returns\n    expect: {ok: true}",
+    );
     const r = await cli("test", dir, "--only", "udf.checks/boom");
     expect(r.code).toBe(1);
     expect(r.stdout).toContain("✓ udf.checks/boom: raises");
     expect(r.stdout).toContain("✗ udf.checks/boom: returns");
     expect(r.stdout).toContain("the UDF raised an error:");
     expect(r.stdout).toContain("ValueError: no data");
-    edit("canvases/checks/boom.yaml", "  - expect_error: true\n    name: raises\n  - name: returns\n    expect: {ok: true}", "  - expect_error: true");
+    edit(
+      "canvases/checks/boom.yaml",
+      "  - expect_error: true\n    name: raises\n  - name: returns\n    expect: {ok: true}",
+      "  - expect_error: true",
+    );
   });
 
   it("WHEN apply --test deploys a change that breaks a test THEN the apply completes but the command exits 1; only the changed UDF is tested", async () => {
@@ -147,11 +180,19 @@ describe("GIVEN a repository whose UDFs declare tests", () => {
     const doc = JSON.parse(json.stdout);
     expect(doc.report.counts).toMatchObject({ done: 1, failed: 0 });
     expect(doc.tests).toMatchObject({ ok: true, counts: { passed: 3, failed: 0 } });
-    expect(doc.tests.results.map((x: { address: string }) => x.address)).toEqual(["udf.checks/greet", "udf.checks/greet", "udf.checks/greet"]);
+    expect(doc.tests.results.map((x: { address: string }) => x.address)).toEqual([
+      "udf.checks/greet",
+      "udf.checks/greet",
+      "udf.checks/greet",
+    ]);
   });
 
   it("GIVEN GitHub Actions WHEN a UDF's error text holds a workflow command THEN no printed line can start one", async () => {
-    edit("canvases/checks/boom.yaml", "  - expect_error: true", '  - expect_error: true\n  - name: injected\n    args: {reason: "bad\\n::error::pwned"}\n    expect: {ok: true}');
+    edit(
+      "canvases/checks/boom.yaml",
+      "  - expect_error: true",
+      '  - expect_error: true\n  - name: injected\n    args: {reason: "bad\\n::error::pwned"}\n    expect: {ok: true}',
+    );
     const saved = env;
     env = { ...env, GITHUB_ACTIONS: "true" };
     try {
@@ -161,7 +202,11 @@ describe("GIVEN a repository whose UDFs declare tests", () => {
       expect(r.stdout).not.toMatch(/^\s*::error::pwned/m);
     } finally {
       env = saved;
-      edit("canvases/checks/boom.yaml", '  - expect_error: true\n  - name: injected\n    args: {reason: "bad\\n::error::pwned"}\n    expect: {ok: true}', "  - expect_error: true");
+      edit(
+        "canvases/checks/boom.yaml",
+        '  - expect_error: true\n  - name: injected\n    args: {reason: "bad\\n::error::pwned"}\n    expect: {ok: true}',
+        "  - expect_error: true",
+      );
     }
   });
 
@@ -177,20 +222,30 @@ describe("GIVEN a repository whose UDFs declare tests", () => {
       expect(r.code).toBe(0);
       const doc = JSON.parse(r.stdout);
       const { udfs } = await fx.user.canvases.getByName("pr_7_checks");
-      expect(doc.results.map((x: { udfId: string }) => x.udfId)).toEqual(Array(3).fill(udfs.find((u) => u.slug === "greet")!.id));
+      expect(doc.results.map((x: { udfId: string }) => x.udfId)).toEqual(
+        Array(3).fill(udfs.find((u) => u.slug === "greet")!.id),
+      );
     } finally {
       writeFileSync(svc, before);
     }
   });
 
   it("WHEN a result holds a secret value THEN the output shows [REDACTED], never the value or the token", async () => {
-    edit("canvases/checks/greet.yaml", 'args: {name: "${var.who}", repeat: 2}', 'args: {name: "${env.SMOKE_KEY}", repeat: 2}');
+    edit(
+      "canvases/checks/greet.yaml",
+      'args: {name: "${var.who}", repeat: 2}',
+      'args: {name: "${env.SMOKE_KEY}", repeat: 2}',
+    );
     const r = await cli("test", dir, "--only", "udf.checks/greet");
     expect(r.code).toBe(1);
     expect(r.stdout).toContain('$.greeting: expected "hello ada hello ada", found "hello [REDACTED] hello [REDACTED]"');
     const json = await cli("test", dir, "--only", "udf.checks/greet", "--json");
     expect(json.stdout).toContain("[REDACTED]");
-    edit("canvases/checks/greet.yaml", 'args: {name: "${env.SMOKE_KEY}", repeat: 2}', 'args: {name: "${var.who}", repeat: 2}');
+    edit(
+      "canvases/checks/greet.yaml",
+      'args: {name: "${env.SMOKE_KEY}", repeat: 2}',
+      'args: {name: "${var.who}", repeat: 2}',
+    );
     for (const text of printed) {
       expect(text).not.toContain(SECRET);
       expect(text).not.toContain(fx.emu.tokens.user_token);

@@ -32,9 +32,12 @@ describe("GIVEN the command reference in docs/commands.md and the command's own 
     expect(documented).toEqual([...COMMAND_NAMES].sort());
   });
 
-  it.each([...COMMAND_NAMES])("THEN svc-iac %s's synopsis and options in the reference are those of its usage", (command) => {
-    const usage = usageOf(command);
-    expect(usage.options.length + usage.synopsis.length).toBeGreaterThan(0);
-    expect(referenceOf(text, command)).toEqual(usage);
-  });
+  it.each([...COMMAND_NAMES])(
+    "THEN svc-iac %s's synopsis and options in the reference are those of its usage",
+    (command) => {
+      const usage = usageOf(command);
+      expect(usage.options.length + usage.synopsis.length).toBeGreaterThan(0);
+      expect(referenceOf(text, command)).toEqual(usage);
+    },
+  );
 });

@@ -5,7 +5,10 @@ import { readPage } from "./markdown-pages";
 
 describe("GIVEN the endpoint table of docs/emulator.md (the platform API the emulator implements)", () => {
   const page = readPage("docs/emulator.md");
-  const rows = [...page.text.matchAll(/^\| [^|]* \| (GET|POST|PUT|DELETE|PATCH) \| `([^`]+)` \|$/gm)].map((m) => ({ method: m[1]!, path: m[2]! }));
+  const rows = [...page.text.matchAll(/^\| [^|]* \| (GET|POST|PUT|DELETE|PATCH) \| `([^`]+)` \|$/gm)].map((m) => ({
+    method: m[1]!,
+    path: m[2]!,
+  }));
   const router = createRouter(AREAS.flatMap((a) => a.routes));
   const hosts = [...new Set(AREAS.flatMap((a) => a.routes.map((r) => r.host ?? "api")))];
 

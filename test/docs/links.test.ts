@@ -13,10 +13,19 @@ function brokenLinks(page: Page): string[] {
     const [path, anchor] = href.split("#", 2) as [string, string | undefined];
     const target = path === "" ? page.file : normalize(join(dirname(page.file), decodeURIComponent(path)));
     const where = `${page.file}:${line}: ${href}`;
-    if (relative(ROOT, join(ROOT, target)).startsWith("..")) { broken.push(`${where} leaves the repository`); continue; }
-    if (!existsSync(join(ROOT, target))) { broken.push(`${where}: no file ${target}`); continue; }
+    if (relative(ROOT, join(ROOT, target)).startsWith("..")) {
+      broken.push(`${where} leaves the repository`);
+      continue;
+    }
+    if (!existsSync(join(ROOT, target))) {
+      broken.push(`${where}: no file ${target}`);
+      continue;
+    }
     if (anchor === undefined) continue;
-    if (!target.endsWith(".md") || statSync(join(ROOT, target)).isDirectory()) { broken.push(`${where}: an anchor into a file that is not a page`); continue; }
+    if (!target.endsWith(".md") || statSync(join(ROOT, target)).isDirectory()) {
+      broken.push(`${where}: an anchor into a file that is not a page`);
+      continue;
+    }
     const linked = pages.get(target) ?? readPage(target);
     if (!linked.anchors.has(anchor)) broken.push(`${where}: ${target} has no heading #${anchor}`);
   }
@@ -40,15 +49,22 @@ describe("GIVEN the README and the pages under docs/", () => {
   });
 
   it("THEN no page sends the reader to a file outside the repository (the platform's spec is described in docs/, not linked)", () => {
-    const outside = [...pages.values()].flatMap((page) => page.text.split("\n").flatMap((l, i) => (/shared\/spec|shared\/notes|platform-facts\.md/.test(l) ? [`${page.file}:${i + 1}`] : [])));
+    const outside = [...pages.values()].flatMap((page) =>
+      page.text
+        .split("\n")
+        .flatMap((l, i) => (/shared\/spec|shared\/notes|platform-facts\.md/.test(l) ? [`${page.file}:${i + 1}`] : [])),
+    );
     expect(outside).toEqual([]);
   });
 });
 
 describe("GIVEN the complete workflows shown in docs/github-actions.md", () => {
   const page = readPage("docs/github-actions.md");
-  it.each(["plan.yml", "apply.yml", "drift.yml"])("THEN the page shows examples/workflows/%s exactly as the file holds it (the file is the one the tests validate)", (file) => {
-    const shown = page.fences.filter((f) => f.info === "yaml").map((f) => f.content);
-    expect(shown).toContain(readFileSync(join(ROOT, "examples/workflows", file), "utf8").trimEnd() + "\n");
-  });
+  it.each(["plan.yml", "apply.yml", "drift.yml"])(
+    "THEN the page shows examples/workflows/%s exactly as the file holds it (the file is the one the tests validate)",
+    (file) => {
+      const shown = page.fences.filter((f) => f.info === "yaml").map((f) => f.content);
+      expect(shown).toContain(readFileSync(join(ROOT, "examples/workflows", file), "utf8").trimEnd() + "\n");
+    },
+  );
 });

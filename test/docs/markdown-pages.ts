@@ -10,16 +10,29 @@ import MarkdownIt from "markdown-it";
 export const ROOT = join(__dirname, "../..");
 const md = new MarkdownIt({ html: true });
 
-export interface Link { href: string; line: number }
-export interface Page { file: string; text: string; anchors: Set<string>; links: Link[]; fences: { info: string; content: string; line: number }[] }
+export interface Link {
+  href: string;
+  line: number;
+}
+export interface Page {
+  file: string;
+  text: string;
+  anchors: Set<string>;
+  links: Link[];
+  fences: { info: string; content: string; line: number }[];
+}
 
 /** GitHub's heading anchor: lower case, punctuation other than - and _ dropped, spaces as -. */
 export function anchorOf(headingText: string): string {
-  return headingText.toLowerCase().replace(/[^\p{L}\p{M}\p{N}\p{Pc} -]/gu, "").replace(/ /g, "-");
+  return headingText
+    .toLowerCase()
+    .replace(/[^\p{L}\p{M}\p{N}\p{Pc} -]/gu, "")
+    .replace(/ /g, "-");
 }
 
 type Token = ReturnType<InstanceType<typeof MarkdownIt>["parse"]>[number];
-const plain = (children: Token[] | null): string => (children ?? []).map((c) => (c.type === "text" || c.type === "code_inline" ? c.content : plain(c.children))).join("");
+const plain = (children: Token[] | null): string =>
+  (children ?? []).map((c) => (c.type === "text" || c.type === "code_inline" ? c.content : plain(c.children))).join("");
 
 function linksIn(tokens: Token[], line: number, into: Link[]): void {
   for (const t of tokens) {
@@ -52,5 +65,11 @@ export function readPage(file: string): Page {
 
 /** README.md and docs/*.md, as paths from the package root. */
 export function documentationFiles(): string[] {
-  return ["README.md", ...readdirSync(join(ROOT, "docs")).filter((f) => f.endsWith(".md")).sort().map((f) => `docs/${f}`)];
+  return [
+    "README.md",
+    ...readdirSync(join(ROOT, "docs"))
+      .filter((f) => f.endsWith(".md"))
+      .sort()
+      .map((f) => `docs/${f}`),
+  ];
 }

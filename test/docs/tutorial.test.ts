@@ -14,7 +14,12 @@ import { dirname, join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { ROOT, readPage } from "./markdown-pages";
 
-export interface Step { line: number; script: string; shown?: string; exit: number }
+export interface Step {
+  line: number;
+  script: string;
+  shown?: string;
+  exit: number;
+}
 
 /** The page's command blocks with what each shows. */
 export function tutorialSteps(file: string): Step[] {
@@ -24,7 +29,12 @@ export function tutorialSteps(file: string): Step[] {
     if (f.info !== "sh") return;
     const next = fences[i + 1];
     const exits = [...f.content.matchAll(/# exit (\d)/g)].map((m) => Number(m[1]));
-    steps.push({ line: f.line, script: f.content, shown: next?.info === "text" ? next.content : undefined, exit: exits.at(-1) ?? 0 });
+    steps.push({
+      line: f.line,
+      script: f.content,
+      shown: next?.info === "text" ? next.content : undefined,
+      exit: exits.at(-1) ?? 0,
+    });
   });
   return steps;
 }
@@ -66,8 +76,14 @@ afterAll(() => rmSync(work, { recursive: true, force: true }));
 function shims(): string {
   const bin = join(work, ".bin");
   spawnSync("mkdir", ["-p", bin]);
-  writeFileSync(join(bin, "npx"), `#!/usr/bin/env bash\n[ "$1" = svc-iac ] || { echo "the tutorial test runs only npx svc-iac" >&2; exit 127; }\nshift\nexec "${process.execPath}" "${join(ROOT, "dist/cli/main.js")}" "$@"\n`);
-  writeFileSync(join(bin, "npm"), `#!/usr/bin/env bash\n[ "$1" = install ] || { echo "the tutorial test runs only npm install" >&2; exit 127; }\n`);
+  writeFileSync(
+    join(bin, "npx"),
+    `#!/usr/bin/env bash\n[ "$1" = svc-iac ] || { echo "the tutorial test runs only npx svc-iac" >&2; exit 127; }\nshift\nexec "${process.execPath}" "${join(ROOT, "dist/cli/main.js")}" "$@"\n`,
+  );
+  writeFileSync(
+    join(bin, "npm"),
+    `#!/usr/bin/env bash\n[ "$1" = install ] || { echo "the tutorial test runs only npm install" >&2; exit 127; }\n`,
+  );
   for (const f of ["npx", "npm"]) chmodSync(join(bin, f), 0o755);
   return bin;
 }
@@ -78,18 +94,33 @@ describe("GIVEN a newcomer following docs/tutorial.md from an empty folder", () 
   const cwdFile = join(work, ".cwd");
   writeFileSync(cwdFile, join(work, "home"));
   spawnSync("mkdir", ["-p", join(work, "home")]);
-  const env = { PATH: `${bin}:${dirname(process.execPath)}:${process.env.PATH}`, HOME: join(work, "home"), NO_COLOR: "1", LANG: "C.UTF-8" };
+  const env = {
+    PATH: `${bin}:${dirname(process.execPath)}:${process.env.PATH}`,
+    HOME: join(work, "home"),
+    NO_COLOR: "1",
+    LANG: "C.UTF-8",
+  };
 
   it("THEN the page has its steps", () => {
     expect(steps.length).toBeGreaterThanOrEqual(10);
   });
 
-  it.each(steps.map((s) => [s.line, s] as const))("THEN the commands of the block at line %i print what the page shows and exit as it says", (_line, step) => {
-    const cwd = readFileSync(cwdFile, "utf8").trim();
-    const r = spawnSync("bash", ["-c", `${step.script}\nstatus=$?\npwd > '${cwdFile}'\nexit $status`], { cwd, env, encoding: "utf8", timeout: 120_000 });
-    const detail = `block at docs/tutorial.md:${step.line}\n--- stdout\n${r.stdout}\n--- stderr\n${r.stderr}`;
-    if (process.env.TUTORIAL_PRINT) console.log(detail);
-    expect({ exit: r.status, detail }).toEqual({ exit: step.exit, detail });
-    if (step.shown !== undefined) expect({ missing: missingLines(step.shown, r.stdout, r.stderr), detail }).toEqual({ missing: [], detail });
-  }, 150_000);
+  it.each(steps.map((s) => [s.line, s] as const))(
+    "THEN the commands of the block at line %i print what the page shows and exit as it says",
+    (_line, step) => {
+      const cwd = readFileSync(cwdFile, "utf8").trim();
+      const r = spawnSync("bash", ["-c", `${step.script}\nstatus=$?\npwd > '${cwdFile}'\nexit $status`], {
+        cwd,
+        env,
+        encoding: "utf8",
+        timeout: 120_000,
+      });
+      const detail = `block at docs/tutorial.md:${step.line}\n--- stdout\n${r.stdout}\n--- stderr\n${r.stderr}`;
+      if (process.env.TUTORIAL_PRINT) console.log(detail);
+      expect({ exit: r.status, detail }).toEqual({ exit: step.exit, detail });
+      if (step.shown !== undefined)
+        expect({ missing: missingLines(step.shown, r.stdout, r.stderr), detail }).toEqual({ missing: [], detail });
+    },
+    150_000,
+  );
 });

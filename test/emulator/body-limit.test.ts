@@ -18,7 +18,9 @@ let info: Record<string, string>;
 let client: SvcClient;
 
 beforeAll(async () => {
-  child = spawn(process.execPath, [CLI, "emulator", "--import-max-bytes", String(10 * MiB)], { stdio: ["ignore", "pipe", "inherit"] });
+  child = spawn(process.execPath, [CLI, "emulator", "--import-max-bytes", String(10 * MiB)], {
+    stdio: ["ignore", "pipe", "inherit"],
+  });
   info = await new Promise((resolve, reject) => {
     createInterface({ input: child.stdout! }).once("line", (line) => resolve(JSON.parse(line)));
     child.once("exit", (code) => reject(new Error(`emulator exited ${code}`)));
@@ -39,7 +41,17 @@ function upload(id: string, bytes: number) {
 
 describe("import-toml over the 10 MiB limit (emulator in its own process)", () => {
   it("GIVEN an 11 MiB archive WHEN imported through the project's client THEN it fails with 413 payload_too_large and the canvas keeps its UDFs", async () => {
-    const body = JSON.stringify({ name: "kept", type: "geopandas_v2", entrypoint: "udf", code: "def udf():\n    return 1\n", headers: [], metadata: {}, parameters: {}, table_schema: null, original_headers: null });
+    const body = JSON.stringify({
+      name: "kept",
+      type: "geopandas_v2",
+      entrypoint: "udf",
+      code: "def udf():\n    return 1\n",
+      headers: [],
+      metadata: {},
+      parameters: {},
+      table_schema: null,
+      original_headers: null,
+    });
     const c = await client.canvases.create({ name: "too_big", udfs: [{ slug: "kept", udf_body: body }] });
     const e = await failure(client.canvases.importToml(c.id, new Uint8Array(11 * MiB).fill(0x61), "big.zip"));
     expect(e).toMatchObject({ status: 413, code: "payload_too_large" });

@@ -10,8 +10,12 @@ import { runUdf } from "../../src/emulator/udf-runner";
 import { useEmulator } from "../helpers/emulator";
 
 /** The first of `python3` and Debian's own `/usr/bin/python3` that imports pandas. */
-const pandasPython = ["python3", "/usr/bin/python3"].find((p) => spawnSync(p, ["-c", "import pandas"], { stdio: "ignore" }).status === 0);
-const title = pandasPython ? `with pandas (${pandasPython})` : "with pandas: SKIPPED, no python3 here imports pandas (apt-get install python3-pandas)";
+const pandasPython = ["python3", "/usr/bin/python3"].find(
+  (p) => spawnSync(p, ["-c", "import pandas"], { stdio: "ignore" }).status === 0,
+);
+const title = pandasPython
+  ? `with pandas (${pandasPython})`
+  : "with pandas: SKIPPED, no python3 here imports pandas (apt-get install python3-pandas)";
 
 const FRAME = [
   "@fused.udf",
@@ -25,7 +29,11 @@ describe.skipIf(!pandasPython)(`UDF runs ${title}`, () => {
   const fx = useEmulator({ python: pandasPython });
 
   it("GIVEN a UDF returning a DataFrame WHEN run as json THEN the value is its records, dates in ISO 8601", async () => {
-    const r = await runUdf({ body: { code: FRAME, headers: [], name: "frame" }, parameters: { city: "la" }, python: pandasPython });
+    const r = await runUdf({
+      body: { code: FRAME, headers: [], name: "frame" },
+      parameters: { city: "la" },
+      python: pandasPython,
+    });
     expect(r).toMatchObject({
       ok: true,
       contentType: "application/json",
@@ -43,7 +51,10 @@ describe.skipIf(!pandasPython)(`UDF runs ${title}`, () => {
 
   it("GIVEN the emulator over HTTP WHEN a real-time run returns a DataFrame THEN json and csv answers carry the table", async () => {
     const run = (format: string) =>
-      fx.user.realtime.runUdf(fx.emu.clientId!, { stepConfig: { name: "frame", entrypoint: "udf", code: FRAME, headers: [], parameters: { city: "austin" } }, format });
+      fx.user.realtime.runUdf(fx.emu.clientId!, {
+        stepConfig: { name: "frame", entrypoint: "udf", code: FRAME, headers: [], parameters: { city: "austin" } },
+        format,
+      });
     const asJson = await run("json");
     expect(asJson.contentType).toBe("application/json");
     expect(JSON.parse(asJson.body.toString("utf8"))).toEqual([

@@ -15,13 +15,29 @@ function insertUdf(envId = "env-demo"): string {
   fx.emu.env.store.run(
     `INSERT INTO udfs (id, env_id, owner_user_id, collection_id, slug, udf_body, udf_body_hash, is_visible, position, created_at, last_updated)
      VALUES (?, ?, NULL, NULL, ?, ?, ?, 1, 0, ?, ?)`,
-    id, envId, `udf_${id.slice(0, 8)}`, JSON.stringify({ code: "@fused.udf\ndef udf(city: str = 'sf'):\n    return city\n" }), `hash-${id}`, stamp, stamp,
+    id,
+    envId,
+    `udf_${id.slice(0, 8)}`,
+    JSON.stringify({ code: "@fused.udf\ndef udf(city: str = 'sf'):\n    return city\n" }),
+    `hash-${id}`,
+    stamp,
+    stamp,
   );
   return id;
 }
 
 const create = (over: Partial<CreateCronjobInput>) =>
-  fx.user.cronjobs.create({ name: "sched", enabled: true, minute: [0], hour: [6], day_of_month: [], month: [], day_of_week: [], udf: insertUdf(), ...over });
+  fx.user.cronjobs.create({
+    name: "sched",
+    enabled: true,
+    minute: [0],
+    hour: [6],
+    day_of_month: [],
+    month: [],
+    day_of_week: [],
+    udf: insertUdf(),
+    ...over,
+  });
 
 /** Jobs the scheduler started for one cronjob, oldest first. */
 async function runsOf(cronjobId: string) {
@@ -42,13 +58,21 @@ describe("cronjob scheduler", () => {
     at("2026-01-05T06:00:10Z");
     let runs = await runsOf(c.id);
     expect(runs).toHaveLength(1);
-    expect(runs[0]).toMatchObject({ created_at: "2026-01-05T06:00:00.000Z", udf_id: c.udf, udf_args: { city: "nyc" }, has_config: false, user_id: null });
+    expect(runs[0]).toMatchObject({
+      created_at: "2026-01-05T06:00:00.000Z",
+      udf_id: c.udf,
+      udf_args: { city: "nyc" },
+      has_config: false,
+      user_id: null,
+    });
     expect((await fx.user.cronjobs.get(c.id)).last_run).toBe("2026-01-05T06:00:00.000Z");
     fx.emu.tick();
     at("2026-01-05T06:59:59Z");
     runs = await runsOf(c.id);
     expect(runs).toHaveLength(1);
-    expect((await fx.service.jobs.waitForTerminal(runs[0].id, { pollMs: 20, timeoutMs: 20_000 })).job_status).toBe("SUCCEEDED");
+    expect((await fx.service.jobs.waitForTerminal(runs[0].id, { pollMs: 20, timeoutMs: 20_000 })).job_status).toBe(
+      "SUCCEEDED",
+    );
     await fx.user.cronjobs.delete(c.id);
   });
 
@@ -57,7 +81,10 @@ describe("cronjob scheduler", () => {
     at("2026-01-05T10:45:00Z");
     const runs = await runsOf(c.id);
     expect(runs.map((r) => r.created_at)).toEqual([
-      "2026-01-05T07:30:00.000Z", "2026-01-05T08:30:00.000Z", "2026-01-05T09:30:00.000Z", "2026-01-05T10:30:00.000Z",
+      "2026-01-05T07:30:00.000Z",
+      "2026-01-05T08:30:00.000Z",
+      "2026-01-05T09:30:00.000Z",
+      "2026-01-05T10:30:00.000Z",
     ]);
     expect((await fx.user.cronjobs.get(c.id)).last_run).toBe("2026-01-05T10:30:00.000Z");
     fx.emu.tick();
@@ -122,17 +149,34 @@ describe("cronjob scheduler", () => {
 });
 
 describe("nextDue", () => {
-  const s = (over: Partial<Schedule>): Schedule => ({ minute: [0], hour: [], day_of_month: [], month: [], day_of_week: [], ...over });
+  const s = (over: Partial<Schedule>): Schedule => ({
+    minute: [0],
+    hour: [],
+    day_of_month: [],
+    month: [],
+    day_of_week: [],
+    ...over,
+  });
   const t = (iso: string) => Date.parse(iso);
 
   it("finds the next matching minute strictly after the start and not after the end", () => {
-    expect(nextDue(s({ minute: [30], hour: [6] }), t("2026-01-05T06:30:00Z"), t("2026-01-07T00:00:00Z"))).toBe(t("2026-01-06T06:30:00Z"));
-    expect(nextDue(s({ minute: [30], hour: [6] }), t("2026-01-05T06:29:59Z"), t("2026-01-05T06:30:00Z"))).toBe(t("2026-01-05T06:30:00Z"));
-    expect(nextDue(s({ minute: [30], hour: [6] }), t("2026-01-05T06:29:59Z"), t("2026-01-05T06:29:59.999Z"))).toBeUndefined();
+    expect(nextDue(s({ minute: [30], hour: [6] }), t("2026-01-05T06:30:00Z"), t("2026-01-07T00:00:00Z"))).toBe(
+      t("2026-01-06T06:30:00Z"),
+    );
+    expect(nextDue(s({ minute: [30], hour: [6] }), t("2026-01-05T06:29:59Z"), t("2026-01-05T06:30:00Z"))).toBe(
+      t("2026-01-05T06:30:00Z"),
+    );
+    expect(
+      nextDue(s({ minute: [30], hour: [6] }), t("2026-01-05T06:29:59Z"), t("2026-01-05T06:29:59.999Z")),
+    ).toBeUndefined();
   });
 
   it("never matches a day that does not exist, and wraps years", () => {
-    expect(nextDue(s({ day_of_month: [31], month: [2] }), t("2026-01-01T00:00:00Z"), t("2030-01-01T00:00:00Z"))).toBeUndefined();
-    expect(nextDue(s({ hour: [0], day_of_month: [1], month: [1] }), t("2026-01-01T00:00:00Z"), t("2028-01-01T00:00:00Z"))).toBe(t("2027-01-01T00:00:00Z"));
+    expect(
+      nextDue(s({ day_of_month: [31], month: [2] }), t("2026-01-01T00:00:00Z"), t("2030-01-01T00:00:00Z")),
+    ).toBeUndefined();
+    expect(
+      nextDue(s({ hour: [0], day_of_month: [1], month: [1] }), t("2026-01-01T00:00:00Z"), t("2028-01-01T00:00:00Z")),
+    ).toBe(t("2027-01-01T00:00:00Z"));
   });
 });

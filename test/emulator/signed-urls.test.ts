@@ -32,7 +32,10 @@ describe("presigned GET URLs", () => {
   });
 
   it("is refused one millisecond after the hour, with the expiry in the detail", () => {
-    expect(thrown(() => verifyGetUrl(keys, url.searchParams, at(3_600_001)))).toMatchObject({ status: 403, detail: "The signed URL expired at 2026-01-05T07:00:00.000Z" });
+    expect(thrown(() => verifyGetUrl(keys, url.searchParams, at(3_600_001)))).toMatchObject({
+      status: 403,
+      detail: "The signed URL expired at 2026-01-05T07:00:00.000Z",
+    });
   });
 
   it("is refused when signed by another key or when any part changed", () => {
@@ -52,19 +55,39 @@ describe("POST policies", () => {
 
   it("accepts the exact size and falls back to the file part's content type when none is pinned", () => {
     expect(post.fields).not.toHaveProperty("Content-Type");
-    expect(verifyPostPolicy(keys, target, post.fields, { size: 5, contentType: "image/png" }, at(3_600_000))).toEqual({ key: "up/x.bin", contentType: "image/png" });
+    expect(verifyPostPolicy(keys, target, post.fields, { size: 5, contentType: "image/png" }, at(3_600_000))).toEqual({
+      key: "up/x.bin",
+      contentType: "image/png",
+    });
   });
 
   it("refuses another bucket, another size, another key and an expired policy", () => {
-    expect(thrown(() => verifyPostPolicy(keys, { scheme: "s3", bucket: "b2" }, post.fields, { size: 5, contentType: "" }, t0))).toMatchObject({
-      status: 403, detail: 'Invalid according to policy: the bucket must be "b1" but is "b2"',
+    expect(
+      thrown(() =>
+        verifyPostPolicy(keys, { scheme: "s3", bucket: "b2" }, post.fields, { size: 5, contentType: "" }, t0),
+      ),
+    ).toMatchObject({
+      status: 403,
+      detail: 'Invalid according to policy: the bucket must be "b1" but is "b2"',
     });
-    expect(thrown(() => verifyPostPolicy(keys, target, post.fields, { size: 0, contentType: "" }, t0))).toMatchObject({ status: 400, detail: "The file is 0 bytes; the signed policy allows exactly 5 bytes" });
-    expect(thrown(() => verifyPostPolicy(keys, target, { ...post.fields, key: undefined as never }, { size: 5, contentType: "" }, t0))).toMatchObject({
-      status: 403, detail: 'Invalid according to policy: the key must be "up/x.bin" but is missing',
+    expect(thrown(() => verifyPostPolicy(keys, target, post.fields, { size: 0, contentType: "" }, t0))).toMatchObject({
+      status: 400,
+      detail: "The file is 0 bytes; the signed policy allows exactly 5 bytes",
     });
-    expect(thrown(() => verifyPostPolicy(keys, target, post.fields, { size: 5, contentType: "" }, at(3_600_001)))).toMatchObject({ status: 403, detail: "The upload policy expired at 2026-01-05T07:00:00.000Z" });
-    expect(thrown(() => verifyPostPolicy(keys, target, { key: "up/x.bin" }, { size: 5, contentType: "" }, t0))).toMatchObject({ status: 403, detail: "The upload form lacks the policy or signature field" });
+    expect(
+      thrown(() =>
+        verifyPostPolicy(keys, target, { ...post.fields, key: undefined as never }, { size: 5, contentType: "" }, t0),
+      ),
+    ).toMatchObject({
+      status: 403,
+      detail: 'Invalid according to policy: the key must be "up/x.bin" but is missing',
+    });
+    expect(
+      thrown(() => verifyPostPolicy(keys, target, post.fields, { size: 5, contentType: "" }, at(3_600_001))),
+    ).toMatchObject({ status: 403, detail: "The upload policy expired at 2026-01-05T07:00:00.000Z" });
+    expect(
+      thrown(() => verifyPostPolicy(keys, target, { key: "up/x.bin" }, { size: 5, contentType: "" }, t0)),
+    ).toMatchObject({ status: 403, detail: "The upload form lacks the policy or signature field" });
   });
 });
 
@@ -82,7 +105,11 @@ describe("storage paths", () => {
       ["s3://b1//x", "The object key must not be absolute (no slash right after the bucket name)"],
       ["s3://b1/a//x", "The object key must not contain empty segments (//)"],
       ["s3:///x", '"" is not a valid bucket name'],
-    ]) expect(thrown(() => parseStoragePath(path)), path).toMatchObject({ status: 422, detail: [{ loc: ["query", "path"], msg, type: "value_error" }] });
+    ])
+      expect(
+        thrown(() => parseStoragePath(path)),
+        path,
+      ).toMatchObject({ status: 422, detail: [{ loc: ["query", "path"], msg, type: "value_error" }] });
   });
 });
 
@@ -94,7 +121,9 @@ describe("the synchronous multipart parser", () => {
     form.append("policy", "p==");
     form.append("file", new Blob([bin], { type: "application/x-thing" }), "b.bin");
     const req = new Request("http://x.invalid/", { method: "POST", body: form });
-    const { fields, files } = splitForm(parseMultipartSync(Buffer.from(await req.arrayBuffer()), req.headers.get("content-type")!));
+    const { fields, files } = splitForm(
+      parseMultipartSync(Buffer.from(await req.arrayBuffer()), req.headers.get("content-type")!),
+    );
     expect(fields).toEqual({ key: "a/b.bin", policy: "p==" });
     expect(files.get("file")).toMatchObject({ filename: "b.bin", contentType: "application/x-thing" });
     expect(files.get("file")!.data.equals(bin)).toBe(true);
@@ -103,6 +132,9 @@ describe("the synchronous multipart parser", () => {
   it("refuses a body that is not multipart (422) or has no closing boundary (400)", () => {
     expect(thrown(() => parseMultipartSync(Buffer.from("{}"), "application/json"))).toMatchObject({ status: 422 });
     const body = Buffer.from('--xx\r\nContent-Disposition: form-data; name="a"\r\n\r\nvalue');
-    expect(thrown(() => parseMultipartSync(body, "multipart/form-data; boundary=xx"))).toMatchObject({ status: 400, detail: "Malformed multipart body: the closing boundary is missing" });
+    expect(thrown(() => parseMultipartSync(body, "multipart/form-data; boundary=xx"))).toMatchObject({
+      status: 400,
+      detail: "Malformed multipart body: the closing boundary is missing",
+    });
   });
 });

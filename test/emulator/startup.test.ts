@@ -1,5 +1,16 @@
 import { execFileSync, spawn } from "node:child_process";
-import { chmodSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from "node:fs";
+import {
+  chmodSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  symlinkSync,
+  writeFileSync,
+} from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { createInterface } from "node:readline";
@@ -38,7 +49,8 @@ describe("svc-iac emulator (the command)", () => {
     const info = await run.ready;
     expect(info.base_url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/v1$/);
     expect(info).toMatchObject({ client_id: "rt-demo-primary" });
-    for (const k of ["udf_base_url", "user_token", "service_token", "other_user_token", "basic_user_token"]) expect(typeof info[k]).toBe("string");
+    for (const k of ["udf_base_url", "user_token", "service_token", "other_user_token", "basic_user_token"])
+      expect(typeof info[k]).toBe("string");
     const me = await createClient({ baseUrl: info.base_url, token: info.user_token }).account.getSelf();
     expect(me.handle).toBe("dana");
     run.child.kill("SIGTERM");
@@ -67,7 +79,8 @@ describe("svc-iac emulator (the command)", () => {
     second.child.kill("SIGTERM");
     await second.exited;
     const db = readFileSync(join(dataDir, "emulator.sqlite"));
-    for (const t of [a.user_token, a.service_token, a.other_user_token]) expect(db.includes(Buffer.from(t))).toBe(false);
+    for (const t of [a.user_token, a.service_token, a.other_user_token])
+      expect(db.includes(Buffer.from(t))).toBe(false);
   });
 
   it("GIVEN a data dir an earlier version left readable by others (0755, emulator.sqlite 0644) WHEN the emulator starts and writes THEN the folder is 0700 and the database, its WAL and SHM and the master key are 0600", async () => {
@@ -86,8 +99,13 @@ describe("svc-iac emulator (the command)", () => {
       // THEN, while it runs (the WAL and SHM exist only then)
       const mode = (file: string) => statSync(join(dataDir, file)).mode & 0o777;
       expect(mode(".")).toBe(0o700);
-      expect(readdirSync(dataDir).filter((f) => f.startsWith("emulator.sqlite")).sort()).toEqual(["emulator.sqlite", "emulator.sqlite-shm", "emulator.sqlite-wal"]);
-      for (const file of ["emulator.sqlite", "emulator.sqlite-shm", "emulator.sqlite-wal", "master.key"]) expect([file, mode(file)]).toEqual([file, 0o600]);
+      expect(
+        readdirSync(dataDir)
+          .filter((f) => f.startsWith("emulator.sqlite"))
+          .sort(),
+      ).toEqual(["emulator.sqlite", "emulator.sqlite-shm", "emulator.sqlite-wal"]);
+      for (const file of ["emulator.sqlite", "emulator.sqlite-shm", "emulator.sqlite-wal", "master.key"])
+        expect([file, mode(file)]).toEqual([file, 0o600]);
     } finally {
       await emu.close();
     }
@@ -110,7 +128,9 @@ describe("svc-iac emulator (the command)", () => {
     mkdirSync(dataDir);
     writeFileSync(join(dir, "victim"), "keep me\n");
     symlinkSync(join(dir, "victim"), join(dataDir, "emulator.sqlite"));
-    await expect(startEmulator({ dataDir, tickIntervalMs: 0 })).rejects.toThrow(`${join(dataDir, "emulator.sqlite")} is a symlink`);
+    await expect(startEmulator({ dataDir, tickIntervalMs: 0 })).rejects.toThrow(
+      `${join(dataDir, "emulator.sqlite")} is a symlink`,
+    );
     expect(readFileSync(join(dir, "victim"), "utf8")).toBe("keep me\n");
   });
 
@@ -161,10 +181,22 @@ describe("svc-iac emulator (the command)", () => {
 
   it("GIVEN a seed with no paid user WHEN started THEN the ready line's user_token is null, as the other absent tokens are", async () => {
     const seedFile = join(tempDir(), "basic-only.yaml");
-    writeFileSync(seedFile, ["teams:", "  - name: solo", "    users: [{name: Bea, handle: bea, tier: basic, token: fixed-token-bea-0001}]"].join("\n"));
+    writeFileSync(
+      seedFile,
+      [
+        "teams:",
+        "  - name: solo",
+        "    users: [{name: Bea, handle: bea, tier: basic, token: fixed-token-bea-0001}]",
+      ].join("\n"),
+    );
     const run = runCli(["--seed", seedFile]);
     const info = await run.ready;
-    expect(info).toMatchObject({ user_token: null, basic_user_token: "fixed-token-bea-0001", service_token: null, other_user_token: null });
+    expect(info).toMatchObject({
+      user_token: null,
+      basic_user_token: "fixed-token-bea-0001",
+      service_token: null,
+      other_user_token: null,
+    });
     run.child.kill("SIGTERM");
     await run.exited;
   });
@@ -173,15 +205,21 @@ describe("svc-iac emulator (the command)", () => {
     const seedFile = join(tempDir(), "bad.json");
     writeFileSync(seedFile, JSON.stringify({ teams: [{ name: "x", users: [{ tier: "gold" }] }] }));
     const bad = runCli(["--seed", seedFile]);
-    await expect(bad.ready).rejects.toThrow(`${seedFile}:1:32: teams[0].users[0].name: required key "name" is missing; expected a non-empty string`);
+    await expect(bad.ready).rejects.toThrow(
+      `${seedFile}:1:32: teams[0].users[0].name: required key "name" is missing; expected a non-empty string`,
+    );
     const badPort = runCli(["--port", "http"]);
     await expect(badPort.ready).rejects.toThrow('Invalid --port "http": expected a whole number from 0 to 65535.');
     const badLimit = runCli(["--import-max-bytes", "ten"]);
-    await expect(badLimit.ready).rejects.toThrow('Invalid --import-max-bytes "ten": expected a whole number of at least 1.');
+    await expect(badLimit.ready).rejects.toThrow(
+      'Invalid --import-max-bytes "ten": expected a whole number of at least 1.',
+    );
     const badFaults = runCli(["--faults", "503=2"]);
     await expect(badFaults.ready).rejects.toThrow('Invalid fault rate "503=2". A rate is a number from 0 to 1.');
     const badRunLimit = runCli(["--run-time-limit", "soon"]);
-    await expect(badRunLimit.ready).rejects.toThrow('Invalid --run-time-limit "soon": expected a number of seconds above 0 and at most 86400, e.g. 60 or 0.5.');
+    await expect(badRunLimit.ready).rejects.toThrow(
+      'Invalid --run-time-limit "soon": expected a number of seconds above 0 and at most 86400, e.g. 60 or 0.5.',
+    );
   });
 
   it("GIVEN --python and --run-time-limit WHEN UDFs run THEN that interpreter runs them and a long run is stopped at the limit", async () => {
@@ -189,7 +227,10 @@ describe("svc-iac emulator (the command)", () => {
     const run = runCli(["--python", python, "--run-time-limit", "1"]);
     const info = await run.ready;
     const c = createClient({ baseUrl: info.base_url, token: info.user_token, retry: { maxAttempts: 1 } });
-    const which = await c.realtime.runUdf(info.client_id, { stepConfig: { code: "@fused.udf\ndef udf():\n    import sys\n    return sys.executable\n" }, format: "json" });
+    const which = await c.realtime.runUdf(info.client_id, {
+      stepConfig: { code: "@fused.udf\ndef udf():\n    import sys\n    return sys.executable\n" },
+      format: "json",
+    });
     expect(JSON.parse(which.body.toString())).toBe(python);
     const slow = { code: "@fused.udf\ndef udf():\n    import time\n    time.sleep(30)\n" };
     await expect(c.realtime.runUdf(info.client_id, { stepConfig: slow, format: "json" })).rejects.toMatchObject({
@@ -206,10 +247,12 @@ describe("svc-iac emulator (the command)", () => {
     const run = runCli(["--python", "/nonexistent/python3"]);
     const info = await run.ready;
     const c = createClient({ baseUrl: info.base_url, token: info.user_token, retry: { maxAttempts: 1 } });
-    await expect(c.realtime.runUdf(info.client_id, { stepConfig: { code: "" }, format: "json" })).rejects.toMatchObject({
-      status: 501,
-      detail: expect.stringContaining("The Python interpreter was not found"),
-    });
+    await expect(c.realtime.runUdf(info.client_id, { stepConfig: { code: "" }, format: "json" })).rejects.toMatchObject(
+      {
+        status: 501,
+        detail: expect.stringContaining("The Python interpreter was not found"),
+      },
+    );
     expect((await c.account.getSelf()).handle).toBe("dana");
     await c.close();
     run.child.kill("SIGTERM");
@@ -222,7 +265,10 @@ describe("svc-iac emulator --seed: errors of the seed file", () => {
   async function startWithSeed(name: string, lines: string[]) {
     const dir = tempDir();
     writeFileSync(join(dir, name), lines.join("\n"));
-    const child = spawn(NODE, [CLI, "emulator", "--seed", name, "--data-dir", "data"], { cwd: dir, stdio: ["ignore", "pipe", "pipe"] });
+    const child = spawn(NODE, [CLI, "emulator", "--seed", name, "--data-dir", "data"], {
+      cwd: dir,
+      stdio: ["ignore", "pipe", "pipe"],
+    });
     let stdout = "";
     let stderr = "";
     child.stdout.on("data", (d) => (stdout += d));
@@ -308,25 +354,52 @@ describe("svc-iac emulator --seed: errors of the seed file", () => {
     const syntax = await startWithSeed("seed.yaml", ["teams:", "  - name: a", "   billing: true"]);
     expect(syntax.code).toBe(1);
     expect(syntax.stderr).toContain("seed.yaml:3:1: YAML syntax error: ");
-    const twice = await startWithSeed("seed.yaml", ["teams:", "  - name: a", "    billing: true", "    billing: false"]);
-    expect(twice.stderr).toContain('seed.yaml:4:5: teams[0]: duplicate key "billing" (first at line 3); each key may appear once');
+    const twice = await startWithSeed("seed.yaml", [
+      "teams:",
+      "  - name: a",
+      "    billing: true",
+      "    billing: false",
+    ]);
+    expect(twice.stderr).toContain(
+      'seed.yaml:4:5: teams[0]: duplicate key "billing" (first at line 3); each key may appear once',
+    );
   });
 
   it("GIVEN --seed naming no file WHEN started THEN it says the seed file does not exist and where it looked, and exits 1", async () => {
     const dir = tempDir();
-    const child = spawn(NODE, [CLI, "emulator", "--seed", "seeds/nope.yaml"], { cwd: dir, stdio: ["ignore", "pipe", "pipe"] });
+    const child = spawn(NODE, [CLI, "emulator", "--seed", "seeds/nope.yaml"], {
+      cwd: dir,
+      stdio: ["ignore", "pipe", "pipe"],
+    });
     let stderr = "";
     child.stderr.on("data", (d) => (stderr += d));
     expect(await new Promise((r) => child.once("exit", r))).toBe(1);
-    expect(stderr).toBe(`svc-iac: the seed file seeds/nope.yaml does not exist (looked for ${join(dir, "seeds/nope.yaml")}).\n`);
+    expect(stderr).toBe(
+      `svc-iac: the seed file seeds/nope.yaml does not exist (looked for ${join(dir, "seeds/nope.yaml")}).\n`,
+    );
   });
 });
 
 describe("fault injection", () => {
   it("parses every documented option", () => {
-    expect(parseFaultSpec("seed=7,500=0.1,502=0.2,503=0.05,429=0.1,retry-after=3,reset=0.02,lost=0.1,latency=5-20,methods=post|put,paths=/udf/|/collection/,after=2,count=9")).toEqual({
-      seed: 7, error500: 0.1, error502: 0.2, error503: 0.05, rate429: 0.1, retryAfterSeconds: 3, reset: 0.02, lost: 0.1,
-      latencyMs: [5, 20], methods: ["POST", "PUT"], paths: ["/udf/", "/collection/"], after: 2, count: 9,
+    expect(
+      parseFaultSpec(
+        "seed=7,500=0.1,502=0.2,503=0.05,429=0.1,retry-after=3,reset=0.02,lost=0.1,latency=5-20,methods=post|put,paths=/udf/|/collection/,after=2,count=9",
+      ),
+    ).toEqual({
+      seed: 7,
+      error500: 0.1,
+      error502: 0.2,
+      error503: 0.05,
+      rate429: 0.1,
+      retryAfterSeconds: 3,
+      reset: 0.02,
+      lost: 0.1,
+      latencyMs: [5, 20],
+      methods: ["POST", "PUT"],
+      paths: ["/udf/", "/collection/"],
+      after: 2,
+      count: 9,
     });
     expect(() => parseFaultSpec("boom=1")).toThrow(/Invalid fault "boom=1"/);
   });

@@ -8,35 +8,62 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { describeUdfs, runUdf, tileBounds } from "../../src/emulator/udf-runner";
 
-const body = (code: string, headers: { module_name: string; source_code: string }[] = []) => ({ code, headers, name: "demo" });
+const body = (code: string, headers: { module_name: string; source_code: string }[] = []) => ({
+  code,
+  headers,
+  name: "demo",
+});
 
 describe("runUdf", () => {
   it("GIVEN a body with a helper module WHEN run THEN the entrypoint's value comes back, with prints captured", async () => {
     const r = await runUdf({
-      body: body('@fused.udf(cache_max_age="10m")\ndef udf(city: str = "nyc", n: int = 2):\n    import utils\n    print("hello from", city)\n    return utils.rows(city, n)\n', [
-        { module_name: "utils", source_code: "def rows(city, n):\n    return [{'city': city, 'i': i} for i in range(n)]\n" },
-      ]),
+      body: body(
+        '@fused.udf(cache_max_age="10m")\ndef udf(city: str = "nyc", n: int = 2):\n    import utils\n    print("hello from", city)\n    return utils.rows(city, n)\n',
+        [
+          {
+            module_name: "utils",
+            source_code: "def rows(city, n):\n    return [{'city': city, 'i': i} for i in range(n)]\n",
+          },
+        ],
+      ),
       parameters: { city: "sf", n: "3" },
     });
-    expect(r).toMatchObject({ ok: true, value: [{ city: "sf", i: 0 }, { city: "sf", i: 1 }, { city: "sf", i: 2 }], cacheMaxAgeSeconds: 600, contentType: "application/json" });
+    expect(r).toMatchObject({
+      ok: true,
+      value: [
+        { city: "sf", i: 0 },
+        { city: "sf", i: 1 },
+        { city: "sf", i: 2 },
+      ],
+      cacheMaxAgeSeconds: 600,
+      contentType: "application/json",
+    });
     expect(r.stdout).toBe("hello from sf\n");
   });
 
   it("GIVEN `import fused` and a decorator without arguments WHEN run THEN it works too", async () => {
-    const r = await runUdf({ body: body("import fused\n\n@fused.udf\ndef udf(flag: bool = False):\n    return {'flag': flag}\n"), parameters: { flag: "true" } });
+    const r = await runUdf({
+      body: body("import fused\n\n@fused.udf\ndef udf(flag: bool = False):\n    return {'flag': flag}\n"),
+      parameters: { flag: "true" },
+    });
     expect(r).toMatchObject({ ok: true, value: { flag: true }, cacheMaxAgeSeconds: null });
   });
 
   it("GIVEN a tile run THEN the entrypoint sees its tile's bounds and coordinates", async () => {
     const r = await runUdf({
-      body: body("@fused.udf\ndef udf(bounds: fused.types.Bounds = None, z: int = 0, x: int = 0, y: int = 0):\n    return {'bounds': bounds, 'zxy': [z, x, y]}\n"),
+      body: body(
+        "@fused.udf\ndef udf(bounds: fused.types.Bounds = None, z: int = 0, x: int = 0, y: int = 0):\n    return {'bounds': bounds, 'zxy': [z, x, y]}\n",
+      ),
       tile: tileBounds(1, 1, 0),
     });
     expect(r).toMatchObject({ ok: true, value: { bounds: [0, 0, 180, expect.closeTo(85.0511, 3)], zxy: [1, 1, 0] } });
   });
 
   it("GIVEN format csv and a list of objects THEN the output is CSV text", async () => {
-    const r = await runUdf({ body: body("@fused.udf\ndef udf():\n    return [{'a': 1, 'b': 'x'}, {'a': 2, 'b': 'y'}]\n"), format: "csv" });
+    const r = await runUdf({
+      body: body("@fused.udf\ndef udf():\n    return [{'a': 1, 'b': 'x'}, {'a': 2, 'b': 'y'}]\n"),
+      format: "csv",
+    });
     expect(r).toMatchObject({ ok: true, outputText: "a,b\n1,x\n2,y\n", contentType: "text/csv; charset=utf-8" });
   });
 
@@ -49,12 +76,27 @@ describe("runUdf", () => {
     );
     const code = "@fused.udf\ndef udf():\n    import pandas as pd\n    return pd.DataFrame()\n";
     const asJson = await runUdf({ body: body(code), env: { PYTHONPATH: dir } });
-    expect(asJson).toMatchObject({ ok: true, value: { to_json: [["date_format", "iso"], ["orient", "records"]] } });
-    expect(await runUdf({ body: body(code), env: { PYTHONPATH: dir }, format: "csv" })).toMatchObject({ ok: true, outputText: "a\n1\n" });
+    expect(asJson).toMatchObject({
+      ok: true,
+      value: {
+        to_json: [
+          ["date_format", "iso"],
+          ["orient", "records"],
+        ],
+      },
+    });
+    expect(await runUdf({ body: body(code), env: { PYTHONPATH: dir }, format: "csv" })).toMatchObject({
+      ok: true,
+      outputText: "a\n1\n",
+    });
   });
 
   it("GIVEN a UDF that raises THEN the failure carries a traceback starting in the UDF's code", async () => {
-    const r = await runUdf({ body: body("@fused.udf\ndef udf():\n    import utils\n    return utils.boom()\n", [{ module_name: "utils", source_code: "def boom():\n    raise ValueError('bad city')\n" }]) });
+    const r = await runUdf({
+      body: body("@fused.udf\ndef udf():\n    import utils\n    return utils.boom()\n", [
+        { module_name: "utils", source_code: "def boom():\n    raise ValueError('bad city')\n" },
+      ]),
+    });
     expect(r).toMatchObject({ ok: false, kind: "exception", message: "ValueError: bad city" });
     if (r.ok) return;
     expect(r.traceback).toContain('File "demo.py", line 4, in udf');
@@ -64,16 +106,28 @@ describe("runUdf", () => {
   });
 
   it("GIVEN a run over the time limit THEN the process is killed and the failure says timeout", async () => {
-    const r = await runUdf({ body: body("@fused.udf\ndef udf():\n    import time\n    print('started', flush=True)\n    time.sleep(30)\n"), timeoutMs: 700 });
+    const r = await runUdf({
+      body: body("@fused.udf\ndef udf():\n    import time\n    print('started', flush=True)\n    time.sleep(30)\n"),
+      timeoutMs: 700,
+    });
     expect(r).toMatchObject({ ok: false, kind: "timeout", stdout: "started\n" });
     expect(r.durationMs).toBeLessThan(10_000);
   });
 
   it("GIVEN fused.cache and fused.load THEN the first memoizes and the second says the emulator lacks it", async () => {
-    const cached = await runUdf({ body: body("calls = []\n\n@fused.cache\ndef f(n):\n    calls.append(n)\n    return n\n\n@fused.udf\ndef udf():\n    f(1); f(1); f(2)\n    return calls\n") });
+    const cached = await runUdf({
+      body: body(
+        "calls = []\n\n@fused.cache\ndef f(n):\n    calls.append(n)\n    return n\n\n@fused.udf\ndef udf():\n    f(1); f(1); f(2)\n    return calls\n",
+      ),
+    });
     expect(cached).toMatchObject({ ok: true, value: [1, 2] });
     const load = await runUdf({ body: body("@fused.udf\ndef udf():\n    return fused.load('other')\n") });
-    expect(load).toMatchObject({ ok: false, kind: "exception", message: "AttributeError: fused.load is not available in the svc-iac emulator (its fused shim provides udf, cache and types)" });
+    expect(load).toMatchObject({
+      ok: false,
+      kind: "exception",
+      message:
+        "AttributeError: fused.load is not available in the svc-iac emulator (its fused shim provides udf, cache and types)",
+    });
   });
 
   it("GIVEN credentials in the emulator's environment THEN UDF code cannot read them", async () => {
@@ -99,8 +153,18 @@ describe("runUdf", () => {
 
 describe("describeUdfs", () => {
   it("reads each entrypoint's parameters, docstring and cache age without running the code", async () => {
-    const d = await describeUdfs({ bodies: [{ code: "def udf(:\n" }, { code: 'import nonexistent_module\n@fused.udf(cache_max_age="1h")\ndef udf(city: str = "nyc", limit: int = 500, *, scale: float, tags: list = None):\n    """Loads listings."""\n' }] });
-    expect(d).toMatchObject({ ok: true, descriptions: [{ ok: false, kind: "exception", message: expect.stringContaining("SyntaxError") }, {}] });
+    const d = await describeUdfs({
+      bodies: [
+        { code: "def udf(:\n" },
+        {
+          code: 'import nonexistent_module\n@fused.udf(cache_max_age="1h")\ndef udf(city: str = "nyc", limit: int = 500, *, scale: float, tags: list = None):\n    """Loads listings."""\n',
+        },
+      ],
+    });
+    expect(d).toMatchObject({
+      ok: true,
+      descriptions: [{ ok: false, kind: "exception", message: expect.stringContaining("SyntaxError") }, {}],
+    });
     if (!d.ok) return;
     expect(d.descriptions[1]).toEqual({
       ok: true,
@@ -119,12 +183,17 @@ describe("describeUdfs", () => {
 describe("stopping runs", () => {
   it("GIVEN a running UDF WHEN its signal is aborted THEN the process is killed and the run fails with kind stopped", async () => {
     const controller = new AbortController();
-    const started = runUdf({ body: body("@fused.udf\ndef udf():\n    import time\n    print('running', flush=True)\n    time.sleep(30)\n"), signal: controller.signal });
+    const started = runUdf({
+      body: body("@fused.udf\ndef udf():\n    import time\n    print('running', flush=True)\n    time.sleep(30)\n"),
+      signal: controller.signal,
+    });
     setTimeout(() => controller.abort(), 800);
     const r = await started;
     expect(r).toMatchObject({ ok: false, kind: "stopped", message: "The UDF run was stopped before it finished" });
     expect(r.durationMs).toBeLessThan(10_000);
-    expect(await runUdf({ body: body("@fused.udf\ndef udf():\n    return 1\n"), signal: controller.signal })).toMatchObject({ ok: false, kind: "stopped" });
+    expect(
+      await runUdf({ body: body("@fused.udf\ndef udf():\n    return 1\n"), signal: controller.signal }),
+    ).toMatchObject({ ok: false, kind: "stopped" });
   });
 });
 

@@ -12,9 +12,20 @@ const ROOT = join(__dirname, "../..");
 const SCHEMA = join(ROOT, "schemas/pulumi/schema.json");
 const example = (dir: string, file: string) => readFileSync(join(ROOT, "examples", dir, file), "utf8");
 
-type Spec = { type?: string; $ref?: string; items?: Spec; additionalProperties?: Spec; oneOf?: Spec[]; properties?: Record<string, Spec>; enum?: unknown[] };
+type Spec = {
+  type?: string;
+  $ref?: string;
+  items?: Spec;
+  additionalProperties?: Spec;
+  oneOf?: Spec[];
+  properties?: Record<string, Spec>;
+  enum?: unknown[];
+};
 /** What a value in a program is: a primitive, a list of values, an object of named values, or anything (an output of unknown shape). */
-type Value = { kind: "string" | "number" | "boolean" | "any" } | { kind: "array"; items: Value[] } | { kind: "object"; fields: Record<string, Value> };
+type Value =
+  | { kind: "string" | "number" | "boolean" | "any" }
+  | { kind: "array"; items: Value[] }
+  | { kind: "object"; fields: Record<string, Value> };
 
 interface Schema {
   resources: Record<string, { inputProperties?: Record<string, Spec>; properties?: Record<string, Spec> }>;
@@ -35,7 +46,10 @@ function fits(schema: Schema, spec: Spec, value: Value, path: string): string[] 
   if (value.kind === "any") return [];
   if (spec.$ref === "pulumi.json#/Any") return [];
   const s = resolve(schema, spec);
-  if (s.oneOf) return s.oneOf.some((o) => fits(schema, o, value, path).length === 0) ? [] : [`${path}: ${value.kind} fits none of its types`];
+  if (s.oneOf)
+    return s.oneOf.some((o) => fits(schema, o, value, path).length === 0)
+      ? []
+      : [`${path}: ${value.kind} fits none of its types`];
   const type = s.type ?? (s.properties ? "object" : undefined);
   switch (value.kind) {
     case "string":
@@ -49,9 +63,13 @@ function fits(schema: Schema, spec: Spec, value: Value, path: string): string[] 
     case "object":
       if (type !== "object") return [`${path}: an object, but the schema says ${type}`];
       if (s.properties) {
-        return Object.entries(value.fields).flatMap(([k, v]) => (s.properties![k] ? fits(schema, s.properties![k]!, v, `${path}.${k}`) : [`${path}.${k}: no such property`]));
+        return Object.entries(value.fields).flatMap(([k, v]) =>
+          s.properties![k] ? fits(schema, s.properties![k]!, v, `${path}.${k}`) : [`${path}.${k}: no such property`],
+        );
       }
-      return s.additionalProperties ? Object.entries(value.fields).flatMap(([k, v]) => fits(schema, s.additionalProperties!, v, `${path}.${k}`)) : [];
+      return s.additionalProperties
+        ? Object.entries(value.fields).flatMap(([k, v]) => fits(schema, s.additionalProperties!, v, `${path}.${k}`))
+        : [];
   }
 }
 
@@ -76,7 +94,9 @@ function check(schema: Schema, declared: Declared[]): string[] {
 function yamlProgram(schema: Schema): Declared[] {
   const doc = parse(example("pulumi-yaml", "Pulumi.yaml"));
   const variables: Record<string, Value> = {};
-  for (const [name, v] of Object.entries(doc.variables ?? {})) variables[name] = (v as Record<string, unknown>)["fn::readFile"] !== undefined ? { kind: "string" } : { kind: "any" };
+  for (const [name, v] of Object.entries(doc.variables ?? {}))
+    variables[name] =
+      (v as Record<string, unknown>)["fn::readFile"] !== undefined ? { kind: "string" } : { kind: "any" };
   for (const [name, c] of Object.entries(doc.config ?? {})) variables[name] = { kind: (c as { type: "string" }).type };
   const typeOf = (name: string) => doc.resources[name]?.type as string;
   const value = (v: unknown): Value => {
@@ -89,17 +109,24 @@ function yamlProgram(schema: Schema): Declared[] {
       const out = schema.resources[typeOf(name!)]?.properties?.[prop];
       if (!out) throw new Error(`Pulumi.yaml: ${v} names no output of ${typeOf(name!)}`);
       const t = resolve(schema, out).type;
-      return t === "string" || t === "boolean" || t === "number" ? { kind: t } : t === "integer" ? { kind: "number" } : { kind: "any" };
+      return t === "string" || t === "boolean" || t === "number"
+        ? { kind: t }
+        : t === "integer"
+          ? { kind: "number" }
+          : { kind: "any" };
     }
     if (typeof v === "number" || typeof v === "boolean") return { kind: typeof v as "number" | "boolean" };
     if (Array.isArray(v)) return { kind: "array", items: v.map(value) };
-    if (v && typeof v === "object") return { kind: "object", fields: Object.fromEntries(Object.entries(v).map(([k, x]) => [k, value(x)])) };
+    if (v && typeof v === "object")
+      return { kind: "object", fields: Object.fromEntries(Object.entries(v).map(([k, x]) => [k, value(x)])) };
     return { kind: "any" };
   };
-  return Object.values(doc.resources as Record<string, { type: string; properties: Record<string, unknown> }>).map((r) => ({
-    type: r.type,
-    inputs: Object.fromEntries(Object.entries(r.properties ?? {}).map(([k, v]) => [k, value(v)])),
-  }));
+  return Object.values(doc.resources as Record<string, { type: string; properties: Record<string, unknown> }>).map(
+    (r) => ({
+      type: r.type,
+      inputs: Object.fromEntries(Object.entries(r.properties ?? {}).map(([k, v]) => [k, value(v)])),
+    }),
+  );
 }
 
 // Python: `svc.Kind("name", key=value, ...)` calls; keyword arguments in snake_case, as the generated SDK names them.
@@ -148,7 +175,10 @@ function pythonProgram(schema: Schema): Declared[] {
       if (v.startsWith("{")) {
         const fields = topLevel(v.slice(1, -1)).map((f) => /^["']([^"']+)["']\s*:\s*([\s\S]+)$/.exec(f)!);
         // Dicts for the SDK's input types use its snake_case names; free-form maps keep their keys.
-        return { kind: "object", fields: Object.fromEntries(fields.map(([, k, x]) => [k!.includes(":") ? k! : camel(k!), value(x!)])) };
+        return {
+          kind: "object",
+          fields: Object.fromEntries(fields.map(([, k, x]) => [k!.includes(":") ? k! : camel(k!), value(x!)])),
+        };
       }
       const ref = /^(\w+)\.(\w+)$/.exec(v);
       if (ref && vars[ref[1]!]) {
@@ -160,8 +190,15 @@ function pythonProgram(schema: Schema): Declared[] {
       }
       return { kind: "any" };
     };
-    const args = topLevel(text.slice(start, i - 1)).slice(1).filter((a) => !a.startsWith("opts="));
-    out.push({ type, inputs: Object.fromEntries(args.map((a) => /^(\w+)=([\s\S]+)$/.exec(a)!).map(([, k, v]) => [camel(k!), value(v!)])) });
+    const args = topLevel(text.slice(start, i - 1))
+      .slice(1)
+      .filter((a) => !a.startsWith("opts="));
+    out.push({
+      type,
+      inputs: Object.fromEntries(
+        args.map((a) => /^(\w+)=([\s\S]+)$/.exec(a)!).map(([, k, v]) => [camel(k!), value(v!)]),
+      ),
+    });
   }
   return out;
 }
@@ -169,13 +206,21 @@ function pythonProgram(schema: Schema): Declared[] {
 describe("the Pulumi YAML and Python examples", () => {
   it("each declare a canvas, two UDFs read from files, a share and a cronjob", () => {
     const yaml = parse(example("pulumi-yaml", "Pulumi.yaml"));
-    const yamlTypes = Object.values(yaml.resources as Record<string, { type: string }>).map((r) => r.type).sort();
-    const pyTypes = [...example("pulumi-python", "__main__.py").matchAll(/= svc\.(\w+)\(/g)].map((m) => `svc:index:${m[1]}`).sort();
+    const yamlTypes = Object.values(yaml.resources as Record<string, { type: string }>)
+      .map((r) => r.type)
+      .sort();
+    const pyTypes = [...example("pulumi-python", "__main__.py").matchAll(/= svc\.(\w+)\(/g)]
+      .map((m) => `svc:index:${m[1]}`)
+      .sort();
     const wanted = ["svc:index:Canvas", "svc:index:CanvasShare", "svc:index:Cronjob", "svc:index:Udf", "svc:index:Udf"];
     expect(yamlTypes).toEqual(wanted);
     expect(pyTypes).toEqual(wanted);
     // The UDFs' code is read from the .py files beside each program.
-    expect(Object.values(yaml.variables).map((v: any) => v["fn::readFile"])).toEqual(["./udfs/loader.py", "./udfs/utils.py", "./udfs/stats.py"]);
+    expect(Object.values(yaml.variables).map((v: any) => v["fn::readFile"])).toEqual([
+      "./udfs/loader.py",
+      "./udfs/utils.py",
+      "./udfs/stats.py",
+    ]);
     for (const f of ["loader.py", "utils.py", "stats.py"]) {
       expect(existsSync(join(ROOT, "examples/pulumi-yaml/udfs", f))).toBe(true);
       expect(existsSync(join(ROOT, "examples/pulumi-python/udfs", f))).toBe(true);
@@ -187,7 +232,11 @@ describe("the Pulumi YAML and Python examples", () => {
     expect(check(schema, yamlProgram(schema))).toEqual([]);
     expect(check(schema, pythonProgram(schema))).toEqual([]);
     // AND the check can fail: a misspelt property and a wrong type are found
-    expect(check(schema, [{ type: "svc:index:Canvas", inputs: { nam: { kind: "string" }, allowPublicRead: { kind: "string" } } }])).toEqual([
+    expect(
+      check(schema, [
+        { type: "svc:index:Canvas", inputs: { nam: { kind: "string" }, allowPublicRead: { kind: "string" } } },
+      ]),
+    ).toEqual([
       "svc:index:Canvas.nam: no such input",
       "svc:index:Canvas.allowPublicRead: a string, but the schema says boolean",
     ]);

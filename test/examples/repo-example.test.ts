@@ -22,7 +22,8 @@ const API_KEY = "example-api-key-3c9d51e7";
 /** The environment of `npm start`: no platform configured (so the embedded emulator), the example's one secret. */
 function startEnv(): NodeJS.ProcessEnv {
   const env: NodeJS.ProcessEnv = { ...process.env, EXAMPLE_API_KEY: API_KEY, NO_COLOR: "1" };
-  for (const name of Object.keys(env)) if (/SVC_(BASE_URL|UDF_BASE_URL|TOKEN|SERVICE_TOKEN)$/.test(name)) delete env[name];
+  for (const name of Object.keys(env))
+    if (/SVC_(BASE_URL|UDF_BASE_URL|TOKEN|SERVICE_TOKEN)$/.test(name)) delete env[name];
   return env;
 }
 
@@ -56,7 +57,9 @@ const startArgs = (repo: string) => ["apply", repo, "--auto-approve", "--outputs
 describe("the example repository", () => {
   it("is what npm start applies, with the same flags this test uses", () => {
     const start = JSON.parse(readFileSync(join(ROOT, "package.json"), "utf8")).scripts.start as string;
-    expect(start).toContain("node dist/cli/main.js apply examples/repo --auto-approve --outputs examples/repo/.svc-iac/outputs.json");
+    expect(start).toContain(
+      "node dist/cli/main.js apply examples/repo --auto-approve --outputs examples/repo/.svc-iac/outputs.json",
+    );
     expect(start).toContain("EXAMPLE_API_KEY=");
     expect(start).toContain("&& node dist/cli/main.js test examples/repo");
   });
@@ -72,8 +75,14 @@ describe("the example repository", () => {
   it("has a preview target: pull request 42 gets prefixed names and its own state", async () => {
     const r = await loadRepository(EXAMPLE, { target: "preview", env: { EXAMPLE_API_KEY: API_KEY, PR_NUMBER: "42" } });
     if (!r.ok) throw new Error(r.errors.map(formatLoadError).join("\n"));
-    expect(r.project.objects.filter((o) => o.kind === "Canvas").map((o) => o.inputs.name)).toEqual(["pr_42_listings", "pr_42_ops_reports"]);
-    expect(r.project.settings.state).toEqual({ kind: "remote", url: "s3://demo-bucket/svc-iac/previews/pr-42/listings-demo/preview" });
+    expect(r.project.objects.filter((o) => o.kind === "Canvas").map((o) => o.inputs.name)).toEqual([
+      "pr_42_listings",
+      "pr_42_ops_reports",
+    ]);
+    expect(r.project.settings.state).toEqual({
+      kind: "remote",
+      url: "s3://demo-bucket/svc-iac/previews/pr-42/listings-demo/preview",
+    });
   });
 
   describe("GIVEN a fresh copy and no platform configured", () => {
@@ -102,7 +111,10 @@ describe("the example repository", () => {
     });
 
     it("THEN its svc-iac test runs the example's tests on the deployed UDF, and they pass", () => {
-      expect({ code: tests.code, stderr: tests.stderr }).toEqual({ code: 0, stderr: expect.stringContaining("using the embedded emulator") });
+      expect({ code: tests.code, stderr: tests.stderr }).toEqual({
+        code: 0,
+        stderr: expect.stringContaining("using the embedded emulator"),
+      });
       expect(tests.stdout).toContain("Testing listings-demo (default) on real-time instance");
       expect(tests.stdout).toMatch(/✓ udf\.ops_reports\/price_bands: default prices \(\d+ ms\)/);
       expect(tests.stdout).toMatch(/✓ udf\.ops_reports\/price_bands: narrower bands/);
@@ -114,7 +126,11 @@ describe("the example repository", () => {
       const file = join(repo, ".svc-iac/outputs.json");
       expect(statSync(file).mode & 0o777).toBe(0o600);
       const tokens = JSON.parse(readFileSync(file, "utf8")).tokens as Record<string, { token: string }>;
-      expect(Object.keys(tokens).sort()).toEqual(["service_account.listings-deployer", "share.listings", "udf.listings/loader"]);
+      expect(Object.keys(tokens).sort()).toEqual([
+        "service_account.listings-deployer",
+        "share.listings",
+        "udf.listings/loader",
+      ]);
       const printed = first.stdout + first.stderr + tests.stdout + tests.stderr + second.stdout + second.stderr;
       for (const { token } of Object.values(tokens)) {
         expect(token.length).toBeGreaterThan(8);

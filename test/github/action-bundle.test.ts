@@ -5,7 +5,18 @@
  * Also: the committed bundle is exactly what a fresh build of the sources gives.
  */
 import { spawn } from "node:child_process";
-import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import {
+  copyFileSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  realpathSync,
+  rmSync,
+  symlinkSync,
+  writeFileSync,
+} from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -31,7 +42,9 @@ beforeAll(async () => {
   gh = await startFakeGithub();
   mkdirSync(actionDir, { recursive: true });
   copyFileSync(join(ROOT, "dist-action", "index.js"), join(actionDir, "index.js"));
-  for (const [path, text] of Object.entries(starterFiles({ project: "bundle", schemaBase: "node_modules/svc-iac/schemas" }))) {
+  for (const [path, text] of Object.entries(
+    starterFiles({ project: "bundle", schemaBase: "node_modules/svc-iac/schemas" }),
+  )) {
     mkdirSync(dirname(join(workspace, "infra", path)), { recursive: true });
     writeFileSync(join(workspace, "infra", path), text);
   }
@@ -53,7 +66,11 @@ interface Run {
  * Runs the bundle as the runner does: every declared input set (given value or its default),
  * named `INPUT_` + the name upper-cased with spaces as `_` (hyphens kept).
  */
-async function runBundle(inputs: Record<string, string>, runner: Record<string, string>, step: Record<string, string> = {}): Promise<Run> {
+async function runBundle(
+  inputs: Record<string, string>,
+  runner: Record<string, string>,
+  step: Record<string, string> = {},
+): Promise<Run> {
   const run = mkdtempSync(join(root, "run-"));
   const env: Record<string, string> = {
     PATH: dirname(process.execPath),
@@ -79,13 +96,23 @@ async function runBundle(inputs: Record<string, string>, runner: Record<string, 
   }
   writeFileSync(env.GITHUB_OUTPUT, "");
   writeFileSync(env.GITHUB_STEP_SUMMARY, "");
-  const child = spawn(process.execPath, [join(actionDir, "index.js")], { cwd: workspace, env, stdio: ["ignore", "pipe", "pipe"] });
+  const child = spawn(process.execPath, [join(actionDir, "index.js")], {
+    cwd: workspace,
+    env,
+    stdio: ["ignore", "pipe", "pipe"],
+  });
   let stdout = "";
   let stderr = "";
   child.stdout.on("data", (c) => (stdout += String(c)));
   child.stderr.on("data", (c) => (stderr += String(c)));
   const code = await new Promise<number | null>((res) => child.on("close", res));
-  return { code, stdout, stderr, outputs: parseOutputs(readFileSync(env.GITHUB_OUTPUT, "utf8")), summary: readFileSync(env.GITHUB_STEP_SUMMARY, "utf8") };
+  return {
+    code,
+    stdout,
+    stderr,
+    outputs: parseOutputs(readFileSync(env.GITHUB_OUTPUT, "utf8")),
+    summary: readFileSync(env.GITHUB_STEP_SUMMARY, "utf8"),
+  };
 }
 
 /** The `GITHUB_OUTPUT` file as the runner reads it: `name=value` lines and `name<<DELIM` blocks. */
@@ -98,20 +125,27 @@ function parseOutputs(text: string): Record<string, string> {
       const end = lines.indexOf(heredoc[2], i + 1);
       out[heredoc[1]] = lines.slice(i + 1, end).join("\n");
       i = end;
-    } else if (lines[i].includes("=")) out[lines[i].slice(0, lines[i].indexOf("="))] = lines[i].slice(lines[i].indexOf("=") + 1);
+    } else if (lines[i].includes("="))
+      out[lines[i].slice(0, lines[i].indexOf("="))] = lines[i].slice(lines[i].indexOf("=") + 1);
   }
   return out;
 }
 
 function pullRequestEvent(number: number): Record<string, string> {
   const path = join(root, `event-${number}.json`);
-  writeFileSync(path, JSON.stringify({ number, pull_request: { number, head: { sha: "fedcba9876543210fedcba9876543210fedcba98" } } }));
+  writeFileSync(
+    path,
+    JSON.stringify({ number, pull_request: { number, head: { sha: "fedcba9876543210fedcba9876543210fedcba98" } } }),
+  );
   return { GITHUB_EVENT_NAME: "pull_request", GITHUB_EVENT_PATH: path };
 }
 
 describe("the bundled action", () => {
   it("is exactly a fresh build of the sources", async () => {
-    const child = spawn(process.execPath, [join(ROOT, "scripts", "build-action.mjs"), "--check"], { cwd: ROOT, stdio: ["ignore", "pipe", "pipe"] });
+    const child = spawn(process.execPath, [join(ROOT, "scripts", "build-action.mjs"), "--check"], {
+      cwd: ROOT,
+      stdio: ["ignore", "pipe", "pipe"],
+    });
     let out = "";
     child.stdout.on("data", (c) => (out += String(c)));
     child.stderr.on("data", (c) => (out += String(c)));
@@ -123,17 +157,28 @@ describe("the bundled action", () => {
   it("GIVEN only its file in the action folder WHEN plan runs on a pull request THEN it sets the outputs, writes the summary and posts one comment, and the check stays green", async () => {
     expect(readdirSync(actionDir)).toEqual(["index.js"]);
     const pr = gh.addPullRequest("Add the hello UDF");
-    const platform = { SVC_BASE_URL: fx.emu.baseUrl, SVC_UDF_BASE_URL: fx.emu.udfBaseUrl, SVC_TOKEN: fx.emu.tokens.user_token };
+    const platform = {
+      SVC_BASE_URL: fx.emu.baseUrl,
+      SVC_UDF_BASE_URL: fx.emu.udfBaseUrl,
+      SVC_TOKEN: fx.emu.tokens.user_token,
+    };
     const r = await runBundle({ command: "plan", "working-directory": "infra" }, pullRequestEvent(pr), platform);
     expect(r.stderr).not.toMatch(/Error|Cannot find module/);
     // Changes are not a failure: the step exits 0 by default, and the log, the outputs and action.yml agree.
     expect(declared["detailed-exitcode"]?.default).toBe("false");
     expect(r.code).toBe(0);
-    expect(r.outputs).toMatchObject({ "exit-code": "0", "has-changes": "true", "has-drift": "false", "report-path": join(workspace, "svc-iac-report") });
+    expect(r.outputs).toMatchObject({
+      "exit-code": "0",
+      "has-changes": "true",
+      "has-drift": "false",
+      "report-path": join(workspace, "svc-iac-report"),
+    });
     expect(r.stdout).toContain("svc-iac plan: exit code 0 (has-changes: true)\n");
     const comments = gh.comments.filter((c) => c.issueNumber === pr);
     expect(comments).toHaveLength(1);
-    expect(r.outputs["comment-url"]).toBe(`${gh.url}/web/${gh.owner}/${gh.repo}/issues/${pr}#issuecomment-${comments[0].id}`);
+    expect(r.outputs["comment-url"]).toBe(
+      `${gh.url}/web/${gh.owner}/${gh.repo}/issues/${pr}#issuecomment-${comments[0].id}`,
+    );
     expect(comments[0].body).toContain("<!-- svc-iac:plan project=bundle target=default -->");
     for (const text of [comments[0].body, r.summary]) {
       expect(text).toContain("canvas.bundle");
@@ -161,15 +206,30 @@ describe("the bundled action", () => {
   it("WHEN apply mints a service-account token with github-secrets set THEN the bundle seals it into a GitHub secret that decrypts to the token, masked in the log", async () => {
     mkdirSync(join(workspace, "accounts"), { recursive: true });
     writeFileSync(join(workspace, "accounts", "svc.yaml"), "project: bundle_accounts\n");
-    writeFileSync(join(workspace, "accounts", "service-accounts.yaml"), 'service_accounts:\n  deployer:\n    rotation: "1"\n');
+    writeFileSync(
+      join(workspace, "accounts", "service-accounts.yaml"),
+      'service_accounts:\n  deployer:\n    rotation: "1"\n',
+    );
     const secretsToken = "github_pat_bundleSecretsWriter_42";
-    const r = await runBundle({ command: "apply", "working-directory": "accounts", "github-secrets": "repository", "secrets-token": secretsToken }, { GITHUB_EVENT_NAME: "push" });
+    const r = await runBundle(
+      {
+        command: "apply",
+        "working-directory": "accounts",
+        "github-secrets": "repository",
+        "secrets-token": secretsToken,
+      },
+      { GITHUB_EVENT_NAME: "push" },
+    );
     expect(r.code).toBe(0);
     const token = gh.decryptSecret("SVC_SERVICE_ACCOUNT_DEPLOYER_TOKEN");
     expect(token).toBeTruthy();
     expect(r.stdout).toContain(`::add-mask::${token}`);
-    const rest = r.stdout.split("\n").filter((l) => !l.startsWith("::add-mask::")).join("\n");
-    for (const secret of [token!, secretsToken, GITHUB_TOKEN]) for (const text of [rest, r.stderr, r.summary]) expect(text).not.toContain(secret);
+    const rest = r.stdout
+      .split("\n")
+      .filter((l) => !l.startsWith("::add-mask::"))
+      .join("\n");
+    for (const secret of [token!, secretsToken, GITHUB_TOKEN])
+      for (const text of [rest, r.stderr, r.summary]) expect(text).not.toContain(secret);
   });
 
   it("GIVEN an applied UDF whose file was removed WHEN plan runs (prune off) THEN the log, summary and report name the prune input, not the --prune flag; with detailed-exitcode true it exits 2 and says so", async () => {
@@ -189,7 +249,10 @@ describe("the bundled action", () => {
         expect(shown).toMatch(/the input `?prune: true`?/);
         expect(shown).not.toContain("--prune");
       }
-      const strict = await runBundle({ command: "plan", "working-directory": "infra", prune: "true", "detailed-exitcode": "true" }, push);
+      const strict = await runBundle(
+        { command: "plan", "working-directory": "infra", prune: "true", "detailed-exitcode": "true" },
+        push,
+      );
       expect(strict.code, strict.stdout + strict.stderr).toBe(2);
       expect(strict.outputs).toMatchObject({ "exit-code": "2", "has-changes": "true" });
       expect(strict.stdout).toContain("svc-iac plan: exit code 2 (has-changes: true)\n");
@@ -207,15 +270,34 @@ describe("the bundled action", () => {
     symlinkSync(outside, join(workspace, "linked-reports"));
     symlinkSync(join(outside, "nowhere"), join(workspace, "dangling"));
     const push = { GITHUB_EVENT_NAME: "push" };
-    const platform = { SVC_BASE_URL: fx.emu.baseUrl, SVC_UDF_BASE_URL: fx.emu.udfBaseUrl, SVC_TOKEN: fx.emu.tokens.user_token };
+    const platform = {
+      SVC_BASE_URL: fx.emu.baseUrl,
+      SVC_UDF_BASE_URL: fx.emu.udfBaseUrl,
+      SVC_TOKEN: fx.emu.tokens.user_token,
+    };
     const cases: [Record<string, string>, string][] = [
       [{ command: "plan", "working-directory": "../.." }, 'Input "working-directory" is "../.."'],
-      [{ command: "plan", "working-directory": join(outside, "infra") }, `Input "working-directory" is "${join(outside, "infra")}"`],
-      [{ command: "plan", "working-directory": "linked-infra" }, `Input "working-directory" is "linked-infra" (it leads to ${realpathSync(join(outside, "infra"))})`],
-      [{ command: "plan", "working-directory": "infra", "report-path": "../reports" }, 'Input "report-path" is "../reports"'],
-      [{ command: "plan", "working-directory": "infra", "report-path": "linked-reports/svc-iac-report" }, 'Input "report-path" is "linked-reports/svc-iac-report"'],
+      [
+        { command: "plan", "working-directory": join(outside, "infra") },
+        `Input "working-directory" is "${join(outside, "infra")}"`,
+      ],
+      [
+        { command: "plan", "working-directory": "linked-infra" },
+        `Input "working-directory" is "linked-infra" (it leads to ${realpathSync(join(outside, "infra"))})`,
+      ],
+      [
+        { command: "plan", "working-directory": "infra", "report-path": "../reports" },
+        'Input "report-path" is "../reports"',
+      ],
+      [
+        { command: "plan", "working-directory": "infra", "report-path": "linked-reports/svc-iac-report" },
+        'Input "report-path" is "linked-reports/svc-iac-report"',
+      ],
       [{ command: "plan", "working-directory": "infra", "report-path": "dangling/report" }, "is a symlink to nothing"],
-      [{ command: "plan", "working-directory": "infra", "plan-file": "linked-reports/plan.json" }, 'Input "plan-file" is "linked-reports/plan.json"'],
+      [
+        { command: "plan", "working-directory": "infra", "plan-file": "linked-reports/plan.json" },
+        'Input "plan-file" is "linked-reports/plan.json"',
+      ],
     ];
     for (const [inputs, named] of cases) {
       // WHEN the runner runs the step
@@ -231,15 +313,23 @@ describe("the bundled action", () => {
     expect(readdirSync(outside).sort()).toEqual(["infra"]);
     expect(readdirSync(join(outside, "infra"))).toEqual(["svc.yaml"]);
     expect(existsSync(join(root, "reports"))).toBe(false);
-   }, 180_000);
+  }, 180_000);
 
   it("GIVEN a report file committed as a symlink to a file outside the workspace WHEN plan runs THEN the report is not written through it and the target is untouched", async () => {
     const outside = mkdtempSync(join(root, "target-"));
     writeFileSync(join(outside, "bashrc"), "echo original\n");
     mkdirSync(join(workspace, "trap-report"), { recursive: true });
     symlinkSync(join(outside, "bashrc"), join(workspace, "trap-report", "plan.md"));
-    const platform = { SVC_BASE_URL: fx.emu.baseUrl, SVC_UDF_BASE_URL: fx.emu.udfBaseUrl, SVC_TOKEN: fx.emu.tokens.user_token };
-    const r = await runBundle({ command: "plan", "working-directory": "infra", "report-path": "trap-report", "detailed-exitcode": "true" }, { GITHUB_EVENT_NAME: "push" }, platform);
+    const platform = {
+      SVC_BASE_URL: fx.emu.baseUrl,
+      SVC_UDF_BASE_URL: fx.emu.udfBaseUrl,
+      SVC_TOKEN: fx.emu.tokens.user_token,
+    };
+    const r = await runBundle(
+      { command: "plan", "working-directory": "infra", "report-path": "trap-report", "detailed-exitcode": "true" },
+      { GITHUB_EVENT_NAME: "push" },
+      platform,
+    );
     expect(r.code).toBe(2);
     expect(r.stdout).toContain("::warning title=svc-iac::Could not write the report files: ");
     expect(r.stdout).toContain("plan.md is a symlink; the report is not written through it.");
@@ -249,7 +339,9 @@ describe("the bundled action", () => {
   it("WHEN an input is invalid THEN it fails with an error annotation naming each bad input", async () => {
     const r = await runBundle({ command: "deploy", "max-deletions": "-1" }, { GITHUB_EVENT_NAME: "push" });
     expect(r.code).toBe(1);
-    expect(r.stdout).toContain('::error title=svc-iac%3A invalid action input::Input "command" is "deploy"; expected one of validate, plan, apply, drift, destroy, projects.');
+    expect(r.stdout).toContain(
+      '::error title=svc-iac%3A invalid action input::Input "command" is "deploy"; expected one of validate, plan, apply, drift, destroy, projects.',
+    );
     expect(r.stdout).toContain('Input "max-deletions" is "-1"; expected a whole number, 0 or more.');
   });
 });

@@ -28,7 +28,7 @@ beforeEach(async () => {
   workspace = await mkdtemp(join(tmpdir(), "svc-iac-action-e2e-"));
   await mkdir(join(workspace, "infra"));
   await writeFile(join(workspace, "infra", "svc.yaml"), "project: gh_e2e\n");
-  await writeFile(join(workspace, "infra", "service-accounts.yaml"), "service_accounts:\n  ci:\n    rotation: \"1\"\n");
+  await writeFile(join(workspace, "infra", "service-accounts.yaml"), 'service_accounts:\n  ci:\n    rotation: "1"\n');
 });
 afterEach(async () => {
   await gh.close();
@@ -53,7 +53,12 @@ async function action(inputs: Record<string, string>, runner: Record<string, str
     ...runner,
     ...Object.fromEntries(Object.entries(inputs).map(([k, v]) => [`INPUT_${k.toUpperCase().replace(/-/g, "_")}`, v])),
   };
-  const code = await runAction({ env, stdout: { write: (t: string) => (stdout += t) }, stderr: { write: (t: string) => (stderr += t) }, deps: { commands } });
+  const code = await runAction({
+    env,
+    stdout: { write: (t: string) => (stdout += t) },
+    stderr: { write: (t: string) => (stderr += t) },
+    deps: { commands },
+  });
   return { code, stdout, stderr };
 }
 
@@ -79,7 +84,11 @@ describe("the action with the real commands", () => {
       .filter((line) => !line.startsWith("::add-mask::"))
       .join("\n");
     expect(r.stdout).toContain(`::add-mask::${token}`);
-    const files = [await readFile(join(workspace, "summary.md"), "utf8"), await readFile(join(workspace, "svc-iac-report", "apply.md"), "utf8"), await readFile(join(workspace, "svc-iac-report", "apply.json"), "utf8")];
+    const files = [
+      await readFile(join(workspace, "summary.md"), "utf8"),
+      await readFile(join(workspace, "svc-iac-report", "apply.md"), "utf8"),
+      await readFile(join(workspace, "svc-iac-report", "apply.json"), "utf8"),
+    ];
     for (const secret of planted) {
       for (const call of gh.calls) expect(`${call.path}\n${call.body}`).not.toContain(secret);
       for (const text of [log, r.stderr, ...files]) expect(text).not.toContain(secret);
@@ -87,7 +96,10 @@ describe("the action with the real commands", () => {
   });
 
   it("destroys what an apply made with command: destroy, and reports it", async () => {
-    await writeFile(join(workspace, "infra", "service-accounts.yaml"), "service_accounts:\n  destroy_me:\n    rotation: \"1\"\n");
+    await writeFile(
+      join(workspace, "infra", "service-accounts.yaml"),
+      'service_accounts:\n  destroy_me:\n    rotation: "1"\n',
+    );
     await mkdir(join(workspace, "infra", "canvases", "gh_destroy"), { recursive: true });
     await writeFile(join(workspace, "infra", "canvases", "gh_destroy", "canvas.yaml"), "");
     await writeFile(join(workspace, "infra", "canvases", "gh_destroy", "hello.py"), "def udf():\n    return 1\n");
@@ -98,8 +110,12 @@ describe("the action with the real commands", () => {
     const destroyed = await action({ command: "destroy" });
     expect(destroyed.code).toBe(0);
     expect((await fx.user.canvases.listSelf().toArray()).map((c) => c.name)).not.toContain("gh_destroy");
-    expect((await fx.user.environment.listServiceAccounts()).map((a) => a.name).filter((n) => n.startsWith("destroy_me"))).toEqual([]);
-    expect(await readFile(join(workspace, "output"), "utf8")).toMatch(/exit-code=0\nhas-changes=true\nhas-drift=false\nreport-path=[^\n]*\n$/);
+    expect(
+      (await fx.user.environment.listServiceAccounts()).map((a) => a.name).filter((n) => n.startsWith("destroy_me")),
+    ).toEqual([]);
+    expect(await readFile(join(workspace, "output"), "utf8")).toMatch(
+      /exit-code=0\nhas-changes=true\nhas-drift=false\nreport-path=[^\n]*\n$/,
+    );
     const report = await readFile(join(workspace, "svc-iac-report", "destroy.md"), "utf8");
     expect(report).toContain("### Destroy `gh_e2e` (`default`): complete");
     expect(report).toContain("canvas.gh_destroy");
@@ -108,10 +124,21 @@ describe("the action with the real commands", () => {
 
   it("plans on a pull request into one comment, with the exit code of the plan", async () => {
     // A name no other test of this file created on the shared emulator.
-    await writeFile(join(workspace, "infra", "service-accounts.yaml"), "service_accounts:\n  pr_bot:\n    rotation: \"1\"\n");
+    await writeFile(
+      join(workspace, "infra", "service-accounts.yaml"),
+      'service_accounts:\n  pr_bot:\n    rotation: "1"\n',
+    );
     const pr = gh.addPullRequest();
-    await writeFile(join(workspace, "event.json"), JSON.stringify({ pull_request: { number: pr, head: { sha: "abc1234def" } } }));
-    const inputs = { command: "plan", "detailed-exitcode": "true", "github-secrets": "repository", "secrets-token": SECRETS_TOKEN };
+    await writeFile(
+      join(workspace, "event.json"),
+      JSON.stringify({ pull_request: { number: pr, head: { sha: "abc1234def" } } }),
+    );
+    const inputs = {
+      command: "plan",
+      "detailed-exitcode": "true",
+      "github-secrets": "repository",
+      "secrets-token": SECRETS_TOKEN,
+    };
     const runner = { GITHUB_EVENT_NAME: "pull_request", GITHUB_EVENT_PATH: join(workspace, "event.json") };
     const first = await action(inputs, runner);
     const second = await action(inputs, runner);
@@ -128,8 +155,14 @@ describe("the action with the real commands", () => {
     await writeFile(join(infra, "canvases", "e2e_picture", "canvas.yaml"), "access_scope: team\n");
     await writeFile(join(infra, "canvases", "e2e_picture", "main.py"), "@fused.udf\ndef udf():\n    return 1\n");
     const pr = gh.addPullRequest();
-    await writeFile(join(workspace, "event.json"), JSON.stringify({ pull_request: { number: pr, head: { sha: "abc1234def" } } }));
-    const run = await action({ command: "plan" }, { GITHUB_EVENT_NAME: "pull_request", GITHUB_EVENT_PATH: join(workspace, "event.json") });
+    await writeFile(
+      join(workspace, "event.json"),
+      JSON.stringify({ pull_request: { number: pr, head: { sha: "abc1234def" } } }),
+    );
+    const run = await action(
+      { command: "plan" },
+      { GITHUB_EVENT_NAME: "pull_request", GITHUB_EVENT_PATH: join(workspace, "event.json") },
+    );
     expect(run.code).toBe(0); // plan steps with changes are green by default (detailed-exitcode: false)
     const blocks = mermaidBlocks(gh.comments[0]!.body);
     expect(blocks).toHaveLength(1);
@@ -147,15 +180,26 @@ describe("the action with the real commands", () => {
     for (const canvas of ["e2e_kept", "e2e_dropped"]) {
       await mkdir(join(infra, "canvases", canvas), { recursive: true });
       await writeFile(join(infra, "canvases", canvas, "canvas.yaml"), "access_scope: team\n");
-      await writeFile(join(infra, "canvases", canvas, "main.py"), "@fused.udf\ndef udf():\n    a = 1\n    b = 2\n    return a + b\n");
+      await writeFile(
+        join(infra, "canvases", canvas, "main.py"),
+        "@fused.udf\ndef udf():\n    a = 1\n    b = 2\n    return a + b\n",
+      );
     }
-    const env = { SVC_BASE_URL: fx.emu.baseUrl, SVC_UDF_BASE_URL: fx.emu.udfBaseUrl, SVC_TOKEN: fx.emu.tokens.user_token };
+    const env = {
+      SVC_BASE_URL: fx.emu.baseUrl,
+      SVC_UDF_BASE_URL: fx.emu.udfBaseUrl,
+      SVC_TOKEN: fx.emu.tokens.user_token,
+    };
     expect((await commands.applyCommand({ dir: infra, env })).exitCode).toBe(0);
     await rm(join(infra, "canvases", "e2e_dropped"), { recursive: true });
     const kept = (await fx.user.canvases.listExecEnv()).find((c) => c.name === "e2e_kept")!;
-    const main = (await fx.user.udfs.listExecEnv().toArray()).find((u) => u.collection_id === kept.id && u.slug === "main")!;
+    const main = (await fx.user.udfs.listExecEnv().toArray()).find(
+      (u) => u.collection_id === kept.id && u.slug === "main",
+    )!;
     const body = JSON.parse(main.udf_body) as { code: string };
-    await fx.user.udfs.update(main.id, { udf_body: JSON.stringify({ ...body, code: body.code.replace("    b = 2", "    b = 20") }) });
+    await fx.user.udfs.update(main.id, {
+      udf_body: JSON.stringify({ ...body, code: body.code.replace("    b = 2", "    b = 20") }),
+    });
 
     // WHEN the scheduled drift run of the action runs
     const run = await action({ command: "drift", "detailed-exitcode": "true" }, { GITHUB_EVENT_NAME: "schedule" });
@@ -167,7 +211,9 @@ describe("the action with the real commands", () => {
     expect(issue).toContain("| Orphaned | 2 |");
     expect(issue).toContain("- `canvas.e2e_dropped` (id `");
     expect(issue).toContain("an apply with the input `prune: true` deletes them");
-    expect(issue).toContain("```diff\n--- code (platform)\n+++ code (repository)\n@@ -1,5 +1,5 @@\n @fused.udf\n def udf():\n     a = 1\n-    b = 20\n+    b = 2\n     return a + b\n```");
+    expect(issue).toContain(
+      "```diff\n--- code (platform)\n+++ code (repository)\n@@ -1,5 +1,5 @@\n @fused.udf\n def udf():\n     a = 1\n-    b = 20\n+    b = 2\n     return a + b\n```",
+    );
     expect(issue).toContain("`svc-iac import --target default --keep udf.e2e_kept/main`");
   });
 });

@@ -34,7 +34,10 @@ beforeEach(async () => {
   workspace = await mkdtemp(join(tmpdir(), "svc-iac-action-"));
   await mkdir(join(workspace, "infra"));
   await writeFile(join(workspace, "infra", "svc.yaml"), "project: listings\n");
-  await writeFile(join(workspace, "event.json"), JSON.stringify({ pull_request: { number: prNumber, head: { sha: "0123456789abcdef" } } }));
+  await writeFile(
+    join(workspace, "event.json"),
+    JSON.stringify({ pull_request: { number: prNumber, head: { sha: "0123456789abcdef" } } }),
+  );
 });
 afterEach(async () => {
   await gh.close();
@@ -62,15 +65,28 @@ function baseEnv(inputs: Record<string, string>, event = "pull_request"): Record
 }
 
 /** Fake command functions: each returns what `respond` gives and records the options it saw. */
-function fakeCommands(respond: (command: string, opts: CommandOptions) => Promise<CommandResult> | CommandResult, seen: CommandOptions[]): CommandFunctions {
+function fakeCommands(
+  respond: (command: string, opts: CommandOptions) => Promise<CommandResult> | CommandResult,
+  seen: CommandOptions[],
+): CommandFunctions {
   const wrap = (command: string) => async (opts: CommandOptions) => {
     seen.push(opts);
     return respond(command, opts);
   };
-  return { validateCommand: wrap("validate"), planCommand: wrap("plan"), applyCommand: wrap("apply"), driftCommand: wrap("drift"), destroyCommand: wrap("destroy") };
+  return {
+    validateCommand: wrap("validate"),
+    planCommand: wrap("plan"),
+    applyCommand: wrap("apply"),
+    driftCommand: wrap("drift"),
+    destroyCommand: wrap("destroy"),
+  };
 }
 
-async function run(inputs: Record<string, string>, respond: (command: string, opts: CommandOptions) => Promise<CommandResult> | CommandResult, event?: string): Promise<Run> {
+async function run(
+  inputs: Record<string, string>,
+  respond: (command: string, opts: CommandOptions) => Promise<CommandResult> | CommandResult,
+  event?: string,
+): Promise<Run> {
   let stdout = "";
   let stderr = "";
   const seen: CommandOptions[] = [];
@@ -92,7 +108,12 @@ async function run(inputs: Record<string, string>, respond: (command: string, op
   return { code, stdout, stderr, outputs, summary, seen };
 }
 
-const planResult = (count: number, exitCode: 0 | 2 = count > 0 ? 2 : 0): CommandResult => ({ command: "plan", exitCode, errors: [], plan: planCreatingUdfs(count) });
+const planResult = (count: number, exitCode: 0 | 2 = count > 0 ? 2 : 0): CommandResult => ({
+  command: "plan",
+  exitCode,
+  errors: [],
+  plan: planCreatingUdfs(count),
+});
 
 describe("the action on a pull request", () => {
   it("posts the plan comment, then edits it on the next run instead of adding one", async () => {
@@ -130,7 +151,9 @@ describe("the action on a pull request", () => {
     gh.failNext("POST", `/issues/${prNumber}/comments`, 403, "Resource not accessible by integration");
     const r = await run({ command: "plan" }, () => planResult(1));
     expect(r.code).toBe(2);
-    expect(r.stdout).toMatch(/::warning title=svc-iac::Could not post the plan comment: Resource not accessible by integration.*pull-requests: write/);
+    expect(r.stdout).toMatch(
+      /::warning title=svc-iac::Could not post the plan comment: Resource not accessible by integration.*pull-requests: write/,
+    );
   });
 
   it("warns, and keeps the exit code, when the job summary cannot be written", async () => {
@@ -146,12 +169,26 @@ describe("the action on a pull request", () => {
       command: "plan",
       exitCode: 1,
       errors: [
-        { file: "canvases/sales/canvas.yaml", line: 7, column: 5, path: "share.rotate_every", message: 'expected a duration such as "30d", found "weekly"' },
-        { file: "canvases/sales/loader.py", line: 2, column: 1, path: "", message: "the UDF has no function named udf" },
+        {
+          file: "canvases/sales/canvas.yaml",
+          line: 7,
+          column: 5,
+          path: "share.rotate_every",
+          message: 'expected a duration such as "30d", found "weekly"',
+        },
+        {
+          file: "canvases/sales/loader.py",
+          line: 2,
+          column: 1,
+          path: "",
+          message: "the UDF has no function named udf",
+        },
       ],
     }));
     expect(r.code).toBe(1);
-    expect(r.stdout).toContain('::error file=infra/canvases/sales/canvas.yaml,line=7,col=5,title=svc-iac%3A invalid configuration::share.rotate_every: expected a duration such as "30d", found "weekly"\n');
+    expect(r.stdout).toContain(
+      '::error file=infra/canvases/sales/canvas.yaml,line=7,col=5,title=svc-iac%3A invalid configuration::share.rotate_every: expected a duration such as "30d", found "weekly"\n',
+    );
     expect(r.stdout).toContain("::error file=infra/canvases/sales/loader.py,line=2,col=1,");
     // The project comes from svc.yaml, so the failure lands in the same comment a good plan uses.
     expect(gh.comments[0].body.startsWith(planMarker("listings", "default"))).toBe(true);
@@ -177,10 +214,17 @@ describe("exit codes and outputs", () => {
   });
 
   it("passes exit code 1 through when the command fails", async () => {
-    const r = await run({ command: "plan" }, () => ({ command: "plan", exitCode: 1, errors: [], message: "Could not reach the platform at https://svc.example: connection refused" }));
+    const r = await run({ command: "plan" }, () => ({
+      command: "plan",
+      exitCode: 1,
+      errors: [],
+      message: "Could not reach the platform at https://svc.example: connection refused",
+    }));
     expect(r.code).toBe(1);
     expect(r.outputs["exit-code"]).toBe("1");
-    expect(r.stdout).toContain("::error title=svc-iac plan::Could not reach the platform at https://svc.example: connection refused");
+    expect(r.stdout).toContain(
+      "::error title=svc-iac plan::Could not reach the platform at https://svc.example: connection refused",
+    );
   });
 
   it("turns an exception from the command into exit code 1 with an error annotation, outputs still written", async () => {
@@ -203,7 +247,9 @@ describe("exit codes and outputs", () => {
     const r = await run({ command: "deploy", prune: "yes", "github-secrets": "org" }, () => planResult(0));
     expect(r.code).toBe(1);
     expect(r.seen).toEqual([]);
-    expect(r.stdout).toContain('Input "command" is "deploy"; expected one of validate, plan, apply, drift, destroy, projects.');
+    expect(r.stdout).toContain(
+      'Input "command" is "deploy"; expected one of validate, plan, apply, drift, destroy, projects.',
+    );
     expect(r.stdout).toContain('Input "prune" is "yes"; expected true or false.');
     expect(r.stdout).toContain('Input "github-secrets" is "org"');
   });
@@ -230,17 +276,28 @@ describe("exit codes and outputs", () => {
     const plan = await run({ command: "plan", "plan-file": "svc-iac-plan/plan.json" }, () => planResult(1));
     expect(plan.seen[0]).toMatchObject({ planOut: join(workspace, "svc-iac-plan/plan.json") });
     expect(plan.seen[0].planFile).toBeUndefined();
-    const apply = await run({ command: "apply", "plan-file": "svc-iac-plan/plan.json" }, () => ({ command: "apply", exitCode: 0, errors: [] }));
+    const apply = await run({ command: "apply", "plan-file": "svc-iac-plan/plan.json" }, () => ({
+      command: "apply",
+      exitCode: 0,
+      errors: [],
+    }));
     expect(apply.seen[0]).toMatchObject({ planFile: join(workspace, "svc-iac-plan/plan.json") });
     expect(apply.seen[0].planOut).toBeUndefined();
   });
 
   it("passes only and replace (separated by spaces or newlines) to plan and apply, and refuses them beside plan-file on apply", async () => {
-    const r = await run({ command: "apply", only: "udf.listings/*\n  cronjob.daily", replace: "share.listings" }, () => ({ command: "apply", exitCode: 0, errors: [] }));
+    const r = await run(
+      { command: "apply", only: "udf.listings/*\n  cronjob.daily", replace: "share.listings" },
+      () => ({ command: "apply", exitCode: 0, errors: [] }),
+    );
     expect(r.seen[0]).toMatchObject({ only: ["udf.listings/*", "cronjob.daily"], replace: ["share.listings"] });
     const none = await run({ command: "plan" }, () => planResult(0));
     expect(none.seen[0].only).toBeUndefined();
-    const bad = await run({ command: "apply", "plan-file": "plan.json", only: "canvas.a" }, () => ({ command: "apply", exitCode: 0, errors: [] }));
+    const bad = await run({ command: "apply", "plan-file": "plan.json", only: "canvas.a" }, () => ({
+      command: "apply",
+      exitCode: 0,
+      errors: [],
+    }));
     expect(bad.code).toBe(1);
     expect(bad.seen).toEqual([]);
     expect(bad.stdout).toContain('Input "only" cannot be combined with "plan-file" on apply');
@@ -278,7 +335,13 @@ describe("apply", () => {
 
   async function applyPublishing(inputs: Record<string, string>): Promise<Run> {
     return run({ command: "apply", ...inputs }, async (_command, opts) => {
-      for (const p of opts.publishers ?? []) await p.publish({ address: "service_account.ci", kind: "ServiceAccount", name: "SVC_SERVICE_ACCOUNT_CI_TOKEN", token: NEW_TOKEN });
+      for (const p of opts.publishers ?? [])
+        await p.publish({
+          address: "service_account.ci",
+          kind: "ServiceAccount",
+          name: "SVC_SERVICE_ACCOUNT_CI_TOKEN",
+          token: NEW_TOKEN,
+        });
       // A careless message carrying the token: the action's redaction must catch it.
       opts.log?.(`rotated service_account.ci, new token ${NEW_TOKEN}`);
       return { command: "apply", exitCode: 0, errors: [], plan: planCreatingUdfs(1), report: applyReport() };
@@ -314,19 +377,50 @@ describe("apply", () => {
       .filter((line) => !line.startsWith("::add-mask::"))
       .join("\n");
     const reportDir = r.outputs["report-path"];
-    const files = [await readFile(join(reportDir, "apply.md"), "utf8"), await readFile(join(reportDir, "apply.json"), "utf8")];
+    const files = [
+      await readFile(join(reportDir, "apply.md"), "utf8"),
+      await readFile(join(reportDir, "apply.json"), "utf8"),
+    ];
     for (const secret of planted) {
-      for (const text of [logWithoutMask, r.stderr, r.summary, ...files, await readFile(join(workspace, "output"), "utf8")]) expect(text).not.toContain(secret);
+      for (const text of [
+        logWithoutMask,
+        r.stderr,
+        r.summary,
+        ...files,
+        await readFile(join(workspace, "output"), "utf8"),
+      ])
+        expect(text).not.toContain(secret);
     }
     expect(r.stderr).toContain("new token [REDACTED]");
   });
 
   it("groups the objects created on one canvas in the log and the summary, and lists each in the report file", async () => {
     const slugs = Array.from({ length: 40 }, (_, i) => `u${String(i).padStart(5, "0")}`);
-    const actions = slugs.map((slug) => ({ address: `udf.sales/${slug}`, kind: "Udf" as const, action: "create" as const, fields: [], notes: [], references: ["canvas.sales"] }));
+    const actions = slugs.map((slug) => ({
+      address: `udf.sales/${slug}`,
+      kind: "Udf" as const,
+      action: "create" as const,
+      fields: [],
+      notes: [],
+      references: ["canvas.sales"],
+    }));
     const plan = { ...planCreatingUdfs(0), actions, summary: { ...planCreatingUdfs(0).summary, create: 40 } };
-    const results = actions.map((a, i) => ({ address: a.address, kind: a.kind, action: a.action, status: "done" as const, id: `udf_${i}` }));
-    const report = { version: 1 as const, project: "listings", target: "default", ok: true, results, counts: { done: 40, failed: 0, skipped: 0 }, published: [] };
+    const results = actions.map((a, i) => ({
+      address: a.address,
+      kind: a.kind,
+      action: a.action,
+      status: "done" as const,
+      id: `udf_${i}`,
+    }));
+    const report = {
+      version: 1 as const,
+      project: "listings",
+      target: "default",
+      ok: true,
+      results,
+      counts: { done: 40, failed: 0, skipped: 0 },
+      published: [],
+    };
     const r = await run({ command: "apply" }, () => ({ command: "apply", exitCode: 0, errors: [], plan, report }));
     expect(r.code).toBe(0);
     for (const shown of [r.stdout, r.summary]) {
@@ -340,7 +434,12 @@ describe("apply", () => {
   });
 
   it("gives the command no token destination when github-secrets is none, so its guard can stop a lost token", async () => {
-    const r = await run({ command: "apply" }, () => ({ command: "apply", exitCode: 0, errors: [], report: applyReport() }));
+    const r = await run({ command: "apply" }, () => ({
+      command: "apply",
+      exitCode: 0,
+      errors: [],
+      report: applyReport(),
+    }));
     expect(r.seen[0].publishers).toEqual([]);
   });
 
@@ -349,19 +448,37 @@ describe("apply", () => {
     const env = baseEnv({ command: "apply", "github-secrets": "repository" });
     delete env.INPUT_GITHUB_TOKEN;
     delete env.GITHUB_TOKEN;
-    const code = await runAction({ env, stdout: { write: (t: string) => (stdout += t) }, stderr: { write: () => true }, deps: { commands: fakeCommands(() => planResult(0), []) } });
+    const code = await runAction({
+      env,
+      stdout: { write: (t: string) => (stdout += t) },
+      stderr: { write: () => true },
+      deps: { commands: fakeCommands(() => planResult(0), []) },
+    });
     expect(code).toBe(1);
     expect(stdout).toMatch(/needs a token that may write secrets in "secrets-token"/);
   });
 });
 
 describe("drift", () => {
-  const drift = (addresses: string[]): CommandResult => ({ command: "drift", exitCode: addresses.length ? 2 : 0, errors: [], drift: driftOf(addresses, "listings", "default") });
+  const drift = (addresses: string[]): CommandResult => ({
+    command: "drift",
+    exitCode: addresses.length ? 2 : 0,
+    errors: [],
+    drift: driftOf(addresses, "listings", "default"),
+  });
 
   it("opens the drift issue, stays quiet on the same drift, closes it when clean, with outputs", async () => {
-    const opened = await run({ command: "drift", "detailed-exitcode": "true" }, () => drift(["canvas.sales"]), "schedule");
+    const opened = await run(
+      { command: "drift", "detailed-exitcode": "true" },
+      () => drift(["canvas.sales"]),
+      "schedule",
+    );
     expect(opened.code).toBe(2);
-    expect(opened.outputs).toMatchObject({ "exit-code": "2", "has-drift": "true", "drift-issue-url": expect.stringContaining("/issues/") });
+    expect(opened.outputs).toMatchObject({
+      "exit-code": "2",
+      "has-drift": "true",
+      "drift-issue-url": expect.stringContaining("/issues/"),
+    });
     expect(gh.issues.filter((i) => !i.isPullRequest && i.state === "open")).toHaveLength(1);
     expect(opened.summary).toContain("canvas.sales");
     // The summary and the issue get Markdown; the log shows the text report a terminal shows.
@@ -385,14 +502,22 @@ describe("drift", () => {
     const quiet = await run({ command: "drift" }, () => drift(["canvas.sales"]), "schedule");
     expect(quiet.code).toBe(0);
     expect(quiet.outputs).toMatchObject({ "exit-code": "0", "has-drift": "true" });
-    const failed = await run({ command: "drift", "detailed-exitcode": "false" }, () => ({ command: "drift", exitCode: 1, errors: [], message: "platform unreachable" }), "schedule");
+    const failed = await run(
+      { command: "drift", "detailed-exitcode": "false" },
+      () => ({ command: "drift", exitCode: 1, errors: [], message: "platform unreachable" }),
+      "schedule",
+    );
     expect(failed.code).toBe(1);
   });
 
   it("leaves the issue alone when the drift check itself failed", async () => {
     await run({ command: "drift" }, () => drift(["canvas.sales"]), "schedule");
     const writes = gh.writes().length;
-    const r = await run({ command: "drift" }, () => ({ command: "drift", exitCode: 1, errors: [], message: "platform unreachable" }), "schedule");
+    const r = await run(
+      { command: "drift" },
+      () => ({ command: "drift", exitCode: 1, errors: [], message: "platform unreachable" }),
+      "schedule",
+    );
     expect(r.code).toBe(1);
     expect(gh.writes().length).toBe(writes);
   });

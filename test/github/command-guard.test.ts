@@ -34,7 +34,9 @@ describe("CommandGuard", () => {
     guard.text("#");
     guard.text("#[error]split old\n");
     guard.text("## Drift report\n");
-    expect(log()).toBe("error: a\n\\  ::add-mask::svc\n\\##[warning]old form\n\\::warning::split\n\\   ##[error]split old\n## Drift report\n");
+    expect(log()).toBe(
+      "error: a\n\\  ::add-mask::svc\n\\##[warning]old form\n\\::warning::split\n\\   ##[error]split old\n## Drift report\n",
+    );
     expect(foreignCommands(log())).toEqual([]);
   });
 
@@ -43,7 +45,9 @@ describe("CommandGuard", () => {
     guard.text(":");
     guard.command(untrustedBlock("::add-mask::svc", "0f0e0d0c-0b0a-4909-8807-060504030201"));
     guard.flush();
-    expect(log()).toBe(":::stop-commands::0f0e0d0c-0b0a-4909-8807-060504030201\n::add-mask::svc\n::0f0e0d0c-0b0a-4909-8807-060504030201::\n");
+    expect(log()).toBe(
+      ":::stop-commands::0f0e0d0c-0b0a-4909-8807-060504030201\n::add-mask::svc\n::0f0e0d0c-0b0a-4909-8807-060504030201::\n",
+    );
   });
 });
 

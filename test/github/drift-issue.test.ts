@@ -76,13 +76,24 @@ describe("drift issue", () => {
     await sync(driftOf(["canvas.sales"], "listings", "prod"));
     await sync(driftOf(["canvas.sales"], "listings", "staging"));
     await sync(driftOf(["canvas.sales"], "listings", "prod"));
-    expect(gh.issues.map((i) => i.title).sort()).toEqual(["Drift: listings (prod): 1 object drifted", "Drift: listings (staging): 1 object drifted"]);
+    expect(gh.issues.map((i) => i.title).sort()).toEqual([
+      "Drift: listings (prod): 1 object drifted",
+      "Drift: listings (staging): 1 object drifted",
+    ]);
   });
 
   it("finds its issue by the marker, not the title, and ignores pull requests and unmarked issues", async () => {
-    gh.addIssue({ title: "Drift: listings (prod): 1 object drifted", body: "a person wrote this", labels: [DEFAULT_DRIFT_LABEL] });
+    gh.addIssue({
+      title: "Drift: listings (prod): 1 object drifted",
+      body: "a person wrote this",
+      labels: [DEFAULT_DRIFT_LABEL],
+    });
     gh.addPullRequest("Drift: listings (prod)");
-    const mine = gh.addIssue({ title: "renamed by a person", body: `${driftMarker("listings", "prod")}\n<!-- svc-iac:drift-fingerprint fp-canvas.sales -->\nold`, labels: [DEFAULT_DRIFT_LABEL] });
+    const mine = gh.addIssue({
+      title: "renamed by a person",
+      body: `${driftMarker("listings", "prod")}\n<!-- svc-iac:drift-fingerprint fp-canvas.sales -->\nold`,
+      labels: [DEFAULT_DRIFT_LABEL],
+    });
     expect(await sync(driftOf(["canvas.sales"]))).toMatchObject({ action: "unchanged", number: mine.number });
   });
 
@@ -98,10 +109,30 @@ describe("drift issue", () => {
     // GIVEN a drift report made from a plan whose only difference is an object that left the repository
     const orphans = (addresses: string[]): PlanOutcome => ({
       plan: {
-        version: 1, project: "listings", target: "prod", actions: [], summary: { create: 0, adopt: 0, update: 0, rename: 0, replace: 0, delete: 0, share: 0, unshare: 0, rotate: 0, forget: 0 },
-        orphans: addresses.map((address, i) => ({ address, kind: "Canvas" as const, id: `cv_${i}` })), unmanaged: [], blocks: [], warnings: [],
+        version: 1,
+        project: "listings",
+        target: "prod",
+        actions: [],
+        summary: {
+          create: 0,
+          adopt: 0,
+          update: 0,
+          rename: 0,
+          replace: 0,
+          delete: 0,
+          share: 0,
+          unshare: 0,
+          rotate: 0,
+          forget: 0,
+        },
+        orphans: addresses.map((address, i) => ({ address, kind: "Canvas" as const, id: `cv_${i}` })),
+        unmanaged: [],
+        blocks: [],
+        warnings: [],
       },
-      steps: [], ids: new Map(), forget: [],
+      steps: [],
+      ids: new Map(),
+      forget: [],
     });
     const one = driftReport(orphans(["canvas.old_sales"]));
     expect(one).toMatchObject({ drift: true, counts: { orphaned: 1 } });
@@ -121,12 +152,21 @@ describe("drift issue", () => {
   });
 
   it("GIVEN an open issue with our marker opened by another user WHEN drift changes or clears THEN that issue is never edited, commented on or closed", async () => {
-    const planted = gh.addIssue({ title: "looks like ours", body: `${driftMarker("listings", "prod")}\n<!-- svc-iac:drift-fingerprint fp-old -->\nplanted`, labels: [DEFAULT_DRIFT_LABEL], user: "mallory" });
+    const planted = gh.addIssue({
+      title: "looks like ours",
+      body: `${driftMarker("listings", "prod")}\n<!-- svc-iac:drift-fingerprint fp-old -->\nplanted`,
+      labels: [DEFAULT_DRIFT_LABEL],
+      user: "mallory",
+    });
     const opened = await sync(driftOf(["canvas.sales"]));
     expect(opened.action).toBe("opened");
     expect((opened as { number: number }).number).not.toBe(planted.number);
     expect(await sync(driftOf([]))).toMatchObject({ action: "closed", number: (opened as { number: number }).number });
-    expect(gh.issues.find((i) => i.number === planted.number)).toMatchObject({ state: "open", body: expect.stringContaining("planted"), title: "looks like ours" });
+    expect(gh.issues.find((i) => i.number === planted.number)).toMatchObject({
+      state: "open",
+      body: expect.stringContaining("planted"),
+      title: "looks like ours",
+    });
     expect(gh.writes().filter((c) => c.path.includes(`/issues/${planted.number}`))).toEqual([]);
     expect(await sync(driftOf([]))).toEqual({ action: "none" });
   });

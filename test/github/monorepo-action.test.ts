@@ -39,13 +39,24 @@ afterEach(async () => gh.close());
 
 function env(inputs: Record<string, string>, head = headSha): Record<string, string> {
   const event = join(root, ".git", `event-${Math.random()}.json`);
-  writeFileSync(event, JSON.stringify({ pull_request: { number: prNumber, head: { sha: head }, base: { sha: baseSha } } }));
+  writeFileSync(
+    event,
+    JSON.stringify({ pull_request: { number: prNumber, head: { sha: head }, base: { sha: baseSha } } }),
+  );
   const output = join(root, ".git", `output-${Math.random()}`);
   writeFileSync(output, "");
   const e: Record<string, string> = {
-    GITHUB_REPOSITORY: `${gh.owner}/${gh.repo}`, GITHUB_API_URL: gh.url, GITHUB_SERVER_URL: "https://github.com", GITHUB_RUN_ID: "7",
-    GITHUB_EVENT_NAME: "pull_request", GITHUB_EVENT_PATH: event, GITHUB_SHA: "f".repeat(40), GITHUB_OUTPUT: output, GITHUB_WORKSPACE: root,
-    GITHUB_TOKEN, INPUT_GITHUB_TOKEN: GITHUB_TOKEN,
+    GITHUB_REPOSITORY: `${gh.owner}/${gh.repo}`,
+    GITHUB_API_URL: gh.url,
+    GITHUB_SERVER_URL: "https://github.com",
+    GITHUB_RUN_ID: "7",
+    GITHUB_EVENT_NAME: "pull_request",
+    GITHUB_EVENT_PATH: event,
+    GITHUB_SHA: "f".repeat(40),
+    GITHUB_OUTPUT: output,
+    GITHUB_WORKSPACE: root,
+    GITHUB_TOKEN,
+    INPUT_GITHUB_TOKEN: GITHUB_TOKEN,
   };
   for (const [name, value] of Object.entries(inputs)) e[`INPUT_${name.toUpperCase().replace(/-/g, "_")}`] = value;
   return e;
@@ -56,7 +67,9 @@ const outputsOf = (e: Record<string, string>) => {
   const out: Record<string, string> = {};
   // name<<DELIM\nvalue\nDELIM, or name=value
   const re = /^([^=<\n]+)<<(\S+)\n([\s\S]*?)\n\2$|^([^=<\n]+)=(.*)$/gm;
-  for (const m of text.matchAll(re)) if (m[1]) out[m[1]] = m[3]!; else out[m[4]!] = m[5]!;
+  for (const m of text.matchAll(re))
+    if (m[1]) out[m[1]] = m[3]!;
+    else out[m[4]!] = m[5]!;
   return out;
 };
 
@@ -65,9 +78,16 @@ function planning(count: (project: string) => number): CommandFunctions {
   const plan = async (opts: CommandOptions): Promise<CommandResult> => {
     const project = /project: (\S+)/.exec(readFileSync(join(opts.dir, "svc.yaml"), "utf8"))![1]!;
     const n = count(project);
-    return { command: "plan", exitCode: n && opts.detailedExitCode ? 2 : 0, errors: [], plan: planCreatingUdfs(n, project, opts.target ?? "default") };
+    return {
+      command: "plan",
+      exitCode: n && opts.detailedExitCode ? 2 : 0,
+      errors: [],
+      plan: planCreatingUdfs(n, project, opts.target ?? "default"),
+    };
   };
-  const never = async (): Promise<CommandResult> => { throw new Error("not in this test"); };
+  const never = async (): Promise<CommandResult> => {
+    throw new Error("not in this test");
+  };
   return { validateCommand: never, planCommand: plan, applyCommand: never, driftCommand: never, destroyCommand: never };
 }
 
@@ -78,14 +98,24 @@ const detect = async (extra: Record<string, string> = {}, head = headSha) => {
   return { code, outputs: outputsOf(e) };
 };
 const planJob = (dir: string, commands: CommandFunctions, head = headSha) =>
-  runAction({ env: env({ command: "plan", comment: "combined", "working-directory": dir, "detailed-exitcode": "false" }, head), stdout: quiet, stderr: quiet, deps: { commands } });
+  runAction({
+    env: env({ command: "plan", comment: "combined", "working-directory": dir, "detailed-exitcode": "false" }, head),
+    stdout: quiet,
+    stderr: quiet,
+    deps: { commands },
+  });
 const combined = () => gh.comments.filter((c) => c.body.startsWith(COMBINED_MARKER));
 
 describe("GIVEN a pull request that changes a helper module three projects read, and one other project", () => {
   it("WHEN the detection job runs THEN its matrix holds exactly those four projects, its count says 4, and the one comment lists them as planning", async () => {
     const r = await detect();
     expect(r.code).toBe(0);
-    expect(JSON.parse(r.outputs.matrix!).include.map((e: { project: string }) => e.project)).toEqual(["p01", "p02", "p03", "p05"]);
+    expect(JSON.parse(r.outputs.matrix!).include.map((e: { project: string }) => e.project)).toEqual([
+      "p01",
+      "p02",
+      "p03",
+      "p05",
+    ]);
     expect(r.outputs.count).toBe("4");
     expect(r.outputs["changed-since"]).toBe(baseSha);
     expect(combined()).toHaveLength(1);
@@ -95,26 +125,48 @@ describe("GIVEN a pull request that changes a helper module three projects read,
   it("WHEN the four plan jobs run at once THEN the one comment ends with a section per project and a summary row for each, and each project has its own check", async () => {
     const { outputs } = await detect();
     const include = JSON.parse(outputs.matrix!).include as { dir: string }[];
-    const codes = await Promise.all(include.map((e) => planJob(e.dir, planning((p) => (p === "p02" ? 0 : 2)))));
+    const codes = await Promise.all(
+      include.map((e) =>
+        planJob(
+          e.dir,
+          planning((p) => (p === "p02" ? 0 : 2)),
+        ),
+      ),
+    );
     expect(codes).toEqual([0, 0, 0, 0]);
     expect(combined()).toHaveLength(1);
     const body = combined()[0]!.body;
     expect(body).not.toContain("planning");
-    for (const p of ["p01", "p03", "p05"]) expect(body).toMatch(new RegExp(`\\| ${p} \\| default \\| 📝 changes \\| 2 to update \\|`));
+    for (const p of ["p01", "p03", "p05"])
+      expect(body).toMatch(new RegExp(`\\| ${p} \\| default \\| 📝 changes \\| 2 to update \\|`));
     expect(body).toMatch(/\| p02 \| default \| ✅ no changes \| No changes/);
     expect(body.match(/<summary><b>p\d\d<\/b>/g)).toHaveLength(4);
-    expect(gh.checkRuns.map((r) => r.name).sort()).toEqual(["svc-iac plan: p01 (default)", "svc-iac plan: p02 (default)", "svc-iac plan: p03 (default)", "svc-iac plan: p05 (default)", "svc-iac projects"]);
+    expect(gh.checkRuns.map((r) => r.name).sort()).toEqual([
+      "svc-iac plan: p01 (default)",
+      "svc-iac plan: p02 (default)",
+      "svc-iac plan: p03 (default)",
+      "svc-iac plan: p05 (default)",
+      "svc-iac projects",
+    ]);
   });
 });
 
 describe("GIVEN twenty plan jobs finishing at the same time", () => {
   it("THEN no section is lost to a concurrent edit: the comment holds all twenty, and only one comment exists", async () => {
-    await detect({ "changed-since": "" , targets: "default" }, headSha);
+    await detect({ "changed-since": "", targets: "default" }, headSha);
     const jobs = Array.from({ length: 20 }, (_, i) => `domains/p${String(i + 1).padStart(2, "0")}`);
-    await Promise.all(jobs.map((dir) => planJob(dir, planning(() => 1))));
+    await Promise.all(
+      jobs.map((dir) =>
+        planJob(
+          dir,
+          planning(() => 1),
+        ),
+      ),
+    );
     expect(combined()).toHaveLength(1);
     const body = combined()[0]!.body;
-    for (let i = 1; i <= 20; i++) expect(body).toContain(`<b>p${String(i).padStart(2, "0")}</b> (default): 1 to update`);
+    for (let i = 1; i <= 20; i++)
+      expect(body).toContain(`<b>p${String(i).padStart(2, "0")}</b> (default): 1 to update`);
   }, 120_000);
 });
 
@@ -122,28 +174,48 @@ describe("GIVEN plans too long to show together", () => {
   it("THEN the comment stays within GitHub's 65,536 characters, the longest sections point to their check runs, and the short ones are shown", async () => {
     const { outputs } = await detect();
     const include = JSON.parse(outputs.matrix!).include as { dir: string }[];
-    await Promise.all(include.map((e) => planJob(e.dir, planning((p) => (p === "p05" ? 1 : 120)))));
+    await Promise.all(
+      include.map((e) =>
+        planJob(
+          e.dir,
+          planning((p) => (p === "p05" ? 1 : 120)),
+        ),
+      ),
+    );
     const body = combined()[0]!.body;
     expect(body.length).toBeLessThanOrEqual(COMMENT_MAX_CHARS);
     expect(body).toContain("<b>p05</b> (default): 1 to update");
     expect(body.match(/Too long to show beside the other projects/g)!.length).toBeGreaterThanOrEqual(2);
     expect(body).toMatch(/\| p01 \| default \| 📝 changes \| 120 to update \|/);
     // Each collapsed section's plan is whole in its check run.
-    expect(gh.checkRuns.find((r) => r.name === "svc-iac plan: p01 (default)")!.output.summary).toContain("udf.sales/loader_00119");
+    expect(gh.checkRuns.find((r) => r.name === "svc-iac plan: p01 (default)")!.output.summary).toContain(
+      "udf.sales/loader_00119",
+    );
   });
 });
 
 describe("GIVEN a new push after which only one project is affected", () => {
   it("THEN the comment is rebuilt for the new commit: the sections of projects the push no longer touches leave it", async () => {
     const { outputs } = await detect();
-    await Promise.all((JSON.parse(outputs.matrix!).include as { dir: string }[]).map((e) => planJob(e.dir, planning(() => 1))));
+    await Promise.all(
+      (JSON.parse(outputs.matrix!).include as { dir: string }[]).map((e) =>
+        planJob(
+          e.dir,
+          planning(() => 1),
+        ),
+      ),
+    );
     git(root, "checkout", "-q", "-b", "second", baseSha);
     appendFileSync(join(root, "domains/p07/canvases/p07_canvas/hello.py"), "# p07\n");
     git(root, "commit", "-q", "-am", "p07 only");
     const second = git(root, "rev-parse", "HEAD").trim();
     const again = await detect({}, second);
     expect(JSON.parse(again.outputs.matrix!).include.map((e: { project: string }) => e.project)).toEqual(["p07"]);
-    await planJob("domains/p07", planning(() => 1), second);
+    await planJob(
+      "domains/p07",
+      planning(() => 1),
+      second,
+    );
     const body = combined()[0]!.body;
     expect(combined()).toHaveLength(1);
     expect(body).toContain("<b>p07</b>");

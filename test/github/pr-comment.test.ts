@@ -26,14 +26,21 @@ describe("plan comment upsert", () => {
 
     expect(first.action).toBe("created");
     expect(second).toMatchObject({ action: "updated", id: first.id });
-    expect(gh.comments.filter((c) => c.issueNumber === pr)).toEqual([expect.objectContaining({ id: first.id, body: `${marker}\nplan two` })]);
+    expect(gh.comments.filter((c) => c.issueNumber === pr)).toEqual([
+      expect.objectContaining({ id: first.id, body: `${marker}\nplan two` }),
+    ]);
     expect(gh.writes().map((c) => c.method)).toEqual(["POST", "PATCH"]);
   });
 
   it("writes nothing when the comment already says the same", async () => {
     const pr = gh.addPullRequest();
     gh.addComment(pr, `${marker}\nsame plan`);
-    const r = await upsertMarkedComment(octokit(), { owner: gh.owner, repo: gh.repo, number: pr }, marker, `${marker}\nsame plan`);
+    const r = await upsertMarkedComment(
+      octokit(),
+      { owner: gh.owner, repo: gh.repo, number: pr },
+      marker,
+      `${marker}\nsame plan`,
+    );
     expect(r.action).toBe("unchanged");
     expect(gh.writes()).toEqual([]);
   });
@@ -46,7 +53,12 @@ describe("plan comment upsert", () => {
     const mine = gh.addComment(pr, `${marker}\nold plan`);
     gh.addComment(pr, "another review comment", "bob");
 
-    const r = await upsertMarkedComment(octokit(), { owner: gh.owner, repo: gh.repo, number: pr }, marker, `${marker}\nnew plan`);
+    const r = await upsertMarkedComment(
+      octokit(),
+      { owner: gh.owner, repo: gh.repo, number: pr },
+      marker,
+      `${marker}\nnew plan`,
+    );
 
     expect(r).toMatchObject({ action: "updated", id: mine.id });
     expect(gh.calls.some((c) => c.method === "GET" && c.path.includes("page=2"))).toBe(true);
@@ -59,7 +71,12 @@ describe("plan comment upsert", () => {
     const quoted = gh.addComment(pr, `> quoting the bot:\n> ${marker}`, "bob");
     const mine = gh.addComment(pr, `${marker}\n### An entirely different heading`);
 
-    const r = await upsertMarkedComment(octokit(), { owner: gh.owner, repo: gh.repo, number: pr }, marker, `${marker}\n### Plan for \`listings\` (\`default\`)`);
+    const r = await upsertMarkedComment(
+      octokit(),
+      { owner: gh.owner, repo: gh.repo, number: pr },
+      marker,
+      `${marker}\n### Plan for \`listings\` (\`default\`)`,
+    );
 
     expect(r.id).toBe(mine.id);
     expect(gh.comments.find((c) => c.id === lookalike.id)?.body).toContain("someone pasted");
@@ -80,14 +97,21 @@ describe("plan comment upsert", () => {
     const pr = gh.addPullRequest();
     const oldest = gh.addComment(pr, `${marker}\nrun A`);
     gh.addComment(pr, `${marker}\nrun B`);
-    const r = await upsertMarkedComment(octokit(), { owner: gh.owner, repo: gh.repo, number: pr }, marker, `${marker}\nrun C`);
+    const r = await upsertMarkedComment(
+      octokit(),
+      { owner: gh.owner, repo: gh.repo, number: pr },
+      marker,
+      `${marker}\nrun C`,
+    );
     expect(r).toMatchObject({ action: "updated", id: oldest.id, removedDuplicates: 1 });
     expect(gh.comments.map((c) => c.body)).toEqual([`${marker}\nrun C`]);
   });
 
   it("refuses a body that does not open with the marker (it could never be found again)", async () => {
     const pr = gh.addPullRequest();
-    await expect(upsertMarkedComment(octokit(), { owner: gh.owner, repo: gh.repo, number: pr }, marker, "### Plan")).rejects.toThrow(/must open with its marker/);
+    await expect(
+      upsertMarkedComment(octokit(), { owner: gh.owner, repo: gh.repo, number: pr }, marker, "### Plan"),
+    ).rejects.toThrow(/must open with its marker/);
     expect(gh.writes()).toEqual([]);
   });
 });
@@ -97,11 +121,21 @@ describe("plan comment upsert touches only comments written by the token's ident
     gh = await startFakeGithub();
     const pr = gh.addPullRequest();
     const planted = gh.addComment(pr, `${marker}\nplanted by mallory`, "mallory");
-    const r = await upsertMarkedComment(octokit(), { owner: gh.owner, repo: gh.repo, number: pr }, marker, `${marker}\nthe plan`);
+    const r = await upsertMarkedComment(
+      octokit(),
+      { owner: gh.owner, repo: gh.repo, number: pr },
+      marker,
+      `${marker}\nthe plan`,
+    );
     expect(r.action).toBe("created");
     expect(gh.comments.find((c) => c.id === planted.id)?.body).toBe(`${marker}\nplanted by mallory`);
-    expect(gh.comments.find((c) => c.id === r.id)).toMatchObject({ user: "github-actions[bot]", body: `${marker}\nthe plan` });
-    expect(gh.writes().map((c) => `${c.method} ${c.path}`)).toEqual([`POST /repos/${gh.owner}/${gh.repo}/issues/${pr}/comments`]);
+    expect(gh.comments.find((c) => c.id === r.id)).toMatchObject({
+      user: "github-actions[bot]",
+      body: `${marker}\nthe plan`,
+    });
+    expect(gh.writes().map((c) => `${c.method} ${c.path}`)).toEqual([
+      `POST /repos/${gh.owner}/${gh.repo}/issues/${pr}/comments`,
+    ]);
   });
 
   it("GIVEN marked comments by others racing ours WHEN upserting THEN only our duplicates are deleted", async () => {
@@ -111,7 +145,12 @@ describe("plan comment upsert touches only comments written by the token's ident
     const ours = gh.addComment(pr, `${marker}\nrun A`);
     gh.addComment(pr, `${marker}\nrun B`);
     const late = gh.addComment(pr, `${marker}\nnewer, by someone else`, "mallory");
-    const r = await upsertMarkedComment(octokit(), { owner: gh.owner, repo: gh.repo, number: pr }, marker, `${marker}\nrun C`);
+    const r = await upsertMarkedComment(
+      octokit(),
+      { owner: gh.owner, repo: gh.repo, number: pr },
+      marker,
+      `${marker}\nrun C`,
+    );
     expect(r).toMatchObject({ action: "updated", id: ours.id, removedDuplicates: 1 });
     expect(gh.comments.map((c) => [c.id, c.user, c.body])).toEqual([
       [theirs.id, "eve", `${marker}\nolder, by someone else`],
@@ -126,7 +165,12 @@ describe("plan comment upsert touches only comments written by the token's ident
     const bots = gh.addComment(pr, `${marker}\nby the workflow token`);
     const mine = gh.addComment(pr, `${marker}\nold plan`, "deploy-bot");
     const personal = createGithubClient({ token: "ghp_personal", baseUrl: gh.url, warn: () => {} });
-    const r = await upsertMarkedComment(personal, { owner: gh.owner, repo: gh.repo, number: pr }, marker, `${marker}\nnew plan`);
+    const r = await upsertMarkedComment(
+      personal,
+      { owner: gh.owner, repo: gh.repo, number: pr },
+      marker,
+      `${marker}\nnew plan`,
+    );
     expect(r).toMatchObject({ action: "updated", id: mine.id, removedDuplicates: 0 });
     expect(gh.comments.find((c) => c.id === bots.id)?.body).toBe(`${marker}\nby the workflow token`);
     expect(gh.calls.filter((c) => c.path === "/user")).toHaveLength(1);
@@ -140,7 +184,12 @@ describe("plan comment body", () => {
     const plan = planCreatingUdfs(3000);
     expect(renderPlanMarkdown(plan, { maxChars: 10_000_000 }).length).toBeGreaterThan(COMMENT_MAX_CHARS);
 
-    const body = fitCommentBody(marker, "<sub>svc-iac plan</sub>", (maxChars) => renderPlanMarkdown(plan, { maxChars, detailsLink: link }), "CUT HERE");
+    const body = fitCommentBody(
+      marker,
+      "<sub>svc-iac plan</sub>",
+      (maxChars) => renderPlanMarkdown(plan, { maxChars, detailsLink: link }),
+      "CUT HERE",
+    );
 
     expect(body.length).toBeLessThanOrEqual(COMMENT_MAX_CHARS);
     expect(body.startsWith(`${marker}\n`)).toBe(true);
@@ -150,14 +199,24 @@ describe("plan comment body", () => {
   });
 
   it("still fits when a renderer ignores its budget, with the cut note", () => {
-    const body = fitCommentBody(marker, "heading", () => "row\n".repeat(40_000), "_Cut to fit; the full plan is in the artifacts._");
+    const body = fitCommentBody(
+      marker,
+      "heading",
+      () => "row\n".repeat(40_000),
+      "_Cut to fit; the full plan is in the artifacts._",
+    );
     expect(body.length).toBeLessThanOrEqual(COMMENT_MAX_CHARS);
     expect(body.endsWith("_Cut to fit; the full plan is in the artifacts._")).toBe(true);
   });
 
   it("leaves a small plan whole", () => {
     const plan = planCreatingUdfs(2);
-    const body = fitCommentBody(marker, "heading", (maxChars) => renderPlanMarkdown(plan, { maxChars, detailsLink: link }), "CUT");
+    const body = fitCommentBody(
+      marker,
+      "heading",
+      (maxChars) => renderPlanMarkdown(plan, { maxChars, detailsLink: link }),
+      "CUT",
+    );
     expect(body).toContain("udf.sales/loader_00001");
     expect(body).not.toMatch(/shortened|CUT/);
   });

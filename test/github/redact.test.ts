@@ -3,8 +3,15 @@ import { Redactor } from "../../src/github/redact";
 
 describe("redactor", () => {
   it("redacts the values of secret-looking environment variables", () => {
-    const r = Redactor.fromEnv({ SVC_TOKEN: "svc_abcdef123", DB_PASSWORD: "hunter2hunter2", MAPBOX_API_KEY: "pk.123456789", HOME: "/home/runner" });
-    expect(r.apply("svc_abcdef123 hunter2hunter2 pk.123456789 /home/runner")).toBe("[REDACTED] [REDACTED] [REDACTED] /home/runner");
+    const r = Redactor.fromEnv({
+      SVC_TOKEN: "svc_abcdef123",
+      DB_PASSWORD: "hunter2hunter2",
+      MAPBOX_API_KEY: "pk.123456789",
+      HOME: "/home/runner",
+    });
+    expect(r.apply("svc_abcdef123 hunter2hunter2 pk.123456789 /home/runner")).toBe(
+      "[REDACTED] [REDACTED] [REDACTED] /home/runner",
+    );
   });
 
   it("leaves ordinary input values alone, even when the input's name mentions secrets", () => {

@@ -14,11 +14,18 @@ afterEach(async () => {
 });
 
 const octokit = () => createGithubClient({ token: "github_pat_secretswriter", baseUrl: gh.url, warn: () => {} });
-const published = (name: string, token = TOKEN) => ({ address: "service_account.ci", kind: "ServiceAccount", name, token });
+const published = (name: string, token = TOKEN) => ({
+  address: "service_account.ci",
+  kind: "ServiceAccount",
+  name,
+  token,
+});
 
 describe("GitHub Actions secrets publisher", () => {
   it("writes a repository secret sealed to the repository's public key", async () => {
-    await githubSecretsPublisher(octokit(), { owner: gh.owner, repo: gh.repo }).publish(published("SVC_SERVICE_ACCOUNT_CI_TOKEN"));
+    await githubSecretsPublisher(octokit(), { owner: gh.owner, repo: gh.repo }).publish(
+      published("SVC_SERVICE_ACCOUNT_CI_TOKEN"),
+    );
 
     expect(gh.decryptSecret("SVC_SERVICE_ACCOUNT_CI_TOKEN")).toBe(TOKEN);
     const put = gh.calls.find((c) => c.method === "PUT")!;
@@ -28,7 +35,9 @@ describe("GitHub Actions secrets publisher", () => {
   });
 
   it("writes an environment secret through the environment's public key", async () => {
-    await githubSecretsPublisher(octokit(), { owner: gh.owner, repo: gh.repo, environment: "prod" }).publish(published("SVC_TOKEN_PROD"));
+    await githubSecretsPublisher(octokit(), { owner: gh.owner, repo: gh.repo, environment: "prod" }).publish(
+      published("SVC_TOKEN_PROD"),
+    );
 
     expect(gh.decryptSecret("SVC_TOKEN_PROD", "prod")).toBe(TOKEN);
     expect(gh.calls.map((c) => `${c.method} ${c.path}`)).toEqual([
@@ -49,13 +58,17 @@ describe("GitHub Actions secrets publisher", () => {
 
   it("stops the rotation (throws) when GitHub refuses the write", async () => {
     gh.failNext("PUT", "/actions/secrets/", 403, "Resource not accessible by integration");
-    await expect(githubSecretsPublisher(octokit(), { owner: gh.owner, repo: gh.repo }).publish(published("SVC_X_TOKEN"))).rejects.toMatchObject({ status: 403 });
+    await expect(
+      githubSecretsPublisher(octokit(), { owner: gh.owner, repo: gh.repo }).publish(published("SVC_X_TOKEN")),
+    ).rejects.toMatchObject({ status: 403 });
   });
 
   it("refuses a name GitHub would not accept, before sending anything", async () => {
     expect(() => checkSecretName("GITHUB_THING")).toThrow(/cannot be a GitHub secret name/);
     expect(() => checkSecretName("1ABC")).toThrow(/cannot be a GitHub secret name/);
-    await expect(githubSecretsPublisher(octokit(), { owner: gh.owner, repo: gh.repo }).publish(published("bad-name"))).rejects.toThrow(/"bad-name"/);
+    await expect(
+      githubSecretsPublisher(octokit(), { owner: gh.owner, repo: gh.repo }).publish(published("bad-name")),
+    ).rejects.toThrow(/"bad-name"/);
     expect(gh.calls).toEqual([]);
   });
 });

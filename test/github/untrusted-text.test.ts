@@ -22,7 +22,8 @@ import { foreignCommands, obeyedCommands } from "../helpers/workflow-log";
 const run = promisify(execFile);
 
 /** Workflow commands behind a lone CR, a line feed and a Unicode line separator. */
-const COMMANDS = "name rejected\r::warning title=x::pwn\r::add-mask::svc\n::error::pwn-lf\u2028::notice::pwn-ls\r  ##[warning]pwn-old";
+const COMMANDS =
+  "name rejected\r::warning title=x::pwn\r::add-mask::svc\n::error::pwn-lf\u2028::notice::pwn-ls\r  ##[warning]pwn-old";
 /** Markdown that would mention, link, track and format. */
 const MARKDOWN = "@octocat [x](https://e.example) ![t](https://e.example/t.png) <b>bold</b> www.e.example #1";
 const EVIL = `${COMMANDS} ${MARKDOWN}`;
@@ -41,7 +42,10 @@ function liveMarkup(md: string): string[] {
   for (const m of html.matchAll(/<img\s[^>]*>/g)) found.push(`image ${m[0]}`);
   if (/<b>/.test(html)) found.push("html <b>");
   // GitHub finds mentions and references in text outside code, after rendering.
-  const text = html.replace(/<pre>[\s\S]*?<\/pre>/g, "").replace(/<code>[\s\S]*?<\/code>/g, "").replace(/<[^>]+>/g, "");
+  const text = html
+    .replace(/<pre>[\s\S]*?<\/pre>/g, "")
+    .replace(/<code>[\s\S]*?<\/code>/g, "")
+    .replace(/<[^>]+>/g, "");
   if (/(^|[^\w`])@octocat\b/.test(text)) found.push("mention @octocat");
   if (/(^|\s)#1\b/.test(text)) found.push("reference #1");
   return found;
@@ -53,7 +57,10 @@ let cli: string;
 let dir: string;
 
 /** The command as a user's workflow runs it: a child process under GitHub Actions. */
-function svc(args: string[], env: Record<string, string> = {}): Promise<{ code: number; stdout: string; stderr: string }> {
+function svc(
+  args: string[],
+  env: Record<string, string> = {},
+): Promise<{ code: number; stdout: string; stderr: string }> {
   return node([cli, ...args], env);
 }
 
@@ -62,8 +69,19 @@ function actionBundle(env: Record<string, string>): Promise<{ code: number; stdo
   return node([join(__dirname, "../../dist-action/index.js")], env);
 }
 
-async function node(args: string[], env: Record<string, string>): Promise<{ code: number; stdout: string; stderr: string }> {
-  const base = { PATH: process.env.PATH ?? "", HOME: process.env.HOME ?? "", GITHUB_ACTIONS: "true", SVC_BASE_URL: proxy.url, SVC_UDF_BASE_URL: fx.emu.udfBaseUrl, SVC_TOKEN: fx.emu.tokens.user_token, ...FIXTURE_SECRETS };
+async function node(
+  args: string[],
+  env: Record<string, string>,
+): Promise<{ code: number; stdout: string; stderr: string }> {
+  const base = {
+    PATH: process.env.PATH ?? "",
+    HOME: process.env.HOME ?? "",
+    GITHUB_ACTIONS: "true",
+    SVC_BASE_URL: proxy.url,
+    SVC_UDF_BASE_URL: fx.emu.udfBaseUrl,
+    SVC_TOKEN: fx.emu.tokens.user_token,
+    ...FIXTURE_SECRETS,
+  };
   try {
     const r = await run(process.execPath, args, { env: { ...base, ...env }, timeout: 60_000 });
     return { code: 0, stdout: r.stdout, stderr: r.stderr };
@@ -97,7 +115,9 @@ describe("GIVEN a platform that answers with workflow commands and Markdown in i
     expect(r.code).toBe(1);
     expectNoInjection(r);
     // The detail is still shown, as text, on the line of the object it belongs to.
-    expect(r.stdout).toMatch(/failed to create cronjob\.daily-stats: [^\r\n]*name rejected[^\r\n]*::warning title=x::pwn[^\r\n]*::add-mask::svc/);
+    expect(r.stdout).toMatch(
+      /failed to create cronjob\.daily-stats: [^\r\n]*name rejected[^\r\n]*::warning title=x::pwn[^\r\n]*::add-mask::svc/,
+    );
     // The runner would read these lines without obeying any.
     expect(obeyedCommands(r.stdout + r.stderr).join("\n")).not.toContain("pwn");
   });
@@ -119,7 +139,15 @@ describe("GIVEN a platform that answers with workflow commands and Markdown in i
     const r = await svc(["validate", repo]);
     expect(r.code).toBe(1);
     expectNoInjection(r);
-    expect(r.stdout.split("\n").filter((l) => l.startsWith("::error file=") && l.includes("/canvases/listings/\\x1b]0;owned\\x07\\x1b[2Jx.py,line=1,col=1,"))).toHaveLength(1);
+    expect(
+      r.stdout
+        .split("\n")
+        .filter(
+          (l) =>
+            l.startsWith("::error file=") &&
+            l.includes("/canvases/listings/\\x1b]0;owned\\x07\\x1b[2Jx.py,line=1,col=1,"),
+        ),
+    ).toHaveLength(1);
     expect(r.stdout).toContain("y\\u2028%3A%3Aerror%3A%3Apwn-ls.py");
     expect(r.stdout + r.stderr).not.toMatch(/[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u2028\u2029]/);
   });
@@ -142,7 +170,12 @@ describe("GIVEN a platform that answers with workflow commands and Markdown in i
 
   it("WHEN objects made by hand and an inventory address carry them THEN plan and drift print them without starting a workflow command", async () => {
     await plantNames();
-    for (const args of [["plan", dir], ["drift", dir], ["drift", dir, "--format", "json"], ["plan", dir, "--json"]]) {
+    for (const args of [
+      ["plan", dir],
+      ["drift", dir],
+      ["drift", dir, "--format", "json"],
+      ["plan", dir, "--json"],
+    ]) {
       const r = await svc(args);
       expect(r.code, `${args.join(" ")}: ${r.stderr}`).not.toBe(1);
       expect(r.stdout).toContain("hand");
@@ -156,12 +189,21 @@ async function plantNames(): Promise<void> {
   const view = await platformView(fx.user);
   const stats = view.udfs.find((u) => u.slug === "stats" && u.collection_name === "listings")!;
   const spec = { enabled: false, minute: [0], hour: [], day_of_month: [], month: [], day_of_week: [], udf: stats.id };
-  if (!view.cronjobs.some((c) => c.name === EVIL_CRONJOB)) await fx.user.cronjobs.create({ ...spec, name: EVIL_CRONJOB });
-  const target = view.cronjobs.find((c) => c.name === "planted-target") ?? (await fx.user.cronjobs.create({ ...spec, name: "planted-target" }));
+  if (!view.cronjobs.some((c) => c.name === EVIL_CRONJOB))
+    await fx.user.cronjobs.create({ ...spec, name: EVIL_CRONJOB });
+  const target =
+    view.cronjobs.find((c) => c.name === "planted-target") ??
+    (await fx.user.cronjobs.create({ ...spec, name: "planted-target" }));
   const file = join(stateDirOf(dir), "inventory.json");
   const inventory = JSON.parse(readFileSync(file, "utf8"));
   const now = new Date().toISOString();
-  inventory.objects[EVIL_ADDRESS] = { kind: "Cronjob", id: target.id, key: "planted-target", createdAt: now, appliedAt: now };
+  inventory.objects[EVIL_ADDRESS] = {
+    kind: "Cronjob",
+    id: target.id,
+    key: "planted-target",
+    createdAt: now,
+    appliedAt: now,
+  };
   writeFileSync(file, JSON.stringify(inventory, null, 2));
 }
 
@@ -201,7 +243,10 @@ describe("GIVEN the action on a pull request, with the same names and details", 
 
   function pullRequest(): Record<string, string> {
     const pr = gh.addPullRequest("untrusted names");
-    writeFileSync(join(workspace, "event.json"), JSON.stringify({ pull_request: { number: pr, head: { sha: "abc1234def" } } }));
+    writeFileSync(
+      join(workspace, "event.json"),
+      JSON.stringify({ pull_request: { number: pr, head: { sha: "abc1234def" } } }),
+    );
     return { GITHUB_EVENT_NAME: "pull_request", GITHUB_EVENT_PATH: join(workspace, "event.json") };
   }
 
@@ -229,7 +274,10 @@ describe("GIVEN the action on a pull request, with the same names and details", 
   });
 
   it("WHEN it reports drift THEN the drift issue and the job summary hold the names as inert text", async () => {
-    const r = await action({ command: "drift", "drift-issue": "true", "detailed-exitcode": "true" }, { GITHUB_EVENT_NAME: "schedule" });
+    const r = await action(
+      { command: "drift", "drift-issue": "true", "detailed-exitcode": "true" },
+      { GITHUB_EVENT_NAME: "schedule" },
+    );
     expect(r.code, r.stderr).toBe(2);
     expectNoInjection(r);
     const issue = gh.issues.at(-1)!;

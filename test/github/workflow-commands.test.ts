@@ -3,7 +3,16 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { loadErrorAnnotations, workspacePath } from "../../src/github/annotations";
-import { addMask, annotation, appendOutputs, escapeData, escapeProperty, formatOutputs, forWorkflowLog, untrustedBlock } from "../../src/github/workflow-commands";
+import {
+  addMask,
+  annotation,
+  appendOutputs,
+  escapeData,
+  escapeProperty,
+  formatOutputs,
+  forWorkflowLog,
+  untrustedBlock,
+} from "../../src/github/workflow-commands";
 
 describe("workflow command escaping", () => {
   it("escapes percent, carriage return and newline in messages", () => {
@@ -15,9 +24,9 @@ describe("workflow command escaping", () => {
   });
 
   it("writes an error annotation with file, line, column and title, message kept on one line", () => {
-    expect(annotation("error", "bad value\nsecond line", { file: "infra/a,b.yaml", line: 3, col: 7, title: "svc-iac: x" })).toBe(
-      "::error file=infra/a%2Cb.yaml,line=3,col=7,title=svc-iac%3A x::bad value%0Asecond line\n",
-    );
+    expect(
+      annotation("error", "bad value\nsecond line", { file: "infra/a,b.yaml", line: 3, col: 7, title: "svc-iac: x" }),
+    ).toBe("::error file=infra/a%2Cb.yaml,line=3,col=7,title=svc-iac%3A x::bad value%0Asecond line\n");
   });
 
   it("writes a bare annotation when there are no properties", () => {
@@ -29,7 +38,13 @@ describe("validation errors as annotations", () => {
   it("point at the file relative to the workspace, with line and column", () => {
     const lines = loadErrorAnnotations(
       [
-        { file: "canvases/sales/canvas.yaml", line: 4, column: 3, path: "share.rotate_every", message: 'expected a duration such as "30d", found "soon"' },
+        {
+          file: "canvases/sales/canvas.yaml",
+          line: 4,
+          column: 3,
+          path: "share.rotate_every",
+          message: 'expected a duration such as "30d", found "soon"',
+        },
         { file: "canvases/sales/loader.py", line: 12, column: 1, path: "", message: "syntax error" },
       ],
       { repoDir: "/work/checkout/infra", workspace: "/work/checkout" },
@@ -41,7 +56,9 @@ describe("validation errors as annotations", () => {
   });
 
   it("keep the absolute path when the repository folder is outside the workspace", () => {
-    expect(workspacePath("svc.yaml", { repoDir: "/elsewhere/repo", workspace: "/work/checkout" })).toBe("/elsewhere/repo/svc.yaml");
+    expect(workspacePath("svc.yaml", { repoDir: "/elsewhere/repo", workspace: "/work/checkout" })).toBe(
+      "/elsewhere/repo/svc.yaml",
+    );
   });
 });
 
@@ -59,7 +76,9 @@ describe("masking and untrusted text", () => {
     const code = "plan\n       ::add-mask::x\n";
     expect(forWorkflowLog(code, {})).toBe(code);
     expect(forWorkflowLog("plan\n  + create udf.a/b\n", { GITHUB_ACTIONS: "true" })).toBe("plan\n  + create udf.a/b\n");
-    expect(forWorkflowLog(code, { GITHUB_ACTIONS: "true" })).toMatch(/^::stop-commands::([0-9a-f-]{36})\nplan\n {7}::add-mask::x\n::\1::\n$/);
+    expect(forWorkflowLog(code, { GITHUB_ACTIONS: "true" })).toMatch(
+      /^::stop-commands::([0-9a-f-]{36})\nplan\n {7}::add-mask::x\n::\1::\n$/,
+    );
   });
 });
 

@@ -32,7 +32,10 @@ interface Workflow {
 
 const action = parse(readFileSync(join(ROOT, "action.yml"), "utf8")) as ActionYml;
 const workflowFiles = readdirSync(WORKFLOW_DIR).filter((f) => f.endsWith(".yml"));
-const workflows = workflowFiles.map((file) => ({ file, wf: parse(readFileSync(join(WORKFLOW_DIR, file), "utf8")) as Workflow }));
+const workflows = workflowFiles.map((file) => ({
+  file,
+  wf: parse(readFileSync(join(WORKFLOW_DIR, file), "utf8")) as Workflow,
+}));
 /** The variable the runner sets for a JavaScript action's input: upper case, spaces as `_`, hyphens kept. */
 const envName = (input: string) => `INPUT_${input.replace(/ /g, "_").toUpperCase()}`;
 
@@ -48,18 +51,33 @@ describe("action.yml", () => {
   });
 
   it("and every example workflow are valid for GitHub's own workflow parser", () => {
-    const run = spawnSync(process.execPath, [join(ROOT, "scripts", "validate-actions.mjs"), "--json"], { cwd: ROOT, encoding: "utf8" });
+    const run = spawnSync(process.execPath, [join(ROOT, "scripts", "validate-actions.mjs"), "--json"], {
+      cwd: ROOT,
+      encoding: "utf8",
+    });
     const results = JSON.parse(run.stdout) as Record<string, string[]>;
-    expect(Object.keys(results).sort()).toEqual(["action.yml", ...workflowFiles.map((f) => `examples/workflows/${f}`)].sort());
+    expect(Object.keys(results).sort()).toEqual(
+      ["action.yml", ...workflowFiles.map((f) => `examples/workflows/${f}`)].sort(),
+    );
     expect(results).toEqual(Object.fromEntries(Object.keys(results).map((f) => [f, []])));
     expect(run.status).toBe(0);
   });
 
   it("WHEN an action or workflow is broken THEN the validator names the file, line and problem and fails", () => {
     const dir = mkdtempSync(join(tmpdir(), "svc-validate-"));
-    writeFileSync(join(dir, "action.yml"), readFileSync(join(ROOT, "action.yml"), "utf8").replace("using: node24", "using: node99"));
-    writeFileSync(join(dir, "plan.yml"), "on: push\njobs:\n  plan:\n    runs-on: ubuntu-latest\n    steps:\n      - uses: acme/svc-iac@v1\n        run: echo\n");
-    const run = spawnSync(process.execPath, [join(ROOT, "scripts", "validate-actions.mjs"), "--json", join(dir, "action.yml"), join(dir, "plan.yml")], { cwd: dir, encoding: "utf8" });
+    writeFileSync(
+      join(dir, "action.yml"),
+      readFileSync(join(ROOT, "action.yml"), "utf8").replace("using: node24", "using: node99"),
+    );
+    writeFileSync(
+      join(dir, "plan.yml"),
+      "on: push\njobs:\n  plan:\n    runs-on: ubuntu-latest\n    steps:\n      - uses: acme/svc-iac@v1\n        run: echo\n",
+    );
+    const run = spawnSync(
+      process.execPath,
+      [join(ROOT, "scripts", "validate-actions.mjs"), "--json", join(dir, "action.yml"), join(dir, "plan.yml")],
+      { cwd: dir, encoding: "utf8" },
+    );
     rmSync(dir, { recursive: true, force: true });
     expect(run.status).toBe(1);
     const results = JSON.parse(run.stdout) as Record<string, string[]>;
@@ -93,7 +111,9 @@ describe("action.yml", () => {
       targets: ["default prod", { targets: ["default", "prod"] }],
     };
     expect(Object.keys(samples).sort()).toEqual(Object.keys(action.inputs).sort());
-    const inputs = readActionInputs(Object.fromEntries(Object.entries(samples).map(([name, [value]]) => [envName(name), value])));
+    const inputs = readActionInputs(
+      Object.fromEntries(Object.entries(samples).map(([name, [value]]) => [envName(name), value])),
+    );
     for (const [, expected] of Object.values(samples)) expect(inputs).toMatchObject(expected);
   });
 
@@ -107,34 +127,64 @@ describe("action.yml", () => {
   });
 
   it("declares every output the program writes", () => {
-    expect(Object.keys(action.outputs).sort()).toEqual(["changed-since", "comment-url", "count", "drift-issue-url", "exit-code", "has-changes", "has-drift", "matrix", "removed", "report-path"]);
+    expect(Object.keys(action.outputs).sort()).toEqual([
+      "changed-since",
+      "comment-url",
+      "count",
+      "drift-issue-url",
+      "exit-code",
+      "has-changes",
+      "has-drift",
+      "matrix",
+      "removed",
+      "report-path",
+    ]);
     for (const spec of Object.values(action.outputs)) expect(spec.description).toBeTruthy();
   });
 });
 
 describe("example workflows", () => {
   it("are the six documented ones", () => {
-    expect(workflowFiles.sort()).toEqual(["apply.yml", "drift.yml", "monorepo.yml", "plan.yml", "preview.yml", "saved-plan.yml"]);
+    expect(workflowFiles.sort()).toEqual([
+      "apply.yml",
+      "drift.yml",
+      "monorepo.yml",
+      "plan.yml",
+      "preview.yml",
+      "saved-plan.yml",
+    ]);
   });
 
   it("monorepo detects the affected projects once, then plans, applies and checks drift per project and target in a matrix that is skipped when empty", () => {
     const { wf } = workflows.find((w) => w.file === "monorepo.yml")!;
-    const jobs = wf.jobs as unknown as Record<string, { needs?: string; if?: string; strategy?: { matrix?: string }; concurrency?: { group: string }; steps: Step[] }>;
-    expect(svcIacSteps({ ...wf, jobs: { detect: jobs.detect! } } as Workflow)[0]!.with).toMatchObject({ command: "projects", comment: "combined" });
+    const jobs = wf.jobs as unknown as Record<
+      string,
+      { needs?: string; if?: string; strategy?: { matrix?: string }; concurrency?: { group: string }; steps: Step[] }
+    >;
+    expect(svcIacSteps({ ...wf, jobs: { detect: jobs.detect! } } as Workflow)[0]!.with).toMatchObject({
+      command: "projects",
+      comment: "combined",
+    });
     for (const name of ["plan", "apply", "drift"]) {
       expect(jobs[name]!.needs).toBe("detect");
       expect(jobs[name]!.if).toContain("needs.detect.outputs.count != '0'");
       expect(jobs[name]!.strategy!.matrix).toBe("${{ fromJSON(needs.detect.outputs.matrix) }}");
     }
     expect(jobs.apply!.concurrency!.group).toContain("${{ matrix.project }}-${{ matrix.target }}");
-    expect((wf as unknown as { permissions: Record<string, string> }).permissions).toMatchObject({ checks: "write", "pull-requests": "write" });
+    expect((wf as unknown as { permissions: Record<string, string> }).permissions).toMatchObject({
+      checks: "write",
+      "pull-requests": "write",
+    });
   });
 
   it("preview deploys each pull request to its own target state on opened and synchronize, and destroys it on closed", () => {
     const { wf } = workflows.find((w) => w.file === "preview.yml")!;
     expect(Object.keys(wf.on)).toEqual(["pull_request"]);
     expect(wf.on.pull_request).toMatchObject({ types: expect.arrayContaining(["opened", "synchronize", "closed"]) });
-    expect(wf.concurrency).toMatchObject({ group: expect.stringContaining("github.event.pull_request.number"), "cancel-in-progress": false });
+    expect(wf.concurrency).toMatchObject({
+      group: expect.stringContaining("github.event.pull_request.number"),
+      "cancel-in-progress": false,
+    });
     const jobs = wf.jobs as Record<string, { if?: string; steps: Step[] }>;
     const deploy = jobs.deploy!.steps.find((s) => s.id === "deploy")!;
     const destroy = jobs.destroy!.steps.find((s) => s.id === "destroy")!;
@@ -155,7 +205,9 @@ describe("example workflows", () => {
     const [plan, apply] = svcIacSteps(wf);
     expect(plan!.with).toMatchObject({ command: "plan", "plan-file": "svc-iac-plan/plan.json" });
     expect(apply!.with).toMatchObject({ command: "apply", "plan-file": "svc-iac-plan/plan.json" });
-    const upload = wf.jobs.plan!.steps.find((s) => s.uses?.startsWith("actions/upload-artifact@") && s.with?.path === "svc-iac-plan/plan.json");
+    const upload = wf.jobs.plan!.steps.find(
+      (s) => s.uses?.startsWith("actions/upload-artifact@") && s.with?.path === "svc-iac-plan/plan.json",
+    );
     const download = wf.jobs.apply!.steps.find((s) => s.uses?.startsWith("actions/download-artifact@"));
     expect(download?.with?.name).toBe(upload?.with?.name);
     expect(wf.jobs.apply!.permissions).toMatchObject({ actions: "read" });
@@ -166,8 +218,10 @@ describe("example workflows", () => {
     const steps = svcIacSteps(wf);
     expect(steps.length).toBeGreaterThan(0);
     for (const step of steps) {
-      for (const name of Object.keys(step.with ?? {})) expect(Object.keys(action.inputs), `${file}: input "${name}"`).toContain(name);
-      for (const [name, spec] of Object.entries(action.inputs)) if (spec.required) expect(step.with, `${file}: required input "${name}"`).toHaveProperty(name);
+      for (const name of Object.keys(step.with ?? {}))
+        expect(Object.keys(action.inputs), `${file}: input "${name}"`).toContain(name);
+      for (const [name, spec] of Object.entries(action.inputs))
+        if (spec.required) expect(step.with, `${file}: required input "${name}"`).toHaveProperty(name);
     }
   });
 
@@ -209,7 +263,9 @@ describe("example workflows", () => {
 
   it.each(workflowFiles)("%s uploads the report folder as an artifact", (file) => {
     const wf = workflows.find((w) => w.file === file)!.wf;
-    const upload = Object.values(wf.jobs).flatMap((j) => j.steps).find((s) => s.uses?.startsWith("actions/upload-artifact@"));
+    const upload = Object.values(wf.jobs)
+      .flatMap((j) => j.steps)
+      .find((s) => s.uses?.startsWith("actions/upload-artifact@"));
     expect(String(upload?.with?.path)).toMatch(/steps\.\w+\.outputs\.report-path/);
   });
 });

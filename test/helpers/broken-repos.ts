@@ -60,18 +60,72 @@ export type Mutation =
 
 type AliasShape = "bomb" | "self" | "unknown" | "shared";
 
-const OTHER_TYPES = ["[1, 2]", "{a: 1}", "42", "-1", "0.5", "true", '""', "null", '"text"', "[]", "{}", "x y z", "${var.nowhere}", "${env.NOWHERE}"];
-const UNSENDABLE = [".nan", ".NaN", ".inf", "-.inf", "1e400", "-1e999", "12345678901234567890", '"\\ud800"', "!!binary aGk=", "!!timestamp 2001-12-14", "!!set {a}", "!!omap [a: 1]"];
+const OTHER_TYPES = [
+  "[1, 2]",
+  "{a: 1}",
+  "42",
+  "-1",
+  "0.5",
+  "true",
+  '""',
+  "null",
+  '"text"',
+  "[]",
+  "{}",
+  "x y z",
+  "${var.nowhere}",
+  "${env.NOWHERE}",
+];
+const UNSENDABLE = [
+  ".nan",
+  ".NaN",
+  ".inf",
+  "-.inf",
+  "1e400",
+  "-1e999",
+  "12345678901234567890",
+  '"\\ud800"',
+  "!!binary aGk=",
+  "!!timestamp 2001-12-14",
+  "!!set {a}",
+  "!!omap [a: 1]",
+];
 const RENAMES = ["renamed", "x", "UPPER", "with space", "dot.ted", "-dash", "ünïcode"];
 
 export const mutationArb: fc.Arbitrary<Mutation> = fc.oneof(
   fc.record({ kind: fc.constant("flip" as const), pick: fc.nat(), at: fc.nat(), bit: fc.integer({ min: 0, max: 7 }) }),
   fc.record({ kind: fc.constant("truncate" as const), pick: fc.nat(), at: fc.nat() }),
-  fc.record({ kind: fc.constant("retype" as const), pick: fc.nat(), line: fc.nat(), value: fc.constantFrom(...OTHER_TYPES) }),
-  fc.record({ kind: fc.constantFrom("delete-key" as const, "duplicate-key" as const, "misspell-key" as const), pick: fc.nat(), line: fc.nat() }),
-  fc.record({ kind: fc.constant("alias" as const), pick: fc.nat(), line: fc.nat(), shape: fc.constantFrom<AliasShape>("bomb", "self", "unknown", "shared"), levels: fc.integer({ min: 1, max: 12 }) }),
-  fc.record({ kind: fc.constant("nest" as const), pick: fc.nat(), line: fc.nat(), style: fc.constantFrom("flow" as const, "block" as const), levels: fc.oneof(fc.integer({ min: 1, max: 120 }), fc.integer({ min: 120, max: 12_000 })) }),
-  fc.record({ kind: fc.constant("unsendable" as const), pick: fc.nat(), line: fc.nat(), value: fc.constantFrom(...UNSENDABLE) }),
+  fc.record({
+    kind: fc.constant("retype" as const),
+    pick: fc.nat(),
+    line: fc.nat(),
+    value: fc.constantFrom(...OTHER_TYPES),
+  }),
+  fc.record({
+    kind: fc.constantFrom("delete-key" as const, "duplicate-key" as const, "misspell-key" as const),
+    pick: fc.nat(),
+    line: fc.nat(),
+  }),
+  fc.record({
+    kind: fc.constant("alias" as const),
+    pick: fc.nat(),
+    line: fc.nat(),
+    shape: fc.constantFrom<AliasShape>("bomb", "self", "unknown", "shared"),
+    levels: fc.integer({ min: 1, max: 12 }),
+  }),
+  fc.record({
+    kind: fc.constant("nest" as const),
+    pick: fc.nat(),
+    line: fc.nat(),
+    style: fc.constantFrom("flow" as const, "block" as const),
+    levels: fc.oneof(fc.integer({ min: 1, max: 120 }), fc.integer({ min: 120, max: 12_000 })),
+  }),
+  fc.record({
+    kind: fc.constant("unsendable" as const),
+    pick: fc.nat(),
+    line: fc.nat(),
+    value: fc.constantFrom(...UNSENDABLE),
+  }),
   fc.record({ kind: fc.constantFrom("remove" as const, "empty" as const), pick: fc.nat() }),
   fc.record({ kind: fc.constant("rename" as const), pick: fc.nat(), to: fc.constantFrom(...RENAMES) }),
 );
@@ -168,7 +222,11 @@ function editYaml(text: string, m: Extract<Mutation, { line: number }>): string 
       setValue(aliasValue(m.shape, m.levels));
       break;
     case "nest":
-      setValue(m.style === "flow" ? `${"[".repeat(m.levels)}1${"]".repeat(m.levels)}` : `\n${" ".repeat(indent!.length + 2)}${"- ".repeat(m.levels)}1`);
+      setValue(
+        m.style === "flow"
+          ? `${"[".repeat(m.levels)}1${"]".repeat(m.levels)}`
+          : `\n${" ".repeat(indent!.length + 2)}${"- ".repeat(m.levels)}1`,
+      );
       break;
   }
   return lines.join("\n");
@@ -179,7 +237,12 @@ function aliasValue(shape: AliasShape, levels: number): string {
   switch (shape) {
     case "bomb": {
       const parts = [`l0: &l0 [${Array(10).fill("x").join(", ")}]`];
-      for (let i = 1; i <= levels; i++) parts.push(`l${i}: &l${i} [${Array(10).fill(`*l${i - 1}`).join(", ")}]`);
+      for (let i = 1; i <= levels; i++)
+        parts.push(
+          `l${i}: &l${i} [${Array(10)
+            .fill(`*l${i - 1}`)
+            .join(", ")}]`,
+        );
       return `{${parts.join(", ")}}`;
     }
     case "self":

@@ -17,7 +17,10 @@ export interface Ran {
  * makes stdout one (colours, progress).
  */
 export async function runInProcess(
-  name: Parameters<typeof runReconcileCommand>[0], argv: string[], env: Record<string, string>, opts: { tty?: boolean; input?: string; stdoutTty?: boolean } = {},
+  name: Parameters<typeof runReconcileCommand>[0],
+  argv: string[],
+  env: Record<string, string>,
+  opts: { tty?: boolean; input?: string; stdoutTty?: boolean } = {},
 ): Promise<Ran> {
   const stdout = Object.assign(new PassThrough(), { isTTY: opts.stdoutTty ?? false });
   const stderr = new PassThrough();
@@ -58,10 +61,17 @@ export const messageOf = (r: CommandResult) => ("message" in r ? (r.message ?? "
 export const actionsOf = (r: CommandResult) => planOf(r).actions.map((a) => `${a.action} ${a.address}`);
 
 /** A command of the CLI that takes its streams and environment (`runShowCommand`, `runRunCommand`, `runForgetCommand`, …). */
-type CommandWithIo = (argv: string[], io: { stdout: NodeJS.WritableStream; stderr: NodeJS.WritableStream; env: NodeJS.ProcessEnv }) => Promise<number>;
+type CommandWithIo = (
+  argv: string[],
+  io: { stdout: NodeJS.WritableStream; stderr: NodeJS.WritableStream; env: NodeJS.ProcessEnv },
+) => Promise<number>;
 
 /** Runs such a command in this process with `env`, its output captured. */
-export async function runCaptured(command: CommandWithIo, argv: string[], env: Record<string, string>): Promise<{ code: number; stdout: string; stderr: string }> {
+export async function runCaptured(
+  command: CommandWithIo,
+  argv: string[],
+  env: Record<string, string>,
+): Promise<{ code: number; stdout: string; stderr: string }> {
   const stdout = new PassThrough();
   const stderr = new PassThrough();
   let out = "";

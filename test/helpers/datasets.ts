@@ -34,7 +34,7 @@ export function makeRows(count: number, seed = 42): SourceRow[] {
   const start = Date.UTC(2024, 0, 1);
   const span = Date.UTC(2025, 0, 1) - start;
   return Array.from({ length: count }, (_, id) => {
-    const t = new Date(start + Math.floor(r() * span / 1000) * 1000).toISOString();
+    const t = new Date(start + Math.floor((r() * span) / 1000) * 1000).toISOString();
     return {
       id,
       lat: round(AREA.minLat + r() * (AREA.maxLat - AREA.minLat)),

@@ -113,7 +113,8 @@ export async function startFakeGithub(opts: FakeGithubOptions = {}): Promise<Fak
   const maxPerPage = opts.maxPerPage ?? 100;
   const users = opts.users ?? {};
   /** The user behind a request's token; undefined for the workflow token (any token not in `users`). */
-  const userOf = (call: RecordedCall): string | undefined => users[(call.authorization ?? "").replace(/^(token|bearer) /i, "")];
+  const userOf = (call: RecordedCall): string | undefined =>
+    users[(call.authorization ?? "").replace(/^(token|bearer) /i, "")];
   const authorOf = (call: RecordedCall) => userOf(call) ?? WORKFLOW_BOT;
   const failures: Failure[] = [];
   let nextCommentId = 1000;
@@ -151,7 +152,15 @@ export async function startFakeGithub(opts: FakeGithubOptions = {}): Promise<Fak
   });
 
   const addIssue: FakeGithub["addIssue"] = (issue) => {
-    const created: FakeIssue = { number: nextNumber++, state: "open", labels: [], isPullRequest: false, state_reason: null, user: WORKFLOW_BOT, ...issue };
+    const created: FakeIssue = {
+      number: nextNumber++,
+      state: "open",
+      labels: [],
+      isPullRequest: false,
+      state_reason: null,
+      user: WORKFLOW_BOT,
+      ...issue,
+    };
     state.issues.push(created);
     return created;
   };
@@ -164,7 +173,12 @@ export async function startFakeGithub(opts: FakeGithubOptions = {}): Promise<Fak
   const server: Server = createServer((req, res) => {
     readBody(req).then(
       (body) => {
-        const call: RecordedCall = { method: req.method ?? "GET", path: req.url ?? "/", body, authorization: req.headers.authorization };
+        const call: RecordedCall = {
+          method: req.method ?? "GET",
+          path: req.url ?? "/",
+          body,
+          authorization: req.headers.authorization,
+        };
         state.calls.push(call);
         try {
           route(call, res);
@@ -185,7 +199,11 @@ export async function startFakeGithub(opts: FakeGithubOptions = {}): Promise<Fak
     }
     if (url.pathname === "/user" && call.method === "GET") {
       const login = userOf(call);
-      if (!login) return send(res, 403, { message: "Resource not accessible by integration", documentation_url: "https://docs.github.com/rest/users/users#get-the-authenticated-user" });
+      if (!login)
+        return send(res, 403, {
+          message: "Resource not accessible by integration",
+          documentation_url: "https://docs.github.com/rest/users/users#get-the-authenticated-user",
+        });
       return send(res, 200, { login, id: 1, type: "User" });
     }
     const prefix = `/repos/${owner}/${repo}`;
@@ -197,8 +215,10 @@ export async function startFakeGithub(opts: FakeGithubOptions = {}): Promise<Fak
     if ((m = /^\/issues\/(\d+)\/comments$/.exec(path))) {
       const number = Number(m[1]);
       if (!state.issues.some((i) => i.number === number)) return notFound(res);
-      if (call.method === "GET") return page(res, url, state.comments.filter((c) => c.issueNumber === number).map(commentJson));
-      if (call.method === "POST") return send(res, 201, commentJson(addComment(number, String(json.body), authorOf(call))));
+      if (call.method === "GET")
+        return page(res, url, state.comments.filter((c) => c.issueNumber === number).map(commentJson));
+      if (call.method === "POST")
+        return send(res, 201, commentJson(addComment(number, String(json.body), authorOf(call))));
     }
     if ((m = /^\/issues\/comments\/(\d+)$/.exec(path))) {
       const c = state.comments.find((x) => x.id === Number(m![1]));
@@ -216,12 +236,20 @@ export async function startFakeGithub(opts: FakeGithubOptions = {}): Promise<Fak
       if (call.method === "GET") {
         const wantState = url.searchParams.get("state") ?? "open";
         const labels = (url.searchParams.get("labels") ?? "").split(",").filter(Boolean);
-        const list = state.issues.filter((i) => (wantState === "all" || i.state === wantState) && labels.every((l) => i.labels.includes(l)));
+        const list = state.issues.filter(
+          (i) => (wantState === "all" || i.state === wantState) && labels.every((l) => i.labels.includes(l)),
+        );
         return page(res, url, list.map(issueJson));
       }
       if (call.method === "POST") {
         const labels = Array.isArray(json.labels) ? json.labels.map(String) : [];
-        return send(res, 201, issueJson(addIssue({ title: String(json.title), body: String(json.body ?? ""), labels, user: authorOf(call) })));
+        return send(
+          res,
+          201,
+          issueJson(
+            addIssue({ title: String(json.title), body: String(json.body ?? ""), labels, user: authorOf(call) }),
+          ),
+        );
       }
     }
     if ((m = /^\/issues\/(\d+)$/.exec(path))) {
@@ -237,15 +265,29 @@ export async function startFakeGithub(opts: FakeGithubOptions = {}): Promise<Fak
       }
     }
     if (path === "/check-runs" && call.method === "POST") {
-      const run: FakeCheckRun = { id: nextCommentId++, name: String(json.name), head_sha: String(json.head_sha), status: String(json.status ?? "queued"), conclusion: (json.conclusion as string) ?? null, output: (json.output as FakeCheckRun["output"]) ?? {} };
-      if ((run.output.summary ?? "").length > 65_535) return send(res, 422, { message: "Invalid request: output.summary is too long (maximum is 65535 characters)." });
+      const run: FakeCheckRun = {
+        id: nextCommentId++,
+        name: String(json.name),
+        head_sha: String(json.head_sha),
+        status: String(json.status ?? "queued"),
+        conclusion: (json.conclusion as string) ?? null,
+        output: (json.output as FakeCheckRun["output"]) ?? {},
+      };
+      if ((run.output.summary ?? "").length > 65_535)
+        return send(res, 422, {
+          message: "Invalid request: output.summary is too long (maximum is 65535 characters).",
+        });
       state.checkRuns.push(run);
       return send(res, 201, checkRunJson(run));
     }
     if ((m = /^\/check-runs\/(\d+)$/.exec(path)) && call.method === "PATCH") {
       const run = state.checkRuns.find((r) => r.id === Number(m![1]));
       if (!run) return notFound(res);
-      Object.assign(run, { ...(json.status ? { status: String(json.status) } : {}), ...(json.conclusion ? { conclusion: String(json.conclusion) } : {}), ...(json.output ? { output: json.output } : {}) });
+      Object.assign(run, {
+        ...(json.status ? { status: String(json.status) } : {}),
+        ...(json.conclusion ? { conclusion: String(json.conclusion) } : {}),
+        ...(json.output ? { output: json.output } : {}),
+      });
       return send(res, 200, checkRunJson(run));
     }
     if ((m = /^\/commits\/([^/]+)\/check-runs$/.exec(path)) && call.method === "GET") {
@@ -260,12 +302,25 @@ export async function startFakeGithub(opts: FakeGithubOptions = {}): Promise<Fak
       const next = new URL(url.toString());
       next.searchParams.set("page", String(pageNo + 1));
       next.searchParams.set("per_page", String(perPage));
-      return send(res, 200, { total_count: list.length, check_runs: list.slice((pageNo - 1) * perPage, pageNo * perPage).map(checkRunJson) }, pageNo < last ? { link: `<${next.toString()}>; rel="next"` } : {});
+      return send(
+        res,
+        200,
+        {
+          total_count: list.length,
+          check_runs: list.slice((pageNo - 1) * perPage, pageNo * perPage).map(checkRunJson),
+        },
+        pageNo < last ? { link: `<${next.toString()}>; rel="next"` } : {},
+      );
     }
-    const publicKey = { key_id: publicKeyId, key: sodium.to_base64(keyPair.publicKey, sodium.base64_variants.ORIGINAL) };
+    const publicKey = {
+      key_id: publicKeyId,
+      key: sodium.to_base64(keyPair.publicKey, sodium.base64_variants.ORIGINAL),
+    };
     if (path === "/actions/secrets/public-key" && call.method === "GET") return send(res, 200, publicKey);
-    if ((m = /^\/environments\/([^/]+)\/secrets\/public-key$/.exec(path)) && call.method === "GET") return send(res, 200, publicKey);
-    if ((m = /^\/actions\/secrets\/([A-Za-z0-9_]+)$/.exec(path)) && call.method === "PUT") return putSecret(res, `repo:${m[1]}`, json);
+    if ((m = /^\/environments\/([^/]+)\/secrets\/public-key$/.exec(path)) && call.method === "GET")
+      return send(res, 200, publicKey);
+    if ((m = /^\/actions\/secrets\/([A-Za-z0-9_]+)$/.exec(path)) && call.method === "PUT")
+      return putSecret(res, `repo:${m[1]}`, json);
     if ((m = /^\/environments\/([^/]+)\/secrets\/([A-Za-z0-9_]+)$/.exec(path)) && call.method === "PUT") {
       return putSecret(res, `env:${decodeURIComponent(m[1])}:${m[2]}`, json);
     }
@@ -295,7 +350,12 @@ export async function startFakeGithub(opts: FakeGithubOptions = {}): Promise<Fak
     const links: string[] = [];
     if (pageNo < last) links.push(`<${link(pageNo + 1)}>; rel="next"`, `<${link(last)}>; rel="last"`);
     if (pageNo > 1) links.push(`<${link(1)}>; rel="first"`, `<${link(pageNo - 1)}>; rel="prev"`);
-    send(res, 200, items.slice((pageNo - 1) * perPage, pageNo * perPage), links.length ? { link: links.join(", ") } : {});
+    send(
+      res,
+      200,
+      items.slice((pageNo - 1) * perPage, pageNo * perPage),
+      links.length ? { link: links.join(", ") } : {},
+    );
   }
 
   await new Promise<void>((ok) => server.listen(0, "127.0.0.1", ok));
@@ -315,7 +375,12 @@ export async function startFakeGithub(opts: FakeGithubOptions = {}): Promise<Fak
     addComment,
     addIssue,
     failNext(method, pathPrefix, status, message) {
-      failures.push({ method, pathPrefix: pathPrefix.startsWith("/repos/") ? pathPrefix : `/repos/${owner}/${repo}${pathPrefix}`, status, message });
+      failures.push({
+        method,
+        pathPrefix: pathPrefix.startsWith("/repos/") ? pathPrefix : `/repos/${owner}/${repo}${pathPrefix}`,
+        status,
+        message,
+      });
     },
     decryptSecret(name, environment) {
       const stored = state.secrets.get(environment ? `env:${environment}:${name}` : `repo:${name}`);
@@ -356,7 +421,6 @@ function notFound(res: ServerResponse): void {
 // ---------------------------------------------------------------------------------------------
 // Hand-built documents for the GitHub tests (the command functions are faked in those tests).
 
-
 /** A plan creating `count` UDFs, each with a long-ish source so many of them overflow a comment. */
 export function planCreatingUdfs(count: number, project = "listings", target = "default", bodyChars = 200): Plan {
   const actions: PlannedAction[] = Array.from({ length: count }, (_, i) => {
@@ -366,7 +430,9 @@ export function planCreatingUdfs(count: number, project = "listings", target = "
       kind: "Udf",
       action: "update",
       id: `udf_${i}`,
-      fields: [{ field: "code", action: "update", secret: false, from: "x".repeat(bodyChars), to: "y".repeat(bodyChars) }],
+      fields: [
+        { field: "code", action: "update", secret: false, from: "x".repeat(bodyChars), to: "y".repeat(bodyChars) },
+      ],
       notes: [],
       source: { file: `canvases/sales/${slug}.py`, line: 1, column: 1, path: "" },
     };
@@ -376,7 +442,18 @@ export function planCreatingUdfs(count: number, project = "listings", target = "
     project,
     target,
     actions,
-    summary: { create: 0, adopt: 0, update: count, rename: 0, replace: 0, delete: 0, share: 0, unshare: 0, rotate: 0, forget: 0 },
+    summary: {
+      create: 0,
+      adopt: 0,
+      update: count,
+      rename: 0,
+      replace: 0,
+      delete: 0,
+      share: 0,
+      unshare: 0,
+      rotate: 0,
+      forget: 0,
+    },
     orphans: [],
     unmanaged: [],
     blocks: [],

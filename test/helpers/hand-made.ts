@@ -9,7 +9,18 @@ export const HAND_MADE_SECRETS = {
 } as const;
 
 const body = (name: string, code: string, more: Record<string, unknown> = {}) =>
-  JSON.stringify({ name, type: "geopandas_v2", entrypoint: "udf", code, headers: [], metadata: {}, parameters: {}, table_schema: null, original_headers: null, ...more });
+  JSON.stringify({
+    name,
+    type: "geopandas_v2",
+    entrypoint: "udf",
+    code,
+    headers: [],
+    metadata: {},
+    parameters: {},
+    table_schema: null,
+    original_headers: null,
+    ...more,
+  });
 
 export interface HandMade {
   sales: string;
@@ -27,7 +38,11 @@ export interface HandMade {
  * `<p>nightly` runs `loader`, disabled, with arguments; cronjob `bad name!` cannot be a file name.
  * Secrets `MAPBOX_TOKEN` and `api.key` (only with `secrets`).
  */
-export async function makeHandMade(c: SvcClient, p = "", opts: { secrets?: boolean; clientIds?: [string, string] } = {}): Promise<HandMade> {
+export async function makeHandMade(
+  c: SvcClient,
+  p = "",
+  opts: { secrets?: boolean; clientIds?: [string, string] } = {},
+): Promise<HandMade> {
   const [preferred, secondary] = opts.clientIds ?? ["rt-demo-primary", "rt-demo-secondary"];
   const sales = await c.canvases.create({ name: `${p}sales`, access_scope: "team" });
   const utils = "def double(x):\n    return 2 * x\n";
@@ -35,13 +50,32 @@ export async function makeHandMade(c: SvcClient, p = "", opts: { secrets?: boole
     slug: "loader",
     udf_type: "auto",
     collection_id: sales.id,
-    udf_body: body("loader", '@fused.udf(cache_max_age="1h")\ndef udf(city: str = "nyc"):\n    import utils\n    return utils.double(1)\n', {
-      headers: [{ module_name: "utils", source_file: "utils.py", source_code: utils }],
-      metadata: { "fused:tags": ["demo", "listings"], "fused:description": "Loads ${city} listings", "fused:defaultParameters": { city: "nyc", limit: 500 } },
-    }),
+    udf_body: body(
+      "loader",
+      '@fused.udf(cache_max_age="1h")\ndef udf(city: str = "nyc"):\n    import utils\n    return utils.double(1)\n',
+      {
+        headers: [{ module_name: "utils", source_file: "utils.py", source_code: utils }],
+        metadata: {
+          "fused:tags": ["demo", "listings"],
+          "fused:description": "Loads ${city} listings",
+          "fused:defaultParameters": { city: "nyc", limit: 500 },
+        },
+      },
+    ),
   });
-  const stats = await c.udfs.create({ slug: "stats", udf_type: "auto", collection_id: sales.id, udf_body: body("stats", "def udf():\n    return 42") });
-  await c.canvases.update(sales.id, { name: `${p}sales`, udfs: [{ id: stats.id, is_visible: true, position: 0 }, { id: loader.id, is_visible: false, position: 1 }] });
+  const stats = await c.udfs.create({
+    slug: "stats",
+    udf_type: "auto",
+    collection_id: sales.id,
+    udf_body: body("stats", "def udf():\n    return 42"),
+  });
+  await c.canvases.update(sales.id, {
+    name: `${p}sales`,
+    udfs: [
+      { id: stats.id, is_visible: true, position: 0 },
+      { id: loader.id, is_visible: false, position: 1 },
+    ],
+  });
   await c.sharing.share({ collectionId: sales.id, clientId: preferred });
 
   const maps = await c.canvases.create({
@@ -67,13 +101,37 @@ export async function makeHandMade(c: SvcClient, p = "", opts: { secrets?: boole
   await c.sharing.share({ collectionId: maps.id, clientId: secondary });
 
   const nightly = await c.cronjobs.create({
-    name: `${p}nightly`, enabled: false, minute: [30], hour: [2], day_of_month: [], month: [], day_of_week: [1, 2, 3, 4, 5],
-    udf: loader.id, udf_args: { city: "sf", days: 3 }, description: "Nightly ${city} load",
+    name: `${p}nightly`,
+    enabled: false,
+    minute: [30],
+    hour: [2],
+    day_of_month: [],
+    month: [],
+    day_of_week: [1, 2, 3, 4, 5],
+    udf: loader.id,
+    udf_args: { city: "sf", days: 3 },
+    description: "Nightly ${city} load",
   });
-  await c.cronjobs.create({ name: `bad name!`, enabled: true, minute: [0], hour: [], day_of_month: [], month: [], day_of_week: [], udf: stats.id });
+  await c.cronjobs.create({
+    name: `bad name!`,
+    enabled: true,
+    minute: [0],
+    hour: [],
+    day_of_month: [],
+    month: [],
+    day_of_week: [],
+    udf: stats.id,
+  });
   if (opts.secrets) {
     await c.secrets.create("MAPBOX_TOKEN", HAND_MADE_SECRETS.MAPBOX_TOKEN);
     await c.secrets.create("api.key", HAND_MADE_SECRETS.API_KEY_VALUE);
   }
-  return { sales: sales.id, maps: maps.id, loader: loader.id, stats: stats.id, priceMap: priceMap.id, nightly: nightly.id };
+  return {
+    sales: sales.id,
+    maps: maps.id,
+    loader: loader.id,
+    stats: stats.id,
+    priceMap: priceMap.id,
+    nightly: nightly.id,
+  };
 }

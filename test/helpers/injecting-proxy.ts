@@ -57,7 +57,13 @@ export async function startInjectingProxy(target: string): Promise<InjectingProx
       return;
     }
     const upstream = request(
-      { host: base.hostname, port: base.port, method: req.method, path: req.url, headers: { ...req.headers, host: base.host } },
+      {
+        host: base.hostname,
+        port: base.port,
+        method: req.method,
+        path: req.url,
+        headers: { ...req.headers, host: base.host },
+      },
       (up) => {
         const chunks: Buffer[] = [];
         up.on("data", (c: Buffer) => chunks.push(c));

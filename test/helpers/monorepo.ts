@@ -7,7 +7,8 @@ import { mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 
-export const git = (cwd: string, ...args: string[]) => execFileSync("git", args, { cwd, encoding: "utf8", stdio: ["ignore", "pipe", "pipe"] });
+export const git = (cwd: string, ...args: string[]) =>
+  execFileSync("git", args, { cwd, encoding: "utf8", stdio: ["ignore", "pipe", "pipe"] });
 
 export function writeFiles(root: string, files: Record<string, string>): void {
   for (const [path, text] of Object.entries(files)) {
@@ -19,14 +20,22 @@ export function writeFiles(root: string, files: Record<string, string>): void {
 export const projectName = (i: number) => `p${String(i).padStart(2, "0")}`;
 
 /** The files of project `i`; `readsShared` lists shared/geo.py among its UDF's helper modules. */
-export function projectFiles(i: number, opts: { readsShared?: boolean; staging?: boolean } = {}): Record<string, string> {
+export function projectFiles(
+  i: number,
+  opts: { readsShared?: boolean; staging?: boolean } = {},
+): Record<string, string> {
   const name = projectName(i);
   const dir = `domains/${name}`;
   return {
     [`${dir}/svc.yaml`]: `project: ${name}\n${opts.staging ? "targets:\n  staging:\n    name_prefix: stg_\n" : ""}`,
     [`${dir}/canvases/${name}_canvas/canvas.yaml`]: "access_scope: team\n",
     [`${dir}/canvases/${name}_canvas/hello.py`]: `def udf(name: str = "${name}"):\n    return name\n`,
-    ...(opts.readsShared ? { [`${dir}/canvases/${name}_canvas/hello.yaml`]: "headers:\n  - module: geo\n    file: ../../../../shared/geo.py\n" } : {}),
+    ...(opts.readsShared
+      ? {
+          [`${dir}/canvases/${name}_canvas/hello.yaml`]:
+            "headers:\n  - module: geo\n    file: ../../../../shared/geo.py\n",
+        }
+      : {}),
   };
 }
 

@@ -21,15 +21,25 @@ const provrpc = fromPulumi("./proto/provider_grpc_pb");
 const emptyproto = fromPulumi("google-protobuf/google/protobuf/empty_pb");
 
 /** The key and value marking a secret on the wire (when the provider accepts secrets). */
-export const SECRET_SIG = { key: "4dabf18193072939515e22adb298388d", value: "1b47061264138c4ac30d75fd1eb44270" } as const;
+export const SECRET_SIG = {
+  key: "4dabf18193072939515e22adb298388d",
+  value: "1b47061264138c4ac30d75fd1eb44270",
+} as const;
 /** `value` as the engine sends a secret. */
 export const secret = (value: unknown) => ({ [SECRET_SIG.key]: SECRET_SIG.value, value });
 /** True when `v` is a secret on the wire. */
-export const isWireSecret = (v: unknown): v is { value: unknown } => !!v && typeof v === "object" && (v as Props)[SECRET_SIG.key] === SECRET_SIG.value;
+export const isWireSecret = (v: unknown): v is { value: unknown } =>
+  !!v && typeof v === "object" && (v as Props)[SECRET_SIG.key] === SECRET_SIG.value;
 /** `props` with every secret replaced by its value. */
 export function revealed(props: Props): Props {
   const open = (v: unknown): unknown =>
-    isWireSecret(v) ? open(v.value) : Array.isArray(v) ? v.map(open) : v && typeof v === "object" ? Object.fromEntries(Object.entries(v).map(([k, x]) => [k, open(x)])) : v;
+    isWireSecret(v)
+      ? open(v.value)
+      : Array.isArray(v)
+        ? v.map(open)
+        : v && typeof v === "object"
+          ? Object.fromEntries(Object.entries(v).map(([k, x]) => [k, open(x)]))
+          : v;
   return open(props) as Props;
 }
 /** The built plugin, as the package's `bin` entry `pulumi-resource-svc` runs it. */
@@ -97,7 +107,9 @@ export class ProviderHost {
 
   private call<T>(method: string, req: unknown): Promise<T> {
     return new Promise((resolve, reject) =>
-      this.client[method](req, (err: any, res: T) => (err ? reject(new HostError(err.details ?? err.message, err.code)) : resolve(res))),
+      this.client[method](req, (err: any, res: T) =>
+        err ? reject(new HostError(err.details ?? err.message, err.code)) : resolve(res),
+      ),
     );
   }
 
@@ -111,17 +123,28 @@ export class ProviderHost {
   }
 
   /** `Configure` as the engine sends it: the `variables` map (`svc:config:<key>`) and the structured `args` (secrets wrapped). */
-  async configureWith(variables: Record<string, string>, args?: Props): Promise<{ acceptSecrets: boolean; acceptResources: boolean; supportsPreview: boolean }> {
+  async configureWith(
+    variables: Record<string, string>,
+    args?: Props,
+  ): Promise<{ acceptSecrets: boolean; acceptResources: boolean; supportsPreview: boolean }> {
     const req = new provproto.ConfigureRequest();
     const vars = req.getVariablesMap();
     for (const [k, v] of Object.entries(variables)) vars.set(k, v);
     if (args) req.setArgs(structproto.Struct.fromJavaScript(args));
     req.setAcceptsecrets(true);
     const res = await this.call<any>("configure", req);
-    return { acceptSecrets: res.getAcceptsecrets(), acceptResources: res.getAcceptresources(), supportsPreview: res.getSupportspreview() };
+    return {
+      acceptSecrets: res.getAcceptsecrets(),
+      acceptResources: res.getAcceptresources(),
+      supportsPreview: res.getSupportspreview(),
+    };
   }
 
-  async checkConfig(urn: string, olds: Props, news: Props): Promise<{ inputs: Props; failures: { property: string; reason: string }[] }> {
+  async checkConfig(
+    urn: string,
+    olds: Props,
+    news: Props,
+  ): Promise<{ inputs: Props; failures: { property: string; reason: string }[] }> {
     const req = new provproto.CheckRequest();
     req.setUrn(urn);
     req.setOlds(structproto.Struct.fromJavaScript(olds));
@@ -133,7 +156,11 @@ export class ProviderHost {
     };
   }
 
-  async diffConfig(urn: string, olds: Props, news: Props): Promise<{ changes: "some" | "none" | "unknown"; diffs: string[]; replaces: string[] }> {
+  async diffConfig(
+    urn: string,
+    olds: Props,
+    news: Props,
+  ): Promise<{ changes: "some" | "none" | "unknown"; diffs: string[]; replaces: string[] }> {
     const req = new provproto.DiffRequest();
     req.setUrn(urn);
     req.setOlds(structproto.Struct.fromJavaScript(olds));
@@ -141,7 +168,11 @@ export class ProviderHost {
     const res = await this.call<any>("diffConfig", req);
     const C = provproto.DiffResponse.DiffChanges;
     const c = res.getChanges();
-    return { changes: c === C.DIFF_SOME ? "some" : c === C.DIFF_NONE ? "none" : "unknown", diffs: res.getDiffsList(), replaces: res.getReplacesList() };
+    return {
+      changes: c === C.DIFF_SOME ? "some" : c === C.DIFF_NONE ? "none" : "unknown",
+      diffs: res.getDiffsList(),
+      replaces: res.getReplacesList(),
+    };
   }
 
   async getSchema(): Promise<string> {
@@ -164,10 +195,18 @@ export class ProviderHost {
     req.setProperties(structproto.Struct.fromJavaScript({}));
     req.setInputs(structproto.Struct.fromJavaScript({}));
     const res = await this.call<any>("read", req);
-    return { id: res.getId(), properties: res.getProperties()?.toJavaScript() ?? {}, inputs: res.getInputs()?.toJavaScript() };
+    return {
+      id: res.getId(),
+      properties: res.getProperties()?.toJavaScript() ?? {},
+      inputs: res.getInputs()?.toJavaScript(),
+    };
   }
 
-  async check(urn: string, olds: Props, news: Props): Promise<{ inputs: Props; failures: { property: string; reason: string }[] }> {
+  async check(
+    urn: string,
+    olds: Props,
+    news: Props,
+  ): Promise<{ inputs: Props; failures: { property: string; reason: string }[] }> {
     const req = new provproto.CheckRequest();
     req.setUrn(urn);
     req.setOlds(structproto.Struct.fromJavaScript(olds));
@@ -179,7 +218,12 @@ export class ProviderHost {
     };
   }
 
-  async diff(urn: string, id: string, olds: Props, news: Props): Promise<{ changes: "some" | "none" | "unknown"; replaces: string[]; deleteBeforeReplace: boolean }> {
+  async diff(
+    urn: string,
+    id: string,
+    olds: Props,
+    news: Props,
+  ): Promise<{ changes: "some" | "none" | "unknown"; replaces: string[]; deleteBeforeReplace: boolean }> {
     const req = new provproto.DiffRequest();
     req.setUrn(urn);
     req.setId(id);
@@ -253,7 +297,10 @@ export class ProviderHost {
 
 /** A failure the host reported (gRPC status with the provider's message in `details`). */
 export class HostError extends Error {
-  constructor(message: string, readonly grpcCode: number) {
+  constructor(
+    message: string,
+    readonly grpcCode: number,
+  ) {
     super(message);
   }
 }

@@ -1,6 +1,16 @@
 /** Temporary copies of fixture repositories, the environment that points the commands at a test emulator, and views of the platform for assertions. */
 import { execFileSync } from "node:child_process";
-import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
+import {
+  cpSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from "node:fs";
 import { tmpdir } from "node:os";
 import { join, relative, resolve } from "node:path";
 import { createClient, type SvcClient } from "../../src/api/client";
@@ -24,7 +34,13 @@ export const FIXTURE_SECRETS = {
 
 /** Credentials of the emulator's paid user, plus the fixture secrets. */
 export function emulatorEnv(emu: RunningEmulator, extra: Record<string, string> = {}): Record<string, string> {
-  return { SVC_BASE_URL: emu.baseUrl, SVC_UDF_BASE_URL: emu.udfBaseUrl, SVC_TOKEN: emu.tokens.user_token, ...FIXTURE_SECRETS, ...extra };
+  return {
+    SVC_BASE_URL: emu.baseUrl,
+    SVC_UDF_BASE_URL: emu.udfBaseUrl,
+    SVC_TOKEN: emu.tokens.user_token,
+    ...FIXTURE_SECRETS,
+    ...extra,
+  };
 }
 
 /** The outputs file used by {@link commandOptions}: next to the repository, outside it. */
@@ -36,7 +52,8 @@ export function commandOptions(dir: string, emu: RunningEmulator, extra: Partial
 }
 
 /** The local state folder of project `listings` (the fixtures' project), target `default` unless given. */
-export const stateDirOf = (dir: string, project = "listings", target = "default") => join(dir, ".svc-iac", "state", project, target);
+export const stateDirOf = (dir: string, project = "listings", target = "default") =>
+  join(dir, ".svc-iac", "state", project, target);
 
 /** Writes `count` UDF files `udf_00.py` … into `canvases/<canvas>/` of `dir`. */
 export function writeUdfs(dir: string, canvas: string, count: number, prefix = "udf"): string[] {
@@ -51,9 +68,34 @@ export function writeUdfs(dir: string, canvas: string, count: number, prefix = "
 
 /** Everything the team has on the platform, as seen by the paid user: for assertions on real state. */
 export interface PlatformView {
-  canvases: { id: string; name: string; access_scope: string; share_token: string | null | undefined; dashboard_body: string | null | undefined; [k: string]: unknown }[];
-  udfs: { id: string; slug: string; collection_id: string | null | undefined; collection_name: string | null | undefined; udf_body: string; [k: string]: unknown }[];
-  cronjobs: { id: string; name: string; udf: string; minute: number[]; hour: number[]; day_of_month: number[]; month: number[]; day_of_week: number[]; enabled: boolean; [k: string]: unknown }[];
+  canvases: {
+    id: string;
+    name: string;
+    access_scope: string;
+    share_token: string | null | undefined;
+    dashboard_body: string | null | undefined;
+    [k: string]: unknown;
+  }[];
+  udfs: {
+    id: string;
+    slug: string;
+    collection_id: string | null | undefined;
+    collection_name: string | null | undefined;
+    udf_body: string;
+    [k: string]: unknown;
+  }[];
+  cronjobs: {
+    id: string;
+    name: string;
+    udf: string;
+    minute: number[];
+    hour: number[];
+    day_of_month: number[];
+    month: number[];
+    day_of_week: number[];
+    enabled: boolean;
+    [k: string]: unknown;
+  }[];
   secrets: string[];
   serviceAccounts: { id: string; name: string; created_at: string }[];
 }
@@ -121,7 +163,8 @@ export function builtCli(): string {
       break;
     } catch {
       // A build left behind by a killed worker does not block forever.
-      if (existsSync(lock) && Date.now() - statSync(lock).mtimeMs > 180_000) rmSync(lock, { recursive: true, force: true });
+      if (existsSync(lock) && Date.now() - statSync(lock).mtimeMs > 180_000)
+        rmSync(lock, { recursive: true, force: true });
       sleepSync(200);
     }
   }

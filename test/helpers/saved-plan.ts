@@ -15,7 +15,9 @@ const validatePlan = ajv.getSchema(`${schema.$id}#/$defs/plan`)!;
 /** Errors of a plan (as `plan --json` prints it) against the schema's `plan` definition (empty when valid). */
 export function planDocumentErrors(plan: unknown): string[] {
   // Through JSON, as every reader sees it (undefined fields vanish).
-  return validatePlan(JSON.parse(JSON.stringify(plan))) ? [] : (validatePlan.errors ?? []).map((e) => `${e.instancePath || "/"} ${e.message}`);
+  return validatePlan(JSON.parse(JSON.stringify(plan)))
+    ? []
+    : (validatePlan.errors ?? []).map((e) => `${e.instancePath || "/"} ${e.message}`);
 }
 
 /** Errors of `doc` against `schemas/plan.schema.json` (empty when valid). */
@@ -31,7 +33,9 @@ export function readValidSavedPlan(file: string): SavedPlan {
 }
 
 /** Runs `body`, counting the HTTP requests it sends by method (through undici's diagnostics channel). */
-export async function countingRequests<T>(body: () => Promise<T>): Promise<{ result: T; byMethod: Record<string, number>; writes: number }> {
+export async function countingRequests<T>(
+  body: () => Promise<T>,
+): Promise<{ result: T; byMethod: Record<string, number>; writes: number }> {
   const byMethod: Record<string, number> = {};
   const onCreate = (m: unknown) => {
     const method = String((m as { request: { method: string } }).request.method);
@@ -40,7 +44,9 @@ export async function countingRequests<T>(body: () => Promise<T>): Promise<{ res
   subscribe("undici:request:create", onCreate);
   try {
     const result = await body();
-    const writes = Object.entries(byMethod).filter(([m]) => m !== "GET" && m !== "HEAD").reduce((n, [, c]) => n + c, 0);
+    const writes = Object.entries(byMethod)
+      .filter(([m]) => m !== "GET" && m !== "HEAD")
+      .reduce((n, [, c]) => n + c, 0);
     return { result, byMethod, writes };
   } finally {
     unsubscribe("undici:request:create", onCreate);

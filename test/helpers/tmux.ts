@@ -33,7 +33,10 @@ export interface Pane {
 }
 
 /** Runs `argv` (with `env` added) in a new tmux pane of `columns` × `rows`, in `cwd`. */
-export function inTmux(argv: string[], opts: { columns: number; rows: number; env: Record<string, string>; cwd: string }): Pane {
+export function inTmux(
+  argv: string[],
+  opts: { columns: number; rows: number; env: Record<string, string>; cwd: string },
+): Pane {
   const socket = `svc-iac-test-${process.pid}-${++sessions}`;
   const conf = join(mkdtempSync(join(tmpdir(), "svc-tmux-")), "tmux.conf");
   // remain-on-exit keeps the pane (and its exit status) after the command ends.
@@ -45,7 +48,10 @@ export function inTmux(argv: string[], opts: { columns: number; rows: number; en
   const command = `cd ${shellQuote(opts.cwd)} && env ${env.join(" ")} ${argv.map(shellQuote).join(" ")}; echo "${EXIT_MARK}$?"`;
   tmux("new-session", "-d", "-s", "t", "-x", String(opts.columns), "-y", String(opts.rows), command);
   // Without the line tmux adds under a command that has ended ("Pane is dead (status 0, …)", wrapped on a narrow pane).
-  const capture = (...flags: string[]) => tmux("capture-pane", "-p", ...flags, "-t", "t", "-S", "-", "-E", "-").replace(/\n*(Pane is dead \([\s\S]*)?$/, "").split("\n");
+  const capture = (...flags: string[]) =>
+    tmux("capture-pane", "-p", ...flags, "-t", "t", "-S", "-", "-E", "-")
+      .replace(/\n*(Pane is dead \([\s\S]*)?$/, "")
+      .split("\n");
   const rows = () => capture();
   const pane: Pane = {
     // Without the exit line.
@@ -61,16 +67,19 @@ export function inTmux(argv: string[], opts: { columns: number; rows: number; en
       for (const started = Date.now(); ; ) {
         const mark = rows().find((r) => r.startsWith(EXIT_MARK));
         if (mark) return Number(mark.slice(EXIT_MARK.length));
-        if (Date.now() - started > GIVE_UP_MS) throw new Error(`the command has not ended after ${GIVE_UP_MS} ms:\n${rows().join("\n")}`);
+        if (Date.now() - started > GIVE_UP_MS)
+          throw new Error(`the command has not ended after ${GIVE_UP_MS} ms:\n${rows().join("\n")}`);
         await sleep(50);
       }
     },
     async waitFor(pattern) {
       for (const started = Date.now(); ; ) {
-        if (Date.now() - started > GIVE_UP_MS) throw new Error(`${pattern} did not show in ${GIVE_UP_MS} ms:\n${rows().join("\n")}`);
+        if (Date.now() - started > GIVE_UP_MS)
+          throw new Error(`${pattern} did not show in ${GIVE_UP_MS} ms:\n${rows().join("\n")}`);
         const shown = pane.screen();
         if (shown.some((r) => pattern.test(r))) return shown;
-        if (rows().some((r) => r.startsWith(EXIT_MARK))) throw new Error(`the command ended before ${pattern} showed:\n${rows().join("\n")}`);
+        if (rows().some((r) => r.startsWith(EXIT_MARK)))
+          throw new Error(`the command ended before ${pattern} showed:\n${rows().join("\n")}`);
         await sleep(50);
       }
     },

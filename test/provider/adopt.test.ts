@@ -40,7 +40,13 @@ describe("GIVEN objects made by hand in the workbench", () => {
   it("WHEN a canvas is read by id with no state THEN its state is usable and the program's inputs diff empty", async () => {
     const { read, diff } = await adopt("Canvas", hand.sales, { name: "adopt_sales", accessScope: "team" });
     expect(read.id).toBe(hand.sales);
-    expect(read.properties).toMatchObject({ id: hand.sales, name: "adopt_sales", accessScope: "team", allowPublicRead: false, username: "dana" });
+    expect(read.properties).toMatchObject({
+      id: hand.sales,
+      name: "adopt_sales",
+      accessScope: "team",
+      allowPublicRead: false,
+      username: "dana",
+    });
     expect(diff).toEqual({ changes: "none", replaces: [], deleteBeforeReplace: false });
     // Inputs that differ from the object are a change, not a silent adoption.
     const other = await adopt("Canvas", hand.sales, { name: "adopt_sales", accessScope: "public" });
@@ -53,7 +59,11 @@ describe("GIVEN objects made by hand in the workbench", () => {
       slug: "loader",
       code: '@fused.udf(cache_max_age="1h")\ndef udf(city: str = "nyc"):\n    import utils\n    return utils.double(1)\n',
       headers: [{ moduleName: "utils", code: "def double(x):\n    return 2 * x\n" }],
-      metadata: { "fused:tags": ["demo", "listings"], "fused:description": "Loads ${city} listings", "fused:defaultParameters": { city: "nyc", limit: 500 } },
+      metadata: {
+        "fused:tags": ["demo", "listings"],
+        "fused:description": "Loads ${city} listings",
+        "fused:defaultParameters": { city: "nyc", limit: 500 },
+      },
     });
     expect(read.properties).toMatchObject({ id: hand.loader, slug: "loader", canvasId: hand.sales });
     expect(diff.changes).toBe("none");
@@ -73,14 +83,20 @@ describe("GIVEN objects made by hand in the workbench", () => {
   });
 
   it("WHEN a share is read by its canvas id THEN it keeps its token (a secret output) and diffs empty", async () => {
-    const { read, diff } = await adopt("CanvasShare", hand.sales, { canvasId: hand.sales, clientId: "rt-demo-primary" });
+    const { read, diff } = await adopt("CanvasShare", hand.sales, {
+      canvasId: hand.sales,
+      clientId: "rt-demo-primary",
+    });
     expect(read.properties).toMatchObject({ canvasId: hand.sales, clientId: "rt-demo-primary" });
     expect(typeof read.properties.shareToken).toBe("string");
     expect(diff.changes).toBe("none");
   });
 
   it("WHEN an id does not exist THEN read says so (empty id), so the engine reports it instead of adopting nothing", async () => {
-    const read = await host.readById(urn("Canvas"), "00000000-0000-0000-0000-000000000000", { __provider: providers.Canvas!, name: "nope" });
+    const read = await host.readById(urn("Canvas"), "00000000-0000-0000-0000-000000000000", {
+      __provider: providers.Canvas!,
+      name: "nope",
+    });
     expect(read.id).toBe("");
   });
 });

@@ -29,16 +29,30 @@ describe("BucketPolicy through the dynamic-provider host", () => {
     const policy = JSON.parse(created.properties.policy as string);
     // The same document the platform gives, ready for aws.s3.BucketPolicy's `policy` (a string).
     expect(policy).toEqual(await fx.user.files.s3IamPolicy("customer-data"));
-    expect(policy.Statement[0]).toMatchObject({ Effect: "Allow", Action: "s3:*", Resource: ["arn:aws:s3:::customer-data", "arn:aws:s3:::customer-data/*"] });
-    expect(policy.Statement[0].Principal.AWS).toEqual(expect.arrayContaining([expect.stringContaining("svc-job-env-demo")]));
+    expect(policy.Statement[0]).toMatchObject({
+      Effect: "Allow",
+      Action: "s3:*",
+      Resource: ["arn:aws:s3:::customer-data", "arn:aws:s3:::customer-data/*"],
+    });
+    expect(policy.Statement[0].Principal.AWS).toEqual(
+      expect.arrayContaining([expect.stringContaining("svc-job-env-demo")]),
+    );
 
     const read = await host.read(URN, created.id, created.properties);
     expect(read).toEqual({ id: "customer-data", properties: created.properties });
-    expect(await host.diff(URN, created.id, read.properties, checked.inputs)).toEqual({ changes: "none", replaces: [], deleteBeforeReplace: false });
+    expect(await host.diff(URN, created.id, read.properties, checked.inputs)).toEqual({
+      changes: "none",
+      replaces: [],
+      deleteBeforeReplace: false,
+    });
 
     // Another bucket replaces: a new document, nothing to remove on the platform.
     const next = (await host.check(URN, read.properties, { __provider, bucketName: "other-data" })).inputs;
-    expect(await host.diff(URN, created.id, read.properties, next)).toEqual({ changes: "some", replaces: ["bucketName"], deleteBeforeReplace: false });
+    expect(await host.diff(URN, created.id, read.properties, next)).toEqual({
+      changes: "some",
+      replaces: ["bucketName"],
+      deleteBeforeReplace: false,
+    });
     const replacement = await host.create(URN, next);
     expect(replacement.id).toBe("other-data");
     expect(replacement.properties.policy).toContain("arn:aws:s3:::other-data");
@@ -49,7 +63,10 @@ describe("BucketPolicy through the dynamic-provider host", () => {
   it("reads the document afresh: a change of the environment's roles shows as drift", async () => {
     const created = await host.create(URN, { __provider, bucketName: "drift-bucket" });
     // Another team's policy stands in for "the roles changed": same bucket, other principals.
-    const stale = { ...created.properties, policy: created.properties.policy!.toString().replace(/env-demo/g, "env-old") };
+    const stale = {
+      ...created.properties,
+      policy: created.properties.policy!.toString().replace(/env-demo/g, "env-old"),
+    };
     expect(stale.policy).not.toBe(created.properties.policy);
     const read = await host.read(URN, created.id, stale);
     expect(read.properties.policy).toBe(created.properties.policy);

@@ -43,7 +43,12 @@ describe("CanvasShare through the dynamic-provider host", () => {
     const shared = await fx.user.canvases.getById(canvas.id);
     expect(shared.share_token).toMatch(/^fc_/);
     expect(shared.share_client_id).toBe("rt-demo-primary");
-    expect(created.properties).toMatchObject({ canvasId: canvas.id, shareToken: shared.share_token, shareClientId: "rt-demo-primary", mintedScope: "team" });
+    expect(created.properties).toMatchObject({
+      canvasId: canvas.id,
+      shareToken: shared.share_token,
+      shareClientId: "rt-demo-primary",
+      mintedScope: "team",
+    });
     expectOnlyInSecretOutputs(created.properties, shared.share_token!);
     expect(__provider).not.toContain(shared.share_token!);
 
@@ -53,22 +58,41 @@ describe("CanvasShare through the dynamic-provider host", () => {
 
     // WHEN the instance changes THEN it is re-shared there, in place, and the token is kept
     const moved = await checked({ canvasId: canvas.id, clientId: "rt-demo-secondary" }, created.properties);
-    expect(await host.diff(URN, created.id, created.properties, moved)).toEqual({ changes: "some", replaces: [], deleteBeforeReplace: false });
+    expect(await host.diff(URN, created.id, created.properties, moved)).toEqual({
+      changes: "some",
+      replaces: [],
+      deleteBeforeReplace: false,
+    });
     const onSecondary = await host.update(URN, created.id, created.properties, moved);
-    expect(await fx.user.canvases.getById(canvas.id)).toMatchObject({ share_token: shared.share_token, share_client_id: "rt-demo-secondary" });
-    expect(onSecondary.properties).toMatchObject({ shareToken: shared.share_token, shareClientId: "rt-demo-secondary" });
+    expect(await fx.user.canvases.getById(canvas.id)).toMatchObject({
+      share_token: shared.share_token,
+      share_client_id: "rt-demo-secondary",
+    });
+    expect(onSecondary.properties).toMatchObject({
+      shareToken: shared.share_token,
+      shareClientId: "rt-demo-secondary",
+    });
 
     // WHEN rotation changes THEN a new token is minted; the old one and its session tokens die
     const oldToken = shared.share_token!;
     const session = await fx.user.sessionTokens.create(oldToken);
-    const rotated = await checked({ canvasId: canvas.id, clientId: "rt-demo-secondary", rotation: 1 }, onSecondary.properties);
+    const rotated = await checked(
+      { canvasId: canvas.id, clientId: "rt-demo-secondary", rotation: 1 },
+      onSecondary.properties,
+    );
     const d = await host.diff(URN, created.id, onSecondary.properties, rotated);
     expect(d).toEqual({ changes: "some", replaces: [], deleteBeforeReplace: false });
     const afterRotation = await host.update(URN, created.id, onSecondary.properties, rotated);
     const now = await fx.user.canvases.getById(canvas.id);
     expect(now.share_token).not.toBe(oldToken);
-    expect(afterRotation.properties).toMatchObject({ shareToken: now.share_token, shareClientId: "rt-demo-secondary", rotation: 1 });
-    await expect(fx.anon.sharing.getByToken(oldToken, { sessionToken: session.session_token })).rejects.toMatchObject({ status: 404 });
+    expect(afterRotation.properties).toMatchObject({
+      shareToken: now.share_token,
+      shareClientId: "rt-demo-secondary",
+      rotation: 1,
+    });
+    await expect(fx.anon.sharing.getByToken(oldToken, { sessionToken: session.session_token })).rejects.toMatchObject({
+      status: 404,
+    });
     await expect(fx.user.sessionTokens.create(oldToken)).rejects.toMatchObject({ status: 404 });
 
     // WHEN deleted THEN the canvas is unshared; again is fine; a read says it is gone
@@ -90,9 +114,21 @@ describe("CanvasShare through the dynamic-provider host", () => {
     await expect(fx.anon.sharing.getByToken(teamToken)).rejects.toMatchObject({ status: 401 });
 
     const publicInputs = await checked({ canvasId: canvas.id, accessScope: "public" }, created.properties);
-    expect(await host.diff(URN, created.id, created.properties, publicInputs)).toEqual({ changes: "some", replaces: [], deleteBeforeReplace: false });
+    expect(await host.diff(URN, created.id, created.properties, publicInputs)).toEqual({
+      changes: "some",
+      replaces: [],
+      deleteBeforeReplace: false,
+    });
     const plan = canvasShareKind.diff(created.properties as never, { canvasId: canvas.id, accessScope: "public" });
-    expect(plan.fields).toEqual([expect.objectContaining({ field: "accessScope", action: "update", from: "team", to: "public", note: expect.stringContaining("needs a rotation") })]);
+    expect(plan.fields).toEqual([
+      expect.objectContaining({
+        field: "accessScope",
+        action: "update",
+        from: "team",
+        to: "public",
+        note: expect.stringContaining("needs a rotation"),
+      }),
+    ]);
     expect(JSON.stringify(plan)).not.toContain(teamToken);
 
     const updated = await host.update(URN, created.id, created.properties, publicInputs);
@@ -108,7 +144,9 @@ describe("CanvasShare through the dynamic-provider host", () => {
     const canvas = await newCanvas("share_mismatch");
     const e = await failure(host.create(URN, await checked({ canvasId: canvas.id, accessScope: "public" })));
     expect(e).toBeInstanceOf(HostError);
-    expect(e.message).toContain('accessScope "public" does not match canvas "share_mismatch", whose access scope is "team"');
+    expect(e.message).toContain(
+      'accessScope "public" does not match canvas "share_mismatch", whose access scope is "team"',
+    );
     expect((await fx.user.canvases.getById(canvas.id)).share_token).toBeNull();
   });
 
@@ -118,11 +156,17 @@ describe("CanvasShare through the dynamic-provider host", () => {
     const created = await host.create(URN, await checked({ canvasId: canvas.id }));
     expect(created.id).toBe(canvas.id);
     expect(created.properties).toMatchObject({ shareToken: before.share_token, shareClientId: "rt-demo-secondary" });
-    expect(await fx.user.canvases.getById(canvas.id)).toMatchObject({ share_token: before.share_token, share_client_id: "rt-demo-secondary" });
+    expect(await fx.user.canvases.getById(canvas.id)).toMatchObject({
+      share_token: before.share_token,
+      share_client_id: "rt-demo-secondary",
+    });
 
     // With a pinned instance, adoption moves the share there and still keeps the token.
     const pinned = await host.create(URN, await checked({ canvasId: canvas.id, clientId: "rt-demo-primary" }));
-    expect(await fx.user.canvases.getById(canvas.id)).toMatchObject({ share_token: before.share_token, share_client_id: "rt-demo-primary" });
+    expect(await fx.user.canvases.getById(canvas.id)).toMatchObject({
+      share_token: before.share_token,
+      share_client_id: "rt-demo-primary",
+    });
     expect(pinned.properties.shareToken).toBe(before.share_token);
   });
 
@@ -131,7 +175,11 @@ describe("CanvasShare through the dynamic-provider host", () => {
     const b = await newCanvas("share_replace_b");
     const created = await host.create(URN, await checked({ canvasId: a.id }));
     const toB = await checked({ canvasId: b.id }, created.properties);
-    expect(await host.diff(URN, created.id, created.properties, toB)).toEqual({ changes: "some", replaces: ["canvasId"], deleteBeforeReplace: false });
+    expect(await host.diff(URN, created.id, created.properties, toB)).toEqual({
+      changes: "some",
+      replaces: ["canvasId"],
+      deleteBeforeReplace: false,
+    });
     const replaced = await host.create(URN, toB);
     await host.delete(URN, created.id, created.properties);
     expect(replaced.id).toBe(b.id);
@@ -148,13 +196,24 @@ describe("CanvasShare through the dynamic-provider host", () => {
 
   it("reports every bad input at once in check, and nothing reaches the platform", async () => {
     const canvas = await newCanvas("share_bad");
-    const r = await host.check(URN, {}, { __provider, canvasId: canvas.id, clientId: "", rotation: { a: 1 }, accessScope: "world" });
+    const r = await host.check(
+      URN,
+      {},
+      { __provider, canvasId: canvas.id, clientId: "", rotation: { a: 1 }, accessScope: "world" },
+    );
     expect(r.failures.map((f) => f.property)).toEqual(["clientId", "rotation", "accessScope"]);
-    expect(r.failures[2].reason).toBe('Invalid accessScope "world". accessScope is "team" or "public" (the canvas\'s access scope).');
+    expect(r.failures[2].reason).toBe(
+      'Invalid accessScope "world". accessScope is "team" or "public" (the canvas\'s access scope).',
+    );
     expect((await host.check(URN, {}, { __provider })).failures).toEqual([
-      { property: "canvasId", reason: "canvasId is required: canvasId is the id of the canvas to share (e.g. canvas.id)." },
+      {
+        property: "canvasId",
+        reason: "canvasId is required: canvasId is the id of the canvas to share (e.g. canvas.id).",
+      },
     ]);
-    await expect(host.create(URN, { __provider, canvasId: canvas.id, accessScope: "world" })).rejects.toBeInstanceOf(HostError);
+    await expect(host.create(URN, { __provider, canvasId: canvas.id, accessScope: "world" })).rejects.toBeInstanceOf(
+      HostError,
+    );
     expect((await fx.user.canvases.getById(canvas.id)).share_token).toBeNull();
   });
 

@@ -37,12 +37,26 @@ describe("Canvas through the dynamic-provider host", () => {
     expect(JSON.stringify(created.properties)).not.toContain("pc-secret-123");
 
     const read = await host.read(URN, created.id, created.properties);
-    expect(read.properties).toMatchObject({ name: "prov_canvas", passcodeFingerprint: created.properties.passcodeFingerprint });
+    expect(read.properties).toMatchObject({
+      name: "prov_canvas",
+      passcodeFingerprint: created.properties.passcodeFingerprint,
+    });
 
     const same = await host.diff(URN, created.id, created.properties, checked.inputs);
     expect(same.changes).toBe("none");
-    const next = (await host.check(URN, created.properties, { __provider, name: "prov_canvas_2", accessScope: "public", passcode: "pc-secret-123" })).inputs;
-    expect(await host.diff(URN, created.id, created.properties, next)).toEqual({ changes: "some", replaces: [], deleteBeforeReplace: false });
+    const next = (
+      await host.check(URN, created.properties, {
+        __provider,
+        name: "prov_canvas_2",
+        accessScope: "public",
+        passcode: "pc-secret-123",
+      })
+    ).inputs;
+    expect(await host.diff(URN, created.id, created.properties, next)).toEqual({
+      changes: "some",
+      replaces: [],
+      deleteBeforeReplace: false,
+    });
 
     const updated = await host.update(URN, created.id, created.properties, next);
     expect(updated.properties).toMatchObject({ name: "prov_canvas_2", accessScope: "public" });
@@ -64,15 +78,28 @@ describe("Canvas through the dynamic-provider host", () => {
 
   it("reports every bad input at once in check, and nothing reaches the platform", async () => {
     const before = (await fx.user.canvases.listSelf().toArray()).length;
-    const r = await host.check(URN, {}, { __provider, name: "bad name!", accessScope: "world", allowPublicRead: "yes", passcode: "" });
+    const r = await host.check(
+      URN,
+      {},
+      { __provider, name: "bad name!", accessScope: "world", allowPublicRead: "yes", passcode: "" },
+    );
     expect(r.failures).toEqual([
-      { property: "name", reason: 'Invalid name "bad name!". A canvas name uses only letters, digits and underscores ([A-Za-z0-9_]), e.g. "sales_dashboard".' },
+      {
+        property: "name",
+        reason:
+          'Invalid name "bad name!". A canvas name uses only letters, digits and underscores ([A-Za-z0-9_]), e.g. "sales_dashboard".',
+      },
       { property: "accessScope", reason: 'Invalid accessScope "world". accessScope is "team" or "public".' },
       { property: "allowPublicRead", reason: 'Invalid allowPublicRead "yes". allowPublicRead is true or false.' },
-      { property: "passcode", reason: "Invalid passcode a secret value. A passcode must not be empty; omit it for none." },
+      {
+        property: "passcode",
+        reason: "Invalid passcode a secret value. A passcode must not be empty; omit it for none.",
+      },
     ]);
     const missing = await host.check(URN, {}, { __provider });
-    expect(missing.failures).toEqual([{ property: "name", reason: "name is required: A canvas name is a string of letters, digits and underscores." }]);
+    expect(missing.failures).toEqual([
+      { property: "name", reason: "name is required: A canvas name is a string of letters, digits and underscores." },
+    ]);
     await expect(host.create(URN, { __provider, name: "bad name!" })).rejects.toBeInstanceOf(HostError);
     expect((await fx.user.canvases.listSelf().toArray()).length).toBe(before);
   });

@@ -37,7 +37,8 @@ class Engine {
         const prev = this.state.get(urn);
         const inputs = unwrapSecrets(args.inputs) as Props;
         const checked = await host.check(urn, prev?.props ?? {}, inputs);
-        if (checked.failures.length) throw new Error(checked.failures.map((f) => `${f.property}: ${f.reason}`).join("; "));
+        if (checked.failures.length)
+          throw new Error(checked.failures.map((f) => `${f.property}: ${f.reason}`).join("; "));
         if (!prev) {
           const c = await host.create(urn, checked.inputs);
           this.state.set(urn, { urn, id: c.id, props: c.properties });
@@ -102,7 +103,9 @@ function unwrapSecrets(v: unknown): unknown {
 function resolve(v: unknown): Promise<unknown> {
   if (pulumi.Output.isInstance(v)) return new Promise((r) => (v as pulumi.Output<unknown>).apply((x) => r(x)));
   if (v && typeof v === "object") {
-    return Promise.all(Object.entries(v).map(async ([k, x]) => [k, await resolve(x)] as const)).then(Object.fromEntries);
+    return Promise.all(Object.entries(v).map(async ([k, x]) => [k, await resolve(x)] as const)).then(
+      Object.fromEntries,
+    );
   }
   return Promise.resolve(v);
 }
@@ -116,7 +119,11 @@ beforeAll(async () => {
   }
   host = await ProviderHost.start({ cwd: programDir, env: { SVC_BASE_URL: undefined, SVC_TOKEN: undefined } });
   // As `pulumi up` does with `pulumi config set svc:baseUrl …` and `--secret svc:token …`.
-  await host.configure({ "svc:baseUrl": fx.emu.baseUrl, "svc:udfBaseUrl": fx.emu.udfBaseUrl, "svc:token": fx.emu.tokens.user_token });
+  await host.configure({
+    "svc:baseUrl": fx.emu.baseUrl,
+    "svc:udfBaseUrl": fx.emu.udfBaseUrl,
+    "svc:token": fx.emu.tokens.user_token,
+  });
 });
 afterAll(async () => host?.stop());
 
@@ -134,7 +141,13 @@ describe("examples/pulumi through the SDK and the real provider host", () => {
     expect(loaderBody.headers).toEqual([expect.objectContaining({ module_name: "utils", source_file: "utils.py" })]);
     expect(out.shareToken).toBe(canvas.share_token);
     const cron = await fx.user.cronjobs.get(out.cronjobId);
-    expect(cron).toMatchObject({ name: "listings_daily_stats", minute: [0], hour: [6], day_of_week: [1, 2, 3, 4, 5], udf: out.udfIds.stats });
+    expect(cron).toMatchObject({
+      name: "listings_daily_stats",
+      minute: [0],
+      hour: [6],
+      day_of_week: [1, 2, 3, 4, 5],
+      udf: out.udfIds.stats,
+    });
     expect((await fx.user.secrets.get("MAPBOX_TOKEN")).value).toBe("pk.example-token");
     expect(typeof out.deployerToken).toBe("string");
     expect((await fx.client({ serviceToken: out.deployerToken }).environment.getSelf()).id).toBe("env-demo");
@@ -149,7 +162,8 @@ describe("examples/pulumi through the SDK and the real provider host", () => {
   });
 
   it("WHEN the share rotation changes THEN the token rotates and the old one stops resolving", async () => {
-    const before = [...engine.state.values()].find((k) => k.urn.endsWith("::listings-share"))!.props.shareToken as string;
+    const before = [...engine.state.values()].find((k) => k.urn.endsWith("::listings-share"))!.props
+      .shareToken as string;
     const out = await engine.up({ shareRotation: "2" });
     expect(engine.log).toContain("update listings-share");
     expect(out.shareToken).not.toBe(before);

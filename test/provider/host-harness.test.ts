@@ -11,7 +11,10 @@ describe("the dynamic-provider host harness", () => {
   it("runs check, create, diff, update, read and delete of a serialized provider over gRPC", async () => {
     const provider = {
       async check(_olds: any, news: any) {
-        return { inputs: { ...news, checked: true }, failures: news.bad ? [{ property: "bad", reason: "bad is bad" }] : [] };
+        return {
+          inputs: { ...news, checked: true },
+          failures: news.bad ? [{ property: "bad", reason: "bad is bad" }] : [],
+        };
       },
       async create(inputs: any) {
         return { id: `id-${inputs.name}`, outs: { ...inputs, made: require("node:path").basename("/a/b") } };
@@ -31,11 +34,19 @@ describe("the dynamic-provider host harness", () => {
     const urn = "urn:pulumi:test::proj::pulumi-nodejs:dynamic:Resource::r";
     const checked = await host.check(urn, {}, { __provider, name: "a" });
     expect(checked.inputs).toMatchObject({ name: "a", checked: true });
-    expect((await host.check(urn, {}, { __provider, bad: true })).failures).toEqual([{ property: "bad", reason: "bad is bad" }]);
+    expect((await host.check(urn, {}, { __provider, bad: true })).failures).toEqual([
+      { property: "bad", reason: "bad is bad" },
+    ]);
     const created = await host.create(urn, checked.inputs);
     expect(created).toMatchObject({ id: "id-a", properties: { made: "b", __provider } });
-    expect(await host.diff(urn, created.id, created.properties, { __provider, name: "b" })).toEqual({ changes: "some", replaces: ["name"], deleteBeforeReplace: false });
-    expect((await host.update(urn, created.id, created.properties, { __provider, name: "a" })).properties).toMatchObject({ updated: true });
+    expect(await host.diff(urn, created.id, created.properties, { __provider, name: "b" })).toEqual({
+      changes: "some",
+      replaces: ["name"],
+      deleteBeforeReplace: false,
+    });
+    expect(
+      (await host.update(urn, created.id, created.properties, { __provider, name: "a" })).properties,
+    ).toMatchObject({ updated: true });
     expect((await host.read(urn, created.id, created.properties)).properties).toMatchObject({ read: true });
     await host.delete(urn, created.id, created.properties);
   });

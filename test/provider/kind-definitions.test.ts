@@ -16,11 +16,21 @@ import type { FieldDefinition, FieldType } from "../../src/resources/definitions
 const PROVIDER = join(__dirname, "../../src/provider");
 const fileOf = (kind: string): string => kind.replace(/[A-Z]/g, (c, i: number) => (i ? "-" : "") + c.toLowerCase());
 
-interface Member { name: string; optional: boolean; type: string[]; doc: string }
+interface Member {
+  name: string;
+  optional: boolean;
+  type: string[];
+  doc: string;
+}
 
 /** A TypeScript type as a sorted list of union members, `pulumi.Input`/`Output` unwrapped, null and undefined dropped. */
 function typeText(node: ts.TypeNode): string[] {
-  if (ts.isTypeReferenceNode(node) && /^pulumi\.(Input|Output)$/.test(node.typeName.getText()) && node.typeArguments?.length === 1) return typeText(node.typeArguments[0]);
+  if (
+    ts.isTypeReferenceNode(node) &&
+    /^pulumi\.(Input|Output)$/.test(node.typeName.getText()) &&
+    node.typeArguments?.length === 1
+  )
+    return typeText(node.typeArguments[0]);
   if (ts.isUnionTypeNode(node)) return [...new Set(node.types.flatMap(typeText))].sort();
   if (ts.isArrayTypeNode(node)) return [`${typeText(node.elementType).join(" | ")}[]`];
   if (ts.isParenthesizedTypeNode(node)) return typeText(node.type);
@@ -41,7 +51,14 @@ function definitionText(t: FieldType): string[] {
 }
 
 const docOf = (node: ts.Node): string =>
-  ts.getJSDocCommentsAndTags(node).filter(ts.isJSDoc).map((d) => ts.getTextOfJSDocComment(d.comment) ?? "").join(" ").split(/\s+/).join(" ").trim();
+  ts
+    .getJSDocCommentsAndTags(node)
+    .filter(ts.isJSDoc)
+    .map((d) => ts.getTextOfJSDocComment(d.comment) ?? "")
+    .join(" ")
+    .split(/\s+/)
+    .join(" ")
+    .trim();
 
 function membersOf(members: ts.NodeArray<ts.TypeElement | ts.ClassElement>): Member[] {
   return members.flatMap((m) =>
@@ -66,50 +83,70 @@ function providerFile(kind: string) {
       classDoc = docOf(node);
     }
   });
-  const secretOutputs = [...text.matchAll(/additionalSecretOutputs \?\? \[\]\), ([^\]]*)\]/g)].flatMap((m) => [...m[1].matchAll(/"([^"]+)"/g)].map((s) => s[1]));
+  const secretOutputs = [...text.matchAll(/additionalSecretOutputs \?\? \[\]\), ([^\]]*)\]/g)].flatMap((m) =>
+    [...m[1].matchAll(/"([^"]+)"/g)].map((s) => s[1]),
+  );
   return { interfaces, classOutputs, classDoc, secretOutputs };
 }
 
 /** What the definition says of each argument, in the terms of the interface. */
 const asMembers = (fields: Record<string, FieldDefinition>): Member[] =>
-  Object.entries(fields).map(([name, f]) => ({ name, optional: f.required !== true, type: definitionText(f.type), doc: f.description }));
+  Object.entries(fields).map(([name, f]) => ({
+    name,
+    optional: f.required !== true,
+    type: definitionText(f.type),
+    doc: f.description,
+  }));
 
-describe.each(KIND_DEFINITIONS.map((d) => [d.kind, d] as const))("GIVEN the %s definition and its Pulumi resource", (kind, definition) => {
-  const file = providerFile(kind);
+describe.each(KIND_DEFINITIONS.map((d) => [d.kind, d] as const))(
+  "GIVEN the %s definition and its Pulumi resource",
+  (kind, definition) => {
+    const file = providerFile(kind);
 
-  it(`THEN ${kind}Args has the same arguments, required ones, types and descriptions`, () => {
-    expect(file.interfaces.get(`${kind}Args`)).toEqual(asMembers(definition.inputs));
-  });
+    it(`THEN ${kind}Args has the same arguments, required ones, types and descriptions`, () => {
+      expect(file.interfaces.get(`${kind}Args`)).toEqual(asMembers(definition.inputs));
+    });
 
-  it("THEN each named object type matches its Args interface", () => {
-    for (const [name, object] of Object.entries(definition.types ?? {})) expect(file.interfaces.get(`${name}Args`), name).toEqual(asMembers(object.properties));
-  });
+    it("THEN each named object type matches its Args interface", () => {
+      for (const [name, object] of Object.entries(definition.types ?? {}))
+        expect(file.interfaces.get(`${name}Args`), name).toEqual(asMembers(object.properties));
+    });
 
-  it("THEN the class's description is the definition's", () => {
-    expect(file.classDoc).toBe(definition.description);
-  });
+    it("THEN the class's description is the definition's", () => {
+      expect(file.classDoc).toBe(definition.description);
+    });
 
-  it("THEN the class declares the definition's outputs, with their types, and registers its secret outputs", () => {
-    const outputs = {
-      ...Object.fromEntries(Object.entries(definition.inputs).filter(([, f]) => f.output).map(([n, f]) => [n, { ...f, type: f.outputType ?? f.type }])),
-      ...definition.outputs,
-    };
-    const declared = Object.fromEntries(file.classOutputs.map((m) => [m.name, m.type]));
-    // Every declared output is in the definition, with the same type.
-    for (const [name, type] of Object.entries(declared)) expect(outputs[name] && definitionText(outputs[name].type), `${kind}.${name}`).toEqual(type);
-    // An output the class does not declare is one it registers as a secret output.
-    for (const name of Object.keys(outputs).filter((n) => !(n in declared))) expect(file.secretOutputs, `${kind}.${name}`).toContain(name);
-    // Every secret output of the definition is registered as one, and everything registered is a secret of the definition.
-    for (const [name] of Object.entries(definition.outputs).filter(([, f]) => f.secret)) expect(file.secretOutputs, `${kind}.${name}`).toContain(name);
-    const secrets = [...Object.entries(definition.outputs), ...Object.entries(definition.inputs)].filter(([, f]) => f.secret).map(([n]) => n);
-    for (const name of file.secretOutputs) expect(secrets, `${kind}.${name}`).toContain(name);
-    // Declared outputs' descriptions, where the class writes one, are the definition's.
-    for (const m of file.classOutputs.filter((m) => m.doc)) {
-      const f = outputs[m.name] as FieldDefinition;
-      expect((f as FieldDefinition).outputDescription ?? f.description, `${kind}.${m.name}`).toBe(m.doc);
-    }
-  });
-});
+    it("THEN the class declares the definition's outputs, with their types, and registers its secret outputs", () => {
+      const outputs = {
+        ...Object.fromEntries(
+          Object.entries(definition.inputs)
+            .filter(([, f]) => f.output)
+            .map(([n, f]) => [n, { ...f, type: f.outputType ?? f.type }]),
+        ),
+        ...definition.outputs,
+      };
+      const declared = Object.fromEntries(file.classOutputs.map((m) => [m.name, m.type]));
+      // Every declared output is in the definition, with the same type.
+      for (const [name, type] of Object.entries(declared))
+        expect(outputs[name] && definitionText(outputs[name].type), `${kind}.${name}`).toEqual(type);
+      // An output the class does not declare is one it registers as a secret output.
+      for (const name of Object.keys(outputs).filter((n) => !(n in declared)))
+        expect(file.secretOutputs, `${kind}.${name}`).toContain(name);
+      // Every secret output of the definition is registered as one, and everything registered is a secret of the definition.
+      for (const [name] of Object.entries(definition.outputs).filter(([, f]) => f.secret))
+        expect(file.secretOutputs, `${kind}.${name}`).toContain(name);
+      const secrets = [...Object.entries(definition.outputs), ...Object.entries(definition.inputs)]
+        .filter(([, f]) => f.secret)
+        .map(([n]) => n);
+      for (const name of file.secretOutputs) expect(secrets, `${kind}.${name}`).toContain(name);
+      // Declared outputs' descriptions, where the class writes one, are the definition's.
+      for (const m of file.classOutputs.filter((m) => m.doc)) {
+        const f = outputs[m.name] as FieldDefinition;
+        expect((f as FieldDefinition).outputDescription ?? f.description, `${kind}.${m.name}`).toBe(m.doc);
+      }
+    });
+  },
+);
 
 describe("GIVEN the provider folder", () => {
   it("THEN every exported Pulumi resource class has a definition", () => {

@@ -30,7 +30,12 @@ interface Target {
   marksSecrets: boolean;
 }
 
-const noEnv = { SVC_BASE_URL: undefined, SVC_TOKEN: undefined, SVC_SERVICE_TOKEN: undefined, SVC_UDF_BASE_URL: undefined };
+const noEnv = {
+  SVC_BASE_URL: undefined,
+  SVC_TOKEN: undefined,
+  SVC_SERVICE_TOKEN: undefined,
+  SVC_UDF_BASE_URL: undefined,
+};
 
 const targets: Target[] = [
   {
@@ -51,7 +56,10 @@ const targets: Target[] = [
     },
     urn: (kind, name) => `urn:pulumi:dev::proj::svc:index:${kind}::${name}`,
     // The engine sends what the program made secret as a secret.
-    wire: (kind, props) => Object.fromEntries(Object.entries(props).map(([k, v]) => [k, KINDS[kind]!.secretInputs.includes(k) ? secret(v) : v])),
+    wire: (kind, props) =>
+      Object.fromEntries(
+        Object.entries(props).map(([k, v]) => [k, KINDS[kind]!.secretInputs.includes(k) ? secret(v) : v]),
+      ),
     marksSecrets: true,
   },
 ];
@@ -186,7 +194,8 @@ const cases: KindCase[] = [
     bad: (m) => ({ canvasToken: m.canvasToken, ttl: 999_999 }),
     badProperty: "ttl",
     inputs: (_p, m) => ({ canvasToken: m.canvasToken, ttl: 600 }),
-    exists: (_id, s) => found(fx.anon.sharing.getByToken(String(s.canvasToken), { sessionToken: String(s.sessionToken) })),
+    exists: (_id, s) =>
+      found(fx.anon.sharing.getByToken(String(s.canvasToken), { sessionToken: String(s.sessionToken) })),
     repeat: "mints",
     removable: true,
     secrets: (s) => [String(s.sessionToken), String(s.canvasToken)],
@@ -199,7 +208,10 @@ function expectSecretsKept(t: Target, kind: string, props: Props, values: string
   const secretFields = new Set([...k.secretOutputs, ...k.secretInputs]);
   const plain = JSON.stringify(Object.fromEntries(Object.entries(props).filter(([f]) => !secretFields.has(f))));
   for (const v of values) expect(plain).not.toContain(v);
-  if (t.marksSecrets) for (const f of secretFields) if (props[f] !== undefined && props[f] !== null) expect(isWireSecret(props[f]), `${kind}.${f} is marked secret`).toBe(true);
+  if (t.marksSecrets)
+    for (const f of secretFields)
+      if (props[f] !== undefined && props[f] !== null)
+        expect(isWireSecret(props[f]), `${kind}.${f} is marked secret`).toBe(true);
 }
 
 describe.each(targets)("$name", (t) => {
@@ -210,7 +222,19 @@ describe.each(targets)("$name", (t) => {
     host = await t.start();
     await t.configure(host);
     const canvas = await fx.user.canvases.create({ name: `${t.tag}_lifecycle` });
-    const udf = await fx.user.udfs.create({ slug: "runs", udf_type: "auto", collection_id: canvas.id, udf_body: JSON.stringify({ name: "runs", type: "geopandas_v2", entrypoint: "udf", code: "def udf():\n    return 1\n", headers: [], metadata: {} }) });
+    const udf = await fx.user.udfs.create({
+      slug: "runs",
+      udf_type: "auto",
+      collection_id: canvas.id,
+      udf_body: JSON.stringify({
+        name: "runs",
+        type: "geopandas_v2",
+        entrypoint: "udf",
+        code: "def udf():\n    return 1\n",
+        headers: [],
+        metadata: {},
+      }),
+    });
     const tokenCanvas = await fx.user.canvases.create({ name: `${t.tag}_tokens` });
     const shared = await fx.user.sharing.share({ collectionId: tokenCanvas.id, clientId: "rt-demo-primary" });
     made = { canvasId: canvas.id, udfId: udf.id, canvasToken: shared.share_token! };
@@ -258,22 +282,33 @@ describe.each(targets)("$name", (t) => {
 
       // WHEN read with only an id (refresh of a resource read by id, import)
       if (c.kind === "SessionToken") {
-        const byId = t.marksSecrets ? host.importRead(urn, created.id) : host.readById(urn, created.id, t.wire(c.kind, {}));
+        const byId = t.marksSecrets
+          ? host.importRead(urn, created.id)
+          : host.readById(urn, created.id, t.wire(c.kind, {}));
         await expect(byId).rejects.toThrow(/cannot be read from its id alone/);
       } else {
         // (the dynamic host needs its `__provider`, and nothing else is sent)
-        const byId = t.marksSecrets ? await host.importRead(urn, created.id) : await host.readById(urn, created.id, t.wire(c.kind, {}));
+        const byId = t.marksSecrets
+          ? await host.importRead(urn, created.id)
+          : await host.readById(urn, created.id, t.wire(c.kind, {}));
         expect(byId.id).toBe(created.id);
         expectSecretsKept(t, c.kind, byId.properties, secrets);
         // THEN Diff after Read is empty: no replacement, no update
-        expect(await host.diff(urn, created.id, byId.properties, inputs)).toEqual({ changes: "none", replaces: [], deleteBeforeReplace: false });
+        expect(await host.diff(urn, created.id, byId.properties, inputs)).toEqual({
+          changes: "none",
+          replaces: [],
+          deleteBeforeReplace: false,
+        });
       }
 
       // WHEN updated in place THEN the platform shows it
       let last = read.properties;
       if (c.update) {
         const next = await check(c.update.inputs(p, made), read.properties);
-        expect(await host.diff(urn, created.id, read.properties, next)).toMatchObject({ changes: "some", replaces: [] });
+        expect(await host.diff(urn, created.id, read.properties, next)).toMatchObject({
+          changes: "some",
+          replaces: [],
+        });
         last = (await host.update(urn, created.id, read.properties, next)).properties;
         await c.update.shows(created.id, revealed(last));
         expectSecretsKept(t, c.kind, last, secrets);
@@ -291,7 +326,10 @@ describe.each(targets)("$name", (t) => {
   it("a SessionToken read after its canvas token's session tokens were revoked, or the canvas token rotated, reads as gone", async () => {
     const urn = t.urn("SessionToken", "revoked");
     const canvas = await fx.user.canvases.create({ name: `${t.tag}_revoked` });
-    const { share_token: token } = await fx.user.sharing.share({ collectionId: canvas.id, clientId: "rt-demo-primary" });
+    const { share_token: token } = await fx.user.sharing.share({
+      collectionId: canvas.id,
+      clientId: "rt-demo-primary",
+    });
     const inputs = (await host.check(urn, {}, t.wire("SessionToken", { canvasToken: token }))).inputs;
 
     // GIVEN a session token WHEN every session token of its canvas token is revoked THEN a refresh finds it gone
@@ -309,7 +347,10 @@ describe.each(targets)("$name", (t) => {
   it("a SessionToken on a canvas with a passcode still reads as existing while it is honoured", async () => {
     const urn = t.urn("SessionToken", "gated");
     const canvas = await fx.user.canvases.create({ name: `${t.tag}_gated`, passcode: "gate-passcode-value" });
-    const { share_token: token } = await fx.user.sharing.share({ collectionId: canvas.id, clientId: "rt-demo-primary" });
+    const { share_token: token } = await fx.user.sharing.share({
+      collectionId: canvas.id,
+      clientId: "rt-demo-primary",
+    });
     const inputs = (await host.check(urn, {}, t.wire("SessionToken", { canvasToken: token }))).inputs;
     const created = await host.create(urn, inputs);
     expect((await host.read(urn, created.id, created.properties)).id).toBe(created.id);

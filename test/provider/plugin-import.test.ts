@@ -28,7 +28,10 @@ beforeAll(async () => {
   hand = await makeHandMade(fx.user, "imp_", { secrets: true });
   // The program's UDF sources, as files (absolute paths: the plugin reads them from its folder).
   files = mkdtempSync(join(tmpdir(), "svc-import-"));
-  writeFileSync(join(files, "loader.py"), '@fused.udf(cache_max_age="1h")\ndef udf(city: str = "nyc"):\n    import utils\n    return utils.double(1)\n');
+  writeFileSync(
+    join(files, "loader.py"),
+    '@fused.udf(cache_max_age="1h")\ndef udf(city: str = "nyc"):\n    import utils\n    return utils.double(1)\n',
+  );
   writeFileSync(join(files, "utils.py"), "def double(x):\n    return 2 * x\n");
 });
 afterAll(async () => host?.stop());
@@ -59,7 +62,18 @@ describe("GIVEN objects made by hand on the platform WHEN each is imported by it
     });
     expect(maps.diff).toEqual(EMPTY);
     // AND another passcode than the platform's is a change
-    const other = await host.check(urn("Canvas"), {}, { name: "imp_maps", accessScope: "public", allowPublicRead: true, passcode: secret("another"), dashboardBody: "Prices\n\nUse ${city} in the URL: 100% literal\n", previewImageUrl: "https://example.com/maps.png" });
+    const other = await host.check(
+      urn("Canvas"),
+      {},
+      {
+        name: "imp_maps",
+        accessScope: "public",
+        allowPublicRead: true,
+        passcode: secret("another"),
+        dashboardBody: "Prices\n\nUse ${city} in the URL: 100% literal\n",
+        previewImageUrl: "https://example.com/maps.png",
+      },
+    );
     expect((await host.diff(urn("Canvas"), hand.maps, maps.read.properties, other.inputs)).changes).toBe("some");
   });
 
@@ -69,7 +83,11 @@ describe("GIVEN objects made by hand on the platform WHEN each is imported by it
       slug: "loader",
       codePath: join(files, "loader.py"),
       headers: [{ moduleName: "utils", codePath: join(files, "utils.py") }],
-      metadata: { "fused:tags": ["demo", "listings"], "fused:description": "Loads ${city} listings", "fused:defaultParameters": { city: "nyc", limit: 500 } },
+      metadata: {
+        "fused:tags": ["demo", "listings"],
+        "fused:description": "Loads ${city} listings",
+        "fused:defaultParameters": { city: "nyc", limit: 500 },
+      },
     });
     expect(diff).toEqual(EMPTY);
   });
@@ -77,7 +95,15 @@ describe("GIVEN objects made by hand on the platform WHEN each is imported by it
   it("a share on the preferred instance, and one pinned to another: the import diff is empty and the token is not rotated", async () => {
     const before = await fx.user.canvases.getById(hand.maps);
     expect((await importAs("CanvasShare", hand.sales, { canvasId: hand.sales })).diff).toEqual(EMPTY);
-    expect((await importAs("CanvasShare", hand.maps, { canvasId: hand.maps, clientId: "rt-demo-secondary", accessScope: "public" })).diff).toEqual(EMPTY);
+    expect(
+      (
+        await importAs("CanvasShare", hand.maps, {
+          canvasId: hand.maps,
+          clientId: "rt-demo-secondary",
+          accessScope: "public",
+        })
+      ).diff,
+    ).toEqual(EMPTY);
     expect((await fx.user.canvases.getById(hand.maps)).share_token).toBe(before.share_token);
   });
 
@@ -94,22 +120,37 @@ describe("GIVEN objects made by hand on the platform WHEN each is imported by it
   });
 
   it("a secret, its value declared after the import: the import diff is empty, and another value is an update", async () => {
-    const { read, diff } = await importAs("Secret", "MAPBOX_TOKEN", { key: "MAPBOX_TOKEN", value: secret(HAND_MADE_SECRETS.MAPBOX_TOKEN) });
+    const { read, diff } = await importAs("Secret", "MAPBOX_TOKEN", {
+      key: "MAPBOX_TOKEN",
+      value: secret(HAND_MADE_SECRETS.MAPBOX_TOKEN),
+    });
     expect(diff).toEqual(EMPTY);
     const other = await host.check(urn("Secret"), {}, { key: "MAPBOX_TOKEN", value: secret("rotated") });
-    expect(await host.diff(urn("Secret"), "MAPBOX_TOKEN", read.properties, other.inputs)).toEqual({ changes: "some", replaces: [], deleteBeforeReplace: false });
+    expect(await host.diff(urn("Secret"), "MAPBOX_TOKEN", read.properties, other.inputs)).toEqual({
+      changes: "some",
+      replaces: [],
+      deleteBeforeReplace: false,
+    });
   });
 
   it("a service account made by hand, and one svc-iac made with a rotation: the import diff is empty; the token stays unknown", async () => {
     const byHand = await fx.user.environment.createServiceAccount("ci-bot");
     expect((await importAs("ServiceAccount", byHand.id, { name: "ci-bot" })).diff).toEqual(EMPTY);
-    const tagged = await fx.user.environment.createServiceAccount(accountName({ name: "deployer", rotation: "2026-06" }));
+    const tagged = await fx.user.environment.createServiceAccount(
+      accountName({ name: "deployer", rotation: "2026-06" }),
+    );
     const imported = await importAs("ServiceAccount", tagged.id, { name: "deployer", rotation: "2026-06" });
     expect(imported.diff).toEqual(EMPTY);
-    expect(revealed(imported.read.properties)).toMatchObject({ name: "deployer", accountName: tagged.name, token: null });
+    expect(revealed(imported.read.properties)).toMatchObject({
+      name: "deployer",
+      accountName: tagged.name,
+      token: null,
+    });
     // AND another rotation than the one its tag was made with replaces it
     const next = await host.check(urn("ServiceAccount"), {}, { name: "deployer", rotation: "2026-07" });
-    expect((await host.diff(urn("ServiceAccount"), tagged.id, imported.read.properties, next.inputs)).replaces).toEqual(["rotation"]);
+    expect((await host.diff(urn("ServiceAccount"), tagged.id, imported.read.properties, next.inputs)).replaces).toEqual(
+      ["rotation"],
+    );
   });
 
   it("a bucket policy: the import diff is empty", async () => {
@@ -117,7 +158,9 @@ describe("GIVEN objects made by hand on the platform WHEN each is imported by it
   });
 
   it("a session token: refused, saying why (no secret in an id)", async () => {
-    await expect(host.importRead(urn("SessionToken"), "sha256:whatever")).rejects.toThrow(/cannot be read from its id alone/);
+    await expect(host.importRead(urn("SessionToken"), "sha256:whatever")).rejects.toThrow(
+      /cannot be read from its id alone/,
+    );
   });
 
   it("an id that does not exist: Read says so (empty id), so the engine reports it", async () => {
@@ -152,9 +195,17 @@ describe("docs/pulumi.md", () => {
     const text = readFileSync(join(__dirname, "../../docs/pulumi.md"), "utf8");
     const table = text.slice(text.indexOf("| kind | import id |"));
     const lines = table.split("\n").slice(2);
-    const rows = lines.slice(0, lines.findIndex((l) => !l.startsWith("|"))).map((l) => l.split("|").map((c) => c.trim()));
+    const rows = lines
+      .slice(
+        0,
+        lines.findIndex((l) => !l.startsWith("|")),
+      )
+      .map((l) => l.split("|").map((c) => c.trim()));
     const documented = Object.fromEntries(rows.map((r) => [r[1]!.replace(/`/g, ""), r[2]!.replace(/`/g, "")]));
-    const expected = { ...Object.fromEntries(Object.entries(IMPORT_IDS).map(([k, v]: [string, any]) => [k, v.id])), ...Object.fromEntries(Object.keys(NOT_IMPORTABLE).map((k) => [k, "none"])) };
+    const expected = {
+      ...Object.fromEntries(Object.entries(IMPORT_IDS).map(([k, v]: [string, any]) => [k, v.id])),
+      ...Object.fromEntries(Object.keys(NOT_IMPORTABLE).map((k) => [k, "none"])),
+    };
     expect(documented).toEqual(expected);
   });
 });

@@ -15,7 +15,12 @@ import { ProviderHost, isWireSecret, pluginScript, secret } from "../helpers/pro
 const fx = useEmulator();
 const ROOT = join(__dirname, "../..");
 const pkg = JSON.parse(readFileSync(join(ROOT, "package.json"), "utf8"));
-const noEnv = { SVC_BASE_URL: undefined, SVC_TOKEN: undefined, SVC_SERVICE_TOKEN: undefined, SVC_UDF_BASE_URL: undefined };
+const noEnv = {
+  SVC_BASE_URL: undefined,
+  SVC_TOKEN: undefined,
+  SVC_SERVICE_TOKEN: undefined,
+  SVC_UDF_BASE_URL: undefined,
+};
 const PROVIDER_URN = "urn:pulumi:dev::proj::pulumi:providers:svc::default";
 const canvasUrn = (name: string) => `urn:pulumi:dev::proj::svc:index:Canvas::${name}`;
 const hosts: ProviderHost[] = [];
@@ -35,9 +40,14 @@ describe("pulumi-resource-svc, started as the engine starts a plugin", () => {
   it("is the package's bin entry, and prints its port as the first stdout line with nothing before it", async () => {
     expect(pkg.bin["pulumi-resource-svc"]).toBe("dist/provider/plugin/main.js");
     expect(readFileSync(pluginScript, "utf8").startsWith("#!/usr/bin/env node\n")).toBe(true);
-    const child = spawn(process.execPath, [pluginScript, "127.0.0.1:1"], { cwd: ROOT, stdio: ["ignore", "pipe", "pipe"] });
+    const child = spawn(process.execPath, [pluginScript, "127.0.0.1:1"], {
+      cwd: ROOT,
+      stdio: ["ignore", "pipe", "pipe"],
+    });
     try {
-      const first = await new Promise<string>((resolve) => createInterface({ input: child.stdout }).once("line", resolve));
+      const first = await new Promise<string>((resolve) =>
+        createInterface({ input: child.stdout }).once("line", resolve),
+      );
       expect(first).toMatch(/^\d{2,5}$/);
     } finally {
       child.kill("SIGTERM");
@@ -50,11 +60,15 @@ describe("pulumi-resource-svc, started as the engine starts a plugin", () => {
     try {
       mkdirSync(join(app, "node_modules"));
       for (const name of readdirSync(join(ROOT, "node_modules"))) {
-        if (name !== "@pulumi" && !name.startsWith(".")) symlinkSync(realpathSync(join(ROOT, "node_modules", name)), join(app, "node_modules", name));
+        if (name !== "@pulumi" && !name.startsWith("."))
+          symlinkSync(realpathSync(join(ROOT, "node_modules", name)), join(app, "node_modules", name));
       }
       cpSync(join(ROOT, "dist"), join(app, "dist"), { recursive: true });
       cpSync(join(ROOT, "package.json"), join(app, "package.json"));
-      const r = spawnSync(process.execPath, [join(app, "dist/provider/plugin/main.js"), "127.0.0.1:1"], { cwd: app, encoding: "utf8" });
+      const r = spawnSync(process.execPath, [join(app, "dist/provider/plugin/main.js"), "127.0.0.1:1"], {
+        cwd: app,
+        encoding: "utf8",
+      });
       expect({ code: r.status, stdout: r.stdout }).toEqual({ code: 1, stdout: "" });
       expect(r.stderr).toContain("@pulumi/pulumi is not installed beside svc-iac");
       expect(r.stderr).toContain("npm install svc-iac @pulumi/pulumi");
@@ -66,7 +80,9 @@ describe("pulumi-resource-svc, started as the engine starts a plugin", () => {
   it("answers GetSchema with the package schema of its version: all 8 resources, the document shipped in schemas/pulumi/schema.json", async () => {
     const schema = JSON.parse(await host.getSchema());
     expect(Object.keys(schema.resources).sort()).toEqual(
-      ["BucketPolicy", "Canvas", "CanvasShare", "Cronjob", "Secret", "ServiceAccount", "SessionToken", "Udf"].map((k) => `svc:index:${k}`),
+      ["BucketPolicy", "Canvas", "CanvasShare", "Cronjob", "Secret", "ServiceAccount", "SessionToken", "Udf"].map(
+        (k) => `svc:index:${k}`,
+      ),
     );
     expect(schema).toMatchObject({ name: "svc", version: pkg.version });
     expect(schema).toEqual(JSON.parse(readFileSync(join(ROOT, "schemas/pulumi/schema.json"), "utf8")));
@@ -79,10 +95,21 @@ describe("pulumi-resource-svc, started as the engine starts a plugin", () => {
 
 describe("configuration", () => {
   it("CheckConfig reports every bad key at once, and keeps the token secret", async () => {
-    const bad = await host.checkConfig(PROVIDER_URN, {}, { baseUrl: "ftp://host", token: 42, colour: "blue", version: "0.1.0" });
+    const bad = await host.checkConfig(
+      PROVIDER_URN,
+      {},
+      { baseUrl: "ftp://host", token: 42, colour: "blue", version: "0.1.0" },
+    );
     expect(bad.failures).toEqual([
-      { property: "baseUrl", reason: 'Invalid svc:baseUrl "ftp://host". svc:baseUrl is an http(s) URL, e.g. "https://host/server/v1".' },
-      { property: "colour", reason: 'Unknown configuration key "svc:colour". Expected one of svc:baseUrl, svc:udfBaseUrl, svc:token, svc:serviceToken.' },
+      {
+        property: "baseUrl",
+        reason: 'Invalid svc:baseUrl "ftp://host". svc:baseUrl is an http(s) URL, e.g. "https://host/server/v1".',
+      },
+      {
+        property: "colour",
+        reason:
+          'Unknown configuration key "svc:colour". Expected one of svc:baseUrl, svc:udfBaseUrl, svc:token, svc:serviceToken.',
+      },
       { property: "token", reason: "Invalid svc:token a secret value. svc:token is a string." },
     ]);
     const good = await host.checkConfig(PROVIDER_URN, {}, { baseUrl: fx.emu.baseUrl, token: "plain-token-value" });
@@ -93,8 +120,16 @@ describe("configuration", () => {
 
   it("DiffConfig names the keys that changed, secrets compared by value, and replaces nothing", async () => {
     const olds = { baseUrl: "https://a/v1", token: secret("one") };
-    expect(await host.diffConfig(PROVIDER_URN, olds, { baseUrl: "https://a/v1", token: secret("one") })).toEqual({ changes: "none", diffs: [], replaces: [] });
-    expect(await host.diffConfig(PROVIDER_URN, olds, { baseUrl: "https://b/v1", token: secret("two") })).toEqual({ changes: "some", diffs: ["baseUrl", "token"], replaces: [] });
+    expect(await host.diffConfig(PROVIDER_URN, olds, { baseUrl: "https://a/v1", token: secret("one") })).toEqual({
+      changes: "none",
+      diffs: [],
+      replaces: [],
+    });
+    expect(await host.diffConfig(PROVIDER_URN, olds, { baseUrl: "https://b/v1", token: secret("two") })).toEqual({
+      changes: "some",
+      diffs: ["baseUrl", "token"],
+      replaces: [],
+    });
   });
 
   it("Configure takes the stack's args (the token secret), accepts secrets, and the calls then reach the platform", async () => {
@@ -126,6 +161,8 @@ describe("configuration", () => {
 
   it("a type outside the package is refused, naming the package's types", async () => {
     const err = await host.check("urn:pulumi:dev::proj::svc:index:Nope::x", {}, {}).catch((e: Error) => e);
-    expect(String(err)).toMatch(/unknown resource type "svc:index:Nope". Expected one of svc:index:Canvas, svc:index:Udf/);
+    expect(String(err)).toMatch(
+      /unknown resource type "svc:index:Nope". Expected one of svc:index:Canvas, svc:index:Udf/,
+    );
   });
 });

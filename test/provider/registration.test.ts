@@ -32,7 +32,12 @@ let registrations: Registration[];
 /** A fresh mocked engine that records every registration with the fields the engine reads. */
 beforeEach(async () => {
   registrations = [];
-  await pulumi.runtime.setMocks({ newResource: async (a) => ({ id: `${a.name}-id`, state: a.inputs }), call: async () => ({}) }, "proj", "dev", false);
+  await pulumi.runtime.setMocks(
+    { newResource: async (a) => ({ id: `${a.name}-id`, state: a.inputs }), call: async () => ({}) },
+    "proj",
+    "dev",
+    false,
+  );
   const monitor = settings.getMonitor();
   const register = monitor.registerResource.bind(monitor);
   monitor.registerResource = (req: any, callback: unknown) => {
@@ -65,7 +70,16 @@ describe("registering svc resources", () => {
   it("GIVEN one resource of each kind THEN each registers under the type token stacks already hold, carrying its kind's stub", async () => {
     declareOneOfEach();
     await settled();
-    const kinds = ["Canvas", "Udf", "CanvasShare", "SessionToken", "Cronjob", "Secret", "ServiceAccount", "BucketPolicy"];
+    const kinds = [
+      "Canvas",
+      "Udf",
+      "CanvasShare",
+      "SessionToken",
+      "Cronjob",
+      "Secret",
+      "ServiceAccount",
+      "BucketPolicy",
+    ];
     const byKind = new Map(registrations.map((r) => [r.type.replace("pulumi-nodejs:dynamic/svc:", ""), r]));
     expect([...byKind.keys()].sort()).toEqual([...kinds].sort());
     expect(registrations).toHaveLength(kinds.length);
@@ -91,15 +105,31 @@ describe("registering svc resources", () => {
   it("GIVEN a UDF that mints no shared token THEN `sharedToken` is not a registered output, and reads as undefined", async () => {
     // An engine that answers every UDF with a body hash and a token in its state.
     await pulumi.runtime.setMocks(
-      { newResource: async (a) => ({ id: `${a.name}-id`, state: { ...a.inputs, udfBodyHash: `hash-${a.name}`, sharedToken: `fsh_${a.name}` } }), call: async () => ({}) },
+      {
+        newResource: async (a) => ({
+          id: `${a.name}-id`,
+          state: { ...a.inputs, udfBodyHash: `hash-${a.name}`, sharedToken: `fsh_${a.name}` },
+        }),
+        call: async () => ({}),
+      },
       "proj",
       "dev",
       false,
     );
     const canvas = new svc.Canvas("c", { name: "reports" });
     const plain = new svc.Udf("plain", { canvasId: canvas.id, slug: "plain", code: "x" });
-    const minting = new svc.Udf("minting", { canvasId: canvas.id, slug: "minting", code: "x", createSharedToken: true });
-    const later = new svc.Udf("later", { canvasId: canvas.id, slug: "later", code: "x", createSharedToken: pulumi.output(true) });
+    const minting = new svc.Udf("minting", {
+      canvasId: canvas.id,
+      slug: "minting",
+      code: "x",
+      createSharedToken: true,
+    });
+    const later = new svc.Udf("later", {
+      canvasId: canvas.id,
+      slug: "later",
+      code: "x",
+      createSharedToken: pulumi.output(true),
+    });
     expect(await valueOf(plain.udfBodyHash)).toBe("hash-plain");
     expect(await valueOf(plain.sharedToken)).toBeUndefined();
     expect(plain.sharedToken).toBe(plain.sharedToken);
@@ -154,7 +184,9 @@ describe("registering svc resources", () => {
   });
 
   it("GIVEN an input named __provider THEN the resource is refused, naming the reserved key", () => {
-    expect(() => new svc.BucketPolicy("b", { bucketName: "x", __provider: "exports.handler = () => ({})" } as any)).toThrow(/"__provider" is reserved/);
+    expect(
+      () => new svc.BucketPolicy("b", { bucketName: "x", __provider: "exports.handler = () => ({})" } as any),
+    ).toThrow(/"__provider" is reserved/);
   });
 });
 
@@ -181,7 +213,13 @@ describe("the stub through the dynamic-provider host", () => {
     const news = (await host.check(URN, old.properties, { ...args, __provider: providerText("Udf") })).inputs;
     expect(await host.diff(URN, old.id, old.properties, news)).toMatchObject({ changes: "none", replaces: [] });
 
-    const edited = (await host.check(URN, old.properties, { ...args, code: "def udf():\n    return 2\n", __provider: providerText("Udf") })).inputs;
+    const edited = (
+      await host.check(URN, old.properties, {
+        ...args,
+        code: "def udf():\n    return 2\n",
+        __provider: providerText("Udf"),
+      })
+    ).inputs;
     expect(await host.diff(URN, old.id, old.properties, edited)).toMatchObject({ changes: "some", replaces: [] });
     const updated = await host.update(URN, old.id, old.properties, edited);
     expect(updated.properties.__provider).toBe(providerText("Udf"));

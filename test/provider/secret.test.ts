@@ -25,7 +25,8 @@ afterAll(async () => host?.stop());
 
 /** Text a user or a log could see: everything but the inputs the engine keeps encrypted. */
 function expectNoValue(...texts: unknown[]) {
-  for (const t of texts) for (const v of ALL_VALUES) expect(typeof t === "string" ? t : JSON.stringify(t)).not.toContain(v);
+  for (const t of texts)
+    for (const v of ALL_VALUES) expect(typeof t === "string" ? t : JSON.stringify(t)).not.toContain(v);
 }
 const outputs = (p: Props) => Object.fromEntries(Object.entries(p).filter(([k]) => k !== "__provider"));
 
@@ -43,30 +44,50 @@ describe("Secret through the dynamic-provider host", () => {
     const created = await host.create(URN, checked.inputs);
     expect(created.id).toBe("API_KEY");
     expect(await fx.user.secrets.get("API_KEY")).toEqual({ key: "API_KEY", value: VALUE });
-    expect(outputs(created.properties)).toEqual({ key: "API_KEY", valueFingerprint: expect.stringMatching(/^sha256:[0-9a-f]{12}$/) });
+    expect(outputs(created.properties)).toEqual({
+      key: "API_KEY",
+      valueFingerprint: expect.stringMatching(/^sha256:[0-9a-f]{12}$/),
+    });
     expectNoValue(created.properties);
 
     const read = await host.read(URN, created.id, created.properties);
     expect(outputs(read.properties)).toEqual(outputs(created.properties));
-    expect(await host.diff(URN, created.id, read.properties, checked.inputs)).toEqual({ changes: "none", replaces: [], deleteBeforeReplace: false });
+    expect(await host.diff(URN, created.id, read.properties, checked.inputs)).toEqual({
+      changes: "none",
+      replaces: [],
+      deleteBeforeReplace: false,
+    });
 
     // GIVEN the value changed on the platform THEN read shows it as a new fingerprint (drift), never the value.
     await fx.user.secrets.put("API_KEY", OUT_OF_BAND);
     const drifted = await host.read(URN, created.id, created.properties);
     expect(drifted.properties.valueFingerprint).not.toBe(created.properties.valueFingerprint);
     expectNoValue(drifted.properties);
-    expect(await host.diff(URN, created.id, drifted.properties, checked.inputs)).toEqual({ changes: "some", replaces: [], deleteBeforeReplace: false });
+    expect(await host.diff(URN, created.id, drifted.properties, checked.inputs)).toEqual({
+      changes: "some",
+      replaces: [],
+      deleteBeforeReplace: false,
+    });
 
     // A new value updates in place.
     const next = (await host.check(URN, drifted.properties, { __provider, key: "API_KEY", value: VALUE_2 })).inputs;
-    expect(await host.diff(URN, created.id, drifted.properties, next)).toEqual({ changes: "some", replaces: [], deleteBeforeReplace: false });
+    expect(await host.diff(URN, created.id, drifted.properties, next)).toEqual({
+      changes: "some",
+      replaces: [],
+      deleteBeforeReplace: false,
+    });
     const updated = await host.update(URN, created.id, drifted.properties, next);
     expect(await fx.user.secrets.get("API_KEY")).toEqual({ key: "API_KEY", value: VALUE_2 });
     expectNoValue(updated.properties);
 
     // A new key replaces: the engine creates the new secret, then deletes the old one.
-    const renamed = (await host.check(URN, updated.properties, { __provider, key: "API_KEY_V2", value: VALUE_2 })).inputs;
-    expect(await host.diff(URN, created.id, updated.properties, renamed)).toEqual({ changes: "some", replaces: ["key"], deleteBeforeReplace: false });
+    const renamed = (await host.check(URN, updated.properties, { __provider, key: "API_KEY_V2", value: VALUE_2 }))
+      .inputs;
+    expect(await host.diff(URN, created.id, updated.properties, renamed)).toEqual({
+      changes: "some",
+      replaces: ["key"],
+      deleteBeforeReplace: false,
+    });
     const replacement = await host.create(URN, renamed);
     expect(await fx.user.secrets.list()).toEqual(expect.arrayContaining(["API_KEY", "API_KEY_V2"]));
     await host.delete(URN, created.id, updated.properties);
@@ -126,7 +147,11 @@ describe("Secret through the dynamic-provider host", () => {
     await fx.user.secrets.put("OBS_B", VALUE_2);
     const all = await secretKind.observeAll({ client: fx.user });
     const a = all.find((o) => o.key === "OBS_A");
-    expect(a).toEqual({ id: "OBS_A", key: "OBS_A", state: { key: "OBS_A", valueFingerprint: secretFingerprint(VALUE, "Secret", "value") } });
+    expect(a).toEqual({
+      id: "OBS_A",
+      key: "OBS_A",
+      state: { key: "OBS_A", valueFingerprint: secretFingerprint(VALUE, "Secret", "value") },
+    });
     expect(all.map((o) => o.key)).toEqual(expect.arrayContaining(["OBS_A", "OBS_B"]));
     expectNoValue(all);
   });
@@ -136,7 +161,12 @@ describe("Secret resource class", () => {
   it("sends the value as a Pulumi secret even when given as plain text", async () => {
     const pulumi = require("@pulumi/pulumi");
     const { Secret } = require("../../dist/provider/secret");
-    pulumi.runtime.setMocks({ newResource: (args: any) => ({ id: args.inputs.key, state: args.inputs }), call: () => ({}) }, "proj", "dev", false);
+    pulumi.runtime.setMocks(
+      { newResource: (args: any) => ({ id: args.inputs.key, state: args.inputs }), call: () => ({}) },
+      "proj",
+      "dev",
+      false,
+    );
     let seen: any;
     new Secret("s", { key: "K", value: VALUE }, { transformations: [(a: any) => void (seen = a.props)] });
     expect(await seen.value.isSecret).toBe(true);
@@ -150,10 +180,19 @@ describe("Secret and Canvas resource classes", () => {
     const pulumi = require("@pulumi/pulumi");
     const { Secret } = require("../../dist/provider/secret");
     const { Canvas } = require("../../dist/provider/canvas");
-    pulumi.runtime.setMocks({ newResource: (args: any) => ({ id: "r-1", state: args.inputs }), call: () => ({}) }, "proj", "dev", false);
+    pulumi.runtime.setMocks(
+      { newResource: (args: any) => ({ id: "r-1", state: args.inputs }), call: () => ({}) },
+      "proj",
+      "dev",
+      false,
+    );
     const seen: Record<string, any> = {};
     const spy = (name: string) => [(a: any) => void (seen[name] = a.opts)];
-    new Secret("s", { key: "API_KEY", value: "v" }, { additionalSecretOutputs: ["key"], transformations: spy("secret") });
+    new Secret(
+      "s",
+      { key: "API_KEY", value: "v" },
+      { additionalSecretOutputs: ["key"], transformations: spy("secret") },
+    );
     new Canvas("c", { name: "sales", passcode: "1234" }, { transformations: spy("canvas") });
     expect(seen.secret.additionalSecretOutputs).toEqual(["key", "valueFingerprint"]);
     expect(seen.canvas.additionalSecretOutputs).toEqual(["passcodeFingerprint"]);

@@ -22,10 +22,17 @@ afterAll(async () => host?.stop());
 
 /** Whether a service token is accepted by the platform. */
 const works = async (token: string) =>
-  fx.client({ serviceToken: token }).environment.getSelf().then(() => true, (e) => (e.status === 401 ? false : Promise.reject(e)));
+  fx
+    .client({ serviceToken: token })
+    .environment.getSelf()
+    .then(
+      () => true,
+      (e) => (e.status === 401 ? false : Promise.reject(e)),
+    );
 const accounts = () => fx.user.environment.listServiceAccounts();
 /** Outputs other than the token, which the SDK marks secret through additionalSecretOutputs. */
-const plainOutputs = (p: Props) => Object.fromEntries(Object.entries(p).filter(([k]) => k !== "token" && k !== "__provider"));
+const plainOutputs = (p: Props) =>
+  Object.fromEntries(Object.entries(p).filter(([k]) => k !== "token" && k !== "__provider"));
 
 describe("ServiceAccount through the dynamic-provider host", () => {
   it("runs check, create, read, diff, a rotation (new before old) and delete against the platform", async () => {
@@ -37,7 +44,13 @@ describe("ServiceAccount through the dynamic-provider host", () => {
     const onPlatform = (await accounts()).find((a) => a.id === created.id);
     expect(onPlatform).toMatchObject({ name: accountName({ name: "ci-deployer", rotation: "2025-06" }) });
     expect(onPlatform!.name).toMatch(/^ci-deployer \[svc-iac [0-9a-f]{6}\]$/);
-    expect(created.properties).toMatchObject({ id: created.id, name: "ci-deployer", rotation: "2025-06", accountName: onPlatform!.name, createdAt: onPlatform!.created_at });
+    expect(created.properties).toMatchObject({
+      id: created.id,
+      name: "ci-deployer",
+      rotation: "2025-06",
+      accountName: onPlatform!.name,
+      createdAt: onPlatform!.created_at,
+    });
     expect(token).toMatch(/^svc_sa_/);
     expect(await works(token)).toBe(true);
     expect(JSON.stringify(plainOutputs(created.properties))).not.toContain(token);
@@ -46,11 +59,20 @@ describe("ServiceAccount through the dynamic-provider host", () => {
     // Read keeps the token recorded at creation (the platform never returns it again).
     const read = await host.read(URN, created.id, created.properties);
     expect(read.properties).toMatchObject({ id: created.id, token, accountName: onPlatform!.name });
-    expect(await host.diff(URN, created.id, read.properties, checked.inputs)).toEqual({ changes: "none", replaces: [], deleteBeforeReplace: false });
+    expect(await host.diff(URN, created.id, read.properties, checked.inputs)).toEqual({
+      changes: "none",
+      replaces: [],
+      deleteBeforeReplace: false,
+    });
 
     // A new rotation replaces, new before old: both tokens work until the old account is deleted.
-    const rotated = (await host.check(URN, read.properties, { __provider, name: "ci-deployer", rotation: "2025-07" })).inputs;
-    expect(await host.diff(URN, created.id, read.properties, rotated)).toEqual({ changes: "some", replaces: ["rotation"], deleteBeforeReplace: false });
+    const rotated = (await host.check(URN, read.properties, { __provider, name: "ci-deployer", rotation: "2025-07" }))
+      .inputs;
+    expect(await host.diff(URN, created.id, read.properties, rotated)).toEqual({
+      changes: "some",
+      replaces: ["rotation"],
+      deleteBeforeReplace: false,
+    });
     const replacement = await host.create(URN, rotated);
     const newToken = replacement.properties.token as string;
     expect(replacement.id).not.toBe(created.id);
@@ -61,8 +83,14 @@ describe("ServiceAccount through the dynamic-provider host", () => {
     expect((await accounts()).map((a) => a.id)).not.toContain(created.id);
 
     // A new name replaces too.
-    const renamed = (await host.check(URN, replacement.properties, { __provider, name: "ci-release", rotation: "2025-07" })).inputs;
-    expect(await host.diff(URN, replacement.id, replacement.properties, renamed)).toEqual({ changes: "some", replaces: ["name"], deleteBeforeReplace: false });
+    const renamed = (
+      await host.check(URN, replacement.properties, { __provider, name: "ci-release", rotation: "2025-07" })
+    ).inputs;
+    expect(await host.diff(URN, replacement.id, replacement.properties, renamed)).toEqual({
+      changes: "some",
+      replaces: ["name"],
+      deleteBeforeReplace: false,
+    });
 
     await host.delete(URN, replacement.id, replacement.properties);
     expect(await works(newToken)).toBe(false);
@@ -84,14 +112,19 @@ describe("ServiceAccount through the dynamic-provider host", () => {
     const inputs = (await host.check(URN, {}, { __provider, name: "lost-answer", rotation: 1 })).inputs;
     const err = await host.create(URN, inputs).catch((e) => e);
     expect(err).toBeInstanceOf(HostError);
-    expect(err.message).toContain(`Service account "${orphan.name}" (id ${orphan.id}, created ${orphan.created_at}) already exists, and a service account's token can only be read when it is created.`);
+    expect(err.message).toContain(
+      `Service account "${orphan.name}" (id ${orphan.id}, created ${orphan.created_at}) already exists, and a service account's token can only be read when it is created.`,
+    );
     expect(err.message).toContain("change `rotation` (or `name`) to create a new one");
     expect(err.message).not.toContain(orphan.token);
     expect((await accounts()).filter((a) => a.name === orphan.name)).toHaveLength(1);
     expect(await works(orphan.token)).toBe(true);
 
     // Changing the rotation is one way out.
-    const fresh = await host.create(URN, (await host.check(URN, {}, { __provider, name: "lost-answer", rotation: 2 })).inputs);
+    const fresh = await host.create(
+      URN,
+      (await host.check(URN, {}, { __provider, name: "lost-answer", rotation: 2 })).inputs,
+    );
     expect(fresh.id).not.toBe(orphan.id);
     await host.delete(URN, fresh.id, fresh.properties);
   });
@@ -99,7 +132,9 @@ describe("ServiceAccount through the dynamic-provider host", () => {
   it("reports bad inputs in check, and nothing reaches the platform", async () => {
     const before = (await accounts()).length;
     const r = await host.check(URN, {}, { __provider, name: "" });
-    expect(r.failures).toEqual([{ property: "name", reason: 'Invalid name "". A service account name must not be empty.' }]);
+    expect(r.failures).toEqual([
+      { property: "name", reason: 'Invalid name "". A service account name must not be empty.' },
+    ]);
     expect((await host.check(URN, {}, { __provider })).failures).toEqual([
       { property: "name", reason: 'name is required: A service account name is a string, e.g. "ci-deployer".' },
     ]);
@@ -111,8 +146,15 @@ describe("ServiceAccount through the dynamic-provider host", () => {
     const created = await host.create(URN, (await host.check(URN, {}, { __provider, name: "observed" })).inputs);
     const all = await serviceAccountKind.observeAll({ client: fx.user });
     expect(all.find((o) => o.id === created.id)).toEqual({
-      id: created.id, key: accountName({ name: "observed" }),
-      state: { name: "observed", id: created.id, accountName: accountName({ name: "observed" }), token: null, createdAt: created.properties.createdAt },
+      id: created.id,
+      key: accountName({ name: "observed" }),
+      state: {
+        name: "observed",
+        id: created.id,
+        accountName: accountName({ name: "observed" }),
+        token: null,
+        createdAt: created.properties.createdAt,
+      },
     });
     const handMade = all.find((o) => o.state.name === "ci-bot")!;
     expect(handMade.key).toBe("ci-bot");
@@ -123,10 +165,19 @@ describe("ServiceAccount through the dynamic-provider host", () => {
 
 describe("ServiceAccount resource class", () => {
   it("asks the engine to keep the token secret (additionalSecretOutputs) and keeps new-before-old", async () => {
-    pulumi.runtime.setMocks({ newResource: (args: any) => ({ id: "sa-1", state: args.inputs }), call: () => ({}) }, "proj", "dev", false);
+    pulumi.runtime.setMocks(
+      { newResource: (args: any) => ({ id: "sa-1", state: args.inputs }), call: () => ({}) },
+      "proj",
+      "dev",
+      false,
+    );
     let seen: any;
     // A transformation sees the options the class hands to the SDK.
-    new ServiceAccount("deployer", { name: "ci-deployer" }, { additionalSecretOutputs: ["createdAt"], transformations: [(a: any) => void (seen = a.opts)] });
+    new ServiceAccount(
+      "deployer",
+      { name: "ci-deployer" },
+      { additionalSecretOutputs: ["createdAt"], transformations: [(a: any) => void (seen = a.opts)] },
+    );
     expect(seen.additionalSecretOutputs).toEqual(["createdAt", "token"]);
     expect(seen.deleteBeforeReplace).toBe(false);
   });

@@ -25,7 +25,9 @@ async function checked(news: Props, olds: Props = {}): Promise<Props> {
 }
 
 function plainOutputs(props: Props): Props {
-  return Object.fromEntries(Object.entries(props).filter(([k]) => !sessionTokenKind.secretOutputs.includes(k) && k !== "__provider"));
+  return Object.fromEntries(
+    Object.entries(props).filter(([k]) => !sessionTokenKind.secretOutputs.includes(k) && k !== "__provider"),
+  );
 }
 
 /** Whether a session token opens the team-only canvas right now (by the emulator's clock). */
@@ -100,7 +102,9 @@ describe("SessionToken through the dynamic-provider host", () => {
     const d = await host.diff(URN, created.id, created.properties, inputs);
     expect(d).toEqual({ changes: "some", replaces: ["expiresAt"], deleteBeforeReplace: true });
     const plan = sessionTokenKind.diff(created.properties as never, inputs as never, { now: () => clock.now() });
-    expect(plan.fields).toEqual([{ field: "expiresAt", action: "replace", secret: false, from: created.properties.expiresAt, note: "expired" }]);
+    expect(plan.fields).toEqual([
+      { field: "expiresAt", action: "replace", secret: false, from: created.properties.expiresAt, note: "expired" },
+    ]);
     expect((await host.read(URN, created.id, created.properties)).id).toBe("");
 
     // The engine's order: delete the old (revoking, harmless now), then create the new one.
@@ -153,10 +157,17 @@ describe("SessionToken through the dynamic-provider host", () => {
     const before = sessionRows();
     const r = await host.check(URN, {}, { __provider, canvasToken, ttl: 90000 });
     expect(r.failures).toEqual([
-      { property: "ttl", reason: "Invalid ttl 90000. ttl is at most 86400 seconds (24 hours), the platform's longest session-token lifetime." },
+      {
+        property: "ttl",
+        reason:
+          "Invalid ttl 90000. ttl is at most 86400 seconds (24 hours), the platform's longest session-token lifetime.",
+      },
     ]);
     expect((await host.check(URN, {}, { __provider })).failures).toEqual([
-      { property: "canvasToken", reason: "canvasToken is required: canvasToken is a canvas token (fc_...), e.g. share.shareToken." },
+      {
+        property: "canvasToken",
+        reason: "canvasToken is required: canvasToken is a canvas token (fc_...), e.g. share.shareToken.",
+      },
     ]);
     const e = await failure(host.create(URN, { __provider, canvasToken, ttl: 90000 }));
     expect(e).toBeInstanceOf(HostError);

@@ -16,7 +16,15 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { startEmulator } from "../../src/emulator/emulator";
 import type { LoadError } from "../../src/model/desired";
 import { validateCommand } from "../../src/reconcile/commands/validate-command";
-import { BASES, brokenRepoArb, mutate, readFixture, writeRepo, type BaseName, type RepoFiles } from "../helpers/broken-repos";
+import {
+  BASES,
+  brokenRepoArb,
+  mutate,
+  readFixture,
+  writeRepo,
+  type BaseName,
+  type RepoFiles,
+} from "../helpers/broken-repos";
 import { runInProcess as run } from "../helpers/cli-run";
 import { emulatorEnv } from "../helpers/repo";
 
@@ -26,15 +34,20 @@ const CLI_RUNS = Number(process.env.FUZZ_CLI_RUNS ?? 4);
 const PATH = process.env.FUZZ_PATH;
 
 /** What the runtime or a library says, never the tool: stack frames, error class names, engine limits. */
-const ENGINE_TEXT = /call stack|RangeError|TypeError|ReferenceError|SyntaxError:|Cannot read prop|is not a function|undefined is not|\n\s+at \S+ \(|parseAllDocuments|YAMLParseError|\[object Object\]/;
+const ENGINE_TEXT =
+  /call stack|RangeError|TypeError|ReferenceError|SyntaxError:|Cannot read prop|is not a function|undefined is not|\n\s+at \S+ \(|parseAllDocuments|YAMLParseError|\[object Object\]/;
 const SECRET_VALUES = Object.values(BASES).flatMap((env) => Object.values(env) as string[]);
 
 let fixtures: Record<BaseName, RepoFiles>;
 beforeAll(() => {
-  fixtures = Object.fromEntries((Object.keys(BASES) as BaseName[]).map((b) => [b, readFixture(b)])) as Record<BaseName, RepoFiles>;
+  fixtures = Object.fromEntries((Object.keys(BASES) as BaseName[]).map((b) => [b, readFixture(b)])) as Record<
+    BaseName,
+    RepoFiles
+  >;
 });
 
-const build = (c: { base: BaseName; mutations: Parameters<typeof mutate>[1][] }) => c.mutations.reduce(mutate, fixtures[c.base]);
+const build = (c: { base: BaseName; mutations: Parameters<typeof mutate>[1][] }) =>
+  c.mutations.reduce(mutate, fixtures[c.base]);
 const bytesOf = (files: RepoFiles) => [...files.values()].reduce((n, b) => n + b.length, 0);
 const remove = (dir: string) => rmSync(dirname(dir), { recursive: true, force: true });
 
@@ -54,7 +67,9 @@ function expectClean(output: string): void {
 }
 
 describe("GIVEN fixture repositories broken at random (seeded)", () => {
-  it(`WHEN ${RUNS} of them are validated in-process THEN each ends 0 or 1 with located errors, no engine text or secret, and bounded output`, { timeout: 120_000 + RUNS * 2_000 }, async () => {
+  it(`WHEN ${RUNS} of them are validated in-process THEN each ends 0 or 1 with located errors, no engine text or secret, and bounded output`, {
+    timeout: 120_000 + RUNS * 2_000,
+  }, async () => {
     await fc.assert(
       fc.asyncProperty(brokenRepoArb, async (c) => {
         const files = build(c);
@@ -77,14 +92,18 @@ describe("GIVEN fixture repositories broken at random (seeded)", () => {
     );
   });
 
-  it(`WHEN ${CLI_RUNS} samples go through the command line THEN an invalid one exits 1 printing located errors, and a valid one applies and then plans No changes`, { timeout: 120_000 + CLI_RUNS * 30_000 }, async () => {
+  it(`WHEN ${CLI_RUNS} samples go through the command line THEN an invalid one exits 1 printing located errors, and a valid one applies and then plans No changes`, {
+    timeout: 120_000 + CLI_RUNS * 30_000,
+  }, async () => {
     await fc.assert(
       // Eight candidates a run: the first that validates goes through apply and plan, the first that does not through validate.
       fc.asyncProperty(fc.array(brokenRepoArb, { minLength: 8, maxLength: 8 }), async (candidates) => {
         const built = candidates.map((c) => ({ c, files: build(c), dir: "" }));
         try {
           for (const b of built) b.dir = writeRepo(b.files);
-          const verdicts = await Promise.all(built.map((b) => validateCommand({ dir: b.dir, env: { ...BASES[b.c.base] } })));
+          const verdicts = await Promise.all(
+            built.map((b) => validateCommand({ dir: b.dir, env: { ...BASES[b.c.base] } })),
+          );
           const invalid = built[verdicts.findIndex((v) => v.exitCode !== 0)];
           const valid = built[verdicts.findIndex((v) => v.exitCode === 0)];
           if (invalid) {

@@ -26,7 +26,13 @@ describe("the credential intent", () => {
     expect(intentKeys(withoutIntentKey(two, "b")!)).toEqual(["a"]);
     expect(withoutIntent(two).intent).toBeUndefined();
     const applied: InventoryEntry = { ...withIntent(undefined, "ServiceAccount", "a", AT), id: "sa-1" };
-    expect(withoutIntentKey(applied, "a")).toEqual({ kind: "ServiceAccount", id: "sa-1", key: "a", createdAt: AT, appliedAt: AT });
+    expect(withoutIntentKey(applied, "a")).toEqual({
+      kind: "ServiceAccount",
+      id: "sa-1",
+      key: "a",
+      createdAt: AT,
+      appliedAt: AT,
+    });
   });
 
   it("GIVEN an entry that only recorded the refused attempt THEN nothing is left of it, unless it lists objects to retire", () => {
@@ -37,15 +43,40 @@ describe("the credential intent", () => {
     expect(rest).toMatchObject({ id: "", kept: { retire: ["sa-old"] } });
     expect(rest.intent).toBeUndefined();
     // Such an entry is a valid inventory entry: the next plan deletes what it lists.
-    const text = JSON.stringify({ version: 1, project: "p", target: "default", updatedAt: AT, objects: { "service_account.ci": rest } });
+    const text = JSON.stringify({
+      version: 1,
+      project: "p",
+      target: "default",
+      updatedAt: AT,
+      objects: { "service_account.ci": rest },
+    });
     expect(parseInventory(text, "inventory.json").objects["service_account.ci"]).toEqual(rest);
-    const bare = JSON.stringify({ version: 1, project: "p", target: "default", updatedAt: AT, objects: { "service_account.ci": { ...rest, kept: {} } } });
+    const bare = JSON.stringify({
+      version: 1,
+      project: "p",
+      target: "default",
+      updatedAt: AT,
+      objects: { "service_account.ci": { ...rest, kept: {} } },
+    });
     expect(() => parseInventory(bare, "inventory.json")).toThrow(/An entry needs an id/);
   });
 
   it("GIVEN an inventory written before `keys` existed WHEN it is read THEN its single key still counts", () => {
-    const entry: InventoryEntry = { kind: "ServiceAccount", id: "", key: "ci", createdAt: AT, appliedAt: AT, intent: { key: "ci [svc-iac aaaaaa]", at: AT } };
-    const text = JSON.stringify({ version: 1, project: "p", target: "default", updatedAt: AT, objects: { "service_account.ci": entry } });
+    const entry: InventoryEntry = {
+      kind: "ServiceAccount",
+      id: "",
+      key: "ci",
+      createdAt: AT,
+      appliedAt: AT,
+      intent: { key: "ci [svc-iac aaaaaa]", at: AT },
+    };
+    const text = JSON.stringify({
+      version: 1,
+      project: "p",
+      target: "default",
+      updatedAt: AT,
+      objects: { "service_account.ci": entry },
+    });
     const inv = parseInventory(text, "inventory.json");
     expect(intentKeys(inv.objects["service_account.ci"])).toEqual(["ci [svc-iac aaaaaa]"]);
   });

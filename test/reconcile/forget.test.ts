@@ -19,7 +19,11 @@ async function loaderOn(fx: ReturnType<typeof useEmulator>) {
   return (await platformView(fx.user)).udfs.find((u) => u.collection_name === "listings" && u.slug === "loader");
 }
 
-const inventoryOf = (dir: string) => JSON.parse(readFileSync(join(stateDirOf(dir), "inventory.json"), "utf8")) as { objects: Record<string, unknown>; forgotten?: Record<string, { id: string }> };
+const inventoryOf = (dir: string) =>
+  JSON.parse(readFileSync(join(stateDirOf(dir), "inventory.json"), "utf8")) as {
+    objects: Record<string, unknown>;
+    forgotten?: Record<string, { id: string }>;
+  };
 
 /** Deletes the loader UDF's files: the repository no longer declares it. */
 function dropLoaderFiles(dir: string) {
@@ -69,10 +73,15 @@ describe("GIVEN valid-full applied, and the loader UDF's files deleted", () => {
     const r = await validateCommand(commandOptions(dir, fx.emu));
     expect(r.exitCode).toBe(1);
     const lines = r.errors.map((e) => `${e.file}:${e.line}: ${e.message}`);
-    expect(lines).toContainEqual(expect.stringMatching(/^svc\.yaml:\d+: found "udf\.listings\/loader", which canvases\/listings\/loader\.py still declares/));
-    expect(lines).toContainEqual(expect.stringMatching(/^svc\.yaml:\d+: found "nonsense", expected an address such as canvas\.ops_reports/));
+    expect(lines).toContainEqual(
+      expect.stringMatching(
+        /^svc\.yaml:\d+: found "udf\.listings\/loader", which canvases\/listings\/loader\.py still declares/,
+      ),
+    );
+    expect(lines).toContainEqual(
+      expect.stringMatching(/^svc\.yaml:\d+: found "nonsense", expected an address such as canvas\.ops_reports/),
+    );
   });
-
 });
 
 describe("GIVEN valid-full applied, the loader UDF's files deleted, and a typo in removed:", () => {
@@ -85,7 +94,9 @@ describe("GIVEN valid-full applied, the loader UDF's files deleted, and a typo i
     const line = readFileSync(join(dir, "svc.yaml"), "utf8").split("\n").indexOf("  - udf.listings/loadr") + 1;
     const planned = await planCommand({ ...commandOptions(dir, fx.emu), prune: true });
     expect(actionsOf(planned)).toEqual(["delete udf.listings/loader"]);
-    expect(planOf(planned).warnings).toContain(`svc.yaml:${line}:5: removed: lists "udf.listings/loadr", which this target's inventory does not record; did you mean udf.listings/loader? udf.listings/loader left the repository but is not forgotten: this plan deletes it.`);
+    expect(planOf(planned).warnings).toContain(
+      `svc.yaml:${line}:5: removed: lists "udf.listings/loadr", which this target's inventory does not record; did you mean udf.listings/loader? udf.listings/loader left the repository but is not forgotten: this plan deletes it.`,
+    );
   });
 });
 
@@ -100,9 +111,16 @@ describe("GIVEN valid-full applied, and the loader UDF forgotten through removed
     const line = readFileSync(join(dir, "svc.yaml"), "utf8").split("\n").indexOf("  - udf.listings/loader") + 1;
     const inventoryBefore = readFileSync(join(stateDirOf(dir), "inventory.json"), "utf8");
 
-    const r = await importCommand({ dir, env: emulatorEnv(fx.emu), select: { canvases: ["listings"], cronjobs: false, secrets: false, serviceAccounts: false }, force: true });
+    const r = await importCommand({
+      dir,
+      env: emulatorEnv(fx.emu),
+      select: { canvases: ["listings"], cronjobs: false, secrets: false, serviceAccounts: false },
+      force: true,
+    });
     expect(r.exitCode).toBe(1);
-    expect("message" in r ? r.message : "").toContain(`svc.yaml:${line}:5: removed: lists udf.listings/loader, which this import would declare and bind again`);
+    expect("message" in r ? r.message : "").toContain(
+      `svc.yaml:${line}:5: removed: lists udf.listings/loader, which this import would declare and bind again`,
+    );
     expect(existsSync(join(dir, "canvases", "listings", "loader.py"))).toBe(false);
     expect(readFileSync(join(stateDirOf(dir), "inventory.json"), "utf8")).toBe(inventoryBefore);
     expect((await validateCommand(commandOptions(dir, fx.emu))).exitCode).toBe(0);
@@ -141,7 +159,12 @@ describe("GIVEN valid-full applied", () => {
     expect(unknown.code).toBe(1);
     expect(unknown.stderr).toContain("udf.listings/nothing is not in the inventory of listings (default)");
 
-    const imported = await importCommand({ dir, env, select: { canvases: ["listings"], cronjobs: false, secrets: false, serviceAccounts: false }, force: true });
+    const imported = await importCommand({
+      dir,
+      env,
+      select: { canvases: ["listings"], cronjobs: false, secrets: false, serviceAccounts: false },
+      force: true,
+    });
     expect(imported.exitCode, imported.message).toBe(0);
     expect(inventoryOf(dir).objects["udf.listings/loader"]).toMatchObject({ id: before!.id });
     expect(inventoryOf(dir).forgotten?.["udf.listings/loader"]).toBeUndefined();

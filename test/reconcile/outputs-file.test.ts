@@ -20,12 +20,24 @@ describe("the outputs file", () => {
     const file = join(dir, ".svc-iac", "outputs.json");
     const pub = outputsPublisher(file, { now });
     expect(pub.name).toBe(`outputs file ${file}`);
-    await pub.publish({ address: "service_account.ci", kind: "ServiceAccount", name: "SVC_SERVICE_ACCOUNT_CI_TOKEN", token: CI_TOKEN });
+    await pub.publish({
+      address: "service_account.ci",
+      kind: "ServiceAccount",
+      name: "SVC_SERVICE_ACCOUNT_CI_TOKEN",
+      token: CI_TOKEN,
+    });
     expect(statSync(file).mode & 0o777).toBe(0o600);
     expect(readFileSync(file, "utf8")).toBe(
       `${JSON.stringify(
         {
-          tokens: { "service_account.ci": { kind: "ServiceAccount", name: "SVC_SERVICE_ACCOUNT_CI_TOKEN", token: CI_TOKEN, updatedAt: "2026-03-01T10:00:00.000Z" } },
+          tokens: {
+            "service_account.ci": {
+              kind: "ServiceAccount",
+              name: "SVC_SERVICE_ACCOUNT_CI_TOKEN",
+              token: CI_TOKEN,
+              updatedAt: "2026-03-01T10:00:00.000Z",
+            },
+          },
           version: 1,
         },
         null,
@@ -38,9 +50,24 @@ describe("the outputs file", () => {
   it("merges new tokens with the ones already there, replacing only the same address", async () => {
     const file = join(dir, "outputs.json");
     const pub = outputsPublisher(file, { now });
-    await pub.publish({ address: "share.sales", kind: "CanvasShare", name: "SVC_SHARE_SALES_TOKEN", token: SHARE_TOKEN });
-    await pub.publish({ address: "service_account.ci", kind: "ServiceAccount", name: "SVC_SERVICE_ACCOUNT_CI_TOKEN", token: "old-token-1" });
-    await outputsPublisher(file, { now }).publish({ address: "service_account.ci", kind: "ServiceAccount", name: "SVC_SERVICE_ACCOUNT_CI_TOKEN", token: CI_TOKEN });
+    await pub.publish({
+      address: "share.sales",
+      kind: "CanvasShare",
+      name: "SVC_SHARE_SALES_TOKEN",
+      token: SHARE_TOKEN,
+    });
+    await pub.publish({
+      address: "service_account.ci",
+      kind: "ServiceAccount",
+      name: "SVC_SERVICE_ACCOUNT_CI_TOKEN",
+      token: "old-token-1",
+    });
+    await outputsPublisher(file, { now }).publish({
+      address: "service_account.ci",
+      kind: "ServiceAccount",
+      name: "SVC_SERVICE_ACCOUNT_CI_TOKEN",
+      token: CI_TOKEN,
+    });
     const out = await readOutputsFile(file);
     expect(Object.keys(out!.tokens)).toEqual(["service_account.ci", "share.sales"]);
     expect(out!.tokens["service_account.ci"].token).toBe(CI_TOKEN);
@@ -50,7 +77,11 @@ describe("the outputs file", () => {
   it("keeps every token when several are published at once", async () => {
     const file = join(dir, "outputs.json");
     const addresses = ["service_account.a", "service_account.b", "share.c", "udf.d/e"];
-    await Promise.all(addresses.map((a) => outputsPublisher(file, { now }).publish({ address: a, kind: "X", name: tokenEnvName(a), token: `tok-${a}` })));
+    await Promise.all(
+      addresses.map((a) =>
+        outputsPublisher(file, { now }).publish({ address: a, kind: "X", name: tokenEnvName(a), token: `tok-${a}` }),
+      ),
+    );
     expect(Object.keys((await readOutputsFile(file))!.tokens)).toEqual(addresses);
   });
 
@@ -58,19 +89,33 @@ describe("the outputs file", () => {
     const file = join(dir, "outputs.json");
     writeFileSync(file, JSON.stringify({ version: 1, tokens: {} }));
     chmodSync(file, 0o644);
-    await outputsPublisher(file, { now }).publish({ address: "share.sales", kind: "CanvasShare", name: "SVC_SHARE_SALES_TOKEN", token: SHARE_TOKEN });
+    await outputsPublisher(file, { now }).publish({
+      address: "share.sales",
+      kind: "CanvasShare",
+      name: "SVC_SHARE_SALES_TOKEN",
+      token: SHARE_TOKEN,
+    });
     expect(statSync(file).mode & 0o777).toBe(0o600);
   });
 
   it("refuses to overwrite a file that is not an outputs file, naming it without quoting its content", async () => {
     const file = join(dir, "outputs.json");
     writeFileSync(file, `{"tokens": "${CI_TOKEN}"`);
-    const e = await failure(outputsPublisher(file).publish({ address: "share.sales", kind: "CanvasShare", name: "SVC_SHARE_SALES_TOKEN", token: SHARE_TOKEN }));
+    const e = await failure(
+      outputsPublisher(file).publish({
+        address: "share.sales",
+        kind: "CanvasShare",
+        name: "SVC_SHARE_SALES_TOKEN",
+        token: SHARE_TOKEN,
+      }),
+    );
     expect(e.message).toContain(`The outputs file ${file} is not valid JSON`);
     expect(e.message).not.toContain(CI_TOKEN);
     expect(e.message).not.toContain(SHARE_TOKEN);
     writeFileSync(file, JSON.stringify({ something: "else" }));
-    expect((await failure(readOutputsFile(file))).message).toContain(`The outputs file ${file} is not an svc-iac outputs file`);
+    expect((await failure(readOutputsFile(file))).message).toContain(
+      `The outputs file ${file} is not an svc-iac outputs file`,
+    );
     expect(readFileSync(file, "utf8")).toBe('{"something":"else"}');
   });
 });

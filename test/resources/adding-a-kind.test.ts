@@ -44,7 +44,11 @@ describe("GIVEN a new kind's definition added beside the others", () => {
       $id: "https://svc-iac.dev/schemas/notebooks.schema.json",
       title: "notebooks.yaml",
       additionalProperties: false,
-      properties: { notebooks: { additionalProperties: { properties: { pinned: { default: false }, protect: { type: "boolean" } } } } },
+      properties: {
+        notebooks: {
+          additionalProperties: { properties: { pinned: { default: false }, protect: { type: "boolean" } } },
+        },
+      },
     });
     expect(Object.keys(schemas.notebooks.properties as object)).toEqual(["notebooks"]);
     const { notebooks: _toy, ...others } = schemas;
@@ -52,6 +56,8 @@ describe("GIVEN a new kind's definition added beside the others", () => {
   });
 
   it("THEN a second kind claiming the same file is refused", () => {
-    expect(() => repositorySchemas([...definitions, { ...notebookDefinition, kind: "Notebook2" }])).toThrow(/notebooks\.schema\.json is declared by two kinds/);
+    expect(() => repositorySchemas([...definitions, { ...notebookDefinition, kind: "Notebook2" }])).toThrow(
+      /notebooks\.schema\.json is declared by two kinds/,
+    );
   });
 });

@@ -3,8 +3,13 @@ import { bucketPolicyKind, canonicalJson } from "../../src/resources/bucket-poli
 
 describe("BucketPolicy check", () => {
   it("GIVEN a bucket name, with or without s3:// THEN the plain name is kept", () => {
-    expect(bucketPolicyKind.check({ bucketName: "my-data-bucket" })).toEqual({ inputs: { bucketName: "my-data-bucket" }, failures: [] });
-    expect(bucketPolicyKind.check({ bucketName: "s3://my-data-bucket/" }).inputs).toEqual({ bucketName: "my-data-bucket" });
+    expect(bucketPolicyKind.check({ bucketName: "my-data-bucket" })).toEqual({
+      inputs: { bucketName: "my-data-bucket" },
+      failures: [],
+    });
+    expect(bucketPolicyKind.check({ bucketName: "s3://my-data-bucket/" }).inputs).toEqual({
+      bucketName: "my-data-bucket",
+    });
   });
 
   it("refuses an invalid S3 name, a gs:// bucket and a missing name, saying what is expected", () => {
@@ -18,11 +23,15 @@ describe("BucketPolicy check", () => {
     expect(bucketPolicyKind.check({ bucketName: "gs://other-bucket" }).failures).toEqual([
       {
         property: "bucketName",
-        reason: 'Invalid bucketName "gs://other-bucket". A bucket policy is an S3 document; give an S3 bucket name (gs:// buckets are governed by Google Cloud IAM).',
+        reason:
+          'Invalid bucketName "gs://other-bucket". A bucket policy is an S3 document; give an S3 bucket name (gs:// buckets are governed by Google Cloud IAM).',
       },
     ]);
     expect(bucketPolicyKind.check({}).failures).toEqual([
-      { property: "bucketName", reason: 'bucketName is required: bucketName is an S3 bucket name, e.g. "my-data-bucket".' },
+      {
+        property: "bucketName",
+        reason: 'bucketName is required: bucketName is an S3 bucket name, e.g. "my-data-bucket".',
+      },
     ]);
   });
 });
@@ -30,16 +39,29 @@ describe("BucketPolicy check", () => {
 describe("BucketPolicy diff", () => {
   const olds = { bucketName: "a-bucket", policy: "{}" };
   it("GIVEN the same bucket THEN no change", () => {
-    expect(bucketPolicyKind.diff(olds, { bucketName: "a-bucket" })).toEqual({ changes: false, replaces: [], stables: ["bucketName"], deleteBeforeReplace: false, fields: [] });
+    expect(bucketPolicyKind.diff(olds, { bucketName: "a-bucket" })).toEqual({
+      changes: false,
+      replaces: [],
+      stables: ["bucketName"],
+      deleteBeforeReplace: false,
+      fields: [],
+    });
   });
   it("GIVEN another bucket THEN it replaces (nothing to delete first)", () => {
-    expect(bucketPolicyKind.diff(olds, { bucketName: "b-bucket" })).toMatchObject({ changes: true, replaces: ["bucketName"], deleteBeforeReplace: false });
+    expect(bucketPolicyKind.diff(olds, { bucketName: "b-bucket" })).toMatchObject({
+      changes: true,
+      replaces: ["bucketName"],
+      deleteBeforeReplace: false,
+    });
   });
 });
 
 describe("canonicalJson", () => {
   it("sorts keys at every level, so the same document is always the same text", () => {
     expect(canonicalJson({ b: [{ d: 1, c: 2 }], a: "x" })).toBe('{"a":"x","b":[{"c":2,"d":1}]}');
-    expect(JSON.parse(canonicalJson({ Version: "2012-10-17", Statement: [] }))).toEqual({ Statement: [], Version: "2012-10-17" });
+    expect(JSON.parse(canonicalJson({ Version: "2012-10-17", Statement: [] }))).toEqual({
+      Statement: [],
+      Version: "2012-10-17",
+    });
   });
 });

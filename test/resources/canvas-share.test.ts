@@ -22,16 +22,38 @@ describe("CanvasShare check", () => {
   });
 
   it("GIVEN bad inputs THEN reports every one at once", () => {
-    expect(canvasShareKind.check({ canvasId: "", clientId: "", rotation: true, accessScope: "world" }).failures).toEqual([
-      { property: "canvasId", reason: 'Invalid canvasId "". canvasId must not be empty: give the id of the canvas to share (e.g. canvas.id).' },
-      { property: "clientId", reason: 'Invalid clientId "". clientId must not be empty; omit it to use the preferred real-time instance.' },
-      { property: "rotation", reason: "Invalid rotation true. rotation is any string or number; changing it rotates the share token." },
-      { property: "accessScope", reason: 'Invalid accessScope "world". accessScope is "team" or "public" (the canvas\'s access scope).' },
+    expect(
+      canvasShareKind.check({ canvasId: "", clientId: "", rotation: true, accessScope: "world" }).failures,
+    ).toEqual([
+      {
+        property: "canvasId",
+        reason: 'Invalid canvasId "". canvasId must not be empty: give the id of the canvas to share (e.g. canvas.id).',
+      },
+      {
+        property: "clientId",
+        reason: 'Invalid clientId "". clientId must not be empty; omit it to use the preferred real-time instance.',
+      },
+      {
+        property: "rotation",
+        reason: "Invalid rotation true. rotation is any string or number; changing it rotates the share token.",
+      },
+      {
+        property: "accessScope",
+        reason: 'Invalid accessScope "world". accessScope is "team" or "public" (the canvas\'s access scope).',
+      },
     ]);
     expect(canvasShareKind.check({ canvasId: "c1", token: "x" }).failures).toEqual([
-      { property: "token", reason: 'Unknown input "token". Expected one of accessScope, canvasId, clientId, rotation.' },
+      {
+        property: "token",
+        reason: 'Unknown input "token". Expected one of accessScope, canvasId, clientId, rotation.',
+      },
     ]);
-    expect(canvasShareKind.check({}).failures).toEqual([{ property: "canvasId", reason: "canvasId is required: canvasId is the id of the canvas to share (e.g. canvas.id)." }]);
+    expect(canvasShareKind.check({}).failures).toEqual([
+      {
+        property: "canvasId",
+        reason: "canvasId is required: canvasId is the id of the canvas to share (e.g. canvas.id).",
+      },
+    ]);
   });
 
   it("the natural key is the canvas id", () => {
@@ -68,14 +90,23 @@ describe("CanvasShare diff", () => {
 
   it("GIVEN a pin removed THEN it updates (to the preferred instance)", () => {
     const d = canvasShareKind.diff(state({ clientId: "rt-a" }), { canvasId: "c1" });
-    expect(d.fields).toEqual([{ field: "clientId", action: "update", secret: false, from: "rt-a", to: "(preferred instance)" }]);
+    expect(d.fields).toEqual([
+      { field: "clientId", action: "update", secret: false, from: "rt-a", to: "(preferred instance)" },
+    ]);
   });
 
   it("GIVEN a new rotation value THEN it updates in place by rotating the token, and says so", () => {
     const d = canvasShareKind.diff(state({ rotation: 1 }), { canvasId: "c1", rotation: 2 });
     expect(d.replaces).toEqual([]);
     expect(d.fields).toEqual([
-      { field: "rotation", action: "update", secret: false, from: 1, to: 2, note: "rotates the share token: old links and the session tokens minted for them stop working" },
+      {
+        field: "rotation",
+        action: "update",
+        secret: false,
+        from: 1,
+        to: 2,
+        note: "rotates the share token: old links and the session tokens minted for them stop working",
+      },
     ]);
   });
 
@@ -96,7 +127,9 @@ describe("CanvasShare diff", () => {
   });
 
   it("GIVEN the scope the token was minted under THEN it is stable", () => {
-    expect(canvasShareKind.diff(state({ mintedScope: "public" }), { canvasId: "c1", accessScope: "public" }).changes).toBe(false);
+    expect(
+      canvasShareKind.diff(state({ mintedScope: "public" }), { canvasId: "c1", accessScope: "public" }).changes,
+    ).toBe(false);
   });
 
   it("never shows the share token", () => {
@@ -112,11 +145,15 @@ describe("GIVEN a shared canvas with a session token minted for its share token"
     const c = await fx.user.canvases.create({ name: "share_revoke" });
     const shared = await fx.user.sharing.share({ collectionId: c.id, clientId: "rt-demo-primary" });
     await fx.user.sessionTokens.create(shared.share_token!);
-    const { byMethod } = await countingRequests(() => canvasShareKind.delete({ client: fx.user }, c.id, state({ canvasId: c.id })));
+    const { byMethod } = await countingRequests(() =>
+      canvasShareKind.delete({ client: fx.user }, c.id, state({ canvasId: c.id })),
+    );
     expect(byMethod.DELETE).toBe(1);
     expect((await fx.user.canvases.getById(c.id)).share_token ?? null).toBeNull();
     // Already unshared: nothing left to revoke, and no error.
-    const again = await countingRequests(() => canvasShareKind.delete({ client: fx.user }, c.id, state({ canvasId: c.id })));
+    const again = await countingRequests(() =>
+      canvasShareKind.delete({ client: fx.user }, c.id, state({ canvasId: c.id })),
+    );
     expect(again.byMethod.DELETE).toBeUndefined();
   });
 });

@@ -15,7 +15,13 @@ const errors = (expr: string) => {
 
 describe("parseCron", () => {
   it("GIVEN weekdays at 06:00 THEN it gives the platform's arrays", () => {
-    expect(ok("0 6 * * 1-5")).toEqual({ minute: [0], hour: [6], dayOfMonth: [], month: [], dayOfWeek: [1, 2, 3, 4, 5] });
+    expect(ok("0 6 * * 1-5")).toEqual({
+      minute: [0],
+      hour: [6],
+      dayOfMonth: [],
+      month: [],
+      dayOfWeek: [1, 2, 3, 4, 5],
+    });
   });
 
   it("GIVEN * for the hour THEN every hour is listed explicitly (the spec has no 'empty = every' for hour)", () => {
@@ -23,7 +29,13 @@ describe("parseCron", () => {
   });
 
   it("reads lists, ranges, steps and ranges with steps", () => {
-    expect(ok("5 */6 1,15 1-3 *")).toEqual({ minute: [5], hour: [0, 6, 12, 18], dayOfMonth: [1, 15], month: [1, 2, 3], dayOfWeek: [] });
+    expect(ok("5 */6 1,15 1-3 *")).toEqual({
+      minute: [5],
+      hour: [0, 6, 12, 18],
+      dayOfMonth: [1, 15],
+      month: [1, 2, 3],
+      dayOfWeek: [],
+    });
     expect(ok("0 10-20/5 * * *").hour).toEqual([10, 15, 20]);
     expect(ok("0 8/4 * * *").hour).toEqual([8, 12, 16, 20]);
     expect(ok("0 1,3,1 * * *").hour).toEqual([1, 3]);
@@ -57,7 +69,9 @@ describe("parseCron", () => {
     expect(errors("*/15 * * * *")).toEqual([
       'The minute field "*/15" runs 4 times an hour (0,15,30,45). The platform runs a cronjob at most once an hour, at exactly one minute; give one minute value (e.g. "0"), or declare several cronjobs, one per minute value.',
     ]);
-    expect(errors("* * * * *")[0]).toMatch(/^The minute field "\*" runs every minute\. The platform runs a cronjob at most once an hour/);
+    expect(errors("* * * * *")[0]).toMatch(
+      /^The minute field "\*" runs every minute\. The platform runs a cronjob at most once an hour/,
+    );
     expect(errors("0,30 9 * * *")[0]).toMatch(/runs 2 times an hour \(0,30\)/);
   });
 
@@ -78,10 +92,16 @@ describe("parseCron", () => {
   });
 
   it("refuses zero steps, reversed ranges and unsupported syntax", () => {
-    expect(errors("0 */0 * * *")).toEqual(['Invalid hour field "*/0": the step in "*/0" must be a whole number above 0.']);
-    expect(errors("0 20-5 * * *")).toEqual(['Invalid hour field "20-5": the range "20-5" goes from high to low; write it from low to high (wrap-around is not supported).']);
+    expect(errors("0 */0 * * *")).toEqual([
+      'Invalid hour field "*/0": the step in "*/0" must be a whole number above 0.',
+    ]);
+    expect(errors("0 20-5 * * *")).toEqual([
+      'Invalid hour field "20-5": the range "20-5" goes from high to low; write it from low to high (wrap-around is not supported).',
+    ]);
     expect(errors("0 6 L * *")).toEqual(['Invalid day of month field "L": "L" is not a number from 1 to 31.']);
-    expect(errors("0 6 1,,2 * *")).toEqual(['Invalid day of month field "1,,2": "" is not a value, a range "a-b", a list "a,b" or a step "*/n".']);
+    expect(errors("0 6 1,,2 * *")).toEqual([
+      'Invalid day of month field "1,,2": "" is not a value, a range "a-b", a list "a,b" or a step "*/n".',
+    ]);
     expect(errors("0 6 1-2-3 * *")[0]).toMatch(/"1-2-3" is not a value/);
   });
 
@@ -103,6 +123,7 @@ describe("formatCron", () => {
   });
 
   it("round-trips: parsing the formatted expression gives the same arrays", () => {
-    for (const e of ["0 6 * * 1-5", "5 */6 1,15 1-3 *", "59 23 31 12 0", "@weekly"]) expect(ok(formatCron(ok(e)))).toEqual(ok(e));
+    for (const e of ["0 6 * * 1-5", "5 */6 1,15 1-3 *", "59 23 31 12 0", "@weekly"])
+      expect(ok(formatCron(ok(e)))).toEqual(ok(e));
   });
 });

@@ -21,7 +21,12 @@ const propertyKeys = {
   description: { type: "string" },
   const: {},
   default: {},
-  defaultInfo: { type: "object", properties: { environment: { type: "array", items: { type: "string" } }, language: { type: "object" } }, required: ["environment"], additionalProperties: false },
+  defaultInfo: {
+    type: "object",
+    properties: { environment: { type: "array", items: { type: "string" } }, language: { type: "object" } },
+    required: ["environment"],
+    additionalProperties: false,
+  },
   deprecationMessage: { type: "string" },
   language: { type: "object" },
   secret: { type: "boolean" },
@@ -31,8 +36,23 @@ const propertyKeys = {
 const eitherTypeOrRef = { oneOf: [{ required: ["type"] }, { required: ["$ref"] }, { required: ["oneOf"] }] };
 const properties = { type: "object", additionalProperties: { $ref: "#/$defs/propertySpec" } };
 const names = { type: "array", items: { type: "string" }, uniqueItems: true };
-const objectKeys = { description: { type: "string" }, properties, required: names, language: { type: "object" }, isOverlay: { type: "boolean" } };
-const resourceKeys = { ...objectKeys, inputProperties: properties, requiredInputs: names, stateInputs: { $ref: "#/$defs/objectType" }, aliases: { type: "array" }, deprecationMessage: { type: "string" }, isComponent: { type: "boolean" }, methods: { type: "object" } };
+const objectKeys = {
+  description: { type: "string" },
+  properties,
+  required: names,
+  language: { type: "object" },
+  isOverlay: { type: "boolean" },
+};
+const resourceKeys = {
+  ...objectKeys,
+  inputProperties: properties,
+  requiredInputs: names,
+  stateInputs: { $ref: "#/$defs/objectType" },
+  aliases: { type: "array" },
+  deprecationMessage: { type: "string" },
+  isComponent: { type: "boolean" },
+  methods: { type: "object" },
+};
 
 export const PACKAGE_RULES = {
   $schema: "https://json-schema.org/draft/2020-12/schema",
@@ -52,18 +72,31 @@ export const PACKAGE_RULES = {
     logoUrl: { type: "string" },
     pluginDownloadURL: { type: "string" },
     publisher: { type: "string" },
-    meta: { type: "object", properties: { moduleFormat: { type: "string", format: "regex" } }, required: ["moduleFormat"], additionalProperties: false },
+    meta: {
+      type: "object",
+      properties: { moduleFormat: { type: "string", format: "regex" } },
+      required: ["moduleFormat"],
+      additionalProperties: false,
+    },
     config: { type: "object", properties: { variables: properties, defaults: names }, additionalProperties: false },
     provider: { $ref: "#/$defs/resourceSpec" },
     types: { type: "object", propertyNames: { pattern: TOKEN }, additionalProperties: { $ref: "#/$defs/complexType" } },
-    resources: { type: "object", propertyNames: { pattern: TOKEN }, additionalProperties: { $ref: "#/$defs/resourceSpec" } },
+    resources: {
+      type: "object",
+      propertyNames: { pattern: TOKEN },
+      additionalProperties: { $ref: "#/$defs/resourceSpec" },
+    },
     functions: { type: "object", propertyNames: { pattern: TOKEN } },
     language: { type: "object" },
   },
   $defs: {
     typeSpec: { type: "object", properties: typeKeys, additionalProperties: false, ...eitherTypeOrRef },
     propertySpec: { type: "object", properties: propertyKeys, additionalProperties: false, ...eitherTypeOrRef },
-    objectType: { type: "object", properties: { ...objectKeys, type: { const: "object" } }, additionalProperties: false },
+    objectType: {
+      type: "object",
+      properties: { ...objectKeys, type: { const: "object" } },
+      additionalProperties: false,
+    },
     complexType: {
       oneOf: [
         { $ref: "#/$defs/objectType", required: ["type"] },
@@ -75,7 +108,21 @@ export const PACKAGE_RULES = {
             type: { enum: ["boolean", "integer", "number", "string"] },
             description: { type: "string" },
             language: { type: "object" },
-            enum: { type: "array", minItems: 1, items: { type: "object", required: ["value"], additionalProperties: false, properties: { name: { type: "string" }, description: { type: "string" }, value: {}, deprecationMessage: { type: "string" } } } },
+            enum: {
+              type: "array",
+              minItems: 1,
+              items: {
+                type: "object",
+                required: ["value"],
+                additionalProperties: false,
+                properties: {
+                  name: { type: "string" },
+                  description: { type: "string" },
+                  value: {},
+                  deprecationMessage: { type: "string" },
+                },
+              },
+            },
           },
         },
       ],

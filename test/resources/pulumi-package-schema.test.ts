@@ -36,9 +36,15 @@ describe("GIVEN the generated Pulumi package schema", () => {
   it("THEN it names package svc, the given version, and one resource per kind with its token", () => {
     expect(schema.name).toBe("svc");
     expect(schema.version).toBe("1.2.3");
-    expect(Object.keys(schema.resources).sort()).toEqual(Object.keys(KINDS).map((k) => `svc:index:${k}`).sort());
+    expect(Object.keys(schema.resources).sort()).toEqual(
+      Object.keys(KINDS)
+        .map((k) => `svc:index:${k}`)
+        .sort(),
+    );
     expect(Object.keys(schema.resources)).toEqual(
-      ["Canvas", "Udf", "CanvasShare", "Cronjob", "Secret", "ServiceAccount", "BucketPolicy", "SessionToken"].map((k) => `svc:index:${k}`),
+      ["Canvas", "Udf", "CanvasShare", "Cronjob", "Secret", "ServiceAccount", "BucketPolicy", "SessionToken"].map(
+        (k) => `svc:index:${k}`,
+      ),
     );
   });
 
@@ -52,19 +58,34 @@ describe("GIVEN the generated Pulumi package schema", () => {
     expect(r["svc:index:Secret"].properties.valueFingerprint.secret).toBe(true);
     expect(r["svc:index:Secret"].properties).not.toHaveProperty("value");
     expect(r["svc:index:Canvas"].inputProperties.passcode.secret).toBe(true);
-    expect(r["svc:index:SessionToken"].inputProperties.canvasToken).toMatchObject({ secret: true, replaceOnChanges: true });
+    expect(r["svc:index:SessionToken"].inputProperties.canvasToken).toMatchObject({
+      secret: true,
+      replaceOnChanges: true,
+    });
     expect(r["svc:index:ServiceAccount"].properties.token.secret).toBe(true);
     expect(r["svc:index:CanvasShare"].properties.shareToken.secret).toBe(true);
-    expect(r["svc:index:Udf"].inputProperties.createSharedToken).toMatchObject({ replaceOnChanges: true, default: false });
+    expect(r["svc:index:Udf"].inputProperties.createSharedToken).toMatchObject({
+      replaceOnChanges: true,
+      default: false,
+    });
     expect(r["svc:index:CanvasShare"].properties.canvasId.replaceOnChanges).toBe(true);
-    expect(r["svc:index:Canvas"].inputProperties.accessScope).toMatchObject({ $ref: "#/types/svc:index:AccessScope", default: "team" });
-    expect(r["svc:index:Udf"].inputProperties.headers).toMatchObject({ type: "array", items: { $ref: "#/types/svc:index:UdfHeader" } });
+    expect(r["svc:index:Canvas"].inputProperties.accessScope).toMatchObject({
+      $ref: "#/types/svc:index:AccessScope",
+      default: "team",
+    });
+    expect(r["svc:index:Udf"].inputProperties.headers).toMatchObject({
+      type: "array",
+      items: { $ref: "#/types/svc:index:UdfHeader" },
+    });
     expect(schema.types["svc:index:UdfHeader"]).toMatchObject({ type: "object", required: ["moduleName"] });
   });
 
   it("THEN the provider's configuration is the plugin's: secret tokens, each with its SVC_* fallback", () => {
     expect(schema.config.variables.token).toMatchObject({ secret: true, defaultInfo: { environment: ["SVC_TOKEN"] } });
-    expect(schema.config.variables.serviceToken).toMatchObject({ secret: true, defaultInfo: { environment: ["SVC_SERVICE_TOKEN"] } });
+    expect(schema.config.variables.serviceToken).toMatchObject({
+      secret: true,
+      defaultInfo: { environment: ["SVC_SERVICE_TOKEN"] },
+    });
     expect(schema.config.variables.baseUrl.defaultInfo).toEqual({ environment: ["SVC_BASE_URL"] });
   });
 });

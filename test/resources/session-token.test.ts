@@ -17,7 +17,10 @@ const state = (over: Partial<SessionTokenState> = {}): SessionTokenState => ({
 
 describe("SessionToken check", () => {
   it("GIVEN a canvas token THEN ttl defaults to 3600", () => {
-    expect(sessionTokenKind.check({ canvasToken: CANVAS_TOKEN })).toEqual({ inputs: { canvasToken: CANVAS_TOKEN, ttl: 3600 }, failures: [] });
+    expect(sessionTokenKind.check({ canvasToken: CANVAS_TOKEN })).toEqual({
+      inputs: { canvasToken: CANVAS_TOKEN, ttl: 3600 },
+      failures: [],
+    });
   });
 
   it("accepts ttl up to 86400", () => {
@@ -26,17 +29,28 @@ describe("SessionToken check", () => {
 
   it("GIVEN ttl above 86400 THEN names the value and the maximum", () => {
     expect(sessionTokenKind.check({ canvasToken: CANVAS_TOKEN, ttl: 90000 }).failures).toEqual([
-      { property: "ttl", reason: "Invalid ttl 90000. ttl is at most 86400 seconds (24 hours), the platform's longest session-token lifetime." },
+      {
+        property: "ttl",
+        reason:
+          "Invalid ttl 90000. ttl is at most 86400 seconds (24 hours), the platform's longest session-token lifetime.",
+      },
     ]);
   });
 
   it("GIVEN bad inputs THEN reports each, never showing the canvas token", () => {
     expect(sessionTokenKind.check({ canvasToken: "", ttl: 0 }).failures).toEqual([
-      { property: "canvasToken", reason: "Invalid canvasToken a secret value. canvasToken must not be empty: give a canvas token, e.g. share.shareToken." },
+      {
+        property: "canvasToken",
+        reason:
+          "Invalid canvasToken a secret value. canvasToken must not be empty: give a canvas token, e.g. share.shareToken.",
+      },
       { property: "ttl", reason: "Invalid ttl 0. ttl is at least 1 second." },
     ]);
     expect(sessionTokenKind.check({ ttl: 1.5 }).failures).toEqual([
-      { property: "canvasToken", reason: "canvasToken is required: canvasToken is a canvas token (fc_...), e.g. share.shareToken." },
+      {
+        property: "canvasToken",
+        reason: "canvasToken is required: canvasToken is a canvas token (fc_...), e.g. share.shareToken.",
+      },
       { property: "ttl", reason: "Invalid ttl 1.5. ttl is a whole number of seconds from 1 to 86400." },
     ]);
     const r = sessionTokenKind.check({ canvasToken: 12345678 });
@@ -78,18 +92,26 @@ describe("SessionToken diff", () => {
     expect(d.fields).toEqual([{ field: "ttl", action: "replace", secret: false, from: 3600, to: 60 }]);
   });
 
-  it("GIVEN an expired token THEN it replaces, with the note \"expired\"", () => {
+  it('GIVEN an expired token THEN it replaces, with the note "expired"', () => {
     const at = () => new Date("2026-01-05T07:00:00.000Z");
     const d = sessionTokenKind.diff(state(), { canvasToken: CANVAS_TOKEN, ttl: 3600 }, { now: at });
     expect(d.changes).toBe(true);
     expect(d.replaces).toEqual(["expiresAt"]);
     expect(d.deleteBeforeReplace).toBe(true);
-    expect(d.fields).toEqual([{ field: "expiresAt", action: "replace", secret: false, from: "2026-01-05T07:00:00.000Z", note: "expired" }]);
+    expect(d.fields).toEqual([
+      { field: "expiresAt", action: "replace", secret: false, from: "2026-01-05T07:00:00.000Z", note: "expired" },
+    ]);
   });
 
   it("GIVEN no clock THEN the current time is used", () => {
-    expect(sessionTokenKind.diff(state({ expiresAt: "2000-01-01T00:00:00Z" }), { canvasToken: CANVAS_TOKEN, ttl: 3600 }).replaces).toEqual(["expiresAt"]);
-    expect(sessionTokenKind.diff(state({ expiresAt: "2999-01-01T00:00:00Z" }), { canvasToken: CANVAS_TOKEN, ttl: 3600 }).changes).toBe(false);
+    expect(
+      sessionTokenKind.diff(state({ expiresAt: "2000-01-01T00:00:00Z" }), { canvasToken: CANVAS_TOKEN, ttl: 3600 })
+        .replaces,
+    ).toEqual(["expiresAt"]);
+    expect(
+      sessionTokenKind.diff(state({ expiresAt: "2999-01-01T00:00:00Z" }), { canvasToken: CANVAS_TOKEN, ttl: 3600 })
+        .changes,
+    ).toBe(false);
   });
 });
 
@@ -101,7 +123,9 @@ describe("SessionToken read", () => {
   });
 
   it("refuses a read from an id alone, saying why", async () => {
-    await expect(sessionTokenKind.read(ctx, "id", {} as never)).rejects.toThrow(/cannot be read from its id alone: the platform neither lists nor returns session tokens/);
+    await expect(sessionTokenKind.read(ctx, "id", {} as never)).rejects.toThrow(
+      /cannot be read from its id alone: the platform neither lists nor returns session tokens/,
+    );
   });
 
   it("cannot list session tokens", async () => {

@@ -6,7 +6,13 @@ import { observedUdfs, plainlyValidUdfs } from "../../src/resources/udf-state";
 const record = {
   id: "u-1",
   slug: "loader",
-  udf_body: JSON.stringify({ name: "loader", entrypoint: "udf", code: "def udf():\n    return 1\n", headers: [], metadata: {} }),
+  udf_body: JSON.stringify({
+    name: "loader",
+    entrypoint: "udf",
+    code: "def udf():\n    return 1\n",
+    headers: [],
+    metadata: {},
+  }),
   collection_id: "c-1",
   collection_name: "demo",
   is_visible: true,
@@ -20,7 +26,19 @@ const record = {
 const variants: Record<string, unknown>[] = [
   record,
   { ...record, extra: { anything: 1 } },
-  ...["id", "slug", "udf_body", "collection_id", "collection_name", "is_visible", "position", "udf_body_hash", "last_updated", "owning_user", "shared_token"].flatMap((field) =>
+  ...[
+    "id",
+    "slug",
+    "udf_body",
+    "collection_id",
+    "collection_name",
+    "is_visible",
+    "position",
+    "udf_body_hash",
+    "last_updated",
+    "owning_user",
+    "shared_token",
+  ].flatMap((field) =>
     [undefined, null, "", "x", 0, 1.5, -3, 2 ** 53, Number.NaN, true, [], {}, ["x"]].map((value) => {
       const copy: Record<string, unknown> = { ...record, [field]: value };
       if (value === undefined) delete copy[field];
@@ -40,7 +58,9 @@ describe("GIVEN the UDF records of a canvas's answer", () => {
   });
 
   it("WHEN a record does not match the spec THEN observing the answer fails naming the canvas and the field", () => {
-    expect(() => observedUdfs("demo", [{ ...record, position: "first" }], "GET /collection/by-id/{collection_id}")).toThrow(/canvas "demo".*0\.position/);
+    expect(() =>
+      observedUdfs("demo", [{ ...record, position: "first" }], "GET /collection/by-id/{collection_id}"),
+    ).toThrow(/canvas "demo".*0\.position/);
   });
 
   it("THEN each UDF on a canvas is keyed by canvas id and slug, and UDFs on no canvas are left out", () => {

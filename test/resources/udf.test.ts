@@ -1,6 +1,12 @@
 import { describe, expect, it } from "vitest";
 import fc from "fast-check";
-import { buildUdfBody, canonicalJson, parseUdfBody, sameUdfBody, udfBodySentBytesAtMost } from "../../src/resources/udf-body";
+import {
+  buildUdfBody,
+  canonicalJson,
+  parseUdfBody,
+  sameUdfBody,
+  udfBodySentBytesAtMost,
+} from "../../src/resources/udf-body";
 import { secretsRead, udfKind, type UdfInputs, type UdfState } from "../../src/resources/udf";
 
 const FIXTURES = "test/fixtures/udf";
@@ -20,7 +26,13 @@ const state = (over: Partial<UdfState> = {}): UdfState => ({ ...inputs(), id: "u
 
 describe("the udf_body", () => {
   it("holds every field of the platform's body, with sorted keys", () => {
-    const body = buildUdfBody({ name: "listings", entrypoint: "udf", code: "x", headers: [{ moduleName: "utils", code: "y" }], metadata: { b: 1, a: { d: 2, c: 3 } } });
+    const body = buildUdfBody({
+      name: "listings",
+      entrypoint: "udf",
+      code: "x",
+      headers: [{ moduleName: "utils", code: "y" }],
+      metadata: { b: 1, a: { d: 2, c: 3 } },
+    });
     expect(body).toBe(
       '{"code":"x","entrypoint":"udf","headers":[{"module_name":"utils","source_code":"y","source_file":"utils.py"}],' +
         '"metadata":{"a":{"c":3,"d":2},"b":1},"name":"listings","original_headers":null,"parameters":{},"table_schema":null,"type":"geopandas_v2"}',
@@ -34,7 +46,13 @@ describe("the udf_body", () => {
   });
 
   it("parses back into the parts it was built from", () => {
-    const parts = { name: "n", entrypoint: "main", code: "c", headers: [{ moduleName: "m", code: "s" }], metadata: { k: [1] } };
+    const parts = {
+      name: "n",
+      entrypoint: "main",
+      code: "c",
+      headers: [{ moduleName: "m", code: "s" }],
+      metadata: { k: [1] },
+    };
     expect(parseUdfBody(buildUdfBody(parts))).toEqual(parts);
   });
 
@@ -71,7 +89,13 @@ describe("the size bound of a body as sent (the check builds no body when it fit
 
   it("holds for the worst characters, a thousand of each", () => {
     for (const ch of ["\u0001", '"', "\\", "\ud800", "\udfff", "\u2028", "\uffff", "\u00e9", "\ud83d\ude00"]) {
-      const p = { name: ch, entrypoint: ch, code: ch.repeat(1000), headers: [{ moduleName: ch, code: ch.repeat(1000) }], metadata: { [ch]: [ch.repeat(100)] } };
+      const p = {
+        name: ch,
+        entrypoint: ch,
+        code: ch.repeat(1000),
+        headers: [{ moduleName: ch, code: ch.repeat(1000) }],
+        metadata: { [ch]: [ch.repeat(100)] },
+      };
       expect(udfBodySentBytesAtMost(p)).toBeGreaterThanOrEqual(Buffer.byteLength(JSON.stringify(buildUdfBody(p))));
     }
   });
@@ -79,14 +103,18 @@ describe("the size bound of a body as sent (the check builds no body when it fit
   it("GIVEN a UDF over the request limit THEN the check still refuses it with its size as sent", () => {
     // 6 MiB of control characters: 36 MiB as sent (each \u0001 is 7 bytes), over the 32 MiB request limit.
     const r = udfKind.check({ canvasId: "c1", slug: "big", code: "\u0001".repeat(6 * 2 ** 20), entrypoint: "udf" });
-    expect(r.failures.map((f) => f.reason).join("\n")).toMatch(/^The UDF body \(its code, 0 helper modules and metadata\) is 44,040,\d{3} bytes \(42\.0 MiB\) as sent; expected at most 33,550,336 bytes/);
+    expect(r.failures.map((f) => f.reason).join("\n")).toMatch(
+      /^The UDF body \(its code, 0 helper modules and metadata\) is 44,040,\d{3} bytes \(42\.0 MiB\) as sent; expected at most 33,550,336 bytes/,
+    );
   });
 
   it("GIVEN a UDF under the limit whose bound is over it THEN the check builds the body and accepts it", () => {
     // 1 MiB of control characters (7 bytes each as sent) and 4 MiB of letters: 11 MiB as sent, but
     // the bound counts 7 bytes for every character (35 MiB), so the body is built and measured.
     const code = "\u0001".repeat(2 ** 20) + "x".repeat(4 * 2 ** 20);
-    expect(udfBodySentBytesAtMost({ name: "ok", entrypoint: "udf", code, headers: [], metadata: {} })).toBeGreaterThan(33_550_336);
+    expect(udfBodySentBytesAtMost({ name: "ok", entrypoint: "udf", code, headers: [], metadata: {} })).toBeGreaterThan(
+      33_550_336,
+    );
     expect(udfKind.check({ canvasId: "c1", slug: "ok", code, entrypoint: "udf" }).failures).toEqual([]);
   });
 });
@@ -95,7 +123,15 @@ describe("Udf check", () => {
   it("GIVEN inline code THEN applies the defaults", () => {
     const r = udfKind.check({ canvasId: "c1", slug: "hello", code: "def udf(): ..." });
     expect(r).toEqual({
-      inputs: { canvasId: "c1", slug: "hello", code: "def udf(): ...", entrypoint: "udf", headers: [], metadata: {}, createSharedToken: false },
+      inputs: {
+        canvasId: "c1",
+        slug: "hello",
+        code: "def udf(): ...",
+        entrypoint: "udf",
+        headers: [],
+        metadata: {},
+        createSharedToken: false,
+      },
       failures: [],
     });
   });
@@ -117,9 +153,15 @@ describe("Udf check", () => {
 
   it("GIVEN nothing THEN names every required field", () => {
     expect(udfKind.check({}).failures).toEqual([
-      { property: "canvasId", reason: "canvasId is required: canvasId is the id of the canvas holding the UDF (e.g. canvas.id)." },
+      {
+        property: "canvasId",
+        reason: "canvasId is required: canvasId is the id of the canvas holding the UDF (e.g. canvas.id).",
+      },
       { property: "slug", reason: "slug is required: A slug is a string of letters, digits, '_' and '-'." },
-      { property: "code", reason: "code is required: give the Python source in code, or the path of a .py file in codePath." },
+      {
+        property: "code",
+        reason: "code is required: give the Python source in code, or the path of a .py file in codePath.",
+      },
     ]);
   });
 
@@ -130,22 +172,55 @@ describe("Udf check", () => {
       code: "x",
       codePath: "a.py",
       entrypoint: "1x",
-      headers: [{ moduleName: "utils", codePath: "nope.py" }, { moduleName: "utils" }, { moduleName: "bad-name", codePath: "x.txt" }],
+      headers: [
+        { moduleName: "utils", codePath: "nope.py" },
+        { moduleName: "utils" },
+        { moduleName: "bad-name", codePath: "x.txt" },
+      ],
       metadata: [1],
       createSharedToken: "yes",
     });
     expect(r.failures).toEqual([
-      { property: "canvasId", reason: 'Invalid canvasId "". canvasId must not be empty: give the id of the canvas holding the UDF (e.g. canvas.id).' },
-      { property: "slug", reason: "Invalid slug \"bad slug\". A slug is URL-safe: letters, digits, '_' and '-' only ([A-Za-z0-9_-]+), e.g. \"load-listings\"." },
+      {
+        property: "canvasId",
+        reason:
+          'Invalid canvasId "". canvasId must not be empty: give the id of the canvas holding the UDF (e.g. canvas.id).',
+      },
+      {
+        property: "slug",
+        reason:
+          "Invalid slug \"bad slug\". A slug is URL-safe: letters, digits, '_' and '-' only ([A-Za-z0-9_-]+), e.g. \"load-listings\".",
+      },
       { property: "entrypoint", reason: 'Invalid entrypoint "1x". entrypoint is a Python function name, e.g. "udf".' },
-      { property: "headers[2].moduleName", reason: 'Invalid headers[2].moduleName "bad-name". moduleName is a Python module name: a letter or "_", then letters, digits or "_", e.g. "utils".' },
-      { property: "headers[2].codePath", reason: 'Invalid headers[2].codePath "x.txt". codePath is the path of a Python file ending in .py, relative to the Pulumi program folder, e.g. "udfs/loader.py".' },
-      { property: "headers[1].moduleName", reason: 'Invalid headers[1].moduleName "utils". Module names must be unique within headers.' },
-      { property: "metadata", reason: 'Invalid metadata [1]. metadata is an object, e.g. {"fused:description": "Loads listings"}.' },
+      {
+        property: "headers[2].moduleName",
+        reason:
+          'Invalid headers[2].moduleName "bad-name". moduleName is a Python module name: a letter or "_", then letters, digits or "_", e.g. "utils".',
+      },
+      {
+        property: "headers[2].codePath",
+        reason:
+          'Invalid headers[2].codePath "x.txt". codePath is the path of a Python file ending in .py, relative to the Pulumi program folder, e.g. "udfs/loader.py".',
+      },
+      {
+        property: "headers[1].moduleName",
+        reason: 'Invalid headers[1].moduleName "utils". Module names must be unique within headers.',
+      },
+      {
+        property: "metadata",
+        reason: 'Invalid metadata [1]. metadata is an object, e.g. {"fused:description": "Loads listings"}.',
+      },
       { property: "createSharedToken", reason: 'Invalid createSharedToken "yes". createSharedToken is true or false.' },
       { property: "codePath", reason: 'Invalid codePath "a.py". Give either code or codePath, not both.' },
-      { property: "headers[0].codePath", reason: `Invalid headers[0].codePath "nope.py". No readable file at ${process.cwd()}/nope.py (ENOENT); paths are relative to the Pulumi program folder.` },
-      { property: "headers[1].code", reason: "headers[1].code is required: give the Python source in headers[1].code, or the path of a .py file in headers[1].codePath." },
+      {
+        property: "headers[0].codePath",
+        reason: `Invalid headers[0].codePath "nope.py". No readable file at ${process.cwd()}/nope.py (ENOENT); paths are relative to the Pulumi program folder.`,
+      },
+      {
+        property: "headers[1].code",
+        reason:
+          "headers[1].code is required: give the Python source in headers[1].code, or the path of a .py file in headers[1].codePath.",
+      },
     ]);
   });
 
@@ -167,7 +242,10 @@ describe("Udf diff", () => {
   });
 
   it("GIVEN metadata with another key order THEN it is stable", () => {
-    expect(udfKind.diff(state(), inputs({ metadata: { "fused:tags": ["demo"], "fused:description": "Loads listings" } })).changes).toBe(false);
+    expect(
+      udfKind.diff(state(), inputs({ metadata: { "fused:tags": ["demo"], "fused:description": "Loads listings" } }))
+        .changes,
+    ).toBe(false);
   });
 
   it.each([
@@ -188,7 +266,16 @@ describe("Udf diff", () => {
   it("GIVEN another canvas THEN the UDF moves in place (collection_id)", () => {
     const d = udfKind.diff(state(), inputs({ canvasId: "c2" }));
     expect(d.replaces).toEqual([]);
-    expect(d.fields).toEqual([{ field: "canvasId", action: "update", secret: false, from: "c1", to: "c2", note: "moves the UDF to the other canvas (collection_id)" }]);
+    expect(d.fields).toEqual([
+      {
+        field: "canvasId",
+        action: "update",
+        secret: false,
+        from: "c1",
+        to: "c2",
+        note: "moves the UDF to the other canvas (collection_id)",
+      },
+    ]);
   });
 
   it("GIVEN createSharedToken changed THEN it replaces, deleting the old UDF first (slugs are unique on a canvas)", () => {
@@ -209,7 +296,10 @@ describe("the secrets a UDF reads (what --only takes along)", () => {
     const d = {
       address: "udf.a/b",
       kind: "Udf" as const,
-      inputs: { code: 'k = fused.secrets["MAPBOX_TOKEN"]\nj = secrets[ \'api.key\' ]\n', headers: [{ moduleName: "utils", code: "t = fused.secrets.OTHER_KEY\n" }] },
+      inputs: {
+        code: "k = fused.secrets[\"MAPBOX_TOKEN\"]\nj = secrets[ 'api.key' ]\n",
+        headers: [{ moduleName: "utils", code: "t = fused.secrets.OTHER_KEY\n" }],
+      },
       refs: { canvas: "a" },
       options: {},
       source: { file: "canvases/a/b.py", line: 1, column: 1, path: "" },

@@ -48,7 +48,8 @@ export const accountArea: Area = {
           throw new HttpError(422, [{ loc: ["body"], msg: "Input should be a valid dictionary", type: "dict_type" }]);
         }
         const forbiddenFields = Object.keys(body).filter((k) => k !== "name" && k !== "handle");
-        if (forbiddenFields.length) throw unauthorized(`Field(s) may not be changed: ${forbiddenFields.sort().join(", ")}`);
+        if (forbiddenFields.length)
+          throw unauthorized(`Field(s) may not be changed: ${forbiddenFields.sort().join(", ")}`);
         const input = parseBody(ctx, UpdateUser);
         const user = currentUser(ctx);
         if (input.handle !== undefined && input.handle !== user.handle) {
@@ -56,9 +57,18 @@ export const accountArea: Area = {
           if (handle === "") throw invalid("body", "handle", "The handle must not be empty", "string_too_short");
           const reserved = ctx.store.get("SELECT handle FROM reserved_handles WHERE lower(handle) = lower(?)", handle);
           if (reserved) throw conflict(`The handle "${handle}" is reserved`);
-          const taken = ctx.store.get("SELECT id FROM users WHERE lower(handle) = lower(?) AND id <> ?", handle, user.id);
+          const taken = ctx.store.get(
+            "SELECT id FROM users WHERE lower(handle) = lower(?) AND id <> ?",
+            handle,
+            user.id,
+          );
           if (taken) throw conflict(`The handle "${handle}" is taken`);
-          ctx.store.run("UPDATE users SET handle = ?, handle_last_changed = ? WHERE id = ?", handle, ctx.now().toISOString(), user.id);
+          ctx.store.run(
+            "UPDATE users SET handle = ?, handle_last_changed = ? WHERE id = ?",
+            handle,
+            ctx.now().toISOString(),
+            user.id,
+          );
         }
         if (input.name !== undefined) ctx.store.run("UPDATE users SET name = ? WHERE id = ?", input.name, user.id);
         return userJson(currentUser(ctx));

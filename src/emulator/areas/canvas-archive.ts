@@ -45,7 +45,8 @@ const defaultLayout = (i: number): Layout => ({ x: i * 450, y: 0, width: 400, he
 /** The Python source of a body: its `code`, or the whole text when the body is not a JSON object. */
 function codeOf(body: string): string {
   const parsed = parseJson<unknown>(body, undefined);
-  if (parsed && typeof parsed === "object" && typeof (parsed as { code?: unknown }).code === "string") return (parsed as { code: string }).code;
+  if (parsed && typeof parsed === "object" && typeof (parsed as { code?: unknown }).code === "string")
+    return (parsed as { code: string }).code;
   return body;
 }
 
@@ -57,14 +58,20 @@ function exportCanvas(ctx: RequestContext) {
   if (c.preview_image_url) doc.previewImageUrl = c.preview_image_url;
   doc.canvas = {
     edges: canvasEdges(c).filter(([a, b]) => slugs.has(a) && slugs.has(b)),
-    nodes: udfs.map((u, i) => ({ udfName: u.slug, ...{ ...defaultLayout(i), ...parseJson<Partial<Layout>>(u.node_layout, {}) }, visible: u.is_visible === 1 })),
+    nodes: udfs.map((u, i) => ({
+      udfName: u.slug,
+      ...{ ...defaultLayout(i), ...parseJson<Partial<Layout>>(u.node_layout, {}) },
+      visible: u.is_visible === 1,
+    })),
   };
   const files: Record<string, Uint8Array> = { "canvas.toml": strToU8(stringifyToml(doc)) };
   for (const u of udfs) files[`${u.slug}.py`] = strToU8(codeOf(u.udf_body));
   if (c.access_scope === "public") files["_shared.fused"] = strToU8('access_scope = "public"\n');
   else if (c.share_token) files["_shared.fused"] = new Uint8Array(0);
   const zip = zipSync(files, { mtime: new Date(c.last_updated) });
-  return bytes(200, Buffer.from(zip), "application/zip", { "content-disposition": `attachment; filename="${c.name}.zip"` });
+  return bytes(200, Buffer.from(zip), "application/zip", {
+    "content-disposition": `attachment; filename="${c.name}.zip"`,
+  });
 }
 
 interface Node {
@@ -86,11 +93,13 @@ const isObject = (v: unknown): v is Record<string, unknown> => v !== null && typ
 function unpack(ctx: RequestContext): Unzipped {
   const file = ctx.files.get("file");
   if (!file) {
-    if (typeof ctx.form?.get("file") === "string") throw badRequest("The field file must be a .zip file upload, not text");
+    if (typeof ctx.form?.get("file") === "string")
+      throw badRequest("The field file must be a .zip file upload, not text");
     throw invalid("body", "file", "Field required", "missing");
   }
   const max = ctx.env.importMaxBytes;
-  if (file.bytes.length > max) throw tooLarge(`The archive is ${file.bytes.length} bytes; at most ${max} bytes are accepted`);
+  if (file.bytes.length > max)
+    throw tooLarge(`The archive is ${file.bytes.length} bytes; at most ${max} bytes are accepted`);
   if (!/\.zip$/i.test(file.filename)) throw badRequest(`The uploaded file "${file.filename}" is not a .zip archive`);
   let unpacked = 0;
   let bomb = false;
@@ -127,9 +136,11 @@ function readArchive(entries: Unzipped): Archive {
   } catch (e) {
     throw badRequest(`canvas.toml is not valid TOML: ${(e as Error).message.split("\n")[0]}`);
   }
-  if (doc.type !== undefined && doc.type !== "canvas") throw badRequest(`canvas.toml: type must be "canvas", not ${JSON.stringify(doc.type)}`);
+  if (doc.type !== undefined && doc.type !== "canvas")
+    throw badRequest(`canvas.toml: type must be "canvas", not ${JSON.stringify(doc.type)}`);
   if (doc.version !== 2) throw badRequest(`canvas.toml: version must be 2, not ${JSON.stringify(doc.version ?? null)}`);
-  if (doc.previewImageUrl !== undefined && typeof doc.previewImageUrl !== "string") throw badRequest("canvas.toml: previewImageUrl must be a string");
+  if (doc.previewImageUrl !== undefined && typeof doc.previewImageUrl !== "string")
+    throw badRequest("canvas.toml: previewImageUrl must be a string");
   const canvas = doc.canvas ?? {};
   if (!isObject(canvas)) throw badRequest("canvas.toml: canvas must be a table");
   const rawNodes = canvas.nodes ?? [];
@@ -138,14 +149,16 @@ function readArchive(entries: Unzipped): Archive {
   const nodes: Node[] = rawNodes.map((n: unknown, i: number) => {
     const where = `canvas.toml: canvas.nodes[${i}]`;
     if (!isObject(n)) throw badRequest(`${where} must be a table`);
-    if (typeof n.udfName !== "string" || !/^[^/\\]+$/.test(n.udfName)) throw badRequest(`${where}.udfName must be a non-empty name without slashes`);
+    if (typeof n.udfName !== "string" || !/^[^/\\]+$/.test(n.udfName))
+      throw badRequest(`${where}.udfName must be a non-empty name without slashes`);
     const layout = defaultLayout(i);
     for (const k of ["x", "y", "width", "height"] as const) {
       if (n[k] === undefined) continue;
       if (typeof n[k] !== "number") throw badRequest(`${where}.${k} must be a number`);
       layout[k] = n[k];
     }
-    if (n.visible !== undefined && typeof n.visible !== "boolean") throw badRequest(`${where}.visible must be true or false`);
+    if (n.visible !== undefined && typeof n.visible !== "boolean")
+      throw badRequest(`${where}.visible must be true or false`);
     return { udfName: n.udfName, layout, visible: n.visible !== false };
   });
   const nodeNames = new Set<string>();
@@ -160,7 +173,9 @@ function readArchive(entries: Unzipped): Archive {
     if (!Array.isArray(e) || e.length !== 2 || typeof e[0] !== "string" || typeof e[1] !== "string") {
       throw badRequest(`canvas.toml: canvas.edges[${i}] must be a pair of udfNames`);
     }
-    for (const end of e) if (!nodeNames.has(end)) throw badRequest(`canvas.toml: canvas.edges[${i}] names "${end}", which is not a node's udfName`);
+    for (const end of e)
+      if (!nodeNames.has(end))
+        throw badRequest(`canvas.toml: canvas.edges[${i}] names "${end}", which is not a node's udfName`);
     return [e[0], e[1]] as [string, string];
   });
 
@@ -168,11 +183,14 @@ function readArchive(entries: Unzipped): Archive {
   for (const [path, data] of rel) {
     if (!path.endsWith(".py")) continue;
     const stem = path.slice(path.lastIndexOf("/") + 1, -3);
-    if (code.has(stem)) throw badRequest(`The archive holds more than one file named "${stem}.py"; file stems must be unique`);
+    if (code.has(stem))
+      throw badRequest(`The archive holds more than one file named "${stem}.py"; file stems must be unique`);
     if (!nodeNames.has(stem)) throw badRequest(`"${path}" does not match any node's udfName in canvas.toml`);
     code.set(stem, strFromU8(data));
   }
-  for (const n of nodes) if (!code.has(n.udfName)) throw badRequest(`Node "${n.udfName}" has no source file "${n.udfName}.py" in the archive`);
+  for (const n of nodes)
+    if (!code.has(n.udfName))
+      throw badRequest(`Node "${n.udfName}" has no source file "${n.udfName}.py" in the archive`);
 
   let accessScope: "public" | "team" = "team";
   const shared = rel.get("_shared.fused");
@@ -196,7 +214,15 @@ function bodyWithCode(old: string | undefined, name: string, code: string): stri
   const parsed = old === undefined ? undefined : parseJson<unknown>(old, undefined);
   if (isObject(parsed)) return parsed.code === code ? old! : JSON.stringify({ ...parsed, code });
   return JSON.stringify({
-    name, type: "geopandas_v2", entrypoint: "udf", code, headers: [], metadata: {}, parameters: {}, table_schema: null, original_headers: null,
+    name,
+    type: "geopandas_v2",
+    entrypoint: "udf",
+    code,
+    headers: [],
+    metadata: {},
+    parameters: {},
+    table_schema: null,
+    original_headers: null,
   });
 }
 
@@ -216,23 +242,60 @@ function importCanvas(ctx: RequestContext) {
       store.run(
         `INSERT INTO udfs (id, env_id, owner_user_id, collection_id, slug, udf_body, udf_body_hash, is_visible, position, node_layout, created_at, last_updated)
          VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-        newId(), c.env_id, p.userId ?? null, c.id, n.udfName, body, bodyHash(body), n.visible, position, layout, now, now,
+        newId(),
+        c.env_id,
+        p.userId ?? null,
+        c.id,
+        n.udfName,
+        body,
+        bodyHash(body),
+        n.visible,
+        position,
+        layout,
+        now,
+        now,
       );
-    } else if (body !== old.udf_body || (n.visible ? 1 : 0) !== old.is_visible || position !== old.position || layout !== old.node_layout) {
+    } else if (
+      body !== old.udf_body ||
+      (n.visible ? 1 : 0) !== old.is_visible ||
+      position !== old.position ||
+      layout !== old.node_layout
+    ) {
       store.run(
         "UPDATE udfs SET udf_body = ?, udf_body_hash = ?, is_visible = ?, position = ?, node_layout = ?, last_updated = ? WHERE id = ?",
-        body, bodyHash(body), n.visible, position, layout, now, old.id,
+        body,
+        bodyHash(body),
+        n.visible,
+        position,
+        layout,
+        now,
+        old.id,
       );
     }
   });
   store.run(
     "UPDATE canvases SET edges = ?, preview_image_url = ?, access_scope = ?, last_updated = ? WHERE id = ?",
-    JSON.stringify(archive.edges), archive.previewImageUrl, archive.accessScope, now, c.id,
+    JSON.stringify(archive.edges),
+    archive.previewImageUrl,
+    archive.accessScope,
+    now,
+    c.id,
   );
   return canvasJson(store, ownCanvas(store, c.id, p), "full", p);
 }
 
 export const archiveRoutes: RouteDef[] = [
-  { method: "GET", path: "/collection/by-id/:collection_id/export-toml", scope: "public_or_authorized", handler: exportCanvas },
-  { method: "POST", path: "/collection/by-id/:collection_id/import-toml", scope: "user", body: "multipart", handler: importCanvas },
+  {
+    method: "GET",
+    path: "/collection/by-id/:collection_id/export-toml",
+    scope: "public_or_authorized",
+    handler: exportCanvas,
+  },
+  {
+    method: "POST",
+    path: "/collection/by-id/:collection_id/import-toml",
+    scope: "user",
+    body: "multipart",
+    handler: importCanvas,
+  },
 ];

@@ -69,7 +69,12 @@ type CanvasInput = z.infer<typeof CanvasInput>;
 
 function checkName(name: string): void {
   if (!CANVAS_NAME.test(name)) {
-    throw invalid("body", "name", "Canvas names may only contain letters, digits and underscores ([A-Za-z0-9_]), and must not be empty", "string_pattern_mismatch");
+    throw invalid(
+      "body",
+      "name",
+      "Canvas names may only contain letters, digits and underscores ([A-Za-z0-9_]), and must not be empty",
+      "string_pattern_mismatch",
+    );
   }
 }
 
@@ -111,8 +116,10 @@ function replaceUdfs(ctx: RequestContext, c: CanvasRow, elements: UdfElement[], 
       plan.push({ i, el, row, slug: el.slug ?? row.slug });
       return;
     }
-    if (el.slug === undefined) throw invalid("body", ["udfs", i, "slug"], "Field required (or give the id of an existing UDF)", "missing");
-    if (el.udf_body === undefined) throw invalid("body", ["udfs", i, "udf_body"], "Field required (or give the id of an existing UDF)", "missing");
+    if (el.slug === undefined)
+      throw invalid("body", ["udfs", i, "slug"], "Field required (or give the id of an existing UDF)", "missing");
+    if (el.udf_body === undefined)
+      throw invalid("body", ["udfs", i, "udf_body"], "Field required (or give the id of an existing UDF)", "missing");
     plan.push({ i, el, slug: el.slug });
   });
   // Slug elements update the canvas's UDF of that slug unless an `{id}` element already took it.
@@ -126,7 +133,12 @@ function replaceUdfs(ctx: RequestContext, c: CanvasRow, elements: UdfElement[], 
   }
   const seen = new Set<string>();
   for (const entry of plan) {
-    if (seen.has(entry.slug)) throw invalid("body", ["udfs", entry.i, "slug"], `Duplicate slug "${entry.slug}": slugs are unique within a canvas`);
+    if (seen.has(entry.slug))
+      throw invalid(
+        "body",
+        ["udfs", entry.i, "slug"],
+        `Duplicate slug "${entry.slug}": slugs are unique within a canvas`,
+      );
     seen.add(entry.slug);
   }
 
@@ -140,18 +152,40 @@ function replaceUdfs(ctx: RequestContext, c: CanvasRow, elements: UdfElement[], 
       store.run(
         `INSERT INTO udfs (id, env_id, owner_user_id, collection_id, slug, udf_body, udf_body_hash, is_visible, position, created_at, last_updated)
          VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-        newId(), p.envId, p.userId ?? null, c.id, slug, body, bodyHash(body), el.is_visible ?? true, position, now, now,
+        newId(),
+        p.envId,
+        p.userId ?? null,
+        c.id,
+        slug,
+        body,
+        bodyHash(body),
+        el.is_visible ?? true,
+        position,
+        now,
+        now,
       );
       continue;
     }
     if (row.collection_id === c.id && row.slug !== slug) renamed.set(row.slug, slug);
     const body = el.udf_body ?? row.udf_body;
     const visible = el.is_visible === undefined ? row.is_visible : el.is_visible ? 1 : 0;
-    const changed = body !== row.udf_body || slug !== row.slug || row.collection_id !== c.id || visible !== row.is_visible || position !== row.position;
+    const changed =
+      body !== row.udf_body ||
+      slug !== row.slug ||
+      row.collection_id !== c.id ||
+      visible !== row.is_visible ||
+      position !== row.position;
     if (!changed) continue;
     store.run(
       "UPDATE udfs SET collection_id = ?, slug = ?, udf_body = ?, udf_body_hash = ?, is_visible = ?, position = ?, last_updated = ? WHERE id = ?",
-      c.id, slug, body, bodyHash(body), visible, position, now, row.id,
+      c.id,
+      slug,
+      body,
+      bodyHash(body),
+      visible,
+      position,
+      now,
+      row.id,
     );
   }
 
@@ -172,8 +206,17 @@ function create(ctx: RequestContext) {
   ctx.store.run(
     `INSERT INTO canvases (id, env_id, owner_user_id, name, access_scope, allow_public_read, passcode, dashboard_body, preview_image_url, created_at, last_updated)
      VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-    id, p.envId, p.userId ?? null, input.name, input.access_scope ?? "team", input.allow_public_read ?? false,
-    input.passcode ?? null, input.dashboard_body ?? null, input.preview_image_url ?? null, now, now,
+    id,
+    p.envId,
+    p.userId ?? null,
+    input.name,
+    input.access_scope ?? "team",
+    input.allow_public_read ?? false,
+    input.passcode ?? null,
+    input.dashboard_body ?? null,
+    input.preview_image_url ?? null,
+    now,
+    now,
   );
   if (input.udfs) replaceUdfs(ctx, canvasById(ctx.store, id)!, input.udfs, p);
   return canvasJson(ctx.store, canvasById(ctx.store, id)!, "full", p);
@@ -189,9 +232,14 @@ function update(ctx: RequestContext) {
   ctx.store.run(
     `UPDATE canvases SET name = ?, access_scope = ?, allow_public_read = ?, passcode = ?, dashboard_body = ?, preview_image_url = ?, last_updated = ?
      WHERE id = ?`,
-    input.name, keep(input.access_scope, c.access_scope), input.allow_public_read === undefined ? c.allow_public_read : input.allow_public_read,
-    keep(input.passcode, c.passcode), keep(input.dashboard_body, c.dashboard_body), keep(input.preview_image_url, c.preview_image_url),
-    ctx.now().toISOString(), c.id,
+    input.name,
+    keep(input.access_scope, c.access_scope),
+    input.allow_public_read === undefined ? c.allow_public_read : input.allow_public_read,
+    keep(input.passcode, c.passcode),
+    keep(input.dashboard_body, c.dashboard_body),
+    keep(input.preview_image_url, c.preview_image_url),
+    ctx.now().toISOString(),
+    c.id,
   );
   if (input.udfs) replaceUdfs(ctx, canvasById(ctx.store, c.id)!, input.udfs, p);
   return canvasJson(ctx.store, canvasById(ctx.store, c.id)!, "full", p);
@@ -207,51 +255,94 @@ function remove(ctx: RequestContext) {
 function byOwnerHandle(ctx: RequestContext, handle: string, name: string): CanvasRow | undefined {
   return ctx.store.get<CanvasRow>(
     "SELECT c.* FROM canvases c JOIN users u ON u.id = c.owner_user_id WHERE lower(u.handle) = lower(?) AND c.name = ?",
-    handle, name,
+    handle,
+    name,
   );
 }
 
 const full = (ctx: RequestContext, c: CanvasRow) => canvasJson(ctx.store, c, "full", ctx.principal);
 
 const routes: RouteDef[] = [
-  { method: "GET", path: "/collection/self", scope: "user", handler: (ctx) => list(ctx, "owner_user_id = ?", [userId(ctx)], "full", true) },
-  { method: "GET", path: "/collection/self/lite", scope: "user", handler: (ctx) => list(ctx, "owner_user_id = ?", [userId(ctx)], "lite", true) },
   {
-    method: "GET", path: "/collection/self/shared", scope: "user",
+    method: "GET",
+    path: "/collection/self",
+    scope: "user",
+    handler: (ctx) => list(ctx, "owner_user_id = ?", [userId(ctx)], "full", true),
+  },
+  {
+    method: "GET",
+    path: "/collection/self/lite",
+    scope: "user",
+    handler: (ctx) => list(ctx, "owner_user_id = ?", [userId(ctx)], "lite", true),
+  },
+  {
+    method: "GET",
+    path: "/collection/self/shared",
+    scope: "user",
     handler: (ctx) => list(ctx, "owner_user_id = ? AND share_token IS NOT NULL", [userId(ctx)], "full", true),
   },
   {
-    method: "GET", path: "/collection/self/shared/lite", scope: "user",
+    method: "GET",
+    path: "/collection/self/shared/lite",
+    scope: "user",
     handler: (ctx) => list(ctx, "owner_user_id = ? AND share_token IS NOT NULL", [userId(ctx)], "lite", true),
   },
-  { method: "GET", path: "/collection/exec-env", scope: "environment", handler: (ctx) => list(ctx, "env_id = ?", [envId(ctx)], "full", false) },
-  { method: "GET", path: "/collection/exec-env/lite", scope: "environment", handler: (ctx) => list(ctx, "env_id = ?", [envId(ctx)], "lite", false) },
   {
-    method: "GET", path: "/collection/exec-env/shared", scope: "environment",
+    method: "GET",
+    path: "/collection/exec-env",
+    scope: "environment",
+    handler: (ctx) => list(ctx, "env_id = ?", [envId(ctx)], "full", false),
+  },
+  {
+    method: "GET",
+    path: "/collection/exec-env/lite",
+    scope: "environment",
+    handler: (ctx) => list(ctx, "env_id = ?", [envId(ctx)], "lite", false),
+  },
+  {
+    method: "GET",
+    path: "/collection/exec-env/shared",
+    scope: "environment",
     handler: (ctx) => list(ctx, "env_id = ? AND share_token IS NOT NULL", [envId(ctx)], "full", false),
   },
   {
-    method: "GET", path: "/collection/by-id/:collection_id", scope: "public_or_authorized",
+    method: "GET",
+    path: "/collection/by-id/:collection_id",
+    scope: "public_or_authorized",
     handler: (ctx) => full(ctx, readableCanvas(ctx.store, ctx.params.collection_id, ctx.principal)),
   },
   {
-    method: "GET", path: "/collection/by-name/:canvas_name", scope: "user",
+    method: "GET",
+    path: "/collection/by-name/:canvas_name",
+    scope: "user",
     handler: (ctx) => {
-      const c = ctx.store.get<CanvasRow>("SELECT * FROM canvases WHERE owner_user_id = ? AND name = ?", userId(ctx), ctx.params.canvas_name);
+      const c = ctx.store.get<CanvasRow>(
+        "SELECT * FROM canvases WHERE owner_user_id = ? AND name = ?",
+        userId(ctx),
+        ctx.params.canvas_name,
+      );
       if (!c) throw notFound(`You have no canvas named "${ctx.params.canvas_name}"`);
       return full(ctx, c);
     },
   },
   {
-    method: "GET", path: "/collection/exec-env/by-slug/:canvas_name", scope: "environment",
+    method: "GET",
+    path: "/collection/exec-env/by-slug/:canvas_name",
+    scope: "environment",
     handler: (ctx) => {
-      const c = ctx.store.get<CanvasRow>("SELECT * FROM canvases WHERE env_id = ? AND name = ?", envId(ctx), ctx.params.canvas_name);
+      const c = ctx.store.get<CanvasRow>(
+        "SELECT * FROM canvases WHERE env_id = ? AND name = ?",
+        envId(ctx),
+        ctx.params.canvas_name,
+      );
       if (!c) throw notFound(`The team has no canvas named "${ctx.params.canvas_name}"`);
       return full(ctx, c);
     },
   },
   {
-    method: "GET", path: "/collection/by-slug/:username/:canvas_name", scope: "public_or_authorized",
+    method: "GET",
+    path: "/collection/by-slug/:username/:canvas_name",
+    scope: "public_or_authorized",
     handler: (ctx) => {
       const c = byOwnerHandle(ctx, ctx.params.username, ctx.params.canvas_name);
       if (!c || !canReadCanvas(c, ctx.principal)) throw notFound("Canvas not found");
@@ -261,10 +352,22 @@ const routes: RouteDef[] = [
   { method: "POST", path: "/collection/new", scope: "user", handler: create },
   { method: "POST", path: "/collection/by-id/:collection_id", scope: "user", handler: update },
   { method: "DELETE", path: "/collection/by-id/:collection_id", scope: "user", handler: remove },
-  { method: "GET", path: "/collection/public/lite", scope: "public", handler: (ctx) => list(ctx, PUBLIC, [], "lite", false) },
-  { method: "GET", path: "/collection/public", scope: "public", handler: (ctx) => list(ctx, PUBLIC, [], "full", false) },
   {
-    method: "GET", path: "/collection/public/by-id/:collection_id", scope: "public",
+    method: "GET",
+    path: "/collection/public/lite",
+    scope: "public",
+    handler: (ctx) => list(ctx, PUBLIC, [], "lite", false),
+  },
+  {
+    method: "GET",
+    path: "/collection/public",
+    scope: "public",
+    handler: (ctx) => list(ctx, PUBLIC, [], "full", false),
+  },
+  {
+    method: "GET",
+    path: "/collection/public/by-id/:collection_id",
+    scope: "public",
     handler: (ctx) => {
       const c = canvasById(ctx.store, ctx.params.collection_id);
       if (!c || !isPubliclyReadable(c)) throw notFound("Public canvas not found");
@@ -272,7 +375,9 @@ const routes: RouteDef[] = [
     },
   },
   {
-    method: "GET", path: "/collection/public/by-user/:handle/by-name/:canvas_name", scope: "public",
+    method: "GET",
+    path: "/collection/public/by-user/:handle/by-name/:canvas_name",
+    scope: "public",
     handler: (ctx) => {
       const c = byOwnerHandle(ctx, ctx.params.handle, ctx.params.canvas_name);
       if (!c || !isPubliclyReadable(c)) throw notFound("Public canvas not found");

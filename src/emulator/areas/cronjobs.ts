@@ -95,7 +95,12 @@ export function nextDue(s: Schedule, afterMs: number, untilMs: number): number |
   const hours = s.hour.length ? [...new Set(s.hour)].sort((a, b) => a - b) : Array.from({ length: 24 }, (_, h) => h);
   for (let day = Math.floor(afterMs / DAY_MS) * DAY_MS; day <= untilMs; day += DAY_MS) {
     const d = new Date(day);
-    if (!allows(s.month, d.getUTCMonth() + 1) || !allows(s.day_of_month, d.getUTCDate()) || !allows(s.day_of_week, d.getUTCDay())) continue;
+    if (
+      !allows(s.month, d.getUTCMonth() + 1) ||
+      !allows(s.day_of_month, d.getUTCDate()) ||
+      !allows(s.day_of_week, d.getUTCDay())
+    )
+      continue;
     for (const h of hours) {
       const t = day + h * 3_600_000 + minute * 60_000;
       if (t > untilMs) return undefined;
@@ -148,7 +153,8 @@ function startRun(store: Store, c: CronRow, at: Date, who?: Principal): JobRow {
     udfId: c.udf_id,
     udfArgs: parseJson<Record<string, unknown> | null>(c.udf_args, null),
     at,
-    failReason: u && u.env_id === c.env_id ? undefined : `UDF ${c.udf_id} no longer exists in this execution environment`,
+    failReason:
+      u && u.env_id === c.env_id ? undefined : `UDF ${c.udf_id} no longer exists in this execution environment`,
   });
   const stamp = at.toISOString();
   store.run("UPDATE cronjobs SET last_run = ? WHERE id = ? AND (last_run IS NULL OR last_run < ?)", stamp, c.id, stamp);
@@ -174,7 +180,9 @@ function create(ctx: RequestContext) {
   const body = parseBody(ctx, CreateBody);
   const env = ctx.store.get<{ name: string; billing: number }>("SELECT name, billing FROM envs WHERE id = ?", p.envId);
   if (!env || env.billing !== 1) {
-    throw forbidden(`Team ${env?.name ?? p.envId} has no billing enabled; cronjobs run on batch compute, which requires billing`);
+    throw forbidden(
+      `Team ${env?.name ?? p.envId} has no billing enabled; cronjobs run on batch compute, which requires billing`,
+    );
   }
   requireUdf(ctx.store, body.udf, p.envId);
   const id = newId();
@@ -182,9 +190,20 @@ function create(ctx: RequestContext) {
   ctx.store.run(
     `INSERT INTO cronjobs (id, env_id, name, description, enabled, minute, hour, day_of_month, month, day_of_week, udf_id, udf_args,
        last_run, last_checked_ms, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, NULL, ?, ?)`,
-    id, p.envId, body.name, body.description ?? null, body.enabled, JSON.stringify(body.minute), JSON.stringify(body.hour),
-    JSON.stringify(body.day_of_month), JSON.stringify(body.month), JSON.stringify(body.day_of_week), body.udf,
-    body.udf_args == null ? null : JSON.stringify(body.udf_args), now.getTime(), now.toISOString(),
+    id,
+    p.envId,
+    body.name,
+    body.description ?? null,
+    body.enabled,
+    JSON.stringify(body.minute),
+    JSON.stringify(body.hour),
+    JSON.stringify(body.day_of_month),
+    JSON.stringify(body.month),
+    JSON.stringify(body.day_of_week),
+    body.udf,
+    body.udf_args == null ? null : JSON.stringify(body.udf_args),
+    now.getTime(),
+    now.toISOString(),
   );
   return cronjobJson(cronById(ctx.store, id)!);
 }
@@ -203,11 +222,13 @@ function update(ctx: RequestContext) {
     if (body[k] !== undefined) sets.push([k, JSON.stringify(body[k])]);
   }
   if (body.udf !== undefined) sets.push(["udf_id", body.udf]);
-  if (body.udf_args !== undefined) sets.push(["udf_args", body.udf_args === null ? null : JSON.stringify(body.udf_args)]);
+  if (body.udf_args !== undefined)
+    sets.push(["udf_args", body.udf_args === null ? null : JSON.stringify(body.udf_args)]);
   sets.push(["last_checked_ms", now]);
   ctx.store.run(
     `UPDATE cronjobs SET ${sets.map(([k]) => `${k} = ?`).join(", ")} WHERE id = ?`,
-    ...(sets.map(([, v]) => v) as (string | number | null)[]), c.id,
+    ...(sets.map(([, v]) => v) as (string | number | null)[]),
+    c.id,
   );
   return cronjobJson(cronById(ctx.store, c.id)!);
 }
@@ -217,7 +238,8 @@ export const cronjobsArea: Area = {
   ddl: JOBS_DDL + DDL,
   tick: (env) => {
     const now = env.clock.now().getTime();
-    for (const c of env.store.all<CronRow>("SELECT * FROM cronjobs ORDER BY created_at, id")) catchUp(env.store, c, now);
+    for (const c of env.store.all<CronRow>("SELECT * FROM cronjobs ORDER BY created_at, id"))
+      catchUp(env.store, c, now);
   },
   routes: [
     {
@@ -225,7 +247,9 @@ export const cronjobsArea: Area = {
       path: "/cronjob/get-self",
       scope: "user_or_environment",
       handler: (ctx) =>
-        ctx.store.all<CronRow>("SELECT * FROM cronjobs WHERE env_id = ? ORDER BY created_at, id", caller(ctx).envId).map(cronjobJson),
+        ctx.store
+          .all<CronRow>("SELECT * FROM cronjobs WHERE env_id = ? ORDER BY created_at, id", caller(ctx).envId)
+          .map(cronjobJson),
     },
     {
       method: "GET",
@@ -233,10 +257,19 @@ export const cronjobsArea: Area = {
       scope: "user_or_environment",
       handler: (ctx) =>
         ctx.store
-          .all<CronRow>("SELECT * FROM cronjobs WHERE env_id = ? AND udf_id = ? ORDER BY created_at, id", caller(ctx).envId, ctx.params.udf_id)
+          .all<CronRow>(
+            "SELECT * FROM cronjobs WHERE env_id = ? AND udf_id = ? ORDER BY created_at, id",
+            caller(ctx).envId,
+            ctx.params.udf_id,
+          )
           .map(cronjobJson),
     },
-    { method: "GET", path: "/cronjob/by-id/:cronjob_id", scope: "user_or_environment", handler: (ctx) => cronjobJson(ownCron(ctx)) },
+    {
+      method: "GET",
+      path: "/cronjob/by-id/:cronjob_id",
+      scope: "user_or_environment",
+      handler: (ctx) => cronjobJson(ownCron(ctx)),
+    },
     { method: "POST", path: "/cronjob/create", scope: "user_or_environment", handler: create },
     { method: "POST", path: "/cronjob/by-id/:cronjob_id", scope: "user_or_environment", handler: update },
     {

@@ -10,5 +10,13 @@ import { answerDatasetQuery } from "../datasets/dataset-query";
 export const datasetsArea: Area = {
   name: "datasets",
   ddl: DATASETS_DDL,
-  routes: [{ method: "GET", path: "/h3/query", scope: "public_or_authorized", repeatable: ["columns"], handler: answerDatasetQuery }],
+  routes: [
+    {
+      method: "GET",
+      path: "/h3/query",
+      scope: "public_or_authorized",
+      repeatable: ["columns"],
+      handler: answerDatasetQuery,
+    },
+  ],
 };

@@ -43,13 +43,20 @@ CREATE TABLE IF NOT EXISTS realtime_usage (
 `;
 
 /** Adds to an environment's counters for the day of `at` (UTC). For the real-time run endpoints. */
-export function recordRealtimeUsage(store: Store, envId: string, at: Date, delta: Partial<Record<UsageCounter, number>>): void {
+export function recordRealtimeUsage(
+  store: Store,
+  envId: string,
+  at: Date,
+  delta: Partial<Record<UsageCounter, number>>,
+): void {
   const day = at.toISOString().slice(0, 10);
   const values = USAGE_COUNTERS.map((c) => Math.trunc(delta[c] ?? 0));
   store.run(
     `INSERT INTO realtime_usage (env_id, day, ${USAGE_COUNTERS.join(", ")}) VALUES (?, ?, ${USAGE_COUNTERS.map(() => "?").join(", ")})
      ON CONFLICT (env_id, day) DO UPDATE SET ${USAGE_COUNTERS.map((c) => `${c} = ${c} + excluded.${c}`).join(", ")}`,
-    envId, day, ...values,
+    envId,
+    day,
+    ...values,
   );
 }
 
@@ -63,13 +70,19 @@ interface ServiceAccountRow {
   created_at: string;
 }
 
-const saJson = (r: ServiceAccountRow) => ({ id: r.id, execution_environment_id: r.env_id, name: r.name, created_at: r.created_at });
+const saJson = (r: ServiceAccountRow) => ({
+  id: r.id,
+  execution_environment_id: r.env_id,
+  name: r.name,
+  created_at: r.created_at,
+});
 
 /** A service account of the caller's environment; another team's is invisible (404). */
 function ownAccount(ctx: RequestContext): ServiceAccountRow {
   const row = ctx.store.get<ServiceAccountRow>(
     "SELECT id, env_id, name, created_at FROM service_accounts WHERE id = ? AND env_id = ?",
-    ctx.params.id, caller(ctx).envId,
+    ctx.params.id,
+    caller(ctx).envId,
   );
   if (!row) throw notFound("Service account not found");
   return row;
@@ -90,9 +103,13 @@ export const environmentArea: Area = {
         const env = ctx.store.get<{ id: string; name: string }>("SELECT id, name FROM envs WHERE id = ?", envId);
         if (!env) throw notFound("Execution environment not found");
         const users = ctx.store.all<{ id: string; name: string; handle: string | null; email: string | null }>(
-          "SELECT id, name, handle, email FROM users WHERE env_id = ? ORDER BY id", envId,
+          "SELECT id, name, handle, email FROM users WHERE env_id = ? ORDER BY id",
+          envId,
         );
-        const buckets = ctx.store.all<{ url: string; public_read: number }>("SELECT url, public_read FROM buckets WHERE env_id = ? ORDER BY url", envId);
+        const buckets = ctx.store.all<{ url: string; public_read: number }>(
+          "SELECT url, public_read FROM buckets WHERE env_id = ? ORDER BY url",
+          envId,
+        );
         return {
           id: env.id,
           name: env.name,
@@ -110,12 +127,20 @@ export const environmentArea: Area = {
         const envId = caller(ctx).envId;
         const prefix = ctx.query.get("date_prefix");
         if (prefix !== null && !DATE_PREFIX.test(prefix)) {
-          throw invalid("query", "date_prefix", "date_prefix must be YYYY, YYYY-MM or YYYY-MM-DD", "string_pattern_mismatch");
+          throw invalid(
+            "query",
+            "date_prefix",
+            "date_prefix must be YYYY, YYYY-MM or YYYY-MM-DD",
+            "string_pattern_mismatch",
+          );
         }
         const sums = USAGE_COUNTERS.map((c) => `COALESCE(SUM(${c}), 0) AS ${c}`).join(", ");
         const row = ctx.store.get<Record<UsageCounter, number>>(
           `SELECT ${sums} FROM realtime_usage WHERE env_id = ? AND (? IS NULL OR substr(day, 1, length(?)) = ?)`,
-          envId, prefix, prefix, prefix,
+          envId,
+          prefix,
+          prefix,
+          prefix,
         )!;
         const out: Record<string, number | string | null> = {};
         for (const c of USAGE_COUNTERS) out[c] = Number(row[c]);

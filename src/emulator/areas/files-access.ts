@@ -63,13 +63,18 @@ export function firstBucket(ctx: RequestContext, envId: string): StoragePath {
  */
 export function checkClientId(ctx: RequestContext, clientId: string | undefined): void {
   if (clientId === undefined || !ctx.principal) return;
-  const row = ctx.store.get("SELECT client_id FROM realtime_instances WHERE client_id = ? AND env_id = ?", clientId, ctx.principal.envId);
+  const row = ctx.store.get(
+    "SELECT client_id FROM realtime_instances WHERE client_id = ? AND env_id = ?",
+    clientId,
+    ctx.principal.envId,
+  );
   if (!row) throw notFound(`Real-time instance "${clientId}" not found in this execution environment`);
 }
 
 /** An object path (not a folder), or 422 at `loc`. */
 export function requireObjectKey(p: StoragePath, where = "query", loc: (string | number)[] = ["path"]): StoragePath {
-  if (isFolderKey(p.key)) throw invalid(where, loc, "The path must name an object, not a folder (it ends with / or names only the bucket)");
+  if (isFolderKey(p.key))
+    throw invalid(where, loc, "The path must name an object, not a folder (it ends with / or names only the bucket)");
   return p;
 }
 
@@ -87,7 +92,8 @@ export function pathQuery<S extends z.ZodObject>(ctx: RequestContext, schema: S)
 export function extensionOf(ext: string | undefined): string {
   if (ext === undefined || ext === "") return "";
   const e = ext.replace(/^\./, "");
-  if (!/^[A-Za-z0-9]{1,16}$/.test(e)) throw invalid("query", "extension", "The extension must be 1 to 16 letters or digits, such as parquet or csv");
+  if (!/^[A-Za-z0-9]{1,16}$/.test(e))
+    throw invalid("query", "extension", "The extension must be 1 to 16 letters or digits, such as parquet or csv");
   return `.${e}`;
 }
 

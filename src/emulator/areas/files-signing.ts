@@ -23,7 +23,16 @@ import { objectUrl, parseStoragePath } from "../object-store";
 import { bytes, caller, noContent, parseBody, parseQuery, q, type RequestContext, type RouteDef } from "../route";
 import { signGetUrl, signPostPolicy, verifyGetUrl, verifyPostPolicy } from "../signed-urls";
 import {
-  PathQuery, bucketOf, checkClientId, firstBucket, objects, pathQuery, readableBucket, requireObjectKey, tempPath, writableBucket,
+  PathQuery,
+  bucketOf,
+  checkClientId,
+  firstBucket,
+  objects,
+  pathQuery,
+  readableBucket,
+  requireObjectKey,
+  tempPath,
+  writableBucket,
 } from "./files-access";
 
 /** The emulated AWS account of the platform's roles. */
@@ -45,7 +54,13 @@ function signUpload(ctx: RequestContext) {
   const { q: query, p } = pathQuery(ctx, SignUploadQuery);
   requireObjectKey(p);
   writableBucket(ctx, p);
-  return signPostPolicy(ctx.env.origin, ctx.env.keys, p, { contentLength: query.content_length, contentType: query.content_type }, ctx.now());
+  return signPostPolicy(
+    ctx.env.origin,
+    ctx.env.keys,
+    p,
+    { contentLength: query.content_length, contentType: query.content_type },
+    ctx.now(),
+  );
 }
 
 const SignTempQuery = z.object({
@@ -59,7 +74,13 @@ function signUploadTemp(ctx: RequestContext) {
   const query = parseQuery(ctx, SignTempQuery);
   checkClientId(ctx, query.client_id);
   const p = tempPath(ctx, query.extension);
-  const signed_post = signPostPolicy(ctx.env.origin, ctx.env.keys, p, { contentLength: query.content_length, contentType: query.content_type }, ctx.now());
+  const signed_post = signPostPolicy(
+    ctx.env.origin,
+    ctx.env.keys,
+    p,
+    { contentLength: query.content_length, contentType: query.content_type },
+    ctx.now(),
+  );
   return { signed_post, storage_url: objectUrl(p) };
 }
 
@@ -72,7 +93,8 @@ function resolve(ctx: RequestContext): string {
   let path = input.path;
   const alias = /^svc:\/\/(.*)$/s.exec(path);
   if (alias) {
-    if (!ctx.principal) throw unauthorized("svc:// paths name the caller's own bucket; credentials are required to resolve them");
+    if (!ctx.principal)
+      throw unauthorized("svc:// paths name the caller's own bucket; credentials are required to resolve them");
     path = `${objectUrl(firstBucket(ctx, ctx.principal.envId))}${alias[1]}`;
   }
   const p = parseStoragePath(path, ["path"], fromBody ? "body" : "query");
@@ -83,9 +105,15 @@ function resolve(ctx: RequestContext): string {
 const IamQuery = z.object({ bucket_name: z.string() });
 
 function iamPolicy(ctx: RequestContext) {
-  const name = parseQuery(ctx, IamQuery).bucket_name.replace(/^s3:\/\//, "").replace(/\/+$/, "");
+  const name = parseQuery(ctx, IamQuery)
+    .bucket_name.replace(/^s3:\/\//, "")
+    .replace(/\/+$/, "");
   if (!/^[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]$/.test(name)) {
-    throw invalid("query", "bucket_name", "Not a valid S3 bucket name: 3 to 63 lowercase letters, digits, dots or hyphens");
+    throw invalid(
+      "query",
+      "bucket_name",
+      "Not a valid S3 bucket name: 3 to 63 lowercase letters, digits, dots or hyphens",
+    );
   }
   const envId = caller(ctx).envId;
   const role = (kind: string) => `arn:aws:iam::${PLATFORM_AWS_ACCOUNT}:role/svc-${kind}-${envId}`;
@@ -119,9 +147,15 @@ function acceptUpload(ctx: RequestContext) {
   if (scheme !== "s3" && scheme !== "gs") throw notFound(`Unknown storage scheme "${scheme}"`);
   const { fields, files } = splitForm(parseMultipartSync(ctx.rawBody, ctx.headers["content-type"]));
   const file = files.get("file");
-  if (!file) throw badRequest("The upload form has no file part named \"file\"; it must come after the policy fields");
+  if (!file) throw badRequest('The upload form has no file part named "file"; it must come after the policy fields');
   const target = { scheme, bucket } as const;
-  const { key, contentType } = verifyPostPolicy(ctx.env.keys, target, fields, { size: file.data.length, contentType: file.contentType }, ctx.now());
+  const { key, contentType } = verifyPostPolicy(
+    ctx.env.keys,
+    target,
+    fields,
+    { size: file.data.length, contentType: file.contentType },
+    ctx.now(),
+  );
   const p = requireObjectKey(parseStoragePath(`${scheme}://${bucket}/${key}`, ["key"], "body"), "body", ["key"]);
   if (!bucketOf(ctx, p)) throw notFound(`Bucket ${scheme}://${bucket} not found`);
   objects(ctx).write(p, Buffer.from(file.data), contentType, ctx.now());
@@ -135,5 +169,12 @@ export const signingRoutes: RouteDef[] = [
   { method: "POST", path: "/files/resolve", scope: "public_or_authorized", handler: resolve },
   { method: "GET", path: "/files/s3-iam-policy", scope: "environment", handler: iamPolicy },
   { method: "GET", path: "/objects", scope: "public", host: "internal", handler: serveObject },
-  { method: "POST", path: "/upload/:scheme/:bucket", scope: "public", host: "internal", body: "raw", handler: acceptUpload },
+  {
+    method: "POST",
+    path: "/upload/:scheme/:bucket",
+    scope: "public",
+    host: "internal",
+    body: "raw",
+    handler: acceptUpload,
+  },
 ];

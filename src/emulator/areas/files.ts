@@ -22,7 +22,14 @@ import { OBJECTS_DDL, type StoragePath, isFolderKey, objectUrl, parseStoragePath
 import { parseQuery, redirect, type RequestContext } from "../route";
 import { signGetUrl } from "../signed-urls";
 import {
-  PathQuery, checkClientId, objects, pathQuery, readableBucket, requireObjectKey, tempPath, writableBucket,
+  PathQuery,
+  checkClientId,
+  objects,
+  pathQuery,
+  readableBucket,
+  requireObjectKey,
+  tempPath,
+  writableBucket,
 } from "./files-access";
 import { signingRoutes } from "./files-signing";
 
@@ -44,7 +51,15 @@ function listDetails(ctx: RequestContext) {
   const store = objects(ctx);
   const single = store.stat(p);
   if (single) {
-    return [{ url: objectUrl(p), file_name: p.key.split("/").pop()!, is_directory: false, size: single.size, last_modified: single.lastModified.toISOString() }];
+    return [
+      {
+        url: objectUrl(p),
+        file_name: p.key.split("/").pop()!,
+        is_directory: false,
+        size: single.size,
+        last_modified: single.lastModified.toISOString(),
+      },
+    ];
   }
   const folder = folderOf(p);
   const files: Record<string, unknown>[] = [];
@@ -53,7 +68,13 @@ function listDetails(ctx: RequestContext) {
     const rest = o.key.slice(folder.key.length);
     const slash = rest.indexOf("/");
     if (slash < 0) {
-      files.push({ url: objectUrl({ ...p, key: o.key }), file_name: rest, is_directory: false, size: o.size, last_modified: o.lastModified.toISOString() });
+      files.push({
+        url: objectUrl({ ...p, key: o.key }),
+        file_name: rest,
+        is_directory: false,
+        size: o.size,
+        last_modified: o.lastModified.toISOString(),
+      });
     } else {
       const name = rest.slice(0, slash);
       const seen = dirs.get(name);
@@ -61,9 +82,15 @@ function listDetails(ctx: RequestContext) {
     }
   }
   const dirEntries = [...dirs].map(([name, last]) => ({
-    url: objectUrl({ ...p, key: `${folder.key}${name}/` }), file_name: name, is_directory: true, size: 0, last_modified: last.toISOString(),
+    url: objectUrl({ ...p, key: `${folder.key}${name}/` }),
+    file_name: name,
+    is_directory: true,
+    size: 0,
+    last_modified: last.toISOString(),
   }));
-  return [...dirEntries, ...files].sort((a, b) => (String(a.file_name) < String(b.file_name) ? -1 : String(a.file_name) > String(b.file_name) ? 1 : 0));
+  return [...dirEntries, ...files].sort((a, b) =>
+    String(a.file_name) < String(b.file_name) ? -1 : String(a.file_name) > String(b.file_name) ? 1 : 0,
+  );
 }
 
 function get(ctx: RequestContext) {
@@ -91,7 +118,11 @@ function upload(ctx: RequestContext): string {
   return objectUrl(p);
 }
 
-const TempQuery = z.object({ extension: z.string().optional(), content_type: z.string().optional(), client_id: z.string().optional() });
+const TempQuery = z.object({
+  extension: z.string().optional(),
+  content_type: z.string().optional(),
+  client_id: z.string().optional(),
+});
 
 function uploadTemp(ctx: RequestContext): string {
   const query = parseQuery(ctx, TempQuery);
@@ -105,7 +136,8 @@ const GcsQuery = z.object({ path: z.string(), client_id: z.string() });
 
 function uploadGcs(ctx: RequestContext) {
   const { p: given } = pathQuery(ctx, GcsQuery);
-  if (given.scheme !== "gs") throw invalid("query", "path", "upload-gcs writes gs:// paths only; use /files/upload for s3://");
+  if (given.scheme !== "gs")
+    throw invalid("query", "path", "upload-gcs writes gs:// paths only; use /files/upload for s3://");
   const { fields, files } = splitForm(parseMultipartSync(ctx.rawBody, ctx.headers["content-type"]));
   const part = files.get("file_name");
   if (!part && fields.file_name === undefined) throw invalid("body", "file_name", "Field required", "missing");

@@ -23,7 +23,21 @@
 import { z } from "zod";
 import type { Area } from "../area";
 import { badRequest, forbidden, notFound } from "../http-error";
-import { DEFAULTS, advanceJob, advanceOpenJobs, cancelJob, configHash, jobById, jobInEnv, jobRecord, jobResults, JOBS_DDL, runSummary, submitJob, type JobRow } from "../job-engine";
+import {
+  DEFAULTS,
+  advanceJob,
+  advanceOpenJobs,
+  cancelJob,
+  configHash,
+  jobById,
+  jobInEnv,
+  jobRecord,
+  jobResults,
+  JOBS_DDL,
+  runSummary,
+  submitJob,
+  type JobRow,
+} from "../job-engine";
 import { checkRunConfig } from "../job-udf-run";
 import { bytes, caller, parseBody, parseQuery, q, redirect, type RequestContext } from "../route";
 
@@ -57,7 +71,9 @@ function submit(ctx: RequestContext) {
     const since = now.getTime() - body.cache_max_age * 1000;
     const candidates = ctx.store.all<JobRow>(
       "SELECT * FROM jobs WHERE env_id = ? AND config_hash = ? AND submitted_ms >= ? ORDER BY submitted_ms DESC, rowid DESC",
-      p.envId, configHash(body.config), since,
+      p.envId,
+      configHash(body.config),
+      since,
     );
     for (const c of candidates) {
       const j = advanceJob(ctx.env, c, now);
@@ -84,13 +100,19 @@ function page(ctx: RequestContext, where: string, id: string) {
   const { skip, limit } = parseQuery(ctx, Page);
   advanceOpenJobs(ctx.env, ctx.now(), caller(ctx).envId);
   return ctx.store
-    .all<JobRow>(`SELECT * FROM jobs WHERE ${where} = ? ORDER BY submitted_ms DESC, rowid DESC LIMIT ? OFFSET ?`, id, limit, skip)
+    .all<JobRow>(
+      `SELECT * FROM jobs WHERE ${where} = ? ORDER BY submitted_ms DESC, rowid DESC LIMIT ? OFFSET ?`,
+      id,
+      limit,
+      skip,
+    )
     .map(jobRecord);
 }
 
 function logJob(ctx: RequestContext, region: string | undefined): JobRow {
   const j = envJob(ctx);
-  if (region !== undefined && region !== j.region) throw notFound(`No logs for job ${j.id} in region ${region}; the job runs in ${j.region}`);
+  if (region !== undefined && region !== j.region)
+    throw notFound(`No logs for job ${j.id} in region ${region}; the job runs in ${j.region}`);
   return j;
 }
 
@@ -112,9 +134,19 @@ export const jobsArea: Area = {
       body: "none",
       handler: (ctx) => runSummary(cancelJob(ctx.env, envJob(ctx), ctx.now())),
     },
-    { method: "GET", path: "/run/by-id/:job_id/results", scope: "environment", handler: (ctx) => jobResults(ctx.env, envJob(ctx)) },
+    {
+      method: "GET",
+      path: "/run/by-id/:job_id/results",
+      scope: "environment",
+      handler: (ctx) => jobResults(ctx.env, envJob(ctx)),
+    },
     { method: "GET", path: "/job/self", scope: "user", handler: (ctx) => page(ctx, "user_id", caller(ctx).userId!) },
-    { method: "GET", path: "/job/my-execution-env", scope: "environment", handler: (ctx) => page(ctx, "env_id", caller(ctx).envId) },
+    {
+      method: "GET",
+      path: "/job/my-execution-env",
+      scope: "environment",
+      handler: (ctx) => page(ctx, "env_id", caller(ctx).envId),
+    },
     { method: "GET", path: "/job/by-id/:job_id", scope: "environment", handler: (ctx) => jobRecord(envJob(ctx)) },
     {
       method: "GET",
@@ -129,7 +161,9 @@ export const jobsArea: Area = {
         if (Buffer.byteLength(j.config) > INLINE_CONFIG_MAX) {
           const expires = ctx.now().getTime() + SIGNED_URL_MS;
           const sig = configSignature(ctx, j.id, expires);
-          return redirect(`${ctx.env.origin}/_emulator/job-config/${encodeURIComponent(j.id)}?expires=${expires}&sig=${sig}`);
+          return redirect(
+            `${ctx.env.origin}/_emulator/job-config/${encodeURIComponent(j.id)}?expires=${expires}&sig=${sig}`,
+          );
         }
         return bytes(200, j.config, "application/json");
       },
@@ -157,7 +191,10 @@ export const jobsArea: Area = {
       scope: "environment",
       handler: (ctx) => {
         const j = envJob(ctx);
-        return ctx.store.all("SELECT id, job_id, job_status, job_status_description, date_updated FROM job_events WHERE job_id = ? ORDER BY id", j.id);
+        return ctx.store.all(
+          "SELECT id, job_id, job_status, job_status_description, date_updated FROM job_events WHERE job_id = ? ORDER BY id",
+          j.id,
+        );
       },
     },
     {
@@ -169,7 +206,8 @@ export const jobsArea: Area = {
         const j = logJob(ctx, query.region);
         return ctx.store.all(
           "SELECT timestamp_ms, message FROM job_logs WHERE job_id = ? AND timestamp_ms > ? ORDER BY timestamp_ms, id",
-          j.id, query.since_ms ?? Number.MIN_SAFE_INTEGER,
+          j.id,
+          query.since_ms ?? Number.MIN_SAFE_INTEGER,
         );
       },
     },
@@ -182,7 +220,8 @@ export const jobsArea: Area = {
         const j = logJob(ctx, query.region);
         return ctx.store.all(
           "SELECT timestamp_ms, message FROM job_logs WHERE job_id = ? ORDER BY timestamp_ms DESC, id DESC LIMIT ?",
-          j.id, query.limit,
+          j.id,
+          query.limit,
         );
       },
     },

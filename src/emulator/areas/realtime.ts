@@ -31,7 +31,11 @@ export { clearUdfCache, type Tile };
 
 /** A real-time instance of the caller's environment, or 404 (another team's instance is invisible). */
 function ownInstance(ctx: RequestContext, p: Principal): void {
-  const row = ctx.store.get("SELECT client_id FROM realtime_instances WHERE client_id = ? AND env_id = ?", ctx.params.client_id, p.envId);
+  const row = ctx.store.get(
+    "SELECT client_id FROM realtime_instances WHERE client_id = ? AND env_id = ?",
+    ctx.params.client_id,
+    p.envId,
+  );
   if (!row) throw notFound("Real-time instance not found");
 }
 
@@ -54,14 +58,21 @@ function tileFromQuery(ctx: RequestContext): Tile | undefined {
     const missing = (["z", "x", "y"] as const).filter((k) => q[k] === undefined);
     throw new HttpError(
       422,
-      missing.map((k) => ({ loc: ["query", k], msg: "z, x and y must be given together (all three or none)", type: "missing" })),
+      missing.map((k) => ({
+        loc: ["query", k],
+        msg: "z, x and y must be given together (all three or none)",
+        type: "missing",
+      })),
     );
   }
   return { z: q.z!, x: q.x!, y: q.y! };
 }
 
 const BatchBody = z.object({
-  tiles: z.array(z.object({ z: coord(), x: coord(), y: coord() })).min(1).max(MAX_BATCH_TILES),
+  tiles: z
+    .array(z.object({ z: coord(), x: coord(), y: coord() }))
+    .min(1)
+    .max(MAX_BATCH_TILES),
 });
 
 const RunBody = z.object({
@@ -78,7 +89,8 @@ export function tileFromPath(params: Record<string, string>): RunTile {
   const issues: ValidationIssue[] = [];
   const read = (k: "z" | "x" | "y", max: number) => {
     const n = /^\d+$/.test(params[k]) ? Number(params[k]) : NaN;
-    if (!(n <= max)) issues.push({ loc: ["path", k], msg: `${k} must be a whole number from 0 to ${max}`, type: "value_error" });
+    if (!(n <= max))
+      issues.push({ loc: ["path", k], msg: `${k} must be a whole number from 0 to ${max}`, type: "value_error" });
     return n;
   };
   const zoom = read("z", MAX_ZOOM);
@@ -95,7 +107,13 @@ function run(ctx: RequestContext, tile: RunTile | undefined) {
   const body = parseBody(ctx, RunBody);
   ownInstance(ctx, p);
   const target = parseStepConfig(ctx.store, p, body.step_config);
-  return serveRun(ctx.env, { envId: p.envId, target, tile, format: body.format ?? "json", requestMaxAgeS: query.cache_max_age });
+  return serveRun(ctx.env, {
+    envId: p.envId,
+    target,
+    tile,
+    format: body.format ?? "json",
+    requestMaxAgeS: query.cache_max_age,
+  });
 }
 
 export const realtimeArea: Area = {
@@ -140,7 +158,12 @@ export const realtimeArea: Area = {
         return { udf_id: udfId, tiles_requested: unique.size, objects_deleted: deleted };
       },
     },
-    { method: "POST", path: "/realtime/:client_id/api/v1/run/udf", scope: "user_or_environment", handler: (ctx) => run(ctx, undefined) },
+    {
+      method: "POST",
+      path: "/realtime/:client_id/api/v1/run/udf",
+      scope: "user_or_environment",
+      handler: (ctx) => run(ctx, undefined),
+    },
     {
       method: "POST",
       path: "/realtime/:client_id/api/v1/run/udf/tiles/:z/:x/:y",

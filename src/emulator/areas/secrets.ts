@@ -38,7 +38,8 @@ function owner(ctx: RequestContext): string {
 /** The key from the path, checked like the body's key. */
 function pathKey(ctx: RequestContext): string {
   const key = ctx.params.key;
-  if (key.length > MAX_KEY_LENGTH) throw invalid("path", "key", `Should have at most ${MAX_KEY_LENGTH} characters`, "string_too_long");
+  if (key.length > MAX_KEY_LENGTH)
+    throw invalid("path", "key", `Should have at most ${MAX_KEY_LENGTH} characters`, "string_too_long");
   return key;
 }
 
@@ -58,7 +59,10 @@ export const secretsArea: Area = {
       scope: "user",
       handler: (ctx) => {
         const userId = owner(ctx);
-        const rows = ctx.store.all<{ key: string }>("SELECT key FROM user_secrets WHERE user_id = ? ORDER BY key", userId);
+        const rows = ctx.store.all<{ key: string }>(
+          "SELECT key FROM user_secrets WHERE user_id = ? ORDER BY key",
+          userId,
+        );
         return { secrets: rows.map((r) => r.key) };
       },
     },
@@ -69,7 +73,11 @@ export const secretsArea: Area = {
       handler: (ctx) => {
         const userId = owner(ctx);
         const key = pathKey(ctx);
-        const row = ctx.store.get<{ value_enc: string }>("SELECT value_enc FROM user_secrets WHERE user_id = ? AND key = ?", userId, key);
+        const row = ctx.store.get<{ value_enc: string }>(
+          "SELECT value_enc FROM user_secrets WHERE user_id = ? AND key = ?",
+          userId,
+          key,
+        );
         if (!row) throw absent(key);
         return { key, value: ctx.env.keys.decrypt(row.value_enc) };
       },
@@ -82,12 +90,18 @@ export const secretsArea: Area = {
         const userId = owner(ctx);
         const input = parseBody(ctx, CreateSecret);
         if (exists(ctx, userId, input.key)) {
-          throw conflict(`A secret with key "${input.key}" already exists; use PUT /secrets/self/user/{key} to change its value`);
+          throw conflict(
+            `A secret with key "${input.key}" already exists; use PUT /secrets/self/user/{key} to change its value`,
+          );
         }
         const now = ctx.now().toISOString();
         ctx.store.run(
           "INSERT INTO user_secrets (user_id, key, value_enc, created_at, updated_at) VALUES (?, ?, ?, ?, ?)",
-          userId, input.key, ctx.env.keys.encrypt(input.value), now, now,
+          userId,
+          input.key,
+          ctx.env.keys.encrypt(input.value),
+          now,
+          now,
         );
         return json(201, { key: input.key });
       },
@@ -104,7 +118,11 @@ export const secretsArea: Area = {
         ctx.store.run(
           `INSERT INTO user_secrets (user_id, key, value_enc, created_at, updated_at) VALUES (?, ?, ?, ?, ?)
            ON CONFLICT (user_id, key) DO UPDATE SET value_enc = excluded.value_enc, updated_at = excluded.updated_at`,
-          userId, key, ctx.env.keys.encrypt(input.value), now, now,
+          userId,
+          key,
+          ctx.env.keys.encrypt(input.value),
+          now,
+          now,
         );
         return { key };
       },

@@ -104,7 +104,9 @@ function sameSecret(a: string, b: string): boolean {
 export function checkPasscode(ctx: RequestContext, c: CanvasRow): void {
   if (c.passcode === null || c.passcode === "") return;
   if (ctx.auth.scheme !== "passcode") {
-    throw unauthorized("This canvas is protected by a passcode: send it in the header Authorization: Svc-Canvas-Passcode <passcode>");
+    throw unauthorized(
+      "This canvas is protected by a passcode: send it in the header Authorization: Svc-Canvas-Passcode <passcode>",
+    );
   }
   if (!sameSecret(ctx.auth.credential, c.passcode)) throw unauthorized("The canvas passcode is incorrect");
 }
@@ -116,7 +118,9 @@ export function checkPasscode(ctx: RequestContext, c: CanvasRow): void {
 export function checkSessionToken(ctx: RequestContext, c: CanvasRow): void {
   const session = ctx.query.get("svc_session_token");
   if (!session) {
-    throw unauthorized("This canvas is shared with its team only: a session token is required in the query parameter svc_session_token");
+    throw unauthorized(
+      "This canvas is shared with its team only: a session token is required in the query parameter svc_session_token",
+    );
   }
   if (!c.share_token) throw unauthorized("The session token is invalid, expired or revoked");
   const row = ctx.store.get<{ expires_at: string }>(

@@ -44,16 +44,28 @@ function share(ctx: RequestContext) {
   const input = parseQuery(ctx, ShareQuery);
   const c = ownCanvas(ctx.store, input.collection_id, p);
   if (input.client_id !== undefined) {
-    const inst = ctx.store.get("SELECT client_id FROM realtime_instances WHERE client_id = ? AND env_id = ?", input.client_id, p.envId);
+    const inst = ctx.store.get(
+      "SELECT client_id FROM realtime_instances WHERE client_id = ? AND env_id = ?",
+      input.client_id,
+      p.envId,
+    );
     if (!inst) throw notFound(`Real-time instance "${input.client_id}" is not one of your team's instances`);
   }
   const now = ctx.now().toISOString();
   if (c.share_token === null) {
     if (input.client_id === undefined) {
-      throw badRequest("client_id is required when a canvas is shared for the first time: pass one of your team's real-time instances");
+      throw badRequest(
+        "client_id is required when a canvas is shared for the first time: pass one of your team's real-time instances",
+      );
     }
     const token = newCanvasToken();
-    ctx.store.run("UPDATE canvases SET share_token = ?, share_client_id = ?, last_updated = ? WHERE id = ?", token, input.client_id, now, c.id);
+    ctx.store.run(
+      "UPDATE canvases SET share_token = ?, share_client_id = ?, last_updated = ? WHERE id = ?",
+      token,
+      input.client_id,
+      now,
+      c.id,
+    );
     recordTokenScope(ctx.store, c, token);
   } else {
     const clientId = input.client_id ?? c.share_client_id;
@@ -61,7 +73,13 @@ function share(ctx: RequestContext) {
       // The old token and every session token minted for it stop working at once.
       const token = newCanvasToken();
       forgetCanvasToken(ctx.store, c.id);
-      ctx.store.run("UPDATE canvases SET share_token = ?, share_client_id = ?, last_updated = ? WHERE id = ?", token, clientId, now, c.id);
+      ctx.store.run(
+        "UPDATE canvases SET share_token = ?, share_client_id = ?, last_updated = ? WHERE id = ?",
+        token,
+        clientId,
+        now,
+        c.id,
+      );
       recordTokenScope(ctx.store, c, token);
     } else if (clientId !== c.share_client_id) {
       ctx.store.run("UPDATE canvases SET share_client_id = ?, last_updated = ? WHERE id = ?", clientId, now, c.id);
@@ -76,14 +94,21 @@ function unshare(ctx: RequestContext) {
   const c = ownCanvas(ctx.store, input.collection_id, p);
   if (c.share_token !== null || c.share_client_id !== null) {
     forgetCanvasToken(ctx.store, c.id);
-    ctx.store.run("UPDATE canvases SET share_token = NULL, share_client_id = NULL, last_updated = ? WHERE id = ?", ctx.now().toISOString(), c.id);
+    ctx.store.run(
+      "UPDATE canvases SET share_token = NULL, share_client_id = NULL, last_updated = ? WHERE id = ?",
+      ctx.now().toISOString(),
+      c.id,
+    );
   }
   return canvasJson(ctx.store, reloadCanvas(ctx.store, c.id), "full", p);
 }
 
 /** The UDF's per-UDF shared token: the oldest existing one, or a new one minted under `scope`. */
 function udfSharedToken(store: Store, udfId: string, scope: string, now: Date): string {
-  const row = store.get<{ token: string }>("SELECT token FROM udf_shared_tokens WHERE udf_id = ? ORDER BY created_at, token LIMIT 1", udfId);
+  const row = store.get<{ token: string }>(
+    "SELECT token FROM udf_shared_tokens WHERE udf_id = ? ORDER BY created_at, token LIMIT 1",
+    udfId,
+  );
   return row?.token ?? mintUdfSharedToken(store, udfId, scope, now);
 }
 

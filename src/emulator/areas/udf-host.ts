@@ -27,7 +27,13 @@ import { savedUdfTarget, type RunTarget } from "../realtime/step-config";
 import { bytes, type EmulatorEnv, type RequestContext } from "../route";
 import { describeUdfs, type RunTile, type UdfDescription, type UdfRunFailure } from "../udf-runner";
 import { tileFromPath } from "./realtime";
-import { checkPasscode, checkSessionToken, checkTokenAccess, requireCanvasForToken, tokenScope } from "./session-tokens";
+import {
+  checkPasscode,
+  checkSessionToken,
+  checkTokenAccess,
+  requireCanvasForToken,
+  tokenScope,
+} from "./session-tokens";
 
 /** Query names that are not UDF parameters. */
 const RESERVED = new Set(["format", "svc_session_token", "cache_max_age"]);
@@ -37,7 +43,8 @@ function runParameters(ctx: RequestContext): Record<string, unknown> {
   for (const key of new Set(ctx.query.keys())) if (!RESERVED.has(key)) params[key] = ctx.query.get(key);
   if (ctx.method === "POST" && ctx.jsonBody !== undefined) {
     const b = ctx.jsonBody;
-    if (b === null || typeof b !== "object" || Array.isArray(b)) throw invalid("body", [], "The body must be a JSON object of UDF parameters");
+    if (b === null || typeof b !== "object" || Array.isArray(b))
+      throw invalid("body", [], "The body must be a JSON object of UDF parameters");
     Object.assign(params, b);
   }
   return params;
@@ -45,9 +52,11 @@ function runParameters(ctx: RequestContext): Record<string, unknown> {
 
 function runOptions(ctx: RequestContext): { format: "json" | "csv"; requestMaxAgeS?: number } {
   const format = ctx.query.get("format") ?? "json";
-  if (format !== "json" && format !== "csv") throw invalid("query", "format", "Input should be 'json' or 'csv'", "literal_error");
+  if (format !== "json" && format !== "csv")
+    throw invalid("query", "format", "Input should be 'json' or 'csv'", "literal_error");
   const age = ctx.query.get("cache_max_age");
-  if (age !== null && !/^\d+$/.test(age)) throw invalid("query", "cache_max_age", "Input should be a whole number of seconds", "int_parsing");
+  if (age !== null && !/^\d+$/.test(age))
+    throw invalid("query", "cache_max_age", "Input should be a whole number of seconds", "int_parsing");
   return { format, requestMaxAgeS: age === null ? undefined : Number(age) };
 }
 
@@ -76,7 +85,10 @@ function runByUdfToken(ctx: RequestContext, tile: RunTile | undefined) {
   const c: CanvasRow | undefined = row.collection_id ? canvasById(ctx.store, row.collection_id) : undefined;
   if (c) checkPasscode(ctx, c);
   if (row.token_scope !== "public") {
-    if (!c) throw unauthorized("This UDF is shared with its team only, and it is on no canvas that could issue a session token");
+    if (!c)
+      throw unauthorized(
+        "This UDF is shared with its team only, and it is on no canvas that could issue a session token",
+      );
     checkSessionToken(ctx, c);
   }
   return serve(ctx, row.env_id, row, tile);
@@ -85,20 +97,32 @@ function runByUdfToken(ctx: RequestContext, tile: RunTile | undefined) {
 /** Descriptions kept by code (the oldest go first beyond this). */
 const KEPT_DESCRIPTIONS = 1000;
 
-function rememberDescription(map: Map<string, UdfDescription | UdfRunFailure>, hash: string, d: UdfDescription | UdfRunFailure): void {
+function rememberDescription(
+  map: Map<string, UdfDescription | UdfRunFailure>,
+  hash: string,
+  d: UdfDescription | UdfRunFailure,
+): void {
   map.set(hash, d);
   if (map.size > KEPT_DESCRIPTIONS) map.delete(map.keys().next().value!);
 }
 
 /** Entrypoint descriptions of the canvas's UDFs, from the cache by code or from one Python process. */
-async function describeCanvas(env: EmulatorEnv, targets: (RunTarget | undefined)[]): Promise<{ descriptions: (UdfDescription | UdfRunFailure | undefined)[]; unavailable?: string }> {
+async function describeCanvas(
+  env: EmulatorEnv,
+  targets: (RunTarget | undefined)[],
+): Promise<{ descriptions: (UdfDescription | UdfRunFailure | undefined)[]; unavailable?: string }> {
   const rt = env.realtime;
   const missing = targets.filter((t): t is RunTarget => t !== undefined && !rt.descriptions.has(t.runHash));
   let unavailable: string | undefined;
   if (missing.length) {
     const release = await rt.acquire();
     try {
-      const r = await describeUdfs({ bodies: missing.map((t) => t.body), python: rt.python, timeoutMs: rt.timeLimitMs, signal: rt.signal });
+      const r = await describeUdfs({
+        bodies: missing.map((t) => t.body),
+        python: rt.python,
+        timeoutMs: rt.timeLimitMs,
+        signal: rt.signal,
+      });
       if (r.ok) missing.forEach((t, i) => rememberDescription(rt.descriptions, t.runHash, r.descriptions[i]));
       else unavailable = r.message;
     } finally {
@@ -133,7 +157,12 @@ function canvasDocument(ctx: RequestContext, token: string, kind: "json" | "html
   const session = ctx.query.get("svc_session_token");
   const serverUrl = `${ctx.env.origin}/udf/${encodeURIComponent(token)}`;
   return describeCanvas(ctx.env, targets).then(({ descriptions, unavailable }) => {
-    const documented: DocumentedUdf[] = udfs.map((u, i) => ({ id: u.id, slug: u.slug, description: metadataDescription(u), entrypoint: descriptions[i] }));
+    const documented: DocumentedUdf[] = udfs.map((u, i) => ({
+      id: u.id,
+      slug: u.slug,
+      description: metadataDescription(u),
+      entrypoint: descriptions[i],
+    }));
     const doc = canvasOpenApiDocument({
       canvasName: c.name,
       lastUpdated: c.last_updated,
@@ -155,7 +184,11 @@ function tokenRoot(ctx: RequestContext) {
   if (t.endsWith(".api.json")) return canvasDocument(ctx, t.slice(0, -".api.json".length), "json");
   if (t.endsWith(".api")) return canvasDocument(ctx, t.slice(0, -".api".length), "html");
   if (t.startsWith("fsh_")) return runByUdfToken(ctx, undefined);
-  if (t.startsWith("fc_")) throw new HttpError(404, "Not Found: a canvas token names a UDF by slug (/<canvas_token>/<slug>) or a document (.api.json, .api)");
+  if (t.startsWith("fc_"))
+    throw new HttpError(
+      404,
+      "Not Found: a canvas token names a UDF by slug (/<canvas_token>/<slug>) or a document (.api.json, .api)",
+    );
   throw notFound("Shared UDF token not found");
 }
 
@@ -165,7 +198,13 @@ const udfTokenOnly = (ctx: RequestContext, tile: RunTile | undefined) => {
 };
 
 const both = (path: string, handler: (ctx: RequestContext) => unknown) =>
-  (["GET", "POST"] as const).map((method) => ({ method, path, scope: "by_token" as const, host: "udf" as const, handler }));
+  (["GET", "POST"] as const).map((method) => ({
+    method,
+    path,
+    scope: "by_token" as const,
+    host: "udf" as const,
+    handler,
+  }));
 
 export const udfHostArea: Area = {
   name: "udf-host",

@@ -58,19 +58,40 @@ interface UserRow {
 
 function page(ctx: RequestContext, where: string, param: string) {
   const { skip, limit } = parseQuery(ctx, Paging);
-  const rows = ctx.store.all<UdfRow>(`SELECT * FROM udfs WHERE ${where} ORDER BY created_at, id LIMIT ? OFFSET ?`, param, limit, skip);
+  const rows = ctx.store.all<UdfRow>(
+    `SELECT * FROM udfs WHERE ${where} ORDER BY created_at, id LIMIT ? OFFSET ?`,
+    param,
+    limit,
+    skip,
+  );
   const memo = jsonMemo();
   return rows.map((u) => udfJson(ctx.store, u, undefined, memo));
 }
 
 /** The UDF with `slug` on a canvas, or on an owner's default canvas when `canvasId` is null. */
-function udfBySlug(store: Store, slugValue: string, canvasId: string | null, ownerUserId: string | null = null): UdfRow | undefined {
-  if (canvasId) return store.get<UdfRow>("SELECT * FROM udfs WHERE collection_id = ? AND slug = ?", canvasId, slugValue);
-  return store.get<UdfRow>("SELECT * FROM udfs WHERE collection_id IS NULL AND owner_user_id IS ? AND slug = ?", ownerUserId, slugValue);
+function udfBySlug(
+  store: Store,
+  slugValue: string,
+  canvasId: string | null,
+  ownerUserId: string | null = null,
+): UdfRow | undefined {
+  if (canvasId)
+    return store.get<UdfRow>("SELECT * FROM udfs WHERE collection_id = ? AND slug = ?", canvasId, slugValue);
+  return store.get<UdfRow>(
+    "SELECT * FROM udfs WHERE collection_id IS NULL AND owner_user_id IS ? AND slug = ?",
+    ownerUserId,
+    slugValue,
+  );
 }
 
 /** 409 when `slugValue` is taken on the target canvas (or default canvas), other than by `exceptId`. */
-function assertSlugFree(store: Store, slugValue: string, canvas: CanvasRow | null, ownerUserId: string | null, exceptId?: string): void {
+function assertSlugFree(
+  store: Store,
+  slugValue: string,
+  canvas: CanvasRow | null,
+  ownerUserId: string | null,
+  exceptId?: string,
+): void {
   const clash = udfBySlug(store, slugValue, canvas?.id ?? null, ownerUserId);
   if (clash && clash.id !== exceptId) {
     const where = canvas ? `canvas "${canvas.name}"` : "the default canvas";
@@ -82,7 +103,10 @@ function assertSlugFree(store: Store, slugValue: string, canvas: CanvasRow | nul
 function nextPosition(store: Store, canvasId: string | null, ownerUserId: string | null): number {
   const row = canvasId
     ? store.get<{ p: number | null }>("SELECT MAX(position) AS p FROM udfs WHERE collection_id = ?", canvasId)
-    : store.get<{ p: number | null }>("SELECT MAX(position) AS p FROM udfs WHERE collection_id IS NULL AND owner_user_id IS ?", ownerUserId);
+    : store.get<{ p: number | null }>(
+        "SELECT MAX(position) AS p FROM udfs WHERE collection_id IS NULL AND owner_user_id IS ?",
+        ownerUserId,
+      );
   return row?.p === null || row?.p === undefined ? 0 : row.p + 1;
 }
 
@@ -115,7 +139,11 @@ function udfOfOwner(ctx: RequestContext, owner: UserRow, canvasName: string | un
     if (!u || u.env_id !== p.envId) throw notFound("UDF not found");
     return u;
   }
-  const c = ctx.store.get<CanvasRow>("SELECT * FROM canvases WHERE owner_user_id = ? AND name = ?", owner.id, canvasName);
+  const c = ctx.store.get<CanvasRow>(
+    "SELECT * FROM canvases WHERE owner_user_id = ? AND name = ?",
+    owner.id,
+    canvasName,
+  );
   if (!c || !(c.env_id === p.envId || isPubliclyReadable(c))) throw notFound("Canvas not found");
   const u = udfBySlug(ctx.store, ctx.params.slug, c.id);
   if (!u) throw notFound("UDF not found");
@@ -130,7 +158,9 @@ function udfOfEnv(ctx: RequestContext, canvasName: string | undefined): UdfRow {
     // Several members may each have the slug on their default canvas: the caller's own comes first.
     u = ctx.store.get<UdfRow>(
       "SELECT * FROM udfs WHERE env_id = ? AND collection_id IS NULL AND slug = ? ORDER BY owner_user_id IS ? DESC, created_at, id LIMIT 1",
-      p.envId, ctx.params.slug, p.userId ?? null,
+      p.envId,
+      ctx.params.slug,
+      p.userId ?? null,
     );
   } else {
     const c = ctx.store.get<CanvasRow>("SELECT * FROM canvases WHERE env_id = ? AND name = ?", p.envId, canvasName);
@@ -152,12 +182,21 @@ function createUdf(ctx: RequestContext) {
   ctx.store.run(
     `INSERT INTO udfs (id, env_id, owner_user_id, collection_id, slug, udf_body, udf_body_hash, is_visible, position, created_at, last_updated)
      VALUES (?, ?, ?, ?, ?, ?, ?, 1, ?, ?, ?)`,
-    id, p.envId, owner, canvas?.id ?? null, input.slug, input.udf_body, bodyHash(input.udf_body),
-    nextPosition(ctx.store, canvas?.id ?? null, owner), now, now,
+    id,
+    p.envId,
+    owner,
+    canvas?.id ?? null,
+    input.slug,
+    input.udf_body,
+    bodyHash(input.udf_body),
+    nextPosition(ctx.store, canvas?.id ?? null, owner),
+    now,
+    now,
   );
   touchCanvas(ctx.store, canvas?.id ?? null, now);
   const out = udfJson(ctx.store, udfById(ctx.store, id)!, canvas?.name ?? null);
-  if (input.create_shared_token) out.shared_token = mintUdfSharedToken(ctx.store, id, input.shared_token_access_scope, ctx.now());
+  if (input.create_shared_token)
+    out.shared_token = mintUdfSharedToken(ctx.store, id, input.shared_token_access_scope, ctx.now());
   return out;
 }
 
@@ -167,7 +206,11 @@ function updateUdf(ctx: RequestContext) {
   const u = writableUdf(ctx, p);
   const moving = input.collection_id !== undefined && input.collection_id !== u.collection_id;
   const targetId = moving ? (input.collection_id ?? null) : u.collection_id;
-  const target = targetId ? (moving ? ownCanvas(ctx.store, targetId, p) : (canvasById(ctx.store, targetId) ?? null)) : null;
+  const target = targetId
+    ? moving
+      ? ownCanvas(ctx.store, targetId, p)
+      : (canvasById(ctx.store, targetId) ?? null)
+    : null;
   const newSlug = input.slug ?? u.slug;
   if (moving || newSlug !== u.slug) assertSlugFree(ctx.store, newSlug, target, u.owner_user_id, u.id);
   const newBody = input.udf_body ?? u.udf_body;
@@ -176,7 +219,13 @@ function updateUdf(ctx: RequestContext) {
   const position = moving ? nextPosition(ctx.store, targetId, u.owner_user_id) : u.position;
   ctx.store.run(
     "UPDATE udfs SET slug = ?, udf_body = ?, udf_body_hash = ?, collection_id = ?, position = ?, last_updated = ? WHERE id = ?",
-    newSlug, newBody, bodyHash(newBody), targetId, position, now, u.id,
+    newSlug,
+    newBody,
+    bodyHash(newBody),
+    targetId,
+    position,
+    now,
+    u.id,
   );
   touchCanvas(ctx.store, u.collection_id, now);
   if (moving) touchCanvas(ctx.store, targetId, now);
@@ -196,8 +245,18 @@ function deleteUdf(ctx: RequestContext) {
 export const udfsArea: Area = {
   name: "udfs",
   routes: [
-    { method: "GET", path: "/udf/self", scope: "user", handler: (ctx) => page(ctx, "owner_user_id = ?", caller(ctx).userId!) },
-    { method: "GET", path: "/udf/exec-env/self", scope: "environment", handler: (ctx) => page(ctx, "env_id = ?", caller(ctx).envId) },
+    {
+      method: "GET",
+      path: "/udf/self",
+      scope: "user",
+      handler: (ctx) => page(ctx, "owner_user_id = ?", caller(ctx).userId!),
+    },
+    {
+      method: "GET",
+      path: "/udf/exec-env/self",
+      scope: "environment",
+      handler: (ctx) => page(ctx, "env_id = ?", caller(ctx).envId),
+    },
     {
       method: "GET",
       path: "/udf/by-id/:udf_id",
@@ -214,19 +273,26 @@ export const udfsArea: Area = {
       scope: "environment",
       handler: (ctx) => udfJson(ctx.store, udfOfEnv(ctx, ctx.params.canvas_name)),
     },
-    { method: "GET", path: "/udf/exec-env/self/by-slug/:slug", scope: "environment", handler: (ctx) => udfJson(ctx.store, udfOfEnv(ctx, undefined)) },
+    {
+      method: "GET",
+      path: "/udf/exec-env/self/by-slug/:slug",
+      scope: "environment",
+      handler: (ctx) => udfJson(ctx.store, udfOfEnv(ctx, undefined)),
+    },
     ...(["handle", "email"] as const).flatMap((column) => [
       {
         method: "GET",
         path: `/udf/by-user-${column}/:owner/by-collection/:canvas_name/by-slug/:slug`,
         scope: "user_or_environment" as const,
-        handler: (ctx: RequestContext) => udfJson(ctx.store, udfOfOwner(ctx, userBy(ctx.store, column, ctx.params.owner), ctx.params.canvas_name)),
+        handler: (ctx: RequestContext) =>
+          udfJson(ctx.store, udfOfOwner(ctx, userBy(ctx.store, column, ctx.params.owner), ctx.params.canvas_name)),
       },
       {
         method: "GET",
         path: `/udf/by-user-${column}/:owner/by-slug/:slug`,
         scope: "user_or_environment" as const,
-        handler: (ctx: RequestContext) => udfJson(ctx.store, udfOfOwner(ctx, userBy(ctx.store, column, ctx.params.owner), undefined)),
+        handler: (ctx: RequestContext) =>
+          udfJson(ctx.store, udfOfOwner(ctx, userBy(ctx.store, column, ctx.params.owner), undefined)),
       },
     ]),
     { method: "POST", path: "/udf/new", scope: "user", handler: createUdf },

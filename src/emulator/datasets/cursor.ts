@@ -20,7 +20,9 @@ interface CursorBody {
 const digest = (identity: string) => createHash("sha256").update(identity).digest("base64url").slice(0, 22);
 
 export function encodeCursor(keys: Keys, identity: string, generation: number, offset: number): string {
-  const body = Buffer.from(JSON.stringify({ q: digest(identity), g: generation, o: offset } satisfies CursorBody)).toString("base64url");
+  const body = Buffer.from(
+    JSON.stringify({ q: digest(identity), g: generation, o: offset } satisfies CursorBody),
+  ).toString("base64url");
   return `${body}.${keys.sign(`h3-cursor:${body}`)}`;
 }
 
@@ -32,10 +34,14 @@ export function decodeCursor(keys: Keys, cursor: string, identity: string, gener
   }
   const c = JSON.parse(Buffer.from(body, "base64url").toString("utf8")) as CursorBody;
   if (c.q !== digest(identity)) {
-    throw badRequest("The cursor belongs to a different query: send it back with exactly the parameters of the query that returned it");
+    throw badRequest(
+      "The cursor belongs to a different query: send it back with exactly the parameters of the query that returned it",
+    );
   }
   if (c.g !== generation) {
-    throw conflict(`The cursor predates a re-index of ${path}: the dataset changed while paging; start the query again without a cursor`);
+    throw conflict(
+      `The cursor predates a re-index of ${path}: the dataset changed while paging; start the query again without a cursor`,
+    );
   }
   return c.o;
 }

@@ -115,7 +115,10 @@ export function datasetAt(store: Store, path: string): DatasetRecord | undefined
 /** Every row group of a dataset in file order, then row group order. */
 export function rowGroupsOf(store: Store, datasetId: string): RowGroupRecord[] {
   return store
-    .all<Record<string, number | string | null>>("SELECT * FROM dataset_row_groups WHERE dataset_id = ? ORDER BY ord", datasetId)
+    .all<Record<string, number | string | null>>(
+      "SELECT * FROM dataset_row_groups WHERE dataset_id = ? ORDER BY ord",
+      datasetId,
+    )
     .map((r) => ({
       ord: r.ord as number,
       fileUrl: r.file_url as string,
@@ -135,7 +138,12 @@ export function filesOf(store: Store, datasetId: string): Map<string, FileRecord
     "SELECT url, partition_values, size, footer_length FROM dataset_files WHERE dataset_id = ? ORDER BY url",
     datasetId,
   );
-  return new Map(rows.map((r) => [r.url, { url: r.url, partition: parseJson(r.partition_values, {}), size: r.size, footerLength: r.footer_length }]));
+  return new Map(
+    rows.map((r) => [
+      r.url,
+      { url: r.url, partition: parseJson(r.partition_values, {}), size: r.size, footerLength: r.footer_length },
+    ]),
+  );
 }
 
 /** True when `url` (an object or folder URL) lies inside a public dataset's folder. */
@@ -155,20 +163,47 @@ export function saveDataset(
   store.run(
     `INSERT INTO datasets (id, env_id, path, public, resolution, state, generation, columns, partition_by, cell_column, lat_column, lng_column, time_column, num_rows, indexed_at)
      VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-    d.id, d.envId, d.path, d.public, d.resolution, d.state, d.generation, JSON.stringify(d.columns), JSON.stringify(d.partitionBy),
-    d.cellColumn, d.latColumn, d.lngColumn, d.timeColumn, d.numRows, d.indexedAt,
+    d.id,
+    d.envId,
+    d.path,
+    d.public,
+    d.resolution,
+    d.state,
+    d.generation,
+    JSON.stringify(d.columns),
+    JSON.stringify(d.partitionBy),
+    d.cellColumn,
+    d.latColumn,
+    d.lngColumn,
+    d.timeColumn,
+    d.numRows,
+    d.indexedAt,
   );
   for (const f of files) {
     store.run(
       "INSERT INTO dataset_files (dataset_id, url, partition_values, size, footer_length) VALUES (?, ?, ?, ?, ?)",
-      d.id, f.url, JSON.stringify(f.partition), f.size, f.footerLength,
+      d.id,
+      f.url,
+      JSON.stringify(f.partition),
+      f.size,
+      f.footerLength,
     );
   }
   for (const g of rowGroups) {
     store.run(
       `INSERT INTO dataset_row_groups (dataset_id, ord, file_url, row_group_index, num_rows, min_cell, max_cell, time_min, time_max, byte_offset, byte_length)
        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-      d.id, g.ord, g.fileUrl, g.rowGroupIndex, g.numRows, g.minCell, g.maxCell, g.timeMin, g.timeMax, g.byteOffset, g.byteLength,
+      d.id,
+      g.ord,
+      g.fileUrl,
+      g.rowGroupIndex,
+      g.numRows,
+      g.minCell,
+      g.maxCell,
+      g.timeMin,
+      g.timeMax,
+      g.byteOffset,
+      g.byteLength,
     );
   }
 }

@@ -26,7 +26,8 @@ export function answerDatasetQuery(ctx: RequestContext): Reply | Promise<Reply> 
   checkAgainstDataset(q, dataset);
   const files = filesOf(ctx.store, dataset.id);
   const matching = matchingRowGroups(q, dataset, rowGroupsOf(ctx.store, dataset.id), files);
-  const offset = q.cursor === undefined ? 0 : decodeCursor(ctx.env.keys, q.cursor, q.identity, dataset.generation, q.path);
+  const offset =
+    q.cursor === undefined ? 0 : decodeCursor(ctx.env.keys, q.cursor, q.identity, dataset.generation, q.path);
   const page = matching.slice(offset, offset + q.maxRowGroups);
   const end = offset + page.length;
   const next = end < matching.length ? encodeCursor(ctx.env.keys, q.identity, dataset.generation, end) : undefined;
@@ -38,47 +39,81 @@ export function answerDatasetQuery(ctx: RequestContext): Reply | Promise<Reply> 
 /** Partition columns (400), date values (422), column names (422) and the time window (422) against the dataset. */
 function checkAgainstDataset(q: DatasetQuery, d: DatasetRecord): void {
   const byName = new Map(d.partitionBy.map((p) => [p.column, p]));
-  for (const [param, filter] of [["partition", q.partition], ["partition_range", q.partitionRange]] as const) {
+  for (const [param, filter] of [
+    ["partition", q.partition],
+    ["partition_range", q.partitionRange],
+  ] as const) {
     for (const [column, value] of Object.entries(filter ?? {})) {
       const p = byName.get(column);
       if (!p) {
         const known = d.partitionBy.length ? d.partitionBy.map((c) => c.column).join(", ") : "none";
-        throw badRequest(`${param} names "${column}", which is not a partition column of ${d.path} (partition columns: ${known})`);
+        throw badRequest(
+          `${param} names "${column}", which is not a partition column of ${d.path} (partition columns: ${known})`,
+        );
       }
       const values = (Array.isArray(value) ? value : [value]).filter((v) => v !== null);
       if (p.period && values.some((v) => periodInterval(v) === undefined)) {
-        throw invalid("query", [param, column], `"${column}" is a date partition: values must be YYYY, YYYY-MM, YYYY-MM-DD or an ISO datetime`);
+        throw invalid(
+          "query",
+          [param, column],
+          `"${column}" is a date partition: values must be YYYY, YYYY-MM, YYYY-MM-DD or an ISO datetime`,
+        );
       }
     }
   }
   const names = new Set(d.columns.map((c) => c.name));
   const unknown = (q.columns ?? []).filter((c) => !names.has(c));
   if (unknown.length) {
-    throw invalid("query", "columns", `${unknown.map((c) => `'${c}'`).join(", ")} ${unknown.length > 1 ? "are" : "is"} not in the indexed files (columns: ${[...names].join(", ")})`);
+    throw invalid(
+      "query",
+      "columns",
+      `${unknown.map((c) => `'${c}'`).join(", ")} ${unknown.length > 1 ? "are" : "is"} not in the indexed files (columns: ${[...names].join(", ")})`,
+    );
   }
   if ((q.timeMin !== undefined || q.timeMax !== undefined) && !d.timeColumn) {
-    throw invalid("query", q.timeMin !== undefined ? "time_min" : "time_max", `${d.path} has no time column, so it cannot be read by time`);
+    throw invalid(
+      "query",
+      q.timeMin !== undefined ? "time_min" : "time_max",
+      `${d.path} has no time column, so it cannot be read by time`,
+    );
   }
 }
 
-function matchingRowGroups(q: DatasetQuery, d: DatasetRecord, groups: RowGroupRecord[], files: Map<string, FileRecord>): RowGroupRecord[] {
+function matchingRowGroups(
+  q: DatasetQuery,
+  d: DatasetRecord,
+  groups: RowGroupRecord[],
+  files: Map<string, FileRecord>,
+): RowGroupRecord[] {
   const ranges = q.spatial && mergeRanges(cellRanges(q.spatial, d.resolution));
   const timed = q.timeMin !== undefined || q.timeMax !== undefined;
   return groups.filter(
     (g) =>
       (!ranges || rangeOverlaps(ranges, g.minCell, g.maxCell)) &&
-      (!timed || (g.timeMin !== null && g.timeMax !== null && g.timeMax >= (q.timeMin ?? -Infinity) && g.timeMin <= (q.timeMax ?? Infinity))) &&
+      (!timed ||
+        (g.timeMin !== null &&
+          g.timeMax !== null &&
+          g.timeMax >= (q.timeMin ?? -Infinity) &&
+          g.timeMin <= (q.timeMax ?? Infinity))) &&
       partitionMatches(d.partitionBy, files.get(g.fileUrl)?.partition ?? {}, q.partition, q.partitionRange),
   );
 }
 
 /** Spec 4.11 rule 4: the page's row groups with their files' footers. */
-function indexBody(objects: ObjectStore, d: DatasetRecord, page: RowGroupRecord[], files: Map<string, FileRecord>, next: string | undefined) {
+function indexBody(
+  objects: ObjectStore,
+  d: DatasetRecord,
+  page: RowGroupRecord[],
+  files: Map<string, FileRecord>,
+  next: string | undefined,
+) {
   const footers: Record<string, string> = {};
   for (const g of page) {
     if (footers[g.fileUrl] !== undefined) continue;
     const f = files.get(g.fileUrl)!;
-    footers[g.fileUrl] = objects.readRange(parseStoragePath(f.url), f.size - f.footerLength, f.footerLength)!.toString("base64");
+    footers[g.fileUrl] = objects
+      .readRange(parseStoragePath(f.url), f.size - f.footerLength, f.footerLength)!
+      .toString("base64");
   }
   return {
     path: d.path,
@@ -114,7 +149,12 @@ function objectBuffer(objects: ObjectStore, f: FileRecord): AsyncBuffer {
 }
 
 async function parquetReply(
-  objects: ObjectStore, d: DatasetRecord, q: DatasetQuery, page: RowGroupRecord[], files: Map<string, FileRecord>, next: string | undefined,
+  objects: ObjectStore,
+  d: DatasetRecord,
+  q: DatasetQuery,
+  page: RowGroupRecord[],
+  files: Map<string, FileRecord>,
+  next: string | undefined,
 ): Promise<Reply> {
   const out = q.columns ?? d.columns.map((c) => c.name);
   const keep = rowFilter(q, d);
@@ -133,7 +173,11 @@ async function parquetReply(
       opened.set(g.fileUrl, f);
     }
     const got = await parquetReadObjects({
-      file: f.file, metadata: f.metadata, columns: read, rowStart: f.starts[g.rowGroupIndex], rowEnd: f.starts[g.rowGroupIndex + 1],
+      file: f.file,
+      metadata: f.metadata,
+      columns: read,
+      rowStart: f.starts[g.rowGroupIndex],
+      rowEnd: f.starts[g.rowGroupIndex + 1],
     });
     for (const r of got) if (keep.test(r)) rows.push(Object.fromEntries(out.map((c) => [c, r[c]])));
   }
@@ -143,7 +187,10 @@ async function parquetReply(
 }
 
 /** The exact per-row test (spatial selector and time window) and the columns it reads. */
-function rowFilter(q: DatasetQuery, d: DatasetRecord): { columns: string[]; test: (row: Record<string, unknown>) => boolean } {
+function rowFilter(
+  q: DatasetQuery,
+  d: DatasetRecord,
+): { columns: string[]; test: (row: Record<string, unknown>) => boolean } {
   const columns: string[] = [];
   let spatial: ((row: Record<string, unknown>) => boolean) | undefined;
   if (q.spatial) {

@@ -12,7 +12,10 @@ import { z } from "zod";
 export const PERIODS = ["year", "month", "day"] as const;
 export type Period = (typeof PERIODS)[number];
 
-const Column = z.string().min(1).regex(/^[^/=\s]+$/, "a column name without '/', '=' or spaces");
+const Column = z
+  .string()
+  .min(1)
+  .regex(/^[^/=\s]+$/, "a column name without '/', '=' or spaces");
 
 export const PartitionSpec = z.union([Column, z.strictObject({ column: Column, period: z.enum(PERIODS) })]);
 

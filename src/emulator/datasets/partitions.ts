@@ -66,11 +66,20 @@ export function folderPath(columns: PartitionColumn[], values: Record<string, st
 }
 
 const compare = (a: PartitionValue, b: PartitionValue): number => {
-  const na = Number(a), nb = Number(b);
-  if (typeof a !== "boolean" && typeof b !== "boolean" && String(a).trim() !== "" && String(b).trim() !== "" && Number.isFinite(na) && Number.isFinite(nb)) {
+  const na = Number(a),
+    nb = Number(b);
+  if (
+    typeof a !== "boolean" &&
+    typeof b !== "boolean" &&
+    String(a).trim() !== "" &&
+    String(b).trim() !== "" &&
+    Number.isFinite(na) &&
+    Number.isFinite(nb)
+  ) {
     return na - nb;
   }
-  const sa = String(a), sb = String(b);
+  const sa = String(a),
+    sb = String(b);
   return sa < sb ? -1 : sa > sb ? 1 : 0;
 };
 
@@ -79,12 +88,17 @@ const overlaps = (a: Interval, b: Interval) => a.start < b.end && b.start < a.en
 /** True when the folder value `folder` of `column` matches the query value. */
 export function folderMatchesValue(column: PartitionColumn, folder: string, value: PartitionValue): boolean {
   if (!column.period) return folder === String(value);
-  const f = periodInterval(folder), v = periodInterval(value);
+  const f = periodInterval(folder),
+    v = periodInterval(value);
   return f !== undefined && v !== undefined && overlaps(f, v);
 }
 
 /** True when the folder value lies in (or, for dates, overlaps) the inclusive range. */
-export function folderMatchesRange(column: PartitionColumn, folder: string, [min, max]: [PartitionValue | null, PartitionValue | null]): boolean {
+export function folderMatchesRange(
+  column: PartitionColumn,
+  folder: string,
+  [min, max]: [PartitionValue | null, PartitionValue | null],
+): boolean {
   if (!column.period) return (min === null || compare(folder, min) >= 0) && (max === null || compare(folder, max) <= 0);
   const f = periodInterval(folder);
   if (!f) return false;
@@ -103,7 +117,8 @@ export function partitionMatches(
   for (const c of columns) {
     const folder = folders[c.column];
     const want = partition?.[c.column];
-    if (want !== undefined && !(Array.isArray(want) ? want : [want]).some((v) => folderMatchesValue(c, folder, v))) return false;
+    if (want !== undefined && !(Array.isArray(want) ? want : [want]).some((v) => folderMatchesValue(c, folder, v)))
+      return false;
     const r = range?.[c.column];
     if (r !== undefined && !folderMatchesRange(c, folder, r)) return false;
   }

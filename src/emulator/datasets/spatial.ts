@@ -8,8 +8,17 @@
  * Ids are kept as 16 hex digits, so text order is numeric order.
  */
 import {
-  POLYGON_TO_CELLS_FLAGS, cellToCenterChild, cellToChildrenSize, cellToLatLng, cellToParent, childPosToCell, getHexagonAreaAvg,
-  getResolution, gridDisk, latLngToCell, polygonToCellsExperimental,
+  POLYGON_TO_CELLS_FLAGS,
+  cellToCenterChild,
+  cellToChildrenSize,
+  cellToLatLng,
+  cellToParent,
+  childPosToCell,
+  getHexagonAreaAvg,
+  getResolution,
+  gridDisk,
+  latLngToCell,
+  polygonToCellsExperimental,
 } from "h3-js";
 
 export type SpatialSelector =
@@ -77,7 +86,12 @@ function bboxRanges(b: Extract<SpatialSelector, { kind: "bbox" }>, res: number):
   const km2 = Math.max((b.maxLat - b.minLat) * 111.32 * ((b.maxLng - b.minLng) * 111.32 * Math.cos(midLat)), 1e-9);
   let k = res;
   while (k > 0 && km2 / getHexagonAreaAvg(k, "km2") > MAX_COVER_CELLS / 4) k--;
-  const polygon = [[b.minLat, b.minLng], [b.minLat, b.maxLng], [b.maxLat, b.maxLng], [b.maxLat, b.minLng]];
+  const polygon = [
+    [b.minLat, b.minLng],
+    [b.minLat, b.maxLng],
+    [b.maxLat, b.maxLng],
+    [b.maxLat, b.minLng],
+  ];
   const cover = new Set<string>(polygonToCellsExperimental(polygon, k, POLYGON_TO_CELLS_FLAGS.containmentOverlapping));
   cover.add(latLngToCell((b.minLat + b.maxLat) / 2, (b.minLng + b.maxLng) / 2, k));
   const withNeighbours = new Set<string>();
@@ -100,7 +114,8 @@ export function mergeRanges(ranges: CellRange[]): CellRange[] {
 
 /** True when `[min, max]` overlaps one of the sorted ranges. */
 export function rangeOverlaps(ranges: CellRange[], min: string, max: string): boolean {
-  let lo = 0, hi = ranges.length - 1;
+  let lo = 0,
+    hi = ranges.length - 1;
   while (lo <= hi) {
     const mid = (lo + hi) >> 1;
     const r = ranges[mid];
@@ -121,7 +136,8 @@ export function rowMatcher(sel: SpatialSelector, res: number): (row: RowPosition
       return (p) => p.cell === cell;
     }
     case "hex": {
-      const min = BigInt(`0x${sel.min}`), max = BigInt(`0x${sel.max}`);
+      const min = BigInt(`0x${sel.min}`),
+        max = BigInt(`0x${sel.max}`);
       return (p) => {
         const id = BigInt(`0x${p.cell}`);
         return id >= min && id <= max;

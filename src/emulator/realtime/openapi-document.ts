@@ -35,7 +35,12 @@ export const TILE_PARAMETERS = new Set(["bounds", "bbox", "tile", "x", "y", "z"]
 
 function takesTile(params: UdfParameter[]): boolean {
   const names = new Set(params.map((p) => p.name));
-  return names.has("bounds") || names.has("bbox") || names.has("tile") || (names.has("x") && names.has("y") && names.has("z"));
+  return (
+    names.has("bounds") ||
+    names.has("bbox") ||
+    names.has("tile") ||
+    (names.has("x") && names.has("y") && names.has("z"))
+  );
 }
 
 function queryParameter(p: UdfParameter): Record<string, unknown> {
@@ -56,18 +61,32 @@ const FORMAT_PARAMETER = {
   schema: { type: "string", enum: ["json", "csv"], default: "json" },
 };
 
-const tileCoordinate = (name: string, description: string) => ({ name, in: "path", required: true, description, schema: { type: "integer", minimum: 0 } });
+const tileCoordinate = (name: string, description: string) => ({
+  name,
+  in: "path",
+  required: true,
+  description,
+  schema: { type: "integer", minimum: 0 },
+});
 
 function responses(input: CanvasDocumentInput) {
-  const error = (description: string) => ({ description, content: { "application/json": { schema: { $ref: "#/components/schemas/Error" } } } });
+  const error = (description: string) => ({
+    description,
+    content: { "application/json": { schema: { $ref: "#/components/schemas/Error" } } },
+  });
   return {
     "200": {
-      description: "The UDF's output in the requested format. Header X-Svc-Metadata holds stdout, stderr and whether the result was cached.",
+      description:
+        "The UDF's output in the requested format. Header X-Svc-Metadata holds stdout, stderr and whether the result was cached.",
       content: { "application/json": { schema: {} }, "text/csv": { schema: { type: "string" } } },
     },
-    ...(input.teamOnly || input.hasPasscode ? { "401": error("Missing or wrong passcode, or no valid session token") } : {}),
+    ...(input.teamOnly || input.hasPasscode
+      ? { "401": error("Missing or wrong passcode, or no valid session token") }
+      : {}),
     "404": error("Unknown, rotated or unshared token, or no such UDF on the canvas"),
-    "422": error("Invalid parameters, or the UDF failed (the detail holds the Python traceback) or passed the run time limit"),
+    "422": error(
+      "Invalid parameters, or the UDF failed (the detail holds the Python traceback) or passed the run time limit",
+    ),
     "501": error("The server has no Python interpreter to run UDFs"),
   };
 }
@@ -79,7 +98,12 @@ function operations(u: DocumentedUdf, input: CanvasDocumentInput): Record<string
   const common = { ...(description ? { description } : {}), "x-udf-id": u.id, responses: responses(input) };
   const out: Record<string, unknown> = {
     [`/${encodeURIComponent(u.slug)}`]: {
-      get: { operationId: u.slug, summary: `Run ${u.slug}`, ...common, parameters: [...params.map(queryParameter), FORMAT_PARAMETER] },
+      get: {
+        operationId: u.slug,
+        summary: `Run ${u.slug}`,
+        ...common,
+        parameters: [...params.map(queryParameter), FORMAT_PARAMETER],
+      },
     },
   };
   if (takesTile(params)) {
@@ -107,10 +131,20 @@ export function canvasOpenApiDocument(input: CanvasDocumentInput): Record<string
   for (const u of input.udfs) Object.assign(paths, operations(u, input));
   const securitySchemes: Record<string, unknown> = {};
   if (input.teamOnly) {
-    securitySchemes.sessionToken = { type: "apiKey", in: "query", name: "svc_session_token", description: "A session token minted for this canvas token (POST /session-token/by-access-token/{canvas_token})" };
+    securitySchemes.sessionToken = {
+      type: "apiKey",
+      in: "query",
+      name: "svc_session_token",
+      description: "A session token minted for this canvas token (POST /session-token/by-access-token/{canvas_token})",
+    };
   }
   if (input.hasPasscode) {
-    securitySchemes.passcode = { type: "apiKey", in: "header", name: "Authorization", description: "The canvas passcode as: Svc-Canvas-Passcode <passcode>" };
+    securitySchemes.passcode = {
+      type: "apiKey",
+      in: "header",
+      name: "Authorization",
+      description: "The canvas passcode as: Svc-Canvas-Passcode <passcode>",
+    };
   }
   const requirement = Object.fromEntries(Object.keys(securitySchemes).map((k) => [k, []]));
   const description = `UDFs shared on canvas ${input.canvasName}.${input.signaturesUnavailable ? ` Parameters are not listed: ${input.signaturesUnavailable}` : ""}`;
@@ -121,7 +155,9 @@ export function canvasOpenApiDocument(input: CanvasDocumentInput): Record<string
     ...(Object.keys(requirement).length ? { security: [requirement] } : {}),
     paths,
     components: {
-      schemas: { Error: { type: "object", properties: { detail: { type: ["string", "array"] } }, required: ["detail"] } },
+      schemas: {
+        Error: { type: "object", properties: { detail: { type: ["string", "array"] } }, required: ["detail"] },
+      },
       ...(Object.keys(securitySchemes).length ? { securitySchemes } : {}),
     },
   };

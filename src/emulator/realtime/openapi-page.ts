@@ -28,12 +28,22 @@ function input(p: Param): string {
   <input name="${escapeHtml(p.name)}" type="${type}"${step} value="${escapeHtml(value)}"${p.required ? " required" : ""}></label>`;
 }
 
-function operation(server: string, path: string, op: { summary?: string; description?: string; parameters?: Param[] }, session: string | null): string {
+function operation(
+  server: string,
+  path: string,
+  op: { summary?: string; description?: string; parameters?: Param[] },
+  session: string | null,
+): string {
   const params = op.parameters ?? [];
   const head = `<h2><code>GET ${escapeHtml(path)}</code></h2>
 <p>${escapeHtml(op.summary ?? "")}${op.description ? `: ${escapeHtml(op.description)}` : ""}</p>`;
   if (path.includes("{")) {
-    const list = params.map((p) => `<li><code>${escapeHtml(p.name)}</code> (${escapeHtml(p.in)}, ${escapeHtml(paramSchema(p).type ?? "string")})</li>`).join("\n");
+    const list = params
+      .map(
+        (p) =>
+          `<li><code>${escapeHtml(p.name)}</code> (${escapeHtml(p.in)}, ${escapeHtml(paramSchema(p).type ?? "string")})</li>`,
+      )
+      .join("\n");
     return `${head}\n<p>URL template: <code>${escapeHtml(server + path)}</code></p>\n<ul>\n${list}\n</ul>`;
   }
   const fields = params.filter((p) => p.in === "query" && p.name !== "format").map(input);

@@ -39,7 +39,8 @@ CREATE TRIGGER IF NOT EXISTS udf_cache_body_changed AFTER UPDATE OF udf_body ON 
 /** Data dirs of earlier versions hold a cache table without results: cached rows are disposable. */
 export function migrateRunCache(store: Store): void {
   const columns = store.all<{ name: string }>("PRAGMA table_info(udf_cache)").map((c) => c.name);
-  if (columns.length > 0 && !columns.includes("cache_key")) store.migrate("DROP TRIGGER IF EXISTS udf_cache_body_changed; DROP TABLE udf_cache;");
+  if (columns.length > 0 && !columns.includes("cache_key"))
+    store.migrate("DROP TRIGGER IF EXISTS udf_cache_body_changed; DROP TABLE udf_cache;");
   store.migrate(RUN_CACHE_DDL);
 }
 
@@ -53,7 +54,9 @@ export interface CacheKeyParts {
 
 export function cacheKey(k: CacheKeyParts): string {
   const tile = k.tile ? [k.tile.z, k.tile.x, k.tile.y] : null;
-  return createHash("sha256").update(canonicalJson({ env: k.envId, run: k.runHash, parameters: k.parameters, tile, format: k.format })).digest("hex");
+  return createHash("sha256")
+    .update(canonicalJson({ env: k.envId, run: k.runHash, parameters: k.parameters, tile, format: k.format }))
+    .digest("hex");
 }
 
 export interface CachedResult {
@@ -65,7 +68,12 @@ export interface CachedResult {
 }
 
 /** The cached result for `key` when it is young enough, else undefined. */
-export function cachedResult(store: Store, key: string, now: Date, requestMaxAgeS: number | undefined): CachedResult | undefined {
+export function cachedResult(
+  store: Store,
+  key: string,
+  now: Date,
+  requestMaxAgeS: number | undefined,
+): CachedResult | undefined {
   const row = store.get<CachedResult & { max_age: number | null }>(
     "SELECT content_type, output, stdout, stderr, created_at, max_age FROM udf_cache WHERE cache_key = ?",
     key,
@@ -95,8 +103,19 @@ export function cacheResult(store: Store, r: ResultToCache): void {
      VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
      ON CONFLICT(cache_key) DO UPDATE SET udf_id = excluded.udf_id, created_at = excluded.created_at, max_age = excluded.max_age,
        content_type = excluded.content_type, output = excluded.output, stdout = excluded.stdout, stderr = excluded.stderr`,
-    r.udfId, r.tile?.z, r.tile?.x, r.tile?.y, r.at.toISOString(), r.envId, r.runHash, r.key, r.maxAgeS,
-    r.contentType, r.output, r.stdout, r.stderr,
+    r.udfId,
+    r.tile?.z,
+    r.tile?.x,
+    r.tile?.y,
+    r.at.toISOString(),
+    r.envId,
+    r.runHash,
+    r.key,
+    r.maxAgeS,
+    r.contentType,
+    r.output,
+    r.stdout,
+    r.stderr,
   );
 }
 
@@ -122,5 +141,13 @@ export function clearUdfCache(store: Store, udfId: string, tile?: TileCoord): nu
   }
   const which = "(udf_id = ? OR (env_id = ? AND run_hash = ?))";
   if (!tile) return store.run(`DELETE FROM udf_cache WHERE ${which}`, udfId, u?.env_id, hash).changes;
-  return store.run(`DELETE FROM udf_cache WHERE ${which} AND z = ? AND x = ? AND y = ?`, udfId, u?.env_id, hash, tile.z, tile.x, tile.y).changes;
+  return store.run(
+    `DELETE FROM udf_cache WHERE ${which} AND z = ? AND x = ? AND y = ?`,
+    udfId,
+    u?.env_id,
+    hash,
+    tile.z,
+    tile.x,
+    tile.y,
+  ).changes;
 }

@@ -32,20 +32,32 @@ export interface RunRequest {
 const HEADER_STREAM_CHARS = 4096;
 
 function clip(text: string, file: string): string {
-  return text.length <= HEADER_STREAM_CHARS ? text : `${text.slice(0, HEADER_STREAM_CHARS)}\n[... ${text.length - HEADER_STREAM_CHARS} more characters in ${file}]`;
+  return text.length <= HEADER_STREAM_CHARS
+    ? text
+    : `${text.slice(0, HEADER_STREAM_CHARS)}\n[... ${text.length - HEADER_STREAM_CHARS} more characters in ${file}]`;
 }
 
 /** JSON that is safe in an HTTP header: every non-ASCII character escaped. */
 function headerJson(value: unknown): string {
-  return JSON.stringify(value).replace(/[\u007f-\uffff]/g, (ch) => `\\u${ch.charCodeAt(0).toString(16).padStart(4, "0")}`);
+  return JSON.stringify(value).replace(
+    /[\u007f-\uffff]/g,
+    (ch) => `\\u${ch.charCodeAt(0).toString(16).padStart(4, "0")}`,
+  );
 }
 
-function runHeaders(requestId: string, meta: { stdout: string; stderr: string; logDir: string | null; cached: boolean; cachedAt?: string }) {
+function runHeaders(
+  requestId: string,
+  meta: { stdout: string; stderr: string; logDir: string | null; cached: boolean; cachedAt?: string },
+) {
   return {
     "x-svc-request-id": requestId,
     "x-svc-metadata": headerJson({
-      stdout: meta.logDir ? clip(meta.stdout, join(meta.logDir, "stdout.log")) : meta.stdout.slice(0, HEADER_STREAM_CHARS),
-      stderr: meta.logDir ? clip(meta.stderr, join(meta.logDir, "stderr.log")) : meta.stderr.slice(0, HEADER_STREAM_CHARS),
+      stdout: meta.logDir
+        ? clip(meta.stdout, join(meta.logDir, "stdout.log"))
+        : meta.stdout.slice(0, HEADER_STREAM_CHARS),
+      stderr: meta.logDir
+        ? clip(meta.stderr, join(meta.logDir, "stderr.log"))
+        : meta.stderr.slice(0, HEADER_STREAM_CHARS),
       log_directory: meta.logDir,
       cached: meta.cached,
       ...(meta.cachedAt ? { cached_at: meta.cachedAt } : {}),
@@ -59,12 +71,24 @@ function runHeaders(requestId: string, meta: { stdout: string; stderr: string; l
  */
 export function serveRun(env: EmulatorEnv, req: RunRequest): Reply | Promise<Reply> {
   const now = env.clock.now();
-  const parts = { envId: req.envId, runHash: req.target.runHash, parameters: req.target.parameters, tile: req.tile, format: req.format };
+  const parts = {
+    envId: req.envId,
+    runHash: req.target.runHash,
+    parameters: req.target.parameters,
+    tile: req.tile,
+    format: req.format,
+  };
   const key = cacheKey(parts);
   const hit = cachedResult(env.store, key, now, req.requestMaxAgeS);
   if (hit) {
     recordRealtimeUsage(env.store, req.envId, now, { calls_total: 1, calls_success: 1, calls_cached: 1 });
-    const headers = runHeaders(randomUUID(), { stdout: hit.stdout, stderr: hit.stderr, logDir: null, cached: true, cachedAt: hit.created_at });
+    const headers = runHeaders(randomUUID(), {
+      stdout: hit.stdout,
+      stderr: hit.stderr,
+      logDir: null,
+      cached: true,
+      cachedAt: hit.created_at,
+    });
     return bytes(200, hit.output, hit.content_type, headers);
   }
   return freshRun(env, req, key);
@@ -100,11 +124,26 @@ async function freshRun(env: EmulatorEnv, req: RunRequest, key: string): Promise
   if (result.ok) {
     const ok = result;
     env.store.tx(() => {
-      recordRealtimeUsage(env.store, req.envId, at, { calls_total: 1, calls_success: 1, calls_total_time: ok.durationMs, calls_success_time: ok.durationMs });
+      recordRealtimeUsage(env.store, req.envId, at, {
+        calls_total: 1,
+        calls_success: 1,
+        calls_total_time: ok.durationMs,
+        calls_success_time: ok.durationMs,
+      });
       cacheResult(env.store, {
-        key, envId: req.envId, runHash: req.target.runHash, parameters: req.target.parameters, tile: req.tile, format: req.format,
-        udfId: req.target.udfId, maxAgeS: ok.cacheMaxAgeSeconds, contentType: ok.contentType, output: ok.outputText,
-        stdout: ok.stdout, stderr: ok.stderr, at,
+        key,
+        envId: req.envId,
+        runHash: req.target.runHash,
+        parameters: req.target.parameters,
+        tile: req.tile,
+        format: req.format,
+        udfId: req.target.udfId,
+        maxAgeS: ok.cacheMaxAgeSeconds,
+        contentType: ok.contentType,
+        output: ok.outputText,
+        stdout: ok.stdout,
+        stderr: ok.stderr,
+        at,
       });
     });
     return bytes(200, ok.outputText, ok.contentType, headers);
@@ -113,8 +152,16 @@ async function freshRun(env: EmulatorEnv, req: RunRequest, key: string): Promise
   if (result.kind === "stopped") throw new HttpError(503, "The emulator is shutting down; the UDF run was stopped");
   const failed = result;
   env.store.tx(() =>
-    recordRealtimeUsage(env.store, req.envId, at, { calls_total: 1, calls_error: 1, calls_total_time: failed.durationMs, calls_error_time: failed.durationMs }),
+    recordRealtimeUsage(env.store, req.envId, at, {
+      calls_total: 1,
+      calls_error: 1,
+      calls_total_time: failed.durationMs,
+      calls_error_time: failed.durationMs,
+    }),
   );
-  const detail = failed.kind === "timeout" ? failed.message : `UDF execution failed: ${failed.message}\n${failed.traceback ?? ""}`.trimEnd();
+  const detail =
+    failed.kind === "timeout"
+      ? failed.message
+      : `UDF execution failed: ${failed.message}\n${failed.traceback ?? ""}`.trimEnd();
   throw new HttpError(422, detail, headers);
 }

@@ -38,7 +38,8 @@ export interface RealtimeRuntimeOptions {
 
 /** Throws when a run time limit is not a positive number of milliseconds. */
 export function checkRunTimeLimit(ms: number | undefined): void {
-  if (ms !== undefined && !(Number.isFinite(ms) && ms > 0)) throw new Error(`Invalid runTimeLimitMs ${ms}. Expected a number of milliseconds above 0.`);
+  if (ms !== undefined && !(Number.isFinite(ms) && ms > 0))
+    throw new Error(`Invalid runTimeLimitMs ${ms}. Expected a number of milliseconds above 0.`);
 }
 
 export function createRealtimeRuntime(o: RealtimeRuntimeOptions): RealtimeRuntime {

@@ -26,25 +26,32 @@ export interface RunTarget {
   runHash: string;
 }
 
-const stepError = (msg: string, loc: (string | number)[] = []) => new HttpError(422, [{ loc: ["body", "step_config", ...loc], msg, type: "value_error" }]);
+const stepError = (msg: string, loc: (string | number)[] = []) =>
+  new HttpError(422, [{ loc: ["body", "step_config", ...loc], msg, type: "value_error" }]);
 
 const isObject = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === "object" && !Array.isArray(v);
 
 /** Hash of the parts of a body that decide what a run computes. */
 export function runHash(body: UdfBodyInput): string {
   const headers = (body.headers ?? []).map((h) => ({ module_name: h.module_name, source_code: h.source_code ?? "" }));
-  return createHash("sha256").update(canonicalJson({ code: body.code, entrypoint: body.entrypoint ?? "udf", headers })).digest("hex");
+  return createHash("sha256")
+    .update(canonicalJson({ code: body.code, entrypoint: body.entrypoint ?? "udf", headers }))
+    .digest("hex");
 }
 
 /** The runnable parts of a parsed body object, or a message saying what is wrong with it. */
 function bodyFrom(raw: Record<string, unknown>): { body: UdfBodyInput; parameters: Record<string, unknown> } | string {
-  if (typeof raw.code !== "string") return "the UDF body has no \"code\" string";
-  if (raw.entrypoint !== undefined && raw.entrypoint !== null && (typeof raw.entrypoint !== "string" || !/^[A-Za-z_]\w*$/.test(raw.entrypoint))) {
-    return "\"entrypoint\" must be the name of a Python function";
+  if (typeof raw.code !== "string") return 'the UDF body has no "code" string';
+  if (
+    raw.entrypoint !== undefined &&
+    raw.entrypoint !== null &&
+    (typeof raw.entrypoint !== "string" || !/^[A-Za-z_]\w*$/.test(raw.entrypoint))
+  ) {
+    return '"entrypoint" must be the name of a Python function';
   }
   const headers: UdfHeaderModule[] = [];
   if (raw.headers !== undefined && raw.headers !== null) {
-    if (!Array.isArray(raw.headers)) return "\"headers\" must be a list of {module_name, source_file, source_code}";
+    if (!Array.isArray(raw.headers)) return '"headers" must be a list of {module_name, source_file, source_code}';
     for (const [i, h] of raw.headers.entries()) {
       if (!isObject(h) || typeof h.module_name !== "string" || !/^[A-Za-z_]\w*$/.test(h.module_name)) {
         return `headers[${i}] needs a "module_name" that is a Python module name`;
@@ -87,11 +94,18 @@ export function parseStepConfig(store: Store, p: Principal, text: string): RunTa
   } catch (e) {
     throw stepError(`step_config must be a JSON-serialized UDF configuration: ${(e as Error).message}`);
   }
-  if (!isObject(config)) throw stepError("step_config must be a JSON object: a UDF body, {\"udf\": <body>}, or {\"udf_id\": <id>}");
-  if (config.parameters !== undefined && !isObject(config.parameters)) throw stepError("parameters must be an object", ["parameters"]);
+  if (!isObject(config))
+    throw stepError('step_config must be a JSON object: a UDF body, {"udf": <body>}, or {"udf_id": <id>}');
+  if (config.parameters !== undefined && !isObject(config.parameters))
+    throw stepError("parameters must be an object", ["parameters"]);
   const overlay = (config.parameters as Record<string, unknown> | undefined) ?? {};
   const inner = isObject(config.udf) ? config.udf : undefined;
-  const id = typeof config.udf_id === "string" ? config.udf_id : inner && typeof inner.id === "string" && typeof inner.code !== "string" ? inner.id : undefined;
+  const id =
+    typeof config.udf_id === "string"
+      ? config.udf_id
+      : inner && typeof inner.id === "string" && typeof inner.code !== "string"
+        ? inner.id
+        : undefined;
   if (id !== undefined) {
     const u = udfById(store, id);
     if (!u || !canReadUdf(store, u, p)) throw notFound("UDF not found");

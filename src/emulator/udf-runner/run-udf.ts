@@ -13,7 +13,15 @@ import { spawn } from "node:child_process";
 import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { pythonEnvironment, resolvePython } from "../../python-interpreter";
-import type { UdfDescribeRequest, UdfDescribeResult, UdfDescription, UdfParameter, UdfRunFailure, UdfRunRequest, UdfRunResult } from "./types";
+import type {
+  UdfDescribeRequest,
+  UdfDescribeResult,
+  UdfDescription,
+  UdfParameter,
+  UdfRunFailure,
+  UdfRunRequest,
+  UdfRunResult,
+} from "./types";
 
 /** The runner script, found from `src/emulator/udf-runner` and `dist/emulator/udf-runner` alike. */
 export const RUNNER_SCRIPT = join(__dirname, "..", "..", "..", "python", "svc_udf_runner.py");
@@ -75,9 +83,18 @@ interface ExecOptions {
 /** One runner process: request on stdin, answer on fd 3, killed (with its children) at the limit or on abort. */
 async function execRunner(request: object, o: ExecOptions): Promise<RawOutcome> {
   const started = performance.now();
-  const none = { answer: undefined, stdout: "", stderr: "", durationMs: 0, timedOut: false, stopped: false, exitCode: null };
+  const none = {
+    answer: undefined,
+    stdout: "",
+    stderr: "",
+    durationMs: 0,
+    timedOut: false,
+    stopped: false,
+    exitCode: null,
+  };
   if (o.signal?.aborted) return { ...none, stopped: true };
-  if (!runnerScriptPresent()) return { ...none, spawnError: Object.assign(new Error(`${RUNNER_SCRIPT} is missing`), { code: "ENOSCRIPT" }) };
+  if (!runnerScriptPresent())
+    return { ...none, spawnError: Object.assign(new Error(`${RUNNER_SCRIPT} is missing`), { code: "ENOSCRIPT" }) };
   const resolved = await resolvePython(o.python);
   if (!resolved.ok) return { ...none, spawnError: resolved.error };
   return new Promise((resolve) => {
@@ -144,16 +161,40 @@ function failure(raw: RawOutcome, timeoutMs: number): UdfRunFailure {
   const base = { stdout: raw.stdout, stderr: raw.stderr, durationMs: raw.durationMs };
   if (raw.spawnError) {
     if (raw.spawnError.code === "ENOSCRIPT") {
-      return { ok: false, kind: "no-python", message: "This build of svc-iac does not include its UDF runner (python/svc_udf_runner.py); run UDFs with the installed package", ...base };
+      return {
+        ok: false,
+        kind: "no-python",
+        message:
+          "This build of svc-iac does not include its UDF runner (python/svc_udf_runner.py); run UDFs with the installed package",
+        ...base,
+      };
     }
     const why = raw.spawnError.code === "ENOENT" ? "was not found" : `could not be started (${raw.spawnError.message})`;
-    return { ok: false, kind: "no-python", message: `The Python interpreter ${why}; UDF runs need python3 (choose one with --python PATH)`, ...base };
+    return {
+      ok: false,
+      kind: "no-python",
+      message: `The Python interpreter ${why}; UDF runs need python3 (choose one with --python PATH)`,
+      ...base,
+    };
   }
-  if (raw.stopped) return { ok: false, kind: "stopped", message: "The UDF run was stopped before it finished", ...base };
-  if (raw.timedOut) return { ok: false, kind: "timeout", message: `The UDF run exceeded the time limit of ${timeoutMs / 1000} s and was stopped`, ...base };
+  if (raw.stopped)
+    return { ok: false, kind: "stopped", message: "The UDF run was stopped before it finished", ...base };
+  if (raw.timedOut)
+    return {
+      ok: false,
+      kind: "timeout",
+      message: `The UDF run exceeded the time limit of ${timeoutMs / 1000} s and was stopped`,
+      ...base,
+    };
   const a = raw.answer;
   if (a && a.ok === false)
-    return { ok: false, kind: "exception", message: String(a.message), traceback: typeof a.traceback === "string" ? a.traceback : undefined, ...base };
+    return {
+      ok: false,
+      kind: "exception",
+      message: String(a.message),
+      traceback: typeof a.traceback === "string" ? a.traceback : undefined,
+      ...base,
+    };
   return {
     ok: false,
     kind: "exception",
@@ -216,9 +257,13 @@ export async function runUdf(req: UdfRunRequest): Promise<UdfRunResult> {
 export async function describeUdfs(req: UdfDescribeRequest): Promise<UdfDescribeResult> {
   const timeoutMs = req.timeoutMs ?? DEFAULT_TIMEOUT_MS;
   const udfs = req.bodies.map((b) => ({ name: b.name, code: b.code, entrypoint: b.entrypoint ?? "udf" }));
-  const raw = await execRunner({ mode: "describe", udfs }, { python: req.python ?? "python3", timeoutMs, signal: req.signal });
+  const raw = await execRunner(
+    { mode: "describe", udfs },
+    { python: req.python ?? "python3", timeoutMs, signal: req.signal },
+  );
   const a = raw.answer;
-  if (raw.spawnError || raw.timedOut || raw.stopped || !a || a.ok !== true || !Array.isArray(a.udfs)) return failure(raw, timeoutMs);
+  if (raw.spawnError || raw.timedOut || raw.stopped || !a || a.ok !== true || !Array.isArray(a.udfs))
+    return failure(raw, timeoutMs);
   const base = { stdout: raw.stdout, stderr: raw.stderr, durationMs: raw.durationMs };
   const descriptions = (a.udfs as Record<string, unknown>[]).map((d): UdfDescription | UdfRunFailure =>
     d.ok === true

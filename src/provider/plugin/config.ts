@@ -32,7 +32,12 @@ export function checkConfig(news: Props): { inputs: Props; failures: CheckFailur
   for (const [k, v] of Object.entries(values).sort(([a], [b]) => a.localeCompare(b))) {
     if (ENGINE_KEYS.includes(k)) continue;
     if (!isConfigKey(k)) {
-      failures.push({ property: k, reason: `Unknown configuration key "svc:${k}". Expected one of ${Object.keys(CONFIG_KEYS).map((c) => `svc:${c}`).join(", ")}.` });
+      failures.push({
+        property: k,
+        reason: `Unknown configuration key "svc:${k}". Expected one of ${Object.keys(CONFIG_KEYS)
+          .map((c) => `svc:${c}`)
+          .join(", ")}.`,
+      });
       continue;
     }
     if (typeof v !== "string") {
@@ -41,7 +46,10 @@ export function checkConfig(news: Props): { inputs: Props; failures: CheckFailur
       continue;
     }
     if ((k === "baseUrl" || k === "udfBaseUrl") && !isHttpUrl(v)) {
-      failures.push({ property: k, reason: `Invalid svc:${k} ${JSON.stringify(v)}. svc:${k} is an http(s) URL, e.g. "https://host/server/v1".` });
+      failures.push({
+        property: k,
+        reason: `Invalid svc:${k} ${JSON.stringify(v)}. svc:${k} is an http(s) URL, e.g. "https://host/server/v1".`,
+      });
     }
   }
   return { inputs: conceal(news, SECRET_CONFIG), failures };
@@ -78,14 +86,19 @@ export function configFromRequest(variables: Record<string, string>, args: Props
 
 /** A client from the configuration, each unset key taken from the environment. */
 export function clientFromConfig(config: PluginConfig, env: NodeJS.ProcessEnv = process.env): SvcClient {
-  const settings = Object.fromEntries(Object.entries(CONFIG_KEYS).map(([k, name]) => [name, config[k as ConfigKey] ?? env[name]]));
+  const settings = Object.fromEntries(
+    Object.entries(CONFIG_KEYS).map(([k, name]) => [name, config[k as ConfigKey] ?? env[name]]),
+  );
   try {
     return clientFromEnv(settings);
   } catch (e) {
     throw new Error(
       `pulumi-resource-svc: ${(e as Error).message
         .replace("SVC_BASE_URL is not set", "neither svc:baseUrl nor SVC_BASE_URL is set")
-        .replace("Neither SVC_TOKEN nor SVC_SERVICE_TOKEN is set", "none of svc:token, svc:serviceToken, SVC_TOKEN and SVC_SERVICE_TOKEN is set")}`,
+        .replace(
+          "Neither SVC_TOKEN nor SVC_SERVICE_TOKEN is set",
+          "none of svc:token, svc:serviceToken, SVC_TOKEN and SVC_SERVICE_TOKEN is set",
+        )}`,
     );
   }
 }

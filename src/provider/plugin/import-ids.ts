@@ -23,19 +23,22 @@ export const IMPORT_IDS: Record<string, ImportId> = {
     id: "CANVAS_ID",
     where: "the canvas's id (`svc-iac show`, or `GET /collection/exec-env`)",
     inputs: ["name", "accessScope", "allowPublicRead", "dashboardBody", "previewImageUrl"],
-    declareAfter: "`passcode`, when the canvas has one: it is compared by fingerprint, so the same passcode is no change",
+    declareAfter:
+      "`passcode`, when the canvas has one: it is compared by fingerprint, so the same passcode is no change",
   },
   Udf: {
     id: "UDF_ID",
     where: "the UDF's id",
     inputs: ["canvasId", "slug", "code", "entrypoint", "headers", "metadata"],
-    declareAfter: "`createSharedToken` is not known for a UDF made elsewhere; leave it out (a per-UDF token can only be minted at creation)",
+    declareAfter:
+      "`createSharedToken` is not known for a UDF made elsewhere; leave it out (a per-UDF token can only be minted at creation)",
   },
   CanvasShare: {
     id: "CANVAS_ID",
     where: "the id of the shared canvas (a canvas has at most one share)",
     inputs: ["canvasId"],
-    declareAfter: "`rotation` is a trigger the platform does not store: leave it out at import; setting it later rotates the token",
+    declareAfter:
+      "`rotation` is a trigger the platform does not store: leave it out at import; setting it later rotates the token",
   },
   Cronjob: {
     id: "CRONJOB_ID",
@@ -46,13 +49,15 @@ export const IMPORT_IDS: Record<string, ImportId> = {
     id: "SECRET_KEY",
     where: "the secret's key, e.g. `OPENAI_API_KEY`",
     inputs: ["key"],
-    declareAfter: "`value` (required): it is compared by fingerprint with the platform's, so the same value is no change",
+    declareAfter:
+      "`value` (required): it is compared by fingerprint with the platform's, so the same value is no change",
   },
   ServiceAccount: {
     id: "SERVICE_ACCOUNT_ID",
     where: "the service account's id",
     inputs: ["name"],
-    declareAfter: "`rotation`, when the account was made by svc-iac with one: the value whose tag the account's name carries is no change. Its `token` cannot be read again and stays null",
+    declareAfter:
+      "`rotation`, when the account was made by svc-iac with one: the value whose tag the account's name carries is no change. Its `token` cannot be read again and stays null",
   },
   BucketPolicy: {
     id: "BUCKET_NAME",
@@ -70,5 +75,7 @@ export const NOT_IMPORTABLE: Record<string, string> = {
 /** The inputs that declare the object `state` describes (fields absent from the state stay absent). */
 export function importInputs(kind: string, state: Props): Props {
   const fields = IMPORT_IDS[kind]?.inputs ?? [];
-  return Object.fromEntries(fields.filter((f) => state[f] !== undefined && state[f] !== null).map((f) => [f, state[f]]));
+  return Object.fromEntries(
+    fields.filter((f) => state[f] !== undefined && state[f] !== null).map((f) => [f, state[f]]),
+  );
 }

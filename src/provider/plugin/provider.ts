@@ -19,7 +19,11 @@ export function kindOfUrn(urn: string): string {
   const type = (urn.split("::")[2] ?? "").split("$").pop() ?? "";
   const kind = type.startsWith(TYPE_PREFIX) ? type.slice(TYPE_PREFIX.length) : "";
   if (!KINDS[kind]) {
-    throw new Error(`pulumi-resource-svc: unknown resource type "${type}". Expected one of ${Object.keys(KINDS).map((k) => TYPE_PREFIX + k).join(", ")}.`);
+    throw new Error(
+      `pulumi-resource-svc: unknown resource type "${type}". Expected one of ${Object.keys(KINDS)
+        .map((k) => TYPE_PREFIX + k)
+        .join(", ")}.`,
+    );
   }
   return kind;
 }

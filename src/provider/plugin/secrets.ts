@@ -25,7 +25,10 @@ function revealValue(v: unknown): { value: unknown; secret: boolean } {
   }
   if (v && typeof v === "object") {
     const entries = Object.entries(v).map(([k, x]) => [k, revealValue(x)] as const);
-    return { value: Object.fromEntries(entries.map(([k, r]) => [k, r.value])), secret: entries.some(([, r]) => r.secret) };
+    return {
+      value: Object.fromEntries(entries.map(([k, r]) => [k, r.value])),
+      secret: entries.some(([, r]) => r.secret),
+    };
   }
   return { value: v, secret: false };
 }

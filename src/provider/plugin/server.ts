@@ -28,8 +28,14 @@ function loadSdk(): typeof import("@pulumi/pulumi/provider") {
   try {
     return require("@pulumi/pulumi/provider");
   } catch (e) {
-    if ((e as NodeJS.ErrnoException).code !== "MODULE_NOT_FOUND" || !String((e as Error).message).includes("@pulumi/pulumi/provider")) throw e;
-    throw new Error("@pulumi/pulumi is not installed beside svc-iac. The plugin serves Pulumi's protocol with it: install both, e.g. npm install svc-iac @pulumi/pulumi.");
+    if (
+      (e as NodeJS.ErrnoException).code !== "MODULE_NOT_FOUND" ||
+      !String((e as Error).message).includes("@pulumi/pulumi/provider")
+    )
+      throw e;
+    throw new Error(
+      "@pulumi/pulumi is not installed beside svc-iac. The plugin serves Pulumi's protocol with it: install both, e.g. npm install svc-iac @pulumi/pulumi.",
+    );
   }
 }
 
@@ -73,9 +79,14 @@ export async function startPlugin(args: string[]): Promise<void> {
     },
     diffConfig(call: Call, callback: Callback) {
       try {
-        const changed = diffConfig(call.request.getOlds()?.toJavaScript() ?? {}, call.request.getNews()?.toJavaScript() ?? {});
+        const changed = diffConfig(
+          call.request.getOlds()?.toJavaScript() ?? {},
+          call.request.getNews()?.toJavaScript() ?? {},
+        );
         const resp = new provproto.DiffResponse();
-        resp.setChanges(changed.length ? provproto.DiffResponse.DiffChanges.DIFF_SOME : provproto.DiffResponse.DiffChanges.DIFF_NONE);
+        resp.setChanges(
+          changed.length ? provproto.DiffResponse.DiffChanges.DIFF_SOME : provproto.DiffResponse.DiffChanges.DIFF_NONE,
+        );
         resp.setDiffsList(changed);
         callback(null, resp);
       } catch (e) {
@@ -102,7 +113,10 @@ export async function startPlugin(args: string[]): Promise<void> {
 
   const addService = grpc.Server.prototype.addService;
   grpc.Server.prototype.addService = function (this: unknown, service: unknown, implementation: object) {
-    const impl = service === provrpc.ResourceProviderService ? Object.assign(Object.create(implementation), configHandlers) : implementation;
+    const impl =
+      service === provrpc.ResourceProviderService
+        ? Object.assign(Object.create(implementation), configHandlers)
+        : implementation;
     return addService.call(this, service, impl);
   };
   let serving: Promise<void>;

@@ -15,24 +15,33 @@ export type StopReason = () => string | undefined;
 const messageOf = (e: unknown): string => (e instanceof Error ? e.message : String(e));
 
 /** Runs `body` holding the lock of `backend` for `operation`. */
-export async function withHeldLock<T>(backend: StateBackend, opts: CommandOptions, operation: string, body: (stopReason: StopReason) => Promise<T>): Promise<T> {
+export async function withHeldLock<T>(
+  backend: StateBackend,
+  opts: CommandOptions,
+  operation: string,
+  body: (stopReason: StopReason) => Promise<T>,
+): Promise<T> {
   const ttlMs = opts.lockTtlMs ?? DEFAULT_LOCK_TTL_MS;
   const lock = await backend.acquireLock({
     owner: opts.lockOwner ?? defaultLockOwner(),
     operation,
     ttlMs,
     now: opts.now ?? (() => new Date()),
-    onTakeover: (dead, reason) => opts.log?.(`Took over the lock ${dead.id} of ${dead.owner}: ${reason}, so that run ended without releasing it.`),
+    onTakeover: (dead, reason) =>
+      opts.log?.(`Took over the lock ${dead.id} of ${dead.owner}: ${reason}, so that run ended without releasing it.`),
   });
   let renewal: Promise<void> = Promise.resolve();
   let lockLost: string | undefined;
-  const timer = setInterval(() => {
-    renewal = lock.renew().catch((e) => {
-      // Another run may now be changing the platform: start nothing more.
-      lockLost = `the lock could not be renewed (${messageOf(e)})`;
-      opts.log?.(`Stopping: ${lockLost}.`);
-    });
-  }, Math.max(1000, Math.floor(ttlMs / 3)));
+  const timer = setInterval(
+    () => {
+      renewal = lock.renew().catch((e) => {
+        // Another run may now be changing the platform: start nothing more.
+        lockLost = `the lock could not be renewed (${messageOf(e)})`;
+        opts.log?.(`Stopping: ${lockLost}.`);
+      });
+    },
+    Math.max(1000, Math.floor(ttlMs / 3)),
+  );
   try {
     return await body(() => lockLost ?? opts.interrupted?.());
   } finally {

@@ -60,7 +60,10 @@ class Applier {
   private readonly declared: Map<string, DesiredObject>;
   private done = 0;
 
-  constructor(private readonly ctx: ApplyContext, private readonly outcome: PlanOutcome) {
+  constructor(
+    private readonly ctx: ApplyContext,
+    private readonly outcome: PlanOutcome,
+  ) {
     this.ids = new Map(outcome.ids);
     this.declared = new Map(ctx.project.objects.map((o) => [o.address, o]));
     this.kindCtx = { client: ctx.client, now: ctx.now, fingerprintKey: ctx.fingerprintKey };
@@ -72,17 +75,33 @@ class Applier {
 
   private inputsOf(step: Step): Record<string, any> {
     const d = step.desired!;
-    return checkedInputs(d, rawInputs(d, { idOf: (a) => this.ids.get(a), desired: (a) => this.declared.get(a) }, step.rotation?.value));
+    return checkedInputs(
+      d,
+      rawInputs(d, { idOf: (a) => this.ids.get(a), desired: (a) => this.declared.get(a) }, step.rotation?.value),
+    );
   }
 
   private finish(step: Step, status: ResultStatus, message?: string, id?: string): void {
     const a = step.action;
     if (status !== "done") this.failed.add(a.address);
-    this.results.push({ address: a.address, kind: a.kind, action: a.action, status, ...(id ?? a.id ? { id: id ?? a.id } : {}), ...(message ? { message } : {}) });
+    this.results.push({
+      address: a.address,
+      kind: a.kind,
+      action: a.action,
+      status,
+      ...((id ?? a.id) ? { id: id ?? a.id } : {}),
+      ...(message ? { message } : {}),
+    });
     this.done++;
     const progress = this.ctx.progress;
     if (!progress) return;
-    const end: ProgressEvent = { type: "end", address: a.address, action: a.action, status, ...(message ? { message } : {}) };
+    const end: ProgressEvent = {
+      type: "end",
+      address: a.address,
+      action: a.action,
+      status,
+      ...(message ? { message } : {}),
+    };
     // Reported once what the step changed in the inventory is written (with its batch): a kill
     // after the report cannot lose the step. Not reported at all if the write failed (apply fails).
     this.reported.push(this.ctx.inventory.whenWritten().then((written) => void (written && progress(end))));
@@ -108,7 +127,8 @@ class Applier {
     const a = step.action;
     const now = this.ctx.now().toISOString();
     const old = this.ctx.inventory.get(a.address);
-    const kept = traitsOf(a.kind).keep?.({ state, rotation: step.rotation, old, fingerprintKey: this.ctx.fingerprintKey }) ?? {};
+    const kept =
+      traitsOf(a.kind).keep?.({ state, rotation: step.rotation, old, fingerprintKey: this.ctx.fingerprintKey }) ?? {};
     const entry: InventoryEntry = {
       kind: a.kind,
       id,
@@ -143,11 +163,18 @@ class Applier {
       // A lost answer or a failed publish would leave a credential whose token nobody has: note
       // the intent first, beside every earlier undelivered attempt, and the orphans to delete.
       if (step.retire?.length && a.action === "create") this.rememberRetired(a.address, step.retire);
-      this.ctx.inventory.set(a.address, withIntent(this.ctx.inventory.get(a.address), a.kind, key, this.ctx.now().toISOString()));
+      this.ctx.inventory.set(
+        a.address,
+        withIntent(this.ctx.inventory.get(a.address), a.kind, key, this.ctx.now().toISOString()),
+      );
       await this.ctx.inventory.flush();
     }
     // The plan observed no object with this key: create at once (looked up only if the answer is lost).
-    const lookup: CreateOptions["lookup"] = recheck ? "only" : !step.observed && (a.action === "create" || a.action === "share") ? "never" : "first";
+    const lookup: CreateOptions["lookup"] = recheck
+      ? "only"
+      : !step.observed && (a.action === "create" || a.action === "share")
+        ? "never"
+        : "first";
     let created: Awaited<ReturnType<typeof kind.create>>;
     try {
       created = await kind.create(recheck ?? this.kindCtx, inputs as never, { lookup });
@@ -196,7 +223,12 @@ class Applier {
    * step that did not reach its hands is marked `undelivered` in the inventory (service accounts
    * keep their `intent` instead), so the next plan mints another instead of saying nothing.
    */
-  private async deliver(step: Step, state: Record<string, any>, token: string | null | undefined, minted: boolean): Promise<void> {
+  private async deliver(
+    step: Step,
+    state: Record<string, any>,
+    token: string | null | undefined,
+    minted: boolean,
+  ): Promise<void> {
     const address = step.action.address;
     try {
       await this.writeOutputFile(step, state);
@@ -206,7 +238,9 @@ class Applier {
       if (!(minted && token && entry && !traitsOf(step.action.kind).credential)) throw e;
       this.ctx.inventory.set(address, { ...entry, undelivered: this.ctx.now().toISOString() });
       const why = e instanceof Error ? e.message : String(e);
-      throw new Error(`a new token was minted (the old one no longer works) but could not be handed over: ${why}. The next apply mints another and hands it over.`);
+      throw new Error(
+        `a new token was minted (the old one no longer works) but could not be handed over: ${why}. The next apply mints another and hands it over.`,
+      );
     }
   }
 
@@ -332,17 +366,27 @@ class Applier {
     }
     const deletions = steps.filter(isDeletion).sort((a, b) => phaseOf(b.action.kind) - phaseOf(a.action.kind));
     if (this.failed.size) {
-      for (const s of deletions) this.finish(s, "skipped", "skipped: deletions run only when every other step succeeded");
+      for (const s of deletions)
+        this.finish(s, "skipped", "skipped: deletions run only when every other step succeeded");
       return;
     }
     for (const kind of [...PHASES].reverse()) {
-      await forEachBounded(deletions.filter((s) => s.action.kind === kind), this.ctx.concurrency, (s) => this.run(s));
+      await forEachBounded(
+        deletions.filter((s) => s.action.kind === kind),
+        this.ctx.concurrency,
+        (s) => this.run(s),
+      );
     }
   }
 
   /** Sets placement (visibility and order) through the parents named by `ref`, once per parent. */
   private async layout(steps: Step[], layout: NonNullable<ReconcileTraits["layout"]>): Promise<void> {
-    const wanted = steps.filter((s) => s.layout && (s.layout.isVisible !== undefined || s.layout.position !== undefined) && !this.failed.has(s.action.address));
+    const wanted = steps.filter(
+      (s) =>
+        s.layout &&
+        (s.layout.isVisible !== undefined || s.layout.position !== undefined) &&
+        !this.failed.has(s.action.address),
+    );
     const items = wanted.map((s) => ({
       address: s.action.address,
       id: this.ids.get(s.action.address)!,

@@ -58,7 +58,13 @@ export class InventoryWriter {
     // Entries are replaced, never changed in place: a copy of the map is enough.
     this.inventory = current
       ? { ...current, objects: { ...current.objects } }
-      : { version: INVENTORY_VERSION, project: project.project, target: project.target, updatedAt: now().toISOString(), objects: {} };
+      : {
+          version: INVENTORY_VERSION,
+          project: project.project,
+          target: project.target,
+          updatedAt: now().toISOString(),
+          objects: {},
+        };
     this.wholeDue = !backend.journal || backend.journal.foldDue;
   }
 

@@ -43,7 +43,10 @@ const OUTPUTS_MODE = 0o600;
  * @example tokenEnvName("udf.sales/loader") // "SVC_UDF_SALES_LOADER_TOKEN"
  */
 export function tokenEnvName(address: string): string {
-  const middle = address.toUpperCase().replace(/[^A-Z0-9]+/g, "_").replace(/^_+|_+$/g, "");
+  const middle = address
+    .toUpperCase()
+    .replace(/[^A-Z0-9]+/g, "_")
+    .replace(/^_+|_+$/g, "");
   return `SVC_${middle}_TOKEN`;
 }
 
@@ -58,7 +61,10 @@ export async function readOutputsFile(file: string, repository?: string): Promis
     const read = RepositoryJail.forProject(repository).readOperatorFile(file);
     if (read.kind === "refused") throw new Error(`The outputs file ${file} cannot be used: ${read.message}.`);
     if (read.kind === "missing") {
-      if (read.folder) throw new Error(`The outputs file ${file} is a folder: --outputs takes the path of a file, e.g. ${path.join(file, "outputs.json")}.`);
+      if (read.folder)
+        throw new Error(
+          `The outputs file ${file} is a folder: --outputs takes the path of a file, e.g. ${path.join(file, "outputs.json")}.`,
+        );
       return undefined;
     }
     text = read.text;
@@ -68,7 +74,10 @@ export async function readOutputsFile(file: string, repository?: string): Promis
     } catch (e) {
       const code = (e as NodeJS.ErrnoException)?.code;
       if (code === "ENOENT") return undefined;
-      if (code === "EISDIR") throw new Error(`The outputs file ${file} is a folder: --outputs takes the path of a file, e.g. ${path.join(file, "outputs.json")}.`);
+      if (code === "EISDIR")
+        throw new Error(
+          `The outputs file ${file} is a folder: --outputs takes the path of a file, e.g. ${path.join(file, "outputs.json")}.`,
+        );
       throw new Error(`The outputs file ${file} cannot be read (${code ?? (e as Error).message}).`);
     }
   }
@@ -76,11 +85,22 @@ export async function readOutputsFile(file: string, repository?: string): Promis
   try {
     data = JSON.parse(text);
   } catch {
-    throw new Error(`The outputs file ${file} is not valid JSON, so new tokens cannot be merged into it. Move it away (it may hold tokens) and run again.`);
+    throw new Error(
+      `The outputs file ${file} is not valid JSON, so new tokens cannot be merged into it. Move it away (it may hold tokens) and run again.`,
+    );
   }
   const d = data as Partial<OutputsFile> | null;
-  if (!d || typeof d !== "object" || d.version !== OUTPUTS_VERSION || !d.tokens || typeof d.tokens !== "object" || Array.isArray(d.tokens)) {
-    throw new Error(`The outputs file ${file} is not an svc-iac outputs file (expected {"version": ${OUTPUTS_VERSION}, "tokens": {…}}). Move it away (it may hold tokens) or choose another --outputs path.`);
+  if (
+    !d ||
+    typeof d !== "object" ||
+    d.version !== OUTPUTS_VERSION ||
+    !d.tokens ||
+    typeof d.tokens !== "object" ||
+    Array.isArray(d.tokens)
+  ) {
+    throw new Error(
+      `The outputs file ${file} is not an svc-iac outputs file (expected {"version": ${OUTPUTS_VERSION}, "tokens": {…}}). Move it away (it may hold tokens) or choose another --outputs path.`,
+    );
   }
   return d as OutputsFile;
 }
@@ -110,9 +130,17 @@ export function outputsPublisher(file: string, opts: { now?: () => Date; reposit
     publish: (token: PublishedToken) =>
       serialized(path.resolve(file), async () => {
         const current = (await readOutputsFile(file, opts.repository)) ?? { version: OUTPUTS_VERSION, tokens: {} };
-        const entry: OutputsFileEntry = { name: token.name, kind: token.kind, token: token.token, updatedAt: now().toISOString() };
+        const entry: OutputsFileEntry = {
+          name: token.name,
+          kind: token.kind,
+          token: token.token,
+          updatedAt: now().toISOString(),
+        };
         const next: OutputsFile = { version: OUTPUTS_VERSION, tokens: { ...current.tokens, [token.address]: entry } };
-        if (opts.repository !== undefined) RepositoryJail.forProject(opts.repository).writeOperatorFile(file, stableJsonText(next), { mode: OUTPUTS_MODE });
+        if (opts.repository !== undefined)
+          RepositoryJail.forProject(opts.repository).writeOperatorFile(file, stableJsonText(next), {
+            mode: OUTPUTS_MODE,
+          });
         else await writeFileAtomic(file, stableJsonText(next), { mode: OUTPUTS_MODE });
       }),
   };

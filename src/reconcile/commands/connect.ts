@@ -37,8 +37,15 @@ export async function connect(
     const emu = await startEmulator({ dataDir, tickIntervalMs: 0 });
     // The folder as the user reaches it from where they ran the command (the repository may be elsewhere).
     const shown = relative(process.cwd(), dataDir) || ".";
-    opts.log?.(`${names.baseUrlEnv} is not set: using the embedded emulator (state under ${shown}${sep}). Set ${names.baseUrlEnv}, and ${names.tokenEnv} or ${names.serviceTokenEnv}, to reach a real platform.`);
-    const client = createClient({ ...opts.client, baseUrl: emu.baseUrl, udfBaseUrl: emu.udfBaseUrl, token: emu.tokens.user_token });
+    opts.log?.(
+      `${names.baseUrlEnv} is not set: using the embedded emulator (state under ${shown}${sep}). Set ${names.baseUrlEnv}, and ${names.tokenEnv} or ${names.serviceTokenEnv}, to reach a real platform.`,
+    );
+    const client = createClient({
+      ...opts.client,
+      baseUrl: emu.baseUrl,
+      udfBaseUrl: emu.udfBaseUrl,
+      token: emu.tokens.user_token,
+    });
     return {
       client,
       embedded: true,
@@ -53,13 +60,23 @@ export async function connect(
   const token = env[names.tokenEnv] || undefined;
   const serviceToken = env[names.serviceTokenEnv] || undefined;
   if (!token && !serviceToken) {
-    throw new Error(`${names.baseUrlEnv} is set but neither ${names.tokenEnv} nor ${names.serviceTokenEnv} is: set one of them to authenticate.`);
+    throw new Error(
+      `${names.baseUrlEnv} is set but neither ${names.tokenEnv} nor ${names.serviceTokenEnv} is: set one of them to authenticate.`,
+    );
   }
   // The spec's {base_url} includes the version segment; without it every path answers 404.
   if (!/\/v\d+\/?$/.test(safePath(baseUrl))) {
-    opts.log?.(`${names.baseUrlEnv} does not end with a version segment such as /v1 (the platform's base URL includes it, e.g. https://host/server/v1): if requests answer 404 Not Found, add it.`);
+    opts.log?.(
+      `${names.baseUrlEnv} does not end with a version segment such as /v1 (the platform's base URL includes it, e.g. https://host/server/v1): if requests answer 404 Not Found, add it.`,
+    );
   }
-  const client = createClient({ ...opts.client, baseUrl, udfBaseUrl: env[names.udfBaseUrlEnv] || undefined, token, serviceToken });
+  const client = createClient({
+    ...opts.client,
+    baseUrl,
+    udfBaseUrl: env[names.udfBaseUrlEnv] || undefined,
+    token,
+    serviceToken,
+  });
   const udfBaseUrl = env[names.udfBaseUrlEnv] || undefined;
   return { client, embedded: false, baseUrl, ...(udfBaseUrl ? { udfBaseUrl } : {}), close: () => client.close() };
 }
@@ -77,7 +94,11 @@ function safePath(url: string): string {
  * What to check when the platform answered 401: the variables whose token was sent (a 401 names
  * none, and a target may use other variables than SVC_TOKEN). Empty for any other error.
  */
-export function refusedCredentialsHint(e: unknown, project: Pick<LoadedProject, "settings">, env: Record<string, string | undefined>): string {
+export function refusedCredentialsHint(
+  e: unknown,
+  project: Pick<LoadedProject, "settings">,
+  env: Record<string, string | undefined>,
+): string {
   if (!isApiError(e, "unauthorized")) return "";
   const names = project.settings.credentials;
   const sent = [names.tokenEnv, names.serviceTokenEnv].filter((n) => env[n]);

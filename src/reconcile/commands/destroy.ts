@@ -25,7 +25,14 @@ import type { StateBackend } from "../state/types";
 export type DestroyResult = Extract<CommandResult, { command: "destroy" }>;
 
 /** The deletions of everything `inventory` records that is still on the platform (pure). */
-export function planDestroy(project: LoadedProject, observation: Observation, inventory: Inventory | undefined, now: Date, allowCascade: boolean, fingerprintKey?: FingerprintKey): PlanOutcome {
+export function planDestroy(
+  project: LoadedProject,
+  observation: Observation,
+  inventory: Inventory | undefined,
+  now: Date,
+  allowCascade: boolean,
+  fingerprintKey?: FingerprintKey,
+): PlanOutcome {
   const outcome = planChanges({
     // Destroy deletes what the inventory records, removed: entries not yet applied included.
     project: { ...project, objects: [], moved: [], removed: [] },
@@ -43,11 +50,19 @@ export function planDestroy(project: LoadedProject, observation: Observation, in
   for (const a of outcome.plan.actions) delete a.reason;
   // Protection, worded for destroy (the planner's words are about leaving the repository).
   const deleted = outcome.plan.actions.map((a) => a.address);
-  outcome.plan.blocks = [...protectedInventoryBlocks(inventory, deleted, "destroy"), ...outcome.plan.blocks.filter((b) => b.rule !== PROTECTED_RULE)];
+  outcome.plan.blocks = [
+    ...protectedInventoryBlocks(inventory, deleted, "destroy"),
+    ...outcome.plan.blocks.filter((b) => b.rule !== PROTECTED_RULE),
+  ];
   return outcome;
 }
 
-async function destroyWith(opts: CommandOptions, project: LoadedProject, backend: StateBackend, client: SvcClient): Promise<DestroyResult> {
+async function destroyWith(
+  opts: CommandOptions,
+  project: LoadedProject,
+  backend: StateBackend,
+  client: SvcClient,
+): Promise<DestroyResult> {
   const now = opts.now ?? (() => new Date());
   const noLock = await forceUnlockFirst(backend, opts);
   if (noLock) return { command: "destroy", exitCode: 1, errors: [], message: noLock };
@@ -58,16 +73,41 @@ async function destroyWith(opts: CommandOptions, project: LoadedProject, backend
     const observation = await observe(client, project, inventory, fingerprintKey);
     const outcome = planDestroy(project, observation, inventory, now(), opts.allowCascade ?? false, fingerprintKey);
     const { plan } = outcome;
-    if (plan.blocks.length) return { command: "destroy", exitCode: 1, errors: [], plan, message: `${plan.blocks.map((b) => b.message).join("\n")}\nNothing was destroyed.` };
+    if (plan.blocks.length)
+      return {
+        command: "destroy",
+        exitCode: 1,
+        errors: [],
+        plan,
+        message: `${plan.blocks.map((b) => b.message).join("\n")}\nNothing was destroyed.`,
+      };
     // Ctrl-C while the plan was made (under the lock): nothing starts.
-    if (opts.interrupted?.()) return { command: "destroy", exitCode: 1, errors: [], plan, message: "Interrupted before any change; nothing was destroyed." };
+    if (opts.interrupted?.())
+      return {
+        command: "destroy",
+        exitCode: 1,
+        errors: [],
+        plan,
+        message: "Interrupted before any change; nothing was destroyed.",
+      };
     if (plan.actions.length && opts.confirm && !(await opts.confirm(plan))) {
       return { command: "destroy", exitCode: 1, errors: [], plan, message: "Destroy cancelled: nothing was changed." };
     }
     if (plan.actions.length) opts.approved?.(plan);
     const writer = new InventoryWriter(backend, inventory, project, now);
     const report = await applyPlan(
-      { client, project, inventory: writer, publishers: [], concurrency: opts.concurrency ?? project.settings.concurrency, now, progress: opts.progress, secrets: new Set(), stopReason, fingerprintKey },
+      {
+        client,
+        project,
+        inventory: writer,
+        publishers: [],
+        concurrency: opts.concurrency ?? project.settings.concurrency,
+        now,
+        progress: opts.progress,
+        secrets: new Set(),
+        stopReason,
+        fingerprintKey,
+      },
       outcome,
     );
     return { command: "destroy", exitCode: report.ok ? 0 : 1, errors: [], plan, report };
@@ -82,11 +122,21 @@ export async function destroyCommand(opts: CommandOptions): Promise<DestroyResul
   let connection: Awaited<ReturnType<typeof connect>> | undefined;
   try {
     connection = await connect(project, opts.env, { log: opts.log });
-    const backend = openStateBackend(project.settings.state, { root: project.root, client: connection.client, project: project.project, target: project.target });
+    const backend = openStateBackend(project.settings.state, {
+      root: project.root,
+      client: connection.client,
+      project: project.project,
+      target: project.target,
+    });
     return await destroyWith(opts, project, backend, connection.client);
   } catch (e) {
     // API errors are scrubbed where they are made; destroy reads no secret value of its own.
-    return { command: "destroy", exitCode: 1, errors: [], message: (e instanceof Error ? e.message : String(e)) + refusedCredentialsHint(e, project, opts.env) };
+    return {
+      command: "destroy",
+      exitCode: 1,
+      errors: [],
+      message: (e instanceof Error ? e.message : String(e)) + refusedCredentialsHint(e, project, opts.env),
+    };
   } finally {
     await connection?.close();
   }

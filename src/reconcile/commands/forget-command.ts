@@ -44,25 +44,49 @@ export async function forgetCommand(opts: ForgetOptions): Promise<ForgetResult> 
   const addresses = [...new Set(opts.addresses)].sort();
   const declared = addresses.flatMap((a) => project.objects.find((o) => o.address === a) ?? []);
   if (declared.length) {
-    const lines = declared.map((o) => `${o.address} is still declared in ${o.source.file}; delete that declaration first (or list the address under removed: in svc.yaml), else the next apply manages it again.`);
+    const lines = declared.map(
+      (o) =>
+        `${o.address} is still declared in ${o.source.file}; delete that declaration first (or list the address under removed: in svc.yaml), else the next apply manages it again.`,
+    );
     return { command: "forget", exitCode: 1, errors: [], message: [...lines, "Nothing was forgotten."].join("\n") };
   }
   const now = opts.now ?? (() => new Date());
   let connection: Awaited<ReturnType<typeof connect>> | undefined;
   try {
     connection = await connect(project, opts.env, { log: opts.log });
-    const backend = openStateBackend(project.settings.state, { root: project.root, client: connection.client, project: project.project, target: project.target });
-    const lock = await backend.acquireLock({ owner: opts.lockOwner ?? defaultLockOwner(), operation: "forget", ttlMs: LOCK_TTL_MS, now });
+    const backend = openStateBackend(project.settings.state, {
+      root: project.root,
+      client: connection.client,
+      project: project.project,
+      target: project.target,
+    });
+    const lock = await backend.acquireLock({
+      owner: opts.lockOwner ?? defaultLockOwner(),
+      operation: "forget",
+      ttlMs: LOCK_TTL_MS,
+      now,
+    });
     try {
       const inventory = await backend.readInventory();
       const unknown = addresses.filter((a) => !inventory?.objects[a]);
       if (unknown.length || !inventory) {
         const known = Object.keys(inventory?.objects ?? {}).sort();
-        const listed = known.length ? `it records ${known.length > 12 ? `${known.slice(0, 12).join(", ")}, …` : known.join(", ")}` : "it records nothing";
-        return { command: "forget", exitCode: 1, errors: [], message: `${unknown.join(", ")} ${unknown.length > 1 ? "are" : "is"} not in the inventory of ${project.project} (${project.target}) at ${backend.location}; ${listed}. Nothing was forgotten.` };
+        const listed = known.length
+          ? `it records ${known.length > 12 ? `${known.slice(0, 12).join(", ")}, …` : known.join(", ")}`
+          : "it records nothing";
+        return {
+          command: "forget",
+          exitCode: 1,
+          errors: [],
+          message: `${unknown.join(", ")} ${unknown.length > 1 ? "are" : "is"} not in the inventory of ${project.project} (${project.target}) at ${backend.location}; ${listed}. Nothing was forgotten.`,
+        };
       }
       const at = now().toISOString();
-      const forgotten = addresses.map((address) => ({ address, kind: inventory.objects[address]!.kind, id: inventory.objects[address]!.id }));
+      const forgotten = addresses.map((address) => ({
+        address,
+        kind: inventory.objects[address]!.kind,
+        id: inventory.objects[address]!.id,
+      }));
       const next = structuredClone(inventory);
       for (const f of forgotten) {
         delete next.objects[f.address];

@@ -29,7 +29,18 @@ import { resolveTargeting, type Targeting } from "../plan/targeting";
 import { CASCADE_RULE } from "../plan/cascade";
 import { repositoryDigest, repositoryPaths } from "../load/repository-digest";
 import { canonicalJson } from "../../canonical-json";
-import { optionDifferences, readSavedPlan, SavedPlanError, restrictToSaved, savedPlanOf, sealSavedPlan, staleMessage, staleObjects, type SavedPlan, type SavedPlanOptions } from "../plan/saved-plan";
+import {
+  optionDifferences,
+  readSavedPlan,
+  SavedPlanError,
+  restrictToSaved,
+  savedPlanOf,
+  sealSavedPlan,
+  staleMessage,
+  staleObjects,
+  type SavedPlan,
+  type SavedPlanOptions,
+} from "../plan/saved-plan";
 import { traitsOf } from "../phases";
 import { toJson } from "../render/json";
 import { forceUnlockFirst, withHeldLock } from "../apply/held-lock";
@@ -38,11 +49,12 @@ import type { Inventory } from "../../model/inventory";
 import type { StateBackend } from "../state/types";
 import { RepositoryJail } from "../load/jail";
 
-
 /** Every secret value of the project and the target's tokens (to scrub from messages and results). */
 function secretValues(project: LoadedProject, env: CommandOptions["env"]): Set<string> {
   const c = project.settings.credentials;
-  return new Set([...project.secretEnvNames, c.tokenEnv, c.serviceTokenEnv].map((n) => env[n]).filter((v): v is string => !!v));
+  return new Set(
+    [...project.secretEnvNames, c.tokenEnv, c.serviceTokenEnv].map((n) => env[n]).filter((v): v is string => !!v),
+  );
 }
 
 /** API, lock and state errors all carry a readable message (API errors already scrubbed). */
@@ -68,7 +80,9 @@ async function sessionKey(backend: StateBackend, command: string, log: CommandOp
     return (await backend.fingerprintKey({ create: true }))!;
   } catch (e) {
     if (command === "apply") throw e;
-    log?.(`Could not read or make the fingerprint key in ${backend.location} (${messageOf(e)}): secret changes are shown without fingerprints in this run.`);
+    log?.(
+      `Could not read or make the fingerprint key in ${backend.location} (${messageOf(e)}): secret changes are shown without fingerprints in this run.`,
+    );
     return FingerprintKey.generate(false);
   }
 }
@@ -85,11 +99,24 @@ interface Opened {
  * Connects and opens the state of `early`; with `observeEarly`, when the fingerprint key exists
  * already (reading it writes nothing), starts the platform reads of the kinds `declares`.
  */
-async function openSession(early: ProjectSettingsOnly, declares: readonly DesiredKind[], opts: CommandOptions, observeEarly: boolean, log: CommandOptions["log"]): Promise<Opened> {
+async function openSession(
+  early: ProjectSettingsOnly,
+  declares: readonly DesiredKind[],
+  opts: CommandOptions,
+  observeEarly: boolean,
+  log: CommandOptions["log"],
+): Promise<Opened> {
   const connection = await connect(early, opts.env, { log });
   try {
-    const backend = openStateBackend(early.settings.state, { root: early.root, client: connection.client, project: early.project, target: early.target });
-    const existingKey = observeEarly ? await backend.fingerprintKey({ create: false }).catch(() => undefined) : undefined;
+    const backend = openStateBackend(early.settings.state, {
+      root: early.root,
+      client: connection.client,
+      project: early.project,
+      target: early.target,
+    });
+    const existingKey = observeEarly
+      ? await backend.fingerprintKey({ create: false }).catch(() => undefined)
+      : undefined;
     const started = existingKey ? ObservationStart.ofKinds(connection.client, declares, existingKey) : undefined;
     return { connection, backend, ...(existingKey ? { existingKey } : {}), ...(started ? { started } : {}) };
   } catch (e) {
@@ -125,7 +152,12 @@ async function withSession<R extends CommandResult>(
   const closeEarly = async () => (await early?.catch(() => undefined))?.connection.close();
   let staged: Awaited<ReturnType<typeof loadRepositoryStaged>>;
   try {
-    staged = await loadRepositoryStaged(opts.dir, { target: opts.target, env: opts.env, log: opts.log, ...(observeEarly ? { onSettings } : {}) });
+    staged = await loadRepositoryStaged(opts.dir, {
+      target: opts.target,
+      env: opts.env,
+      log: opts.log,
+      ...(observeEarly ? { onSettings } : {}),
+    });
   } catch (e) {
     await closeEarly();
     throw e;
@@ -139,7 +171,15 @@ async function withSession<R extends CommandResult>(
   let connection: Connection | undefined;
   try {
     const { project: unchecked } = staged.unchecked;
-    const opening = early ?? openSession(unchecked, unchecked.objects.map((o) => o.kind), opts, observeEarly, opts.log);
+    const opening =
+      early ??
+      openSession(
+        unchecked,
+        unchecked.objects.map((o) => o.kind),
+        opts,
+        observeEarly,
+        opts.log,
+      );
     for (const line of held.splice(0)) opts.log?.(line);
     const opened = await opening;
     connection = opened.connection;
@@ -149,15 +189,31 @@ async function withSession<R extends CommandResult>(
     const loaded = await staged.checked;
     if (!loaded.ok) return failedLoad(loaded.errors);
     const fingerprintKey = opened.existingKey ?? (await sessionKey(opened.backend, command, opts.log));
-    const result = await body({ project: loaded.project, connection, backend: opened.backend, fingerprintKey, ...(opened.started ? { started: opened.started } : {}) });
+    const result = await body({
+      project: loaded.project,
+      connection,
+      backend: opened.backend,
+      fingerprintKey,
+      ...(opened.started ? { started: opened.started } : {}),
+    });
     // A secret value pasted into a UDF's code would otherwise be shown in its diff.
     return scrubDeep(result, [...secretValues(loaded.project, opts.env)]);
   } catch (e) {
     if (!connection) await closeEarly();
     const late = await staged.checked;
     if (!late.ok) return failedLoad(late.errors);
-    if (e instanceof PreflightError) return { command, exitCode: 1, errors: scrubSecrets(e.errors, late.project.secretEnvNames, opts.env) } as unknown as R;
-    return { command, exitCode: 1, errors: [], message: scrub(messageOf(e) + refusedCredentialsHint(e, late.project, opts.env), [...secrets]) } as unknown as R;
+    if (e instanceof PreflightError)
+      return {
+        command,
+        exitCode: 1,
+        errors: scrubSecrets(e.errors, late.project.secretEnvNames, opts.env),
+      } as unknown as R;
+    return {
+      command,
+      exitCode: 1,
+      errors: [],
+      message: scrub(messageOf(e) + refusedCredentialsHint(e, late.project, opts.env), [...secrets]),
+    } as unknown as R;
   } finally {
     await connection?.close();
   }
@@ -182,7 +238,13 @@ function targetingOf(s: Session, options: SavedPlanOptions, inventory: Inventory
 }
 
 /** The cross-target rule (see cross-target.ts): read the other targets' inventories when the plan adopts anything. */
-async function checkAdoptions(s: Session, opts: CommandOptions, outcome: PlanOutcome, inventory: Inventory | undefined, targeting: Targeting): Promise<void> {
+async function checkAdoptions(
+  s: Session,
+  opts: CommandOptions,
+  outcome: PlanOutcome,
+  inventory: Inventory | undefined,
+  targeting: Targeting,
+): Promise<void> {
   const candidates = adoptionCandidates(s.project, outcome, inventory, targeting.selected);
   if (!candidates.length) return;
   const others = await otherTargetInventories(s.project, s.connection.client, opts.env);
@@ -195,14 +257,19 @@ async function makePlan(
   opts: CommandOptions,
   drift = false,
   saved?: SavedPlan,
-): Promise<PlanOutcome & { inventory: Inventory | undefined; options: SavedPlanOptions; now: Date; observation: Observation }> {
+): Promise<
+  PlanOutcome & { inventory: Inventory | undefined; options: SavedPlanOptions; now: Date; observation: Observation }
+> {
   const inventory = await s.backend.readInventory();
   const options = saved?.options ?? planningOptions(s, opts, drift);
   // Bad --only / --replace stop the run before the platform is read.
   const targeting = targetingOf(s, options, inventory);
   if (!drift) {
     // What apply would hit half-way (an instance or bucket the team lacks) stops the plan here, before any write.
-    const problems = await preflightErrors(s.connection.client, s.project.objects.filter((o) => !targeting.selected || targeting.selected.has(o.address)));
+    const problems = await preflightErrors(
+      s.connection.client,
+      s.project.objects.filter((o) => !targeting.selected || targeting.selected.has(o.address)),
+    );
     if (problems.length) throw new PreflightError(problems);
   }
   const observation = await observe(s.connection.client, s.project, inventory, s.fingerprintKey, s.started);
@@ -214,7 +281,11 @@ async function makePlan(
     now,
     prune: options.prune,
     maxDeletions: options.max_deletions,
-    maxDeletionsFrom: saved ? "the limit the saved plan was made with" : opts.maxDeletions !== undefined ? "--max-deletions" : (s.project.settings.maxDeletionsFrom ?? "max_deletions in svc.yaml"),
+    maxDeletionsFrom: saved
+      ? "the limit the saved plan was made with"
+      : opts.maxDeletions !== undefined
+        ? "--max-deletions"
+        : (s.project.settings.maxDeletionsFrom ?? "max_deletions in svc.yaml"),
     allowDeleteAll: options.allow_delete_all,
     ignoreRotationSchedule: drift,
     targeting,
@@ -232,23 +303,35 @@ function writtenPaths(project: LoadedProject, files: (string | undefined)[]): st
 }
 
 /** Writes the saved plan of `outcome` to `file` (deterministic JSON, keys sorted). */
-async function writeSavedPlan(s: Session, opts: CommandOptions, file: string, outcome: Awaited<ReturnType<typeof makePlan>>): Promise<void> {
+async function writeSavedPlan(
+  s: Session,
+  opts: CommandOptions,
+  file: string,
+  outcome: Awaited<ReturnType<typeof makePlan>>,
+): Promise<void> {
   const excluded = writtenPaths(s.project, [file, opts.outputs]);
   const repository = { ...(await repositoryDigest(s.project.root, s.project.target, excluded)), excluded };
-  const saved = scrubDeep(savedPlanOf(outcome, { plannedAt: outcome.now, options: outcome.options, repository }), [...secretValues(s.project, opts.env)]);
+  const saved = scrubDeep(savedPlanOf(outcome, { plannedAt: outcome.now, options: outcome.options, repository }), [
+    ...secretValues(s.project, opts.env),
+  ]);
   // toJson drops the value of any field marked secret, whatever put it there; the integrity digest covers what is written.
   RepositoryJail.forProject(s.project.root).writeOperatorFile(file, toJson(sealSavedPlan(toJson(saved))));
 }
 
 /** Token destinations of an apply: --outputs, then any extra (GitHub secrets). */
 function publishersFor(opts: CommandOptions): TokenPublisher[] {
-  return [...(opts.outputs ? [outputsPublisher(opts.outputs, { now: opts.now, repository: opts.dir })] : []), ...(opts.publishers ?? [])];
+  return [
+    ...(opts.outputs ? [outputsPublisher(opts.outputs, { now: opts.now, repository: opts.dir })] : []),
+    ...(opts.publishers ?? []),
+  ];
 }
 
 /** A service account's token exists only when it is made: refuse to make one nobody will receive. */
 function tokenBlock(outcome: PlanOutcome, publishers: TokenPublisher[], opts: CommandOptions): void {
   if (publishers.length || opts.discardTokens) return;
-  const minting = outcome.plan.actions.filter((a) => a.kind === "ServiceAccount" && (a.action === "create" || a.action === "rotate"));
+  const minting = outcome.plan.actions.filter(
+    (a) => a.kind === "ServiceAccount" && (a.action === "create" || a.action === "rotate"),
+  );
   if (!minting.length) return;
   outcome.plan.blocks.push({
     rule: "tokens-without-outputs",
@@ -276,28 +359,45 @@ export { validateCommand } from "./validate-command";
 
 /** `svc-iac plan`: what apply would do; writes nothing. */
 export function planCommand(opts: CommandOptions): Promise<CommandResult> {
-  return withSession(opts, "plan", async (s) => {
-    const outcome = await makePlan(s, opts);
-    tokenBlock(outcome, publishersFor(opts), opts);
-    await outputsBlock(outcome, opts);
-    const changes = outcome.plan.actions.length > 0;
-    // These stop the plan itself: no flag of apply's would make it go (protected, cross-target), or it names what would be lost (cascade).
-    const fatal = outcome.plan.blocks.filter((b) => b.rule === PROTECTED_RULE || b.rule === CASCADE_RULE || b.rule === CROSS_TARGET_RULE);
-    if (fatal.length) return { command: "plan", exitCode: 1, errors: [], plan: outcome.plan, message: fatal.map((b) => b.message).join("\n") };
-    if (opts.planOut) {
-      // A saved plan is applied with the options it was made with: one that would stop on a limit
-      // of those options could never be applied, so it is not saved.
-      const stops = outcome.plan.blocks.filter((b) => !OUTPUTS_RULES.includes(b.rule));
-      if (stops.length) {
+  return withSession(
+    opts,
+    "plan",
+    async (s) => {
+      const outcome = await makePlan(s, opts);
+      tokenBlock(outcome, publishersFor(opts), opts);
+      await outputsBlock(outcome, opts);
+      const changes = outcome.plan.actions.length > 0;
+      // These stop the plan itself: no flag of apply's would make it go (protected, cross-target), or it names what would be lost (cascade).
+      const fatal = outcome.plan.blocks.filter(
+        (b) => b.rule === PROTECTED_RULE || b.rule === CASCADE_RULE || b.rule === CROSS_TARGET_RULE,
+      );
+      if (fatal.length)
         return {
-          command: "plan", exitCode: 1, errors: [], plan: outcome.plan,
-          message: `${stops.map((b) => b.message).join("\n")}\nThe plan was not saved to ${opts.planOut}: applying it would stop there, and a saved plan keeps the options it was made with. Plan again with the flag named above and --out.`,
+          command: "plan",
+          exitCode: 1,
+          errors: [],
+          plan: outcome.plan,
+          message: fatal.map((b) => b.message).join("\n"),
         };
+      if (opts.planOut) {
+        // A saved plan is applied with the options it was made with: one that would stop on a limit
+        // of those options could never be applied, so it is not saved.
+        const stops = outcome.plan.blocks.filter((b) => !OUTPUTS_RULES.includes(b.rule));
+        if (stops.length) {
+          return {
+            command: "plan",
+            exitCode: 1,
+            errors: [],
+            plan: outcome.plan,
+            message: `${stops.map((b) => b.message).join("\n")}\nThe plan was not saved to ${opts.planOut}: applying it would stop there, and a saved plan keeps the options it was made with. Plan again with the flag named above and --out.`,
+          };
+        }
+        await writeSavedPlan(s, opts, opts.planOut, outcome);
       }
-      await writeSavedPlan(s, opts, opts.planOut, outcome);
-    }
-    return { command: "plan", exitCode: changes && opts.detailedExitCode ? 2 : 0, errors: [], plan: outcome.plan };
-  }, { observeEarly: true });
+      return { command: "plan", exitCode: changes && opts.detailedExitCode ? 2 : 0, errors: [], plan: outcome.plan };
+    },
+    { observeEarly: true },
+  );
 }
 
 /** What {@link driftPlan} found: the plan behind drift, with the inventory and observation it was made from. */
@@ -312,28 +412,47 @@ export interface DriftPlanFound {
  * The plan behind drift (without prune and the rotation schedule), for commands that act on it
  * (`svc-iac import --keep`, `svc-iac show`); writes nothing but the project's fingerprint key on first use.
  */
-export async function driftPlan(opts: CommandOptions): Promise<({ ok: true } & DriftPlanFound) | { ok: false; errors: LoadError[]; message?: string }> {
+export async function driftPlan(
+  opts: CommandOptions,
+): Promise<({ ok: true } & DriftPlanFound) | { ok: false; errors: LoadError[]; message?: string }> {
   let found: DriftPlanFound | undefined;
-  const r = await withSession(opts, "drift", async (s) => {
-    found = { project: s.project, outcome: await makePlan(s, opts, true), ...(s.connection.udfBaseUrl ? { udfBaseUrl: s.connection.udfBaseUrl } : {}) };
-    return { command: "drift", exitCode: 0, errors: [] } as CommandResult;
-  }, { observeEarly: true });
+  const r = await withSession(
+    opts,
+    "drift",
+    async (s) => {
+      found = {
+        project: s.project,
+        outcome: await makePlan(s, opts, true),
+        ...(s.connection.udfBaseUrl ? { udfBaseUrl: s.connection.udfBaseUrl } : {}),
+      };
+      return { command: "drift", exitCode: 0, errors: [] } as CommandResult;
+    },
+    { observeEarly: true },
+  );
   const message = "message" in r ? r.message : undefined;
   return found ? { ok: true, ...found } : { ok: false, errors: r.errors, ...(message ? { message } : {}) };
 }
 
 /** `svc-iac drift`: how the platform differs from the repository; writes nothing. Exit 2 on drift. */
 export function driftCommand(opts: CommandOptions): Promise<CommandResult> {
-  return withSession(opts, "drift", async (s) => {
-    const drift = driftReport(await makePlan(s, opts, true));
-    return { command: "drift", exitCode: drift.drift ? 2 : 0, errors: [], drift };
-  }, { observeEarly: true });
+  return withSession(
+    opts,
+    "drift",
+    async (s) => {
+      const drift = driftReport(await makePlan(s, opts, true));
+      return { command: "drift", exitCode: drift.drift ? 2 : 0, errors: [], drift };
+    },
+    { observeEarly: true },
+  );
 }
 
 /** Reads the saved plan at `file` and checks that it belongs to this project and target. */
 async function loadSavedPlan(s: Session, file: string): Promise<SavedPlan> {
   const read = RepositoryJail.forProject(s.project.root).readOperatorFile(file);
-  if (read.kind !== "text") throw new SavedPlanError(`Cannot read the saved plan ${file}: ${read.kind === "missing" ? "ENOENT" : read.message}.`);
+  if (read.kind !== "text")
+    throw new SavedPlanError(
+      `Cannot read the saved plan ${file}: ${read.kind === "missing" ? "ENOENT" : read.message}.`,
+    );
   const text = read.text;
   let doc: unknown;
   try {
@@ -341,11 +460,15 @@ async function loadSavedPlan(s: Session, file: string): Promise<SavedPlan> {
   } catch (e) {
     // Where, not what: JSON.parse quotes the start of the text, and a wrong --plan may name a file of tokens (--outputs) or /proc/self/environ.
     const at = /position (\d+)/.exec(messageOf(e))?.[1];
-    throw new SavedPlanError(`${file} is not a svc-iac saved plan: it is not JSON (${at !== undefined ? `it stops being JSON at character ${at}` : "it is cut short or starts with something else"}; its content is not shown).`);
+    throw new SavedPlanError(
+      `${file} is not a svc-iac saved plan: it is not JSON (${at !== undefined ? `it stops being JSON at character ${at}` : "it is cut short or starts with something else"}; its content is not shown).`,
+    );
   }
   const saved = readSavedPlan(doc, file);
   if (saved.project !== s.project.project || saved.target !== s.project.target) {
-    throw new SavedPlanError(`${file} is a plan for ${saved.project} (${saved.target}), not for ${s.project.project} (${s.project.target}): run apply with --target ${saved.target} in that project's repository.`);
+    throw new SavedPlanError(
+      `${file} is a plan for ${saved.project} (${saved.target}), not for ${s.project.project} (${s.project.target}): run apply with --target ${saved.target} in that project's repository.`,
+    );
   }
   return saved;
 }
@@ -364,7 +487,9 @@ async function savedPlanTarget(dir: string, file: string): Promise<string | unde
 
 /** The stale-plan message when the repository is not the one `saved` was planned from; undefined when it is. */
 async function staleRepository(s: Session, opts: CommandOptions, saved: SavedPlan): Promise<string | undefined> {
-  const excluded = [...new Set([...saved.repository.excluded, ...writtenPaths(s.project, [opts.planFile, opts.outputs])])];
+  const excluded = [
+    ...new Set([...saved.repository.excluded, ...writtenPaths(s.project, [opts.planFile, opts.outputs])]),
+  ];
   const now = await repositoryDigest(s.project.root, s.project.target, excluded);
   const before = Object.fromEntries(Object.entries(saved.repository.files).filter(([p]) => !excluded.includes(p)));
   if (canonicalJson(before) === canonicalJson(now.files)) return undefined;
@@ -374,7 +499,8 @@ async function staleRepository(s: Session, opts: CommandOptions, saved: SavedPla
 /** `svc-iac apply`: takes the lock, plans, stops on a safety rule, applies, reports. */
 export async function applyCommand(opts: CommandOptions): Promise<CommandResult> {
   // A saved plan names its target: it is the default.
-  if (opts.planFile && opts.target === undefined) opts = { ...opts, target: await savedPlanTarget(opts.dir, opts.planFile) };
+  if (opts.planFile && opts.target === undefined)
+    opts = { ...opts, target: await savedPlanTarget(opts.dir, opts.planFile) };
   return withSession(opts, "apply", async (s) => {
     const now = opts.now ?? (() => new Date());
     // Bad --only / --replace: say so before the lock is touched (a remote lock is a write).
@@ -390,26 +516,52 @@ export async function applyCommand(opts: CommandOptions): Promise<CommandResult>
       if (saved) {
         // The saved plan's text is scrubbed of secret values: so is what it is compared with.
         const secrets = [...secretValues(s.project, opts.env)];
-        const changed = staleObjects(saved, { ...outcome, steps: outcome.steps.map((st) => ({ ...st, action: scrubDeep(st.action, secrets) })) });
-        if (changed.length) return { command: "apply", exitCode: 1, errors: [], message: staleMessage(opts.planFile!, undefined, changed) };
+        const changed = staleObjects(saved, {
+          ...outcome,
+          steps: outcome.steps.map((st) => ({ ...st, action: scrubDeep(st.action, secrets) })),
+        });
+        if (changed.length)
+          return {
+            command: "apply",
+            exitCode: 1,
+            errors: [],
+            message: staleMessage(opts.planFile!, undefined, changed),
+          };
         outcome = { ...restrictToSaved(outcome, saved), inventory: outcome.inventory };
         // Where tokens go is this apply's own --outputs, checked again below: the stop recorded when the plan was saved does not bind it.
         outcome.plan = { ...outcome.plan, blocks: outcome.plan.blocks.filter((b) => !OUTPUTS_RULES.includes(b.rule)) };
         // What the caller asked for (flags, inputs, svc.yaml) that the saved plan's own options override.
         const differences = optionDifferences(saved.options, planningOptions(s, opts, false));
         for (const line of differences) opts.log?.(line);
-        if (differences.length) outcome.plan = { ...outcome.plan, warnings: [...outcome.plan.warnings, ...differences] };
+        if (differences.length)
+          outcome.plan = { ...outcome.plan, warnings: [...outcome.plan.warnings, ...differences] };
       }
       const publishers = publishersFor(opts);
       tokenBlock(outcome, publishers, opts);
       await outputsBlock(outcome, opts);
       const { plan } = outcome;
       if (plan.blocks.length) {
-        const again = saved && plan.blocks.some((b) => !OUTPUTS_RULES.includes(b.rule)) ? `\n${opts.planFile} cannot be applied as it is: a saved plan keeps the options it was made with. Make a new one with svc-iac plan --out and the flag named above.` : "";
-        return { command: "apply", exitCode: 1, errors: [], plan, message: plan.blocks.map((b) => b.message).join("\n") + again };
+        const again =
+          saved && plan.blocks.some((b) => !OUTPUTS_RULES.includes(b.rule))
+            ? `\n${opts.planFile} cannot be applied as it is: a saved plan keeps the options it was made with. Make a new one with svc-iac plan --out and the flag named above.`
+            : "";
+        return {
+          command: "apply",
+          exitCode: 1,
+          errors: [],
+          plan,
+          message: plan.blocks.map((b) => b.message).join("\n") + again,
+        };
       }
       // Ctrl-C while the plan was made (under the lock): nothing starts.
-      if (opts.interrupted?.()) return { command: "apply", exitCode: 1, errors: [], plan, message: "Interrupted before any change; nothing was applied." };
+      if (opts.interrupted?.())
+        return {
+          command: "apply",
+          exitCode: 1,
+          errors: [],
+          plan,
+          message: "Interrupted before any change; nothing was applied.",
+        };
       // What the operator is shown before the first change: the plan without secret values (see withSession).
       const shown = scrubDeep(plan, [...secretValues(s.project, opts.env)]);
       // A saved plan was reviewed already: applying it is the approval (as `terraform apply FILE`).
@@ -418,7 +570,8 @@ export async function applyCommand(opts: CommandOptions): Promise<CommandResult>
       }
       if (plan.actions.length) opts.approved?.(shown);
       const writer = new InventoryWriter(s.backend, outcome.inventory, s.project, now);
-      for (const [address, entry] of rekeyedEntries(outcome.inventory, planned.observation, s.fingerprintKey)) writer.set(address, entry);
+      for (const [address, entry] of rekeyedEntries(outcome.inventory, planned.observation, s.fingerprintKey))
+        writer.set(address, entry);
       const report = await applyPlan(
         {
           client: s.connection.client,

@@ -27,7 +27,10 @@ export function tableOf(value: unknown): { columns: string[]; rows: unknown[][] 
   if (Array.isArray(value) && value.length > 0 && value.every(isObject)) return recordsTable(value);
   if (Array.isArray(value) && value.length > 0 && value.every(Array.isArray)) {
     const width = Math.max(...value.map((r) => r.length));
-    return { columns: Array.from({ length: width }, (_, i) => String(i)), rows: value.map((r) => Array.from({ length: width }, (_, i) => r[i])) };
+    return {
+      columns: Array.from({ length: width }, (_, i) => String(i)),
+      rows: value.map((r) => Array.from({ length: width }, (_, i) => r[i])),
+    };
   }
   if (isObject(value)) return { columns: ["field", "value"], rows: Object.entries(value).map(([k, v]) => [k, v]) };
   return undefined;
@@ -36,7 +39,7 @@ export function tableOf(value: unknown): { columns: string[]; rows: unknown[][] 
 function recordsTable(records: Record<string, unknown>[]): { columns: string[]; rows: unknown[][] } {
   const columns: string[] = [];
   const seen = new Set<string>();
-  for (const r of records) for (const k of Object.keys(r)) if (!seen.has(k)) (seen.add(k), columns.push(k));
+  for (const r of records) for (const k of Object.keys(r)) if (!seen.has(k)) seen.add(k), columns.push(k);
   return { columns, rows: records.map((r) => columns.map((c) => r[c])) };
 }
 
@@ -48,7 +51,8 @@ function cell(v: unknown): string {
 }
 
 const width = (s: string) => [...s].length;
-const pad = (s: string, n: number, right: boolean) => (right ? " ".repeat(n - width(s)) + s : s + " ".repeat(n - width(s)));
+const pad = (s: string, n: number, right: boolean) =>
+  right ? " ".repeat(n - width(s)) + s : s + " ".repeat(n - width(s));
 
 /** The result as a table with a header rule; numbers right-aligned; past {@link MAX_ROWS} rows, a count of the rest. */
 export function renderResultTable(value: unknown): string {
@@ -57,11 +61,18 @@ export function renderResultTable(value: unknown): string {
   const shown = table.rows.slice(0, MAX_ROWS);
   const head = table.columns.map(cell);
   const body = shown.map((r) => r.map(cell));
-  const numeric = table.columns.map((_, i) => shown.length > 0 && shown.every((r) => typeof r[i] === "number" || r[i] === null || r[i] === undefined));
+  const numeric = table.columns.map(
+    (_, i) => shown.length > 0 && shown.every((r) => typeof r[i] === "number" || r[i] === null || r[i] === undefined),
+  );
   const widths = head.map((h, i) => Math.max(width(h), ...body.map((r) => width(r[i]!))));
-  const line = (cells: string[]) => cells.map((c, i) => pad(c, widths[i]!, numeric[i]!)).join("  ").trimEnd();
+  const line = (cells: string[]) =>
+    cells
+      .map((c, i) => pad(c, widths[i]!, numeric[i]!))
+      .join("  ")
+      .trimEnd();
   const out = [line(head), widths.map((w) => "-".repeat(w)).join("  "), ...body.map(line)];
   const more = table.rows.length - shown.length;
-  if (more > 0) out.push(`… ${formatCount(more)} more row${more === 1 ? "" : "s"} (--format json or csv prints them all)`);
+  if (more > 0)
+    out.push(`… ${formatCount(more)} more row${more === 1 ? "" : "s"} (--format json or csv prints them all)`);
   return `${out.join("\n")}\n`;
 }

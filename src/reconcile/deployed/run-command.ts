@@ -71,7 +71,8 @@ function secretsOf(project: LoadedProject, env: RunCommandOptions["env"]): strin
 }
 
 /** The UDF addresses the repository declares or the inventory records. */
-const knownUdfs = (project: LoadedProject, recorded: string[]) => [...new Set([...project.objects.filter((o) => o.kind === "Udf").map((o) => o.address), ...recorded])].sort();
+const knownUdfs = (project: LoadedProject, recorded: string[]) =>
+  [...new Set([...project.objects.filter((o) => o.kind === "Udf").map((o) => o.address), ...recorded])].sort();
 
 /** UDFs named in a message, at most this many: a project of thousands must not fill the terminal. */
 const LISTED_MAX = 10;
@@ -97,34 +98,68 @@ export async function runCommand(opts: RunCommandOptions): Promise<RunCommandRes
   try {
     connection = await connect(project, opts.env, { log: opts.log });
     const client = connection.client;
-    const backend = openStateBackend(project.settings.state, { root: project.root, client, project: project.project, target: project.target });
+    const backend = openStateBackend(project.settings.state, {
+      root: project.root,
+      client,
+      project: project.project,
+      target: project.target,
+    });
     const inventory = await backend.readInventory();
-    const known = knownUdfs(project, Object.entries(inventory?.objects ?? {}).filter(([, e]) => e.kind === "Udf").map(([a]) => a));
+    const known = knownUdfs(
+      project,
+      Object.entries(inventory?.objects ?? {})
+        .filter(([, e]) => e.kind === "Udf")
+        .map(([a]) => a),
+    );
     if (!known.includes(opts.address)) {
       const near = closest(opts.address, known);
-      return fail(`${opts.address} is neither declared in the repository nor recorded in the inventory of ${project.project} (${project.target}).${near ? ` Did you mean ${near}?` : ""}${known.length ? ` UDFs: ${listed(known)}.` : ""}`);
+      return fail(
+        `${opts.address} is neither declared in the repository nor recorded in the inventory of ${project.project} (${project.target}).${near ? ` Did you mean ${near}?` : ""}${known.length ? ` UDFs: ${listed(known)}.` : ""}`,
+      );
     }
-    const udfId = (await deployedIds(client, project, [{ address: opts.address, canvas, slug }], inventory)).get(opts.address);
-    if (!udfId) return fail(`${opts.address} is not deployed on ${project.project} (${project.target}): run svc-iac apply first.`);
+    const udfId = (await deployedIds(client, project, [{ address: opts.address, canvas, slug }], inventory)).get(
+      opts.address,
+    );
+    if (!udfId)
+      return fail(
+        `${opts.address} is not deployed on ${project.project} (${project.target}): run svc-iac apply first.`,
+      );
     const instance = await client.realtime.preferredInstance();
-    if (!instance) return fail("The target has no real-time instance (GET /realtime-instance/available is empty): runs need one.");
+    if (!instance)
+      return fail("The target has no real-time instance (GET /realtime-instance/available is empty): runs need one.");
     const started = performance.now();
     try {
-      const r = await client.realtime.runUdf(instance.client_id, { stepConfig: savedUdfStepConfig(udfId, opts.params), format });
+      const r = await client.realtime.runUdf(instance.client_id, {
+        stepConfig: savedUdfStepConfig(udfId, opts.params),
+        format,
+      });
       const cachedAt = r.metadata?.cached_at;
       return {
-        command: "run", exitCode: 0, errors: [],
+        command: "run",
+        exitCode: 0,
+        errors: [],
         result: {
-          address: opts.address, udf_id: udfId, client_id: instance.client_id, format, content_type: r.contentType ?? null,
-          output: scrub(r.body.toString("utf8"), secrets), cached: r.metadata?.cached === true,
-          ...(typeof cachedAt === "string" ? { cached_at: cachedAt } : {}), duration_ms: Math.round(performance.now() - started),
+          address: opts.address,
+          udf_id: udfId,
+          client_id: instance.client_id,
+          format,
+          content_type: r.contentType ?? null,
+          output: scrub(r.body.toString("utf8"), secrets),
+          cached: r.metadata?.cached === true,
+          ...(typeof cachedAt === "string" ? { cached_at: cachedAt } : {}),
+          duration_ms: Math.round(performance.now() - started),
         },
       };
     } catch (e) {
       // The UDF failed: 422 with the platform's message (a traceback) as its detail.
       if (isApiError(e, "validation_failed") && typeof e.detail === "string") {
         const hint = connection.embedded ? embeddedModuleHint(e.detail) : "";
-        return fail(scrub(`${opts.address} failed on real-time instance ${instance.client_id}:\n${e.detail.trimEnd()}${hint}`, secrets));
+        return fail(
+          scrub(
+            `${opts.address} failed on real-time instance ${instance.client_id}:\n${e.detail.trimEnd()}${hint}`,
+            secrets,
+          ),
+        );
       }
       throw e;
     }
@@ -137,7 +172,8 @@ export async function runCommand(opts: RunCommandOptions): Promise<RunCommandRes
   }
 }
 
-const EMBEDDED_PYTHON = "The embedded emulator runs UDFs in the python3 found on PATH (Python 3.9 or newer): install one there, or run the UDF on the platform (set SVC_BASE_URL).";
+const EMBEDDED_PYTHON =
+  "The embedded emulator runs UDFs in the python3 found on PATH (Python 3.9 or newer): install one there, or run the UDF on the platform (set SVC_BASE_URL).";
 
 /**
  * The embedded emulator runs UDFs in the `python3` on PATH, which may lack a package the platform

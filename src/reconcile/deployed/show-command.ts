@@ -51,7 +51,8 @@ function stateSecrets(states: Iterable<[string, Record<string, unknown>]>, kinds
   const out: string[] = [];
   for (const [address, state] of states) {
     const kind = KINDS[kinds.get(address) as keyof typeof KINDS];
-    for (const f of [...(kind?.secretInputs ?? []), ...(kind?.secretOutputs ?? [])]) if (typeof state[f] === "string" && state[f]) out.push(state[f] as string);
+    for (const f of [...(kind?.secretInputs ?? []), ...(kind?.secretOutputs ?? [])])
+      if (typeof state[f] === "string" && state[f]) out.push(state[f] as string);
   }
   return out;
 }
@@ -59,14 +60,24 @@ function stateSecrets(states: Iterable<[string, Record<string, unknown>]>, kinds
 /** The report with every secret value scrubbed from its strings (a guard: none should be there). */
 function scrubbed(report: ShowReport, secrets: string[]): ShowReport {
   if (!secrets.length) return report;
-  return JSON.parse(scrub(JSON.stringify(report), secrets.map((s) => JSON.stringify(s).slice(1, -1)))) as ShowReport;
+  return JSON.parse(
+    scrub(
+      JSON.stringify(report),
+      secrets.map((s) => JSON.stringify(s).slice(1, -1)),
+    ),
+  ) as ShowReport;
 }
 
 /** Fails with the patterns that match nothing, else the report. */
 function result(built: ReturnType<typeof showReport>, secrets: string[]): ShowCommandResult {
   if (built.unmatched.length) {
     const r = built.report;
-    return { command: "show", exitCode: 1, errors: [], message: `${built.unmatched.join(", ")} ${built.unmatched.length > 1 ? "match" : "matches"} no object in the repository or the inventory of ${r.project} (${r.target}).` };
+    return {
+      command: "show",
+      exitCode: 1,
+      errors: [],
+      message: `${built.unmatched.join(", ")} ${built.unmatched.length > 1 ? "match" : "matches"} no object in the repository or the inventory of ${r.project} (${r.target}).`,
+    };
   }
   return { command: "show", exitCode: 0, errors: [], report: scrubbed(built.report, secrets) };
 }
@@ -76,7 +87,13 @@ export async function showCommand(opts: ShowCommandOptions): Promise<ShowCommand
   const only = opts.only ?? [];
   if (!opts.offline) {
     const found = await driftPlan({ dir: opts.dir, target: opts.target, env: opts.env, log: opts.log });
-    if (!found.ok) return { command: "show", exitCode: 1, errors: found.errors, ...(found.message ? { message: found.message } : {}) };
+    if (!found.ok)
+      return {
+        command: "show",
+        exitCode: 1,
+        errors: found.errors,
+        ...(found.message ? { message: found.message } : {}),
+      };
     const { project, outcome, udfBaseUrl } = found;
     const states = new Map<string, Record<string, unknown>>();
     const kinds = new Map<string, string>();
@@ -85,7 +102,13 @@ export async function showCommand(opts: ShowCommandOptions): Promise<ShowCommand
       kinds.set(address, e.kind);
       if (o) states.set(address, o.state as Record<string, unknown>);
     }
-    const built = showReport({ project, inventory: outcome.inventory, only, ...(udfBaseUrl ? { udfBaseUrl } : {}), fresh: { states, drift: driftReport(outcome) } });
+    const built = showReport({
+      project,
+      inventory: outcome.inventory,
+      only,
+      ...(udfBaseUrl ? { udfBaseUrl } : {}),
+      fresh: { states, drift: driftReport(outcome) },
+    });
     return result(built, [...envSecrets(project, opts.env), ...stateSecrets(states, kinds)]);
   }
   const loaded = await loadRepository(opts.dir, { target: opts.target, env: opts.env });
@@ -96,12 +119,22 @@ export async function showCommand(opts: ShowCommandOptions): Promise<ShowCommand
   try {
     // Only a remote state location needs the platform, for the inventory itself.
     if (project.settings.state.kind === "remote") connection = await connect(project, opts.env, { log: opts.log });
-    const backend = openStateBackend(project.settings.state, { root: project.root, client: connection?.client, project: project.project, target: project.target });
+    const backend = openStateBackend(project.settings.state, {
+      root: project.root,
+      client: connection?.client,
+      project: project.project,
+      target: project.target,
+    });
     const inventory = await backend.readInventory();
     const udfBaseUrl = opts.env[project.settings.credentials.udfBaseUrlEnv] || undefined;
     return result(showReport({ project, inventory, only, ...(udfBaseUrl ? { udfBaseUrl } : {}) }), secrets);
   } catch (e) {
-    return { command: "show", exitCode: 1, errors: [], message: scrub(e instanceof Error ? e.message : String(e), secrets) };
+    return {
+      command: "show",
+      exitCode: 1,
+      errors: [],
+      message: scrub(e instanceof Error ? e.message : String(e), secrets),
+    };
   } finally {
     await connection?.close();
   }

@@ -86,7 +86,13 @@ export const SHARED_TOKEN = "<shared token>";
 /** Longest output value shown; longer strings (code, documents) are left out. */
 const MAX_OUTPUT = 200;
 
-export const patternOf = (p: string) => new RegExp(`^${p.split("*").map((s) => s.replace(/[.+?^${}()|[\]\\]/g, "\\$&")).join(".*")}$`);
+export const patternOf = (p: string) =>
+  new RegExp(
+    `^${p
+      .split("*")
+      .map((s) => s.replace(/[.+?^${}()|[\]\\]/g, "\\$&"))
+      .join(".*")}$`,
+  );
 
 /** The secret fields of a kind, by the name shown (`passcode` for `passcode` and `passcodeFingerprint`). */
 function secretFields(kind: DesiredKind): string[] {
@@ -94,7 +100,8 @@ function secretFields(kind: DesiredKind): string[] {
   return [...new Set([...k.secretInputs, ...k.secretOutputs].map((f) => f.replace(/Fingerprint$/, "")))].sort(byString);
 }
 
-const isSecretKey = (kind: DesiredKind, key: string) => /fingerprint$/i.test(key) || secretFields(kind).includes(key.replace(/Fingerprint$/, ""));
+const isSecretKey = (kind: DesiredKind, key: string) =>
+  /fingerprint$/i.test(key) || secretFields(kind).includes(key.replace(/Fingerprint$/, ""));
 
 /** Short scalar values, secret fields left out. */
 function outputsOf(kind: DesiredKind, values: Record<string, unknown>): ShownObject["outputs"] {
@@ -102,7 +109,12 @@ function outputsOf(kind: DesiredKind, values: Record<string, unknown>): ShownObj
   for (const key of Object.keys(values).sort(byString)) {
     const v = values[key];
     if (key === "id" || isSecretKey(kind, key)) continue;
-    if (typeof v === "string" ? v.length <= MAX_OUTPUT && !/[\r\n]/.test(v) : typeof v === "number" || typeof v === "boolean" || v === null) out[key] = v as string | number | boolean | null;
+    if (
+      typeof v === "string"
+        ? v.length <= MAX_OUTPUT && !/[\r\n]/.test(v)
+        : typeof v === "number" || typeof v === "boolean" || v === null
+    )
+      out[key] = v as string | number | boolean | null;
   }
   return out;
 }
@@ -112,7 +124,12 @@ function outputsOf(kind: DesiredKind, values: Record<string, unknown>): ShownObj
  * keeps (offline). A token the platform shows only in its create answer (a service account's, a
  * UDF's own shared token) is present when the inventory records that one was minted.
  */
-function secretsOf(kind: DesiredKind, state: Record<string, unknown> | undefined, kept: Record<string, unknown>, minted: boolean): ShownObject["secrets"] {
+function secretsOf(
+  kind: DesiredKind,
+  state: Record<string, unknown> | undefined,
+  kept: Record<string, unknown>,
+  minted: boolean,
+): ShownObject["secrets"] {
   const out: ShownObject["secrets"] = {};
   const createdWith = (f: string) => (f === "sharedToken" ? kept.createSharedToken === true : f === "token" && minted);
   for (const f of secretFields(kind)) {
@@ -123,8 +140,15 @@ function secretsOf(kind: DesiredKind, state: Record<string, unknown> | undefined
       out[f] = "present";
     } else {
       const stem = f.toLowerCase();
-      const print = Object.keys(kept).some((k) => /fingerprint$/i.test(k) && stem.includes(k.replace(/Fingerprint$/i, "").toLowerCase()));
-      out[f] = print || (f === "sharedToken" && kept.createSharedToken === true) ? "present" : f === "sharedToken" && kept.createSharedToken === false ? "absent" : "unknown";
+      const print = Object.keys(kept).some(
+        (k) => /fingerprint$/i.test(k) && stem.includes(k.replace(/Fingerprint$/i, "").toLowerCase()),
+      );
+      out[f] =
+        print || (f === "sharedToken" && kept.createSharedToken === true)
+          ? "present"
+          : f === "sharedToken" && kept.createSharedToken === false
+            ? "absent"
+            : "unknown";
     }
   }
   return out;
@@ -137,7 +161,12 @@ const canvasOfAddress = (address: string) => /^(?:share|udf)\.([^/]+)/.exec(addr
  * URLs of the shared-UDF host: a shared canvas's page and OpenAPI document, each of its UDFs, and
  * a UDF's own shared URL. Tokens are placeholders; a URL is listed only when its token exists.
  */
-function urlsOf(o: Omit<ShownObject, "urls">, shares: Map<string, SecretPresence>, state: Record<string, unknown> | undefined, base: string): ShownUrl[] {
+function urlsOf(
+  o: Omit<ShownObject, "urls">,
+  shares: Map<string, SecretPresence>,
+  state: Record<string, unknown> | undefined,
+  base: string,
+): ShownUrl[] {
   const canvas = canvasOfAddress(o.address);
   const shared = canvas !== undefined && shares.get(canvas) === "present";
   if (o.kind === "CanvasShare" && shared) {
@@ -171,33 +200,62 @@ export function showReport(input: ShowInput): { report: ShowReport; unmatched: s
     const state = fresh?.states.get(address);
     states.set(address, state);
     const item = drifted.get(address);
-    const status: ShownObject["status"] = !fresh ? "not read" : !state ? "missing" : item?.class === "changed" ? "changed" : !d ? "orphaned" : "in sync";
+    const status: ShownObject["status"] = !fresh
+      ? "not read"
+      : !state
+        ? "missing"
+        : item?.class === "changed"
+          ? "changed"
+          : !d
+            ? "orphaned"
+            : "in sync";
     const references = d ? dependenciesOf(d).sort(byString) : state ? stateReferences(e.kind, state, inventory) : [];
     objects.push({
-      address, kind: e.kind, id: e.id,
+      address,
+      kind: e.kind,
+      id: e.id,
       ...(d ? { declared: `${d.source.file}:${d.source.line}` } : {}),
       references,
       outputs: outputsOf(e.kind, state ?? e.kept ?? {}),
       secrets: secretsOf(e.kind, state, e.kept ?? {}, !!e.rotatedAt),
-      created_at: e.createdAt, applied_at: e.appliedAt, ...(e.rotatedAt ? { rotated_at: e.rotatedAt } : {}),
+      created_at: e.createdAt,
+      applied_at: e.appliedAt,
+      ...(e.rotatedAt ? { rotated_at: e.rotatedAt } : {}),
       status,
       ...(status === "changed" ? { changed_fields: item!.fields.map((f) => f.field).sort(byString) } : {}),
     });
   }
   const shares = new Map<string, SecretPresence>();
-  for (const o of objects) if (o.kind === "CanvasShare") shares.set(canvasOfAddress(o.address)!, Object.values(o.secrets)[0] ?? "unknown");
+  for (const o of objects)
+    if (o.kind === "CanvasShare") shares.set(canvasOfAddress(o.address)!, Object.values(o.secrets)[0] ?? "unknown");
   const all: ShownObject[] = objects.map((o) => ({ ...o, urls: urlsOf(o, shares, states.get(o.address), base) }));
 
   const patterns = input.only.map((p) => ({ p, re: patternOf(p) }));
   const selected = (a: string) => patterns.length === 0 || patterns.some(({ re }) => re.test(a));
   const recorded = new Set(entries.map(([a]) => a));
-  const pending = project.objects.map((o) => o.address).filter((a) => !recorded.has(a) && selected(a)).sort(byString);
-  const unmanaged = (fresh?.drift.items ?? []).filter((i) => i.class === "unmanaged" && selected(i.address)).map((i) => i.address);
+  const pending = project.objects
+    .map((o) => o.address)
+    .filter((a) => !recorded.has(a) && selected(a))
+    .sort(byString);
+  const unmanaged = (fresh?.drift.items ?? [])
+    .filter((i) => i.class === "unmanaged" && selected(i.address))
+    .map((i) => i.address);
   const shown = all.filter((o) => selected(o.address));
-  const unmatched = patterns.filter(({ re }) => ![...recorded, ...declared.keys()].some((a) => re.test(a))).map(({ p }) => p);
+  const unmatched = patterns
+    .filter(({ re }) => ![...recorded, ...declared.keys()].some((a) => re.test(a)))
+    .map(({ p }) => p);
   const drift = fresh ? shown.some((o) => o.status !== "in sync") || pending.length > 0 || unmanaged.length > 0 : null;
   return {
-    report: { version: SHOW_REPORT_VERSION, project: project.project, target: project.target, read: fresh ? "platform" : "inventory", drift, objects: shown, pending, unmanaged },
+    report: {
+      version: SHOW_REPORT_VERSION,
+      project: project.project,
+      target: project.target,
+      read: fresh ? "platform" : "inventory",
+      drift,
+      objects: shown,
+      pending,
+      unmanaged,
+    },
     unmatched,
   };
 }

@@ -18,7 +18,10 @@ const STATUS_TEXT: Record<ShownObject["status"], string> = {
 function objectBlock(o: ShownObject): string {
   const rows: [string, string][] = [];
   rows.push(["declared", o.declared ? oneLine(o.declared) : "(no longer in the repository)"]);
-  rows.push(["status", `${STATUS_TEXT[o.status]}${o.changed_fields?.length ? `: ${o.changed_fields.map(oneLine).join(", ")}` : ""}`]);
+  rows.push([
+    "status",
+    `${STATUS_TEXT[o.status]}${o.changed_fields?.length ? `: ${o.changed_fields.map(oneLine).join(", ")}` : ""}`,
+  ]);
   if (o.references.length) rows.push(["refers to", o.references.map(oneLine).join(", ")]);
   for (const u of o.urls) rows.push([u.name, oneLine(u.url)]);
   const outputs = Object.entries(o.outputs).map(([k, v]) => `${oneLine(k)}=${formatValue(v)}`);
@@ -32,13 +35,18 @@ function objectBlock(o: ShownObject): string {
 
 /** The report as text. */
 export function renderShowText(r: ShowReport): string {
-  const source = r.read === "platform" ? "read from the platform" : "from the inventory alone (--offline; the platform was not read)";
+  const source =
+    r.read === "platform"
+      ? "read from the platform"
+      : "from the inventory alone (--offline; the platform was not read)";
   const drifted = r.objects.filter((o) => o.status !== "in sync" && o.status !== "not read").length;
   const driftLine = r.drift === null ? "" : r.drift ? ` ${formatCount(drifted)} drifted.` : " Nothing drifted.";
   let out = `${oneLine(r.project)} (${oneLine(r.target)}): ${formatCount(r.objects.length)} deployed object${r.objects.length === 1 ? "" : "s"}, ${source}.${driftLine}\n`;
   if (r.objects.length === 0) out += "Nothing is recorded in the inventory: run svc-iac apply first.\n";
   for (const o of r.objects) out += `\n${objectBlock(o)}`;
-  if (r.pending.length) out += `\nDeclared, never applied (svc-iac apply creates them): ${r.pending.map(oneLine).join(", ")}\n`;
-  if (r.unmanaged.length) out += `\nOn the platform, declared nowhere (not managed by this project): ${r.unmanaged.map(oneLine).join(", ")}\n`;
+  if (r.pending.length)
+    out += `\nDeclared, never applied (svc-iac apply creates them): ${r.pending.map(oneLine).join(", ")}\n`;
+  if (r.unmanaged.length)
+    out += `\nOn the platform, declared nowhere (not managed by this project): ${r.unmanaged.map(oneLine).join(", ")}\n`;
   return out;
 }

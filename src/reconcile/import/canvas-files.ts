@@ -19,10 +19,20 @@ export type ImportedUdfs = Map<string, string>;
 const DEFAULT_ENTRYPOINT = "udf";
 
 /** Writes canvas `c` and its UDFs; records their bindings. */
-export function importCanvas(c: ApiCanvas, preferredClientId: string | undefined, draft: DraftBuilder, udfs: ImportedUdfs, fingerprintKey?: FingerprintKey): void {
+export function importCanvas(
+  c: ApiCanvas,
+  preferredClientId: string | undefined,
+  draft: DraftBuilder,
+  udfs: ImportedUdfs,
+  fingerprintKey?: FingerprintKey,
+): void {
   const folder = `canvases/${c.name}`;
   if (!PATTERNS.canvas.test(c.name)) {
-    draft.skip(`canvas ${JSON.stringify(c.name)}`, c.id, `its name is not a folder name the repository format accepts ([A-Za-z0-9_]+)`);
+    draft.skip(
+      `canvas ${JSON.stringify(c.name)}`,
+      c.id,
+      `its name is not a folder name the repository format accepts ([A-Za-z0-9_]+)`,
+    );
     return;
   }
   draft.file(`${folder}/canvas.yaml`, canvasYaml(c, preferredClientId, draft));
@@ -34,11 +44,19 @@ export function importCanvas(c: ApiCanvas, preferredClientId: string | undefined
       kind: "CanvasShare",
       id: c.id,
       key: c.id,
-      kept: { ...(pinned ? { clientId: pinned } : {}), accessScope: c.access_scope, mintedScope: c.access_scope, tokenFingerprint: tokenFingerprint(c.share_token, fingerprintKey) },
+      kept: {
+        ...(pinned ? { clientId: pinned } : {}),
+        accessScope: c.access_scope,
+        mintedScope: c.access_scope,
+        tokenFingerprint: tokenFingerprint(c.share_token, fingerprintKey),
+      },
     });
   }
   const list = [...c.udfs].sort((a, b) => byString(a.slug, b.slug));
-  const writePositions = !sameOrder(list, [...list].sort((a, b) => a.position - b.position || byString(a.slug, b.slug)));
+  const writePositions = !sameOrder(
+    list,
+    [...list].sort((a, b) => a.position - b.position || byString(a.slug, b.slug)),
+  );
   const helpers = helperPaths(list);
   for (const u of list) {
     if (importUdf(c, u, { writePosition: writePositions, helpers }, draft)) udfs.set(u.id, `${c.name}/${u.slug}`);
@@ -49,7 +67,8 @@ function canvasYaml(c: ApiCanvas, preferredClientId: string | undefined, draft: 
   const doc: Record<string, unknown> = {};
   if (c.access_scope !== "team") doc.access_scope = c.access_scope;
   if (c.allow_public_read) doc.allow_public_read = true;
-  if (c.passcode) doc.passcode = `\${env.${draft.envVar(`${c.name.toUpperCase()}_PASSCODE`, `the passcode of canvas ${c.name}`)}}`;
+  if (c.passcode)
+    doc.passcode = `\${env.${draft.envVar(`${c.name.toUpperCase()}_PASSCODE`, `the passcode of canvas ${c.name}`)}}`;
   if (typeof c.dashboard_body === "string") doc.dashboard_body = literal(c.dashboard_body);
   if (c.preview_image_url) doc.preview_image_url = literal(c.preview_image_url);
   if (c.share_token) {
@@ -70,12 +89,16 @@ const sameOrder = (a: ApiUdf[], b: ApiUdf[]) => a.every((u, i) => u.id === b[i]!
 function helperPaths(list: ApiUdf[]): Map<string, string> {
   const sources = new Map<string, Set<string>>();
   for (const u of list) {
-    for (const h of parseUdfBody(u.udf_body).headers) sources.set(h.moduleName, (sources.get(h.moduleName) ?? new Set()).add(h.code));
+    for (const h of parseUdfBody(u.udf_body).headers)
+      sources.set(h.moduleName, (sources.get(h.moduleName) ?? new Set()).add(h.code));
   }
   const out = new Map<string, string>();
   for (const u of list) {
     for (const h of parseUdfBody(u.udf_body).headers) {
-      out.set(`${u.slug}/${h.moduleName}`, sources.get(h.moduleName)!.size === 1 ? `lib/${h.moduleName}.py` : `lib/${u.slug}/${h.moduleName}.py`);
+      out.set(
+        `${u.slug}/${h.moduleName}`,
+        sources.get(h.moduleName)!.size === 1 ? `lib/${h.moduleName}.py` : `lib/${u.slug}/${h.moduleName}.py`,
+      );
     }
   }
   return out;
@@ -96,9 +119,16 @@ function unwritable(u: ApiUdf): string | undefined {
   } catch {
     return "its udf_body is not JSON, so its code cannot be read";
   }
-  if (body === null || typeof body !== "object" || Array.isArray(body) || typeof (body as { code?: unknown }).code !== "string") return "its udf_body holds no code";
+  if (
+    body === null ||
+    typeof body !== "object" ||
+    Array.isArray(body) ||
+    typeof (body as { code?: unknown }).code !== "string"
+  )
+    return "its udf_body holds no code";
   const parts = parseUdfBody(u.udf_body);
-  if (parts.entrypoint && !PATTERNS.module.test(parts.entrypoint)) return `its entrypoint ${JSON.stringify(parts.entrypoint)} is not a Python function name`;
+  if (parts.entrypoint && !PATTERNS.module.test(parts.entrypoint))
+    return `its entrypoint ${JSON.stringify(parts.entrypoint)} is not a Python function name`;
   const bad = parts.headers.find((h) => !PATTERNS.module.test(h.moduleName));
   if (bad) return `its helper module ${JSON.stringify(bad.moduleName)} is not a Python module name`;
   const names = parts.headers.map((h) => h.moduleName);
@@ -111,14 +141,19 @@ function losses(u: ApiUdf): string[] {
   const raw = JSON.parse(u.udf_body) as Record<string, unknown>;
   const out: string[] = [];
   if (raw.name !== undefined && raw.name !== u.slug) out.push(`name ${JSON.stringify(raw.name)} (written as the slug)`);
-  if (typeof raw.entrypoint !== "string" || raw.entrypoint === "") out.push(`entrypoint (none set; written as ${DEFAULT_ENTRYPOINT}, which the first plan applies)`);
-  if (raw.type !== undefined && raw.type !== UDF_BODY_TYPE) out.push(`type ${JSON.stringify(raw.type)} (written as ${UDF_BODY_TYPE})`);
+  if (typeof raw.entrypoint !== "string" || raw.entrypoint === "")
+    out.push(`entrypoint (none set; written as ${DEFAULT_ENTRYPOINT}, which the first plan applies)`);
+  if (raw.type !== undefined && raw.type !== UDF_BODY_TYPE)
+    out.push(`type ${JSON.stringify(raw.type)} (written as ${UDF_BODY_TYPE})`);
   if (raw.parameters !== undefined && JSON.stringify(raw.parameters) !== "{}") out.push("parameters");
   if (raw.table_schema !== undefined && raw.table_schema !== null) out.push("table_schema");
   if (raw.original_headers !== undefined && raw.original_headers !== null) out.push("original_headers");
   const headers = Array.isArray(raw.headers) ? (raw.headers as Record<string, unknown>[]) : [];
   for (const h of headers) {
-    if (h?.source_file !== undefined && h.source_file !== `${h.module_name}.py`) out.push(`source_file ${JSON.stringify(h.source_file)} of module ${JSON.stringify(h.module_name)} (written as ${h.module_name}.py)`);
+    if (h?.source_file !== undefined && h.source_file !== `${h.module_name}.py`)
+      out.push(
+        `source_file ${JSON.stringify(h.source_file)} of module ${JSON.stringify(h.module_name)} (written as ${h.module_name}.py)`,
+      );
   }
   return out;
 }
@@ -131,7 +166,10 @@ function importUdf(c: ApiCanvas, u: ApiUdf, layout: UdfLayout, draft: DraftBuild
     return false;
   }
   const lost = losses(u);
-  if (lost.length) draft.note(`${address}: the repository format does not keep its ${lost.join(", ")}; the next update of its code writes the defaults`);
+  if (lost.length)
+    draft.note(
+      `${address}: the repository format does not keep its ${lost.join(", ")}; the next update of its code writes the defaults`,
+    );
   const parts = parseUdfBody(u.udf_body);
   const folder = `canvases/${c.name}`;
   draft.file(`${folder}/${u.slug}.py`, parts.code);

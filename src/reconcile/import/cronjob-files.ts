@@ -27,10 +27,22 @@ export function importCronjobs(list: readonly ApiCronjob[], udfs: ImportedUdfs, 
       continue;
     }
     if (!udf) {
-      draft.skip(label, c.id, `it runs UDF ${c.udf}, which this import does not write: import its canvas too (--canvas NAME or --all)`);
+      draft.skip(
+        label,
+        c.id,
+        `it runs UDF ${c.udf}, which this import does not write: import its canvas too (--canvas NAME or --all)`,
+      );
       continue;
     }
-    const schedule = formatCron(normalizeSchedule({ minute: c.minute, hour: c.hour, dayOfMonth: c.day_of_month, month: c.month, dayOfWeek: c.day_of_week }));
+    const schedule = formatCron(
+      normalizeSchedule({
+        minute: c.minute,
+        hour: c.hour,
+        dayOfMonth: c.day_of_month,
+        month: c.month,
+        dayOfWeek: c.day_of_week,
+      }),
+    );
     const problem = cronProblem(schedule);
     if (problem) {
       draft.skip(label, c.id, `its schedule cannot be written as one cron expression: ${problem}`);

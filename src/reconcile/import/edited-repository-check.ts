@@ -20,7 +20,10 @@ export async function editedRepositoryErrors(
   // The folder keeps its name: an svc.yaml without a project name takes it from there.
   const copy = join(work, basename(root));
   try {
-    await cp(root, copy, { recursive: true, filter: (src) => ![".git", ".svc-iac"].includes(basename(src)) || src === root });
+    await cp(root, copy, {
+      recursive: true,
+      filter: (src) => ![".git", ".svc-iac"].includes(basename(src)) || src === root,
+    });
     for (const f of files) {
       await mkdir(dirname(join(copy, f.path)), { recursive: true });
       await writeFile(join(copy, f.path), f.text);

@@ -72,34 +72,66 @@ const LOCK_TTL_MS = 10 * 60_000;
 
 /** A project name from a folder name: lowercase, other characters as "-". */
 function projectNameOf(dir: string): string {
-  const name = basename(resolve(dir)).toLowerCase().replace(/[^a-z0-9_-]+/g, "-").replace(/^[^a-z0-9]+/, "");
+  const name = basename(resolve(dir))
+    .toLowerCase()
+    .replace(/[^a-z0-9_-]+/g, "-")
+    .replace(/^[^a-z0-9]+/, "");
   return name || "project";
 }
 
 /** The project from svc.yaml, or a new svc.yaml (added to the files) when the folder has none. */
-async function projectFor(opts: ImportOptions): Promise<{ ok: true; project: LoadedProject; svcFile?: string } | { ok: false; errors: LoadError[]; message?: string }> {
+async function projectFor(
+  opts: ImportOptions,
+): Promise<
+  { ok: true; project: LoadedProject; svcFile?: string } | { ok: false; errors: LoadError[]; message?: string }
+> {
   const root = resolve(opts.dir);
   const target = opts.target ?? DEFAULT_TARGET;
   if ((await readMaybe(root, SVC_FILE)) !== undefined) {
-    if (opts.project) return { ok: false, errors: [], message: `--project is only for a new repository: ${join(opts.dir, SVC_FILE)} exists and names the project.` };
+    if (opts.project)
+      return {
+        ok: false,
+        errors: [],
+        message: `--project is only for a new repository: ${join(opts.dir, SVC_FILE)} exists and names the project.`,
+      };
     const loaded = await loadProjectSettings(root, { target, env: opts.env });
     const names = loaded.ok ? loaded.project.settings.names : undefined;
     if (names) {
       // The files are every target's: written with this target's platform names, the affix would be applied twice.
-      const affix = [names.prefix && `name_prefix "${names.prefix}"`, names.suffix && `name_suffix "${names.suffix}"`].filter(Boolean).join(" and ");
-      return { ok: false, errors: [], message: `Target "${target}" sets ${affix}, so its platform names are not the repository's. Import into a target without one (the files serve every target).` };
+      const affix = [names.prefix && `name_prefix "${names.prefix}"`, names.suffix && `name_suffix "${names.suffix}"`]
+        .filter(Boolean)
+        .join(" and ");
+      return {
+        ok: false,
+        errors: [],
+        message: `Target "${target}" sets ${affix}, so its platform names are not the repository's. Import into a target without one (the files serve every target).`,
+      };
     }
     return loaded;
   }
   if (target !== DEFAULT_TARGET) {
-    return { ok: false, errors: [], message: `${join(opts.dir, SVC_FILE)} does not exist, so only the target "default" can be used; import into the default target first, then declare "${target}" under targets.` };
+    return {
+      ok: false,
+      errors: [],
+      message: `${join(opts.dir, SVC_FILE)} does not exist, so only the target "default" can be used; import into the default target first, then declare "${target}" under targets.`,
+    };
   }
   const project = opts.project ?? projectNameOf(root);
   if (!PATTERNS.project.test(project)) {
-    return { ok: false, errors: [], message: `Invalid --project "${project}". A project name uses lowercase letters, digits, "_" and "-", starting with a letter or digit, e.g. "listings".` };
+    return {
+      ok: false,
+      errors: [],
+      message: `Invalid --project "${project}". A project name uses lowercase letters, digits, "_" and "-", starting with a letter or digit, e.g. "listings".`,
+    };
   }
-  const settings = { ...DEFAULT_SETTINGS, credentials: { ...DEFAULT_SETTINGS.credentials }, state: stateLocation(DEFAULT_SETTINGS.state, project, target) };
-  const svcFile = yamlText({ project }, ["The project, created by svc-iac import. Add variables, settings and targets here (see the README)."]);
+  const settings = {
+    ...DEFAULT_SETTINGS,
+    credentials: { ...DEFAULT_SETTINGS.credentials },
+    state: stateLocation(DEFAULT_SETTINGS.state, project, target),
+  };
+  const svcFile = yamlText({ project }, [
+    "The project, created by svc-iac import. Add variables, settings and targets here (see the README).",
+  ]);
   return { ok: true, project: { root, project, target, settings, objects: [], secretEnvNames: [] }, svcFile };
 }
 
@@ -107,27 +139,41 @@ async function fileStatuses(root: string, draft: ImportDraft): Promise<{ path: s
   return Promise.all(
     draft.files.map(async (f) => {
       const current = await readMaybe(root, f.path);
-      return { path: f.path, status: current === undefined ? "create" : current === f.text ? "unchanged" : "update" } as const;
+      return {
+        path: f.path,
+        status: current === undefined ? "create" : current === f.text ? "unchanged" : "update",
+      } as const;
     }),
   );
 }
 
 /** Addresses the inventory already binds to another object. */
 function rebinding(inventory: Inventory | undefined, bindings: Binding[]): string[] {
-  return bindings.filter((b) => {
-    const e = inventory?.objects[b.address];
-    return e && (e.id !== b.id || e.kind !== b.kind);
-  }).map((b) => `${b.address} (the inventory has id ${inventory!.objects[b.address]!.id}, the platform object is ${b.id})`);
+  return bindings
+    .filter((b) => {
+      const e = inventory?.objects[b.address];
+      return e && (e.id !== b.id || e.kind !== b.kind);
+    })
+    .map(
+      (b) => `${b.address} (the inventory has id ${inventory!.objects[b.address]!.id}, the platform object is ${b.id})`,
+    );
 }
 
-async function bind(backend: StateBackend, inventory: Inventory | undefined, project: LoadedProject, bindings: Binding[], now: Date): Promise<void> {
+async function bind(
+  backend: StateBackend,
+  inventory: Inventory | undefined,
+  project: LoadedProject,
+  bindings: Binding[],
+  now: Date,
+): Promise<void> {
   const at = now.toISOString();
   const next: Inventory = inventory
     ? structuredClone(inventory)
     : { version: INVENTORY_VERSION, project: project.project, target: project.target, updatedAt: at, objects: {} };
   for (const b of bindings) {
     // A forgotten object bound again is managed again.
-    for (const [address, f] of Object.entries(next.forgotten ?? {})) if (f.kind === b.kind && f.id === b.id) delete next.forgotten![address];
+    for (const [address, f] of Object.entries(next.forgotten ?? {}))
+      if (f.kind === b.kind && f.id === b.id) delete next.forgotten![address];
     const old = next.objects[b.address];
     next.objects[b.address] = {
       kind: b.kind,
@@ -144,17 +190,35 @@ async function bind(backend: StateBackend, inventory: Inventory | undefined, pro
 
 export async function importCommand(opts: ImportOptions): Promise<ImportResult> {
   const found = await projectFor(opts);
-  if (!found.ok) return { command: "import", exitCode: 1, errors: found.errors, ...(found.message ? { message: found.message } : {}) };
+  if (!found.ok)
+    return {
+      command: "import",
+      exitCode: 1,
+      errors: found.errors,
+      ...(found.message ? { message: found.message } : {}),
+    };
   const { project } = found;
   const now = opts.now ?? (() => new Date());
   let connection: Awaited<ReturnType<typeof connect>> | undefined;
   try {
     connection = await connect(project, opts.env, { log: opts.log });
-    const backend = openStateBackend(project.settings.state, { root: project.root, client: connection.client, project: project.project, target: project.target });
+    const backend = openStateBackend(project.settings.state, {
+      root: project.root,
+      client: connection.client,
+      project: project.project,
+      target: project.target,
+    });
     const snapshot = await readPlatform(connection.client, opts.select);
     if (snapshot.missingCanvases.length) {
-      const have = snapshot.canvasNames.length ? `the team's canvases are ${snapshot.canvasNames.join(", ")}` : "the team has no canvases";
-      return { command: "import", exitCode: 1, errors: [], message: `No canvas named ${snapshot.missingCanvases.map((n) => JSON.stringify(n)).join(", ")} on the platform (${have}). Nothing was written.` };
+      const have = snapshot.canvasNames.length
+        ? `the team's canvases are ${snapshot.canvasNames.join(", ")}`
+        : "the team has no canvases";
+      return {
+        command: "import",
+        exitCode: 1,
+        errors: [],
+        message: `No canvas named ${snapshot.missingCanvases.map((n) => JSON.stringify(n)).join(", ")} on the platform (${have}). Nothing was written.`,
+      };
     }
     // A dry run writes nothing, so it makes no key (the bindings it shows keep no fingerprint that is printed).
     const draft = draftRepository(snapshot, opts.select, await backend.fingerprintKey({ create: !opts.dryRun }));
@@ -178,23 +242,49 @@ export async function importCommand(opts: ImportOptions): Promise<ImportResult> 
     const unremoved = (project.removed ?? []).filter((r) => draft.bindings.some((b) => b.address === r.address));
     if (unremoved.length) {
       const lines = [
-        ...unremoved.map((r) => `${r.source.file}:${r.source.line}:${r.source.column}: removed: lists ${r.address}, which this import would declare and bind again; the repository would not validate.`),
+        ...unremoved.map(
+          (r) =>
+            `${r.source.file}:${r.source.line}:${r.source.column}: removed: lists ${r.address}, which this import would declare and bind again; the repository would not validate.`,
+        ),
         `Take ${unremoved.length > 1 ? "those lines" : "that line"} out of removed: in ${SVC_FILE}, then import again. Nothing was written or bound.`,
       ];
-      return { command: "import", exitCode: 1, errors: [], report: { ...report, refused: true }, message: lines.join("\n") };
+      return {
+        command: "import",
+        exitCode: 1,
+        errors: [],
+        report: { ...report, refused: true },
+        message: lines.join("\n"),
+      };
     }
     const overwrites = files.filter((f) => f.status === "update").map((f) => f.path);
     const rebinds = rebinding(inventory, draft.bindings);
     if (!opts.force && (overwrites.length || rebinds.length)) {
       const lines = [
         ...(overwrites.length ? [`These files exist with other content: ${overwrites.join(", ")}.`] : []),
-        ...(rebinds.length ? [`These addresses are bound to other objects in the inventory (${backend.location}): ${rebinds.join("; ")}.`] : []),
-        opts.dryRun ? "This dry run wrote nothing; an import would refuse the same way. Run it with --force to overwrite them." : "Nothing was written or bound. Run again with --force to overwrite them, or --dry-run to see every file.",
+        ...(rebinds.length
+          ? [
+              `These addresses are bound to other objects in the inventory (${backend.location}): ${rebinds.join("; ")}.`,
+            ]
+          : []),
+        opts.dryRun
+          ? "This dry run wrote nothing; an import would refuse the same way. Run it with --force to overwrite them."
+          : "Nothing was written or bound. Run again with --force to overwrite them, or --dry-run to see every file.",
       ];
-      return { command: "import", exitCode: 1, errors: [], report: { ...report, refused: true }, message: lines.join("\n") };
+      return {
+        command: "import",
+        exitCode: 1,
+        errors: [],
+        report: { ...report, refused: true },
+        message: lines.join("\n"),
+      };
     }
     if (opts.dryRun) return { command: "import", exitCode: 0, errors: [], report };
-    const lock = await backend.acquireLock({ owner: opts.lockOwner ?? defaultLockOwner(), operation: "import", ttlMs: LOCK_TTL_MS, now });
+    const lock = await backend.acquireLock({
+      owner: opts.lockOwner ?? defaultLockOwner(),
+      operation: "import",
+      ttlMs: LOCK_TTL_MS,
+      now,
+    });
     try {
       for (const f of draft.files) {
         if (files.find((s) => s.path === f.path)!.status === "unchanged") continue;

@@ -46,11 +46,22 @@ export interface KeepResult {
   message?: string;
 }
 
-const refused = (lines: string[]): KeepResult => ({ command: "import", exitCode: 1, errors: [], message: [...lines, "Nothing was written."].join("\n") });
+const refused = (lines: string[]): KeepResult => ({
+  command: "import",
+  exitCode: 1,
+  errors: [],
+  message: [...lines, "Nothing was written."].join("\n"),
+});
 
 export async function keepCommand(opts: KeepOptions): Promise<KeepResult> {
   const planned = await driftPlan({ dir: opts.dir, target: opts.target, env: opts.env, log: opts.log });
-  if (!planned.ok) return { command: "import", exitCode: 1, errors: planned.errors, ...(planned.message ? { message: planned.message } : {}) };
+  if (!planned.ok)
+    return {
+      command: "import",
+      exitCode: 1,
+      errors: planned.errors,
+      ...(planned.message ? { message: planned.message } : {}),
+    };
   const { project, outcome } = planned;
   const items = driftReport(outcome).items;
   const problems: string[] = [];
@@ -61,11 +72,16 @@ export async function keepCommand(opts: KeepOptions): Promise<KeepResult> {
     const declared = project.objects.find((o) => o.address === address);
     if (!item) {
       if (declared) unchanged.push(address);
-      else problems.push(`${address} is not declared in the repository (target ${project.target}); --keep takes the address of a changed object as svc-iac drift reports it, e.g. udf.<canvas>/<slug>.`);
+      else
+        problems.push(
+          `${address} is not declared in the repository (target ${project.target}); --keep takes the address of a changed object as svc-iac drift reports it, e.g. udf.<canvas>/<slug>.`,
+        );
       continue;
     }
     if (item.class !== "changed") {
-      problems.push(`${address} is ${item.class} (see svc-iac drift), not changed: --keep brings a changed object's fields into its files.`);
+      problems.push(
+        `${address} is ${item.class} (see svc-iac drift), not changed: --keep brings a changed object's fields into its files.`,
+      );
       continue;
     }
     const step = outcome.steps.find((s) => s.action.address === address)!;
@@ -79,7 +95,9 @@ export async function keepCommand(opts: KeepOptions): Promise<KeepResult> {
       address,
       kind: item.kind,
       source: step.desired.source,
-      changes: item.fields.filter((f) => keepPlace(item.kind, f.field)).map((f) => ({ field: f.field, platform: platform[f.field] })),
+      changes: item.fields
+        .filter((f) => keepPlace(item.kind, f.field))
+        .map((f) => ({ field: f.field, platform: platform[f.field] })),
     });
   }
   if (problems.length) return refused(problems);

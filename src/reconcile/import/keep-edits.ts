@@ -47,14 +47,21 @@ export function keepEdits(objects: readonly KeepObject[], texts: ReadonlyMap<str
     for (const c of o.changes) {
       const place = keepPlace(o.kind, c.field);
       if (!place) {
-        problems.push(`${o.address}: svc-iac import --keep does not write ${c.field} back; edit ${o.source.file} by hand`);
+        problems.push(
+          `${o.address}: svc-iac import --keep does not write ${c.field} back; edit ${o.source.file} by hand`,
+        );
         continue;
       }
       const file = place.in === "code" ? o.source.file : yamlFileOf(o);
       const before = current.get(file);
-      const r = place.in === "code" ? { text: String(c.platform ?? "") } : setTopLevelKey(file, before, place.key, c.platform, place.default);
+      const r =
+        place.in === "code"
+          ? { text: String(c.platform ?? "") }
+          : setTopLevelKey(file, before, place.key, c.platform, place.default);
       if ("problem" in r) {
-        problems.push(`${r.problem} Restore the repository's version instead (svc-iac apply --only ${o.address}), or edit the file by hand.`);
+        problems.push(
+          `${r.problem} Restore the repository's version instead (svc-iac apply --only ${o.address}), or edit the file by hand.`,
+        );
         continue;
       }
       if (r.text !== before) {
@@ -77,10 +84,17 @@ function valueText(key: string, value: unknown): string {
   return entry.slice(entry.indexOf(":") + 1).replace(/\n$/, "");
 }
 
-const isDefault = (value: unknown, dflt: unknown) => value === undefined || value === null || (dflt !== undefined && value === dflt);
+const isDefault = (value: unknown, dflt: unknown) =>
+  value === undefined || value === null || (dflt !== undefined && value === dflt);
 
 /** Sets top-level `key` of the YAML `text` to `value`, changing only that key's characters. */
-export function setTopLevelKey(file: string, text: string | undefined, key: string, value: unknown, dflt?: unknown): { text: string } | { problem: string } {
+export function setTopLevelKey(
+  file: string,
+  text: string | undefined,
+  key: string,
+  value: unknown,
+  dflt?: unknown,
+): { text: string } | { problem: string } {
   // Made only when written: a value the platform cleared has no text.
   const line = () => `${key}:${valueText(key, value)}\n`;
   if (text === undefined) return { text: isDefault(value, dflt) ? "" : line() };
@@ -91,19 +105,28 @@ export function setTopLevelKey(file: string, text: string | undefined, key: stri
   };
   if (!parsed.ok) return { problem: `${at(parsed.offset)}: ${parsed.message}, so ${key} cannot be set in place.` };
   const top = parsed.doc.contents;
-  const appended = () => ({ text: isDefault(value, dflt) ? text : `${text}${text === "" || text.endsWith("\n") ? "" : "\n"}${line()}` });
+  const appended = () => ({
+    text: isDefault(value, dflt) ? text : `${text}${text === "" || text.endsWith("\n") ? "" : "\n"}${line()}`,
+  });
   if (top === null || (isScalar(top) && (top.value === null || top.value === undefined))) return appended();
-  if (!isMap(top)) return { problem: `${at(top.range?.[0] ?? 0)}: found a ${isScalar(top) ? "scalar" : "list"} at the top of the file, expected a mapping, so ${key} cannot be set in place.` };
+  if (!isMap(top))
+    return {
+      problem: `${at(top.range?.[0] ?? 0)}: found a ${isScalar(top) ? "scalar" : "list"} at the top of the file, expected a mapping, so ${key} cannot be set in place.`,
+    };
   const pair = (top.items as Pair[]).find((p) => isScalar(p.key) && p.key.value === key);
   if (!pair) {
     if (!top.flow) return appended();
-    if (top.items.length || isDefault(value, dflt)) return isDefault(value, dflt) ? { text } : { problem: `${at(top.range![0])}: the file is one flow mapping ({…}), so ${key} cannot be added in place.` };
+    if (top.items.length || isDefault(value, dflt))
+      return isDefault(value, dflt)
+        ? { text }
+        : { problem: `${at(top.range![0])}: the file is one flow mapping ({…}), so ${key} cannot be added in place.` };
     // An empty `{}` (what import writes for a file of defaults) becomes the one key.
     return { text: splice(text, top.range![0], top.range![1], line().replace(/\n$/, "")) };
   }
   const node = pair.value as Scalar | null;
   const keyStart = (pair.key as Scalar).range![0];
-  if (!isScalar(node) || !node.range) return { problem: `${at(keyStart)}: ${key} is not a single value, so it cannot be set in place.` };
+  if (!isScalar(node) || !node.range)
+    return { problem: `${at(keyStart)}: ${key} is not a single value, so it cannot be set in place.` };
   const ref = typeof node.value === "string" ? REFERENCE.exec(node.value) : null;
   if (ref) {
     return {
@@ -112,17 +135,26 @@ export function setTopLevelKey(file: string, text: string | undefined, key: stri
         `(targets that set ${ref[1].replace(/^(var|env)\./, "")} differently would lose theirs).`,
     };
   }
-  if (top.flow) return { problem: `${at(keyStart)}: the file is one flow mapping ({…}), so ${key} cannot be set in place.` };
+  if (top.flow)
+    return { problem: `${at(keyStart)}: the file is one flow mapping ({…}), so ${key} cannot be set in place.` };
   if (value === undefined || value === null) return { text: removeLines(text, keyStart, node.range[1]) };
   // From the end of `key:` to the end of the old value, so a block scalar's indicator and lines go too.
   const from = (pair.key as Scalar).range![1];
   const colon = text.indexOf(":", from);
   const old = text.slice(colon + 1, node.range[1]);
   const replacement = valueText(key, value);
-  return { text: splice(text, colon + 1, node.range[1], old.endsWith("\n") && !replacement.endsWith("\n") ? `${replacement}\n` : replacement) };
+  return {
+    text: splice(
+      text,
+      colon + 1,
+      node.range[1],
+      old.endsWith("\n") && !replacement.endsWith("\n") ? `${replacement}\n` : replacement,
+    ),
+  };
 }
 
-const splice = (text: string, from: number, to: number, insert: string) => `${text.slice(0, from)}${insert}${text.slice(to)}`;
+const splice = (text: string, from: number, to: number, insert: string) =>
+  `${text.slice(0, from)}${insert}${text.slice(to)}`;
 
 /** Removes the whole lines from the one holding `from` to the one holding the character before `to`. */
 function removeLines(text: string, from: number, to: number): string {

@@ -6,7 +6,11 @@
  * pinned `client_id`).
  */
 import type { SvcClient } from "../../api/client";
-import type { Canvas as ApiCanvas, Cronjob as ApiCronjob, ServiceAccount as ApiServiceAccount } from "../../api/schemas";
+import type {
+  Canvas as ApiCanvas,
+  Cronjob as ApiCronjob,
+  ServiceAccount as ApiServiceAccount,
+} from "../../api/schemas";
 import { readTeamCanvasRecords } from "../../resources/team-canvases";
 
 /** What to import. */

@@ -8,7 +8,11 @@ import { DraftBuilder, type ImportDraft } from "./draft";
 import type { ImportSelection, PlatformSnapshot } from "./platform-snapshot";
 
 /** `fingerprintKey`: the project's key, for the token fingerprints the bindings keep. */
-export function draftRepository(snapshot: PlatformSnapshot, select: ImportSelection, fingerprintKey?: FingerprintKey): ImportDraft {
+export function draftRepository(
+  snapshot: PlatformSnapshot,
+  select: ImportSelection,
+  fingerprintKey?: FingerprintKey,
+): ImportDraft {
   const draft = new DraftBuilder();
   const udfs: ImportedUdfs = new Map();
   for (const c of [...snapshot.canvases].sort((a, b) => byString(a.name, b.name) || byString(a.id, b.id))) {

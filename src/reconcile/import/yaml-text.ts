@@ -25,6 +25,12 @@ export const literalData = (value: unknown): unknown => literal(sortKeysDeep(val
  */
 export function yamlText(doc: Record<string, unknown>, comment: readonly string[] = []): string {
   const head = comment.map((l) => (l ? `# ${l}` : "#")).join("\n");
-  const body = stringify(doc, { lineWidth: 0, minContentWidth: 0, indent: 2, indentSeq: true, aliasDuplicateObjects: false });
+  const body = stringify(doc, {
+    lineWidth: 0,
+    minContentWidth: 0,
+    indent: 2,
+    indentSeq: true,
+    aliasDuplicateObjects: false,
+  });
   return `${head ? `${head}\n` : ""}${body}`;
 }

@@ -25,7 +25,10 @@ export const PROJECT_NAME = /^[a-z0-9][a-z0-9_-]*$/;
 
 /** A project name from a folder name: lower case, other characters as `-`; `my-project` when nothing is left. */
 export function projectNameFrom(folder: string): string {
-  const name = folder.toLowerCase().replace(/[^a-z0-9_-]+/g, "-").replace(/^[-_]+|-+$/g, "");
+  const name = folder
+    .toLowerCase()
+    .replace(/[^a-z0-9_-]+/g, "-")
+    .replace(/^[-_]+|-+$/g, "");
   return PROJECT_NAME.test(name) ? name : "my-project";
 }
 
@@ -54,7 +57,8 @@ const UNIGNORES_STATE = /^\s*!\/?(\*\*\/)?\.svc-iac(\/(\*\*?)?)?\s*$/;
 
 export function starterFiles(opts: StarterOptions): StarterFiles {
   const canvas = opts.project.replace(/-/g, "_");
-  const schema = (file: string, kind: string) => `# yaml-language-server: $schema=${schemaRef(opts.schemaBase, file, kind)}\n`;
+  const schema = (file: string, kind: string) =>
+    `# yaml-language-server: $schema=${schemaRef(opts.schemaBase, file, kind)}\n`;
   const files: StarterFiles = {
     ".gitignore": GITIGNORE_LINES,
     "svc.yaml":
@@ -65,14 +69,18 @@ export function starterFiles(opts: StarterOptions): StarterFiles {
       `project: ${opts.project}\n` +
       "variables:\n" +
       "  greeting: Hello\n",
-    [`canvases/${canvas}/canvas.yaml`]: schema(`canvases/${canvas}/canvas.yaml`, "canvas") + "# A team canvas; the folder name is the canvas name. Add `share: {}` to share it.\naccess_scope: team\n",
+    [`canvases/${canvas}/canvas.yaml`]:
+      schema(`canvases/${canvas}/canvas.yaml`, "canvas") +
+      "# A team canvas; the folder name is the canvas name. Add `share: {}` to share it.\naccess_scope: team\n",
     [`canvases/${canvas}/hello.py`]:
       "@fused.udf\n" +
       'def udf(name: str = "world"):\n' +
       '    """Greets someone: the first UDF of the canvas (one .py file per UDF)."""\n' +
       "    import pandas as pd\n\n" +
       '    return pd.DataFrame([{"greeting": f"Hello, {name}!"}])\n',
-    [`canvases/${canvas}/hello.yaml`]: schema(`canvases/${canvas}/hello.yaml`, "udf") + 'metadata:\n  "fused:description": ${var.greeting} from svc-iac\n',
+    [`canvases/${canvas}/hello.yaml`]:
+      schema(`canvases/${canvas}/hello.yaml`, "udf") +
+      'metadata:\n  "fused:description": ${var.greeting} from svc-iac\n',
   };
   return Object.fromEntries(Object.entries(files).sort(([a], [b]) => (a < b ? -1 : 1)));
 }

@@ -15,7 +15,8 @@ export function refuseCaseTwins(files: readonly string[], what: string, names: s
     const twin = byLower.get(f.toLowerCase());
     if (twin === undefined) byLower.set(f.toLowerCase(), f);
     else {
-      const message = (other: string) => `found ${what} ${twin} and ${f}, which differ only in case, expected ${names} that differ in more than case: a checkout on a case-insensitive file system keeps only one of them (${other} is the other); rename one`;
+      const message = (other: string) =>
+        `found ${what} ${twin} and ${f}, which differ only in case, expected ${names} that differ in more than case: a checkout on a case-insensitive file system keeps only one of them (${other} is the other); rename one`;
       diag.atFile(twin, message(f));
       diag.atFile(f, message(twin));
     }

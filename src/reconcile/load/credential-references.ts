@@ -25,7 +25,11 @@ export interface CredentialNames {
  * Returns the names reported: their values are scrubbed from every message of the load, as a
  * field's other errors may quote what it resolved to (a name prefix making an invalid name).
  */
-export function checkCredentialReferences(vars: Resolver, credentials: CredentialNames | undefined, diag: Diagnostics): string[] {
+export function checkCredentialReferences(
+  vars: Resolver,
+  credentials: CredentialNames | undefined,
+  diag: Diagnostics,
+): string[] {
   const refused = new Set<string>();
   const tokens = new Map<string, string>();
   for (const name of ["SVC_TOKEN", "SVC_SERVICE_TOKEN", credentials?.tokenEnv, credentials?.serviceTokenEnv]) {

@@ -19,7 +19,15 @@ export function desiredObject(
   more: { refs?: DesiredObject["refs"]; options?: DesiredObject["options"]; referenced?: ReferencedInput[] } = {},
 ): DesiredObject {
   const referenced = more.referenced?.length ? { referenced: more.referenced } : {};
-  return { address, kind, inputs: defined(inputs), refs: defined(more.refs ?? {}), options: defined(more.options ?? {}), source, ...referenced };
+  return {
+    address,
+    kind,
+    inputs: defined(inputs),
+    refs: defined(more.refs ?? {}),
+    options: defined(more.options ?? {}),
+    source,
+    ...referenced,
+  };
 }
 
 /** Objects in address order, so loads, plans and snapshots never depend on directory order. */

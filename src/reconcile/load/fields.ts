@@ -54,17 +54,21 @@ export function plainValue(ctx: ReadContext, node: Node | null, path: string): R
   if (isScalar(node)) {
     if (typeof node.value !== "string") return { ok: true, value: node.value };
     const r = ctx.vars.resolve(node.value);
-    if (node.value.includes("${env.")) for (const name of envNamesIn(node.value)) ctx.vars.plainEnvUses.push({ name, ...locate(ctx.src, node, path) });
+    if (node.value.includes("${env."))
+      for (const name of envNamesIn(node.value)) ctx.vars.plainEnvUses.push({ name, ...locate(ctx.src, node, path) });
     if (!r.ok && r.message) report(ctx, node, path, r.message);
     else if (!r.ok) ctx.vars.unresolvedIn.add(ctx.src.file);
     const reference = firstReference(node.value);
     if (reference) (ctx.written ??= []).push({ ...locate(ctx.src, node, path), reference });
-    if (r.ok && r.value !== node.value && !chargeReference(ctx, node, path, reference ?? "${…}", r.value)) return { ok: false };
+    if (r.ok && r.value !== node.value && !chargeReference(ctx, node, path, reference ?? "${…}", r.value))
+      return { ok: false };
     return r;
   }
   if (isSeq(node)) {
     const items = node.items.map((item, i) => plainValue(ctx, item as Node, joinPath(path, i)));
-    return items.every((r) => r.ok) ? { ok: true, value: items.map((r) => (r as { value: unknown }).value) } : { ok: false };
+    return items.every((r) => r.ok)
+      ? { ok: true, value: items.map((r) => (r as { value: unknown }).value) }
+      : { ok: false };
   }
   if (isMap(node)) {
     const reader = new MapReader(ctx, node, path, "any");
@@ -89,7 +93,12 @@ function chargeReference(ctx: ReadContext, node: Node, path: string, reference: 
   // Only the reference that passes the limit is reported; the ones after it are past it too.
   if (before <= YAML_LIMITS.referencedCharacters) {
     const limit = formatCount(YAML_LIMITS.referencedCharacters);
-    report(ctx, node, path, `the reference ${reference} takes the text that references put into this file past the limit of ${limit} characters (it puts ${formatCount(added)}); use a shorter variable, or reference it fewer times`);
+    report(
+      ctx,
+      node,
+      path,
+      `the reference ${reference} takes the text that references put into this file past the limit of ${limit} characters (it puts ${formatCount(added)}); use a shorter variable, or reference it fewer times`,
+    );
   }
   return false;
 }
@@ -145,11 +154,21 @@ export class MapReader {
       const first = this.pairs.get(name);
       if (first) {
         const at = locate(this.ctx.src, first.key, "");
-        report(this.ctx, key, this.path, `duplicate key "${name}" (first at line ${at.line}); each key may appear once`);
+        report(
+          this.ctx,
+          key,
+          this.path,
+          `duplicate key "${name}" (first at line ${at.line}); each key may appear once`,
+        );
         continue;
       }
       if (this.keys !== "any" && !this.keys.includes(name)) {
-        report(this.ctx, key, this.path, `unknown key "${name}"; expected one of ${this.keys.join(", ")}${didYouMean(name, this.keys)}`);
+        report(
+          this.ctx,
+          key,
+          this.path,
+          `unknown key "${name}"; expected one of ${this.keys.join(", ")}${didYouMean(name, this.keys)}`,
+        );
         continue;
       }
       this.pairs.set(name, pair);
@@ -235,7 +254,8 @@ export class MapReader {
     if (!r) return undefined;
     const v = r.value;
     if (typeof v !== "number" || !Number.isInteger(v) || v < min || v > max) {
-      const range = max === Number.MAX_SAFE_INTEGER ? `a whole number of at least ${min}` : `a whole number from ${min} to ${max}`;
+      const range =
+        max === Number.MAX_SAFE_INTEGER ? `a whole number of at least ${min}` : `a whole number from ${min} to ${max}`;
       return this.fail(key, `found ${describeFound(v)}, expected ${range}`);
     }
     return v;
@@ -245,7 +265,10 @@ export class MapReader {
     const r = this.value(key);
     if (!r) return undefined;
     if (typeof r.value !== "string" || !values.includes(r.value as T)) {
-      return this.fail(key, `found ${describeFound(r.value)}, expected ${listAlternatives(values)}${typeof r.value === "string" ? didYouMean(r.value, values) : ""}`);
+      return this.fail(
+        key,
+        `found ${describeFound(r.value)}, expected ${listAlternatives(values)}${typeof r.value === "string" ? didYouMean(r.value, values) : ""}`,
+      );
     }
     return r.value as T;
   }
@@ -254,7 +277,8 @@ export class MapReader {
   object(key: string, expected: string): Record<string, unknown> | undefined {
     const r = this.value(key);
     if (!r) return undefined;
-    if (r.value === null || typeof r.value !== "object" || Array.isArray(r.value)) return this.fail(key, `found ${describeFound(r.value)}, expected ${expected}`);
+    if (r.value === null || typeof r.value !== "object" || Array.isArray(r.value))
+      return this.fail(key, `found ${describeFound(r.value)}, expected ${expected}`);
     return r.value as Record<string, unknown>;
   }
 
@@ -265,7 +289,8 @@ export class MapReader {
     const raw = isScalar(node) ? node.value : node;
     const r = this.ctx.vars.resolveSecret(raw, label);
     if (!r.ok) return this.fail(key, r.message);
-    if (r.value === "" && !opts.allowEmpty) return this.fail(key, `the value of ${r.envName} is empty; ${label} must not be empty (omit it for none)`);
+    if (r.value === "" && !opts.allowEmpty)
+      return this.fail(key, `the value of ${r.envName} is empty; ${label} must not be empty (omit it for none)`);
     return r.value;
   }
 
@@ -281,7 +306,11 @@ export class MapReader {
     if (!this.pairs.has(key)) return undefined;
     const node = this.valueNode(key);
     if (node === null) return [];
-    if (!isSeq(node)) return this.fail(key, `found ${describeFound(isMap(node) ? {} : isScalar(node) ? node.value : null)}, expected ${expected}`);
+    if (!isSeq(node))
+      return this.fail(
+        key,
+        `found ${describeFound(isMap(node) ? {} : isScalar(node) ? node.value : null)}, expected ${expected}`,
+      );
     return node.items.map((item, i) => ({ node: deref(this.ctx, item), path: joinPath(joinPath(this.path, key), i) }));
   }
 }
@@ -295,11 +324,18 @@ export class MapReader {
  */
 export function referencedInputs(ctx: ReadContext, keys: Readonly<Record<string, string>>): ReferencedInput[] {
   const written = ctx.written ?? [];
-  const within = (path: string, key: string) => path === key || path.startsWith(`${key}.`) || path.startsWith(`${key}[`);
+  const within = (path: string, key: string) =>
+    path === key || path.startsWith(`${key}.`) || path.startsWith(`${key}[`);
   const out: ReferencedInput[] = [];
   for (const field of Object.keys(keys).sort()) {
     const w = written.find((r) => within(r.path, keys[field]!));
-    if (w) out.push({ field, key: keys[field]!, reference: w.reference, source: { file: w.file, line: w.line, column: w.column, path: w.path } });
+    if (w)
+      out.push({
+        field,
+        key: keys[field]!,
+        reference: w.reference,
+        source: { file: w.file, line: w.line, column: w.column, path: w.path },
+      });
   }
   return out;
 }

@@ -97,10 +97,25 @@ export async function loadRepositoryStaged(dir: string, opts: LoadOptions = {}):
   // After the kinds' checks, so a name invalid by itself is reported once, at its own file.
   const { objects, warnings } = applyNameAffixes(loaded, svc?.names, target, diag);
   const secretEnvNames = [...vars.secretEnvNames].sort();
-  const failed = (): LoadResult => ({ ok: false, errors: sortErrors(scrubSecrets(diag.errors, [...secretEnvNames, ...credentialsReferenced], env)) });
+  const failed = (): LoadResult => ({
+    ok: false,
+    errors: sortErrors(scrubSecrets(diag.errors, [...secretEnvNames, ...credentialsReferenced], env)),
+  });
   const projectOf = (more: string[]): LoadResult => ({
     ok: true,
-    project: { root, project: svc!.project, target, settings: svc!.settings, objects, secretEnvNames, moved: svc!.moved, removed: svc!.removed, targets: svc!.targets, tests: sortTests(extras.tests), ...(more.length ? { warnings: more } : {}) },
+    project: {
+      root,
+      project: svc!.project,
+      target,
+      settings: svc!.settings,
+      objects,
+      secretEnvNames,
+      moved: svc!.moved,
+      removed: svc!.removed,
+      targets: svc!.targets,
+      tests: sortTests(extras.tests),
+      ...(more.length ? { warnings: more } : {}),
+    },
   });
   const unchecked = diag.count || !svc ? failed() : projectOf(warnings);
   const checked = pythonChecked.then((r) => {
@@ -115,12 +130,27 @@ export async function loadRepositoryStaged(dir: string, opts: LoadOptions = {}):
 /** Every file of the repository read into objects, svc.yaml first (then `onSettings`); Python files go to `python` as they are read. */
 async function readObjects(
   jail: RepositoryJail,
-  { root, target, vars, diag, python, onSettings }: { root: string; target: string; vars: Resolver; diag: Diagnostics; python: PythonCheck; onSettings: LoadOptions["onSettings"] },
+  {
+    root,
+    target,
+    vars,
+    diag,
+    python,
+    onSettings,
+  }: {
+    root: string;
+    target: string;
+    vars: Resolver;
+    diag: Diagnostics;
+    python: PythonCheck;
+    onSettings: LoadOptions["onSettings"];
+  },
 ) {
   const svc = await readSvcFile(jail, target, vars, diag);
   if (svc && !diag.count && onSettings) {
     const listing = jail.listFolder(CANVASES);
-    const declares: DesiredKind[] = listing.kind === "entries" && listing.entries.some((e) => e.isFolder) ? ["Canvas"] : [];
+    const declares: DesiredKind[] =
+      listing.kind === "entries" && listing.entries.some((e) => e.isFolder) ? ["Canvas"] : [];
     onSettings({ root, project: svc.project, target, settings: svc.settings }, declares);
   }
   const extras: CanvasExtras = { tests: [], python };
@@ -138,12 +168,16 @@ async function readObjects(
 
 /** By UDF address, then as listed. */
 function sortTests(tests: UdfTest[]): UdfTest[] {
-  return [...tests].sort((a, b) => (a.address < b.address ? -1 : a.address > b.address ? 1 : a.source.line - b.source.line));
+  return [...tests].sort((a, b) =>
+    a.address < b.address ? -1 : a.address > b.address ? 1 : a.source.line - b.source.line,
+  );
 }
 
 /** By file, then position: the order an editor lists them in. */
 function sortErrors<T extends { file: string; line: number; column: number }>(errors: T[]): T[] {
-  return [...errors].sort((a, b) => (a.file < b.file ? -1 : a.file > b.file ? 1 : a.line - b.line || a.column - b.column));
+  return [...errors].sort((a, b) =>
+    a.file < b.file ? -1 : a.file > b.file ? 1 : a.line - b.line || a.column - b.column,
+  );
 }
 
 /**
@@ -155,8 +189,25 @@ export async function loadProjectSettings(dir: string, opts: LoadOptions = {}): 
   const root = resolve(dir);
   const target = opts.target ?? DEFAULT_TARGET;
   const diag = new Diagnostics();
-  const vars = new Resolver({ variables: undefined, env: opts.env ?? {}, target: `target "${target}"`, allowVariables: false });
+  const vars = new Resolver({
+    variables: undefined,
+    env: opts.env ?? {},
+    target: `target "${target}"`,
+    allowVariables: false,
+  });
   const svc = await readSvcFile(RepositoryJail.forProject(root), target, vars, diag);
   if (diag.count || !svc) return { ok: false, errors: sortErrors(diag.errors) };
-  return { ok: true, project: { root, project: svc.project, target, settings: svc.settings, objects: [], secretEnvNames: [], removed: svc.removed, targets: svc.targets } };
+  return {
+    ok: true,
+    project: {
+      root,
+      project: svc.project,
+      target,
+      settings: svc.settings,
+      objects: [],
+      secretEnvNames: [],
+      removed: svc.removed,
+      targets: svc.targets,
+    },
+  };
 }

@@ -113,7 +113,12 @@ export class RepositoryJail {
     readonly realRoot: string,
     readonly base: string,
   ) {
-    this.baseIsPlain = path.sep === "/" && !path.relative(root, base).split(path.sep).some((s) => s === ".." || s === ".git");
+    this.baseIsPlain =
+      path.sep === "/" &&
+      !path
+        .relative(root, base)
+        .split(path.sep)
+        .some((s) => s === ".." || s === ".git");
   }
 
   /** The project folder lies inside the root, outside `.git` (true but for odd set-ups): see {@link plainlyInside}. */
@@ -174,7 +179,11 @@ export class RepositoryJail {
     // The common case without path arithmetic: under the root, no `.git` part below it.
     const prefix = this.realRoot.endsWith(path.sep) ? this.realRoot : this.realRoot + path.sep;
     if (path.sep === "/" && real.startsWith(prefix)) return !real.slice(prefix.length).split("/").includes(".git");
-    if (real !== this.realRoot && !real.startsWith(this.realRoot.endsWith(path.sep) ? this.realRoot : this.realRoot + path.sep)) return false;
+    if (
+      real !== this.realRoot &&
+      !real.startsWith(this.realRoot.endsWith(path.sep) ? this.realRoot : this.realRoot + path.sep)
+    )
+      return false;
     return !path.relative(this.realRoot, real).split(path.sep).includes(".git");
   }
 
@@ -191,7 +200,8 @@ export class RepositoryJail {
   /** Why `file` (lexically) may not be used, or undefined: a NUL byte in it, outside the repository, or under `.git`. */
   private lexicalRefusal(file: string): string | undefined {
     // No file system call takes a NUL byte: say so here, at the field, rather than fail in `open`.
-    if (file.includes("\0")) return `${JSON.stringify(this.shown(file))} holds a NUL byte (\\0), expected a path without one: refused`;
+    if (file.includes("\0"))
+      return `${JSON.stringify(this.shown(file))} holds a NUL byte (\\0), expected a path without one: refused`;
     if (file.length > MAX_NAME_BYTES / 4) {
       const tooLong = tooLongPath(path.resolve(this.base, file));
       if (tooLong) return `${shortened(this.shown(file))} is too long: ${tooLong}: refused`;
@@ -202,7 +212,8 @@ export class RepositoryJail {
     // The root is not named: a message is the same wherever the repository is checked out.
     if (!this.isInside(abs)) return `${shown} is outside the repository: refused`;
     const rel = path.relative(this.isInsideOf(abs), abs);
-    if (rel.split(path.sep).includes(".git")) return `${shown} is inside .git/, which svc-iac never reads or writes: refused`;
+    if (rel.split(path.sep).includes(".git"))
+      return `${shown} is inside .git/, which svc-iac never reads or writes: refused`;
     return undefined;
   }
 
@@ -214,13 +225,18 @@ export class RepositoryJail {
   /** Why the real path `real` reached through `file` is refused: names `file`, never what it leads to. */
   private realRefusal(file: string, real: string | undefined, what: "file" | "folder"): string {
     const shown = this.shown(file);
-    const inRoot = real !== undefined && !path.relative(this.realRoot, real).startsWith("..") && !path.isAbsolute(path.relative(this.realRoot, real));
+    const inRoot =
+      real !== undefined &&
+      !path.relative(this.realRoot, real).startsWith("..") &&
+      !path.isAbsolute(path.relative(this.realRoot, real));
     if (inRoot && path.relative(this.realRoot, real).split(path.sep).includes(".git")) {
       return `${shown} leads into .git/, which svc-iac never reads or writes: refused`;
     }
     if (!real) return `${shown} changed while it was opened: refused, run again`;
     const link = lstatSafe(path.resolve(this.base, file))?.isSymbolicLink();
-    const how = link ? `is a symbolic link to a ${what} outside the repository` : `lies in a folder that is a symbolic link to outside the repository`;
+    const how = link
+      ? `is a symbolic link to a ${what} outside the repository`
+      : `lies in a folder that is a symbolic link to outside the repository`;
     return `${shown} ${how}: refused, nothing of it is read; links in a repository must stay inside it (${this.realRoot})`;
   }
 
@@ -255,13 +271,21 @@ export class RepositoryJail {
     if (bytes.kind !== "bytes") return bytes;
     const bad = firstInvalidUtf8(bytes.data);
     if (bad) {
-      return { kind: "refused", message: `${this.shown(file)} is not UTF-8 text: byte 0x${bad.byte.toString(16).padStart(2, "0")} at line ${bad.line}, column ${bad.column} is not valid UTF-8; save the file as UTF-8`, line: bad.line, column: bad.column };
+      return {
+        kind: "refused",
+        message: `${this.shown(file)} is not UTF-8 text: byte 0x${bad.byte.toString(16).padStart(2, "0")} at line ${bad.line}, column ${bad.column} is not valid UTF-8; save the file as UTF-8`,
+        line: bad.line,
+        column: bad.column,
+      };
     }
     return { kind: "text", text: bytes.data.toString("utf8") };
   }
 
   /** Reads `file`'s bytes with the checks of {@link readText} but no decoding. */
-  readBytes(file: string, opts: { maxBytes?: number } = {}): { kind: "bytes"; data: Buffer } | Exclude<JailRead, { kind: "text" }> {
+  readBytes(
+    file: string,
+    opts: { maxBytes?: number } = {},
+  ): { kind: "bytes"; data: Buffer } | Exclude<JailRead, { kind: "text" }> {
     const max = opts.maxBytes ?? MAX_REPOSITORY_FILE_BYTES;
     const lexical = this.lexicalRefusal(file);
     if (lexical) return { kind: "refused", message: lexical };
@@ -273,19 +297,32 @@ export class RepositoryJail {
       const code = errnoOf(e);
       if (code === "ENOENT" && lstatSafe(abs)?.isSymbolicLink()) {
         // Not absent: a link planted where a file is expected (a UDF's code) would otherwise make its object vanish from the plan.
-        return { kind: "refused", message: `${this.shown(file)} is a symbolic link to nothing (its target does not exist), expected a file: refused` };
+        return {
+          kind: "refused",
+          message: `${this.shown(file)} is a symbolic link to nothing (its target does not exist), expected a file: refused`,
+        };
       }
       if (code === "ENOENT" || code === "ENOTDIR") return { kind: "missing" };
-      if (code === "ELOOP") return { kind: "refused", message: `${this.shown(file)} is a loop of symbolic links: refused` };
-      if (code === "ENXIO" || code === "EOPNOTSUPP") return { kind: "refused", message: `${this.shown(file)} is a socket or device, expected a regular file: refused` };
+      if (code === "ELOOP")
+        return { kind: "refused", message: `${this.shown(file)} is a loop of symbolic links: refused` };
+      if (code === "ENXIO" || code === "EOPNOTSUPP")
+        return {
+          kind: "refused",
+          message: `${this.shown(file)} is a socket or device, expected a regular file: refused`,
+        };
       throw e;
     }
     try {
       const st = fstatSync(fd);
       const real = this.realPathOfFd(fd, abs, st);
-      if (!real || !this.allowedReal(real)) return { kind: "refused", message: this.realRefusal(file, real, st.isDirectory() ? "folder" : "file") };
+      if (!real || !this.allowedReal(real))
+        return { kind: "refused", message: this.realRefusal(file, real, st.isDirectory() ? "folder" : "file") };
       if (st.isDirectory()) return { kind: "missing", folder: true };
-      if (!st.isFile()) return { kind: "refused", message: `${this.shown(file)} is ${specialKind(st)}, expected a regular file: refused, nothing of it is read` };
+      if (!st.isFile())
+        return {
+          kind: "refused",
+          message: `${this.shown(file)} is ${specialKind(st)}, expected a regular file: refused, nothing of it is read`,
+        };
       if (st.size > max) return { kind: "refused", message: tooBig(this.shown(file), st.size, max) };
       const data = readBounded(fd, max, st.size, true);
       if (!data) return { kind: "refused", message: tooBig(this.shown(file), undefined, max) };
@@ -317,18 +354,25 @@ export class RepositoryJail {
     } catch (e) {
       const code = errnoOf(e);
       if (code === "ENOENT" || code === "ENOTDIR") return { kind: "entries", entries: [] };
-      if (code === "ELOOP") return { kind: "refused", message: `${this.shown(folder)} is a loop of symbolic links: refused` };
+      if (code === "ELOOP")
+        return { kind: "refused", message: `${this.shown(folder)} is a loop of symbolic links: refused` };
       throw e;
     }
     try {
       const st = fstatSync(fd);
       const real = this.realPathOfFd(fd, abs, st);
-      if (!real || !this.allowedReal(real)) return { kind: "refused", message: this.realRefusal(folder, real, "folder") };
+      if (!real || !this.allowedReal(real))
+        return { kind: "refused", message: this.realRefusal(folder, real, "folder") };
       // The opened folder itself where /proc allows it, so the listing is of what was checked.
-      const listed = procFdWorks ? readdirSync(`${PROC_FD}/${fd}`, { withFileTypes: true }) : readdirSync(real, { withFileTypes: true });
+      const listed = procFdWorks
+        ? readdirSync(`${PROC_FD}/${fd}`, { withFileTypes: true })
+        : readdirSync(real, { withFileTypes: true });
       const entries = listed
         .filter((e) => !e.name.startsWith("."))
-        .map((e) => ({ name: e.name, isFolder: e.isDirectory() || (e.isSymbolicLink() && linkIsFolder(path.join(real, e.name))) }))
+        .map((e) => ({
+          name: e.name,
+          isFolder: e.isDirectory() || (e.isSymbolicLink() && linkIsFolder(path.join(real, e.name))),
+        }))
         .sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
       return { kind: "entries", entries };
     } finally {
@@ -369,12 +413,20 @@ export class RepositoryJail {
         try {
           resolved = realpathSync(next);
         } catch {
-          throw new JailError(this.shown(lexicalAt), `${this.shown(lexicalAt)} is a symbolic link that leads nowhere: refused`);
+          throw new JailError(
+            this.shown(lexicalAt),
+            `${this.shown(lexicalAt)} is a symbolic link that leads nowhere: refused`,
+          );
         }
-        if (!this.allowedReal(resolved)) throw new JailError(this.shown(lexicalAt), this.realRefusal(lexicalAt, resolved, "folder"));
+        if (!this.allowedReal(resolved))
+          throw new JailError(this.shown(lexicalAt), this.realRefusal(lexicalAt, resolved, "folder"));
         st = statSync(resolved);
       }
-      if (!st.isDirectory()) throw new JailError(this.shown(lexicalAt), `${this.shown(lexicalAt)} is not a folder, expected a folder to write into`);
+      if (!st.isDirectory())
+        throw new JailError(
+          this.shown(lexicalAt),
+          `${this.shown(lexicalAt)} is not a folder, expected a folder to write into`,
+        );
       real = resolved;
     }
     return real;
@@ -383,7 +435,10 @@ export class RepositoryJail {
   /** True when `file` (relative to the project folder) is, links followed, a file this jail has read. */
   wasRead(file: string): boolean {
     try {
-      const at = path.join(this.folder(path.dirname(path.resolve(this.base, file)), { create: false }), path.basename(file));
+      const at = path.join(
+        this.folder(path.dirname(path.resolve(this.base, file)), { create: false }),
+        path.basename(file),
+      );
       let real = at;
       try {
         real = realpathSync(at);
@@ -463,9 +518,12 @@ const MAX_PATH_BYTES = 4095;
 /** Why no file system opens `abs` (ENAMETOOLONG), or undefined: checked before the call, so the refusal names the field. */
 function tooLongPath(abs: string): string | undefined {
   const long = abs.split(path.sep).find((part) => Buffer.byteLength(part) > MAX_NAME_BYTES);
-  if (long !== undefined) return `found a name of ${Buffer.byteLength(long)} bytes, expected names of at most ${MAX_NAME_BYTES} bytes`;
+  if (long !== undefined)
+    return `found a name of ${Buffer.byteLength(long)} bytes, expected names of at most ${MAX_NAME_BYTES} bytes`;
   const bytes = Buffer.byteLength(abs);
-  return bytes > MAX_PATH_BYTES ? `found a path of ${bytes} bytes, expected at most ${MAX_PATH_BYTES} bytes` : undefined;
+  return bytes > MAX_PATH_BYTES
+    ? `found a path of ${bytes} bytes, expected at most ${MAX_PATH_BYTES} bytes`
+    : undefined;
 }
 
 /** A path for a message: its first 60 characters when longer. */
@@ -528,9 +586,16 @@ function readBounded(fd: number, max: number, hint: number, regular = false): Bu
 
 /** A temporary file beside `file`, created exclusively (never through a link), then renamed over it. */
 function writeAtomic(file: string, text: string, mode?: number): void {
-  const tmp = path.join(path.dirname(file), `.${path.basename(file)}.tmp-${process.pid}-${randomBytes(6).toString("hex")}`);
+  const tmp = path.join(
+    path.dirname(file),
+    `.${path.basename(file)}.tmp-${process.pid}-${randomBytes(6).toString("hex")}`,
+  );
   try {
-    const fd = openSync(tmp, constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | (constants.O_NOFOLLOW ?? 0), mode ?? 0o666);
+    const fd = openSync(
+      tmp,
+      constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | (constants.O_NOFOLLOW ?? 0),
+      mode ?? 0o666,
+    );
     try {
       const data = Buffer.from(text);
       let done = 0;

@@ -33,10 +33,29 @@ function listKeyOf(d: KindDefinition): readonly string[] {
 /** `concurrency` in svc.yaml and `--concurrency N`: requests in flight at once. */
 export const CONCURRENCY_RANGE = { min: 1, max: 64 } as const;
 
-export const SVC_KEYS = ["project", "variables", "prune", "max_deletions", "concurrency", "state", "targets", "moved", "removed"] as const;
+export const SVC_KEYS = [
+  "project",
+  "variables",
+  "prune",
+  "max_deletions",
+  "concurrency",
+  "state",
+  "targets",
+  "moved",
+  "removed",
+] as const;
 /** One entry of svc.yaml's `moved:` list. */
 export const MOVED_KEYS = ["from", "to"] as const;
-export const TARGET_KEYS = ["variables", "prune", "max_deletions", "concurrency", "state", "name_prefix", "name_suffix", "credentials"] as const;
+export const TARGET_KEYS = [
+  "variables",
+  "prune",
+  "max_deletions",
+  "concurrency",
+  "state",
+  "name_prefix",
+  "name_suffix",
+  "credentials",
+] as const;
 export const CREDENTIALS_KEYS = ["base_url_env", "udf_base_url_env", "token_env", "service_token_env"] as const;
 
 export const CANVAS_KEYS = keysOf(repositoryOf(canvasDefinition));

@@ -12,8 +12,14 @@ import { MOVED_KEYS } from "./keys";
 import { locate } from "./yaml-source";
 
 const ADDRESS = /^([a-z_]+)\.(.+)$/;
-const prefixes = () => Object.values(RECONCILE_TRAITS).map((t) => t.addressPrefix).sort();
-const renamable = () => Object.values(RECONCILE_TRAITS).filter((t) => t.renames).map((t) => t.addressPrefix);
+const prefixes = () =>
+  Object.values(RECONCILE_TRAITS)
+    .map((t) => t.addressPrefix)
+    .sort();
+const renamable = () =>
+  Object.values(RECONCILE_TRAITS)
+    .filter((t) => t.renames)
+    .map((t) => t.addressPrefix);
 const ADDRESS_EXPECTED = "an address such as canvas.ops_reports, udf.ops_reports/loader or cronjob.daily";
 
 /** Reads the `moved:` list of svc.yaml (each entry's form; the addresses are checked by {@link checkMoved}). */
@@ -27,18 +33,33 @@ export function readMoved(ctx: ReadContext, top: MapReader): MovedEntry[] {
       const v = m.string(key, { required: true, expected: ADDRESS_EXPECTED });
       if (v === undefined) return undefined;
       const prefix = ADDRESS.exec(v)?.[1];
-      if (!prefix || !prefixes().includes(prefix)) return m.fail(key, `found "${v}", expected ${ADDRESS_EXPECTED} (kinds: ${prefixes().join(", ")})`);
-      if (!renamable().includes(prefix)) return m.fail(key, `found "${v}": a ${prefix} cannot be renamed in place; moved: renames ${renamable().join(", ")} objects (a share follows its canvas)`);
+      if (!prefix || !prefixes().includes(prefix))
+        return m.fail(key, `found "${v}", expected ${ADDRESS_EXPECTED} (kinds: ${prefixes().join(", ")})`);
+      if (!renamable().includes(prefix))
+        return m.fail(
+          key,
+          `found "${v}": a ${prefix} cannot be renamed in place; moved: renames ${renamable().join(", ")} objects (a share follows its canvas)`,
+        );
       return { value: v, prefix, source: locate(ctx.src, m.nodeOf(key), `${item.path}.${key}`) };
     });
     const [from, to] = ends;
     if (!from || !to) continue;
     if (from.prefix !== to.prefix) {
-      report(ctx, m.nodeOf("to"), `${item.path}.to`, `found "${to.value}", a ${to.prefix}, but from is a ${from.prefix}; an object keeps its kind when it is renamed`);
+      report(
+        ctx,
+        m.nodeOf("to"),
+        `${item.path}.to`,
+        `found "${to.value}", a ${to.prefix}, but from is a ${from.prefix}; an object keeps its kind when it is renamed`,
+      );
       continue;
     }
     if (from.value === to.value) {
-      report(ctx, m.nodeOf("to"), `${item.path}.to`, `found "${to.value}", the same address as from; expected the new address`);
+      report(
+        ctx,
+        m.nodeOf("to"),
+        `${item.path}.to`,
+        `found "${to.value}", the same address as from; expected the new address`,
+      );
       continue;
     }
     out.push({ from: from.value, to: to.value, source: to.source, fromSource: from.source });
@@ -52,14 +73,27 @@ export function checkMoved(moved: readonly MovedEntry[], objects: readonly Desir
   const seen = new Map<string, MovedEntry>();
   for (const m of moved) {
     if (!declared.has(m.to)) {
-      diag.add({ ...m.source, message: `found "${m.to}", which the repository does not declare; expected the new address of a declared object${didYouMean(m.to, [...declared])}` });
+      diag.add({
+        ...m.source,
+        message: `found "${m.to}", which the repository does not declare; expected the new address of a declared object${didYouMean(m.to, [...declared])}`,
+      });
     }
     if (declared.has(m.from)) {
-      diag.add({ ...m.fromSource, message: `found "${m.from}", which the repository still declares; from is the old address, no longer in the repository` });
+      diag.add({
+        ...m.fromSource,
+        message: `found "${m.from}", which the repository still declares; from is the old address, no longer in the repository`,
+      });
     }
-    for (const [end, address, where] of [["from", m.from, m.fromSource], ["to", m.to, m.source]] as const) {
+    for (const [end, address, where] of [
+      ["from", m.from, m.fromSource],
+      ["to", m.to, m.source],
+    ] as const) {
       const first = seen.get(`${end} ${address}`);
-      if (first) diag.add({ ...where, message: `found "${address}" again (first at line ${(end === "from" ? first.fromSource : first.source).line}); each address may be moved ${end} once` });
+      if (first)
+        diag.add({
+          ...where,
+          message: `found "${address}" again (first at line ${(end === "from" ? first.fromSource : first.source).line}); each address may be moved ${end} once`,
+        });
       else seen.set(`${end} ${address}`, m);
     }
   }

@@ -23,12 +23,18 @@ export interface NameAffixes {
 
 /** Reads `name_prefix` and `name_suffix` of the selected target; undefined when it sets neither. */
 export function readNameAffixes(ctx: ReadContext, target: MapReader): NameAffixes | undefined {
-  const expected = 'a string put before (or after) each canvas, cronjob and service-account name, e.g. "pr_${env.PR_NUMBER}_"';
+  const expected =
+    'a string put before (or after) each canvas, cronjob and service-account name, e.g. "pr_${env.PR_NUMBER}_"';
   const prefix = target.string("name_prefix", { expected });
   const suffix = target.string("name_suffix", { expected });
   if (!prefix && !suffix) return undefined;
   const at = (key: string) => locate(ctx.src, target.nodeOf(key), joinPath(target.path, key));
-  return { prefix: prefix ?? "", suffix: suffix ?? "", ...(prefix ? { prefixAt: at("name_prefix") } : {}), ...(suffix ? { suffixAt: at("name_suffix") } : {}) };
+  return {
+    prefix: prefix ?? "",
+    suffix: suffix ?? "",
+    ...(prefix ? { prefixAt: at("name_prefix") } : {}),
+    ...(suffix ? { suffixAt: at("name_suffix") } : {}),
+  };
 }
 
 /**
@@ -36,11 +42,19 @@ export function readNameAffixes(ctx: ReadContext, target: MapReader): NameAffixe
  * the objects the target keeps: team-wide ones (secret keys) are left to the unprefixed target,
  * each with a warning.
  */
-export function applyNameAffixes(objects: DesiredObject[], names: NameAffixes | undefined, target: string, diag: Diagnostics): { objects: DesiredObject[]; warnings: string[] } {
+export function applyNameAffixes(
+  objects: DesiredObject[],
+  names: NameAffixes | undefined,
+  target: string,
+  diag: Diagnostics,
+): { objects: DesiredObject[]; warnings: string[] } {
   if (!names) return { objects, warnings: [] };
   const warnings = objects
     .filter((o) => traitsOf(o.kind).teamWide)
-    .map((o) => `${o.address} is not managed by target "${target}": it is one per team and a name_prefix or name_suffix cannot rename it, so the target without one manages it (this target neither changes nor destroys it).`);
+    .map(
+      (o) =>
+        `${o.address} is not managed by target "${target}": it is one per team and a name_prefix or name_suffix cannot rename it, so the target without one manages it (this target neither changes nor destroys it).`,
+    );
   const kept = objects.filter((o) => !traitsOf(o.kind).teamWide);
   for (const o of kept) {
     const field = traitsOf(o.kind).nameInput;
@@ -50,8 +64,16 @@ export function applyNameAffixes(objects: DesiredObject[], names: NameAffixes | 
     o.inputs = { ...o.inputs, [field]: `${names.prefix}${name}${names.suffix}` };
     for (const f of kindFailures(o).filter((x) => x.property === field)) {
       const at = names.prefixAt ?? names.suffixAt!;
-      const affixes = [names.prefix && `name_prefix ${JSON.stringify(names.prefix)}`, names.suffix && `name_suffix ${JSON.stringify(names.suffix)}`].filter(Boolean).join(" and ");
-      diag.add({ ...at, message: `${affixes} make${names.prefix && names.suffix ? "" : "s"} an invalid name for ${o.address} (${o.source.file}): ${f.reason}` });
+      const affixes = [
+        names.prefix && `name_prefix ${JSON.stringify(names.prefix)}`,
+        names.suffix && `name_suffix ${JSON.stringify(names.suffix)}`,
+      ]
+        .filter(Boolean)
+        .join(" and ");
+      diag.add({
+        ...at,
+        message: `${affixes} make${names.prefix && names.suffix ? "" : "s"} an invalid name for ${o.address} (${o.source.file}): ${f.reason}`,
+      });
     }
   }
   return { objects: kept, warnings };

@@ -23,7 +23,9 @@ export const PATTERNS = {
 } as const;
 
 /** What `project:` must be, as messages say it. */
-export const PROJECT_EXPECTED = 'a project name of lowercase letters, digits, "_" and "-", starting with a letter or digit, e.g. "listings"';
+export const PROJECT_EXPECTED =
+  'a project name of lowercase letters, digits, "_" and "-", starting with a letter or digit, e.g. "listings"';
 
 /** A target name that does not have the form, as messages say it. */
-export const badTargetName = (name: string) => `found target name "${name}", expected letters, digits, "_" and "-" ([A-Za-z0-9_-]+)`;
+export const badTargetName = (name: string) =>
+  `found target name "${name}", expected letters, digits, "_" and "-" ([A-Za-z0-9_-]+)`;

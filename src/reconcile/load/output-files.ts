@@ -17,7 +17,11 @@ const DECLARATION_FOLDERS = new Set(["canvases", "cronjobs"]);
  * `.svc-iac/`, or (links followed) a file the load has read, such as a helper module.
  * Call it once the other files are read.
  */
-export function outputOverwrite(jail: RepositoryJail, rel: string, state: StateLocation | undefined): string | undefined {
+export function outputOverwrite(
+  jail: RepositoryJail,
+  rel: string,
+  state: StateLocation | undefined,
+): string | undefined {
   const top = rel.split("/")[0]!;
   if (DECLARATION_FILES.has(rel) || (DECLARATION_FOLDERS.has(top) && /\.(py|ya?ml)$/i.test(rel))) {
     return `${rel} is where svc-iac reads the repository's declarations (svc.yaml, secrets.yaml, service-accounts.yaml, bucket-policies.yaml, .py and .yaml files under canvases/ and cronjobs/): apply would write over them`;
@@ -25,6 +29,7 @@ export function outputOverwrite(jail: RepositoryJail, rel: string, state: StateL
   if (top === ".svc-iac" || (state?.kind === "local" && (rel === state.path || rel.startsWith(`${state.path}/`)))) {
     return `${rel} is inside the state folder (${state?.kind === "local" ? state.path : ".svc-iac"}): apply would write over the inventory`;
   }
-  if (jail.wasRead(rel)) return `${rel} is a file this repository's declarations read (a helper module, or a link to one): apply would write over it`;
+  if (jail.wasRead(rel))
+    return `${rel} is a file this repository's declarations read (a helper module, or a link to one): apply would write over it`;
   return undefined;
 }

@@ -16,7 +16,19 @@
  * ignored (the next run parses again).
  */
 import { createHash, randomBytes } from "node:crypto";
-import { closeSync, fstatSync, mkdirSync, openSync, readFileSync, readSync, renameSync, rmSync, statSync, writeFileSync, constants } from "node:fs";
+import {
+  closeSync,
+  fstatSync,
+  mkdirSync,
+  openSync,
+  readFileSync,
+  readSync,
+  renameSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+  constants,
+} from "node:fs";
 import path from "node:path";
 
 /** The first line of a cache file: its format, then the checker's identity. */
@@ -48,7 +60,12 @@ export function checkerIdentity(executable: string, script: string): string | un
 
 /** The digest a pass of `code` (with its entrypoint, for a UDF's main file) is kept under. */
 export function passDigest(code: string, entrypoint: string | undefined): string {
-  return createHash("sha256").update(entrypoint ?? "").update("\0").update(code).digest("hex").slice(0, DIGEST_CHARS);
+  return createHash("sha256")
+    .update(entrypoint ?? "")
+    .update("\0")
+    .update(code)
+    .digest("hex")
+    .slice(0, DIGEST_CHARS);
 }
 
 /** The passes of one project folder, read from and written to the cache folder. */
@@ -64,7 +81,11 @@ export class PythonCheckCache {
   static open(env: Record<string, string | undefined>, root: string, identity: string): PythonCheckCache | undefined {
     const folder = cacheFolder(env);
     if (!folder) return undefined;
-    const file = path.join(folder, "python-check", `${createHash("sha256").update(path.resolve(root)).digest("hex").slice(0, 24)}.txt`);
+    const file = path.join(
+      folder,
+      "python-check",
+      `${createHash("sha256").update(path.resolve(root)).digest("hex").slice(0, 24)}.txt`,
+    );
     const header = `${FORMAT} ${identity}`;
     return new PythonCheckCache(file, header, readPasses(file, header));
   }

@@ -101,7 +101,13 @@ export class PythonCheck {
   /** Takes one file as read (its code is parsed, or found in the cache, while the loader goes on). */
   push(s: PythonSource): void {
     if (s.entrypoint !== undefined && s.code.trim() === "") {
-      this.errors.push({ file: s.file, line: 1, column: 1, path: "", message: `found an empty file, expected the UDF's Python code with a function ${JSON.stringify(s.entrypoint)} (its entrypoint)` });
+      this.errors.push({
+        file: s.file,
+        line: 1,
+        column: 1,
+        path: "",
+        message: `found an empty file, expected the UDF's Python code with a function ${JSON.stringify(s.entrypoint)} (its entrypoint)`,
+      });
       return;
     }
     const known = this.byFile.get(s.file);
@@ -124,7 +130,11 @@ export class PythonCheck {
     const warning = await this.ready;
     if (warning) return { errors: this.errors, warning };
     const ran = this.checker ? await this.checker.finish() : { ok: true as const, problems: [] };
-    if (!ran.ok) return { errors: this.errors, warning: `The Python check could not run (${ran.why}): the .py files were not parsed before deploying.` };
+    if (!ran.ok)
+      return {
+        errors: this.errors,
+        warning: `The Python check could not run (${ran.why}): the .py files were not parsed before deploying.`,
+      };
     if (this.setup?.cache) {
       const failed = new Set(ran.problems.map((p) => p.file));
       this.setup.cache.save(new Set(this.digests.filter((d) => !failed.has(d.file)).map((d) => d.digest)));
@@ -135,20 +145,31 @@ export class PythonCheck {
       if (reported.has(once)) continue;
       reported.add(once);
       const source = this.byFile.get(p.file);
-      const where = source?.entrypointSetAt ? ` (entrypoint: ${source.entrypoint} is set at ${source.entrypointSetAt})` : p.entrypoint ? ` (the default entrypoint; name another with entrypoint: in the UDF's <slug>.yaml)` : "";
+      const where = source?.entrypointSetAt
+        ? ` (entrypoint: ${source.entrypoint} is set at ${source.entrypointSetAt})`
+        : p.entrypoint
+          ? ` (the default entrypoint; name another with entrypoint: in the UDF's <slug>.yaml)`
+          : "";
       this.errors.push({ file: p.file, line: p.line, column: p.column, path: "", message: `${p.message}${where}` });
     }
     return { errors: this.errors };
   }
 
   /** Looks the interpreter up, opens the cache, then sends what waited. */
-  private async prepare(python: string, env: Record<string, string | undefined>, root: string | undefined): Promise<string | undefined> {
+  private async prepare(
+    python: string,
+    env: Record<string, string | undefined>,
+    root: string | undefined,
+  ): Promise<string | undefined> {
     const script = checkerScript();
     const stop = (warning: string) => ((this.waiting = undefined), warning);
-    if (!script) return stop("The Python check was skipped: this build of svc-iac does not include python/svc_check_python.py.");
+    if (!script)
+      return stop("The Python check was skipped: this build of svc-iac does not include python/svc_check_python.py.");
     const resolved = await resolvePython(python);
     if (!resolved.ok) {
-      return stop(`No Python interpreter found (${JSON.stringify(python)}: ${resolved.error.code ?? resolved.error.message}): the .py files were not parsed before deploying. Set SVC_PYTHON to an interpreter, or SVC_PYTHON= (empty) to skip this check without this warning.`);
+      return stop(
+        `No Python interpreter found (${JSON.stringify(python)}: ${resolved.error.code ?? resolved.error.message}): the .py files were not parsed before deploying. Set SVC_PYTHON to an interpreter, or SVC_PYTHON= (empty) to skip this check without this warning.`,
+      );
     }
     const identity = root !== undefined ? checkerIdentity(resolved.executable, script) : undefined;
     const cache = identity !== undefined ? PythonCheckCache.open(env, root!, identity) : undefined;
@@ -167,7 +188,11 @@ export class PythonCheck {
     this.digests.push({ file: s.file, digest });
     if (setup.cache?.passed.has(digest)) return;
     this.checker ??= new CheckerProcess(setup.executable, setup.script);
-    this.checker.send({ file: s.file, code: s.code, ...(s.entrypoint !== undefined ? { entrypoint: s.entrypoint } : {}) });
+    this.checker.send({
+      file: s.file,
+      code: s.code,
+      ...(s.entrypoint !== undefined ? { entrypoint: s.entrypoint } : {}),
+    });
   }
 }
 
@@ -186,7 +211,11 @@ class CheckerProcess {
 
   constructor(executable: string, script: string) {
     // -I: isolated (no PYTHON* variables, no user site, no current folder on sys.path).
-    const child = spawn(executable, ["-I", script], { env: pythonEnvironment(), stdio: ["pipe", "pipe", "pipe"], timeout: TIMEOUT_MS });
+    const child = spawn(executable, ["-I", script], {
+      env: pythonEnvironment(),
+      stdio: ["pipe", "pipe", "pipe"],
+      timeout: TIMEOUT_MS,
+    });
     this.child = child;
     this.result = new Promise((resolve) => {
       const out: Buffer[] = [];
@@ -203,7 +232,11 @@ class CheckerProcess {
       child.on("error", (e) => resolve({ ok: false, why: e.message }));
       child.stdin.on("error", () => {}); // an early exit is reported by "close"
       child.on("close", (code, signal) => {
-        if (code !== 0) return resolve({ ok: false, why: signal ? `stopped by ${signal}` : `exit ${code}: ${err.trim().split("\n").pop() ?? ""}` });
+        if (code !== 0)
+          return resolve({
+            ok: false,
+            why: signal ? `stopped by ${signal}` : `exit ${code}: ${err.trim().split("\n").pop() ?? ""}`,
+          });
         try {
           resolve({ ok: true, problems: JSON.parse(Buffer.concat(out).toString("utf8")) as Problem[] });
         } catch (e) {

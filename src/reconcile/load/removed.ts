@@ -13,7 +13,10 @@ import { report, type MapReader, type ReadContext } from "./fields";
 import { locate } from "./yaml-source";
 
 const ADDRESS = /^([a-z_]+)\.(.+)$/;
-const prefixes = () => Object.values(RECONCILE_TRAITS).map((t) => t.addressPrefix).sort();
+const prefixes = () =>
+  Object.values(RECONCILE_TRAITS)
+    .map((t) => t.addressPrefix)
+    .sort();
 const EXPECTED = "an address such as canvas.ops_reports, udf.ops_reports/loader or cronjob.daily";
 
 /** Reads the `removed:` list of svc.yaml: addresses, each written once. */
@@ -24,14 +27,24 @@ export function readRemoved(ctx: ReadContext, top: MapReader): RemovedEntry[] {
     const value = isScalar(item.node) && typeof item.node.value === "string" ? item.node.value : undefined;
     const prefix = value === undefined ? undefined : ADDRESS.exec(value)?.[1];
     if (value === undefined || !prefix || !prefixes().includes(prefix)) {
-      const found = value === undefined ? (isScalar(item.node) ? JSON.stringify(item.node.value) : "a list or mapping") : `"${value}"`;
+      const found =
+        value === undefined
+          ? isScalar(item.node)
+            ? JSON.stringify(item.node.value)
+            : "a list or mapping"
+          : `"${value}"`;
       report(ctx, item.node, item.path, `found ${found}, expected ${EXPECTED} (kinds: ${prefixes().join(", ")})`);
       continue;
     }
     const source = locate(ctx.src, item.node, item.path);
     const first = out.find((r) => r.address === value);
     if (first) {
-      report(ctx, item.node, item.path, `found "${value}" again (first at line ${first.source.line}); each address is listed once`);
+      report(
+        ctx,
+        item.node,
+        item.path,
+        `found "${value}" again (first at line ${first.source.line}); each address is listed once`,
+      );
       continue;
     }
     out.push({ address: value, source });
@@ -40,12 +53,19 @@ export function readRemoved(ctx: ReadContext, top: MapReader): RemovedEntry[] {
 }
 
 /** Checks the entries against the declared objects: a removed address is declared by no file. */
-export function checkRemoved(removed: readonly RemovedEntry[], objects: readonly DesiredObject[], diag: Diagnostics): void {
+export function checkRemoved(
+  removed: readonly RemovedEntry[],
+  objects: readonly DesiredObject[],
+  diag: Diagnostics,
+): void {
   const declared = new Map(objects.map((o) => [o.address, o] as const));
   for (const r of removed) {
     const d = declared.get(r.address);
     if (d) {
-      diag.add({ ...r.source, message: `found "${r.address}", which ${d.source.file} still declares; removed: lists objects the repository no longer declares (delete that file, or take the line out of removed:)` });
+      diag.add({
+        ...r.source,
+        message: `found "${r.address}", which ${d.source.file} still declares; removed: lists objects the repository no longer declares (delete that file, or take the line out of removed:)`,
+      });
     }
   }
 }

@@ -11,7 +11,8 @@ export type FolderEntry = JailEntry;
 
 /** Reports a refused read at `file` (at its bad byte when there is one). */
 export function reportRefused(file: string, read: JailRead, diag: Diagnostics): void {
-  if (read.kind === "refused") diag.add({ file, line: read.line ?? 1, column: read.column ?? 1, path: "", message: read.message });
+  if (read.kind === "refused")
+    diag.add({ file, line: read.line ?? 1, column: read.column ?? 1, path: "", message: read.message });
 }
 
 /**

@@ -35,7 +35,9 @@ async function hashFile(full: string, shown: string): Promise<string | undefined
   } catch (e) {
     const code = (e as NodeJS.ErrnoException)?.code;
     if (code === "ENOENT" || code === "ELOOP" || code === "ENXIO") return undefined; // gone, or no longer a file
-    throw new Error(`Cannot digest the repository for the saved plan: ${shown} cannot be read (${code ?? (e as Error).message}).`);
+    throw new Error(
+      `Cannot digest the repository for the saved plan: ${shown} cannot be read (${code ?? (e as Error).message}).`,
+    );
   }
   try {
     if (!(await handle.stat()).isFile()) return undefined;
@@ -49,7 +51,9 @@ async function hashFile(full: string, shown: string): Promise<string | undefined
     return `sha256:${hash.digest("hex")}`;
   } catch (e) {
     const code = (e as NodeJS.ErrnoException)?.code;
-    throw new Error(`Cannot digest the repository for the saved plan: ${shown} cannot be read (${code ?? (e as Error).message}).`);
+    throw new Error(
+      `Cannot digest the repository for the saved plan: ${shown} cannot be read (${code ?? (e as Error).message}).`,
+    );
   } finally {
     await handle.close();
   }
@@ -83,7 +87,11 @@ export function repositoryPaths(root: string, files: readonly (string | undefine
 }
 
 /** Digests the repository at `root` for `target`, leaving out the repository-relative paths in `exclude`. */
-export async function repositoryDigest(root: string, target: string, exclude: readonly string[] = []): Promise<RepositoryDigest> {
+export async function repositoryDigest(
+  root: string,
+  target: string,
+  exclude: readonly string[] = [],
+): Promise<RepositoryDigest> {
   const files: Record<string, string> = {};
   await walk(root, root, new Set(exclude), files);
   const lines = [`target ${target}`, ...Object.entries(files).map(([p, h]) => `${h} ${p}`)];

@@ -22,7 +22,12 @@ export const DEFAULT_SETTINGS = {
   maxDeletions: 10,
   concurrency: 8,
   state: ".svc-iac/state",
-  credentials: { baseUrlEnv: "SVC_BASE_URL", udfBaseUrlEnv: "SVC_UDF_BASE_URL", tokenEnv: "SVC_TOKEN", serviceTokenEnv: "SVC_SERVICE_TOKEN" },
+  credentials: {
+    baseUrlEnv: "SVC_BASE_URL",
+    udfBaseUrlEnv: "SVC_UDF_BASE_URL",
+    tokenEnv: "SVC_TOKEN",
+    serviceTokenEnv: "SVC_SERVICE_TOKEN",
+  },
 } as const;
 
 export interface SvcFile {
@@ -44,13 +49,21 @@ const CREDENTIAL_FIELDS = {
 } as const satisfies Record<(typeof CREDENTIALS_KEYS)[number], keyof ProjectSettings["credentials"]>;
 
 /** Reads svc.yaml for `target`; afterwards `vars` resolves that target's variables. */
-export async function readSvcFile(jail: RepositoryJail, target: string, vars: Resolver, diag: Diagnostics): Promise<SvcFile | undefined> {
+export async function readSvcFile(
+  jail: RepositoryJail,
+  target: string,
+  vars: Resolver,
+  diag: Diagnostics,
+): Promise<SvcFile | undefined> {
   const src = await readYaml(jail, SVC_FILE, diag);
   if (!src) {
     // References to variables are not checked without svc.yaml: its error is the one to fix.
     vars.useVariables(undefined, `target "${target}"`);
     if (!diag.errors.some((e) => e.file === SVC_FILE)) {
-      diag.atFile(SVC_FILE, `svc.yaml not found: the repository root needs an svc.yaml naming the project (e.g. "project: listings"). To start a repository here, run: svc-iac init`);
+      diag.atFile(
+        SVC_FILE,
+        `svc.yaml not found: the repository root needs an svc.yaml naming the project (e.g. "project: listings"). To start a repository here, run: svc-iac init`,
+      );
     }
     return undefined;
   }
@@ -62,7 +75,12 @@ export async function readSvcFile(jail: RepositoryJail, target: string, vars: Re
   const selected = targets.get(target)?.reader;
   if (!selected && target !== DEFAULT_TARGET) {
     const known = [DEFAULT_TARGET, ...[...targets.keys()].filter((t) => t !== DEFAULT_TARGET).sort()];
-    report(ctx, top.keyNode("targets"), "targets", `unknown target "${target}"; known targets: ${known.join(", ")}${didYouMean(target, known)}`);
+    report(
+      ctx,
+      top.keyNode("targets"),
+      "targets",
+      `unknown target "${target}"; known targets: ${known.join(", ")}${didYouMean(target, known)}`,
+    );
   }
   const variables = { ...projectVariables, ...(selected ? readVariables(ctx, selected) : {}) };
   vars.useVariables(variables, `target "${target}"`);
@@ -74,7 +92,12 @@ export async function readSvcFile(jail: RepositoryJail, target: string, vars: Re
   const settings: ProjectSettings = {
     prune: over.prune ?? base.prune ?? DEFAULT_SETTINGS.prune,
     maxDeletions: over.maxDeletions ?? base.maxDeletions ?? DEFAULT_SETTINGS.maxDeletions,
-    maxDeletionsFrom: over.maxDeletions !== undefined ? `max_deletions of target ${target} in svc.yaml` : base.maxDeletions !== undefined ? "max_deletions in svc.yaml" : "the default max_deletions; svc.yaml can set another",
+    maxDeletionsFrom:
+      over.maxDeletions !== undefined
+        ? `max_deletions of target ${target} in svc.yaml`
+        : base.maxDeletions !== undefined
+          ? "max_deletions in svc.yaml"
+          : "the default max_deletions; svc.yaml can set another",
     concurrency: over.concurrency ?? base.concurrency ?? DEFAULT_SETTINGS.concurrency,
     state: stateLocation(over.state ?? base.state ?? DEFAULT_SETTINGS.state, name, target),
     credentials,
@@ -84,7 +107,9 @@ export async function readSvcFile(jail: RepositoryJail, target: string, vars: Re
   const names = selected ? readNameAffixes(ctx, selected) : undefined;
   if (names) settings.names = { prefix: names.prefix, suffix: names.suffix };
   const declaredTargets = [...new Set([DEFAULT_TARGET, ...targets.keys()])].sort();
-  return project === undefined ? undefined : { project, settings, moved, removed, targets: declaredTargets, ...(names ? { names } : {}) };
+  return project === undefined
+    ? undefined
+    : { project, settings, moved, removed, targets: declaredTargets, ...(names ? { names } : {}) };
 }
 
 function readVariables(ctx: ReadContext, m: MapReader): Record<string, unknown> {
@@ -93,7 +118,12 @@ function readVariables(ctx: ReadContext, m: MapReader): Record<string, unknown> 
   const out: Record<string, unknown> = {};
   for (const e of reader.entries()) {
     if (!PATTERNS.variable.test(e.name)) {
-      report(ctx, e.keyNode, e.path, `found variable name "${e.name}", expected letters, digits and "_", starting with a letter or "_" (it is used as \${var.NAME})`);
+      report(
+        ctx,
+        e.keyNode,
+        e.path,
+        `found variable name "${e.name}", expected letters, digits and "_", starting with a letter or "_" (it is used as \${var.NAME})`,
+      );
       continue;
     }
     const value = reader.value(e.name);
@@ -133,14 +163,26 @@ interface SettingsFields {
 }
 
 function readSettings(m: MapReader, jail: RepositoryJail): SettingsFields {
-  const state = m.string("state", { expected: 'a local folder relative to the repository (e.g. ".svc-iac/state"), "s3://bucket/prefix" or "gs://bucket/prefix"' });
+  const state = m.string("state", {
+    expected:
+      'a local folder relative to the repository (e.g. ".svc-iac/state"), "s3://bucket/prefix" or "gs://bucket/prefix"',
+  });
   let checkedState = state;
   if (state !== undefined && (state === "" || (state.includes("://") && !PATTERNS.remoteState.test(state)))) {
-    checkedState = m.fail("state", `found ${quotedPath(state)}, expected a local folder relative to the repository (e.g. ".svc-iac/state"), "s3://bucket/prefix" or "gs://bucket/prefix"`);
+    checkedState = m.fail(
+      "state",
+      `found ${quotedPath(state)}, expected a local folder relative to the repository (e.g. ".svc-iac/state"), "s3://bucket/prefix" or "gs://bucket/prefix"`,
+    );
   } else if (state !== undefined && !PATTERNS.remoteState.test(state)) {
     // The state is written where the repository says: only inside it, never through a link out or into .git.
-    const refused = posix.isAbsolute(state.replace(/\\/g, "/")) ? `${state} is an absolute path` : jail.writeRefusal(posix.join(state.replace(/\\/g, "/"), "inventory.json"));
-    if (refused) checkedState = m.fail("state", `found ${quotedPath(state)}, expected a folder inside the repository, outside .git/: ${refused}`);
+    const refused = posix.isAbsolute(state.replace(/\\/g, "/"))
+      ? `${state} is an absolute path`
+      : jail.writeRefusal(posix.join(state.replace(/\\/g, "/"), "inventory.json"));
+    if (refused)
+      checkedState = m.fail(
+        "state",
+        `found ${quotedPath(state)}, expected a folder inside the repository, outside .git/: ${refused}`,
+      );
   }
   return {
     prune: m.boolean("prune"),
@@ -161,8 +203,14 @@ function readCredentials(c: MapReader | undefined): Partial<ProjectSettings["cre
     // The token goes to the URL these name: a pull request may not point them at any variable (a
     // PR_TITLE the workflow sets, ACTIONS_RESULTS_URL), only at one the workflow named for svc-iac.
     const v = url
-      ? c.string(key, { pattern: new RegExp(`^(?:[A-Za-z_][A-Za-z0-9_]*_)?${url}$`), expected: `the name of an environment variable ending in ${url}, e.g. "STAGING_${url}": the platform token is sent to the URL it holds, so only variables named for svc-iac may hold it` })
-      : c.string(key, { pattern: PATTERNS.envName, expected: 'the name of an environment variable, e.g. "STAGING_SVC_TOKEN"' });
+      ? c.string(key, {
+          pattern: new RegExp(`^(?:[A-Za-z_][A-Za-z0-9_]*_)?${url}$`),
+          expected: `the name of an environment variable ending in ${url}, e.g. "STAGING_${url}": the platform token is sent to the URL it holds, so only variables named for svc-iac may hold it`,
+        })
+      : c.string(key, {
+          pattern: PATTERNS.envName,
+          expected: 'the name of an environment variable, e.g. "STAGING_SVC_TOKEN"',
+        });
     if (v !== undefined) out[CREDENTIAL_FIELDS[key]] = v;
   }
   return out;
@@ -170,7 +218,8 @@ function readCredentials(c: MapReader | undefined): Partial<ProjectSettings["cre
 
 /** The inventory's place: the configured folder or URL, then `<project>/<target>` so targets never share one. */
 export function stateLocation(state: string, project: string, target: string): StateLocation {
-  if (PATTERNS.remoteState.test(state)) return { kind: "remote", url: `${state.replace(/\/+$/, "")}/${project}/${target}` };
+  if (PATTERNS.remoteState.test(state))
+    return { kind: "remote", url: `${state.replace(/\/+$/, "")}/${project}/${target}` };
   const folder = state.replace(/\\/g, "/");
   return { kind: "local", path: posix.normalize(posix.join(folder, project, target)) };
 }

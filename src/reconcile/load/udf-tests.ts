@@ -20,32 +20,60 @@ export function readUdfTests(ctx: ReadContext, top: MapReader, udf: { canvas: st
     const t = new MapReader(ctx, item.node, item.path, UDF_TEST_KEYS);
     if (!t.isMapping) return;
     const source = locate(ctx.src, item.node, item.path);
-    const name = t.string("name", { pattern: /\S/, expected: 'a non-empty name, e.g. "nyc has listings"' }) ?? `#${index + 1}`;
+    const name =
+      t.string("name", { pattern: /\S/, expected: 'a non-empty name, e.g. "nyc has listings"' }) ?? `#${index + 1}`;
     if (t.has("name")) {
       const first = names.get(name);
-      if (first !== undefined) t.fail("name", `duplicate test name "${name}" (first at line ${first}); names must be unique within a UDF's tests`);
+      if (first !== undefined)
+        t.fail(
+          "name",
+          `duplicate test name "${name}" (first at line ${first}); names must be unique within a UDF's tests`,
+        );
       else names.set(name, source.line);
     }
-    const args = t.has("args") ? t.object("args", "a mapping of the UDF's parameters, e.g. {city: nyc, limit: 10}") : {};
+    const args = t.has("args")
+      ? t.object("args", "a mapping of the UDF's parameters, e.g. {city: nyc, limit: 10}")
+      : {};
     const expectError = t.boolean("expect_error");
     const expected = expectation(ctx, t, item.path, expectError);
     if (args === undefined || expected === undefined) return;
-    out.push({ address: `udf.${udf.canvas}/${udf.slug}`, canvas: udf.canvas, slug: udf.slug, name, args, ...expected, source });
+    out.push({
+      address: `udf.${udf.canvas}/${udf.slug}`,
+      canvas: udf.canvas,
+      slug: udf.slug,
+      name,
+      args,
+      ...expected,
+      source,
+    });
   });
   return out;
 }
 
 /** Exactly one of `expect:` (any value, null included) and `expect_error: true`. */
-function expectation(ctx: ReadContext, t: MapReader, path: string, expectError: boolean | undefined): Pick<UdfTest, "expect" | "expectError"> | undefined {
+function expectation(
+  ctx: ReadContext,
+  t: MapReader,
+  path: string,
+  expectError: boolean | undefined,
+): Pick<UdfTest, "expect" | "expectError"> | undefined {
   const hasExpect = t.has("expect");
   if (hasExpect && expectError === true) {
-    t.fail("expect_error", "found both expect: and expect_error: true, expected one of them: a test either expects a result or expects the run to fail");
+    t.fail(
+      "expect_error",
+      "found both expect: and expect_error: true, expected one of them: a test either expects a result or expects the run to fail",
+    );
     return undefined;
   }
   if (expectError === true) return { expectError: true };
   if (!hasExpect) {
     if (expectError === undefined && t.has("expect_error")) return undefined; // wrong type, reported
-    report(ctx, t.node, joinPath(path, "expect"), 'required key "expect" is missing; expected expect: (a subset of the JSON result) or expect_error: true');
+    report(
+      ctx,
+      t.node,
+      joinPath(path, "expect"),
+      'required key "expect" is missing; expected expect: (a subset of the JSON result) or expect_error: true',
+    );
     return undefined;
   }
   const r = plainValue(ctx, t.valueNode("expect"), joinPath(path, "expect"));

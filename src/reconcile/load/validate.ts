@@ -9,7 +9,11 @@ import { checkDeclared } from "../checked-inputs";
 import { didYouMean, type Diagnostics } from "./diagnostics";
 import type { UdfReference } from "./cronjob-files";
 
-export function checkReferences(objects: readonly DesiredObject[], references: readonly UdfReference[], diag: Diagnostics): void {
+export function checkReferences(
+  objects: readonly DesiredObject[],
+  references: readonly UdfReference[],
+  diag: Diagnostics,
+): void {
   const udfs = objects.filter((o) => o.kind === "Udf").map((o) => o.address.slice("udf.".length));
   const known = new Set(udfs);
   // A UDF file refused by itself (a link out, not UTF-8) is reported there, not again at each reference.
@@ -18,7 +22,10 @@ export function checkReferences(objects: readonly DesiredObject[], references: r
     if (known.has(ref.udf)) continue;
     const [canvas, slug] = ref.udf.split("/");
     if (refused.has(`canvases/${canvas}/${slug}.py`)) continue;
-    diag.add({ ...ref.at, message: `found ${JSON.stringify(ref.udf)}, expected a UDF of this repository: canvases/${canvas}/${slug}.py does not exist${didYouMean(ref.udf, udfs)}` });
+    diag.add({
+      ...ref.at,
+      message: `found ${JSON.stringify(ref.udf)}, expected a UDF of this repository: canvases/${canvas}/${slug}.py does not exist${didYouMean(ref.udf, udfs)}`,
+    });
   }
 }
 
@@ -26,7 +33,11 @@ export function checkUniqueAddresses(objects: readonly DesiredObject[], diag: Di
   const seen = new Map<string, DesiredObject>();
   for (const o of objects) {
     const first = seen.get(o.address);
-    if (first) diag.add({ ...o.source, message: `duplicate ${o.address}: already declared at ${first.source.file}:${first.source.line}:${first.source.column}` });
+    if (first)
+      diag.add({
+        ...o.source,
+        message: `duplicate ${o.address}: already declared at ${first.source.file}:${first.source.line}:${first.source.column}`,
+      });
     else seen.set(o.address, o);
   }
 }
@@ -39,7 +50,11 @@ export function kindFailures(o: DesiredObject): CheckFailure[] {
 }
 
 /** Runs each kind's `check` on objects whose file had no error. */
-export function checkWithKinds(objects: readonly DesiredObject[], diag: Diagnostics, unresolvedIn: ReadonlySet<string> = new Set()): void {
+export function checkWithKinds(
+  objects: readonly DesiredObject[],
+  diag: Diagnostics,
+  unresolvedIn: ReadonlySet<string> = new Set(),
+): void {
   // An error on a file or on its folder (a misnamed canvas folder) already explains the object;
   // so does one in svc.yaml that left a file's references unresolved.
   const withErrors = [...diag.errors.map((e) => e.file), ...unresolvedIn];
@@ -52,8 +67,17 @@ export function checkWithKinds(objects: readonly DesiredObject[], diag: Diagnost
 }
 
 /** Replaces every secret value in messages with "the value of NAME" (values shorter than 4 characters are left: they would mangle messages). */
-export function scrubSecrets(errors: readonly LoadError[], secretEnvNames: Iterable<string>, env: Record<string, string | undefined>): LoadError[] {
-  const secrets = [...secretEnvNames].map((name) => ({ name, value: env[name] })).filter((s): s is { name: string; value: string } => !!s.value && s.value.length >= 4);
+export function scrubSecrets(
+  errors: readonly LoadError[],
+  secretEnvNames: Iterable<string>,
+  env: Record<string, string | undefined>,
+): LoadError[] {
+  const secrets = [...secretEnvNames]
+    .map((name) => ({ name, value: env[name] }))
+    .filter((s): s is { name: string; value: string } => !!s.value && s.value.length >= 4);
   if (!secrets.length) return [...errors];
-  return errors.map((e) => ({ ...e, message: secrets.reduce((m, s) => m.split(s.value).join(`the value of ${s.name}`), e.message) }));
+  return errors.map((e) => ({
+    ...e,
+    message: secrets.reduce((m, s) => m.split(s.value).join(`the value of ${s.name}`), e.message),
+  }));
 }

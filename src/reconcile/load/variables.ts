@@ -109,15 +109,26 @@ export class Resolver {
         continue;
       }
       const end = text.indexOf("}", i + 2);
-      if (end < 0) return { ok: false, message: `unclosed reference in ${describeFound(text)}: expected \${var.NAME} or \${env.NAME} (write $\${ for a literal "\${")` };
+      if (end < 0)
+        return {
+          ok: false,
+          message: `unclosed reference in ${describeFound(text)}: expected \${var.NAME} or \${env.NAME} (write $\${ for a literal "\${")`,
+        };
       const inner = text.slice(i + 2, end);
       const m = REFERENCE.exec(inner);
       // Quoted shortened: a 1 MiB value of `${${${…` would otherwise make a 1 MiB message.
-      if (!m) return { ok: false, message: `unknown reference ${describeFound(`\${${inner}}`)}: expected \${var.NAME} or \${env.NAME} (write $\${ for a literal "\${")` };
+      if (!m)
+        return {
+          ok: false,
+          message: `unknown reference ${describeFound(`\${${inner}}`)}: expected \${var.NAME} or \${env.NAME} (write $\${ for a literal "\${")`,
+        };
       const r = this.lookup(m[1] as "var" | "env", m[2]);
       if (!r.ok) return r;
       if (r.value !== null && typeof r.value === "object") {
-        return { ok: false, message: `\${${inner}} holds ${Array.isArray(r.value) ? "a list" : "a mapping"}; it can only be used as a whole value, not inside a string` };
+        return {
+          ok: false,
+          message: `\${${inner}} holds ${Array.isArray(r.value) ? "a list" : "a mapping"}; it can only be used as a whole value, not inside a string`,
+        };
       }
       out += String(r.value ?? "");
       i = end + 1;
@@ -140,17 +151,23 @@ export class Resolver {
     const name = m[1];
     this.secretEnvNames.add(name);
     const value = this.options.env[name];
-    if (value === undefined) return { ok: false, message: `environment variable ${name} is not set; it holds the value of ${label}` };
+    if (value === undefined)
+      return { ok: false, message: `environment variable ${name} is not set; it holds the value of ${label}` };
     return { ok: true, value, envName: name };
   }
 
   private lookup(scope: "var" | "env", name: string): Resolved {
     if (scope === "env") {
       const value = this.options.env[name];
-      return value === undefined ? { ok: false, message: `environment variable ${name} is not set (referenced as \${env.${name}})` } : { ok: true, value };
+      return value === undefined
+        ? { ok: false, message: `environment variable ${name} is not set (referenced as \${env.${name}})` }
+        : { ok: true, value };
     }
     if (this.options.allowVariables === false) {
-      return { ok: false, message: `variables cannot refer to other variables (found \${var.${name}}); use a literal or \${env.NAME}` };
+      return {
+        ok: false,
+        message: `variables cannot refer to other variables (found \${var.${name}}); use a literal or \${env.NAME}`,
+      };
     }
     const vars = this.options.variables;
     // svc.yaml is missing or broken: that error is reported; do not pile up one per reference.
@@ -158,7 +175,12 @@ export class Resolver {
     if (vars[name] === UNRESOLVED) return { ok: false };
     if (Object.hasOwn(vars, name)) return { ok: true, value: vars[name] };
     const known = Object.keys(vars).sort();
-    const defined = known.length ? `defined for ${this.options.target}: ${known.join(", ")}` : `no variables are defined for ${this.options.target}`;
-    return { ok: false, message: `unknown variable "${name}" in \${var.${name}}; ${defined}${didYouMean(name, known)}` };
+    const defined = known.length
+      ? `defined for ${this.options.target}: ${known.join(", ")}`
+      : `no variables are defined for ${this.options.target}`;
+    return {
+      ok: false,
+      message: `unknown variable "${name}" in \${var.${name}}; ${defined}${didYouMean(name, known)}`,
+    };
   }
 }

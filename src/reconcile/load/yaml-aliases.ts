@@ -68,7 +68,11 @@ class AliasWalk {
     if (isPair(node)) {
       const key = this.weigh(node.key, depth);
       const value = this.weigh(node.value, depth);
-      return { size: key.size + value.size, chars: key.chars + value.chars, height: Math.max(key.height, value.height) };
+      return {
+        size: key.size + value.size,
+        chars: key.chars + value.chars,
+        height: Math.max(key.height, value.height),
+      };
     }
     const anchored = (node as Node).anchor;
     if (anchored) {
@@ -79,7 +83,11 @@ class AliasWalk {
     if (isMap(node) || isSeq(node)) {
       for (const item of node.items) {
         const w = this.weigh(item, depth + 1);
-        weight = { size: weight.size + w.size, chars: weight.chars + w.chars, height: Math.max(weight.height, w.height) };
+        weight = {
+          size: weight.size + w.size,
+          chars: weight.chars + w.chars,
+          height: Math.max(weight.height, w.height),
+        };
       }
       weight.height += 1;
     }
@@ -94,9 +102,16 @@ class AliasWalk {
     const name = alias.source;
     const offset = alias.range?.[0] ?? 0;
     const target = this.anchors.get(name);
-    if (!target) throw new Refused({ offset, message: `the alias *${name} names no anchor: expected &${name} on a value written before it` });
+    if (!target)
+      throw new Refused({
+        offset,
+        message: `the alias *${name} names no anchor: expected &${name} on a value written before it`,
+      });
     if (this.open.has(target)) {
-      throw new Refused({ offset, message: `the alias *${name} is inside the value it repeats (&${name}), so it would repeat itself forever; an alias must name a value that ends before it` });
+      throw new Refused({
+        offset,
+        message: `the alias *${name} is inside the value it repeats (&${name}), so it would repeat itself forever; an alias must name a value that ends before it`,
+      });
     }
     const weight = this.weights.get(target)!;
     this.repeated += weight.size;

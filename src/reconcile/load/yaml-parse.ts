@@ -24,7 +24,10 @@ export function parseBoundedYaml(text: string, limits = YAML_LIMITS): ParsedYaml
   const refuse = (offset: number, message: string): ParsedYaml => ({ ok: false, lines, offset, message });
   const bytes = Buffer.byteLength(text, "utf8");
   if (bytes > limits.fileBytes) {
-    return refuse(0, `the file is ${formatCount(bytes)} bytes, past the limit of ${formatCount(limits.fileBytes)} bytes for a YAML file`);
+    return refuse(
+      0,
+      `the file is ${formatCount(bytes)} bytes, past the limit of ${formatCount(limits.fileBytes)} bytes for a YAML file`,
+    );
   }
   const scan = new TokenScan(text, lines, limits.nesting);
   let docs: Document.Parsed[];
@@ -110,7 +113,11 @@ function syntaxError(error: YAMLError, quoteStarts: readonly number[], text: str
   if (error.code === "MISSING_CHAR" && /quote/.test(error.message)) {
     // The parser notices a missing closing quote where the text ends; the fix is where it opens.
     const open = quoteStarts.findLast((start) => start < at);
-    if (open !== undefined) return [open, `YAML syntax error: the quote ${text[open]} opened here is never closed; expected a closing ${text[open]} after the text`];
+    if (open !== undefined)
+      return [
+        open,
+        `YAML syntax error: the quote ${text[open]} opened here is never closed; expected a closing ${text[open]} after the text`,
+      ];
   }
   return [at, `YAML syntax error: ${error.message.replace(/\s+at line \d+, column \d+.*$/s, "")}`];
 }

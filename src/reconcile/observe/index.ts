@@ -58,12 +58,19 @@ function index(list: Observed<any>[]): KindObservation {
 }
 
 /** Reads each object of `kind` the project names (declared or in the inventory) by id. */
-async function observeEach(ctx: KindContext, kind: DesiredKind, project: LoadedProject, inventory: Inventory | undefined): Promise<Observed<any>[]> {
+async function observeEach(
+  ctx: KindContext,
+  kind: DesiredKind,
+  project: LoadedProject,
+  inventory: Inventory | undefined,
+): Promise<Observed<any>[]> {
   const idOf = traitsOf(kind).observeEach!.idOf;
   const ids = new Set<string>();
   for (const o of project.objects) if (o.kind === kind) ids.add(idOf(o.inputs));
   for (const e of Object.values(inventory?.objects ?? {})) if (e.kind === kind) ids.add(e.id);
-  const found = await Promise.all([...ids].sort().map(async (id) => ({ id, key: id, state: await KINDS[kind]!.read(ctx, id, {}) })));
+  const found = await Promise.all(
+    [...ids].sort().map(async (id) => ({ id, key: id, state: await KINDS[kind]!.read(ctx, id, {}) })),
+  );
   return found.filter((o) => o.state !== undefined);
 }
 
@@ -104,7 +111,13 @@ export class ObservationStart {
 }
 
 /** Reads the platform (and the output files) for `project`; secret fingerprints in the states are keyed with `fingerprintKey`. */
-export async function observe(client: SvcClient, project: LoadedProject, inventory: Inventory | undefined, fingerprintKey?: FingerprintKey, started?: ObservationStart): Promise<Observation> {
+export async function observe(
+  client: SvcClient,
+  project: LoadedProject,
+  inventory: Inventory | undefined,
+  fingerprintKey?: FingerprintKey,
+  started?: ObservationStart,
+): Promise<Observation> {
   const start = started ?? new ObservationStart(client, fingerprintKey);
   const kinds = kindsToObserve(project, inventory);
   const observation: Observation = { kinds: {}, files: new Map() };

@@ -10,7 +10,11 @@ import { traitsOf } from "../phases";
 import type { Inventory, InventoryEntry } from "../../model/inventory";
 
 /** The inventory entries whose kept fingerprints move to `key`, by address (sorted). */
-export function rekeyedEntries(inventory: Inventory | undefined, observation: Observation, key: FingerprintKey): [string, InventoryEntry][] {
+export function rekeyedEntries(
+  inventory: Inventory | undefined,
+  observation: Observation,
+  key: FingerprintKey,
+): [string, InventoryEntry][] {
   if (!key.persistent) return [];
   const out: [string, InventoryEntry][] = [];
   for (const address of Object.keys(inventory?.objects ?? {}).sort()) {

@@ -38,12 +38,14 @@ const idKey = (kind: DesiredKind, id: string) => `${kind} ${id}`;
 function managedAddresses(c: CascadeInput): Map<string, string> {
   const out = new Map<string, string>();
   for (const [address, id] of c.declaredIds) out.set(idKey(c.declaredKinds.get(address)!, id), address);
-  for (const [address, e] of Object.entries(c.inventory?.objects ?? {})) if (!out.has(idKey(e.kind, e.id))) out.set(idKey(e.kind, e.id), address);
+  for (const [address, e] of Object.entries(c.inventory?.objects ?? {}))
+    if (!out.has(idKey(e.kind, e.id))) out.set(idKey(e.kind, e.id), address);
   return out;
 }
 
 /** The kinds whose objects die or break with an object of `parent`. */
-const childKinds = (parent: DesiredKind) => PHASES.filter((k) => traitsOf(k).cascade && traitsOf(k).unmanaged?.within === parent);
+const childKinds = (parent: DesiredKind) =>
+  PHASES.filter((k) => traitsOf(k).cascade && traitsOf(k).unmanaged?.within === parent);
 
 /**
  * Every object the deletions take with them that is not deleted by a step of its own, found
@@ -82,11 +84,17 @@ export function cascadeNote(o: CascadedObject): string {
 }
 
 /** The block when the deletions take objects the project does not manage and that was not allowed. */
-export function cascadeBlock(cascade: readonly CascadedObject[], allowCascade: boolean, replaced: ReadonlySet<string> = new Set()): PlanBlock[] {
+export function cascadeBlock(
+  cascade: readonly CascadedObject[],
+  allowCascade: boolean,
+  replaced: ReadonlySet<string> = new Set(),
+): PlanBlock[] {
   const foreign = cascade.filter((o) => !o.managed);
   if (!foreign.length || allowCascade) return [];
   const by = (o: CascadedObject) => (replaced.has(o.by) ? `${o.by}, which is replaced: its old id is deleted` : o.by);
-  const list = foreign.map((o) => `${o.address} (id ${o.id}, ${o.effect === "deleted" ? "deleted" : "left broken"} with ${by(o)})`).join(", ");
+  const list = foreign
+    .map((o) => `${o.address} (id ${o.id}, ${o.effect === "deleted" ? "deleted" : "left broken"} with ${by(o)})`)
+    .join(", ");
   return [
     {
       rule: CASCADE_RULE,
@@ -110,13 +118,18 @@ export function planCascade(
   actions: readonly PlannedAction[],
   c: Omit<CascadeInput, "deletions"> & { allowCascade: boolean },
 ): { cascade: CascadedObject[]; blocks: PlanBlock[] } {
-  const deleting = actions.filter((a) => ((a.action === "delete" || a.action === "unshare") && a.id) || (deletesOldObject(a) && a.id));
+  const deleting = actions.filter(
+    (a) => ((a.action === "delete" || a.action === "unshare") && a.id) || (deletesOldObject(a) && a.id),
+  );
   if (!deleting.length) return { cascade: [], blocks: [] };
   const replaced = new Set(deleting.filter(deletesOldObject).map((a) => a.address));
-  const following = new Set(actions.filter((a) => a.action !== "delete" && a.action !== "unshare").map((a) => a.address));
-  const cascade = cascadeOf({ ...c, deletions: deleting.map((a) => ({ kind: a.kind, id: a.id!, address: a.address })) }).filter(
-    (o) => !(following.has(o.address) && o.managed && isUnderReplaced(o, replaced)),
+  const following = new Set(
+    actions.filter((a) => a.action !== "delete" && a.action !== "unshare").map((a) => a.address),
   );
+  const cascade = cascadeOf({
+    ...c,
+    deletions: deleting.map((a) => ({ kind: a.kind, id: a.id!, address: a.address })),
+  }).filter((o) => !(following.has(o.address) && o.managed && isUnderReplaced(o, replaced)));
   const byAddress = new Map(actions.map((a) => [a.address, a]));
   for (const o of cascade) {
     // Transitive objects are noted on the deletion that started the chain.

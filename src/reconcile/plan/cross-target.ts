@@ -31,7 +31,9 @@ export function adoptionCandidates(
   inventory: Inventory | undefined,
   selected?: ReadonlySet<string>,
 ): AdoptionCandidate[] {
-  const adopted = outcome.steps.flatMap(({ action: a }) => (a.action === "adopt" && a.id ? [{ address: a.address, kind: a.kind, id: a.id }] : []));
+  const adopted = outcome.steps.flatMap(({ action: a }) =>
+    a.action === "adopt" && a.id ? [{ address: a.address, kind: a.kind, id: a.id }] : [],
+  );
   const credentials = project.objects.filter((d) => traitsOf(d.kind).credential);
   if (!credentials.length) return adopted;
   const own = new Set(Object.values(inventory?.objects ?? {}).map((e) => `${e.kind} ${e.id}`));
@@ -39,7 +41,13 @@ export function adoptionCandidates(
   const refused = credentials.flatMap((d) => {
     const id = outcome.ids.get(d.address);
     const credential = !!traitsOf(d.kind).credential;
-    return id && credential && !planned.has(d.address) && !own.has(`${d.kind} ${id}`) && (!selected || selected.has(d.address)) ? [{ address: d.address, kind: d.kind, id }] : [];
+    return id &&
+      credential &&
+      !planned.has(d.address) &&
+      !own.has(`${d.kind} ${id}`) &&
+      (!selected || selected.has(d.address))
+      ? [{ address: d.address, kind: d.kind, id }]
+      : [];
   });
   return [...adopted, ...refused];
 }
@@ -76,7 +84,11 @@ function separation(project: LoadedProject, owner: string): string {
  * One block per other target whose objects this plan would adopt, naming each object, the owner and
  * how to separate the targets.
  */
-export function crossTargetBlocks(project: LoadedProject, candidates: readonly AdoptionCandidate[], others: readonly TargetInventory[]): PlanBlock[] {
+export function crossTargetBlocks(
+  project: LoadedProject,
+  candidates: readonly AdoptionCandidate[],
+  others: readonly TargetInventory[],
+): PlanBlock[] {
   const owned = owners(others);
   const byOwner = new Map<string, { owner: Owner; objects: string[] }>();
   for (const a of candidates) {

@@ -42,24 +42,37 @@ function classify(outcome: PlanOutcome): DriftItem[] {
     });
     if (a.action === "create" || a.action === "share") items.push(item(s.inventory ? "missing" : "pending"));
     else if (a.action === "adopt" || a.action === "rename" || a.action === "forget") items.push(item("pending"));
-    else if (a.action === "update" || a.action === "replace" || a.action === "rotate") items.push(item(s.managed ? "changed" : "pending"));
+    else if (a.action === "update" || a.action === "replace" || a.action === "rotate")
+      items.push(item(s.managed ? "changed" : "pending"));
   }
   // The plan behind drift never prunes, so what prune would delete is exactly its orphans.
-  for (const o of outcome.plan.orphans) items.push({ address: o.address, kind: o.kind, class: "orphaned", id: o.id, fields: [] });
-  for (const u of outcome.plan.unmanaged) items.push({ address: u.address, kind: u.kind, class: "unmanaged", id: u.id, fields: [] });
+  for (const o of outcome.plan.orphans)
+    items.push({ address: o.address, kind: o.kind, class: "orphaned", id: o.id, fields: [] });
+  for (const u of outcome.plan.unmanaged)
+    items.push({ address: u.address, kind: u.kind, class: "unmanaged", id: u.id, fields: [] });
   const rank = (c: DriftClass) => DRIFT_CLASSES.indexOf(c);
   return items.sort((a, b) => rank(a.class) - rank(b.class) || byString(a.address, b.address));
 }
 
 /** Equal drift sets (objects, classes, changed field names) give equal fingerprints. */
 export function driftFingerprint(items: DriftItem[]): string {
-  const lines = items.map((i) => `${i.class} ${i.address} ${i.fields.map((f) => f.field).sort().join(",")}`).sort();
+  const lines = items
+    .map(
+      (i) =>
+        `${i.class} ${i.address} ${i.fields
+          .map((f) => f.field)
+          .sort()
+          .join(",")}`,
+    )
+    .sort();
   return "sha256:" + createHash("sha256").update(lines.join("\n")).digest("hex").slice(0, 16);
 }
 
 export function driftReport(outcome: PlanOutcome): DriftReport {
   const items = classify(outcome);
-  const counts = Object.fromEntries(DRIFT_CLASSES.map((c) => [c, items.filter((i) => i.class === c).length])) as DriftReport["counts"];
+  const counts = Object.fromEntries(
+    DRIFT_CLASSES.map((c) => [c, items.filter((i) => i.class === c).length]),
+  ) as DriftReport["counts"];
   return {
     version: REPORT_VERSION,
     project: outcome.plan.project,

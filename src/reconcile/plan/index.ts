@@ -23,7 +23,14 @@ import { UNKNOWN_ID, checkedInputs, dependenciesOf, rawInputs, type InputContext
 import type { DesiredKind, DesiredObject, LoadedProject } from "../../model/desired";
 import type { KindObservation, Observation } from "../observe";
 import { addressPrefixOf, byString, phaseOf, traitsOf } from "../phases";
-import { ACTION_TYPES, REPORT_VERSION, type ActionType, type Plan, type PlanBlock, type PlannedAction } from "./plan-model";
+import {
+  ACTION_TYPES,
+  REPORT_VERSION,
+  type ActionType,
+  type Plan,
+  type PlanBlock,
+  type PlannedAction,
+} from "./plan-model";
 import { protectionBlocks } from "./protect";
 import { effectiveRotation } from "./rotation";
 import type { Inventory, InventoryEntry } from "../../model/inventory";
@@ -89,7 +96,12 @@ export interface PlanOutcome {
 }
 
 /** Observed state plus the values only the inventory knows (the kind's `readKept` trait). */
-export function keptOlds(kind: DesiredKind, state: Record<string, unknown>, kept: Record<string, unknown> | undefined, fingerprintKey?: FingerprintKey): Record<string, unknown> {
+export function keptOlds(
+  kind: DesiredKind,
+  state: Record<string, unknown>,
+  kept: Record<string, unknown> | undefined,
+  fingerprintKey?: FingerprintKey,
+): Record<string, unknown> {
   const read = traitsOf(kind).readKept;
   return kept && read ? read({ ...state }, kept, fingerprintKey) : { ...state };
 }
@@ -101,7 +113,11 @@ export function keptOlds(kind: DesiredKind, state: Record<string, unknown>, kept
  * Their tokens are either live in the old hands or unknown to everyone, so apply deletes them once
  * a new token is published. `currentId` (the object the address keeps) is left out.
  */
-function retiredObjects(inv: InventoryEntry | undefined, currentId: string, seen: KindObservation | undefined): Observed<any>[] {
+function retiredObjects(
+  inv: InventoryEntry | undefined,
+  currentId: string,
+  seen: KindObservation | undefined,
+): Observed<any>[] {
   if (!inv) return [];
   const ids = new Set(Array.isArray(inv.kept?.retire) ? (inv.kept.retire as string[]) : []);
   for (const key of intentKeys(inv)) {
@@ -139,7 +155,10 @@ class Planner {
   }
 
   private get ctx(): InputContext {
-    return { idOf: (a) => (this.renewed.has(a) ? undefined : this.ids.get(a)), desired: (a) => this.declaredObjects.get(a) };
+    return {
+      idOf: (a) => (this.renewed.has(a) ? undefined : this.ids.get(a)),
+      desired: (a) => this.declaredObjects.get(a),
+    };
   }
 
   /**
@@ -160,7 +179,11 @@ class Planner {
       return {};
     }
     const found = key.includes(UNKNOWN_ID) ? undefined : this.input.observation.kinds[d.kind]?.byKey.get(key);
-    const former = found && this.undeclaredById().get(`${d.kind} ${found.id}`)?.find((a) => !this.movedAway.has(a));
+    const former =
+      found &&
+      this.undeclaredById()
+        .get(`${d.kind} ${found.id}`)
+        ?.find((a) => !this.movedAway.has(a));
     return former ? this.moveFrom(former) : {};
   }
 
@@ -196,8 +219,10 @@ class Planner {
 
   private step(d: DesiredObject | undefined, action: PlannedAction, more: Partial<Step> & { managed: boolean }): void {
     if (!this.covers(action.address, d, action.movedFrom)) return;
-    if (d && (action.action === "create" || action.action === "share" || action.action === "replace")) this.renewed.add(d.address);
-    if (action.action === "replace" || (action.action === "rotate" && !traitsOf(action.kind).rotation?.inPlace)) this.superseded.add(action.address);
+    if (d && (action.action === "create" || action.action === "share" || action.action === "replace"))
+      this.renewed.add(d.address);
+    if (action.action === "replace" || (action.action === "rotate" && !traitsOf(action.kind).rotation?.inPlace))
+      this.superseded.add(action.address);
     this.steps.push({ desired: d, deleteFirst: false, ...more, action });
   }
 
@@ -216,12 +241,26 @@ class Planner {
     const diff = KINDS[kindName]!.diff({} as never, news as never, { fingerprintKey: this.input.fingerprintKey });
     // A new secret has nothing to be compared with: it is said to be set, without a fingerprint.
     return diff.fields
-      .filter((f) => (f.secret ? f.toFingerprint !== undefined : f.to !== undefined && f.to !== null && f.to !== UNKNOWN_ID && !isEmptyAttribute(f)))
-      .map(({ note: _note, from: _from, fromFingerprint: _was, toFingerprint: _print, diff: _diff, ...f }) => ({ ...f, action: "update" as const }));
+      .filter((f) =>
+        f.secret
+          ? f.toFingerprint !== undefined
+          : f.to !== undefined && f.to !== null && f.to !== UNKNOWN_ID && !isEmptyAttribute(f),
+      )
+      .map(({ note: _note, from: _from, fromFingerprint: _was, toFingerprint: _print, diff: _diff, ...f }) => ({
+        ...f,
+        action: "update" as const,
+      }));
   }
 
   private retiredField(traits: ReconcileTraits, retire: Observed<any>[]): FieldChange {
-    return { field: traits.credential!.retiredField, action: "update", secret: false, from: retire.map((r) => r.key), to: [], note: traits.credential!.retiredNote };
+    return {
+      field: traits.credential!.retiredField,
+      action: "update",
+      secret: false,
+      from: retire.map((r) => r.key),
+      to: [],
+      note: traits.credential!.retiredNote,
+    };
   }
 
   /** Plans one declared object (called in phase order, so the ids it refers to are known when they exist). */
@@ -232,11 +271,20 @@ class Planner {
     const seen = this.input.observation.kinds[d.kind];
     const trigger = d.inputs.rotation as string | number | undefined;
     const every = this.input.ignoreRotationSchedule ? undefined : d.options.rotateEvery;
-    const decision = traits.rotation ? effectiveRotation(trigger, every, inv?.kept, inv?.rotatedAt, this.input.now) : undefined;
+    const decision = traits.rotation
+      ? effectiveRotation(trigger, every, inv?.kept, inv?.rotatedAt, this.input.now)
+      : undefined;
     let rotation: StepRotation | undefined = decision && { value: decision.rotation, trigger };
     let news = checkedInputs(d, rawInputs(d, this.ctx, rotation?.value));
     const references = dependenciesOf(d).sort(byString);
-    const base = { address: d.address, kind: d.kind, ...(movedFrom ? { movedFrom } : {}), source: d.source, notes: [] as string[], ...(references.length ? { references } : {}) };
+    const base = {
+      address: d.address,
+      kind: d.kind,
+      ...(movedFrom ? { movedFrom } : {}),
+      source: d.source,
+      notes: [] as string[],
+      ...(references.length ? { references } : {}),
+    };
     const layout = traits.layout ? d.options : undefined;
     /** A rotation value no object on the platform has yet (the wanted one belongs to an orphan). */
     const freshRotation = () => {
@@ -250,15 +298,24 @@ class Planner {
     if (!found && !key.includes(UNKNOWN_ID)) found = seen?.byKey.get(key);
 
     if (!found) {
-      if (this.targeting.replaced.has(d.address)) this.warnings.push(`--replace ${d.address}: it is not on the platform, so it is created.`);
+      if (this.targeting.replaced.has(d.address))
+        this.warnings.push(`--replace ${d.address}: it is not on the platform, so it is created.`);
       const action: ActionType = traits.verbs?.create ?? "create";
       const reason = inv?.id ? (traits.verbs?.goneOutOfBand ?? "deleted on the platform out of band") : undefined;
       // Orphans of earlier attempts (lost answers under other keys) go once the new token is out.
       const lost = traits.credential ? retiredObjects(inv, "", seen) : [];
       const fields = [...this.createdFields(d.kind, news), ...(lost.length ? [this.retiredField(traits, lost)] : [])];
-      this.step(d, { ...base, action, fields, ...(reason ? { reason } : {}), notes: [...(traits.createNotes ?? [])] }, {
-        managed: false, inventory: inv, rotation, layout, ...(lost.length ? { retire: lost.map((r) => r.id) } : {}),
-      });
+      this.step(
+        d,
+        { ...base, action, fields, ...(reason ? { reason } : {}), notes: [...(traits.createNotes ?? [])] },
+        {
+          managed: false,
+          inventory: inv,
+          rotation,
+          layout,
+          ...(lost.length ? { retire: lost.map((r) => r.id) } : {}),
+        },
+      );
       return;
     }
     this.ids.set(d.address, found.id);
@@ -270,10 +327,25 @@ class Planner {
         // Made by an earlier attempt of this project, and nobody holds its token: replace it.
         freshRotation();
         const lost = retiredObjects(inv, found.id, seen);
-        this.step(d, {
-          ...base, action: "rotate", id: found.id, fields: lost.length ? [this.retiredField(traits, lost)] : [],
-          reason: traits.credential.lostAnswerReason, notes: traits.rotation ? [traits.rotation.note] : [],
-        }, { managed, observed: found, olds: found.state, inventory: inv, rotation, ...(lost.length ? { retire: lost.map((r) => r.id) } : {}) });
+        this.step(
+          d,
+          {
+            ...base,
+            action: "rotate",
+            id: found.id,
+            fields: lost.length ? [this.retiredField(traits, lost)] : [],
+            reason: traits.credential.lostAnswerReason,
+            notes: traits.rotation ? [traits.rotation.note] : [],
+          },
+          {
+            managed,
+            observed: found,
+            olds: found.state,
+            inventory: inv,
+            rotation,
+            ...(lost.length ? { retire: lost.map((r) => r.id) } : {}),
+          },
+        );
         return;
       }
       // Found by its key but not recorded: its token cannot be read.
@@ -299,14 +371,38 @@ class Planner {
       layoutOnly = fields.length === 0 && changes.length > 0;
       fields = [...fields, ...changes];
     }
-    if (traits.planFields) fields = traits.planFields({ desired: d, state: found.state, inventory: inv, files: this.input.observation.files, fingerprintKey: this.input.fingerprintKey });
+    if (traits.planFields)
+      fields = traits.planFields({
+        desired: d,
+        state: found.state,
+        inventory: inv,
+        files: this.input.observation.files,
+        fingerprintKey: this.input.fingerprintKey,
+      });
     fields = withTextDiffs(fields, traits.textFields);
-    const more = { observed: found, olds, inventory: inv, rotation, managed, deleteFirst: diff.deleteBeforeReplace, layout, layoutOnly, ...(retire.length ? { retire: retire.map((r) => r.id) } : {}) };
+    const more = {
+      observed: found,
+      olds,
+      inventory: inv,
+      rotation,
+      managed,
+      deleteFirst: diff.deleteBeforeReplace,
+      layout,
+      layoutOnly,
+      ...(retire.length ? { retire: retire.map((r) => r.id) } : {}),
+    };
 
     if (!managed && !traits.alwaysExists) {
-      if (this.targeting.replaced.has(d.address)) this.warnings.push(`--replace ${d.address}: it is not in the inventory yet, so it is adopted (id ${found.id}); replace it in a later run.`);
+      if (this.targeting.replaced.has(d.address))
+        this.warnings.push(
+          `--replace ${d.address}: it is not in the inventory yet, so it is adopted (id ${found.id}); replace it in a later run.`,
+        );
       const ignored = new Set(traits.adoptIgnores ?? []);
-      this.step(d, { ...base, action: "adopt", id: found.id, fields: fields.filter((f) => !ignored.has(f.field)) }, more);
+      this.step(
+        d,
+        { ...base, action: "adopt", id: found.id, fields: fields.filter((f) => !ignored.has(f.field)) },
+        more,
+      );
       return;
     }
     if (traits.alwaysExists && !inv) {
@@ -316,7 +412,11 @@ class Planner {
     if (forced && !traits.rotation) {
       // The kind's create adopts by natural key, and the new object has the same key: delete first.
       const notes = ["the old object is deleted, then created again"];
-      this.step(d, { ...base, action: "replace", id: found.id, fields, notes, reason: "replacement asked for with --replace" }, { ...more, deleteFirst: true, layoutOnly: false });
+      this.step(
+        d,
+        { ...base, action: "replace", id: found.id, fields, notes, reason: "replacement asked for with --replace" },
+        { ...more, deleteFirst: true, layoutOnly: false },
+      );
       return;
     }
     if (!fields.length && !movedFrom) return;
@@ -327,9 +427,12 @@ class Planner {
       action = "rotate";
       notes.push(traits.rotation!.note);
       // The rotation field's own note says what the action's note says: not twice.
-      fields = fields.map(({ note, ...f }) => (f.field === "rotation" ? f : { ...f, ...(note !== undefined ? { note } : {}) }));
+      fields = fields.map(({ note, ...f }) =>
+        f.field === "rotation" ? f : { ...f, ...(note !== undefined ? { note } : {}) },
+      );
     }
-    if (action === "replace" && diff.deleteBeforeReplace) notes.push("the old object is deleted before the new one is created");
+    if (action === "replace" && diff.deleteBeforeReplace)
+      notes.push("the old object is deleted before the new one is created");
     const reason = forced
       ? "replacement asked for with --replace"
       : redeliver
@@ -344,13 +447,29 @@ class Planner {
     const found = this.input.observation.kinds[e.kind]?.byId.get(e.id);
     if (!found) {
       this.forget.push(address);
-      this.warnings.push(`${address} (id ${e.id}) is in the inventory but no longer on the platform; it is dropped from the inventory.`);
+      this.warnings.push(
+        `${address} (id ${e.id}) is in the inventory but no longer on the platform; it is dropped from the inventory.`,
+      );
       return;
     }
     if (this.input.project.removed?.some((r) => r.address === address)) {
-      this.step(undefined, { address, kind: e.kind, action: "forget", id: e.id, fields: [], reason: "listed under removed: in svc.yaml; the platform is untouched", notes: [] }, {
-        managed: true, observed: found, inventory: e,
-      });
+      this.step(
+        undefined,
+        {
+          address,
+          kind: e.kind,
+          action: "forget",
+          id: e.id,
+          fields: [],
+          reason: "listed under removed: in svc.yaml; the platform is untouched",
+          notes: [],
+        },
+        {
+          managed: true,
+          observed: found,
+          inventory: e,
+        },
+      );
       return;
     }
     this.warnRemovedTypo(address);
@@ -363,9 +482,26 @@ class Planner {
     // A credential goes with the ones it replaced and never handed out: none stays live.
     const retire = traits.credential ? retiredObjects(e, found.id, this.input.observation.kinds[e.kind]) : [];
     const references = this.stateReferences(e.kind, found.state);
-    this.step(undefined, { address, kind: e.kind, action, id: e.id, fields: retire.length ? [this.retiredField(traits, retire)] : [], reason: "removed from the repository", notes: [...(traits.deleteNotes ?? [])], ...(references.length ? { references } : {}) }, {
-      managed: true, observed: found, olds: keptOlds(e.kind, found.state, e.kept, this.input.fingerprintKey), inventory: e, ...(retire.length ? { retire: retire.map((r) => r.id) } : {}),
-    });
+    this.step(
+      undefined,
+      {
+        address,
+        kind: e.kind,
+        action,
+        id: e.id,
+        fields: retire.length ? [this.retiredField(traits, retire)] : [],
+        reason: "removed from the repository",
+        notes: [...(traits.deleteNotes ?? [])],
+        ...(references.length ? { references } : {}),
+      },
+      {
+        managed: true,
+        observed: found,
+        olds: keptOlds(e.kind, found.state, e.kept, this.input.fingerprintKey),
+        inventory: e,
+        ...(retire.length ? { retire: retire.map((r) => r.id) } : {}),
+      },
+    );
   }
 
   /** The `removed:` entries that match nothing the inventory records or forgot (typos), found once. */
@@ -381,14 +517,18 @@ class Planner {
    */
   private warnRemovedTypo(address: string): void {
     const inventory = this.input.inventory;
-    this.unmatchedRemoved ??= (this.input.project.removed ?? []).filter((r) => !inventory?.objects[r.address] && !inventory?.forgotten?.[r.address]);
+    this.unmatchedRemoved ??= (this.input.project.removed ?? []).filter(
+      (r) => !inventory?.objects[r.address] && !inventory?.forgotten?.[r.address],
+    );
     for (const r of this.unmatchedRemoved) {
       // closest() allows max(2, length / 3) edits, and no fewer than the lengths differ.
       if (Math.abs(r.address.length - address.length) > Math.max(2, Math.floor(r.address.length / 3))) continue;
       if (this.typoBudget-- <= 0) return;
       if (closest(r.address, [address]) !== address) continue;
       const fate = this.input.prune ? "this plan deletes it" : "it stays managed, and prune would delete it";
-      this.warnings.push(`${r.source.file}:${r.source.line}:${r.source.column}: removed: lists "${r.address}", which this target's inventory does not record; did you mean ${address}? ${address} left the repository but is not forgotten: ${fate}.`);
+      this.warnings.push(
+        `${r.source.file}:${r.source.line}:${r.source.column}: removed: lists "${r.address}", which this target's inventory does not record; did you mean ${address}? ${address} left the repository but is not forgotten: ${fate}.`,
+      );
     }
   }
 
@@ -405,7 +545,9 @@ class Planner {
         message: `This plan deletes ${deletions} objects, more than the limit of ${maxDeletions} (${this.input.maxDeletionsFrom ?? "max_deletions in svc.yaml"}). Check the list, then run again with --max-deletions ${deletions} to allow it.`,
       });
     }
-    const existing = Object.values(this.input.inventory?.objects ?? {}).filter((e) => this.input.observation.kinds[e.kind]?.byId.has(e.id)).length;
+    const existing = Object.values(this.input.inventory?.objects ?? {}).filter((e) =>
+      this.input.observation.kinds[e.kind]?.byId.has(e.id),
+    ).length;
     if (deletions > 0 && deletions === existing && !allowDeleteAll) {
       this.blocks.push({
         rule: "delete-all",
@@ -419,11 +561,16 @@ class Planner {
  * The inventory addresses an observed state refers to through its kind's reference fields (a
  * deleted UDF's canvas, an orphaned cronjob's UDF), sorted.
  */
-export function stateReferences(kind: DesiredKind, state: Record<string, unknown>, inventory: Inventory | undefined): string[] {
+export function stateReferences(
+  kind: DesiredKind,
+  state: Record<string, unknown>,
+  inventory: Inventory | undefined,
+): string[] {
   const objects = Object.entries(inventory?.objects ?? {});
   const out = (traitsOf(kind).references ?? []).flatMap((r) => {
     const id = state[r.field];
-    const hit = typeof id === "string" ? objects.find(([, x]) => x.id === id && addressPrefixOf(x.kind) === r.ref) : undefined;
+    const hit =
+      typeof id === "string" ? objects.find(([, x]) => x.id === id && addressPrefixOf(x.kind) === r.ref) : undefined;
     return hit ? [hit[0]] : [];
   });
   return [...new Set(out)].sort(byString);
@@ -441,20 +588,30 @@ export function orderSteps(steps: Step[]): Step[] {
 /** Plans `input`; pure. */
 export function planChanges(input: PlanInput): PlanOutcome {
   const planner = new Planner(input);
-  const declared = [...input.project.objects].sort((a, b) => phaseOf(a.kind) - phaseOf(b.kind) || byString(a.address, b.address));
+  const declared = [...input.project.objects].sort(
+    (a, b) => phaseOf(a.kind) - phaseOf(b.kind) || byString(a.address, b.address),
+  );
   for (const d of declared) planner.declared(d);
   const addresses = new Set(input.project.objects.map((o) => o.address));
   for (const address of Object.keys(input.inventory?.objects ?? {}).sort(byString)) {
-    if (!addresses.has(address) && !planner.movedAway.has(address)) planner.leftover(address, input.inventory!.objects[address]!);
+    if (!addresses.has(address) && !planner.movedAway.has(address))
+      planner.leftover(address, input.inventory!.objects[address]!);
   }
   planner.guards();
   planner.blocks.push(...protectionBlocks(planner.steps));
   const steps = orderSteps(planner.steps);
   const actions = steps.map((s) => s.action);
   const declaredKinds = new Map(input.project.objects.map((o) => [o.address, o.kind] as const));
-  const { cascade, blocks: cascadeBlocks } = planCascade(actions, { ...input, declaredIds: planner.ids, declaredKinds, allowCascade: input.allowCascade ?? false });
+  const { cascade, blocks: cascadeBlocks } = planCascade(actions, {
+    ...input,
+    declaredIds: planner.ids,
+    declaredKinds,
+    allowCascade: input.allowCascade ?? false,
+  });
   planner.blocks.push(...cascadeBlocks);
-  const summary = Object.fromEntries(ACTION_TYPES.map((t) => [t, actions.filter((a) => a.action === t).length])) as Plan["summary"];
+  const summary = Object.fromEntries(
+    ACTION_TYPES.map((t) => [t, actions.filter((a) => a.action === t).length]),
+  ) as Plan["summary"];
   const targeting = input.targeting ?? WHOLE_REPOSITORY;
   const plan: Plan = {
     version: REPORT_VERSION,

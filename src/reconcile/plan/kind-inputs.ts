@@ -29,7 +29,11 @@ export interface InputContext {
 }
 
 /** The raw kind inputs of `d`, ids resolved (or {@link UNKNOWN_ID}). */
-export function rawInputs(d: DesiredObject, ctx: InputContext, rotation: string | number | undefined): Record<string, unknown> {
+export function rawInputs(
+  d: DesiredObject,
+  ctx: InputContext,
+  rotation: string | number | undefined,
+): Record<string, unknown> {
   const traits = traitsOf(d.kind);
   const out: Record<string, unknown> = { ...d.inputs };
   for (const r of traits.references ?? []) out[r.field] = ctx.idOf(referencedAddress(d, r.ref)!) ?? UNKNOWN_ID;

@@ -23,9 +23,30 @@ export const REPORT_VERSION = 1;
  * - `forget`: listed under `removed:` in svc.yaml: dropped from the inventory, left on the
  *   platform untouched (no call to the platform).
  */
-export type ActionType = "create" | "adopt" | "update" | "rename" | "replace" | "delete" | "share" | "unshare" | "rotate" | "forget";
+export type ActionType =
+  | "create"
+  | "adopt"
+  | "update"
+  | "rename"
+  | "replace"
+  | "delete"
+  | "share"
+  | "unshare"
+  | "rotate"
+  | "forget";
 
-export const ACTION_TYPES: readonly ActionType[] = ["create", "update", "rename", "replace", "delete", "share", "unshare", "rotate", "adopt", "forget"];
+export const ACTION_TYPES: readonly ActionType[] = [
+  "create",
+  "update",
+  "rename",
+  "replace",
+  "delete",
+  "share",
+  "unshare",
+  "rotate",
+  "adopt",
+  "forget",
+];
 
 export interface PlannedAction {
   /** `canvas.sales`, `udf.sales/loader`, … */

@@ -26,7 +26,14 @@ export async function preflightErrors(client: SvcClient, objects: readonly Desir
     if (!preflight || !declared.length) continue;
     const facts = await preflight.read(client);
     for (const o of declared) {
-      for (const p of preflight.check(o, facts)) errors.push({ file: o.source.file, line: o.source.line, column: o.source.column, path: p.path, message: p.message });
+      for (const p of preflight.check(o, facts))
+        errors.push({
+          file: o.source.file,
+          line: o.source.line,
+          column: o.source.column,
+          path: p.path,
+          message: p.message,
+        });
     }
   }
   return errors;

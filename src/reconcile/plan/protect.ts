@@ -32,9 +32,13 @@ export function isProtected(s: { desired?: DesiredObject; inventory?: InventoryE
 function why(a: PlannedAction): string {
   if (a.action === "replace") {
     const fields = a.fields.filter((f) => f.action === "replace").map((f) => f.field);
-    return a.reason ?? `it would be replaced (deleted and created again, with a new id${fields.length ? `) because ${fields.join(", ")} cannot change in place` : ")"}`;
+    return (
+      a.reason ??
+      `it would be replaced (deleted and created again, with a new id${fields.length ? `) because ${fields.join(", ")} cannot change in place` : ")"}`
+    );
   }
-  if (a.action === "unshare") return `it would be unshared (its share token stops working) because it was ${a.reason ?? "removed from the repository"}`;
+  if (a.action === "unshare")
+    return `it would be unshared (its share token stops working) because it was ${a.reason ?? "removed from the repository"}`;
   return `it would be deleted because it was ${a.reason ?? "removed from the repository"}`;
 }
 
@@ -58,7 +62,11 @@ export function protectionBlocks(subjects: readonly ProtectionSubject[]): PlanBl
  * const blocks = protectedInventoryBlocks(inventory, Object.keys(inventory.objects), "destroy");
  * if (blocks.length) throw new Error(blocks.map((b) => b.message).join("\n"));
  */
-export function protectedInventoryBlocks(inventory: Inventory | undefined, addresses: readonly string[], operation = "destroy"): PlanBlock[] {
+export function protectedInventoryBlocks(
+  inventory: Inventory | undefined,
+  addresses: readonly string[],
+  operation = "destroy",
+): PlanBlock[] {
   return addresses
     .filter((a) => inventory?.objects[a]?.protect === true)
     .sort()
@@ -69,7 +77,10 @@ export function protectedInventoryBlocks(inventory: Inventory | undefined, addre
 }
 
 /** Copies each declared object's `protect` into its inventory entry (done by every apply). */
-export function syncProtection(inventory: { get(a: string): InventoryEntry | undefined; set(a: string, e: InventoryEntry): void }, objects: readonly DesiredObject[]): void {
+export function syncProtection(
+  inventory: { get(a: string): InventoryEntry | undefined; set(a: string, e: InventoryEntry): void },
+  objects: readonly DesiredObject[],
+): void {
   for (const d of objects) {
     const entry = inventory.get(d.address);
     if (!entry || entry.kind !== d.kind || (entry.protect === true) === (d.options.protect === true)) continue;

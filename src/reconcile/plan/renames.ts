@@ -43,7 +43,11 @@ function desiredIdentity(d: DesiredObject, declared: readonly DesiredObject[]): 
   }
   if (!r?.byReferrers) return undefined;
   // Only referrers known by their content count (a canvas's UDFs, not its share).
-  const referrers = declared.filter((o) => traitsOf(o.kind).renames?.identity && (Object.keys(o.refs) as RefName[]).some((ref) => referencedAddress(o, ref) === d.address));
+  const referrers = declared.filter(
+    (o) =>
+      traitsOf(o.kind).renames?.identity &&
+      (Object.keys(o.refs) as RefName[]).some((ref) => referencedAddress(o, ref) === d.address),
+  );
   const ids = referrers.map((o) => desiredIdentity(o, declared));
   return ids.length && ids.every((i) => i !== undefined) ? canonicalJson(ids.sort()) : undefined;
 }
@@ -126,12 +130,19 @@ export function findRenames(input: RenameInput): Renames {
   }
   const removed = new Set((project.removed ?? []).map((r) => r.address));
   const kindOf = (a: string) => declared.get(a)?.kind ?? objects[a]!.kind;
-  warnings.push(...editedRenameHints([...fresh].filter((a) => !ambiguous.has(a)), [...gone].filter((a) => !ambiguous.has(a) && !removed.has(a)), kindOf));
+  warnings.push(
+    ...editedRenameHints(
+      [...fresh].filter((a) => !ambiguous.has(a)),
+      [...gone].filter((a) => !ambiguous.has(a) && !removed.has(a)),
+      kindOf,
+    ),
+  );
   return { from, warnings };
 }
 
 /** `udf.sales` for `udf.sales/loader`, `canvas` for `canvas.sales`: where a rename without a move stays. */
-const parentOf = (address: string) => (address.includes("/") ? address.slice(0, address.indexOf("/")) : address.slice(0, address.indexOf(".")));
+const parentOf = (address: string) =>
+  address.includes("/") ? address.slice(0, address.indexOf("/")) : address.slice(0, address.indexOf("."));
 
 /**
  * A rename made together with an edit has no content to be found by: it plans a new object and
@@ -154,7 +165,9 @@ function editedRenameHints(fresh: string[], gone: string[], kindOf: (address: st
     const near = goneBy.get(`${kind} ${parentOf(to)}`) ?? [];
     const old = near.length === 1 ? near[0] : olds.length === 1 ? olds[0] : undefined;
     if (!old) continue;
-    hints.push(`${to} is new and ${old} left the repository with other content: if ${to} is ${old} renamed and edited, say so in svc.yaml (moved: [{from: ${old}, to: ${to}}]) to keep the platform object and its id. As planned, ${to} is created and ${old} is kept (deleted with prune).`);
+    hints.push(
+      `${to} is new and ${old} left the repository with other content: if ${to} is ${old} renamed and edited, say so in svc.yaml (moved: [{from: ${old}, to: ${to}}]) to keep the platform object and its id. As planned, ${to} is created and ${old} is kept (deleted with prune).`,
+    );
   }
   return hints;
 }

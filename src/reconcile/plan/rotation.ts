@@ -11,7 +11,8 @@ const UNIT_MS = { m: 60_000, h: 3_600_000, d: 86_400_000, w: 604_800_000 } as co
 /** `30d` → milliseconds. The loader has already checked the form. */
 export function durationMs(text: string): number {
   const m = /^(\d+)([mhdw])$/.exec(text);
-  if (!m) throw new Error(`Invalid duration "${text}". A duration is a whole number followed by m, h, d or w, e.g. "30d".`);
+  if (!m)
+    throw new Error(`Invalid duration "${text}". A duration is a whole number followed by m, h, d or w, e.g. "30d".`);
   return Number(m[1]) * UNIT_MS[m[2] as keyof typeof UNIT_MS];
 }
 
@@ -41,12 +42,16 @@ export function effectiveRotation(
   now: Date,
 ): RotationDecision {
   if (!kept) return { rotation: trigger };
-  if (!equal(kept.trigger ?? null, trigger ?? null)) return { rotation: trigger, reason: "the rotation trigger changed" };
+  if (!equal(kept.trigger ?? null, trigger ?? null))
+    return { rotation: trigger, reason: "the rotation trigger changed" };
   const last = kept.rotation as string | number | undefined;
   if (every && rotatedAt) {
     const due = Date.parse(rotatedAt) + durationMs(every);
     if (now.getTime() >= due) {
-      return { rotation: `${trigger ?? ""}@${now.toISOString()}`, reason: `rotate_every ${every} elapsed (last rotation ${rotatedAt})` };
+      return {
+        rotation: `${trigger ?? ""}@${now.toISOString()}`,
+        reason: `rotate_every ${every} elapsed (last rotation ${rotatedAt})`,
+      };
     }
   }
   return { rotation: last };

@@ -74,13 +74,20 @@ export function observedObjects(outcome: PlanOutcome): Record<string, ObservedOb
   const out: Record<string, ObservedObject> = {};
   for (const s of outcome.steps) {
     const o = s.observed;
-    out[s.action.address] = { kind: s.action.kind, id: o?.id ?? null, state: o ? hashState(s.action.kind, o.state) : null };
+    out[s.action.address] = {
+      kind: s.action.kind,
+      id: o?.id ?? null,
+      state: o ? hashState(s.action.kind, o.state) : null,
+    };
   }
   return out;
 }
 
 /** The saved-plan document of `outcome`, before {@link sealSavedPlan} adds its integrity digest. */
-export function savedPlanOf(outcome: PlanOutcome, c: { plannedAt: Date; options: SavedPlanOptions; repository: SavedPlan["repository"] }): Omit<SavedPlan, "integrity"> {
+export function savedPlanOf(
+  outcome: PlanOutcome,
+  c: { plannedAt: Date; options: SavedPlanOptions; repository: SavedPlan["repository"] },
+): Omit<SavedPlan, "integrity"> {
   return {
     format_version: PLAN_FORMAT_VERSION,
     project: outcome.plan.project,
@@ -121,18 +128,29 @@ export function sealSavedPlan(json: string): SavedPlan {
  * Schema). Throws {@link SavedPlanError} naming the file and the field.
  */
 export function readSavedPlan(doc: unknown, file: string): SavedPlan {
-  const bad = (what: string) => new SavedPlanError(`${file} is not a svc-iac saved plan: ${what}. Write one with svc-iac plan --out ${file}.`);
+  const bad = (what: string) =>
+    new SavedPlanError(`${file} is not a svc-iac saved plan: ${what}. Write one with svc-iac plan --out ${file}.`);
   if (!isRecord(doc)) throw bad("expected a JSON object");
   if (doc.format_version !== PLAN_FORMAT_VERSION) {
     if (typeof doc.format_version === "number") {
-      throw new SavedPlanError(`${file} has format_version ${doc.format_version}; this svc-iac reads format_version ${PLAN_FORMAT_VERSION}. Plan again with this version.`);
+      throw new SavedPlanError(
+        `${file} has format_version ${doc.format_version}; this svc-iac reads format_version ${PLAN_FORMAT_VERSION}. Plan again with this version.`,
+      );
     }
     throw bad("format_version is missing");
   }
   for (const k of ["project", "target", "planned_at"]) if (typeof doc[k] !== "string") throw bad(`${k} is missing`);
-  if (Number.isNaN(Date.parse(doc.planned_at as string))) throw bad(`planned_at ${JSON.stringify(doc.planned_at)} is not a time`);
+  if (Number.isNaN(Date.parse(doc.planned_at as string)))
+    throw bad(`planned_at ${JSON.stringify(doc.planned_at)} is not a time`);
   const o = doc.options;
-  if (!isRecord(o) || typeof o.prune !== "boolean" || typeof o.max_deletions !== "number" || typeof o.allow_delete_all !== "boolean" || !Array.isArray(o.only) || !Array.isArray(o.replace)) {
+  if (
+    !isRecord(o) ||
+    typeof o.prune !== "boolean" ||
+    typeof o.max_deletions !== "number" ||
+    typeof o.allow_delete_all !== "boolean" ||
+    !Array.isArray(o.only) ||
+    !Array.isArray(o.replace)
+  ) {
     throw bad("options must hold prune, max_deletions, allow_delete_all, only and replace");
   }
   // Before any field is trusted: the document must be exactly what plan wrote.
@@ -143,7 +161,8 @@ export function readSavedPlan(doc: unknown, file: string): SavedPlan {
     );
   }
   const r = doc.repository;
-  if (!isRecord(r) || typeof r.digest !== "string" || !isRecord(r.files) || !Array.isArray(r.excluded)) throw bad("repository must hold digest, files and excluded");
+  if (!isRecord(r) || typeof r.digest !== "string" || !isRecord(r.files) || !Array.isArray(r.excluded))
+    throw bad("repository must hold digest, files and excluded");
   if (!isRecord(doc.observed)) throw bad("observed is missing");
   if (!isRecord(doc.plan) || !Array.isArray(doc.plan.actions)) throw bad("plan.actions is missing");
   return doc as unknown as SavedPlan;
@@ -171,23 +190,40 @@ export function staleObjects(saved: SavedPlan, fresh: PlanOutcome): StaleObject[
     const after = now[a.address];
     const current = freshActions.get(a.address);
     if (before && after && (before.id !== after.id || before.state !== after.state)) {
-      const why = before.id === null ? "it now exists on the platform" : after.id === null ? `it (id ${before.id}) is gone from the platform` : `it (id ${before.id}) changed on the platform since the plan`;
+      const why =
+        before.id === null
+          ? "it now exists on the platform"
+          : after.id === null
+            ? `it (id ${before.id}) is gone from the platform`
+            : `it (id ${before.id}) changed on the platform since the plan`;
       out.push({ address: a.address, why });
     } else if (!current) {
-      out.push({ address: a.address, why: "it changed on the platform since the plan: it no longer needs the planned change" });
+      out.push({
+        address: a.address,
+        why: "it changed on the platform since the plan: it no longer needs the planned change",
+      });
     } else if (actionText(current) !== actionText(a)) {
-      out.push({ address: a.address, why: `its planned change is no longer the same (${a.action} planned, ${current.action} needed now)` });
+      out.push({
+        address: a.address,
+        why: `its planned change is no longer the same (${a.action} planned, ${current.action} needed now)`,
+      });
     }
   }
   return out;
 }
 
 /** The message of a stale saved plan, in the words Terraform uses. */
-export function staleMessage(file: string, repository: { before: SavedPlan["repository"]; now: RepositoryDigest } | undefined, objects: StaleObject[]): string {
+export function staleMessage(
+  file: string,
+  repository: { before: SavedPlan["repository"]; now: RepositoryDigest } | undefined,
+  objects: StaleObject[],
+): string {
   const lines = [`Saved plan is stale: ${file} no longer matches what it was planned against, so nothing was applied.`];
   if (repository) {
     const files = changedFiles(repository.before.files, repository.now.files);
-    lines.push(`The repository changed since the plan${files.length ? `: ${files.join(", ")}` : " (the target differs)"}.`);
+    lines.push(
+      `The repository changed since the plan${files.length ? `: ${files.join(", ")}` : " (the target differs)"}.`,
+    );
   }
   for (const o of objects) lines.push(`${o.address}: ${o.why}.`);
   lines.push("Run svc-iac plan again, review it, and apply the new plan.");
@@ -207,10 +243,20 @@ export function optionDifferences(stored: SavedPlanOptions, asked: SavedPlanOpti
     const v = o[k] ?? false;
     return Array.isArray(v) ? (v.length ? v.join(" ") : "(none)") : String(v);
   };
-  const keys: (keyof SavedPlanOptions)[] = ["prune", "max_deletions", "allow_delete_all", "allow_cascade", "only", "replace"];
+  const keys: (keyof SavedPlanOptions)[] = [
+    "prune",
+    "max_deletions",
+    "allow_delete_all",
+    "allow_cascade",
+    "only",
+    "replace",
+  ];
   return keys
     .filter((k) => shown(stored, k) !== shown(asked, k))
-    .map((k) => `The saved plan was made with ${k}: ${shown(stored, k)}; this apply was asked for ${k}: ${shown(asked, k)}. It applies the saved plan's ${k}: ${shown(stored, k)}.`);
+    .map(
+      (k) =>
+        `The saved plan was made with ${k}: ${shown(stored, k)}; this apply was asked for ${k}: ${shown(asked, k)}. It applies the saved plan's ${k}: ${shown(stored, k)}.`,
+    );
 }
 
 /** `outcome` cut down to the actions of `saved` (objects the saved plan does not touch are left alone). */

@@ -63,7 +63,8 @@ function noMatch(flag: string, pattern: string, known: string[], where: string):
 /** Why `d` cannot be replaced on request, if it cannot. */
 function replaceRefusal(d: DesiredObject): string | undefined {
   const traits = traitsOf(d.kind);
-  if (traits.alwaysExists) return "it always exists on the platform (it comes with the environment), so there is nothing to re-create";
+  if (traits.alwaysExists)
+    return "it always exists on the platform (it comes with the environment), so there is nothing to re-create";
   return traits.replaceRefused;
 }
 
@@ -74,7 +75,12 @@ function replaceRefusal(d: DesiredObject): string | undefined {
  * const t = resolveTargeting(project, inventory, [pattern], []);
  * t.selected; // the addresses matching `pattern`, and everything they need
  */
-export function resolveTargeting(project: LoadedProject, inventory: Inventory | undefined, only: readonly string[], replace: readonly string[]): Targeting {
+export function resolveTargeting(
+  project: LoadedProject,
+  inventory: Inventory | undefined,
+  only: readonly string[],
+  replace: readonly string[],
+): Targeting {
   // Nothing to match: the common plan, at no cost for 100,000 objects.
   if (!only.length && !replace.length) return { only: [], replace: [], replaced: new Set(), matches: () => true };
   const declared = new Map(project.objects.map((o) => [o.address, o]));
@@ -92,10 +98,18 @@ export function resolveTargeting(project: LoadedProject, inventory: Inventory | 
     return out;
   };
   const scope = `in the repository or the inventory of ${project.project} (${project.target})`;
-  const replaced = matching("replace", replace, [...declared.keys()].sort(byString), `declared in the repository of ${project.project} (${project.target}); only declared objects can be replaced`);
+  const replaced = matching(
+    "replace",
+    replace,
+    [...declared.keys()].sort(byString),
+    `declared in the repository of ${project.project} (${project.target}); only declared objects can be replaced`,
+  );
   for (const a of [...replaced].sort(byString)) {
     const why = replaceRefusal(declared.get(a)!);
-    if (why) throw new TargetingError(`--replace ${a}: ${a} cannot be replaced on request: ${why}. Nothing was sent to the platform.`);
+    if (why)
+      throw new TargetingError(
+        `--replace ${a}: ${a} cannot be replaced on request: ${why}. Nothing was sent to the platform.`,
+      );
   }
   if (!only.length) return { only: [], replace: [...replace], replaced, matches: () => true };
 
@@ -111,7 +125,13 @@ export function resolveTargeting(project: LoadedProject, inventory: Inventory | 
     const d = declared.get(a);
     if (d) for (const n of needsOf(d)) if (declared.has(n)) queue.push(n);
   }
-  return { only: [...only], replace: [...replace], selected, replaced, matches: (a) => regexps.some((re) => re.test(a)) };
+  return {
+    only: [...only],
+    replace: [...replace],
+    selected,
+    replaced,
+    matches: (a) => regexps.some((re) => re.test(a)),
+  };
 }
 
 /** No targeting: every object, nothing replaced on request. */

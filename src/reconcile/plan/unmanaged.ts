@@ -12,7 +12,8 @@ import type { PlanInput } from "./";
 export function findUnmanaged(input: PlanInput, ids: Map<string, string>): UnmanagedObject[] {
   const kindOf = new Map(input.project.objects.map((o) => [o.address, o.kind] as const));
   const claimed = new Map<DesiredKind, Set<string>>();
-  const claim = (kind: DesiredKind, id: string) => (claimed.get(kind) ?? claimed.set(kind, new Set()).get(kind)!).add(id);
+  const claim = (kind: DesiredKind, id: string) =>
+    (claimed.get(kind) ?? claimed.set(kind, new Set()).get(kind)!).add(id);
   for (const [address, id] of ids) claim(kindOf.get(address)!, id);
   for (const e of Object.values(input.inventory?.objects ?? {})) claim(e.kind, e.id);
   // Forgotten on purpose (removed: in svc.yaml, svc-iac forget): left alone, and not reported.
@@ -29,7 +30,9 @@ export function findUnmanaged(input: PlanInput, ids: Map<string, string>): Unman
     found.set(`${kind} ${which}`, names);
     const nameOf = (address: string) => address.slice(addressPrefixOf(kind).length + 1);
     const recorded = input.inventory?.objects ?? {};
-    if (which === "claimed") for (const address in recorded) if (recorded[address]!.kind === kind) names.set(recorded[address]!.id, nameOf(address));
+    if (which === "claimed")
+      for (const address in recorded)
+        if (recorded[address]!.kind === kind) names.set(recorded[address]!.id, nameOf(address));
     for (const o of input.project.objects) {
       const id = o.kind === kind ? ids.get(o.address) : undefined;
       if (id) names.set(id, nameOf(o.address));
@@ -44,7 +47,8 @@ export function findUnmanaged(input: PlanInput, ids: Map<string, string>): Unman
     const parents = parentNames(scope.within, scope.parents);
     for (const o of input.observation.kinds[kind]?.byId.values() ?? []) {
       const parent = parents.get(scope.parentId(o));
-      if (parent !== undefined && !isClaimed(kind, o.id)) out.push({ address: scope.address(o, parent), kind, id: o.id });
+      if (parent !== undefined && !isClaimed(kind, o.id))
+        out.push({ address: scope.address(o, parent), kind, id: o.id });
     }
   }
   return out.sort((a, b) => byString(a.address, b.address) || byString(a.id, b.id));

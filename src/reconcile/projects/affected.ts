@@ -27,7 +27,11 @@ export interface Affected {
  * @param changed the changed files (from the repository root)
  * @param before the projects at the base: folder and name
  */
-export function affectedProjects(projects: readonly ProjectEntry[], changed: readonly string[], before: readonly RemovedProject[]): Affected {
+export function affectedProjects(
+  projects: readonly ProjectEntry[],
+  changed: readonly string[],
+  before: readonly RemovedProject[],
+): Affected {
   const changedSet = new Set(changed);
   // The deepest project folder owns a file: a project nested in another's folder is its own.
   const byDir = new Map(projects.map((p) => [p.dir, p]));
@@ -66,7 +70,8 @@ export function matrixOf(projects: readonly ProjectEntry[], targets?: readonly s
   const include: MatrixEntry[] = [];
   for (const p of projects) {
     if (!p.project) continue;
-    for (const target of p.targets) if (!targets?.length || targets.includes(target)) include.push({ project: p.project, dir: p.dir, target });
+    for (const target of p.targets)
+      if (!targets?.length || targets.includes(target)) include.push({ project: p.project, dir: p.dir, target });
   }
   return { include };
 }

@@ -33,7 +33,10 @@ const MAX_SETTINGS_BYTES = 1024 * 1024;
 export function projectFolders(root: string, scope: string, trackedFiles?: readonly string[]): string[] {
   const inScope = (p: string) => scope === "." || p === scope || p.startsWith(`${scope}/`);
   if (trackedFiles) {
-    return trackedFiles.filter((f) => posix.basename(f) === SVC_FILE && inScope(posix.dirname(f))).map((f) => posix.dirname(f)).sort();
+    return trackedFiles
+      .filter((f) => posix.basename(f) === SVC_FILE && inScope(posix.dirname(f)))
+      .map((f) => posix.dirname(f))
+      .sort();
   }
   const found: string[] = [];
   const walk = (folder: string) => {
@@ -46,7 +49,8 @@ export function projectFolders(root: string, scope: string, trackedFiles?: reado
     for (const e of entries) {
       if (e.isFile() && e.name === SVC_FILE) found.push(folder);
       // Symbolic links are not followed: a link cannot make a folder outside the repository a project.
-      else if (e.isDirectory() && !SKIPPED.has(e.name) && !e.name.startsWith(".")) walk(folder === "." ? e.name : `${folder}/${e.name}`);
+      else if (e.isDirectory() && !SKIPPED.has(e.name) && !e.name.startsWith("."))
+        walk(folder === "." ? e.name : `${folder}/${e.name}`);
     }
   };
   walk(scope);
@@ -54,7 +58,11 @@ export function projectFolders(root: string, scope: string, trackedFiles?: reado
 }
 
 /** Each project folder with the files outside it that it reads; names and targets are left to {@link withNames}. */
-export function projectsReading(root: string, dirs: readonly string[], mayHaveHeaders?: ReadonlySet<string>): ProjectEntry[] {
+export function projectsReading(
+  root: string,
+  dirs: readonly string[],
+  mayHaveHeaders?: ReadonlySet<string>,
+): ProjectEntry[] {
   return dirs.map((dir) => ({ dir, targets: [], reads: helperFilesOutside(root, dir, mayHaveHeaders) }));
 }
 
@@ -63,7 +71,12 @@ export async function withNames<T extends ProjectEntry>(root: string, entries: r
   const out: T[] = [];
   for (const entry of entries) {
     const { project, targets, error } = await readSvcNames(root, entry.dir);
-    out.push({ ...entry, targets, ...(project !== undefined ? { project } : {}), ...(error !== undefined ? { error } : {}) });
+    out.push({
+      ...entry,
+      targets,
+      ...(project !== undefined ? { project } : {}),
+      ...(error !== undefined ? { error } : {}),
+    });
   }
   return out;
 }
@@ -77,8 +90,12 @@ export function helperFilesOutside(root: string, dir: string, mayHaveHeaders?: R
   const reads = new Set<string>();
   const canvases = posix.join(dir, "canvases");
   const settingsFiles = mayHaveHeaders
-    ? [...mayHaveHeaders].filter((f) => f.startsWith(`${canvases}/`) && f.split("/").length === canvases.split("/").length + 2)
-    : subfolders(root, canvases).flatMap((canvas) => filesIn(root, posix.join(canvases, canvas)).map((name) => posix.join(canvases, canvas, name)));
+    ? [...mayHaveHeaders].filter(
+        (f) => f.startsWith(`${canvases}/`) && f.split("/").length === canvases.split("/").length + 2,
+      )
+    : subfolders(root, canvases).flatMap((canvas) =>
+        filesIn(root, posix.join(canvases, canvas)).map((name) => posix.join(canvases, canvas, name)),
+      );
   for (const settingsFile of settingsFiles) {
     const folder = posix.dirname(settingsFile);
     if (!settingsFile.endsWith(".yaml") || posix.basename(settingsFile) === "canvas.yaml") continue;
@@ -103,12 +120,19 @@ function headerFiles(root: string, file: string): string[] {
   if (!parsed.ok) return [];
   const headers = (parsed.doc.toJS({ maxAliasCount: -1 }) as { headers?: unknown } | null)?.headers;
   if (!Array.isArray(headers)) return [];
-  return headers.flatMap((h) => (h && typeof h === "object" && typeof (h as { file?: unknown }).file === "string" ? [(h as { file: string }).file] : []));
+  return headers.flatMap((h) =>
+    h && typeof h === "object" && typeof (h as { file?: unknown }).file === "string"
+      ? [(h as { file: string }).file]
+      : [],
+  );
 }
 
 function subfolders(root: string, folder: string): string[] {
   try {
-    return readdirSync(join(root, folder), { withFileTypes: true }).filter((e) => e.isDirectory() && !e.name.startsWith(".")).map((e) => e.name).sort();
+    return readdirSync(join(root, folder), { withFileTypes: true })
+      .filter((e) => e.isDirectory() && !e.name.startsWith("."))
+      .map((e) => e.name)
+      .sort();
   } catch {
     return [];
   }
@@ -116,7 +140,10 @@ function subfolders(root: string, folder: string): string[] {
 
 function filesIn(root: string, folder: string): string[] {
   try {
-    return readdirSync(join(root, folder), { withFileTypes: true }).filter((e) => e.isFile()).map((e) => e.name).sort();
+    return readdirSync(join(root, folder), { withFileTypes: true })
+      .filter((e) => e.isFile())
+      .map((e) => e.name)
+      .sort();
   } catch {
     return [];
   }

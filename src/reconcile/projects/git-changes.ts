@@ -20,13 +20,26 @@ interface GitFailure {
 }
 
 /** Runs git; resolves with its stdout, or with why it failed. */
-function run(cwd: string, args: string[], maxBuffer = MAX_OUTPUT): Promise<{ ok: true; stdout: string } | ({ ok: false } & GitFailure)> {
+function run(
+  cwd: string,
+  args: string[],
+  maxBuffer = MAX_OUTPUT,
+): Promise<{ ok: true; stdout: string } | ({ ok: false } & GitFailure)> {
   return new Promise((done) => {
     execFile("git", args, { cwd, encoding: "utf8", maxBuffer }, (error, stdout, stderr) => {
       if (!error) return done({ ok: true, stdout });
       const e = error as NodeJS.ErrnoException & { code?: string | number };
-      if (e.code === "ENOENT") return done({ ok: false, message: "git is not installed (or not on PATH); --changed-since needs it." });
-      done({ ok: false, status: typeof e.code === "number" ? e.code : undefined, message: `git ${args[0]} failed: ${String(stderr || e.message).trim().split("\n")[0]}` });
+      if (e.code === "ENOENT")
+        return done({ ok: false, message: "git is not installed (or not on PATH); --changed-since needs it." });
+      done({
+        ok: false,
+        status: typeof e.code === "number" ? e.code : undefined,
+        message: `git ${args[0]} failed: ${
+          String(stderr || e.message)
+            .trim()
+            .split("\n")[0]
+        }`,
+      });
     });
   });
 }
@@ -57,7 +70,9 @@ export interface WorkTree {
 export async function workTree(cwd: string): Promise<WorkTree> {
   const files: string[] = [];
   const untracked: string[] = [];
-  for (const entry of nulList(await git(cwd, ["ls-files", "-z", "-t", "--full-name", "--cached", "--others", "--exclude-standard", "--", ":/"]))) {
+  for (const entry of nulList(
+    await git(cwd, ["ls-files", "-z", "-t", "--full-name", "--cached", "--others", "--exclude-standard", "--", ":/"]),
+  )) {
     const path = entry.slice(2);
     files.push(path);
     if (entry.startsWith("?")) untracked.push(path);
@@ -93,7 +108,9 @@ export async function changesSince(cwd: string, ref: string): Promise<Changes> {
     // An unknown reference, or no common ancestor (a shallow clone, unrelated histories).
     const commit = await run(cwd, ["rev-parse", "--verify", "--quiet", "--end-of-options", `${ref}^{commit}`]);
     if (!commit.ok) {
-      throw new GitError(`"${ref}" is not a commit of this repository (git rev-parse found none). Fetch it first (actions/checkout: fetch-depth: 0), or name a branch, tag or commit that exists.`);
+      throw new GitError(
+        `"${ref}" is not a commit of this repository (git rev-parse found none). Fetch it first (actions/checkout: fetch-depth: 0), or name a branch, tag or commit that exists.`,
+      );
     }
     base = commit.stdout.trim();
   }
@@ -108,7 +125,12 @@ export async function changesSince(cwd: string, ref: string): Promise<Changes> {
 }
 
 /** A file's text at a commit, or undefined when it is not there or longer than `maxBytes`. */
-export async function fileAt(root: string, commit: string, path: string, maxBytes: number): Promise<string | undefined> {
+export async function fileAt(
+  root: string,
+  commit: string,
+  path: string,
+  maxBytes: number,
+): Promise<string | undefined> {
   const r = await run(root, ["show", `${commit}:${path}`], maxBytes);
   return r.ok ? r.stdout : undefined;
 }

@@ -50,7 +50,10 @@ export async function projectsCommand(opts: ProjectsOptions): Promise<ProjectsRe
   ];
   // Loaded while git works (the YAML parser and the loader's readers): a large monorepo answers in
   // about the time of its slowest git process.
-  const [{ projectFolders, projectsReading, withNames }, { projectNameIn }] = await Promise.all([import("./find-projects.js"), import("./svc-names.js")]);
+  const [{ projectFolders, projectsReading, withNames }, { projectNameIn }] = await Promise.all([
+    import("./find-projects.js"),
+    import("./svc-names.js"),
+  ]);
   const answers = await Promise.allSettled(pending);
   const [rootAnswer, treeAnswer, mentioningAnswer, changesAnswer] = answers as [
     PromiseSettledResult<string | undefined>,
@@ -59,7 +62,8 @@ export async function projectsCommand(opts: ProjectsOptions): Promise<ProjectsRe
     PromiseSettledResult<Awaited<ReturnType<typeof changesSince>> | undefined>,
   ];
   const gitTop = rootAnswer.status === "fulfilled" ? rootAnswer.value : undefined;
-  if (gitTop === undefined && opts.changedSince !== undefined) throw new GitError(`--changed-since needs a git repository; ${dir} is not in one.`);
+  if (gitTop === undefined && opts.changedSince !== undefined)
+    throw new GitError(`--changed-since needs a git repository; ${dir} is not in one.`);
   const root = gitTop ?? dir;
   const scope = relativeTo(root, dir);
   if (gitTop !== undefined) for (const a of answers) if (a.status === "rejected") throw a.reason;
@@ -68,7 +72,9 @@ export async function projectsCommand(opts: ProjectsOptions): Promise<ProjectsRe
   const changes = changesAnswer.status === "fulfilled" ? changesAnswer.value : undefined;
 
   // New settings files git does not track yet may mention headers too.
-  const mayHaveHeaders = tree ? new Set([...mentioning, ...tree.untracked.filter((f) => f.endsWith(".yaml"))]) : undefined;
+  const mayHaveHeaders = tree
+    ? new Set([...mentioning, ...tree.untracked.filter((f) => f.endsWith(".yaml"))])
+    : undefined;
   const folders = projectFolders(root, scope, tree?.files);
   const found = projectsReading(root, folders, mayHaveHeaders);
   if (!changes || !tree) return result(root, await withNames(root, found), [], opts.targets);
@@ -79,7 +85,12 @@ export async function projectsCommand(opts: ProjectsOptions): Promise<ProjectsRe
   const before = await Promise.all(
     projectFolders(root, scope, changes.deleted)
       .filter((d) => !now.has(d))
-      .map(async (d) => ({ dir: d, project: projectNameIn(await fileAt(root, changes.base, d === "." ? SVC_FILE : `${d}/${SVC_FILE}`, YAML_LIMITS.fileBytes)) })),
+      .map(async (d) => ({
+        dir: d,
+        project: projectNameIn(
+          await fileAt(root, changes.base, d === "." ? SVC_FILE : `${d}/${SVC_FILE}`, YAML_LIMITS.fileBytes),
+        ),
+      })),
   );
   // svc.yaml is read for the affected projects only, unless a folder is gone: a project that moved
   // is told from a removed one by its name.
@@ -96,22 +107,44 @@ function relativeTo(root: string, abs: string): string {
   return rel === "" ? "." : rel;
 }
 
-function result(root: string, projects: (ProjectEntry & { because?: string })[], removed: RemovedProject[], targets: string[] | undefined): ProjectsResult {
-  return { root, projects, removed, matrix: matrixOf(projects, targets), errors: projects.flatMap((p) => (p.error ? [p.error] : [])) };
+function result(
+  root: string,
+  projects: (ProjectEntry & { because?: string })[],
+  removed: RemovedProject[],
+  targets: string[] | undefined,
+): ProjectsResult {
+  return {
+    root,
+    projects,
+    removed,
+    matrix: matrixOf(projects, targets),
+    errors: projects.flatMap((p) => (p.error ? [p.error] : [])),
+  };
 }
 
 /** The list for a terminal: one line per project (and why), then the removed ones. */
 export function projectsText(r: ProjectsResult, changedSince?: string): string {
   const lines: string[] = [];
-  const since = changedSince !== undefined ? ` affected by changes since ${changedSince}${r.base ? ` (merge base ${r.base.slice(0, 12)})` : ""}` : "";
-  lines.push(r.projects.length ? `${r.projects.length} project${r.projects.length === 1 ? "" : "s"}${since}:` : `No project${since}.`);
+  const since =
+    changedSince !== undefined
+      ? ` affected by changes since ${changedSince}${r.base ? ` (merge base ${r.base.slice(0, 12)})` : ""}`
+      : "";
+  lines.push(
+    r.projects.length
+      ? `${r.projects.length} project${r.projects.length === 1 ? "" : "s"}${since}:`
+      : `No project${since}.`,
+  );
   for (const p of r.projects) {
     const name = p.project ?? "(svc.yaml does not load)";
-    const why = p.because ? `  (${p.because.startsWith(`${p.dir}/`) || p.dir === "." ? "changed" : "reads"} ${p.because})` : "";
+    const why = p.because
+      ? `  (${p.because.startsWith(`${p.dir}/`) || p.dir === "." ? "changed" : "reads"} ${p.because})`
+      : "";
     lines.push(`  ${name}  ${p.dir}  targets: ${p.targets.join(", ") || "-"}${why}`);
   }
   if (r.removed.length) {
-    lines.push(`Removed since ${changedSince}: ${r.removed.length} project${r.removed.length === 1 ? "" : "s"} (its objects are not deleted by this command; destroy them from the old commit, or prune):`);
+    lines.push(
+      `Removed since ${changedSince}: ${r.removed.length} project${r.removed.length === 1 ? "" : "s"} (its objects are not deleted by this command; destroy them from the old commit, or prune):`,
+    );
     for (const p of r.removed) lines.push(`  ${p.project ?? "(unknown)"}  ${p.dir}`);
   }
   for (const e of r.errors) lines.push(`error: ${e}`);

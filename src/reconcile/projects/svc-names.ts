@@ -31,7 +31,16 @@ export async function readSvcNames(root: string, dir: string): Promise<SvcNames>
   let project: string | undefined;
   const targets = new Set([DEFAULT_TARGET]);
   if (src) {
-    const ctx: ReadContext = { src, diag, vars: new Resolver({ variables: undefined, env: {}, target: `target "${DEFAULT_TARGET}"`, allowVariables: false }) };
+    const ctx: ReadContext = {
+      src,
+      diag,
+      vars: new Resolver({
+        variables: undefined,
+        env: {},
+        target: `target "${DEFAULT_TARGET}"`,
+        allowVariables: false,
+      }),
+    };
     const top = rootReader(ctx, "any");
     project = top.string("project", { required: true, pattern: PATTERNS.project, expected: PROJECT_EXPECTED });
     if (top.has("targets")) {
@@ -52,9 +61,11 @@ export async function readSvcNames(root: string, dir: string): Promise<SvcNames>
 export function projectNameIn(text: string | undefined): string | undefined {
   if (text === undefined) return undefined;
   const parsed = parseBoundedYaml(text);
-  const project = parsed.ok && isMap(parsed.doc.contents) ? unaliasIn(parsed.aliases, parsed.doc.contents.get("project", true)) : undefined;
+  const project =
+    parsed.ok && isMap(parsed.doc.contents)
+      ? unaliasIn(parsed.aliases, parsed.doc.contents.get("project", true))
+      : undefined;
   return isScalar(project) && typeof project.value === "string" ? project.value : undefined;
 }
 
 const unaliasIn = (aliases: ReadonlyMap<Alias, Node>, node: unknown) => (isAlias(node) ? aliases.get(node) : node);
-

@@ -29,9 +29,27 @@ export const ACTION_WORDS: Record<ActionType, ActionWords> = {
 };
 
 /** The order actions are listed in summaries: what appears, what changes, what goes. */
-export const DISPLAY_ORDER: readonly ActionType[] = ["create", "adopt", "update", "rename", "replace", "delete", "share", "unshare", "rotate", "forget"];
+export const DISPLAY_ORDER: readonly ActionType[] = [
+  "create",
+  "adopt",
+  "update",
+  "rename",
+  "replace",
+  "delete",
+  "share",
+  "unshare",
+  "rotate",
+  "forget",
+];
 
 /** Words for an action given as a plain string (progress events); unknown actions are shown as given. */
 export function wordsFor(action: string): ActionWords {
-  return (ACTION_WORDS as Record<string, ActionWords | undefined>)[action] ?? { symbol: "?", past: action, ongoing: action, color: "yellow" };
+  return (
+    (ACTION_WORDS as Record<string, ActionWords | undefined>)[action] ?? {
+      symbol: "?",
+      past: action,
+      ongoing: action,
+      color: "yellow",
+    }
+  );
 }

@@ -61,7 +61,11 @@ export function groupKeyOf(o: Groupable): string {
  * `groupable` may return a text instead of `true`: only items with the same text share a group
  * (an apply report keeps what was done apart from what was skipped, and each reason apart).
  */
-export function groupBulk<T extends Groupable>(items: readonly T[], groupable: (t: T) => boolean | string, min = GROUP_MIN): Shown<T>[] {
+export function groupBulk<T extends Groupable>(
+  items: readonly T[],
+  groupable: (t: T) => boolean | string,
+  min = GROUP_MIN,
+): Shown<T>[] {
   const groups = new Map<string, T[]>();
   // Each item's key, made once (undefined when it is not groupable).
   const keys = items.map((t) => {
@@ -94,7 +98,8 @@ export function groupBulk<T extends Groupable>(items: readonly T[], groupable: (
 }
 
 /** How many objects the groups among `shown` hold. */
-export const groupedCount = (shown: readonly Shown<Groupable>[]): number => shown.reduce((n, s) => n + ("group" in s ? s.group.members.length : 0), 0);
+export const groupedCount = (shown: readonly Shown<Groupable>[]): number =>
+  shown.reduce((n, s) => n + ("group" in s ? s.group.members.length : 0), 0);
 
 /**
  * The objects of a group, without its action: `canvas.sales and its 100 UDFs (u00000 … u00099)`,
@@ -112,7 +117,9 @@ export function describeGroup(group: BulkGroup<Groupable>): string {
   const canvas = group.canvas ? oneLine(group.canvas) : "";
   // "on canvas.sales" after the count when the canvas itself is not in the group.
   const on = group.canvas && !own ? ` on ${canvas}` : "";
-  const parts = [...byKind].map(([kind, names]) => `${formatCount(names.length)} ${kindNoun(kind, names.length)}${on} (${range(names)})`);
+  const parts = [...byKind].map(
+    ([kind, names]) => `${formatCount(names.length)} ${kindNoun(kind, names.length)}${on} (${range(names)})`,
+  );
   if (own) return parts.length ? `${canvas} and its ${parts.join(", ")}` : canvas;
   return parts.join(", ");
 }

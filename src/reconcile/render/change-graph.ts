@@ -15,7 +15,18 @@
 import type { ActionType, DriftClass, DriftReport, Plan } from "../plan/plan-model";
 
 /** How a node is drawn. */
-export type NodeStyle = "create" | "update" | "replace" | "delete" | "cascade" | "broken" | "missing" | "orphaned" | "unmanaged" | "pending" | "context";
+export type NodeStyle =
+  | "create"
+  | "update"
+  | "replace"
+  | "delete"
+  | "cascade"
+  | "broken"
+  | "missing"
+  | "orphaned"
+  | "unmanaged"
+  | "pending"
+  | "context";
 
 /** One object of the graph, or a collapsed group of them (`count` > 1). */
 export interface GraphNode {
@@ -64,16 +75,33 @@ interface Entry {
 }
 
 const ACTION_STYLE: Record<ActionType, NodeStyle> = {
-  create: "create", share: "create", adopt: "create",
-  update: "update", rename: "update", rotate: "update",
+  create: "create",
+  share: "create",
+  adopt: "create",
+  update: "update",
+  rename: "update",
+  rotate: "update",
   replace: "replace",
-  delete: "delete", unshare: "delete",
+  delete: "delete",
+  unshare: "delete",
   // Forgotten: nothing changes on the platform; drawn as context, like an object the plan only refers to.
   forget: "context",
 };
 
 /** Drawing order: what changes most first. */
-const STYLE_ORDER: readonly NodeStyle[] = ["delete", "replace", "cascade", "broken", "create", "update", "missing", "orphaned", "pending", "unmanaged", "context"];
+const STYLE_ORDER: readonly NodeStyle[] = [
+  "delete",
+  "replace",
+  "cascade",
+  "broken",
+  "create",
+  "update",
+  "missing",
+  "orphaned",
+  "pending",
+  "unmanaged",
+  "context",
+];
 
 /** Fill and stroke of each style, and the words a collapsed group uses. */
 export const STYLES: Record<NodeStyle, { fill: string; stroke: string; dashed?: boolean; words: string }> = {
@@ -90,17 +118,31 @@ export const STYLES: Record<NodeStyle, { fill: string; stroke: string; dashed?: 
   context: { fill: "#f6f8fa", stroke: "#8c959f", words: "unchanged" },
 };
 
-const DRIFT_STYLE: Record<DriftClass, NodeStyle> = { changed: "update", missing: "missing", orphaned: "orphaned", unmanaged: "unmanaged", pending: "pending" };
+const DRIFT_STYLE: Record<DriftClass, NodeStyle> = {
+  changed: "update",
+  missing: "missing",
+  orphaned: "orphaned",
+  unmanaged: "unmanaged",
+  pending: "pending",
+};
 
 /** The graph of a plan: its actions, what its deletions take along, and the unchanged objects they refer to. */
 export function planGraph(plan: Plan, maxNodes = MAX_NODES): ChangeGraph {
   const entries: Entry[] = plan.actions.map((a) => ({
-    address: a.address, kind: a.kind, style: ACTION_STYLE[a.action], caption: a.action, references: a.references ?? [],
+    address: a.address,
+    kind: a.kind,
+    style: ACTION_STYLE[a.action],
+    caption: a.action,
+    references: a.references ?? [],
   }));
   for (const c of plan.cascade ?? []) {
     entries.push({
-      address: c.address, kind: c.kind, style: c.effect === "deleted" ? "cascade" : "broken",
-      caption: `${c.effect === "deleted" ? "deleted" : "broken"} with ${c.by}${c.managed ? "" : " (not managed)"}`, references: [], by: c.by,
+      address: c.address,
+      kind: c.kind,
+      style: c.effect === "deleted" ? "cascade" : "broken",
+      caption: `${c.effect === "deleted" ? "deleted" : "broken"} with ${c.by}${c.managed ? "" : " (not managed)"}`,
+      references: [],
+      by: c.by,
     });
   }
   return layout(entries, maxNodes);
@@ -108,7 +150,13 @@ export function planGraph(plan: Plan, maxNodes = MAX_NODES): ChangeGraph {
 
 /** The graph of a drift report: each drifted object by class, and the unchanged objects they refer to. */
 export function driftGraph(drift: DriftReport, maxNodes = MAX_NODES): ChangeGraph {
-  const entries: Entry[] = drift.items.map((i) => ({ address: i.address, kind: i.kind, style: DRIFT_STYLE[i.class], caption: i.class, references: i.references ?? [] }));
+  const entries: Entry[] = drift.items.map((i) => ({
+    address: i.address,
+    kind: i.kind,
+    style: DRIFT_STYLE[i.class],
+    caption: i.class,
+    references: i.references ?? [],
+  }));
   return layout(entries, maxNodes);
 }
 
@@ -121,11 +169,14 @@ function layout(changed: Entry[], maxNodes: number): ChangeGraph {
   for (const e of changed) if (!byAddress.has(e.address)) byAddress.set(e.address, e);
   for (const e of changed) {
     for (const r of [...e.references, ...(e.by ? [e.by] : [])]) {
-      if (!byAddress.has(r)) byAddress.set(r, { address: r, kind: prefixOf(r), style: "context", caption: "unchanged", references: [] });
+      if (!byAddress.has(r))
+        byAddress.set(r, { address: r, kind: prefixOf(r), style: "context", caption: "unchanged", references: [] });
     }
   }
   const rank = new Map(STYLE_ORDER.map((st, i) => [st, i] as const));
-  const entries = [...byAddress.values()].sort((a, b) => rank.get(a.style)! - rank.get(b.style)! || cmp(a.address, b.address));
+  const entries = [...byAddress.values()].sort(
+    (a, b) => rank.get(a.style)! - rank.get(b.style)! || cmp(a.address, b.address),
+  );
   return build(entries, groupsWithin(entries, maxNodes));
 }
 
@@ -145,14 +196,18 @@ function groupsWithin(entries: Entry[], maxNodes: number): Map<Entry, string> {
   const candidates = new Map<string, { members: Entry[]; fine: Set<string>; coarse: boolean }>();
   for (const e of entries) {
     const fine = fineKey(e);
-    for (const [key, coarse] of [[fine, false], [coarseKey(e), true]] as const) {
+    for (const [key, coarse] of [
+      [fine, false],
+      [coarseKey(e), true],
+    ] as const) {
       const c = candidates.get(key) ?? { members: [], fine: new Set<string>(), coarse };
       c.members.push(e);
       c.fine.add(fine);
       candidates.set(key, c);
     }
   }
-  const score = (c: { members: Entry[]; fine: Set<string>; coarse: boolean }) => (c.coarse ? c.fine.size : c.members.length) - 1;
+  const score = (c: { members: Entry[]; fine: Set<string>; coarse: boolean }) =>
+    (c.coarse ? c.fine.size : c.members.length) - 1;
   const order = [...candidates.entries()].filter(([, c]) => score(c) > 0);
   order.sort(([ka, a], [kb, b]) => score(b) - score(a) || Number(a.coarse) - Number(b.coarse) || cmp(ka, kb));
   let nodes = entries.length;
@@ -178,9 +233,16 @@ function build(entries: Entry[], groupOf: Map<Entry, string>): ChangeGraph {
   let n = 0;
   for (const [g, list] of members) {
     const first = list[0]!;
-    const node: GraphNode = list.length === 1
-      ? { id: `n${++n}`, style: first.style, title: first.address, caption: first.caption, count: 1 }
-      : { id: `n${++n}`, style: first.style, title: groupTitle(list), caption: `${list.length} ${STYLES[first.style].words}`, count: list.length };
+    const node: GraphNode =
+      list.length === 1
+        ? { id: `n${++n}`, style: first.style, title: first.address, caption: first.caption, count: 1 }
+        : {
+            id: `n${++n}`,
+            style: first.style,
+            title: groupTitle(list),
+            caption: `${list.length} ${STYLES[first.style].words}`,
+            count: list.length,
+          };
     nodeOfGroup.set(g, node);
   }
   const index = new Map(entries.map((e) => [e.address, e] as const));

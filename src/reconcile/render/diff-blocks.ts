@@ -22,7 +22,13 @@ export function diffLineStyle(line: string): DiffLineStyle {
 
 /** The lines of every diff in `fields`, in field order, each with its style. */
 export function diffLines(fields: readonly FieldChange[]): { line: string; style: DiffLineStyle }[] {
-  return fields.flatMap((f) => (f.diff && !f.secret ? cleanText(f.diff).split("\n").map((line) => ({ line, style: diffLineStyle(line) })) : []));
+  return fields.flatMap((f) =>
+    f.diff && !f.secret
+      ? cleanText(f.diff)
+          .split("\n")
+          .map((line) => ({ line, style: diffLineStyle(line) }))
+      : [],
+  );
 }
 
 /** The diffs in `fields` as fenced `diff` blocks, one per field; "" when there are none. */

@@ -21,24 +21,35 @@ export interface DriftMarkdownOptions {
   detailsLink?: string;
 }
 
-
 /** Renders a drift report as Markdown of at most `maxChars` characters. */
 export function renderDriftMarkdown(drift: DriftReport, opts: DriftMarkdownOptions = {}): string {
   const title = `### Drift report: ${code(oneLine(drift.project))} (${code(oneLine(drift.target))})\n\n`;
   const note = `The drift report was shortened to fit; the full report is in ${opts.detailsLink ?? "the job's artifacts"}.`;
-  if (drift.items.length === 0) return fitMarkdown({ title, head: "No drift.\n", sections: [], tail: "" }, opts.maxChars ?? DEFAULT_MAX_CHARS, note);
+  if (drift.items.length === 0)
+    return fitMarkdown(
+      { title, head: "No drift.\n", sections: [], tail: "" },
+      opts.maxChars ?? DEFAULT_MAX_CHARS,
+      note,
+    );
   const rows = DRIFT_CLASSES.map((c) => `| ${CLASS_TEXT[c].title} | ${formatCount(drift.counts[c] ?? 0)} |\n`).join("");
   const head = `| Drift | Count |\n| --- | ---: |\n${rows}\n`;
   const tail = `<sub>Drift fingerprint: ${code(oneLine(drift.fingerprint))}</sub>\n`;
   const figure = mermaidSection(driftGraph(drift), "#### What drifted, and what it refers to");
-  return fitMarkdown({ title, head, sections: sections(drift), tail, ...(figure ? { figure } : {}) }, opts.maxChars ?? DEFAULT_MAX_CHARS, note);
+  return fitMarkdown(
+    { title, head, sections: sections(drift), tail, ...(figure ? { figure } : {}) },
+    opts.maxChars ?? DEFAULT_MAX_CHARS,
+    note,
+  );
 }
 
 function sections(drift: DriftReport): FitSection[] {
   return DRIFT_CLASSES.map((c) => {
     const items = drift.items.filter((i) => i.class === c);
     const text = CLASS_TEXT[c];
-    return { heading: `#### ${text.title} (${formatCount(items.length)})\n\n${text.intro(code)}\n\n`, items: items.map(driftItem) };
+    return {
+      heading: `#### ${text.title} (${formatCount(items.length)})\n\n${text.intro(code)}\n\n`,
+      items: items.map(driftItem),
+    };
   });
 }
 
@@ -46,14 +57,18 @@ function driftItem(item: DriftItem): FitItem {
   const id = item.id ? ` (id ${code(oneLine(item.id))})` : "";
   const where = item.source ? ` (${code(`${oneLine(item.source.file)}:${item.source.line}`)})` : "";
   const what = CLASS_TEXT[item.class].each;
-  const fields = item.fields.length > 0 ? `${formatCount(item.fields.length)} field${item.fields.length === 1 ? "" : "s"} changed: ${item.fields.map((f) => markdownText(f.field)).join(", ")}` : "";
+  const fields =
+    item.fields.length > 0
+      ? `${formatCount(item.fields.length)} field${item.fields.length === 1 ? "" : "s"} changed: ${item.fields.map((f) => markdownText(f.field)).join(", ")}`
+      : "";
   const said = [what, fields].filter(Boolean).join("; ");
   const brief = `- ${code(oneLine(item.address))}${id}${said ? ` — ${said}` : ""}${where}\n`;
   if (item.fields.length === 0) return { brief, full: brief };
   const lines = item.fields.flatMap((f) => [describeFieldChange(f), ...(f.note ? [`  ! ${oneLine(f.note)}`] : [])]);
   const summary = `<code>${htmlText(item.address)}</code>${htmlText(item.id ? ` (id ${item.id})` : "")}${item.source ? ` at <code>${htmlText(`${item.source.file}:${item.source.line}`)}</code>` : ""}`;
   const settle = settleText(item);
-  const details = (diffs: string) => `\n<details><summary>${summary}</summary>\n\n${fence(lines.join("\n"))}\n${diffs ? `${diffs}\n` : ""}${settle}</details>\n\n`;
+  const details = (diffs: string) =>
+    `\n<details><summary>${summary}</summary>\n\n${fence(lines.join("\n"))}\n${diffs ? `${diffs}\n` : ""}${settle}</details>\n\n`;
   return { brief, full: details(diffMarkdown(item.fields)), withoutDiffs: details("") };
 }
 

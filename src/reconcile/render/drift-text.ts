@@ -46,7 +46,9 @@ export function renderDriftText(drift: DriftReport, opts: DriftTextOptions = {})
   const paint = painter(opts.color);
   const where = `${oneLine(drift.project)} (${oneLine(drift.target)})`;
   if (drift.items.length === 0) return `No drift. ${where} matches the repository.\n`;
-  const counts = DRIFT_CLASSES.filter((c) => (drift.counts[c] ?? 0) > 0).map((c) => `${formatCount(drift.counts[c])} ${c}`);
+  const counts = DRIFT_CLASSES.filter((c) => (drift.counts[c] ?? 0) > 0).map(
+    (c) => `${formatCount(drift.counts[c])} ${c}`,
+  );
   const out = [paint("bold", `Drift in ${where}: ${counts.join(", ")}.`), ""];
   for (const c of DRIFT_CLASSES) {
     const items = drift.items.filter((i) => i.class === c);
@@ -65,17 +67,24 @@ function itemLines(item: DriftItem, paint: Paint): string[] {
   const id = item.id ? ` (id ${oneLine(item.id)})` : "";
   const at = item.source ? ` at ${oneLine(item.source.file)}:${item.source.line}` : "";
   const what = DRIFT_CLASS_WORDS[item.class].each;
-  const lines = [`  ${paint(marker.style, marker.symbol)} ${oneLine(item.address)}${id}${what ? ` — ${what}` : ""}${at}`];
+  const lines = [
+    `  ${paint(marker.style, marker.symbol)} ${oneLine(item.address)}${id}${what ? ` — ${what}` : ""}${at}`,
+  ];
   for (const f of item.fields) {
     lines.push(DETAIL_INDENT + describeFieldChange(f));
     if (f.note) lines.push(DETAIL_INDENT + paint("yellow", `  ! ${oneLine(f.note)}`));
   }
-  for (const d of diffLines(item.fields)) lines.push(DETAIL_INDENT + (DIFF_COLORS[d.style] ? paint(DIFF_COLORS[d.style]!, d.line) : d.line));
+  for (const d of diffLines(item.fields))
+    lines.push(DETAIL_INDENT + (DIFF_COLORS[d.style] ? paint(DIFF_COLORS[d.style]!, d.line) : d.line));
   const c = item.commands;
   if (c) {
     lines.push(`${DETAIL_INDENT}To put the repository's version back on the platform: ${oneLine(c.restore)}`);
-    if (c.keep) lines.push(`${DETAIL_INDENT}To keep the change made on the platform instead: ${oneLine(c.keep)} (it writes only the fields that drifted), then review and commit the files it changes.`);
-    else if (c.keepUnavailable) lines.push(`${DETAIL_INDENT}No command keeps the change made on the platform: ${oneLine(c.keepUnavailable)}.`);
+    if (c.keep)
+      lines.push(
+        `${DETAIL_INDENT}To keep the change made on the platform instead: ${oneLine(c.keep)} (it writes only the fields that drifted), then review and commit the files it changes.`,
+      );
+    else if (c.keepUnavailable)
+      lines.push(`${DETAIL_INDENT}No command keeps the change made on the platform: ${oneLine(c.keepUnavailable)}.`);
   }
   return lines;
 }

@@ -13,13 +13,30 @@ export interface DriftClassWords {
 }
 
 export const DRIFT_CLASS_WORDS: Record<DriftClass, DriftClassWords> = {
-  changed: { title: "Changed", intro: () => "Managed objects that differ from the repository (platform value → repository value).", each: "" },
-  missing: { title: "Missing", intro: () => "In the inventory, gone from the platform.", each: "deleted on the platform out of band" },
+  changed: {
+    title: "Changed",
+    intro: () => "Managed objects that differ from the repository (platform value → repository value).",
+    each: "",
+  },
+  missing: {
+    title: "Missing",
+    intro: () => "In the inventory, gone from the platform.",
+    each: "deleted on the platform out of band",
+  },
   orphaned: {
     title: "Orphaned",
-    intro: (q) => `In the inventory, no longer in the repository, still on the platform: ${q("svc-iac apply --prune")} deletes them; to keep one, add it back to the repository.`,
+    intro: (q) =>
+      `In the inventory, no longer in the repository, still on the platform: ${q("svc-iac apply --prune")} deletes them; to keep one, add it back to the repository.`,
     each: "removed from the repository, still on the platform",
   },
-  unmanaged: { title: "Unmanaged", intro: () => "On the platform where this project manages objects, but not in the repository or the inventory.", each: "exists on the platform, declared nowhere" },
-  pending: { title: "Pending", intro: () => "In the repository, not yet on the platform.", each: "declared, never applied" },
+  unmanaged: {
+    title: "Unmanaged",
+    intro: () => "On the platform where this project manages objects, but not in the repository or the inventory.",
+    each: "exists on the platform, declared nowhere",
+  },
+  pending: {
+    title: "Pending",
+    intro: () => "In the repository, not yet on the platform.",
+    each: "declared, never applied",
+  },
 };

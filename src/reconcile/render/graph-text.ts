@@ -25,7 +25,9 @@ export function mermaidText(s: string): string {
 
 /** `s` inside a DOT quoted string: one line, no control characters, `"` and `\` escaped. */
 export function dotText(s: string): string {
-  return shortTitle(oneLine(s)).replace(/[\u0000-\u001f\u007f-\u009f\u2028\u2029]/g, "").replace(/[\\"]/g, (c) => `\\${c}`);
+  return shortTitle(oneLine(s))
+    .replace(/[\u0000-\u001f\u007f-\u009f\u2028\u2029]/g, "")
+    .replace(/[\\"]/g, (c) => `\\${c}`);
 }
 
 const usedStyles = (g: ChangeGraph): NodeStyle[] => [...new Set(g.nodes.map((n) => n.style))];
@@ -37,11 +39,19 @@ const usedStyles = (g: ChangeGraph): NodeStyle[] => [...new Set(g.nodes.map((n) 
 export function toMermaid(g: ChangeGraph): string {
   const lines = ["flowchart LR"];
   for (const n of g.nodes) lines.push(`  ${n.id}["${mermaidText(n.title)}<br/>${mermaidText(n.caption)}"]`);
-  for (const e of g.edges) lines.push(e.type === "ref" ? `  ${e.from} --> ${e.to}` : `  ${e.from} -. taken by .-> ${e.to}`);
+  for (const e of g.edges)
+    lines.push(e.type === "ref" ? `  ${e.from} --> ${e.to}` : `  ${e.from} -. taken by .-> ${e.to}`);
   for (const s of usedStyles(g)) {
     const st = STYLES[s];
-    lines.push(`  classDef ${s} fill:${st.fill},stroke:${st.stroke},color:#1f2328${st.dashed ? ",stroke-dasharray:5 3" : ""}`);
-    lines.push(`  class ${g.nodes.filter((n) => n.style === s).map((n) => n.id).join(",")} ${s}`);
+    lines.push(
+      `  classDef ${s} fill:${st.fill},stroke:${st.stroke},color:#1f2328${st.dashed ? ",stroke-dasharray:5 3" : ""}`,
+    );
+    lines.push(
+      `  class ${g.nodes
+        .filter((n) => n.style === s)
+        .map((n) => n.id)
+        .join(",")} ${s}`,
+    );
   }
   return `${lines.join("\n")}\n`;
 }
@@ -54,14 +64,19 @@ export function toDot(g: ChangeGraph): string {
   };
   const lines = ["digraph plan {", "  rankdir=LR;", '  node [shape=box, fontname="Helvetica"];'];
   for (const n of g.nodes) lines.push(node(n));
-  for (const e of g.edges) lines.push(e.type === "ref" ? `  ${e.from} -> ${e.to};` : `  ${e.from} -> ${e.to} [style=dashed, label="taken by"];`);
+  for (const e of g.edges)
+    lines.push(
+      e.type === "ref" ? `  ${e.from} -> ${e.to};` : `  ${e.from} -> ${e.to} [style=dashed, label="taken by"];`,
+    );
   lines.push("}");
   return `${lines.join("\n")}\n`;
 }
 
 /** A sentence under the diagram when groups were collapsed: how many objects the groups hold. */
 export function collapsedNote(g: ChangeGraph): string {
-  return g.collapsed > 0 ? `${formatCount(g.collapsed)} of ${formatCount(g.objects)} objects are drawn in groups, with their count.` : "";
+  return g.collapsed > 0
+    ? `${formatCount(g.collapsed)} of ${formatCount(g.objects)} objects are drawn in groups, with their count.`
+    : "";
 }
 
 /**

@@ -34,7 +34,9 @@ export function renderImportText(r: ImportReport): string {
 export function renderKeepText(r: KeepReport): string {
   const lines: string[] = [];
   if (r.kept.length) {
-    lines.push(`${r.dryRun ? "Would keep" : "Kept"} the platform's version of (project ${r.project}, target ${r.target}):`);
+    lines.push(
+      `${r.dryRun ? "Would keep" : "Kept"} the platform's version of (project ${r.project}, target ${r.target}):`,
+    );
     for (const k of r.kept) lines.push(`  ${k.address}: ${k.fields.join(", ")}`);
     lines.push("", r.dryRun ? "Would write:" : "Files:");
     for (const f of r.files) lines.push(`  ${WORD[f.status].padEnd(9)} ${f.path}`);
@@ -42,8 +44,14 @@ export function renderKeepText(r: KeepReport): string {
   }
   if (r.unchanged.length) {
     if (lines.length) lines.push("");
-    lines.push(`Nothing to keep for ${r.unchanged.join(", ")}: ${r.unchanged.length === 1 ? "it matches" : "they match"} the platform.`);
+    lines.push(
+      `Nothing to keep for ${r.unchanged.join(", ")}: ${r.unchanged.length === 1 ? "it matches" : "they match"} the platform.`,
+    );
   }
-  if (r.kept.length && !r.dryRun) lines.push("", "No other file was changed. Review and commit these; the next plan shows no change for these objects.");
+  if (r.kept.length && !r.dryRun)
+    lines.push(
+      "",
+      "No other file was changed. Review and commit these; the next plan shows no change for these objects.",
+    );
   return `${lines.join("\n")}\n`;
 }

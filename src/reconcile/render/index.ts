@@ -15,4 +15,12 @@ export { actionDetailLines, planSummaryLine, renderPlanText, type PlanTextOption
 export { progressDisplay } from "./progress";
 export { renderApplyReportText, resultLine } from "./report-text";
 export { DIFF_MAX_LINES, withTextDiffs } from "./text-diff";
-export { cleanText, describeFieldChange, formatFingerprint, formatValue, isShownFingerprint, lineChangeCounts, sortKeysDeep } from "./values";
+export {
+  cleanText,
+  describeFieldChange,
+  formatFingerprint,
+  formatValue,
+  isShownFingerprint,
+  lineChangeCounts,
+  sortKeysDeep,
+} from "./values";

@@ -24,7 +24,8 @@ function withoutSecretValues(value: unknown): unknown {
   for (const [key, v] of Object.entries(record)) {
     if (record.secret === true && (key === "from" || key === "to" || key === "diff")) continue;
     // Only fingerprints under the project's key leave the process (a key-less one can be tested against guesses).
-    if (record.secret === true && (key === "fromFingerprint" || key === "toFingerprint") && !isShownFingerprint(v)) continue;
+    if (record.secret === true && (key === "fromFingerprint" || key === "toFingerprint") && !isShownFingerprint(v))
+      continue;
     out[key] = withoutSecretValues(v);
   }
   return out;
@@ -35,7 +36,13 @@ function withoutSecretValues(value: unknown): unknown {
  * repository's errors (`file`, `line`, `column`, `path`, `message`; secrets already scrubbed) and
  * why it stopped, so `--json` always prints one document a script can read.
  */
-export function failureJson(errors: readonly LoadError[], message: string | undefined, extra: Record<string, unknown> = {}): string {
-  const why = message ?? `${errors.length} error${errors.length === 1 ? "" : "s"} in the repository; nothing was sent to the platform.`;
+export function failureJson(
+  errors: readonly LoadError[],
+  message: string | undefined,
+  extra: Record<string, unknown> = {},
+): string {
+  const why =
+    message ??
+    `${errors.length} error${errors.length === 1 ? "" : "s"} in the repository; nothing was sent to the platform.`;
   return JSON.stringify(sortKeysDeep({ ...extra, errors, message: why }), null, 2) + "\n";
 }

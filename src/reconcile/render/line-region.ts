@@ -11,7 +11,10 @@ export function splitLines(s: string, lineBreak: string | RegExp = "\n"): string
  * Where `a` and `b` differ: `a[start..endA)` was replaced by `b[start..endB)`, the lines before
  * `start` and from `endA` / `endB` on being the same in both.
  */
-export function changedRegion(a: readonly string[], b: readonly string[]): { start: number; endA: number; endB: number } {
+export function changedRegion(
+  a: readonly string[],
+  b: readonly string[],
+): { start: number; endA: number; endB: number } {
   let start = 0;
   while (start < a.length && start < b.length && a[start] === b[start]) start++;
   let endA = a.length;

@@ -48,7 +48,12 @@ export function markdownText(s: string): string {
  */
 export function htmlText(s: string): string {
   // Broken first: the entities written next hold `#` and digits.
-  return breakAutolinks(oneLine(s)).replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;").replace(/"/g, "&quot;").replace(/\|/g, "&#124;");
+  return breakAutolinks(oneLine(s))
+    .replace(/&/g, "&amp;")
+    .replace(/</g, "&lt;")
+    .replace(/>/g, "&gt;")
+    .replace(/"/g, "&quot;")
+    .replace(/\|/g, "&#124;");
 }
 
 /**

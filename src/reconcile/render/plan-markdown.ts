@@ -26,21 +26,29 @@ export function renderPlanMarkdown(plan: Plan, opts: PlanMarkdownOptions = {}): 
   const note = `The plan was shortened to fit; the full plan is in ${opts.detailsLink ?? "the job's artifacts"}.`;
   const title = `### Plan for ${code(oneLine(plan.project))} (${code(oneLine(plan.target))})\n\n`;
   const figure = mermaidSection(planGraph(plan), "#### What changes, and what it refers to");
-  return fitMarkdown({ title, head: head(plan), sections: sections(plan), tail: "", ...(figure ? { figure } : {}) }, opts.maxChars ?? DEFAULT_MAX_CHARS, note);
+  return fitMarkdown(
+    { title, head: head(plan), sections: sections(plan), tail: "", ...(figure ? { figure } : {}) },
+    opts.maxChars ?? DEFAULT_MAX_CHARS,
+    note,
+  );
 }
 
 function head(plan: Plan): string {
   const rows = DISPLAY_ORDER.filter((t) => (plan.summary[t] ?? 0) > 0).map(
     (t) => `| ${ACTION_WORDS[t].symbol} ${t} | ${formatCount(plan.summary[t])} |\n`,
   );
-  let out = rows.length === 0 ? `${planSummaryLine(plan)}\n\n` : `| Action | Count |\n| --- | ---: |\n${rows.join("")}\n${planSummaryLine(plan)}\n\n`;
+  let out =
+    rows.length === 0
+      ? `${planSummaryLine(plan)}\n\n`
+      : `| Action | Count |\n| --- | ---: |\n${rows.join("")}\n${planSummaryLine(plan)}\n\n`;
   const partial = partialSentence(plan, (p) => code(p));
   if (partial) out += `> [!WARNING]\n> ${partial}\n\n`;
   const aside: string[] = [];
   if (plan.orphans.length > 0) aside.push(`${formatCount(plan.orphans.length)} kept because prune is off`);
   if (plan.unmanaged.length > 0) aside.push(`${formatCount(plan.unmanaged.length)} not managed by this project`);
   if (aside.length > 0) out += `Also: ${aside.join("; ")}.\n\n`;
-  for (const b of plan.blocks) out += `> [!CAUTION]\n> **Apply will stop:** ${markdownText(b.message)} (${code(b.rule)})\n\n`;
+  for (const b of plan.blocks)
+    out += `> [!CAUTION]\n> **Apply will stop:** ${markdownText(b.message)} (${code(b.rule)})\n\n`;
   return out;
 }
 
@@ -53,12 +61,22 @@ function sections(plan: Plan): FitSection[] {
   }
   const out: FitSection[] = DISPLAY_ORDER.filter((t) => byType.has(t)).map((t) => {
     const actions = byType.get(t) ?? [];
-    return { heading: `#### ${ACTION_WORDS[t].symbol} ${t} (${formatCount(actions.length)})\n\n`, items: actions.map(actionItem) };
+    return {
+      heading: `#### ${ACTION_WORDS[t].symbol} ${t} (${formatCount(actions.length)})\n\n`,
+      items: actions.map(actionItem),
+    };
   });
   const plain = (s: string): FitItem => ({ brief: `- ${s}\n`, full: `- ${s}\n` });
-  const withId = (o: { address: string; id: string }) => plain(`${code(oneLine(o.address))} (id ${code(oneLine(o.id))})`);
-  out.push({ heading: "#### Kept, prune is off\n\nRun with `--prune` to delete these.\n\n", items: plan.orphans.map(withId) });
-  out.push({ heading: "#### Not managed by this project\n\nLeft alone: declared nowhere and not in the inventory.\n\n", items: plan.unmanaged.map(withId) });
+  const withId = (o: { address: string; id: string }) =>
+    plain(`${code(oneLine(o.address))} (id ${code(oneLine(o.id))})`);
+  out.push({
+    heading: "#### Kept, prune is off\n\nRun with `--prune` to delete these.\n\n",
+    items: plan.orphans.map(withId),
+  });
+  out.push({
+    heading: "#### Not managed by this project\n\nLeft alone: declared nowhere and not in the inventory.\n\n",
+    items: plan.unmanaged.map(withId),
+  });
   out.push({ heading: "#### Warnings\n\n", items: plan.warnings.map((w) => plain(markdownText(w))) });
   return out;
 }
@@ -67,7 +85,10 @@ function actionItem(a: PlannedAction): FitItem {
   const id = a.id ? ` (id ${oneLine(a.id)})` : "";
   const idCode = a.id ? ` (id ${code(oneLine(a.id))})` : "";
   const creates = a.action === "create" || a.action === "share";
-  const changes = a.fields.length > 0 ? ` — ${formatCount(a.fields.length)} ${creates ? "field" : "field change"}${a.fields.length === 1 ? "" : "s"}` : "";
+  const changes =
+    a.fields.length > 0
+      ? ` — ${formatCount(a.fields.length)} ${creates ? "field" : "field change"}${a.fields.length === 1 ? "" : "s"}`
+      : "";
   const moved = a.movedFrom ? `${code(oneLine(a.movedFrom))} → ` : "";
   const brief = `- ${moved}${code(oneLine(a.address))}${idCode}${changes}\n`;
   const lines = actionDetailLines(a);
@@ -75,6 +96,7 @@ function actionItem(a: PlannedAction): FitItem {
   const where = a.source ? `Declared at ${code(`${oneLine(a.source.file)}:${a.source.line}`)}.\n\n` : "";
   const movedHtml = a.movedFrom ? `<code>${htmlText(a.movedFrom)}</code> → ` : "";
   const summary = `${movedHtml}<code>${htmlText(a.address)}</code>${htmlText(id)}${changes}`;
-  const details = (diffs: string) => `\n<details><summary>${summary}</summary>\n\n${where}${fence(lines.join("\n"))}\n${diffs ? `${diffs}\n` : ""}</details>\n\n`;
+  const details = (diffs: string) =>
+    `\n<details><summary>${summary}</summary>\n\n${where}${fence(lines.join("\n"))}\n${diffs ? `${diffs}\n` : ""}</details>\n\n`;
   return { brief, full: details(diffMarkdown(a.fields)), withoutDiffs: details("") };
 }

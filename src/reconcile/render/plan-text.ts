@@ -23,7 +23,6 @@ export interface PlanTextOptions {
   bulk?: { actions: readonly ActionType[]; hint: string };
 }
 
-
 /** Indentation of the lines beneath an action line. */
 const DETAIL_INDENT = "      ";
 
@@ -37,7 +36,11 @@ export function actionDetailLines(a: PlannedAction): string[] {
   // A create lists what it makes; any other action, what changes.
   const creates = a.action === "create" || a.action === "share";
   for (const f of a.fields) {
-    lines.push(creates && f.from === undefined && f.fromFingerprint === undefined ? describeCreatedField(f) : describeFieldChange(f));
+    lines.push(
+      creates && f.from === undefined && f.fromFingerprint === undefined
+        ? describeCreatedField(f)
+        : describeFieldChange(f),
+    );
     if (f.note) lines.push(`  ! ${oneLine(f.note)}`);
   }
   for (const note of a.notes) lines.push(`! ${oneLine(note)}`);
@@ -71,11 +74,15 @@ export function partialSentence(plan: Plan, quote: (s: string) => string = (s) =
 
 /** `Plan: 2 to create, 1 to update.` or the no-changes sentence. */
 export function planSummaryLine(plan: Plan): string {
-  const parts = DISPLAY_ORDER.filter((t) => (plan.summary[t] ?? 0) > 0).map((t) => `${formatCount(plan.summary[t])} to ${t}`);
+  const parts = DISPLAY_ORDER.filter((t) => (plan.summary[t] ?? 0) > 0).map(
+    (t) => `${formatCount(plan.summary[t])} to ${t}`,
+  );
   if (parts.length) return `Plan: ${parts.join(", ")}.`;
   // Objects kept while prune is off differ from the repository: "matches" would not be true.
   const kept = plan.orphans.length;
-  return kept ? `No changes. ${formatCount(kept)} ${kept > 1 ? "objects that left the repository are" : "object that left the repository is"} kept on the platform (prune is off).` : "No changes. The platform matches the repository.";
+  return kept
+    ? `No changes. ${formatCount(kept)} ${kept > 1 ? "objects that left the repository are" : "object that left the repository is"} kept on the platform (prune is off).`
+    : "No changes. The platform matches the repository.";
 }
 
 /**
@@ -106,7 +113,10 @@ export function renderPlanText(plan: Plan, opts: PlanTextOptions = {}): string {
   if (partial) out.push(paint("yellow", partial), "");
 
   const bulk = opts.bulk;
-  const shown = groupBulk(plan.actions, (a) => !!bulk?.actions.includes(a.action) && !a.reason && !a.notes.length && !a.movedFrom);
+  const shown = groupBulk(
+    plan.actions,
+    (a) => !!bulk?.actions.includes(a.action) && !a.reason && !a.notes.length && !a.movedFrom,
+  );
   for (const s of shown) {
     if ("group" in s) {
       out.push(groupLine(s.group, paint));
@@ -115,7 +125,8 @@ export function renderPlanText(plan: Plan, opts: PlanTextOptions = {}): string {
     const a = s.one;
     out.push(actionLine(a, paint));
     for (const line of actionDetailLines(a)) out.push(DETAIL_INDENT + paintDetail(line, paint));
-    for (const d of diffLines(a.fields)) out.push(DETAIL_INDENT + (DIFF_COLORS[d.style] ? paint(DIFF_COLORS[d.style]!, d.line) : d.line));
+    for (const d of diffLines(a.fields))
+      out.push(DETAIL_INDENT + (DIFF_COLORS[d.style] ? paint(DIFF_COLORS[d.style]!, d.line) : d.line));
   }
   if (plan.actions.length > 0) out.push("");
   const grouped = groupedCount(shown);
@@ -123,8 +134,14 @@ export function renderPlanText(plan: Plan, opts: PlanTextOptions = {}): string {
 
   out.push(...section("Kept, prune is off — run with --prune to delete:", capped(plan.orphans.map(withId))));
   out.push(...section("Not managed by this project (left alone):", plan.unmanaged.map(withId)));
-  out.push(...section("Warnings:", plan.warnings.map((w) => paint("yellow", `! ${oneLine(w)}`))));
-  for (const b of plan.blocks) out.push(paint("red", `${opts.command ?? "Apply"} will stop: ${oneLine(b.message)} [${oneLine(b.rule)}]`));
+  out.push(
+    ...section(
+      "Warnings:",
+      plan.warnings.map((w) => paint("yellow", `! ${oneLine(w)}`)),
+    ),
+  );
+  for (const b of plan.blocks)
+    out.push(paint("red", `${opts.command ?? "Apply"} will stop: ${oneLine(b.message)} [${oneLine(b.rule)}]`));
   if (plan.blocks.length > 0) out.push("");
 
   out.push(paint("bold", planSummaryLine(plan)));
@@ -146,7 +163,10 @@ const KEPT_SHOWN = 20;
 
 function capped(items: string[]): string[] {
   if (items.length <= KEPT_SHOWN) return items;
-  return [...items.slice(0, KEPT_SHOWN), `… and ${formatCount(items.length - KEPT_SHOWN)} more (svc-iac plan --json lists every one)`];
+  return [
+    ...items.slice(0, KEPT_SHOWN),
+    `… and ${formatCount(items.length - KEPT_SHOWN)} more (svc-iac plan --json lists every one)`,
+  ];
 }
 
 function section(title: string, items: string[]): string[] {

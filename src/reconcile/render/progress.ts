@@ -13,7 +13,12 @@ import { canvasOf, kindNoun } from "./bulk-groups";
 import { displayWidth, headToWidth, middleEllipsis } from "./display-width";
 import { formatCount, oneLine } from "./values";
 
-type ProgressStream = NodeJS.WritableStream & { isTTY?: boolean; columns?: number; on?: (event: "resize", listener: () => void) => unknown; off?: (event: "resize", listener: () => void) => unknown };
+type ProgressStream = NodeJS.WritableStream & {
+  isTTY?: boolean;
+  columns?: number;
+  on?: (event: "resize", listener: () => void) => unknown;
+  off?: (event: "resize", listener: () => void) => unknown;
+};
 
 export interface ProgressOptions {
   /** Outside a terminal, one line per finished action. @default false */
@@ -127,7 +132,12 @@ function summaryDisplay(stream: ProgressStream, planOf: () => Plan | undefined):
     stream.write(text);
     lastWrite = Date.now();
   };
-  const said = (g: Group) => [`${formatCount(g.done)} done`, ...(g.failed ? [`${formatCount(g.failed)} failed`] : []), ...(g.skipped ? [`${formatCount(g.skipped)} skipped`] : [])].join(", ");
+  const said = (g: Group) =>
+    [
+      `${formatCount(g.done)} done`,
+      ...(g.failed ? [`${formatCount(g.failed)} failed`] : []),
+      ...(g.skipped ? [`${formatCount(g.skipped)} skipped`] : []),
+    ].join(", ");
   const report = (g: Group) => write(`${counter(finished, total)} ${g.label}: ${said(g)}\n`);
   const firstSkip = firstSkipOf();
 
@@ -187,7 +197,13 @@ function terminalDisplay(stream: ProgressStream, intervalMs: number): (e: Progre
     let latest: { address: string; action: string } | undefined;
     for (const a of inFlight.values()) latest = a;
     if (!latest) return counter(finished, total);
-    return fitStatus(counter(finished, total), wordsFor(latest.action).ongoing, oneLine(latest.address), inFlight.size - 1, width());
+    return fitStatus(
+      counter(finished, total),
+      wordsFor(latest.action).ongoing,
+      oneLine(latest.address),
+      inFlight.size - 1,
+      width(),
+    );
   };
   const key = (e: { address: string; action: string }) => `${e.address}\0${e.action}`;
   const done = () => finished >= total && total > 0 && inFlight.size === 0;

@@ -21,7 +21,9 @@ export function renderApplyReportText(report: ApplyReport, opts: ApplyReportText
   const command = opts.command ?? "Apply";
   const lines = opts.bulk ? groupedLines(report, opts.bulk) : report.results.map(resultLine);
   for (const p of report.published) {
-    lines.push(`token of ${oneLine(p.address)} written to ${p.to.length > 0 ? p.to.map(oneLine).join(", ") : "nowhere"}`);
+    lines.push(
+      `token of ${oneLine(p.address)} written to ${p.to.length > 0 ? p.to.map(oneLine).join(", ") : "nowhere"}`,
+    );
   }
   const { done, failed, skipped } = report.counts;
   lines.push(`${command} ${report.ok ? "complete" : "failed"}: ${done} done, ${failed} failed, ${skipped} skipped.`);
@@ -44,7 +46,9 @@ function groupedLines(report: ApplyReport, bulk: NonNullable<ApplyReportTextOpti
   const references = new Map((bulk.plan?.actions ?? []).map((a) => [`${a.action}\0${a.address}`, a.references]));
   const results = report.results.map((r) => ({ ...r, references: references.get(`${r.action}\0${r.address}`) }));
   // Steps skipped for one reason (an interrupt, a lost lock, a failed canvas) are one line too; failures keep theirs.
-  const shown = groupBulk(results, (r) => (r.status === "done" ? "done" : r.status === "skipped" ? `skipped\0${r.message ?? ""}` : false));
+  const shown = groupBulk(results, (r) =>
+    r.status === "done" ? "done" : r.status === "skipped" ? `skipped\0${r.message ?? ""}` : false,
+  );
   const lines = shown.map((s) => ("group" in s ? groupLine(s.group) : resultLine(s.one)));
   const grouped = groupedCount(shown);
   if (grouped > 0) lines.push(`(${formatCount(grouped)} objects shown in groups; ${bulk.hint}.)`);

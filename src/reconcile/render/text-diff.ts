@@ -62,7 +62,11 @@ const sameIgnoringLineEndings = (a: string, b: string) => a.replace(/\r\n/g, "\n
 export function unifiedDiffLines(field: string, from: string, to: string): string[] {
   if (sameIgnoringLineEndings(from, to)) return [];
   const names = [`${field} (platform)`, `${field} (repository)`] as const;
-  const patch = structuredPatch(names[0], names[1], from, to, undefined, undefined, { context: CONTEXT, maxEditLength: MAX_EDIT_LENGTH }) ?? blockPatch(names, from, to);
+  const patch =
+    structuredPatch(names[0], names[1], from, to, undefined, undefined, {
+      context: CONTEXT,
+      maxEditLength: MAX_EDIT_LENGTH,
+    }) ?? blockPatch(names, from, to);
   const lines = formatPatch(patch, FILE_HEADERS_ONLY).split("\n");
   if (lines[lines.length - 1] === "") lines.pop();
   return lines.map((l) => (l.length > DIFF_MAX_LINE_CHARS ? `${l.slice(0, DIFF_MAX_LINE_CHARS)}…` : l));
@@ -91,7 +95,11 @@ function blockPatch(names: readonly [string, string], from: string, to: string):
  * together: past the bound, a diff ends with `… N more lines; see …`, and a field with no room
  * left gets that note alone.
  */
-export function withTextDiffs(fields: FieldChange[], forms: Readonly<Record<string, TextForm>> | undefined, maxLines = DIFF_MAX_LINES): FieldChange[] {
+export function withTextDiffs(
+  fields: FieldChange[],
+  forms: Readonly<Record<string, TextForm>> | undefined,
+  maxLines = DIFF_MAX_LINES,
+): FieldChange[] {
   let room = maxLines;
   return fields.map((c) => {
     const form = formOf(c, forms);

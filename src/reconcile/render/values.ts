@@ -107,9 +107,13 @@ function describeSecret(c: FieldChange): string {
   const hasTo = c.toFingerprint !== undefined;
   // Without a key, a fingerprint could be tested against guesses: then the change is told, not shown.
   const shown = (!hasFrom || isShownFingerprint(c.fromFingerprint)) && (!hasTo || isShownFingerprint(c.toFingerprint));
-  if (hasFrom && hasTo) return shown ? `(secret changed, ${formatFingerprint(c.fromFingerprint)} → ${formatFingerprint(c.toFingerprint)})` : "(sensitive value changed)";
+  if (hasFrom && hasTo)
+    return shown
+      ? `(secret changed, ${formatFingerprint(c.fromFingerprint)} → ${formatFingerprint(c.toFingerprint)})`
+      : "(sensitive value changed)";
   if (hasTo) return shown ? `(secret set, ${formatFingerprint(c.toFingerprint)})` : "(sensitive value set)";
-  if (hasFrom) return shown ? `(secret removed, was ${formatFingerprint(c.fromFingerprint)})` : "(sensitive value removed)";
+  if (hasFrom)
+    return shown ? `(secret removed, was ${formatFingerprint(c.fromFingerprint)})` : "(sensitive value removed)";
   return "(secret changed)";
 }
 
@@ -169,7 +173,11 @@ export function describeCreatedField(c: FieldChange): string {
 export function isEmptyAttribute(c: FieldChange): boolean {
   if (c.secret) return false;
   const v = c.to;
-  return v === "" || (Array.isArray(v) && v.length === 0) || (v !== null && typeof v === "object" && !Array.isArray(v) && Object.keys(v).length === 0);
+  return (
+    v === "" ||
+    (Array.isArray(v) && v.length === 0) ||
+    (v !== null && typeof v === "object" && !Array.isArray(v) && Object.keys(v).length === 0)
+  );
 }
 
 /**

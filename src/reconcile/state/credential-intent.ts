@@ -15,7 +15,12 @@ export function intentKeys(entry: InventoryEntry | undefined): string[] {
 }
 
 /** `entry` (or a new id-less entry) with `key` added to its intent, as the latest attempt. */
-export function withIntent(entry: InventoryEntry | undefined, kind: InventoryEntry["kind"], key: string, at: string): InventoryEntry {
+export function withIntent(
+  entry: InventoryEntry | undefined,
+  kind: InventoryEntry["kind"],
+  key: string,
+  at: string,
+): InventoryEntry {
   const base = entry ?? { kind, id: "", key, createdAt: at, appliedAt: at };
   const keys = [...new Set([...intentKeys(entry), key])].sort();
   return { ...base, intent: { key, at: entry?.intent?.at ?? at, keys } };

@@ -12,7 +12,18 @@ const ALGORITHM = "HMAC-SHA-256";
 
 /** The file's text for `key` (deterministic but for the key and the time). */
 export function serializeFingerprintKey(key: FingerprintKey, now: Date): string {
-  return JSON.stringify({ version: VERSION, algorithm: ALGORITHM, createdAt: now.toISOString(), key: key.exportSecret().toString("base64") }, null, 2) + "\n";
+  return (
+    JSON.stringify(
+      {
+        version: VERSION,
+        algorithm: ALGORITHM,
+        createdAt: now.toISOString(),
+        key: key.exportSecret().toString("base64"),
+      },
+      null,
+      2,
+    ) + "\n"
+  );
 }
 
 /** Reads a key file; the error names the file and what was expected, never the content. */
@@ -21,7 +32,9 @@ export function parseFingerprintKey(text: string, file: string): FingerprintKey 
   try {
     doc = JSON.parse(text);
   } catch {
-    throw new Error(`${file} is not a svc-iac fingerprint key: it is not JSON. Delete it to make a new key (secret fingerprints then change once).`);
+    throw new Error(
+      `${file} is not a svc-iac fingerprint key: it is not JSON. Delete it to make a new key (secret fingerprints then change once).`,
+    );
   }
   const bytes = typeof doc?.key === "string" ? Buffer.from(doc.key, "base64") : Buffer.alloc(0);
   if (doc?.version !== VERSION || doc.algorithm !== ALGORITHM || bytes.length < 32) {
@@ -47,12 +60,16 @@ export interface KeyStore {
  * there is none and `create` is not). The key is read back after writing, so two runs making one
  * at once end up with the same key: the one that landed.
  */
-export async function loadFingerprintKey(store: KeyStore, opts: { create: boolean; now?: () => Date }): Promise<FingerprintKey | undefined> {
+export async function loadFingerprintKey(
+  store: KeyStore,
+  opts: { create: boolean; now?: () => Date },
+): Promise<FingerprintKey | undefined> {
   const text = await store.read();
   if (text !== undefined) return parseFingerprintKey(text, store.file);
   if (!opts.create) return undefined;
   await store.create(serializeFingerprintKey(FingerprintKey.generate(), (opts.now ?? (() => new Date()))()));
   const written = await store.read();
-  if (written === undefined) throw new Error(`The fingerprint key ${store.file} disappeared right after it was written. Run again.`);
+  if (written === undefined)
+    throw new Error(`The fingerprint key ${store.file} disappeared right after it was written. Run again.`);
   return parseFingerprintKey(written, store.file);
 }

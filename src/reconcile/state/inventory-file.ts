@@ -10,25 +10,39 @@ import type { DesiredKind } from "../../model/desired";
 import { StateFileError } from "./lock-errors";
 import { INVENTORY_VERSION, type Inventory } from "../../model/inventory";
 
-const KINDS = ["Secret", "ServiceAccount", "Canvas", "Udf", "CanvasShare", "Cronjob", "BucketPolicy"] as const satisfies readonly DesiredKind[];
+const KINDS = [
+  "Secret",
+  "ServiceAccount",
+  "Canvas",
+  "Udf",
+  "CanvasShare",
+  "Cronjob",
+  "BucketPolicy",
+] as const satisfies readonly DesiredKind[];
 
 const Iso = z.string().min(1);
 
 // Loose objects: a field added to the types within the same version survives a read and a write.
-export const InventoryEntrySchema = z.looseObject({
-  kind: z.enum(KINDS),
-  id: z.string(),
-  key: z.string(),
-  createdAt: Iso,
-  appliedAt: Iso,
-  rotatedAt: Iso.optional(),
-  kept: z.record(z.string(), z.unknown()).optional(),
-  intent: z.looseObject({ key: z.string(), at: Iso, keys: z.array(z.string()).optional() }).optional(),
-  undelivered: Iso.optional(),
-}).refine((e) => e.id.length > 0 || e.intent !== undefined || (Array.isArray(e.kept?.retire) && e.kept.retire.length > 0), {
-  path: ["id"],
-  message: "An entry needs an id (only an entry recording a create in progress, with `intent`, or listing replaced objects still to delete, `kept.retire`, may have none)",
-});
+export const InventoryEntrySchema = z
+  .looseObject({
+    kind: z.enum(KINDS),
+    id: z.string(),
+    key: z.string(),
+    createdAt: Iso,
+    appliedAt: Iso,
+    rotatedAt: Iso.optional(),
+    kept: z.record(z.string(), z.unknown()).optional(),
+    intent: z.looseObject({ key: z.string(), at: Iso, keys: z.array(z.string()).optional() }).optional(),
+    undelivered: Iso.optional(),
+  })
+  .refine(
+    (e) => e.id.length > 0 || e.intent !== undefined || (Array.isArray(e.kept?.retire) && e.kept.retire.length > 0),
+    {
+      path: ["id"],
+      message:
+        "An entry needs an id (only an entry recording a create in progress, with `intent`, or listing replaced objects still to delete, `kept.retire`, may have none)",
+    },
+  );
 
 /** The schema of `inventory.json` (version {@link INVENTORY_VERSION}). */
 export const InventorySchema = z.looseObject({
@@ -37,7 +51,9 @@ export const InventorySchema = z.looseObject({
   target: z.string().min(1),
   updatedAt: Iso,
   objects: z.record(z.string(), InventoryEntrySchema),
-  forgotten: z.record(z.string(), z.looseObject({ kind: InventoryEntrySchema.shape.kind, id: z.string().min(1), at: Iso })).optional(),
+  forgotten: z
+    .record(z.string(), z.looseObject({ kind: InventoryEntrySchema.shape.kind, id: z.string().min(1), at: Iso }))
+    .optional(),
 });
 
 // Fails to compile when types.ts gains a field this schema does not check.
@@ -69,13 +85,22 @@ export function parseInventory(text: string, file: string): Inventory {
   try {
     data = JSON.parse(text);
   } catch (e) {
-    throw new StateFileError(file, `Inventory file ${file} is not valid JSON (${(e as Error).message}). Restore it from a backup or version history; svc-iac will not guess what it managed.`);
+    throw new StateFileError(
+      file,
+      `Inventory file ${file} is not valid JSON (${(e as Error).message}). Restore it from a backup or version history; svc-iac will not guess what it managed.`,
+    );
   }
   const version = data && typeof data === "object" ? (data as { version?: unknown }).version : undefined;
   if (version !== INVENTORY_VERSION) {
     const found = version === undefined ? "no version" : `version ${JSON.stringify(version)}`;
-    const hint = typeof version === "number" && version > INVENTORY_VERSION ? " It was written by a newer svc-iac: upgrade svc-iac." : "";
-    throw new StateFileError(file, `Inventory file ${file} has ${found}; this svc-iac reads version ${INVENTORY_VERSION}.${hint}`);
+    const hint =
+      typeof version === "number" && version > INVENTORY_VERSION
+        ? " It was written by a newer svc-iac: upgrade svc-iac."
+        : "";
+    throw new StateFileError(
+      file,
+      `Inventory file ${file} has ${found}; this svc-iac reads version ${INVENTORY_VERSION}.${hint}`,
+    );
   }
   if (plainlyValid(data)) return withSharedKindNames(data);
   const parsed = InventorySchema.safeParse(data);
@@ -103,9 +128,27 @@ function withSharedKindNames(inventory: Inventory): Inventory {
  * goes through the schema, which says what is wrong.
  */
 function plainlyValid(data: unknown): data is Inventory {
-  if (!isRecord(data) || data.version !== INVENTORY_VERSION || !isText(data.project) || !data.project || !isText(data.target) || !data.target || !isTime(data.updatedAt) || !isRecord(data.objects)) return false;
+  if (
+    !isRecord(data) ||
+    data.version !== INVENTORY_VERSION ||
+    !isText(data.project) ||
+    !data.project ||
+    !isText(data.target) ||
+    !data.target ||
+    !isTime(data.updatedAt) ||
+    !isRecord(data.objects)
+  )
+    return false;
   for (const e of Object.values(data.objects)) {
-    if (!isRecord(e) || !KIND_SET.has(e.kind as string) || !isText(e.id) || !isText(e.key) || !isTime(e.createdAt) || !isTime(e.appliedAt)) return false;
+    if (
+      !isRecord(e) ||
+      !KIND_SET.has(e.kind as string) ||
+      !isText(e.id) ||
+      !isText(e.key) ||
+      !isTime(e.createdAt) ||
+      !isTime(e.appliedAt)
+    )
+      return false;
     if (e.rotatedAt !== undefined && !isTime(e.rotatedAt)) return false;
     if (e.kept !== undefined && !isRecord(e.kept)) return false;
     if (e.intent !== undefined) return false; // rare: the schema checks it
@@ -121,7 +164,10 @@ function plainlyValid(data: unknown): data is Inventory {
 export function serializeInventory(inventory: Inventory, file = "inventory.json"): string {
   const parsed = plainlyValid(inventory) ? { success: true as const } : InventorySchema.safeParse(inventory);
   if (!parsed.success) {
-    throw new StateFileError(file, `Refusing to write an invalid inventory to ${file}: ${describeIssues(parsed.error)}.`);
+    throw new StateFileError(
+      file,
+      `Refusing to write an invalid inventory to ${file}: ${describeIssues(parsed.error)}.`,
+    );
   }
   return stableJsonText(inventory);
 }
@@ -136,7 +182,11 @@ export function emptyInventory(project: string, target: string, now: Date = new 
  * location never makes prune delete another project's objects.
  * @throws StateFileError naming both.
  */
-export function checkInventoryOwner(inventory: Inventory, expected: { project: string; target: string }, file: string): Inventory {
+export function checkInventoryOwner(
+  inventory: Inventory,
+  expected: { project: string; target: string },
+  file: string,
+): Inventory {
   if (inventory.project !== expected.project || inventory.target !== expected.target) {
     throw new StateFileError(
       file,

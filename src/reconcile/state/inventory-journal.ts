@@ -46,7 +46,10 @@ export function foldJournal(inventory: Inventory, text: string, file: string): n
     const { record, problem } = parseLine(line);
     if (!record) {
       if (i === lines.length - 1) continue; // torn last record
-      throw new StateFileError(file, `Inventory journal ${file} line ${i + 1} is not a journal record: ${problem}. Restore the state folder from a backup; svc-iac will not guess what it managed.`);
+      throw new StateFileError(
+        file,
+        `Inventory journal ${file} line ${i + 1} is not a journal record: ${problem}. Restore the state folder from a backup; svc-iac will not guess what it managed.`,
+      );
     }
     if (record.entry) inventory.objects[record.address] = record.entry;
     else delete inventory.objects[record.address];

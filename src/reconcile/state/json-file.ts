@@ -14,7 +14,10 @@ export function stableJsonText(value: unknown): string {
 
 /** A temporary name next to `file`: the same folder, so the final rename stays on one file system and is atomic. */
 export function siblingTempName(file: string, tag = "tmp"): string {
-  return path.join(path.dirname(file), `.${path.basename(file)}.${tag}-${process.pid}-${randomBytes(6).toString("hex")}`);
+  return path.join(
+    path.dirname(file),
+    `.${path.basename(file)}.${tag}-${process.pid}-${randomBytes(6).toString("hex")}`,
+  );
 }
 
 /**

@@ -15,7 +15,14 @@ import { checkInventoryOwner, emptyInventory, parseInventory, serializeInventory
 import { foldJournal, journalText } from "./inventory-journal";
 import { LeaseHandle, forceUnlockIn, readLockIn, type LockStore } from "./lease";
 import { LockedError } from "./lock-errors";
-import { deadHolderReason, isExpired, newLockInfo, parseLock, serializeLock, type AcquireLockOptions } from "./lock-file";
+import {
+  deadHolderReason,
+  isExpired,
+  newLockInfo,
+  parseLock,
+  serializeLock,
+  type AcquireLockOptions,
+} from "./lock-file";
 import type { Inventory } from "../../model/inventory";
 import type { InventoryJournal, JournalRecord, LockHandle, LockInfo, StateBackend } from "./types";
 
@@ -123,9 +130,13 @@ export class LocalStateBackend implements StateBackend {
   }
 
   async readInventory(): Promise<Inventory | undefined> {
-    const [text, journal] = await Promise.all([readTextOrUndefined(this.jail, this.inventoryFile), readTextOrUndefined(this.jail, this.journalFile)]);
+    const [text, journal] = await Promise.all([
+      readTextOrUndefined(this.jail, this.inventoryFile),
+      readTextOrUndefined(this.jail, this.journalFile),
+    ]);
     const shown = `${this.location}/inventory.json`;
-    const inventory = text === undefined ? undefined : checkInventoryOwner(parseInventory(text, shown), this.opts, shown);
+    const inventory =
+      text === undefined ? undefined : checkInventoryOwner(parseInventory(text, shown), this.opts, shown);
     if (!journal) {
       this.foldDue = inventory === undefined;
       return inventory;
@@ -148,7 +159,10 @@ export class LocalStateBackend implements StateBackend {
 
   private async appendJournal(records: JournalRecord[]): Promise<void> {
     // After a stopped run, the journal may end in a torn record: the whole write comes first and drops it.
-    if (this.foldDue) throw new Error(`The inventory at ${this.location} is due to be written whole before changes are appended to its journal.`);
+    if (this.foldDue)
+      throw new Error(
+        `The inventory at ${this.location} is due to be written whole before changes are appended to its journal.`,
+      );
     this.journalFd ??= openSync(this.journalFile, APPEND_FLAGS, 0o666);
     // Whole lines in one write to the page cache (microseconds, so done synchronously): a kill
     // leaves at most the last line torn.
@@ -166,7 +180,8 @@ export class LocalStateBackend implements StateBackend {
     await mkdir(this.dir, { recursive: true });
     for (let attempt = 0; attempt < ACQUIRE_ATTEMPTS; attempt++) {
       const info = newLockInfo({ ...opts, now });
-      if (await createExclusive(this.lockFile, serializeLock(info))) return new LeaseHandle(this.lock, info, opts.ttlMs, now);
+      if (await createExclusive(this.lockFile, serializeLock(info)))
+        return new LeaseHandle(this.lock, info, opts.ttlMs, now);
       const held = await this.readLock();
       if (!held) continue; // released between our create and our read
       if (!isExpired(held, now())) {
@@ -178,7 +193,9 @@ export class LocalStateBackend implements StateBackend {
       }
       await this.clearExpired(held);
     }
-    throw new Error(`Could not take the lock on state ${this.location}: other runs kept taking it at the same moment. Run again.`);
+    throw new Error(
+      `Could not take the lock on state ${this.location}: other runs kept taking it at the same moment. Run again.`,
+    );
   }
 
   forceUnlock(id?: string): Promise<LockInfo | undefined> {

@@ -70,7 +70,11 @@ function isRunning(pid: number): boolean {
  * this host, and either the host has rebooted since or its pid no longer runs. A reused pid reads
  * as alive, which errs on the side of waiting for the lease.
  */
-export function deadHolderReason(info: LockInfo, here: LockProcess = thisProcess(), running: (pid: number) => boolean = isRunning): string | undefined {
+export function deadHolderReason(
+  info: LockInfo,
+  here: LockProcess = thisProcess(),
+  running: (pid: number) => boolean = isRunning,
+): string | undefined {
   const holder = info.process;
   if (!holder || holder.host !== here.host) return undefined;
   if (holder.bootId && here.bootId && holder.bootId !== here.bootId) return `host ${here.host} has restarted since`;
@@ -100,14 +104,23 @@ export function parseLock(text: string, file: string): LockInfo {
   }
   const parsed = LockInfoSchema.safeParse(data);
   if (!parsed.success) {
-    throw new StateFileError(file, `Lock file ${file} is unreadable (not a lock written by svc-iac). If no run is in progress, remove it with --force-unlock.`);
+    throw new StateFileError(
+      file,
+      `Lock file ${file} is unreadable (not a lock written by svc-iac). If no run is in progress, remove it with --force-unlock.`,
+    );
   }
   return parsed.data;
 }
 
 /** What a lock file holds when it cannot be read, as {@link StateBackend.forceUnlock} reports removing it. */
 export function unreadableLock(file: string): LockInfo {
-  return { id: "(unreadable)", owner: `unreadable lock file ${file}`, operation: "unknown", acquiredAt: "", expiresAt: "" };
+  return {
+    id: "(unreadable)",
+    owner: `unreadable lock file ${file}`,
+    operation: "unknown",
+    acquiredAt: "",
+    expiresAt: "",
+  };
 }
 
 /**

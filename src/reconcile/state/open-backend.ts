@@ -35,5 +35,11 @@ export function openStateBackend(location: StateLocation, opts: OpenStateBackend
         "Set the target's credentials (SVC_BASE_URL and SVC_TOKEN or SVC_SERVICE_TOKEN), or use a local state location.",
     );
   }
-  return new RemoteStateBackend({ url: location.url, client: opts.client, project: opts.project, target: opts.target, settleMs: opts.settleMs });
+  return new RemoteStateBackend({
+    url: location.url,
+    client: opts.client,
+    project: opts.project,
+    target: opts.target,
+    settleMs: opts.settleMs,
+  });
 }

@@ -33,7 +33,9 @@ const key = (l: StateLocation) => `${l.kind} ${shown(l)}`;
 
 /** The folder holding every target's state of the project: the location without its last segment. */
 function parentOf(l: StateLocation): StateLocation {
-  return l.kind === "local" ? { kind: "local", path: posix.dirname(l.path) } : { kind: "remote", url: l.url.replace(/\/[^/]+\/?$/, "") };
+  return l.kind === "local"
+    ? { kind: "local", path: posix.dirname(l.path) }
+    : { kind: "remote", url: l.url.replace(/\/[^/]+\/?$/, "") };
 }
 
 /** Targets with state beside this target's (folders or prefixes holding an inventory). */
@@ -42,7 +44,8 @@ async function siblings(project: LoadedProject, client: SvcClient | undefined): 
   const out = new Map<string, StateLocation>();
   if (parent.kind === "local") {
     const entries = await readdir(resolve(project.root, parent.path), { withFileTypes: true }).catch(() => []);
-    for (const e of entries) if (e.isDirectory()) out.set(e.name, { kind: "local", path: posix.join(parent.path, e.name) });
+    for (const e of entries)
+      if (e.isDirectory()) out.set(e.name, { kind: "local", path: posix.join(parent.path, e.name) });
   } else if (client) {
     const urls = await client.files.list(`${parent.url}/`);
     for (const url of urls) {
@@ -54,7 +57,10 @@ async function siblings(project: LoadedProject, client: SvcClient | undefined): 
 }
 
 /** The state location each other target of svc.yaml configures (its own `state:` setting). */
-async function declared(project: LoadedProject, env: Record<string, string | undefined>): Promise<Map<string, StateLocation>> {
+async function declared(
+  project: LoadedProject,
+  env: Record<string, string | undefined>,
+): Promise<Map<string, StateLocation>> {
   const out = new Map<string, StateLocation>();
   for (const target of project.targets ?? []) {
     if (target === project.target) continue;
@@ -68,13 +74,20 @@ async function declared(project: LoadedProject, env: Record<string, string | und
  * Reads every other target's inventory that exists. A remote location is read with `client`
  * (this target's credentials); one that cannot be read is reported in `unreadable`, not thrown.
  */
-export async function otherTargetInventories(project: LoadedProject, client: SvcClient | undefined, env: Record<string, string | undefined>): Promise<OtherTargets> {
+export async function otherTargetInventories(
+  project: LoadedProject,
+  client: SvcClient | undefined,
+  env: Record<string, string | undefined>,
+): Promise<OtherTargets> {
   const unreadable: string[] = [];
   const candidates: [string, StateLocation][] = [];
   try {
     candidates.push(...(await siblings(project, client)));
   } catch (e) {
-    if (!isApiError(e, "forbidden") && !isApiError(e, "not_found")) unreadable.push(`the state beside this target's (${shown(parentOf(project.settings.state))}) could not be listed (${(e as Error).message}), so objects other targets manage there may be adopted by this target`);
+    if (!isApiError(e, "forbidden") && !isApiError(e, "not_found"))
+      unreadable.push(
+        `the state beside this target's (${shown(parentOf(project.settings.state))}) could not be listed (${(e as Error).message}), so objects other targets manage there may be adopted by this target`,
+      );
   }
   candidates.push(...(await declared(project, env)));
   const seen = new Set([key(project.settings.state)]);
@@ -89,8 +102,13 @@ export async function otherTargetInventories(project: LoadedProject, client: Svc
     } catch (e) {
       // Not readable with this target's credentials: another team's storage, which cannot hold this team's objects.
       if (isApiError(e, "forbidden") || isApiError(e, "not_found")) continue;
-      unreadable.push(`the inventory of target "${target}" at ${backend.location} could not be read (${(e as Error).message}), so objects it manages may be adopted by this target`);
+      unreadable.push(
+        `the inventory of target "${target}" at ${backend.location} could not be read (${(e as Error).message}), so objects it manages may be adopted by this target`,
+      );
     }
   }
-  return { inventories: inventories.sort((a, b) => (a.target < b.target ? -1 : a.target > b.target ? 1 : 0)), unreadable };
+  return {
+    inventories: inventories.sort((a, b) => (a.target < b.target ? -1 : a.target > b.target ? 1 : 0)),
+    unreadable,
+  };
 }

@@ -38,7 +38,9 @@ export class RemoteStateBackend implements StateBackend {
 
   constructor(private readonly opts: RemoteBackendOptions) {
     if (!/^(s3|gs):\/\/[^/]+/.test(opts.url)) {
-      throw new Error(`Invalid remote state location "${opts.url}". It must be an s3:// or gs:// URL such as "s3://my-bucket/state/${opts.project}/${opts.target}".`);
+      throw new Error(
+        `Invalid remote state location "${opts.url}". It must be an s3:// or gs:// URL such as "s3://my-bucket/state/${opts.project}/${opts.target}".`,
+      );
     }
     this.location = opts.url.replace(/\/+$/, "");
     this.settleMs = opts.settleMs ?? 300;
@@ -47,7 +49,8 @@ export class RemoteStateBackend implements StateBackend {
       location: this.location,
       file: lockUrl,
       readText: () => this.download(lockUrl),
-      replaceText: async (text) => void (await opts.client.files.upload(lockUrl, Buffer.from(text), { contentType: JSON_TYPE })),
+      replaceText: async (text) =>
+        void (await opts.client.files.upload(lockUrl, Buffer.from(text), { contentType: JSON_TYPE })),
       remove: async () => void (await opts.client.files.delete(lockUrl)),
     };
   }
@@ -103,7 +106,9 @@ export class RemoteStateBackend implements StateBackend {
     const after = await this.readLock();
     if (after?.id === info.id) return new LeaseHandle(this.lock, info, opts.ttlMs, now);
     if (after) throw new LockedError(this.location, after);
-    throw new Error(`The lock on state ${this.location} disappeared while it was being taken (another run's --force-unlock?). Run again.`);
+    throw new Error(
+      `The lock on state ${this.location} disappeared while it was being taken (another run's --force-unlock?). Run again.`,
+    );
   }
 
   forceUnlock(id?: string): Promise<LockInfo | undefined> {

@@ -18,7 +18,8 @@ export interface Mismatch {
 
 const isObject = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === "object" && !Array.isArray(v);
 
-const childPath = (path: string, key: string) => (/^[A-Za-z_][A-Za-z0-9_]*$/.test(key) ? `${path}.${key}` : `${path}[${JSON.stringify(key)}]`);
+const childPath = (path: string, key: string) =>
+  /^[A-Za-z_][A-Za-z0-9_]*$/.test(key) ? `${path}.${key}` : `${path}[${JSON.stringify(key)}]`;
 
 /** A value for messages: JSON, shortened. */
 export function show(value: unknown, max = 80): string {
@@ -52,22 +53,47 @@ function equal(a: unknown, b: unknown): boolean {
 /** Every difference of `actual` from `expected` (empty: the test passes). */
 export function expectMismatches(expected: unknown, actual: unknown, path = "$"): Mismatch[] {
   if (isObject(expected)) {
-    if (!isObject(actual)) return [{ path, message: `expected a mapping with ${show(Object.keys(expected))}, found ${kindOf(actual)} ${show(actual)}` }];
+    if (!isObject(actual))
+      return [
+        {
+          path,
+          message: `expected a mapping with ${show(Object.keys(expected))}, found ${kindOf(actual)} ${show(actual)}`,
+        },
+      ];
     return Object.keys(expected)
       .sort()
       .flatMap((k) => {
         const at = childPath(path, k);
-        if (!Object.hasOwn(actual, k)) return [{ path: at, message: `expected ${show(expected[k])}, found no such key (the result has ${show(Object.keys(actual).sort())})` }];
+        if (!Object.hasOwn(actual, k))
+          return [
+            {
+              path: at,
+              message: `expected ${show(expected[k])}, found no such key (the result has ${show(Object.keys(actual).sort())})`,
+            },
+          ];
         return expectMismatches(expected[k], actual[k], at);
       });
   }
   if (Array.isArray(expected)) {
-    if (!Array.isArray(actual)) return [{ path, message: `expected a list ${show(expected)}, found ${kindOf(actual)} ${show(actual)}` }];
+    if (!Array.isArray(actual))
+      return [{ path, message: `expected a list ${show(expected)}, found ${kindOf(actual)} ${show(actual)}` }];
     if (actual.length !== expected.length) {
-      return [{ path, message: `expected ${expected.length} item${expected.length === 1 ? "" : "s"} ${show(expected)}, found ${actual.length} ${show(actual)}` }];
+      return [
+        {
+          path,
+          message: `expected ${expected.length} item${expected.length === 1 ? "" : "s"} ${show(expected)}, found ${actual.length} ${show(actual)}`,
+        },
+      ];
     }
     const i = expected.findIndex((x, n) => !equal(x, actual[n]));
-    return i < 0 ? [] : [{ path: `${path}[${i}]`, message: `expected ${show(expected[i])}, found ${show(actual[i])} (items of a list must be equal)` }];
+    return i < 0
+      ? []
+      : [
+          {
+            path: `${path}[${i}]`,
+            message: `expected ${show(expected[i])}, found ${show(actual[i])} (items of a list must be equal)`,
+          },
+        ];
   }
   if (equal(expected, actual)) return [];
   return [{ path, message: `expected ${show(expected)}, found ${show(actual)}` }];

@@ -12,7 +12,11 @@ import type { TestReport } from "./test-command";
 export const testHeading = (project: string, target: string, clientId: string) =>
   `Testing ${oneLine(project)} (${oneLine(target)}) on real-time instance ${oneLine(clientId)}\n`;
 
-const indent = (text: string, by: string) => cleanText(text).split(/\r?\n/).map((l) => `${by}${l}`).join("\n");
+const indent = (text: string, by: string) =>
+  cleanText(text)
+    .split(/\r?\n/)
+    .map((l) => `${by}${l}`)
+    .join("\n");
 
 /**
  * @example

@@ -40,7 +40,12 @@ export interface TestRunContext {
 
 /** The last non-empty lines of a traceback: where and what the UDF raised. */
 function lastLines(text: string, n = 3): string {
-  return text.split("\n").map((l) => l.trimEnd()).filter(Boolean).slice(-n).join("\n");
+  return text
+    .split("\n")
+    .map((l) => l.trimEnd())
+    .filter(Boolean)
+    .slice(-n)
+    .join("\n");
 }
 
 function parseJsonResult(r: RunResult): { ok: true; value: unknown } | { ok: false; message: string } {
@@ -48,7 +53,10 @@ function parseJsonResult(r: RunResult): { ok: true; value: unknown } | { ok: fal
   try {
     return { ok: true, value: JSON.parse(text) };
   } catch {
-    return { ok: false, message: `the result is not JSON (content type ${r.contentType ?? "none"}): ${text.slice(0, 120)}` };
+    return {
+      ok: false,
+      message: `the result is not JSON (content type ${r.contentType ?? "none"}): ${text.slice(0, 120)}`,
+    };
   }
 }
 
@@ -64,12 +72,23 @@ export async function runOneTest(ctx: TestRunContext, test: UdfTest): Promise<Te
   const udfId = ctx.udfIds.get(test.address);
   const source = `${test.source.file}:${test.source.line}:${test.source.column}`;
   const outcome = (status: TestStatus, more: Partial<TestOutcome> = {}): TestOutcome => ({
-    address: test.address, name: test.name, status, udfId, mismatches: [], durationMs: Math.round(performance.now() - started), source, ...more,
+    address: test.address,
+    name: test.name,
+    status,
+    udfId,
+    mismatches: [],
+    durationMs: Math.round(performance.now() - started),
+    source,
+    ...more,
   });
-  if (!udfId) return outcome("failed", { message: `${test.address} is not deployed on this target: run svc-iac apply first` });
+  if (!udfId)
+    return outcome("failed", { message: `${test.address} is not deployed on this target: run svc-iac apply first` });
   let result: RunResult;
   try {
-    result = await ctx.client.realtime.runUdf(ctx.clientId, { stepConfig: savedUdfStepConfig(udfId, test.args), format: "json" });
+    result = await ctx.client.realtime.runUdf(ctx.clientId, {
+      stepConfig: savedUdfStepConfig(udfId, test.args),
+      format: "json",
+    });
   } catch (e) {
     // The UDF failed: 422 with the traceback as its detail (a 422 listing invalid fields refused the request instead).
     const failedRun = isApiError(e, "validation_failed") && typeof e.detail === "string";
@@ -85,7 +104,11 @@ export async function runOneTest(ctx: TestRunContext, test: UdfTest): Promise<Te
 }
 
 /** Runs the tests one after the other (a real-time instance is shared; order keeps output stable). */
-export async function runTests(ctx: TestRunContext, tests: readonly UdfTest[], onResult?: (o: TestOutcome) => void): Promise<TestOutcome[]> {
+export async function runTests(
+  ctx: TestRunContext,
+  tests: readonly UdfTest[],
+  onResult?: (o: TestOutcome) => void,
+): Promise<TestOutcome[]> {
   const out: TestOutcome[] = [];
   for (const t of tests) {
     const o = await runOneTest(ctx, t);

@@ -56,10 +56,19 @@ export interface TestCommandResult {
   message?: string;
 }
 
-const patternOf = (p: string) => new RegExp(`^${p.split("*").map((s) => s.replace(/[.+?^${}()|[\]\\]/g, "\\$&")).join(".*")}$`);
+const patternOf = (p: string) =>
+  new RegExp(
+    `^${p
+      .split("*")
+      .map((s) => s.replace(/[.+?^${}()|[\]\\]/g, "\\$&"))
+      .join(".*")}$`,
+  );
 
 /** The tests `opts` selects; a pattern that matches no UDF with tests is an error. */
-export function selectTests(tests: readonly UdfTest[], opts: Pick<TestCommandOptions, "only" | "addresses">): { tests: UdfTest[]; unmatched: string[] } {
+export function selectTests(
+  tests: readonly UdfTest[],
+  opts: Pick<TestCommandOptions, "only" | "addresses">,
+): { tests: UdfTest[]; unmatched: string[] } {
   let out = [...tests];
   if (opts.addresses) out = out.filter((t) => opts.addresses!.includes(t.address));
   const unmatched: string[] = [];
@@ -74,7 +83,10 @@ export function selectTests(tests: readonly UdfTest[], opts: Pick<TestCommandOpt
 /** The UDFs an apply created, adopted or changed: the ones `apply --test` tests. */
 export function changedUdfs(results: readonly ActionResult[]): string[] {
   const changing = new Set(["create", "adopt", "update", "rename", "replace"]);
-  return results.filter((r) => r.kind === "Udf" && r.status === "done" && changing.has(r.action)).map((r) => r.address).sort();
+  return results
+    .filter((r) => r.kind === "Udf" && r.status === "done" && changing.has(r.action))
+    .map((r) => r.address)
+    .sort();
 }
 
 /** The canvas's name on the platform (a target's name_prefix / name_suffix applied). */
@@ -84,7 +96,12 @@ export function platformCanvasName(project: LoadedProject, canvas: string): stri
 }
 
 /** The saved UDF id of each address: the inventory's when it still exists, else found by canvas and slug (also used by `svc-iac run`). */
-export async function deployedIds(client: SvcClient, project: LoadedProject, tests: readonly Pick<UdfTest, "address" | "canvas" | "slug">[], inventory: Inventory | undefined): Promise<Map<string, string | undefined>> {
+export async function deployedIds(
+  client: SvcClient,
+  project: LoadedProject,
+  tests: readonly Pick<UdfTest, "address" | "canvas" | "slug">[],
+  inventory: Inventory | undefined,
+): Promise<Map<string, string | undefined>> {
   const ids = new Map<string, string | undefined>();
   for (const t of tests) {
     if (ids.has(t.address)) continue;
@@ -130,22 +147,55 @@ export async function testCommand(opts: TestCommandOptions): Promise<TestCommand
   const { tests, unmatched } = selectTests(project.tests ?? [], opts);
   if (unmatched.length) {
     const known = [...new Set((project.tests ?? []).map((t) => t.address))];
-    const list = known.length ? `UDFs with tests: ${known.join(", ")}` : "no UDF declares tests: (in canvases/<canvas>/<slug>.yaml)";
-    return { command: "test", exitCode: 1, errors: [], message: `--only ${unmatched.join(", ")} matches no UDF with tests; ${list}.` };
+    const list = known.length
+      ? `UDFs with tests: ${known.join(", ")}`
+      : "no UDF declares tests: (in canvases/<canvas>/<slug>.yaml)";
+    return {
+      command: "test",
+      exitCode: 1,
+      errors: [],
+      message: `--only ${unmatched.join(", ")} matches no UDF with tests; ${list}.`,
+    };
   }
-  if (!tests.length) return { command: "test", exitCode: 0, errors: [], message: opts.addresses ? "No changed UDF declares tests: nothing to test." : "No tests declared: add tests: to a UDF's <slug>.yaml." };
+  if (!tests.length)
+    return {
+      command: "test",
+      exitCode: 0,
+      errors: [],
+      message: opts.addresses
+        ? "No changed UDF declares tests: nothing to test."
+        : "No tests declared: add tests: to a UDF's <slug>.yaml.",
+    };
   const secrets = secretsOf(project, opts.env);
   let connection: Awaited<ReturnType<typeof connect>> | undefined;
   try {
     connection = await connect(project, opts.env, { log: opts.log });
     const client = connection.client;
-    const backend = openStateBackend(project.settings.state, { root: project.root, client, project: project.project, target: project.target });
+    const backend = openStateBackend(project.settings.state, {
+      root: project.root,
+      client,
+      project: project.project,
+      target: project.target,
+    });
     const udfIds = await deployedIds(client, project, tests, await backend.readInventory());
     const instance = await client.realtime.preferredInstance();
-    if (!instance) return { command: "test", exitCode: 1, errors: [], message: "The target has no real-time instance (GET /realtime-instance/available is empty): tests run on one." };
-    opts.onStart?.({ project: project.project, target: project.target, clientId: instance.client_id, count: tests.length });
+    if (!instance)
+      return {
+        command: "test",
+        exitCode: 1,
+        errors: [],
+        message: "The target has no real-time instance (GET /realtime-instance/available is empty): tests run on one.",
+      };
+    opts.onStart?.({
+      project: project.project,
+      target: project.target,
+      clientId: instance.client_id,
+      count: tests.length,
+    });
     const onResult = opts.onResult && ((o: TestOutcome) => opts.onResult!(scrubOutcome(o, secrets)));
-    const results = (await runTests({ client, clientId: instance.client_id, udfIds }, tests, onResult)).map((o) => scrubOutcome(o, secrets));
+    const results = (await runTests({ client, clientId: instance.client_id, udfIds }, tests, onResult)).map((o) =>
+      scrubOutcome(o, secrets),
+    );
     const failed = results.filter((r) => r.status === "failed").length;
     const report: TestReport = {
       version: TEST_REPORT_VERSION,
@@ -158,7 +208,12 @@ export async function testCommand(opts: TestCommandOptions): Promise<TestCommand
     };
     return { command: "test", exitCode: failed ? 1 : 0, errors: [], report };
   } catch (e) {
-    return { command: "test", exitCode: 1, errors: [], message: scrub(e instanceof Error ? e.message : String(e), secrets) };
+    return {
+      command: "test",
+      exitCode: 1,
+      errors: [],
+      message: scrub(e instanceof Error ? e.message : String(e), secrets),
+    };
   } finally {
     await connection?.close();
   }

@@ -5,8 +5,22 @@ import { protect, ROTATE_EVERY, type RepositoryDefinition } from "./repository-k
 /** A share is declared in its canvas's canvas.yaml, under `share:`. */
 export const canvasShareRepository: RepositoryDefinition = {
   keys: {
-    client_id: { schema: { type: "string", description: "The client_id of one of your team's real-time instances. Default: the instance with the highest preference_rank." }, input: "clientId" },
-    rotation: { schema: { type: ["string", "number"], description: "A trigger value: changing it rotates the share token (old links and session tokens stop working)." }, input: "rotation" },
+    client_id: {
+      schema: {
+        type: "string",
+        description:
+          "The client_id of one of your team's real-time instances. Default: the instance with the highest preference_rank.",
+      },
+      input: "clientId",
+    },
+    rotation: {
+      schema: {
+        type: ["string", "number"],
+        description:
+          "A trigger value: changing it rotates the share token (old links and session tokens stop working).",
+      },
+      input: "rotation",
+    },
     rotate_every: { schema: ROTATE_EVERY },
     protect: { schema: protect("share (its token): unsharing it") },
   },
@@ -14,17 +28,40 @@ export const canvasShareRepository: RepositoryDefinition = {
 
 export const canvasShareDefinition: KindDefinition = {
   kind: "CanvasShare",
-  description: "A canvas's share: its canvas token (`shareToken`) and real-time instance. Adopts an existing share; delete unshares (every old link and session token stops working).",
+  description:
+    "A canvas's share: its canvas token (`shareToken`) and real-time instance. Adopts an existing share; delete unshares (every old link and session token stops working).",
   inputs: {
-    canvasId: { type: "string", description: "The canvas to share. Changing it shares the other canvas (a replacement) and unshares this one.", required: true, replaceOnChanges: true, output: "always" },
-    clientId: { type: "string", description: "The real-time instance the shared UDFs run on. Changing it re-shares on the new instance and keeps the token." },
-    rotation: { type: { oneOf: ["string", "number"] }, description: "Any value; changing it rotates the share token: the old token, its links and its session tokens stop working at once." },
-    accessScope: { type: ACCESS_SCOPE, description: "The canvas's access scope, normally `canvas.accessScope`. A token keeps the scope it was minted under, so when this differs from it the diff says a rotation is required and the update rotates the token (old links and session tokens stop working)." },
+    canvasId: {
+      type: "string",
+      description: "The canvas to share. Changing it shares the other canvas (a replacement) and unshares this one.",
+      required: true,
+      replaceOnChanges: true,
+      output: "always",
+    },
+    clientId: {
+      type: "string",
+      description:
+        "The real-time instance the shared UDFs run on. Changing it re-shares on the new instance and keeps the token.",
+    },
+    rotation: {
+      type: { oneOf: ["string", "number"] },
+      description:
+        "Any value; changing it rotates the share token: the old token, its links and its session tokens stop working at once.",
+    },
+    accessScope: {
+      type: ACCESS_SCOPE,
+      description:
+        "The canvas's access scope, normally `canvas.accessScope`. A token keeps the scope it was minted under, so when this differs from it the diff says a rotation is required and the update rotates the token (old links and session tokens stop working).",
+    },
   },
   outputs: {
     shareToken: { type: "string", description: "The canvas token (`fc_...`). Secret.", required: true, secret: true },
     shareClientId: { type: "string", description: "The real-time instance the shared UDFs run on." },
-    mintedScope: { type: ACCESS_SCOPE, description: "The canvas's access scope when the current token was minted.", required: true },
+    mintedScope: {
+      type: ACCESS_SCOPE,
+      description: "The canvas's access scope when the current token was minted.",
+      required: true,
+    },
   },
   repository: canvasShareRepository,
 };

@@ -4,18 +4,45 @@ import { orVarRef, protect } from "./repository-keys";
 
 export const cronjobDefinition: KindDefinition = {
   kind: "Cronjob",
-  description: "A UDF run on a schedule (batch compute: the team needs billing enabled). Every field updates in place; an equivalent schedule written differently (`\"0 6 * * 1-5\"` or the arrays) is no change.",
+  description:
+    'A UDF run on a schedule (batch compute: the team needs billing enabled). Every field updates in place; an equivalent schedule written differently (`"0 6 * * 1-5"` or the arrays) is no change.',
   inputs: {
-    name: { type: "string", description: "The cronjob's name, its identity in the team: a cronjob of that name is adopted. Renaming updates in place.", required: true, output: "always" },
-    schedule: { type: "string", description: "When to run, as a cron expression `\"minute hour day-of-month month day-of-week\"` (UTC), or `@hourly`, `@daily`, `@weekly`, `@monthly`, `@yearly`. Ranges, lists, steps and the names `MON`-`SUN`, `JAN`-`DEC` are accepted. The minute must be ONE value: the platform runs a cronjob at most once an hour. When both day fields are restricted, a day must match both. Give this or the arrays (`minute` …), not both.", output: "always", outputDescription: "The schedule as a canonical cron expression, e.g. `\"0 6 * * 1-5\"`." },
-    minute: { type: { oneOf: ["integer", { array: "integer" }] }, description: "The one minute of the hour to run at (array form).", output: "always", outputType: { array: "integer" } },
+    name: {
+      type: "string",
+      description:
+        "The cronjob's name, its identity in the team: a cronjob of that name is adopted. Renaming updates in place.",
+      required: true,
+      output: "always",
+    },
+    schedule: {
+      type: "string",
+      description:
+        'When to run, as a cron expression `"minute hour day-of-month month day-of-week"` (UTC), or `@hourly`, `@daily`, `@weekly`, `@monthly`, `@yearly`. Ranges, lists, steps and the names `MON`-`SUN`, `JAN`-`DEC` are accepted. The minute must be ONE value: the platform runs a cronjob at most once an hour. When both day fields are restricted, a day must match both. Give this or the arrays (`minute` …), not both.',
+      output: "always",
+      outputDescription: 'The schedule as a canonical cron expression, e.g. `"0 6 * * 1-5"`.',
+    },
+    minute: {
+      type: { oneOf: ["integer", { array: "integer" }] },
+      description: "The one minute of the hour to run at (array form).",
+      output: "always",
+      outputType: { array: "integer" },
+    },
     hour: { type: { array: "integer" }, description: "Hours 0-23 (array form).", output: "always" },
     dayOfMonth: { type: { array: "integer" }, description: "Days of the month 1-31 (array form).", output: "always" },
     month: { type: { array: "integer" }, description: "Months 1-12 (array form).", output: "always" },
-    dayOfWeek: { type: { array: "integer" }, description: "Days of the week, 0 (or 7) = Sunday (array form).", output: "always" },
+    dayOfWeek: {
+      type: { array: "integer" },
+      description: "Days of the week, 0 (or 7) = Sunday (array form).",
+      output: "always",
+    },
     udfId: { type: "string", description: "The id of the UDF to run.", required: true, output: "always" },
     udfArgs: { type: { map: "any" }, description: "Arguments passed to the UDF on each run." },
-    enabled: { type: "boolean", description: "Whether the schedule is active; `false` pauses it and keeps the cronjob.", default: true, output: "always" },
+    enabled: {
+      type: "boolean",
+      description: "Whether the schedule is active; `false` pauses it and keeps the cronjob.",
+      default: true,
+      output: "always",
+    },
     description: { type: "string", description: "Free text." },
   },
   outputs: {
@@ -25,20 +52,75 @@ export const cronjobDefinition: KindDefinition = {
     file: {
       schema: "cronjob",
       title: "cronjobs/<name>.yaml",
-      description: "A UDF run on a schedule; the cronjob's name is the file name. Give schedule, or the arrays (minute required), not both.",
+      description:
+        "A UDF run on a schedule; the cronjob's name is the file name. Give schedule, or the arrays (minute required), not both.",
       rules: { required: ["udf"], oneOf: [{ required: ["schedule"] }, { required: ["minute"] }] },
     },
     keys: {
-      schedule: { schema: { type: "string", description: "A cron expression \"minute hour day-of-month month day-of-week\", e.g. \"0 6 * * 1-5\". The minute field holds exactly one value: the platform runs a cronjob at one minute of each matching hour." }, input: "schedule" },
-      minute: { schema: orVarRef("The one minute of the hour the cronjob runs at (0-59).", { anyOf: [{ type: "integer", minimum: 0, maximum: 59 }, { type: "array", items: { type: "integer", minimum: 0, maximum: 59 }, minItems: 1, maxItems: 1 }] }), input: "minute" },
-      hour: { schema: orVarRef("Hours (0-23); [] means every hour.", { type: "array", items: { type: "integer", minimum: 0, maximum: 23 } }), input: "hour" },
-      day_of_month: { schema: orVarRef("Days of the month (1-31); [] means every day.", { type: "array", items: { type: "integer", minimum: 1, maximum: 31 } }), input: "dayOfMonth" },
-      month: { schema: orVarRef("Months (1-12); [] means every month.", { type: "array", items: { type: "integer", minimum: 1, maximum: 12 } }), input: "month" },
-      day_of_week: { schema: orVarRef("Days of the week (0 or 7 = Sunday); [] means every day.", { type: "array", items: { type: "integer", minimum: 0, maximum: 7 } }), input: "dayOfWeek" },
-      udf: { schema: { type: "string", pattern: "^[A-Za-z0-9_]+/[A-Za-z0-9_-]+$", description: "The UDF to run, as <canvas>/<slug>; it must exist in the repository." } },
-      args: { schema: { type: "object", description: "Arguments passed to the UDF on each run.", additionalProperties: true }, input: "udfArgs" },
-      enabled: { schema: orVarRef("Whether the cronjob runs. Default true.", { type: "boolean" }, true), input: "enabled" },
-      description: { schema: { type: "string", description: "A description shown on the platform." }, input: "description" },
+      schedule: {
+        schema: {
+          type: "string",
+          description:
+            'A cron expression "minute hour day-of-month month day-of-week", e.g. "0 6 * * 1-5". The minute field holds exactly one value: the platform runs a cronjob at one minute of each matching hour.',
+        },
+        input: "schedule",
+      },
+      minute: {
+        schema: orVarRef("The one minute of the hour the cronjob runs at (0-59).", {
+          anyOf: [
+            { type: "integer", minimum: 0, maximum: 59 },
+            { type: "array", items: { type: "integer", minimum: 0, maximum: 59 }, minItems: 1, maxItems: 1 },
+          ],
+        }),
+        input: "minute",
+      },
+      hour: {
+        schema: orVarRef("Hours (0-23); [] means every hour.", {
+          type: "array",
+          items: { type: "integer", minimum: 0, maximum: 23 },
+        }),
+        input: "hour",
+      },
+      day_of_month: {
+        schema: orVarRef("Days of the month (1-31); [] means every day.", {
+          type: "array",
+          items: { type: "integer", minimum: 1, maximum: 31 },
+        }),
+        input: "dayOfMonth",
+      },
+      month: {
+        schema: orVarRef("Months (1-12); [] means every month.", {
+          type: "array",
+          items: { type: "integer", minimum: 1, maximum: 12 },
+        }),
+        input: "month",
+      },
+      day_of_week: {
+        schema: orVarRef("Days of the week (0 or 7 = Sunday); [] means every day.", {
+          type: "array",
+          items: { type: "integer", minimum: 0, maximum: 7 },
+        }),
+        input: "dayOfWeek",
+      },
+      udf: {
+        schema: {
+          type: "string",
+          pattern: "^[A-Za-z0-9_]+/[A-Za-z0-9_-]+$",
+          description: "The UDF to run, as <canvas>/<slug>; it must exist in the repository.",
+        },
+      },
+      args: {
+        schema: { type: "object", description: "Arguments passed to the UDF on each run.", additionalProperties: true },
+        input: "udfArgs",
+      },
+      enabled: {
+        schema: orVarRef("Whether the cronjob runs. Default true.", { type: "boolean" }, true),
+        input: "enabled",
+      },
+      description: {
+        schema: { type: "string", description: "A description shown on the platform." },
+        input: "description",
+      },
       protect: { schema: protect("cronjob") },
     },
   },

@@ -72,4 +72,8 @@ export interface KindDefinition {
 }
 
 /** Who may use a canvas's shared links (a canvas's `accessScope`, a share's `mintedScope`). */
-export const ACCESS_SCOPE = { enum: ["team", "public"], name: "AccessScope", description: "Who may use a canvas's shared links: the team, or anyone." } as const satisfies FieldType;
+export const ACCESS_SCOPE = {
+  enum: ["team", "public"],
+  name: "AccessScope",
+  description: "Who may use a canvas's shared links: the team, or anyone.",
+} as const satisfies FieldType;

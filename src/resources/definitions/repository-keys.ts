@@ -46,7 +46,8 @@ export const VAR_REF: JsonSchema = {
 export const SECRET_ENV_REF: JsonSchema = {
   type: "string",
   pattern: "^\\$\\{env\\.[A-Za-z_][A-Za-z0-9_]*\\}$",
-  description: "A secret: exactly one ${env.NAME} reference. Secret values come only from the environment; a literal is an error.",
+  description:
+    "A secret: exactly one ${env.NAME} reference. Secret values come only from the environment; a literal is an error.",
 };
 
 /** A value of `schema`, or a variable reference to one. */
@@ -64,7 +65,8 @@ export const protect = (what: string): JsonSchema => ({
 export const ROTATE_EVERY: JsonSchema = {
   type: "string",
   pattern: "^[1-9][0-9]*[mhdw]$",
-  description: 'Rotate the token when its last rotation is older than this: a whole number followed by m (minutes), h (hours), d (days) or w (weeks), e.g. "30d".',
+  description:
+    'Rotate the token when its last rotation is older than this: a whole number followed by m (minutes), h (hours), d (days) or w (weeks), e.g. "30d".',
 };
 
 /** A kind's keys as the `properties` of its object's JSON Schema. */

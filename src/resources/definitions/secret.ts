@@ -4,20 +4,57 @@ import { protect, SECRET_ENV_REF } from "./repository-keys";
 
 export const secretDefinition: KindDefinition = {
   kind: "Secret",
-  description: "A user secret, owned by the signed-in user (`svc:token` must be a paid user's Bearer token). An existing secret of that key is adopted and overwritten. A value changed on the platform shows as drift on `valueFingerprint` after a refresh, without revealing it.",
+  description:
+    "A user secret, owned by the signed-in user (`svc:token` must be a paid user's Bearer token). An existing secret of that key is adopted and overwritten. A value changed on the platform shows as drift on `valueFingerprint` after a refresh, without revealing it.",
   inputs: {
-    key: { type: "string", description: "The secret's key, 1 to 256 characters. A new key replaces the secret (new written first).", required: true, replaceOnChanges: true, output: "always" },
-    value: { type: "string", description: "The value. Always stored as a Pulumi secret, and kept in state only as a fingerprint; a change updates in place.", required: true, secret: true },
+    key: {
+      type: "string",
+      description: "The secret's key, 1 to 256 characters. A new key replaces the secret (new written first).",
+      required: true,
+      replaceOnChanges: true,
+      output: "always",
+    },
+    value: {
+      type: "string",
+      description:
+        "The value. Always stored as a Pulumi secret, and kept in state only as a fingerprint; a change updates in place.",
+      required: true,
+      secret: true,
+    },
   },
   outputs: {
-    valueFingerprint: { type: "string", description: "A salted hash of the value (never the value); a secret output.", required: true, secret: true },
+    valueFingerprint: {
+      type: "string",
+      description: "A salted hash of the value (never the value); a secret output.",
+      required: true,
+      secret: true,
+    },
   },
   repository: {
     file: {
       schema: "secrets",
       title: "secrets.yaml",
       description: "Team secrets. Values come only from the environment.",
-      listedUnder: { key: "secrets", schema: (properties) => ({ type: "object", description: "Secret key -> ${env.NAME} reference holding its value, or {value: ${env.NAME}, protect: true}.", propertyNames: { pattern: "^[A-Za-z0-9_.-]{1,256}$" }, additionalProperties: { oneOf: [SECRET_ENV_REF, { type: "object", additionalProperties: false, required: ["value"], description: "A secret with options.", properties }] } }) },
+      listedUnder: {
+        key: "secrets",
+        schema: (properties) => ({
+          type: "object",
+          description: "Secret key -> ${env.NAME} reference holding its value, or {value: ${env.NAME}, protect: true}.",
+          propertyNames: { pattern: "^[A-Za-z0-9_.-]{1,256}$" },
+          additionalProperties: {
+            oneOf: [
+              SECRET_ENV_REF,
+              {
+                type: "object",
+                additionalProperties: false,
+                required: ["value"],
+                description: "A secret with options.",
+                properties,
+              },
+            ],
+          },
+        }),
+      },
     },
     keys: {
       value: { schema: SECRET_ENV_REF, input: "value" },

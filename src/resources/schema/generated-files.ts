@@ -9,7 +9,9 @@ import { repositorySchemas } from "./repository-schemas";
 /** `schemas/...` path → file text (2-space JSON, trailing newline). */
 export function generatedSchemaFiles(version: string): Record<string, string> {
   return {
-    ...Object.fromEntries(Object.entries(repositorySchemas()).map(([name, schema]) => [`schemas/${name}.schema.json`, jsonText(schema)])),
+    ...Object.fromEntries(
+      Object.entries(repositorySchemas()).map(([name, schema]) => [`schemas/${name}.schema.json`, jsonText(schema)]),
+    ),
     "schemas/pulumi/schema.json": jsonText(pulumiPackageSchema(version)),
   };
 }

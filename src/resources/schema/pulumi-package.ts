@@ -57,10 +57,28 @@ const token = (name: string): string => `${PULUMI_PACKAGE}:index:${name}`;
 
 /** The provider's configuration (`svc:baseUrl` …), each with its `SVC_*` environment fallback (`src/provider/runtime.ts`). */
 const CONFIG: Record<string, PulumiPropertySpec> = {
-  baseUrl: { type: "string", description: "The platform API's base URL, `https://<host>/server/v1`.", defaultInfo: { environment: ["SVC_BASE_URL"] } },
-  udfBaseUrl: { type: "string", description: "The shared-UDF host's base URL, when it is not the API's.", defaultInfo: { environment: ["SVC_UDF_BASE_URL"] } },
-  token: { type: "string", description: "A user's Bearer token.", secret: true, defaultInfo: { environment: ["SVC_TOKEN"] } },
-  serviceToken: { type: "string", description: "A service account's token (`Svc-Service-Token`), instead of `token`.", secret: true, defaultInfo: { environment: ["SVC_SERVICE_TOKEN"] } },
+  baseUrl: {
+    type: "string",
+    description: "The platform API's base URL, `https://<host>/server/v1`.",
+    defaultInfo: { environment: ["SVC_BASE_URL"] },
+  },
+  udfBaseUrl: {
+    type: "string",
+    description: "The shared-UDF host's base URL, when it is not the API's.",
+    defaultInfo: { environment: ["SVC_UDF_BASE_URL"] },
+  },
+  token: {
+    type: "string",
+    description: "A user's Bearer token.",
+    secret: true,
+    defaultInfo: { environment: ["SVC_TOKEN"] },
+  },
+  serviceToken: {
+    type: "string",
+    description: "A service account's token (`Svc-Service-Token`), instead of `token`.",
+    secret: true,
+    defaultInfo: { environment: ["SVC_SERVICE_TOKEN"] },
+  },
 };
 
 /**
@@ -86,7 +104,11 @@ export function packageSchemaOf(definitions: readonly KindDefinition[], version:
       };
     }
     const outputs = {
-      ...Object.fromEntries(Object.entries(def.inputs).filter(([, f]) => f.output !== undefined).map(([n, f]) => [n, outputOf(f)])),
+      ...Object.fromEntries(
+        Object.entries(def.inputs)
+          .filter(([, f]) => f.output !== undefined)
+          .map(([n, f]) => [n, outputOf(f)]),
+      ),
       ...def.outputs,
     };
     resources[token(def.kind)] = {
@@ -101,13 +123,15 @@ export function packageSchemaOf(definitions: readonly KindDefinition[], version:
     name: PULUMI_PACKAGE,
     displayName: "svc (UDF platform)",
     version,
-    description: "Canvases, UDFs, shares, cronjobs, secrets, service accounts, bucket policies and session tokens of the UDF platform.",
+    description:
+      "Canvases, UDFs, shares, cronjobs, secrets, service accounts, bucket policies and session tokens of the UDF platform.",
     keywords: ["pulumi", "svc", "udf", "category/cloud", "kind/native"],
     license: "Apache-2.0",
     meta: { moduleFormat: "(.*)" },
     config: { variables: CONFIG, defaults: Object.keys(CONFIG) },
     provider: {
-      description: "The svc provider: where it sends requests and with which credentials. Each setting falls back to its `SVC_*` environment variable.",
+      description:
+        "The svc provider: where it sends requests and with which credentials. Each setting falls back to its `SVC_*` environment variable.",
       properties: mapValues(CONFIG, ({ defaultInfo: _environment, ...p }) => p),
       required: [],
       inputProperties: CONFIG,
@@ -153,9 +177,14 @@ function typeSpec(t: FieldType, def: KindDefinition, types: Record<string, Recor
   if (t === "any") return { $ref: "pulumi.json#/Any" };
   if (typeof t === "string") return { type: t };
   if ("enum" in t) {
-    const enumType = { type: "string", ...(t.description ? { description: t.description } : {}), enum: t.enum.map((value) => ({ value })) };
+    const enumType = {
+      type: "string",
+      ...(t.description ? { description: t.description } : {}),
+      enum: t.enum.map((value) => ({ value })),
+    };
     const known = types[token(t.name)];
-    if (known && JSON.stringify(known) !== JSON.stringify(enumType)) throw new Error(`${def.kind}: the enum ${t.name} is defined twice, differently`);
+    if (known && JSON.stringify(known) !== JSON.stringify(enumType))
+      throw new Error(`${def.kind}: the enum ${t.name} is defined twice, differently`);
     types[token(t.name)] = enumType;
     return { $ref: `#/types/${token(t.name)}` };
   }
@@ -169,7 +198,9 @@ function typeSpec(t: FieldType, def: KindDefinition, types: Record<string, Recor
 }
 
 const requiredOf = (fields: Record<string, FieldDefinition>, is: (f: FieldDefinition) => boolean): string[] =>
-  Object.entries(fields).filter(([, f]) => is(f)).map(([n]) => n);
+  Object.entries(fields)
+    .filter(([, f]) => is(f))
+    .map(([n]) => n);
 
 function mapValues<T, U>(o: Record<string, T>, f: (v: T) => U): Record<string, U> {
   return Object.fromEntries(Object.entries(o).map(([k, v]) => [k, f(v)]));

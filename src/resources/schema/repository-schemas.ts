@@ -9,7 +9,9 @@ import type { KindDefinition } from "../definitions/kind-definition";
 import { repositoryProperties, type JsonSchema } from "../definitions/repository-keys";
 
 /** File name (`canvas`, `secrets` …) → its JSON Schema, for every kind declared in a file of its own. */
-export function repositorySchemas(definitions: readonly KindDefinition[] = KIND_DEFINITIONS): Record<string, JsonSchema> {
+export function repositorySchemas(
+  definitions: readonly KindDefinition[] = KIND_DEFINITIONS,
+): Record<string, JsonSchema> {
   const out: Record<string, JsonSchema> = {};
   for (const { kind, repository } of definitions) {
     const file = repository?.file;

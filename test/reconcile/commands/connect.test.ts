@@ -20,14 +20,20 @@ describe("GIVEN a repository and a token the platform does not know", () => {
     const r = await planCommand({ dir, env: { ...emulatorEnv(fx.emu), SVC_TOKEN: WRONG } });
     expect(r.exitCode).toBe(1);
     expect(messageOf(r)).toContain("failed with 401");
-    expect(messageOf(r)).toContain("The platform at SVC_BASE_URL refused the token in SVC_TOKEN: check that it is current and was issued by that platform.");
+    expect(messageOf(r)).toContain(
+      "The platform at SVC_BASE_URL refused the token in SVC_TOKEN: check that it is current and was issued by that platform.",
+    );
     expect(messageOf(r)).not.toContain(WRONG);
   });
 
   it("WHEN destroy runs on what was applied THEN it says the same", async () => {
     const dir = copyRepo("valid-full");
     expect((await applyCommand(commandOptions(dir, fx.emu))).exitCode).toBe(0);
-    const r = await destroyCommand({ dir, env: { ...emulatorEnv(fx.emu), SVC_TOKEN: WRONG }, confirm: async () => true });
+    const r = await destroyCommand({
+      dir,
+      env: { ...emulatorEnv(fx.emu), SVC_TOKEN: WRONG },
+      confirm: async () => true,
+    });
     expect(r.exitCode).toBe(1);
     expect(messageOf(r)).toContain("refused the token in SVC_TOKEN");
   });

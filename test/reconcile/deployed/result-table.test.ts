@@ -3,15 +3,29 @@ import { MAX_ROWS, renderResultTable, tableOf } from "../../../src/reconcile/dep
 
 describe("a UDF's result as a terminal table", () => {
   it("GIVEN a GeoJSON FeatureCollection WHEN shown THEN each feature is a row of its properties and geometry type", () => {
-    const fc = { type: "FeatureCollection", features: [
-      { type: "Feature", properties: { name: "a", pop: 10 }, geometry: { type: "Point", coordinates: [0, 0] } },
-      { type: "Feature", properties: { name: "b" }, geometry: null },
-    ] };
-    expect(tableOf(fc)).toEqual({ columns: ["name", "pop", "geometry"], rows: [["a", 10, "Point"], ["b", undefined, null]] });
+    const fc = {
+      type: "FeatureCollection",
+      features: [
+        { type: "Feature", properties: { name: "a", pop: 10 }, geometry: { type: "Point", coordinates: [0, 0] } },
+        { type: "Feature", properties: { name: "b" }, geometry: null },
+      ],
+    };
+    expect(tableOf(fc)).toEqual({
+      columns: ["name", "pop", "geometry"],
+      rows: [
+        ["a", 10, "Point"],
+        ["b", undefined, null],
+      ],
+    });
   });
 
   it("GIVEN a list of rows WHEN shown THEN columns are numbered", () => {
-    expect(renderResultTable([[1, "x"], [22, "yy"]])).toBe(" 0  1\n--  --\n 1  x\n22  yy\n");
+    expect(
+      renderResultTable([
+        [1, "x"],
+        [22, "yy"],
+      ]),
+    ).toBe(" 0  1\n--  --\n 1  x\n22  yy\n");
   });
 
   it("GIVEN text with escape sequences and line breaks WHEN shown THEN no control character reaches the terminal and cells stay one line", () => {

@@ -6,10 +6,18 @@ import { applyCommand, driftCommand, planCommand } from "../../../src/reconcile/
 import { readOutputsFile } from "../../../src/reconcile/apply/outputs-file";
 import { accountName } from "../../../src/resources/service-account";
 import { useEmulator } from "../../helpers/emulator";
-import { commandOptions, copyRepo, FIXTURE_SECRETS, outputsFileOf, platformDuplicates, platformView } from "../../helpers/repo";
+import {
+  commandOptions,
+  copyRepo,
+  FIXTURE_SECRETS,
+  outputsFileOf,
+  platformDuplicates,
+  platformView,
+} from "../../helpers/repo";
 
 const udfCode = (body: string) => JSON.parse(body).code as string;
-const headerModules = (body: string) => (JSON.parse(body).headers as { module_name: string }[]).map((h) => h.module_name);
+const headerModules = (body: string) =>
+  (JSON.parse(body).headers as { module_name: string }[]).map((h) => h.module_name);
 
 describe("GIVEN the valid-full repository and an empty platform", () => {
   const fx = useEmulator();
@@ -29,26 +37,48 @@ describe("GIVEN the valid-full repository and an empty platform", () => {
     expect(view.canvases.map((c) => c.name).sort()).toEqual(["listings", "reports"]);
     const listings = view.canvases.find((c) => c.name === "listings")!;
     const reports = view.canvases.find((c) => c.name === "reports")!;
-    expect(listings).toMatchObject({ access_scope: "public", allow_public_read: true, dashboard_body: "Listings in nyc", preview_image_url: "https://example.com/listings.png" });
+    expect(listings).toMatchObject({
+      access_scope: "public",
+      allow_public_read: true,
+      dashboard_body: "Listings in nyc",
+      preview_image_url: "https://example.com/listings.png",
+    });
     expect(reports).toMatchObject({ access_scope: "team", share_token: null });
 
-    const udf = (canvas: string, slug: string) => view.udfs.find((u) => u.collection_name === canvas && u.slug === slug);
+    const udf = (canvas: string, slug: string) =>
+      view.udfs.find((u) => u.collection_name === canvas && u.slug === slug);
     expect(udfCode(udf("listings", "stats")!.udf_body)).toBe(readFileSync(`${dir}/canvases/listings/stats.py`, "utf8"));
-    expect(udfCode(udf("listings", "loader")!.udf_body)).toBe(readFileSync(`${dir}/canvases/listings/loader.py`, "utf8"));
+    expect(udfCode(udf("listings", "loader")!.udf_body)).toBe(
+      readFileSync(`${dir}/canvases/listings/loader.py`, "utf8"),
+    );
     expect(headerModules(udf("listings", "loader")!.udf_body).sort()).toEqual(["geo", "utils"]);
     expect(udfCode(udf("reports", "weekly")!.udf_body)).toBe(readFileSync(`${dir}/canvases/reports/weekly.py`, "utf8"));
 
     // The share: a canvas token on the highest-ranked instance, readable with the passcode.
     expect(listings.share_token).toEqual(expect.any(String));
     expect(listings.share_client_id).toBe("rt-demo-primary");
-    const shared = await fx.anon.sharing.getByToken(listings.share_token!, { passcode: FIXTURE_SECRETS.LISTINGS_PASSCODE });
+    const shared = await fx.anon.sharing.getByToken(listings.share_token!, {
+      passcode: FIXTURE_SECRETS.LISTINGS_PASSCODE,
+    });
     expect(shared.name).toBe("listings");
 
     const daily = view.cronjobs.find((c) => c.name === "daily-stats")!;
-    expect(daily).toMatchObject({ minute: [0], hour: [6], day_of_week: [1, 2, 3, 4, 5], enabled: true, udf: udf("listings", "stats")!.id });
+    expect(daily).toMatchObject({
+      minute: [0],
+      hour: [6],
+      day_of_week: [1, 2, 3, 4, 5],
+      enabled: true,
+      udf: udf("listings", "stats")!.id,
+    });
     expect(daily.udf_args).toEqual({ city: "nyc", limit: 100 });
     const weekly = view.cronjobs.find((c) => c.name === "weekly_report")!;
-    expect(weekly).toMatchObject({ minute: [30], hour: [7, 19], day_of_week: [1], enabled: false, udf: udf("reports", "weekly")!.id });
+    expect(weekly).toMatchObject({
+      minute: [30],
+      hour: [7, 19],
+      day_of_week: [1],
+      enabled: false,
+      udf: udf("reports", "weekly")!.id,
+    });
 
     expect(view.secrets).toContain("MAPBOX_TOKEN");
     expect((await fx.user.secrets.get("MAPBOX_TOKEN")).value).toBe(FIXTURE_SECRETS.MAPBOX_TOKEN);
@@ -64,10 +94,17 @@ describe("GIVEN the valid-full repository and an empty platform", () => {
     expect(statSync(file).mode & 0o777).toBe(0o600);
     const outputs = await readOutputsFile(file);
     // New tokens of every kind: service accounts, the share's canvas token, the loader's shared token.
-    expect(Object.keys(outputs!.tokens).sort()).toEqual(["service_account.listings-deployer", "service_account.reader", "share.listings", "udf.listings/loader"]);
+    expect(Object.keys(outputs!.tokens).sort()).toEqual([
+      "service_account.listings-deployer",
+      "service_account.reader",
+      "share.listings",
+      "udf.listings/loader",
+    ]);
     expect(outputs!.tokens["service_account.reader"]!.name).toBe("SVC_SERVICE_ACCOUNT_READER_TOKEN");
     const view = await platformView(fx.user);
-    expect(outputs!.tokens["share.listings"]!.token).toBe(view.canvases.find((c) => c.name === "listings")!.share_token);
+    expect(outputs!.tokens["share.listings"]!.token).toBe(
+      view.canvases.find((c) => c.name === "listings")!.share_token,
+    );
     for (const entry of Object.values(outputs!.tokens).filter((e) => e.kind === "ServiceAccount")) {
       const client = createClient({ baseUrl: fx.emu.baseUrl, serviceToken: entry.token });
       try {
@@ -89,7 +126,9 @@ describe("GIVEN the valid-full repository and an empty platform", () => {
     expect(again.exitCode).toBe(0);
     expect(again.command === "apply" && again.report?.results).toEqual([]);
     const after = await platformView(fx.user);
-    expect(after.canvases.map((c) => [c.id, c.last_updated])).toEqual(before.canvases.map((c) => [c.id, c.last_updated]));
+    expect(after.canvases.map((c) => [c.id, c.last_updated])).toEqual(
+      before.canvases.map((c) => [c.id, c.last_updated]),
+    );
     expect(after.serviceAccounts.map((s) => s.id).sort()).toEqual(before.serviceAccounts.map((s) => s.id).sort());
   });
 
@@ -98,7 +137,8 @@ describe("GIVEN the valid-full repository and an empty platform", () => {
     for (const c of view.cronjobs) await fx.user.cronjobs.delete(c.id);
     for (const c of view.canvases) await fx.user.canvases.delete(c.id);
     for (const k of view.secrets) await fx.user.secrets.delete(k);
-    for (const s of view.serviceAccounts.filter((s) => s.name.includes("[svc-iac "))) await fx.user.environment.deleteServiceAccount(s.id);
+    for (const s of view.serviceAccounts.filter((s) => s.name.includes("[svc-iac ")))
+      await fx.user.environment.deleteServiceAccount(s.id);
     const emptied = await platformView(fx.user);
     expect(emptied.canvases).toEqual([]);
     expect(emptied.udfs).toEqual([]);
@@ -128,7 +168,11 @@ describe("GIVEN objects made by hand with the names the repository declares", ()
   it("WHEN apply runs THEN it adopts them instead of making duplicates", async () => {
     const listings = await fx.user.canvases.create({ name: "listings", access_scope: "team" });
     await fx.user.canvases.create({ name: "reports" });
-    await fx.user.udfs.create({ collection_id: listings.id, slug: "stats", udf_body: JSON.stringify({ name: "stats", code: "old" }) });
+    await fx.user.udfs.create({
+      collection_id: listings.id,
+      slug: "stats",
+      udf_body: JSON.stringify({ name: "stats", code: "old" }),
+    });
     const dir = copyRepo("valid-full");
 
     const plan = await planCommand(commandOptions(dir, fx.emu));

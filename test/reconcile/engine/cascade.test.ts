@@ -11,7 +11,8 @@ import { appliedRepo, commandOptions, platformView } from "../../helpers/repo";
 import { readValidSavedPlan } from "../../helpers/saved-plan";
 
 function planOf(r: CommandResult): Plan {
-  if ((r.command !== "plan" && r.command !== "apply") || !r.plan) throw new Error(`expected a plan, got ${JSON.stringify(r)}`);
+  if ((r.command !== "plan" && r.command !== "apply") || !r.plan)
+    throw new Error(`expected a plan, got ${JSON.stringify(r)}`);
   return r.plan;
 }
 
@@ -25,8 +26,26 @@ describe("GIVEN an applied repository whose reports canvas holds a hand-made UDF
   beforeAll(async () => {
     dir = await appliedRepo(fx.emu);
     reports = (await platformView(fx.user)).canvases.find((c) => c.name === "reports")!.id;
-    byHand = (await fx.user.udfs.create({ collection_id: reports, slug: "by_hand", udf_type: "auto", udf_body: JSON.stringify({ name: "by_hand", code: "def udf():\n    return 1\n" }) })).id;
-    handCron = (await fx.user.cronjobs.create({ name: "hand_nightly", enabled: true, minute: [0], hour: [3], day_of_month: [], month: [], day_of_week: [], udf: byHand })).id;
+    byHand = (
+      await fx.user.udfs.create({
+        collection_id: reports,
+        slug: "by_hand",
+        udf_type: "auto",
+        udf_body: JSON.stringify({ name: "by_hand", code: "def udf():\n    return 1\n" }),
+      })
+    ).id;
+    handCron = (
+      await fx.user.cronjobs.create({
+        name: "hand_nightly",
+        enabled: true,
+        minute: [0],
+        hour: [3],
+        day_of_month: [],
+        month: [],
+        day_of_week: [],
+        udf: byHand,
+      })
+    ).id;
     // WHEN the canvas folder (and the cronjob running its UDF) leave the repository
     rmSync(join(dir, "canvases/reports"), { recursive: true });
     rmSync(join(dir, "cronjobs/weekly_report.yaml"));
@@ -42,8 +61,22 @@ describe("GIVEN an applied repository whose reports canvas holds a hand-made UDF
     expect(message).toContain(`cronjob.hand_nightly (id ${handCron}, left broken with udf.reports/by_hand)`);
     expect(message).toContain("--allow-cascade");
     expect(plan.cascade).toEqual([
-      { address: "cronjob.hand_nightly", kind: "Cronjob", id: handCron, by: "udf.reports/by_hand", effect: "broken", managed: false },
-      { address: "udf.reports/by_hand", kind: "Udf", id: byHand, by: "canvas.reports", effect: "deleted", managed: false },
+      {
+        address: "cronjob.hand_nightly",
+        kind: "Cronjob",
+        id: handCron,
+        by: "udf.reports/by_hand",
+        effect: "broken",
+        managed: false,
+      },
+      {
+        address: "udf.reports/by_hand",
+        kind: "Udf",
+        id: byHand,
+        by: "canvas.reports",
+        effect: "deleted",
+        managed: false,
+      },
     ]);
   });
 
@@ -61,7 +94,11 @@ describe("GIVEN an applied repository whose reports canvas holds a hand-made UDF
     expect(planned.exitCode).toBe(0);
     const plan = planOf(planned);
     expect(plan.blocks).toEqual([]);
-    expect(plan.actions.map((a) => `${a.action} ${a.address}`)).toEqual(["delete cronjob.weekly_report", "delete udf.reports/weekly", "delete canvas.reports"]);
+    expect(plan.actions.map((a) => `${a.action} ${a.address}`)).toEqual([
+      "delete cronjob.weekly_report",
+      "delete udf.reports/weekly",
+      "delete canvas.reports",
+    ]);
     const canvasDelete = plan.actions.find((a) => a.address === "canvas.reports")!;
     expect(canvasDelete.notes).toEqual([
       `leaves cronjob.hand_nightly (id ${handCron}, not managed by this project) broken: the UDF it runs is deleted, so it stays scheduled and every run fails`,
@@ -72,7 +109,9 @@ describe("GIVEN an applied repository whose reports canvas holds a hand-made UDF
 
     // Saved, the plan keeps --allow-cascade and its cascade list (valid against the published schema), and apply --plan runs exactly it.
     const file = join(dir, "..", "cascade-plan.json");
-    expect((await planCommand(commandOptions(dir, fx.emu, { prune: true, allowCascade: true, planOut: file }))).exitCode).toBe(0);
+    expect(
+      (await planCommand(commandOptions(dir, fx.emu, { prune: true, allowCascade: true, planOut: file }))).exitCode,
+    ).toBe(0);
     const saved = readValidSavedPlan(file);
     expect(saved.options.allow_cascade).toBe(true);
     expect(saved.plan.cascade!.map((o) => o.address)).toEqual(["cronjob.hand_nightly", "udf.reports/by_hand"]);
@@ -96,7 +135,18 @@ describe("GIVEN an applied repository and a hand-made cronjob running one of its
   beforeAll(async () => {
     dir = await appliedRepo(fx.emu);
     stats = (await platformView(fx.user)).udfs.find((u) => u.slug === "stats")!.id;
-    handCron = (await fx.user.cronjobs.create({ name: "hand_stats", enabled: true, minute: [15], hour: [4], day_of_month: [], month: [], day_of_week: [], udf: stats })).id;
+    handCron = (
+      await fx.user.cronjobs.create({
+        name: "hand_stats",
+        enabled: true,
+        minute: [15],
+        hour: [4],
+        day_of_month: [],
+        month: [],
+        day_of_week: [],
+        udf: stats,
+      })
+    ).id;
   });
 
   const expectUntouched = async () => {
@@ -110,9 +160,20 @@ describe("GIVEN an applied repository and a hand-made cronjob running one of its
     expect(planned.exitCode).toBe(1);
     const plan = planOf(planned);
     expect(plan.blocks.map((b) => b.rule)).toEqual(["cascade"]);
-    expect(plan.cascade).toEqual([{ address: "cronjob.hand_stats", kind: "Cronjob", id: handCron, by: "udf.listings/stats", effect: "broken", managed: false }]);
+    expect(plan.cascade).toEqual([
+      {
+        address: "cronjob.hand_stats",
+        kind: "Cronjob",
+        id: handCron,
+        by: "udf.listings/stats",
+        effect: "broken",
+        managed: false,
+      },
+    ]);
     const message = (planned as { message?: string }).message!;
-    expect(message).toContain(`cronjob.hand_stats (id ${handCron}, left broken with udf.listings/stats, which is replaced: its old id is deleted)`);
+    expect(message).toContain(
+      `cronjob.hand_stats (id ${handCron}, left broken with udf.listings/stats, which is replaced: its old id is deleted)`,
+    );
     expect(message).toContain("--allow-cascade");
     // The managed cronjob running the same UDF follows the new id: it is no cascade entry.
     expect(plan.cascade!.map((o) => o.address)).not.toContain("cronjob.daily-stats");
@@ -134,7 +195,9 @@ describe("GIVEN an applied repository and a hand-made cronjob running one of its
       const plan = planOf(planned);
       expect(plan.actions.find((a) => a.address === "udf.listings/stats")!.action).toBe("replace");
       expect(plan.blocks.map((b) => b.rule)).toEqual(["cascade"]);
-      expect(plan.cascade!.map((o) => `${o.address} ${o.effect} by ${o.by}`)).toEqual(["cronjob.hand_stats broken by udf.listings/stats"]);
+      expect(plan.cascade!.map((o) => `${o.address} ${o.effect} by ${o.by}`)).toEqual([
+        "cronjob.hand_stats broken by udf.listings/stats",
+      ]);
       const applied = await applyCommand(commandOptions(dir, fx.emu));
       expect(applied.exitCode).toBe(1);
       await expectUntouched();

@@ -15,13 +15,18 @@ import { useEmulator } from "../../helpers/emulator";
 import { commandOptions, platformView, stateDirOf } from "../../helpers/repo";
 import { countingRequests } from "../../helpers/saved-plan";
 
-
 /** A project with one canvas and two UDFs, targets `default` and `staging` (prune on) on the same credentials. */
 function twoTargetRepo(state = ".svc-iac/state", staging = ""): string {
   const dir = join(mkdtempSync(join(tmpdir(), "svc-repo-")), "repo");
   mkdirSync(join(dir, "canvases/listings"), { recursive: true });
-  writeFileSync(join(dir, "svc.yaml"), `project: listings\nstate: ${state}\nvariables:\n  city: nyc\ntargets:\n  default: {}\n  staging:\n    prune: true\n    variables:\n      city: sf\n${staging}`);
-  writeFileSync(join(dir, "canvases/listings/canvas.yaml"), 'access_scope: team\ndashboard_body: "Listings in ${var.city}"\n');
+  writeFileSync(
+    join(dir, "svc.yaml"),
+    `project: listings\nstate: ${state}\nvariables:\n  city: nyc\ntargets:\n  default: {}\n  staging:\n    prune: true\n    variables:\n      city: sf\n${staging}`,
+  );
+  writeFileSync(
+    join(dir, "canvases/listings/canvas.yaml"),
+    'access_scope: team\ndashboard_body: "Listings in ${var.city}"\n',
+  );
   writeFileSync(join(dir, "canvases/listings/loader.py"), "@fused.udf\ndef udf():\n    return 1\n");
   writeFileSync(join(dir, "canvases/listings/stats.py"), "@fused.udf\ndef udf():\n    return 2\n");
   return dir;
@@ -49,17 +54,21 @@ describe("GIVEN target default applied on a team, and target staging of the same
     // The account's own rule (its token cannot be read) stops it too; the cross-target rule says whose it is.
     expect(planOf(r).blocks.map((b) => b.rule)).toEqual(["unreadable-token", "cross-target"]);
     const message = messageOf(r);
-    expect(message).toContain(`Target "staging" would adopt 4 objects that target "default" of project listings manages (its inventory at .svc-iac/state/listings/default)`);
+    expect(message).toContain(
+      `Target "staging" would adopt 4 objects that target "default" of project listings manages (its inventory at .svc-iac/state/listings/default)`,
+    );
     expect(message).toContain(`canvas.listings (id ${canvas.id})`);
     expect(message).toContain(`udf.listings/loader (id ${loader.id})`);
     expect(message).toContain(`service_account.ci (id ${account.id})`);
     expect(message).toContain('give "staging" its own names (name_prefix under targets.staging in svc.yaml');
     expect(message).toContain("or its own credentials (targets.staging.credentials");
-    expect(renderPlanText(planOf(r))).toContain("Apply will stop: Target \"staging\" would adopt 4 objects");
+    expect(renderPlanText(planOf(r))).toContain('Apply will stop: Target "staging" would adopt 4 objects');
   });
 
   it("WHEN staging is applied THEN it refuses, sends no write, and default's objects keep their state", async () => {
-    const { result: r, writes } = await countingRequests(() => applyCommand(commandOptions(dir, fx.emu, { target: "staging" })));
+    const { result: r, writes } = await countingRequests(() =>
+      applyCommand(commandOptions(dir, fx.emu, { target: "staging" })),
+    );
     expect(r.exitCode).toBe(1);
     expect(messageOf(r)).toContain('target "default" of project listings manages');
     expect(writes).toBe(0);
@@ -78,7 +87,12 @@ describe("GIVEN target default applied on a team, and target staging of the same
     rmSync(join(dir, "service-accounts.yaml"));
     const svc = join(dir, "svc.yaml");
     writeFileSync(svc, `${readFileSync(svc, "utf8")}    credentials:\n      token_env: OTHER_TEAM_TOKEN\n`);
-    const r = await planCommand(commandOptions(dir, fx.emu, { target: "staging", env: { ...commandOptions(dir, fx.emu).env, OTHER_TEAM_TOKEN: fx.emu.tokens.other_user_token } }));
+    const r = await planCommand(
+      commandOptions(dir, fx.emu, {
+        target: "staging",
+        env: { ...commandOptions(dir, fx.emu).env, OTHER_TEAM_TOKEN: fx.emu.tokens.other_user_token },
+      }),
+    );
     expect(r.exitCode, messageOf(r)).toBe(0);
     expect(actionsOf(r)).toEqual(["create canvas.listings", "create udf.listings/loader", "create udf.listings/stats"]);
   });
@@ -98,7 +112,12 @@ describe("GIVEN default applied and staging given its own names (name_prefix)", 
     expect(after.canvases.map((c) => c.name).sort()).toEqual(["listings", "staging_listings"]);
     const listings = after.canvases.find((c) => c.name === "listings")!;
     expect(listings.dashboard_body).toBe("Listings in nyc");
-    expect(after.udfs.filter((u) => u.collection_id === listings.id).map((u) => u.id).sort()).toEqual(before.udfs.map((u) => u.id).sort());
+    expect(
+      after.udfs
+        .filter((u) => u.collection_id === listings.id)
+        .map((u) => u.id)
+        .sort(),
+    ).toEqual(before.udfs.map((u) => u.id).sort());
   });
 });
 
@@ -110,7 +129,9 @@ describe("GIVEN two targets whose state lives in the team's bucket, default appl
     expect((await applyCommand(commandOptions(dir, fx.emu))).exitCode).toBe(0);
     const r = await planCommand(commandOptions(dir, fx.emu, { target: "staging" }));
     expect(r.exitCode).toBe(1);
-    expect(messageOf(r)).toContain('target "default" of project listings manages (its inventory at s3://demo-bucket/iac/listings/default)');
+    expect(messageOf(r)).toContain(
+      'target "default" of project listings manages (its inventory at s3://demo-bucket/iac/listings/default)',
+    );
   });
 
   it("WHEN staging keeps its state elsewhere (its own state: setting) THEN default's inventory is still found where svc.yaml puts it", async () => {
@@ -140,6 +161,8 @@ describe("GIVEN a canvas made by hand that no target's inventory knows", () => {
     // From now on staging owns it: default may not take it.
     const other = await planCommand(commandOptions(dir, fx.emu));
     expect(other.exitCode).toBe(1);
-    expect(messageOf(other)).toContain('Target "default" would adopt 3 objects that target "staging" of project listings manages');
+    expect(messageOf(other)).toContain(
+      'Target "default" would adopt 3 objects that target "staging" of project listings manages',
+    );
   });
 });

@@ -7,9 +7,19 @@ import { destroyCommand } from "../../../src/reconcile/commands/destroy";
 import type { Inventory } from "../../../src/model/inventory";
 import { useEmulator } from "../../helpers/emulator";
 import { makeHandMade, type HandMade } from "../../helpers/hand-made";
-import { appliedRepo, commandOptions, copyRepo, emulatorEnv, FIXTURE_SECRETS, platformView, serviceTokenWorks, stateDirOf } from "../../helpers/repo";
+import {
+  appliedRepo,
+  commandOptions,
+  copyRepo,
+  emulatorEnv,
+  FIXTURE_SECRETS,
+  platformView,
+  serviceTokenWorks,
+  stateDirOf,
+} from "../../helpers/repo";
 
-const inventoryOf = (dir: string): Inventory => JSON.parse(readFileSync(join(stateDirOf(dir), "inventory.json"), "utf8"));
+const inventoryOf = (dir: string): Inventory =>
+  JSON.parse(readFileSync(join(stateDirOf(dir), "inventory.json"), "utf8"));
 
 describe("GIVEN an applied repository beside hand-made objects of the same team", () => {
   const fx = useEmulator();
@@ -23,9 +33,18 @@ describe("GIVEN an applied repository beside hand-made objects of the same team"
     hand = await makeHandMade(fx.user, "hand_");
     seededAccounts = (await platformView(fx.user)).serviceAccounts.map((a) => a.name);
     dir = await appliedRepo(fx.emu);
-    deployerToken = JSON.parse(readFileSync(join(dir, "..", "outputs.json"), "utf8")).tokens["service_account.listings-deployer"].token;
+    deployerToken = JSON.parse(readFileSync(join(dir, "..", "outputs.json"), "utf8")).tokens[
+      "service_account.listings-deployer"
+    ].token;
     const listings = (await platformView(fx.user)).canvases.find((c) => c.name === "listings")!.id;
-    byHandOnListings = (await fx.user.udfs.create({ collection_id: listings, slug: "by_hand", udf_type: "auto", udf_body: JSON.stringify({ name: "by_hand", code: "x = 1" }) })).id;
+    byHandOnListings = (
+      await fx.user.udfs.create({
+        collection_id: listings,
+        slug: "by_hand",
+        udf_type: "auto",
+        udf_body: JSON.stringify({ name: "by_hand", code: "x = 1" }),
+      })
+    ).id;
   });
 
   it("WHEN destroy would take a hand-made UDF with a managed canvas THEN it stops, names it and deletes nothing", async () => {
@@ -41,7 +60,12 @@ describe("GIVEN an applied repository beside hand-made objects of the same team"
   it("WHEN the answer to the confirmation is not yes THEN nothing is deleted", async () => {
     const before = await platformView(fx.user);
     let asked = 0;
-    const r = await destroyCommand({ dir, env: emulatorEnv(fx.emu), allowCascade: true, confirm: async () => (asked++, false) });
+    const r = await destroyCommand({
+      dir,
+      env: emulatorEnv(fx.emu),
+      allowCascade: true,
+      confirm: async () => (asked++, false),
+    });
     expect(asked).toBe(1);
     expect(r).toMatchObject({ exitCode: 1, message: "Destroy cancelled: nothing was changed." });
     expect(await platformView(fx.user)).toEqual(before);
@@ -61,7 +85,9 @@ describe("GIVEN an applied repository beside hand-made objects of the same team"
     const policies = r.plan!.actions.filter((a) => a.kind === "BucketPolicy");
     expect(policies.length).toBeGreaterThan(0);
     for (const p of policies) expect(p.notes).toEqual([expect.stringContaining("so it is only forgotten")]);
-    expect(r.plan!.cascade).toEqual([expect.objectContaining({ address: "udf.listings/by_hand", effect: "deleted", managed: false })]);
+    expect(r.plan!.cascade).toEqual([
+      expect.objectContaining({ address: "udf.listings/by_hand", effect: "deleted", managed: false }),
+    ]);
 
     const view = await platformView(fx.user);
     expect(view.canvases.map((c) => c.name).sort()).toEqual(["hand_maps", "hand_sales"]);
@@ -102,7 +128,9 @@ describe("GIVEN an applied repository with a protected canvas", () => {
     const before = await platformView(fx.user);
     const r = await destroyCommand({ dir, env: emulatorEnv(fx.emu), allowCascade: true });
     expect(r.exitCode).toBe(1);
-    expect(r.message).toMatch(/^canvas\.reports \(id [^)]+\) is protected \(protect: true when last applied\): destroy would delete it\./);
+    expect(r.message).toMatch(
+      /^canvas\.reports \(id [^)]+\) is protected \(protect: true when last applied\): destroy would delete it\./,
+    );
     expect(await platformView(fx.user)).toEqual(before);
     expect(Object.keys(inventoryOf(dir).objects).length).toBeGreaterThan(5);
   });

@@ -38,10 +38,21 @@ describe("GIVEN an applied valid-full repository", () => {
     beforeAll(async () => {
       const view = await platformView(fx.user);
       const listings = view.canvases.find((c) => c.name === "listings")!;
-      await fx.user.canvases.update(listings.id, { name: "listings", access_scope: "public", allow_public_read: true, passcode: FIXTURE_SECRETS.LISTINGS_PASSCODE, dashboard_body: "Edited by hand", preview_image_url: "https://example.com/listings.png" });
+      await fx.user.canvases.update(listings.id, {
+        name: "listings",
+        access_scope: "public",
+        allow_public_read: true,
+        passcode: FIXTURE_SECRETS.LISTINGS_PASSCODE,
+        dashboard_body: "Edited by hand",
+        preview_image_url: "https://example.com/listings.png",
+      });
       await fx.user.secrets.put("MAPBOX_TOKEN", HAND_SECRET);
       await fx.user.udfs.delete(view.udfs.find((u) => u.collection_name === "listings" && u.slug === "loader")!.id);
-      await fx.user.udfs.create({ collection_id: listings.id, slug: "by_hand", udf_body: JSON.stringify({ name: "by_hand", code: "x = 1" }) });
+      await fx.user.udfs.create({
+        collection_id: listings.id,
+        slug: "by_hand",
+        udf_body: JSON.stringify({ name: "by_hand", code: "x = 1" }),
+      });
       writeFileSync(join(dir, "cronjobs", "nightly.yaml"), 'schedule: "15 2 * * *"\nudf: listings/stats\n');
       inventoryBefore = readFileSync(join(stateDirOf(dir), "inventory.json"), "utf8");
       viewBefore = await platformView(fx.user);
@@ -66,7 +77,9 @@ describe("GIVEN an applied valid-full repository", () => {
 
     it("THEN the canvas change names the field with its platform value and its repository value", () => {
       const canvas = driftOf(first).items.find((i) => i.address === "canvas.listings")!;
-      expect(canvas.fields).toEqual([expect.objectContaining({ field: "dashboardBody", from: "Edited by hand", to: "Listings in nyc" })]);
+      expect(canvas.fields).toEqual([
+        expect.objectContaining({ field: "dashboardBody", from: "Edited by hand", to: "Listings in nyc" }),
+      ]);
     });
 
     it("THEN the secret change carries fingerprints only, and no secret value appears in the JSON or the Markdown", () => {
@@ -114,7 +127,9 @@ describe("GIVEN an applied valid-full repository", () => {
     await fx.user.canvases.update(reports.id, { name: "reports", dashboard_body: "set by hand" });
     try {
       const items = driftOf(await driftCommand(commandOptions(dir, fx.emu))).items;
-      expect(items.find((i) => i.address === "canvas.reports")?.fields).toEqual([expect.objectContaining({ field: "dashboardBody", from: "set by hand" })]);
+      expect(items.find((i) => i.address === "canvas.reports")?.fields).toEqual([
+        expect.objectContaining({ field: "dashboardBody", from: "set by hand" }),
+      ]);
     } finally {
       await fx.user.canvases.update(reports.id, { name: "reports" });
     }

@@ -28,7 +28,8 @@ afterAll(async () => {
   await proxy?.close();
 });
 
-const env = (extra: Record<string, string> = {}) => emulatorEnv(fx.emu, { SVC_BASE_URL: proxy.url, SVC_CACHE_DIR: "", ...extra });
+const env = (extra: Record<string, string> = {}) =>
+  emulatorEnv(fx.emu, { SVC_BASE_URL: proxy.url, SVC_CACHE_DIR: "", ...extra });
 
 describe("GIVEN an applied repository with 1,500 new UDF files", () => {
   it("WHEN plan runs THEN the team's canvases are asked for while the files are still being read, each once", async () => {
@@ -60,14 +61,24 @@ describe("GIVEN an applied repository with 1,500 new UDF files", () => {
       proxy.answers.length = 0;
       const r = await planCommand(commandOptions(dir, fx.emu, { env: noToken }));
       expect(r.exitCode).toBe(1);
-      expect("errors" in r && r.errors.map((e) => `${e.file}:${e.line}:${e.column}: ${e.message}`)).toEqual(["canvases/listings/extra_07.py:1:9: Python syntax error: invalid syntax"]);
+      expect("errors" in r && r.errors.map((e) => `${e.file}:${e.line}:${e.column}: ${e.message}`)).toEqual([
+        "canvases/listings/extra_07.py:1:9: Python syntax error: invalid syntax",
+      ]);
       expect("message" in r ? r.message : undefined).toBeUndefined();
       // A file the loader itself refuses (not Python's check): what connecting says (the base URL lacks /v1) is not shown.
       writeFileSync(join(dir, "canvases/listings/extra_08.yaml"), "bogus: 1\n");
       const logged: string[] = [];
-      const withToken = await planCommand(commandOptions(dir, fx.emu, { env: env({ SVC_BASE_URL: proxy.url.replace(/\/v1$/, "") }), log: (l) => logged.push(l) }));
+      const withToken = await planCommand(
+        commandOptions(dir, fx.emu, {
+          env: env({ SVC_BASE_URL: proxy.url.replace(/\/v1$/, "") }),
+          log: (l) => logged.push(l),
+        }),
+      );
       expect(withToken.exitCode).toBe(1);
-      expect("errors" in withToken && withToken.errors.map((e) => e.file)).toEqual(["canvases/listings/extra_07.py", "canvases/listings/extra_08.yaml"]);
+      expect("errors" in withToken && withToken.errors.map((e) => e.file)).toEqual([
+        "canvases/listings/extra_07.py",
+        "canvases/listings/extra_08.yaml",
+      ]);
       expect(logged.join("\n")).not.toMatch(/version segment/);
       // The reads that may have begun early only read.
       expect(proxy.answers.filter((a) => !a.request.startsWith("GET "))).toEqual([]);

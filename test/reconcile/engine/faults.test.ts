@@ -7,10 +7,17 @@ import type { CommandResult } from "../../../src/reconcile/commands/command-type
 import { applyCommand, planCommand } from "../../../src/reconcile/commands";
 import { readOutputsFile } from "../../../src/reconcile/apply/outputs-file";
 import { useEmulator, type EmulatorFixture } from "../../helpers/emulator";
-import { commandOptions, copyRepo, outputsFileOf, platformDuplicates, platformView, serviceTokenWorks, writeUdfs } from "../../helpers/repo";
+import {
+  commandOptions,
+  copyRepo,
+  outputsFileOf,
+  platformDuplicates,
+  platformView,
+  serviceTokenWorks,
+  writeUdfs,
+} from "../../helpers/repo";
 
 const MAX_RUNS = 5;
-
 
 /** Applied valid-full, then `rotation: "2"` for listings-deployer; returns the repo and the old account's id and token. */
 async function rotationPending(fx: EmulatorFixture): Promise<{ dir: string; oldId: string; oldToken: string }> {
@@ -24,7 +31,8 @@ async function rotationPending(fx: EmulatorFixture): Promise<{ dir: string; oldI
   return { dir, oldId, oldToken };
 }
 
-const deployerAccounts = async (fx: EmulatorFixture) => (await platformView(fx.user)).serviceAccounts.filter((s) => s.name.startsWith("listings-deployer "));
+const deployerAccounts = async (fx: EmulatorFixture) =>
+  (await platformView(fx.user)).serviceAccounts.filter((s) => s.name.startsWith("listings-deployer "));
 
 /** Runs apply until it succeeds, at most {@link MAX_RUNS} times; returns every result. */
 async function applyUntilOk(fx: EmulatorFixture, dir: string): Promise<CommandResult[]> {
@@ -38,7 +46,13 @@ async function applyUntilOk(fx: EmulatorFixture, dir: string): Promise<CommandRe
 }
 
 const describeRun = (r: CommandResult) =>
-  r.command === "apply" ? r.message ?? r.report?.results.filter((x) => x.status !== "done").map((x) => `${x.address}: ${x.status} ${x.message ?? ""}`).join("\n") : "";
+  r.command === "apply"
+    ? (r.message ??
+      r.report?.results
+        .filter((x) => x.status !== "done")
+        .map((x) => `${x.address}: ${x.status} ${x.message ?? ""}`)
+        .join("\n"))
+    : "";
 
 /** Converged: the last run succeeded, no duplicates, nothing left to do, and every published service-account token works. */
 async function expectConverged(fx: EmulatorFixture, dir: string, results: CommandResult[]): Promise<void> {
@@ -53,7 +67,11 @@ async function expectConverged(fx: EmulatorFixture, dir: string, results: Comman
   expect(plan.command === "plan" && plan.plan?.unmanaged).toEqual([]);
   const outputs = await readOutputsFile(outputsFileOf(dir));
   for (const address of ["service_account.listings-deployer", "service_account.reader"]) {
-    const client = createClient({ baseUrl: fx.emu.baseUrl, serviceToken: outputs!.tokens[address]!.token, retry: { maxAttempts: 1 } });
+    const client = createClient({
+      baseUrl: fx.emu.baseUrl,
+      serviceToken: outputs!.tokens[address]!.token,
+      retry: { maxAttempts: 1 },
+    });
     try {
       await expect(client.environment.getSelf(), address).resolves.toBeDefined();
     } finally {
@@ -121,7 +139,9 @@ describe("GIVEN the answer to a service-account create is lost", () => {
     const orphanAddress = failed[0]!.address;
     const orphanName = orphanAddress.replace("service_account.", "");
     // The account exists on the platform although its creator never learnt its token.
-    const orphan = (await platformView(fx.user)).serviceAccounts.find((s) => s.name.startsWith(`${orphanName} [svc-iac `))!;
+    const orphan = (await platformView(fx.user)).serviceAccounts.find((s) =>
+      s.name.startsWith(`${orphanName} [svc-iac `),
+    )!;
     expect(orphan).toBeDefined();
 
     const plan = await planCommand(commandOptions(dir, fx.emu));
@@ -171,7 +191,10 @@ describe("GIVEN the delete of the old account after a service-account rotation f
     expect(await serviceTokenWorks(fx.emu, oldToken)).toBe(true);
 
     const plan = await planCommand(commandOptions(dir, fx.emu));
-    const action = plan.command === "plan" ? plan.plan!.actions.find((a) => a.address === "service_account.listings-deployer") : undefined;
+    const action =
+      plan.command === "plan"
+        ? plan.plan!.actions.find((a) => a.address === "service_account.listings-deployer")
+        : undefined;
     expect(action?.fields.map((f) => f.field)).toEqual(["replacedAccounts"]);
 
     const results = [first, ...(await applyUntilOk(fx, dir))];

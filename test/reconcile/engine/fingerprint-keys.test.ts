@@ -19,7 +19,11 @@ import { copyRepo, emulatorEnv, FIXTURE_SECRETS, outputsFileOf, stateDirOf } fro
 
 const NEW_PASSCODE = "1234";
 
-async function run(name: "plan" | "apply" | "drift", argv: string[], env: Record<string, string>): Promise<{ code: number; out: string; err: string }> {
+async function run(
+  name: "plan" | "apply" | "drift",
+  argv: string[],
+  env: Record<string, string>,
+): Promise<{ code: number; out: string; err: string }> {
   const r = await runInProcess(name, argv, env);
   return { code: r.code, out: r.stdout, err: r.stderr };
 }
@@ -85,7 +89,15 @@ describe("GIVEN the valid-full repository applied, then planned with a 4-digit p
     expect(statSync(keyFile).mode & 0o777).toBe(0o600);
     const key = JSON.parse(readFileSync(keyFile, "utf8")).key as string;
     expect(Buffer.from(key, "base64").length).toBe(32);
-    for (const text of [first.out, first.err, again.out, other.out, JSON.stringify(json), readFileSync(inventoryFile(a), "utf8")]) expect(text).not.toContain(key);
+    for (const text of [
+      first.out,
+      first.err,
+      again.out,
+      other.out,
+      JSON.stringify(json),
+      readFileSync(inventoryFile(a), "utf8"),
+    ])
+      expect(text).not.toContain(key);
   });
 });
 
@@ -105,8 +117,14 @@ describe("GIVEN the valid-full repository applied by an older version", () => {
     const policy = readFileSync(join(dir, "policies/demo-bucket.json"), "utf8");
     const old = structuredClone(current);
     old.objects["share.listings"].kept.tokenFingerprint = fingerprint(token, "svc-iac:token");
-    old.objects["bucket_policy.demo-bucket"].kept.policyFingerprint = fingerprint(canonicalJson(JSON.parse(policy)), "BucketPolicy:policy");
-    old.objects["bucket_policy.archive-bucket"].kept.policyFingerprint = fingerprint(canonicalJson({ Version: "2012-10-17", Statement: [] }), "BucketPolicy:policy");
+    old.objects["bucket_policy.demo-bucket"].kept.policyFingerprint = fingerprint(
+      canonicalJson(JSON.parse(policy)),
+      "BucketPolicy:policy",
+    );
+    old.objects["bucket_policy.archive-bucket"].kept.policyFingerprint = fingerprint(
+      canonicalJson({ Version: "2012-10-17", Statement: [] }),
+      "BucketPolicy:policy",
+    );
     writeFileSync(inventoryFile(dir), JSON.stringify(old, null, 2));
     rmSync(join(stateDirOf(dir), "fingerprint-key.json"));
 
@@ -130,16 +148,27 @@ describe("GIVEN a remote state the token may read but not write, holding no key 
 
   it("WHEN a plan shows a changed passcode THEN it says why on stderr and shows the change with no fingerprint", async () => {
     const dir = copyRepo("valid-full");
-    expect((await run("apply", [dir, "--auto-approve", "--outputs", outputsFileOf(dir)], emulatorEnv(fx.emu))).code).toBe(0);
+    expect(
+      (await run("apply", [dir, "--auto-approve", "--outputs", outputsFileOf(dir)], emulatorEnv(fx.emu))).code,
+    ).toBe(0);
     const svc = join(dir, "svc.yaml");
-    writeFileSync(svc, readFileSync(svc, "utf8").replace("state: .svc-iac/state\n", "state: s3://demo-bucket/read-only-state\n"));
+    writeFileSync(
+      svc,
+      readFileSync(svc, "utf8").replace("state: .svc-iac/state\n", "state: s3://demo-bucket/read-only-state\n"),
+    );
     const proxy = await startInjectingProxy(fx.emu.baseUrl);
     proxy.failWith(/^PUT \/files\/upload$/, "This token may not write here", 403);
     try {
       const log: string[] = [];
-      const result = await planCommand({ dir, env: emulatorEnv(fx.emu, { SVC_BASE_URL: proxy.url, LISTINGS_PASSCODE: NEW_PASSCODE }), log: (l) => log.push(l) });
+      const result = await planCommand({
+        dir,
+        env: emulatorEnv(fx.emu, { SVC_BASE_URL: proxy.url, LISTINGS_PASSCODE: NEW_PASSCODE }),
+        log: (l) => log.push(l),
+      });
       expect(result.exitCode).toBe(0);
-      expect(log.join("\n")).toMatch(/Could not read or make the fingerprint key in s3:\/\/demo-bucket\/read-only-state\/listings\/default .*403.*shown without fingerprints/);
+      expect(log.join("\n")).toMatch(
+        /Could not read or make the fingerprint key in s3:\/\/demo-bucket\/read-only-state\/listings\/default .*403.*shown without fingerprints/,
+      );
       const plan = result.command === "plan" ? result.plan! : undefined;
       const text = renderPlanText(plan!);
       expect(text).toContain("passcode: (sensitive value changed)");

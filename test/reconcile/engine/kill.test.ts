@@ -11,7 +11,17 @@ import { join } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
 import { applyCommand, planCommand } from "../../../src/reconcile/commands";
 import { useEmulator } from "../../helpers/emulator";
-import { builtCli, commandOptions, copyRepo, emulatorEnv, outputsFileOf, platformDuplicates, platformView, stateDirOf, writeUdfs } from "../../helpers/repo";
+import {
+  builtCli,
+  commandOptions,
+  copyRepo,
+  emulatorEnv,
+  outputsFileOf,
+  platformDuplicates,
+  platformView,
+  stateDirOf,
+  writeUdfs,
+} from "../../helpers/repo";
 import { openStateBackend } from "../../../src/reconcile/state/open-backend";
 
 /**
@@ -30,12 +40,32 @@ interface Killed {
 }
 
 /** Spawns `svc-iac apply` and kills it with SIGKILL after `after` progress lines. */
-function applyAndKill(main: string, dir: string, env: Record<string, string>, after: number, concurrency: number): Promise<Killed> {
+function applyAndKill(
+  main: string,
+  dir: string,
+  env: Record<string, string>,
+  after: number,
+  concurrency: number,
+): Promise<Killed> {
   return new Promise((done, fail) => {
-    const child = spawn(process.execPath, [main, "apply", dir, "--auto-approve", "--verbose", "--outputs", outputsFileOf(dir), "--concurrency", String(concurrency)], {
-      env: { PATH: process.env.PATH ?? "", ...env },
-      stdio: ["ignore", "ignore", "pipe"],
-    });
+    const child = spawn(
+      process.execPath,
+      [
+        main,
+        "apply",
+        dir,
+        "--auto-approve",
+        "--verbose",
+        "--outputs",
+        outputsFileOf(dir),
+        "--concurrency",
+        String(concurrency),
+      ],
+      {
+        env: { PATH: process.env.PATH ?? "", ...env },
+        stdio: ["ignore", "ignore", "pipe"],
+      },
+    );
     const lines: string[] = [];
     let buffer = "";
     child.stderr.setEncoding("utf8");
@@ -51,51 +81,59 @@ function applyAndKill(main: string, dir: string, env: Record<string, string>, af
   });
 }
 
-describe.each(SIZES)("GIVEN a repository with $udfs UDFs (platform faults: $faults)", ({ udfs: UDF_COUNT, killAfter: KILL_AFTER, faults, concurrency }) => {
-  const fx = useEmulator();
-  let dir: string;
-  let main: string;
+describe.each(SIZES)(
+  "GIVEN a repository with $udfs UDFs (platform faults: $faults)",
+  ({ udfs: UDF_COUNT, killAfter: KILL_AFTER, faults, concurrency }) => {
+    const fx = useEmulator();
+    let dir: string;
+    let main: string;
 
-  beforeAll(() => {
-    main = builtCli();
-    dir = copyRepo("valid-full");
-    writeUdfs(dir, "listings", UDF_COUNT);
-  }, 120_000);
+    beforeAll(() => {
+      main = builtCli();
+      dir = copyRepo("valid-full");
+      writeUdfs(dir, "listings", UDF_COUNT);
+    }, 120_000);
 
-  it("WHEN apply is killed mid-way THEN the next apply on this host takes the dead run's lock at once and converges with nothing duplicated", async () => {
-    fx.emu.setFaults(faults === "none" ? undefined : faults);
-    const killed = await applyAndKill(main, dir, emulatorEnv(fx.emu), KILL_AFTER, concurrency);
-    expect(killed.signal).toBe("SIGKILL");
-    expect(killed.progressLines.length).toBeGreaterThanOrEqual(KILL_AFTER);
-    expect(killed.progressLines.every((l) => / done /.test(l))).toBe(true);
-    // Killed while creating UDFs: some exist, not all.
-    const partial = await platformView(fx.user);
-    expect(partial.udfs.length).toBeGreaterThan(0);
-    expect(partial.udfs.length).toBeLessThan(UDF_COUNT + 3);
-    expect(existsSync(join(stateDirOf(dir), "inventory.json"))).toBe(true);
-    // The steps after the first write were appended to the journal, which the next run folds in.
-    expect(existsSync(join(stateDirOf(dir), "inventory.journal"))).toBe(true);
-    // Every step reported done before the kill is in the state: `[n/N] done create udf.listings/udf_07`.
-    const reported = killed.progressLines.map((l) => l.split(" ").at(-1)!);
-    const state = await openStateBackend({ kind: "local", path: ".svc-iac/state/listings/default" }, { root: dir, project: "listings", target: "default" }).readInventory();
-    expect(reported.filter((address) => !state?.objects[address])).toEqual([]);
-    // The dead run's lease is still there, unexpired ...
-    const dead = JSON.parse(readFileSync(join(stateDirOf(dir), "lock.json"), "utf8"));
-    expect(Date.parse(dead.expiresAt)).toBeGreaterThan(Date.now());
+    it("WHEN apply is killed mid-way THEN the next apply on this host takes the dead run's lock at once and converges with nothing duplicated", async () => {
+      fx.emu.setFaults(faults === "none" ? undefined : faults);
+      const killed = await applyAndKill(main, dir, emulatorEnv(fx.emu), KILL_AFTER, concurrency);
+      expect(killed.signal).toBe("SIGKILL");
+      expect(killed.progressLines.length).toBeGreaterThanOrEqual(KILL_AFTER);
+      expect(killed.progressLines.every((l) => / done /.test(l))).toBe(true);
+      // Killed while creating UDFs: some exist, not all.
+      const partial = await platformView(fx.user);
+      expect(partial.udfs.length).toBeGreaterThan(0);
+      expect(partial.udfs.length).toBeLessThan(UDF_COUNT + 3);
+      expect(existsSync(join(stateDirOf(dir), "inventory.json"))).toBe(true);
+      // The steps after the first write were appended to the journal, which the next run folds in.
+      expect(existsSync(join(stateDirOf(dir), "inventory.journal"))).toBe(true);
+      // Every step reported done before the kill is in the state: `[n/N] done create udf.listings/udf_07`.
+      const reported = killed.progressLines.map((l) => l.split(" ").at(-1)!);
+      const state = await openStateBackend(
+        { kind: "local", path: ".svc-iac/state/listings/default" },
+        { root: dir, project: "listings", target: "default" },
+      ).readInventory();
+      expect(reported.filter((address) => !state?.objects[address])).toEqual([]);
+      // The dead run's lease is still there, unexpired ...
+      const dead = JSON.parse(readFileSync(join(stateDirOf(dir), "lock.json"), "utf8"));
+      expect(Date.parse(dead.expiresAt)).toBeGreaterThan(Date.now());
 
-    // ... but its process is gone, so the next run takes it over without --force-unlock, and says so.
-    fx.emu.setFaults(undefined);
-    const said: string[] = [];
-    const r = await applyCommand(commandOptions(dir, fx.emu, { log: (l) => said.push(l) }));
-    expect(said).toContain(`Took over the lock ${dead.id} of ${dead.owner}: process ${dead.process.pid} no longer runs on ${hostname()}, so that run ended without releasing it.`);
-    expect(r.command === "apply" && r.message).toBeUndefined();
-    expect(r.exitCode).toBe(0);
-    const view = await platformView(fx.user);
-    expect(platformDuplicates(view)).toEqual([]);
-    expect(view.udfs.length).toBe(UDF_COUNT + 3);
-    expect(view.serviceAccounts.filter((s) => s.name.includes("[svc-iac ")).length).toBe(2);
-    const plan = await planCommand(commandOptions(dir, fx.emu));
-    expect(plan.command === "plan" && plan.plan?.actions).toEqual([]);
-    expect(plan.command === "plan" && plan.plan?.unmanaged).toEqual([]);
-  }, 60_000);
-});
+      // ... but its process is gone, so the next run takes it over without --force-unlock, and says so.
+      fx.emu.setFaults(undefined);
+      const said: string[] = [];
+      const r = await applyCommand(commandOptions(dir, fx.emu, { log: (l) => said.push(l) }));
+      expect(said).toContain(
+        `Took over the lock ${dead.id} of ${dead.owner}: process ${dead.process.pid} no longer runs on ${hostname()}, so that run ended without releasing it.`,
+      );
+      expect(r.command === "apply" && r.message).toBeUndefined();
+      expect(r.exitCode).toBe(0);
+      const view = await platformView(fx.user);
+      expect(platformDuplicates(view)).toEqual([]);
+      expect(view.udfs.length).toBe(UDF_COUNT + 3);
+      expect(view.serviceAccounts.filter((s) => s.name.includes("[svc-iac ")).length).toBe(2);
+      const plan = await planCommand(commandOptions(dir, fx.emu));
+      expect(plan.command === "plan" && plan.plan?.actions).toEqual([]);
+      expect(plan.command === "plan" && plan.plan?.unmanaged).toEqual([]);
+    }, 60_000);
+  },
+);

@@ -8,7 +8,18 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { KINDS, RECONCILE_TRAITS } from "../../../src/resources/registry";
 
-const ENGINE = ["plan/index.ts", "apply/index.ts", "observe/index.ts", "plan/unmanaged.ts", "plan/kind-inputs.ts", "apply/inventory-writer.ts", "plan/cascade.ts", "commands/destroy.ts", "plan/targeting.ts", "plan/cross-target.ts"];
+const ENGINE = [
+  "plan/index.ts",
+  "apply/index.ts",
+  "observe/index.ts",
+  "plan/unmanaged.ts",
+  "plan/kind-inputs.ts",
+  "apply/inventory-writer.ts",
+  "plan/cascade.ts",
+  "commands/destroy.ts",
+  "plan/targeting.ts",
+  "plan/cross-target.ts",
+];
 const dir = join(__dirname, "../../../src/reconcile");
 
 const kindNames = Object.keys(KINDS);

@@ -22,9 +22,14 @@ describe("GIVEN a slow apply whose lease is taken over by another run", () => {
     // Steps have begun (so apply holds the lock) however slowly this machine runs it.
     let begun!: () => void;
     const stepsBegun = new Promise<void>((r) => (begun = r));
-    const running = applyCommand(commandOptions(dir, fx.emu, {
-      lockTtlMs: 1500, concurrency: 1, log: (l) => logs.push(l), progress: (e) => e.type === "begin" && begun(),
-    }));
+    const running = applyCommand(
+      commandOptions(dir, fx.emu, {
+        lockTtlMs: 1500,
+        concurrency: 1,
+        log: (l) => logs.push(l),
+        progress: (e) => e.type === "begin" && begun(),
+      }),
+    );
     // Another run forces the lock away and holds it.
     await stepsBegun;
     await backend.forceUnlock();

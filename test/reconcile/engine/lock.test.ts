@@ -78,7 +78,6 @@ describe("GIVEN a lock whose lease has expired", () => {
     expect((await platformView(fx.user)).canvases.map((c) => c.name).sort()).toEqual(["listings", "reports"]);
     expect(await backend.readLock()).toBeUndefined();
   });
-
 });
 
 describe("GIVEN a short lock lease held by another run", () => {

@@ -17,7 +17,10 @@ const LOST = 16;
 async function counting<T>(body: () => Promise<T>): Promise<{ result: T; routes: Map<string, number> }> {
   const routes = new Map<string, number>();
   const onCreate = ({ request }: { request: { method: string; path: string } }) => {
-    const path = String(request.path).split("?")[0]!.replace(/^.*?\/v1\//, "/").replace(/[0-9a-f]{8}-[0-9a-f-]{27}/g, "{id}");
+    const path = String(request.path)
+      .split("?")[0]!
+      .replace(/^.*?\/v1\//, "/")
+      .replace(/[0-9a-f]{8}-[0-9a-f-]{27}/g, "{id}");
     routes.set(`${request.method} ${path}`, (routes.get(`${request.method} ${path}`) ?? 0) + 1);
   };
   subscribe("undici:request:create", onCreate as never);

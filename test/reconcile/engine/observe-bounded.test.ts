@@ -55,7 +55,9 @@ describe("GIVEN an applied repository with two canvases (listings with 32 UDFs, 
     const bodiesPerAnswer = proxy.answers.map((a) => a.body.split('"udf_body"').length - 1);
     expect(Math.max(...bodiesPerAnswer)).toBe(largestCanvas);
     // Every canvas of the team was read, each in its own answer.
-    const reads = proxy.answers.filter((a) => /^GET \/collection\/by-id\/[^/]+$/.test(a.request)).map((a) => a.request.split("/").pop());
+    const reads = proxy.answers
+      .filter((a) => /^GET \/collection\/by-id\/[^/]+$/.test(a.request))
+      .map((a) => a.request.split("/").pop());
     expect(reads.sort()).toEqual(team.map((c) => c.id).sort());
   });
 
@@ -73,7 +75,9 @@ describe("GIVEN an applied repository with two canvases (listings with 32 UDFs, 
     const reads = proxy.answers.filter((a) => a.request.startsWith("GET /collection/"));
     // The listing once, the failed canvas twice (500, then its answer), the other canvas once.
     expect(reads.filter((a) => a.request === "GET /collection/exec-env/lite")).toHaveLength(1);
-    expect(reads.filter((a) => a.request === `GET /collection/by-id/${listings}`).map((a) => a.status)).toEqual([500, 200]);
+    expect(reads.filter((a) => a.request === `GET /collection/by-id/${listings}`).map((a) => a.status)).toEqual([
+      500, 200,
+    ]);
   });
 
   it("WHEN one canvas's answer is cut to half its length (a complete 200) THEN it is read again and the plan is empty", async () => {
@@ -111,16 +115,26 @@ describe("GIVEN an applied repository with two canvases (listings with 32 UDFs, 
     fx.emu.setFaults(`500=1,count=1,methods=GET,paths=/collection/by-id/${listings}`);
     proxy.answers.length = 0;
     const target = join(mkdtempSync(join(tmpdir(), "svc-import-bounded-")), "repo");
-    const r = await importCommand({ dir: target, env: emulatorEnv(fx.emu, { SVC_BASE_URL: proxy.url }), select: { canvases: ["listings"], cronjobs: false, secrets: false, serviceAccounts: false } });
+    const r = await importCommand({
+      dir: target,
+      env: emulatorEnv(fx.emu, { SVC_BASE_URL: proxy.url }),
+      select: { canvases: ["listings"], cronjobs: false, secrets: false, serviceAccounts: false },
+    });
     const injected = fx.emu.faults?.count;
     fx.emu.setFaults(undefined);
     expect(injected).toBe(1);
     expect(r.message).toBeUndefined();
     expect(r.exitCode).toBe(0);
-    expect(r.report!.files.filter((f) => f.path.startsWith("canvases/listings/") && f.path.endsWith(".py")).length).toBeGreaterThan(EXTRA_UDFS);
+    expect(
+      r.report!.files.filter((f) => f.path.startsWith("canvases/listings/") && f.path.endsWith(".py")).length,
+    ).toBeGreaterThan(EXTRA_UDFS);
     const reads = proxy.answers.filter((a) => a.request.startsWith("GET /collection/"));
     expect(reads.some((a) => a.request === "GET /collection/exec-env")).toBe(false);
     // The listing once; only the canvas asked for, twice (500, then its answer).
-    expect(reads.map((a) => `${a.request} ${a.status}`)).toEqual(["GET /collection/exec-env/lite 200", `GET /collection/by-id/${listings} 500`, `GET /collection/by-id/${listings} 200`]);
+    expect(reads.map((a) => `${a.request} ${a.status}`)).toEqual([
+      "GET /collection/exec-env/lite 200",
+      `GET /collection/by-id/${listings} 500`,
+      `GET /collection/by-id/${listings} 200`,
+    ]);
   });
 });

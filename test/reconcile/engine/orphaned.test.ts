@@ -8,7 +8,8 @@ import { useEmulator } from "../../helpers/emulator";
 import { commandOptions, copyRepo, emulatorEnv, platformView } from "../../helpers/repo";
 import { applyCommand } from "../../../src/reconcile/commands";
 
-const cli = (command: "drift" | "apply" | "plan", argv: string[], env: Record<string, string>) => runInProcess(command, argv, env);
+const cli = (command: "drift" | "apply" | "plan", argv: string[], env: Record<string, string>) =>
+  runInProcess(command, argv, env);
 
 describe("GIVEN an applied repository from which the canvas `reports` (and the cronjob running its UDF) is dropped, prune off", () => {
   const fx = useEmulator();
@@ -40,7 +41,9 @@ describe("GIVEN an applied repository from which the canvas `reports` (and the c
     expect(md.stdout).toContain("| Orphaned | 3 |");
     expect(md.stdout).toContain("#### Orphaned (3)");
     expect(md.stdout).toContain("`svc-iac apply --prune` deletes them; to keep one, add it back to the repository.");
-    expect(md.stdout).toContain(`- \`canvas.reports\` (id \`${reports.id}\`) — removed from the repository, still on the platform\n`);
+    expect(md.stdout).toContain(
+      `- \`canvas.reports\` (id \`${reports.id}\`) — removed from the repository, still on the platform\n`,
+    );
   });
 
   it("WHEN the drift set gains an orphan THEN the fingerprint changes", async () => {

@@ -7,7 +7,14 @@ import { applyCommand, planCommand } from "../../../src/reconcile/commands";
 import { destroyCommand } from "../../../src/reconcile/commands/destroy";
 import { useEmulator } from "../../helpers/emulator";
 import { renderPlanText, toJson } from "../../../src/reconcile/render";
-import { commandOptions, copyRepo, FIXTURE_SECRETS, platformDuplicates, platformView, type PlatformView } from "../../helpers/repo";
+import {
+  commandOptions,
+  copyRepo,
+  FIXTURE_SECRETS,
+  platformDuplicates,
+  platformView,
+  type PlatformView,
+} from "../../helpers/repo";
 
 /** Canvas, UDF, cronjob and service-account names of the team, sorted. */
 function names(view: PlatformView) {
@@ -32,12 +39,22 @@ describe("GIVEN a repository with a preview target (name_prefix pr_${env.PR_NUMB
   let dir: string;
   const opts = (pr?: number, extra: Partial<CommandOptions> = {}): CommandOptions => {
     const base = commandOptions(dir, fx.emu, extra);
-    return pr === undefined ? base : { ...base, target: "preview", env: { ...base.env, PR_NUMBER: String(pr) }, outputs: join(dir, "..", `outputs-pr${pr}.json`) };
+    return pr === undefined
+      ? base
+      : {
+          ...base,
+          target: "preview",
+          env: { ...base.env, PR_NUMBER: String(pr) },
+          outputs: join(dir, "..", `outputs-pr${pr}.json`),
+        };
   };
 
   beforeAll(async () => {
     dir = copyRepo("valid-full");
-    appendFileSync(join(dir, "svc.yaml"), "  preview:\n    name_prefix: pr_${env.PR_NUMBER}_\n    state: .svc-iac/state/pr-${env.PR_NUMBER}\n");
+    appendFileSync(
+      join(dir, "svc.yaml"),
+      "  preview:\n    name_prefix: pr_${env.PR_NUMBER}_\n    state: .svc-iac/state/pr-${env.PR_NUMBER}\n",
+    );
     for (const pr of [undefined, 1, 2]) {
       const r = await applyCommand(opts(pr));
       if (r.exitCode !== 0) throw new Error(`apply ${pr ?? "default"} failed: ${JSON.stringify(r)}`);
@@ -63,9 +80,14 @@ describe("GIVEN a repository with a preview target (name_prefix pr_${env.PR_NUMB
   it("THEN every target plans empty, and the previews say the team's secret is the default target's", async () => {
     for (const pr of [undefined, 1, 2]) {
       const r = await planCommand(opts(pr, { detailedExitCode: true }));
-      expect(r.command === "plan" && r.plan!.actions.map((a) => `${a.action} ${a.address}`), `target ${pr ?? "default"}`).toEqual([]);
+      expect(
+        r.command === "plan" && r.plan!.actions.map((a) => `${a.action} ${a.address}`),
+        `target ${pr ?? "default"}`,
+      ).toEqual([]);
       expect(r.exitCode).toBe(0);
-      const warned = r.command === "plan" && r.plan!.warnings.some((w) => w.startsWith("secret.MAPBOX_TOKEN is not managed by target"));
+      const warned =
+        r.command === "plan" &&
+        r.plan!.warnings.some((w) => w.startsWith("secret.MAPBOX_TOKEN is not managed by target"));
       expect(warned).toBe(pr !== undefined);
     }
   });
@@ -105,11 +127,15 @@ describe("GIVEN a preview target not deployed yet", () => {
 
   it("THEN its plan shows what each create makes under the prefixed names, in text and JSON, and no secret", async () => {
     const dir = copyRepo("valid-full");
-    appendFileSync(join(dir, "svc.yaml"), "  preview:\n    name_prefix: pr_${env.PR_NUMBER}_\n    state: .svc-iac/state/pr-${env.PR_NUMBER}\n");
+    appendFileSync(
+      join(dir, "svc.yaml"),
+      "  preview:\n    name_prefix: pr_${env.PR_NUMBER}_\n    state: .svc-iac/state/pr-${env.PR_NUMBER}\n",
+    );
     const base = commandOptions(dir, fx.emu);
     const r = await planCommand({ ...base, target: "preview", env: { ...base.env, PR_NUMBER: "7" } });
     if (r.command !== "plan" || !r.plan) throw new Error(JSON.stringify(r));
-    const to = (address: string, field: string) => r.plan!.actions.find((a) => a.address === address)?.fields.find((f) => f.field === field)?.to;
+    const to = (address: string, field: string) =>
+      r.plan!.actions.find((a) => a.address === address)?.fields.find((f) => f.field === field)?.to;
     expect(to("canvas.listings", "name")).toBe("pr_7_listings");
     expect(to("cronjob.daily-stats", "name")).toBe("pr_7_daily-stats");
     expect(to("service_account.reader", "name")).toBe("pr_7_reader");

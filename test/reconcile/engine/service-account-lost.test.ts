@@ -13,17 +13,31 @@ import { readOutputsFile } from "../../../src/reconcile/apply/outputs-file";
 import { accountName } from "../../../src/resources/service-account";
 import { useEmulator, type EmulatorFixture } from "../../helpers/emulator";
 import { startInjectingProxy } from "../../helpers/injecting-proxy";
-import { commandOptions, copyRepo, emulatorEnv, outputsFileOf, platformView, serviceTokenWorks } from "../../helpers/repo";
+import {
+  commandOptions,
+  copyRepo,
+  emulatorEnv,
+  outputsFileOf,
+  platformView,
+  serviceTokenWorks,
+} from "../../helpers/repo";
 
 const ADDRESS = "service_account.listings-deployer";
 const SA_PATH = "paths=/execution-env/self/service-account";
 const MAX_RUNS = 5;
 
-const deployerAccounts = async (fx: EmulatorFixture) => (await platformView(fx.user)).serviceAccounts.filter((s) => s.name.startsWith("listings-deployer "));
+const deployerAccounts = async (fx: EmulatorFixture) =>
+  (await platformView(fx.user)).serviceAccounts.filter((s) => s.name.startsWith("listings-deployer "));
 const outputToken = async (dir: string) => (await readOutputsFile(outputsFileOf(dir)))?.tokens[ADDRESS]?.token;
 
 const failures = (r: CommandResult) =>
-  r.command === "apply" ? (r.message ?? "") + (r.report?.results ?? []).filter((x) => x.status !== "done").map((x) => `${x.address}: ${x.status} ${x.message ?? ""}`).join("\n") : "";
+  r.command === "apply"
+    ? (r.message ?? "") +
+      (r.report?.results ?? [])
+        .filter((x) => x.status !== "done")
+        .map((x) => `${x.address}: ${x.status} ${x.message ?? ""}`)
+        .join("\n")
+    : "";
 
 /** Runs apply, fault free, until it exits 0 (at most {@link MAX_RUNS} times). */
 async function applyUntilOk(fx: EmulatorFixture, dir: string, extra = {}): Promise<CommandResult[]> {
@@ -119,7 +133,13 @@ async function rotationPending(fx: EmulatorFixture): Promise<{ dir: string; oldI
 }
 
 /** After the sequence: exactly one new account, its token works, the old token is dead. */
-async function expectRotated(fx: EmulatorFixture, dir: string, oldId: string, oldToken: string, results: CommandResult[]): Promise<void> {
+async function expectRotated(
+  fx: EmulatorFixture,
+  dir: string,
+  oldId: string,
+  oldToken: string,
+  results: CommandResult[],
+): Promise<void> {
   const id = await expectOneWorkingAccount(fx, dir, results);
   expect(id).not.toBe(oldId);
   expect(await serviceTokenWorks(fx.emu, oldToken)).toBe(false);
@@ -204,7 +224,9 @@ describe("GIVEN a lost service-account create, then a new rotation value in the 
     const plan = await planCommand(commandOptions(dir, fx.emu));
     const action = plan.command === "plan" ? plan.plan!.actions.find((a) => a.address === ADDRESS) : undefined;
     expect(action).toMatchObject({ action: "create" });
-    expect(action!.fields.filter((f) => f.field === "replacedAccounts")).toEqual([expect.objectContaining({ field: "replacedAccounts", from: [orphan!.name] })]);
+    expect(action!.fields.filter((f) => f.field === "replacedAccounts")).toEqual([
+      expect.objectContaining({ field: "replacedAccounts", from: [orphan!.name] }),
+    ]);
     expect(action!.fields.find((f) => f.field === "rotation")).toMatchObject({ to: "2" });
 
     const id = await expectOneWorkingAccount(fx, dir, await applyUntilOk(fx, dir));
@@ -225,7 +247,10 @@ describe("GIVEN another stack creates the same tagged account between this apply
     });
     let raced: CommandResult;
     try {
-      raced = await applyCommand({ ...commandOptions(dir, fx.emu), env: emulatorEnv(fx.emu, { SVC_BASE_URL: proxy.url }) });
+      raced = await applyCommand({
+        ...commandOptions(dir, fx.emu),
+        env: emulatorEnv(fx.emu, { SVC_BASE_URL: proxy.url }),
+      });
     } finally {
       await proxy.close();
     }
@@ -239,7 +264,9 @@ describe("GIVEN another stack creates the same tagged account between this apply
     // The next plan stops on it too, with nothing to do for the address until the team decides.
     const meanwhile = await planCommand(commandOptions(dir, fx.emu));
     expect(meanwhile.command === "plan" && meanwhile.plan!.blocks.map((b) => b.rule)).toEqual(["unreadable-token"]);
-    expect(meanwhile.command === "plan" && meanwhile.plan!.blocks[0]!.message).toContain(`"${wanted}" (id ${other[0]!.id}) already exists but this project did not create it`);
+    expect(meanwhile.command === "plan" && meanwhile.plan!.blocks[0]!.message).toContain(
+      `"${wanted}" (id ${other[0]!.id}) already exists but this project did not create it`,
+    );
     // The team deletes the other stack's account (nothing uses it): the next apply makes this one.
     await fx.user.environment.deleteServiceAccount(other[0]!.id);
     const id = await expectOneWorkingAccount(fx, dir, await applyUntilOk(fx, dir));
@@ -256,9 +283,14 @@ describe("GIVEN --outputs naming a folder, or a file that is not an outputs file
     mkdirSync(folder, { recursive: true });
     const notOutputs = join(dir, "..", "not-outputs.json");
     writeFileSync(notOutputs, "not json");
-    for (const [outputs, says] of [[folder, `The outputs file ${folder} is a folder`], [notOutputs, `The outputs file ${notOutputs} is not valid JSON`]] as const) {
+    for (const [outputs, says] of [
+      [folder, `The outputs file ${folder} is a folder`],
+      [notOutputs, `The outputs file ${notOutputs} is not valid JSON`],
+    ] as const) {
       const plan = await planCommand(commandOptions(dir, fx.emu, { outputs }));
-      expect(plan.command === "plan" && plan.plan!.blocks).toEqual([{ rule: "outputs-unusable", message: expect.stringContaining(says) }]);
+      expect(plan.command === "plan" && plan.plan!.blocks).toEqual([
+        { rule: "outputs-unusable", message: expect.stringContaining(says) },
+      ]);
       const apply = await applyCommand(commandOptions(dir, fx.emu, { outputs }));
       expect(apply.exitCode).toBe(1);
       expect(apply.command === "apply" && apply.message).toContain(says);

@@ -69,7 +69,12 @@ describe("GIVEN the error-many repository", () => {
       const io = capture();
       const argv = command === "apply" ? [dir, "--auto-approve"] : [dir];
       const env = { SVC_BASE_URL: platform.url(), SVC_TOKEN: "user-token-never-sent", ...FIXTURE_SECRETS };
-      const code = await runReconcileCommand(command, argv, { stdout: io.stdout, stderr: io.stderr, stdin: new PassThrough(), env });
+      const code = await runReconcileCommand(command, argv, {
+        stdout: io.stdout,
+        stderr: io.stderr,
+        stdin: new PassThrough(),
+        env,
+      });
       const { stdout, stderr } = io.text();
       expect(code).toBe(1);
       expect(platform.count()).toBe(0);

@@ -12,14 +12,24 @@ import { renderPlanMarkdown, renderPlanText, toJson } from "../../../src/reconci
 import { patternRegExp } from "../../../src/reconcile/plan/targeting";
 import { actionsOf, messageOf, planOf } from "../../helpers/cli-run";
 import { failure, useEmulator } from "../../helpers/emulator";
-import { commandOptions, copyRepo, FIXTURE_SECRETS, outputsFileOf, platformView, serviceTokenWorks, stateDirOf } from "../../helpers/repo";
+import {
+  commandOptions,
+  copyRepo,
+  FIXTURE_SECRETS,
+  outputsFileOf,
+  platformView,
+  serviceTokenWorks,
+  stateDirOf,
+} from "../../helpers/repo";
 import { countingRequests, readValidSavedPlan } from "../../helpers/saved-plan";
-
 
 /** valid-full, with the loader UDF reading the MAPBOX_TOKEN secret. */
 function repoReadingSecret(): string {
   const dir = copyRepo("valid-full");
-  appendFileSync(join(dir, "canvases/listings/loader.py"), '\ndef token():\n    return fused.secrets["MAPBOX_TOKEN"]\n');
+  appendFileSync(
+    join(dir, "canvases/listings/loader.py"),
+    '\ndef token():\n    return fused.secrets["MAPBOX_TOKEN"]\n',
+  );
   return dir;
 }
 
@@ -44,11 +54,19 @@ describe("GIVEN an empty platform and a repository whose loader UDF reads a secr
     const file = join(dir, "..", "partial.json");
     const r = await planCommand(commandOptions(dir, fx.emu, { only: ["udf.listings/loader"], planOut: file }));
     expect(r.exitCode, messageOf(r)).toBe(0);
-    expect(actionsOf(r)).toEqual(["create secret.MAPBOX_TOKEN", "create canvas.listings", "create udf.listings/loader"]);
+    expect(actionsOf(r)).toEqual([
+      "create secret.MAPBOX_TOKEN",
+      "create canvas.listings",
+      "create udf.listings/loader",
+    ]);
     const plan = planOf(r);
     expect(plan.partial).toEqual({ only: ["udf.listings/loader"], replace: [] });
-    expect(renderPlanText(plan)).toContain("Partial plan (--only): only udf.listings/loader and what they need. Other objects were not planned; run plan without --only to see every change.");
-    expect(renderPlanMarkdown(plan)).toContain("> [!WARNING]\n> Partial plan (--only): only `udf.listings/loader` and what they need.");
+    expect(renderPlanText(plan)).toContain(
+      "Partial plan (--only): only udf.listings/loader and what they need. Other objects were not planned; run plan without --only to see every change.",
+    );
+    expect(renderPlanMarkdown(plan)).toContain(
+      "> [!WARNING]\n> Partial plan (--only): only `udf.listings/loader` and what they need.",
+    );
     expect(JSON.parse(toJson(plan)).partial).toEqual({ only: ["udf.listings/loader"], replace: [] });
     const saved = readValidSavedPlan(file);
     expect(saved.options.only).toEqual(["udf.listings/loader"]);
@@ -67,10 +85,17 @@ describe("GIVEN an empty platform and a repository whose loader UDF reads a secr
     const full = await planCommand(commandOptions(dir, fx.emu));
     expect(planOf(full).partial).toBeUndefined();
     expect(actionsOf(full)).not.toContain("create udf.listings/loader");
-    expect(actionsOf(full)).toEqual(expect.arrayContaining(["create canvas.reports", "create udf.listings/stats", "share share.listings", "create cronjob.daily-stats"]));
+    expect(actionsOf(full)).toEqual(
+      expect.arrayContaining([
+        "create canvas.reports",
+        "create udf.listings/stats",
+        "share share.listings",
+        "create cronjob.daily-stats",
+      ]),
+    );
   });
 
-  it("WHEN applied with --only \"udf.listings/*\" THEN the other UDF of the canvas comes, the other canvas and the cronjobs do not", async () => {
+  it('WHEN applied with --only "udf.listings/*" THEN the other UDF of the canvas comes, the other canvas and the cronjobs do not', async () => {
     const r = await applyCommand(commandOptions(dir, fx.emu, { only: ["udf.listings/*"] }));
     expect(r.exitCode, messageOf(r)).toBe(0);
     expect(actionsOf(r)).toEqual(["create udf.listings/stats"]);
@@ -82,9 +107,13 @@ describe("GIVEN an empty platform and a repository whose loader UDF reads a secr
 
   it("WHEN --only or --replace names nothing THEN the run stops with exit 1 naming it, and sends no write", async () => {
     const before = readFileSync(join(stateDirOf(dir), "inventory.json"), "utf8");
-    const { result: r, writes } = await countingRequests(() => applyCommand(commandOptions(dir, fx.emu, { only: ["udf.listings/lodaer"], prune: true })));
+    const { result: r, writes } = await countingRequests(() =>
+      applyCommand(commandOptions(dir, fx.emu, { only: ["udf.listings/lodaer"], prune: true })),
+    );
     expect(r.exitCode).toBe(1);
-    expect(messageOf(r)).toMatch(/^--only udf\.listings\/lodaer matches no object in the repository or the inventory of listings \(default\); did you mean udf\.listings\/loader\?/);
+    expect(messageOf(r)).toMatch(
+      /^--only udf\.listings\/lodaer matches no object in the repository or the inventory of listings \(default\); did you mean udf\.listings\/loader\?/,
+    );
     expect(messageOf(r)).toContain("Nothing was sent to the platform.");
     expect(writes).toBe(0);
     expect(existsSync(join(stateDirOf(dir), "lock.json"))).toBe(false);
@@ -96,13 +125,19 @@ describe("GIVEN an empty platform and a repository whose loader UDF reads a secr
 
     const replace = await planCommand(commandOptions(dir, fx.emu, { replace: ["share.nowhere"] }));
     expect(replace.exitCode).toBe(1);
-    expect(messageOf(replace)).toMatch(/^--replace share\.nowhere matches no object declared in the repository of listings \(default\)/);
+    expect(messageOf(replace)).toMatch(
+      /^--replace share\.nowhere matches no object declared in the repository of listings \(default\)/,
+    );
   });
 
   it("WHEN --replace names a canvas or a bucket policy THEN it is refused, saying why, and nothing is sent", async () => {
-    const { result: r, writes } = await countingRequests(() => applyCommand(commandOptions(dir, fx.emu, { replace: ["canvas.listings"] })));
+    const { result: r, writes } = await countingRequests(() =>
+      applyCommand(commandOptions(dir, fx.emu, { replace: ["canvas.listings"] })),
+    );
     expect(r.exitCode).toBe(1);
-    expect(messageOf(r)).toContain("--replace canvas.listings: canvas.listings cannot be replaced on request: deleting a canvas deletes every UDF on it");
+    expect(messageOf(r)).toContain(
+      "--replace canvas.listings: canvas.listings cannot be replaced on request: deleting a canvas deletes every UDF on it",
+    );
     expect(writes).toBe(0);
     const policy = await planCommand(commandOptions(dir, fx.emu, { replace: ["bucket_policy.*"] }));
     expect(messageOf(policy)).toContain("cannot be replaced on request: it always exists on the platform");
@@ -131,8 +166,13 @@ describe("GIVEN an applied repository", () => {
     expect(now.id).toBe(old.id);
     expect(now.share_token).toBeTruthy();
     expect(now.share_token).not.toBe(old.share_token);
-    expect((await failure(fx.anon.sharing.getByToken(old.share_token!, { passcode: FIXTURE_SECRETS.LISTINGS_PASSCODE }))).status).toBe(404);
-    expect((await fx.anon.sharing.getByToken(now.share_token!, { passcode: FIXTURE_SECRETS.LISTINGS_PASSCODE })).name).toBe("listings");
+    expect(
+      (await failure(fx.anon.sharing.getByToken(old.share_token!, { passcode: FIXTURE_SECRETS.LISTINGS_PASSCODE })))
+        .status,
+    ).toBe(404);
+    expect(
+      (await fx.anon.sharing.getByToken(now.share_token!, { passcode: FIXTURE_SECRETS.LISTINGS_PASSCODE })).name,
+    ).toBe("listings");
     expect((await readOutputsFile(outputsFileOf(dir)))!.tokens["share.listings"]!.token).toBe(now.share_token);
     expect(actionsOf(await planCommand(commandOptions(dir, fx.emu)))).toEqual([]);
   });
@@ -156,7 +196,9 @@ describe("GIVEN an applied repository", () => {
 
   it("WHEN applied with --only and --replace udf.listings/stats THEN the UDF is re-created (new id) and the cronjob that runs it follows to the new id", async () => {
     const old = before.udfs.find((u) => u.slug === "stats")!;
-    const r = await applyCommand(commandOptions(dir, fx.emu, { only: ["udf.listings/stats"], replace: ["udf.listings/stats"] }));
+    const r = await applyCommand(
+      commandOptions(dir, fx.emu, { only: ["udf.listings/stats"], replace: ["udf.listings/stats"] }),
+    );
     expect(r.exitCode, messageOf(r)).toBe(0);
     expect(actionsOf(r)).toEqual(["replace udf.listings/stats", "update cronjob.daily-stats"]);
     expect(planOf(r).partial).toEqual({ only: ["udf.listings/stats"], replace: ["udf.listings/stats"] });

@@ -20,8 +20,17 @@ describe("GIVEN a team account with hand-made canvases, shares, cronjobs and sec
     await makeHandMade(fx.user, "", { secrets: true });
     const dir = join(mkdtempSync(join(tmpdir(), "svc-import-")), "team-repo");
     // The files name their secrets as environment variables; the values are the platform's.
-    const env = { ...emulatorEnv(fx.emu), MAPBOX_TOKEN: HAND_MADE_SECRETS.MAPBOX_TOKEN, api_key: HAND_MADE_SECRETS.API_KEY_VALUE, MAPS_PASSCODE: HAND_MADE_SECRETS.MAPS_PASSCODE };
-    const opts: ImportOptions = { dir, env, select: { canvases: ["sales", "maps"], cronjobs: true, secrets: true, serviceAccounts: false } };
+    const env = {
+      ...emulatorEnv(fx.emu),
+      MAPBOX_TOKEN: HAND_MADE_SECRETS.MAPBOX_TOKEN,
+      api_key: HAND_MADE_SECRETS.API_KEY_VALUE,
+      MAPS_PASSCODE: HAND_MADE_SECRETS.MAPS_PASSCODE,
+    };
+    const opts: ImportOptions = {
+      dir,
+      env,
+      select: { canvases: ["sales", "maps"], cronjobs: true, secrets: true, serviceAccounts: false },
+    };
 
     const first = await importCommand(opts);
     expect(first.message).toBeUndefined();
@@ -44,7 +53,7 @@ describe("GIVEN a team account with hand-made canvases, shares, cronjobs and sec
       "svc.yaml",
     ]);
     expect(files["svc.yaml"]).toContain("project: team-repo");
-    expect(files["cronjobs/nightly.yaml"]).toContain('schedule: 30 2 * * 1-5');
+    expect(files["cronjobs/nightly.yaml"]).toContain("schedule: 30 2 * * 1-5");
     expect(files["cronjobs/nightly.yaml"]).toContain("udf: sales/loader");
     expect(files["canvases/sales/stats.py"]).toBe("def udf():\n    return 42");
     expect(files["canvases/maps/canvas.yaml"]).toContain("passcode: ${env.MAPS_PASSCODE}");
@@ -58,7 +67,12 @@ describe("GIVEN a team account with hand-made canvases, shares, cronjobs and sec
     ]);
     expect(first.report!.envVars.map((v) => v.name)).toEqual(["MAPBOX_TOKEN", "MAPS_PASSCODE", "api_key"]);
 
-    if (process.env.SHOW_IMPORT) console.log(Object.entries(files).map(([f, t]) => `==> ${f}\n${t}`).join("\n"));
+    if (process.env.SHOW_IMPORT)
+      console.log(
+        Object.entries(files)
+          .map(([f, t]) => `==> ${f}\n${t}`)
+          .join("\n"),
+      );
     const valid = await validateCommand({ dir, env });
     expect(valid).toMatchObject({ exitCode: 0, objects: 10 });
     const plan = await planCommand({ dir, env, detailedExitCode: true });
@@ -73,7 +87,9 @@ describe("GIVEN a team account with hand-made canvases, shares, cronjobs and sec
     writeFileSync(join(dir, "canvases/sales/stats.py"), "def udf():\n    return 43\n");
     const changed = await planCommand({ dir, env, detailedExitCode: true });
     expect(changed.exitCode).toBe(2);
-    expect(changed.command === "plan" && changed.plan!.actions.map((a) => [a.action, a.address])).toEqual([["update", "udf.sales/stats"]]);
+    expect(changed.command === "plan" && changed.plan!.actions.map((a) => [a.action, a.address])).toEqual([
+      ["update", "udf.sales/stats"],
+    ]);
 
     // The edited file is not overwritten without --force, and nothing else is written either.
     const refused = await importCommand(opts);
@@ -82,10 +98,14 @@ describe("GIVEN a team account with hand-made canvases, shares, cronjobs and sec
     expect(readFileSync(join(dir, "canvases/sales/stats.py"), "utf8")).toBe("def udf():\n    return 43\n");
     const dryRefused = await importCommand({ ...opts, dryRun: true });
     expect(dryRefused.exitCode).toBe(1);
-    expect(dryRefused.message).toContain("This dry run wrote nothing; an import would refuse the same way. Run it with --force to overwrite them.");
+    expect(dryRefused.message).toContain(
+      "This dry run wrote nothing; an import would refuse the same way. Run it with --force to overwrite them.",
+    );
     expect(dryRefused.message).not.toContain("or --dry-run");
     const dry = await importCommand({ ...opts, dryRun: true, force: true });
-    expect(dry.report!.files.filter((f) => f.status !== "unchanged")).toEqual([{ path: "canvases/sales/stats.py", status: "update" }]);
+    expect(dry.report!.files.filter((f) => f.status !== "unchanged")).toEqual([
+      { path: "canvases/sales/stats.py", status: "update" },
+    ]);
     expect(readFileSync(join(dir, "canvases/sales/stats.py"), "utf8")).toBe("def udf():\n    return 43\n");
     expect((await importCommand({ ...opts, force: true })).exitCode).toBe(0);
     expect(filesLatin1(dir)).toEqual(files);
@@ -95,7 +115,11 @@ describe("GIVEN a team account with hand-made canvases, shares, cronjobs and sec
     const made = await makeHandMade(fx.user, "bound_");
     const dir = join(mkdtempSync(join(tmpdir(), "svc-import-")), "bound");
     const env = emulatorEnv(fx.emu);
-    const r = await importCommand({ dir, env, select: { canvases: ["bound_sales"], cronjobs: true, secrets: false, serviceAccounts: false } });
+    const r = await importCommand({
+      dir,
+      env,
+      select: { canvases: ["bound_sales"], cronjobs: true, secrets: false, serviceAccounts: false },
+    });
     expect(r.exitCode).toBe(0);
     expect((await planCommand({ dir, env, detailedExitCode: true })).exitCode).toBe(0);
 
@@ -112,7 +136,14 @@ describe("GIVEN a team account with hand-made canvases, shares, cronjobs and sec
       ["delete", "canvas.bound_sales", made.sales],
     ]);
     // The hand-made cronjob "bad name!" (not importable) runs stats: it is named, as left broken.
-    expect(pruned.plan!.cascade).toEqual([expect.objectContaining({ address: "cronjob.bad name!", effect: "broken", managed: false, by: "udf.bound_sales/stats" })]);
+    expect(pruned.plan!.cascade).toEqual([
+      expect.objectContaining({
+        address: "cronjob.bad name!",
+        effect: "broken",
+        managed: false,
+        by: "udf.bound_sales/stats",
+      }),
+    ]);
   });
 
   it("WHEN an import is refused because a file has other content THEN it says nothing was bound, and binds nothing", async () => {
@@ -130,14 +161,20 @@ describe("GIVEN a team account with hand-made canvases, shares, cronjobs and sec
     expect(ran.stdout).not.toMatch(/^Bound /m);
     expect(ran.stdout).toContain("Would bind 4 objects in the inventory");
     expect(ran.stdout).toContain("; nothing was bound.\n");
-    expect(ran.stderr).toContain("These files exist with other content: canvases/refused_sales/stats.py.\nNothing was written or bound.");
+    expect(ran.stderr).toContain(
+      "These files exist with other content: canvases/refused_sales/stats.py.\nNothing was written or bound.",
+    );
     expect(readdirSync(join(dir, ".svc-iac/state/refused/default"))).not.toContain("inventory.json");
   });
 
   it("WHEN one canvas is imported with --cronjobs THEN cronjobs of canvases not asked for are not reported", async () => {
     await makeHandMade(fx.user, "only_");
     const dir = join(mkdtempSync(join(tmpdir(), "svc-import-")), "only");
-    const r = await importCommand({ dir, env: emulatorEnv(fx.emu), select: { canvases: ["only_maps"], cronjobs: true, secrets: false, serviceAccounts: false } });
+    const r = await importCommand({
+      dir,
+      env: emulatorEnv(fx.emu),
+      select: { canvases: ["only_maps"], cronjobs: true, secrets: false, serviceAccounts: false },
+    });
     expect(r.exitCode).toBe(0);
     // only_nightly and "bad name!" run UDFs of only_sales (and other tests' canvases), which was not asked for.
     expect(r.report!.skipped).toEqual([]);
@@ -147,11 +184,21 @@ describe("GIVEN a team account with hand-made canvases, shares, cronjobs and sec
   it("WHEN imported into a target with a name_prefix THEN it refuses and writes nothing", async () => {
     const dir = join(mkdtempSync(join(tmpdir(), "svc-import-")), "prefixed");
     mkdirSync(dir);
-    writeFileSync(join(dir, "svc.yaml"), "project: prefixed\ntargets:\n  preview:\n    name_prefix: pr_${env.PR_NUMBER}_\n");
+    writeFileSync(
+      join(dir, "svc.yaml"),
+      "project: prefixed\ntargets:\n  preview:\n    name_prefix: pr_${env.PR_NUMBER}_\n",
+    );
     const env = { ...emulatorEnv(fx.emu), PR_NUMBER: "3" };
-    const r = await importCommand({ dir, env, target: "preview", select: { canvases: [], cronjobs: true, secrets: false, serviceAccounts: false } });
+    const r = await importCommand({
+      dir,
+      env,
+      target: "preview",
+      select: { canvases: [], cronjobs: true, secrets: false, serviceAccounts: false },
+    });
     expect(r.exitCode).toBe(1);
-    expect(r.message).toBe('Target "preview" sets name_prefix "pr_3_", so its platform names are not the repository\'s. Import into a target without one (the files serve every target).');
+    expect(r.message).toBe(
+      'Target "preview" sets name_prefix "pr_3_", so its platform names are not the repository\'s. Import into a target without one (the files serve every target).',
+    );
     expect(readdirSync(dir)).toEqual(["svc.yaml"]);
   });
 
@@ -159,7 +206,11 @@ describe("GIVEN a team account with hand-made canvases, shares, cronjobs and sec
     const dir = join(mkdtempSync(join(tmpdir(), "svc-import-")), "accounts");
     const made = await fx.user.environment.createServiceAccount("reporting bot");
     const env = emulatorEnv(fx.emu);
-    const r = await importCommand({ dir, env, select: { canvases: [], cronjobs: false, secrets: false, serviceAccounts: true } });
+    const r = await importCommand({
+      dir,
+      env,
+      select: { canvases: [], cronjobs: false, secrets: false, serviceAccounts: true },
+    });
     expect(r.exitCode).toBe(0);
     const text = readFileSync(join(dir, "service-accounts.yaml"), "utf8");
     expect(text).toContain("  reporting bot: {}\n");
@@ -168,8 +219,13 @@ describe("GIVEN a team account with hand-made canvases, shares, cronjobs and sec
     const plan = await planCommand({ dir, env, detailedExitCode: true });
     expect(plan.exitCode).toBe(0);
 
-    writeFileSync(join(dir, "service-accounts.yaml"), text.replace("  reporting bot: {}", '  reporting bot:\n    rotation: "1"'));
+    writeFileSync(
+      join(dir, "service-accounts.yaml"),
+      text.replace("  reporting bot: {}", '  reporting bot:\n    rotation: "1"'),
+    );
     const rotate = await planCommand({ dir, env, detailedExitCode: true });
-    expect(rotate.command === "plan" && rotate.plan!.actions.map((a) => [a.action, a.address, a.id])).toEqual([["rotate", "service_account.reporting bot", made.id]]);
+    expect(rotate.command === "plan" && rotate.plan!.actions.map((a) => [a.action, a.address, a.id])).toEqual([
+      ["rotate", "service_account.reporting bot", made.id],
+    ]);
   });
 });

@@ -57,7 +57,9 @@ describe("GIVEN the example repository applied to the default target", () => {
     let before: Record<string, string>;
 
     beforeAll(async () => {
-      platformCode = await editCode("listings", "price_map", (c) => c.replace("resolution: int = 8", "resolution: int = 9"));
+      platformCode = await editCode("listings", "price_map", (c) =>
+        c.replace("resolution: int = 8", "resolution: int = 9"),
+      );
       before = filesOf(dir);
       drift = driftOf(await driftCommand(opts()));
     });
@@ -68,14 +70,18 @@ describe("GIVEN the example repository applied to the default target", () => {
         restore: "svc-iac apply --target default --only udf.listings/price_map",
         keep: "svc-iac import --target default --keep udf.listings/price_map",
       });
-      expect(renderDriftMarkdown(drift)).toContain("`svc-iac import --target default --keep udf.listings/price_map` (it writes only the fields that drifted)");
+      expect(renderDriftMarkdown(drift)).toContain(
+        "`svc-iac import --target default --keep udf.listings/price_map` (it writes only the fields that drifted)",
+      );
     });
 
     it("THEN running it writes the platform's code into price_map.py and touches no other file, and plan is then empty", async () => {
       const ran = await runImportInProcess(["--keep", "udf.listings/price_map", dir], env);
       expect(ran.stderr).toBe("");
       expect(ran.code).toBe(0);
-      expect(ran.stdout).toContain("Kept the platform's version of (project listings-demo, target default):\n  udf.listings/price_map: code\n");
+      expect(ran.stdout).toContain(
+        "Kept the platform's version of (project listings-demo, target default):\n  udf.listings/price_map: code\n",
+      );
       expect(ran.stdout).toContain("  overwrite canvases/listings/price_map.py\n");
       const after = filesOf(dir);
       expect(changedFiles(before, after)).toEqual(["canvases/listings/price_map.py"]);
@@ -100,7 +106,10 @@ describe("GIVEN the example repository applied to the default target", () => {
   describe("WHEN the canvas's preview image (a literal) is changed on the platform", () => {
     it("THEN keep rewrites that one line of canvas.yaml, comments and references included elsewhere, and plan is then empty", async () => {
       const listings = (await platformView(fx.user)).canvases.find((c) => c.name === "listings")!;
-      await fx.user.canvases.update(listings.id, { name: "listings", preview_image_url: "https://example.com/previews/edited.png" });
+      await fx.user.canvases.update(listings.id, {
+        name: "listings",
+        preview_image_url: "https://example.com/previews/edited.png",
+      });
       const drift = driftOf(await driftCommand(opts()));
       const item = drift.items.find((i) => i.address === "canvas.listings")!;
       expect(item.commands?.keep).toBe("svc-iac import --target default --keep canvas.listings");
@@ -110,7 +119,10 @@ describe("GIVEN the example repository applied to the default target", () => {
       expect(ran.code).toBe(0);
       const after = filesOf(dir);
       expect(changedFiles(before, after)).toEqual(["canvases/listings/canvas.yaml"]);
-      const want = before["canvases/listings/canvas.yaml"]!.replace("preview_image_url: https://example.com/previews/listings.png", "preview_image_url: https://example.com/previews/edited.png");
+      const want = before["canvases/listings/canvas.yaml"]!.replace(
+        "preview_image_url: https://example.com/previews/listings.png",
+        "preview_image_url: https://example.com/previews/edited.png",
+      );
       expect(after["canvases/listings/canvas.yaml"]).toBe(want);
       expect((await planCommand({ ...opts(), detailedExitCode: true })).exitCode).toBe(0);
     });
@@ -138,7 +150,9 @@ describe("GIVEN the example repository applied to the default target", () => {
         keepUnavailable:
           "dashboard_body is written with ${var.city} in canvases/listings/canvas.yaml:7; keeping the platform's value would drop the variable for every target: edit it by hand",
       });
-      expect(renderDriftMarkdown(drift)).toContain("No command keeps the change made on the platform: dashboard\\_body is written with");
+      expect(renderDriftMarkdown(drift)).toContain(
+        "No command keeps the change made on the platform: dashboard\\_body is written with",
+      );
       expect(renderDriftMarkdown(drift)).not.toContain("--keep canvas.listings");
     });
 
@@ -188,7 +202,9 @@ describe("GIVEN the example repository applied to the default target", () => {
     it("THEN keep refuses, naming what would not validate, writes nothing, and the repository still validates", async () => {
       const ran = await runImportInProcess(["--keep", "udf.ops_reports/freshness", dir], env);
       expect(ran.code).toBe(1);
-      expect(ran.stderr).toContain("Keeping the platform's version of udf.ops_reports/freshness would leave a repository that does not validate:");
+      expect(ran.stderr).toContain(
+        "Keeping the platform's version of udf.ops_reports/freshness would leave a repository that does not validate:",
+      );
       expect(ran.stderr).toMatch(/canvases\/ops_reports\/freshness\.(py|yaml):\d+:\d+: /);
       expect(ran.stderr).toContain("Nothing was written.");
       expect(filesOf(dir)).toEqual(before);

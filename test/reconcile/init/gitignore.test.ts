@@ -6,7 +6,8 @@ const ADDED = "# svc-iac's local state: the embedded emulator's data and the def
 
 describe("init's lines in an existing .gitignore", () => {
   it("GIVEN a file ignoring .svc-iac already, in any common form THEN it is left alone", () => {
-    for (const line of [".svc-iac/", "/.svc-iac", ".svc-iac/*", "**/.svc-iac/", "  .svc-iac  "]) expect(gitignoreWithState(`node_modules/\n${line}\n`), line).toBeUndefined();
+    for (const line of [".svc-iac/", "/.svc-iac", ".svc-iac/*", "**/.svc-iac/", "  .svc-iac  "])
+      expect(gitignoreWithState(`node_modules/\n${line}\n`), line).toBeUndefined();
   });
 
   it("GIVEN a later !.svc-iac/ that un-ignores the folder THEN the lines are added, as git would not ignore it", () => {
@@ -15,7 +16,9 @@ describe("init's lines in an existing .gitignore", () => {
   });
 
   it("GIVEN a file with CRLF line endings THEN the added lines use CRLF too", () => {
-    expect(gitignoreWithState("node_modules/\r\ndist/\r\n")).toBe(`node_modules/\r\ndist/\r\n\r\n${ADDED.replace(/\n/g, "\r\n")}`);
+    expect(gitignoreWithState("node_modules/\r\ndist/\r\n")).toBe(
+      `node_modules/\r\ndist/\r\n\r\n${ADDED.replace(/\n/g, "\r\n")}`,
+    );
   });
 
   it("GIVEN a file without a final line break THEN a blank line separates the added lines", () => {

@@ -8,12 +8,16 @@ describe("the loader's schedule check", () => {
 
   it("refuses anything but exactly one minute value, explaining the platform's rule", () => {
     for (const minute of ["*", "*/15", "0,30", "0-5", "60"]) {
-      expect(cronProblem(`${minute} * * * *`)).toContain("expected exactly one minute value (a whole number 0-59): the platform runs a cronjob at exactly one minute of each matching hour");
+      expect(cronProblem(`${minute} * * * *`)).toContain(
+        "expected exactly one minute value (a whole number 0-59): the platform runs a cronjob at exactly one minute of each matching hour",
+      );
     }
   });
 
   it("counts the fields", () => {
-    expect(cronProblem("0 6 * *")).toBe('found 4 fields in "0 6 * *", expected 5: "minute hour day-of-month month day-of-week", e.g. "0 6 * * 1-5"');
+    expect(cronProblem("0 6 * *")).toBe(
+      'found 4 fields in "0 6 * *", expected 5: "minute hour day-of-month month day-of-week", e.g. "0 6 * * 1-5"',
+    );
   });
 
   it("reports the other fields' errors from the full parser", () => {

@@ -86,7 +86,9 @@ describe("a repository without svc.yaml", () => {
 describe("targets and the environment", () => {
   it("refuses an unknown target at svc.yaml's targets key, listing the known ones", async () => {
     const errors = errorsOf(await loadRepository(fixture("valid-full"), { target: "produ", env: SECRET_ENV }));
-    expect(errors).toEqual(['svc.yaml:8:1: targets: unknown target "produ"; known targets: default, prod, staging; did you mean prod?']);
+    expect(errors).toEqual([
+      'svc.yaml:8:1: targets: unknown target "produ"; known targets: default, prod, staging; did you mean prod?',
+    ]);
   });
 
   it("names each missing environment variable of a secret, at the reference", async () => {
@@ -98,8 +100,12 @@ describe("targets and the environment", () => {
   });
 
   it("refuses an empty passcode without showing anything of it", async () => {
-    const errors = errorsOf(await loadRepository(fixture("valid-full"), { env: { ...SECRET_ENV, LISTINGS_PASSCODE: "" } }));
-    expect(errors).toEqual(["canvases/listings/canvas.yaml:4:11: passcode: the value of LISTINGS_PASSCODE is empty; passcode must not be empty (omit it for none)"]);
+    const errors = errorsOf(
+      await loadRepository(fixture("valid-full"), { env: { ...SECRET_ENV, LISTINGS_PASSCODE: "" } }),
+    );
+    expect(errors).toEqual([
+      "canvases/listings/canvas.yaml:4:11: passcode: the value of LISTINGS_PASSCODE is empty; passcode must not be empty (omit it for none)",
+    ]);
   });
 });
 

@@ -78,7 +78,12 @@ describe("loading the full valid repository", () => {
         maxDeletionsFrom: "the default max_deletions; svc.yaml can set another",
         concurrency: 8,
         state: { kind: "local", path: ".svc-iac/state/listings/default" },
-        credentials: { baseUrlEnv: "SVC_BASE_URL", udfBaseUrlEnv: "SVC_UDF_BASE_URL", tokenEnv: "SVC_TOKEN", serviceTokenEnv: "SVC_SERVICE_TOKEN" },
+        credentials: {
+          baseUrlEnv: "SVC_BASE_URL",
+          udfBaseUrlEnv: "SVC_UDF_BASE_URL",
+          tokenEnv: "SVC_TOKEN",
+          serviceTokenEnv: "SVC_SERVICE_TOKEN",
+        },
       },
     });
   });
@@ -93,7 +98,12 @@ describe("targets and variables", () => {
       maxDeletionsFrom: "max_deletions of target staging in svc.yaml",
       concurrency: 4,
       state: { kind: "remote", url: "s3://acme-iac/state/listings/staging" },
-      credentials: { baseUrlEnv: "STAGING_SVC_BASE_URL", udfBaseUrlEnv: "SVC_UDF_BASE_URL", tokenEnv: "STAGING_SVC_TOKEN", serviceTokenEnv: "SVC_SERVICE_TOKEN" },
+      credentials: {
+        baseUrlEnv: "STAGING_SVC_BASE_URL",
+        udfBaseUrlEnv: "SVC_UDF_BASE_URL",
+        tokenEnv: "STAGING_SVC_TOKEN",
+        serviceTokenEnv: "SVC_SERVICE_TOKEN",
+      },
     });
     expect(find(p, "canvas.listings").inputs.dashboardBody).toBe("Listings in sf");
     expect(find(p, "cronjob.daily-stats").inputs.udfArgs).toEqual({ city: "sf", limit: 100 });
@@ -127,8 +137,16 @@ describe("a URL written with an upper-case scheme", () => {
     const dir = mkdtempSync(join(tmpdir(), "svc-url-"));
     cpSync(FIXTURE, dir, { recursive: true });
     const file = join(dir, "canvases/listings/canvas.yaml");
-    writeFileSync(file, readFileSync(file, "utf8").replace("preview_image_url: https://example.com/listings.png", "preview_image_url: HTTPS://Example.COM/x.png"));
-    const canvas = projectOf(await loadRepository(dir, { env: ENV })).objects.find((o) => o.address === "canvas.listings")!;
+    writeFileSync(
+      file,
+      readFileSync(file, "utf8").replace(
+        "preview_image_url: https://example.com/listings.png",
+        "preview_image_url: HTTPS://Example.COM/x.png",
+      ),
+    );
+    const canvas = projectOf(await loadRepository(dir, { env: ENV })).objects.find(
+      (o) => o.address === "canvas.listings",
+    )!;
     expect(canvas.inputs.previewImageUrl).toBe("HTTPS://Example.COM/x.png");
   });
 });

@@ -19,7 +19,9 @@ function withTarget(text: string): string {
 
 const namesOf = (r: LoadResult) => {
   if (!r.ok) throw new Error(JSON.stringify(r.errors));
-  return Object.fromEntries(r.project.objects.filter((o) => typeof o.inputs.name === "string").map((o) => [o.address, o.inputs.name]));
+  return Object.fromEntries(
+    r.project.objects.filter((o) => typeof o.inputs.name === "string").map((o) => [o.address, o.inputs.name]),
+  );
 };
 
 describe("GIVEN a preview target with name_prefix: pr_${env.PR_NUMBER}_", () => {
@@ -39,7 +41,9 @@ describe("GIVEN a preview target with name_prefix: pr_${env.PR_NUMBER}_", () => 
     expect(r.project.objects.find((o) => o.address === "cronjob.daily-stats")!.refs).toEqual({ udf: "listings/stats" });
     // A secret key is one per team: the prefixed target leaves it to the default target, and says so.
     expect(r.project.objects.map((o) => o.address)).not.toContain("secret.MAPBOX_TOKEN");
-    expect(r.project.warnings).toEqual([expect.stringMatching(/^secret\.MAPBOX_TOKEN is not managed by target "preview": it is one per team/)]);
+    expect(r.project.warnings).toEqual([
+      expect.stringMatching(/^secret\.MAPBOX_TOKEN is not managed by target "preview": it is one per team/),
+    ]);
     expect(r.project.settings.state).toEqual({ kind: "local", path: ".svc-iac/state/pr-12/listings/preview" });
   });
 
@@ -53,8 +57,18 @@ describe("GIVEN a preview target with name_prefix: pr_${env.PR_NUMBER}_", () => 
     const r = await loadRepository(dir, { target: "preview", env: FIXTURE_SECRETS });
     expect(r.ok).toBe(false);
     if (r.ok) return;
-    const line = readFileSync(join(dir, "svc.yaml"), "utf8").split("\n").findIndex((l) => l.includes("name_prefix")) + 1;
-    expect(r.errors).toContainEqual(expect.objectContaining({ file: "svc.yaml", line, path: "targets.preview.name_prefix", message: expect.stringContaining("environment variable PR_NUMBER is not set") }));
+    const line =
+      readFileSync(join(dir, "svc.yaml"), "utf8")
+        .split("\n")
+        .findIndex((l) => l.includes("name_prefix")) + 1;
+    expect(r.errors).toContainEqual(
+      expect.objectContaining({
+        file: "svc.yaml",
+        line,
+        path: "targets.preview.name_prefix",
+        message: expect.stringContaining("environment variable PR_NUMBER is not set"),
+      }),
+    );
   });
 });
 
@@ -74,14 +88,16 @@ describe("GIVEN a prefix that makes canvas names invalid", () => {
         line,
         column,
         path: "targets.preview.name_prefix",
-        message: 'name_prefix "pr-7-" makes an invalid name for canvas.listings (canvases/listings/canvas.yaml): Invalid name "pr-7-listings". A canvas name uses only letters, digits and underscores ([A-Za-z0-9_]), e.g. "sales_dashboard".',
+        message:
+          'name_prefix "pr-7-" makes an invalid name for canvas.listings (canvases/listings/canvas.yaml): Invalid name "pr-7-listings". A canvas name uses only letters, digits and underscores ([A-Za-z0-9_]), e.g. "sales_dashboard".',
       },
       {
         file: "svc.yaml",
         line,
         column,
         path: "targets.preview.name_prefix",
-        message: 'name_prefix "pr-7-" makes an invalid name for canvas.reports (canvases/reports/canvas.yaml): Invalid name "pr-7-reports". A canvas name uses only letters, digits and underscores ([A-Za-z0-9_]), e.g. "sales_dashboard".',
+        message:
+          'name_prefix "pr-7-" makes an invalid name for canvas.reports (canvases/reports/canvas.yaml): Invalid name "pr-7-reports". A canvas name uses only letters, digits and underscores ([A-Za-z0-9_]), e.g. "sales_dashboard".',
       },
     ]);
   });

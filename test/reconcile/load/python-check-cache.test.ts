@@ -3,7 +3,17 @@
  * cache folder): unchanged files are not parsed again, a changed or broken file always is, and a
  * cache that is missing, foreign, oversized or a link never hides a problem.
  */
-import { chmodSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, utimesSync, writeFileSync } from "node:fs";
+import {
+  chmodSync,
+  existsSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  symlinkSync,
+  utimesSync,
+  writeFileSync,
+} from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
@@ -33,7 +43,13 @@ function recordingPython(): { python: string; checks: () => string[][] } {
     ].join("\n"),
   );
   chmodSync(python, 0o755);
-  const checks = () => (existsSync(log) ? readFileSync(log, "utf8").trim().split("\n").map((l) => JSON.parse(l) as string[]) : []);
+  const checks = () =>
+    existsSync(log)
+      ? readFileSync(log, "utf8")
+          .trim()
+          .split("\n")
+          .map((l) => JSON.parse(l) as string[])
+      : [];
   return { python, checks };
 }
 
@@ -74,7 +90,9 @@ describe("GIVEN a cache folder (SVC_CACHE_DIR)", () => {
     expect(checks()[1]).toEqual(["canvases/listings/stats.py"]);
     writeFileSync(join(dir, "canvases/listings/stats.py"), "def udf(:\n");
     for (let run = 0; run < 2; run++) {
-      expect(await load(dir, { SVC_PYTHON: python, SVC_CACHE_DIR: cache })).toEqual(["canvases/listings/stats.py:1:9: Python syntax error: invalid syntax"]);
+      expect(await load(dir, { SVC_PYTHON: python, SVC_CACHE_DIR: cache })).toEqual([
+        "canvases/listings/stats.py:1:9: Python syntax error: invalid syntax",
+      ]);
     }
     expect(checks().slice(2)).toEqual([["canvases/listings/stats.py"], ["canvases/listings/stats.py"]]);
     // Renaming the entrypoint of unchanged code is a new check too: the pass was for "udf".

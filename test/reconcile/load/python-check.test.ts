@@ -38,7 +38,10 @@ describe("GIVEN UDF files Python cannot run", () => {
 
   it("WHEN entrypoint: main names a function the code lacks THEN it says so and where the entrypoint is set", async () => {
     const dir = copyRepo("valid-full");
-    writeFileSync(join(dir, "canvases/listings/loader.yaml"), readFileSync(join(dir, "canvases/listings/loader.yaml"), "utf8").replace("entrypoint: udf", "entrypoint: main"));
+    writeFileSync(
+      join(dir, "canvases/listings/loader.yaml"),
+      readFileSync(join(dir, "canvases/listings/loader.yaml"), "utf8").replace("entrypoint: udf", "entrypoint: main"),
+    );
     expect(await messages(dir)).toEqual([
       "canvases/listings/loader.py:1:1: found no top-level function 'main', the UDF's entrypoint: its functions are udf (entrypoint: main is set at canvases/listings/loader.yaml:2)",
     ]);
@@ -56,7 +59,10 @@ describe("GIVEN UDF files Python cannot run", () => {
 
   it("WHEN a file holds a byte that is not UTF-8 THEN it is refused at that byte's line and column", async () => {
     const dir = copyRepo("valid-full");
-    writeFileSync(join(dir, "canvases/listings/stats.py"), Buffer.concat([Buffer.from("def udf():\n    return 'caf"), Buffer.from([0xe9]), Buffer.from("'\n")]));
+    writeFileSync(
+      join(dir, "canvases/listings/stats.py"),
+      Buffer.concat([Buffer.from("def udf():\n    return 'caf"), Buffer.from([0xe9]), Buffer.from("'\n")]),
+    );
     expect(await messages(dir)).toEqual([
       "canvases/listings/stats.py:2:16: canvases/listings/stats.py is not UTF-8 text: byte 0xe9 at line 2, column 16 is not valid UTF-8; save the file as UTF-8",
     ]);
@@ -68,33 +74,54 @@ describe("GIVEN UDF files Python cannot run", () => {
     mkdirSync(join(dir, "canvases/Reports"));
     writeFileSync(join(dir, "canvases/Reports/canvas.yaml"), "");
     const errors = await messages(dir);
-    expect(errors).toContain("canvases/listings/Stats.py:1:1: found UDF files canvases/listings/Stats.py and canvases/listings/stats.py, which differ only in case, expected UDF slugs that differ in more than case: a checkout on a case-insensitive file system keeps only one of them (canvases/listings/stats.py is the other); rename one");
-    expect(errors).toContain("canvases/listings/stats.py:1:1: found UDF files canvases/listings/Stats.py and canvases/listings/stats.py, which differ only in case, expected UDF slugs that differ in more than case: a checkout on a case-insensitive file system keeps only one of them (canvases/listings/Stats.py is the other); rename one");
+    expect(errors).toContain(
+      "canvases/listings/Stats.py:1:1: found UDF files canvases/listings/Stats.py and canvases/listings/stats.py, which differ only in case, expected UDF slugs that differ in more than case: a checkout on a case-insensitive file system keeps only one of them (canvases/listings/stats.py is the other); rename one",
+    );
+    expect(errors).toContain(
+      "canvases/listings/stats.py:1:1: found UDF files canvases/listings/Stats.py and canvases/listings/stats.py, which differ only in case, expected UDF slugs that differ in more than case: a checkout on a case-insensitive file system keeps only one of them (canvases/listings/Stats.py is the other); rename one",
+    );
     expect(errors.filter((e) => e.includes("canvas folders canvases/Reports and canvases/reports"))).toHaveLength(2);
   });
 });
 
-  it("WHEN two cronjob files differ only in case THEN both are refused, each naming the other (a case-insensitive checkout keeps one)", async () => {
-    const dir = copyRepo("valid-full");
-    mkdirSync(join(dir, "cronjobs"), { recursive: true });
-    for (const name of ["nightly", "Nightly"]) writeFileSync(join(dir, `cronjobs/${name}.yaml`), 'schedule: "0 6 * * *"\nudf: listings/stats\n');
-    const errors = await messages(dir);
-    expect(errors).toContain("cronjobs/Nightly.yaml:1:1: found cronjob files cronjobs/Nightly.yaml and cronjobs/nightly.yaml, which differ only in case, expected cronjob names that differ in more than case: a checkout on a case-insensitive file system keeps only one of them (cronjobs/nightly.yaml is the other); rename one");
-    expect(errors).toContain("cronjobs/nightly.yaml:1:1: found cronjob files cronjobs/Nightly.yaml and cronjobs/nightly.yaml, which differ only in case, expected cronjob names that differ in more than case: a checkout on a case-insensitive file system keeps only one of them (cronjobs/Nightly.yaml is the other); rename one");
-  });
+it("WHEN two cronjob files differ only in case THEN both are refused, each naming the other (a case-insensitive checkout keeps one)", async () => {
+  const dir = copyRepo("valid-full");
+  mkdirSync(join(dir, "cronjobs"), { recursive: true });
+  for (const name of ["nightly", "Nightly"])
+    writeFileSync(join(dir, `cronjobs/${name}.yaml`), 'schedule: "0 6 * * *"\nudf: listings/stats\n');
+  const errors = await messages(dir);
+  expect(errors).toContain(
+    "cronjobs/Nightly.yaml:1:1: found cronjob files cronjobs/Nightly.yaml and cronjobs/nightly.yaml, which differ only in case, expected cronjob names that differ in more than case: a checkout on a case-insensitive file system keeps only one of them (cronjobs/nightly.yaml is the other); rename one",
+  );
+  expect(errors).toContain(
+    "cronjobs/nightly.yaml:1:1: found cronjob files cronjobs/Nightly.yaml and cronjobs/nightly.yaml, which differ only in case, expected cronjob names that differ in more than case: a checkout on a case-insensitive file system keeps only one of them (cronjobs/Nightly.yaml is the other); rename one",
+  );
+});
 
-  it("WHEN one file nests past Python's parser (200,000 minus signs, a 100,000-term sum) THEN that file is refused and a syntax error in another file is still reported: the check cannot be switched off by a file", async () => {
-    const dir = copyRepo("valid-full");
-    writeFileSync(join(dir, "canvases/listings/deep.py"), `def udf():\n    pass\n\nx = ${"-".repeat(200_000)}1\n`);
-    writeFileSync(join(dir, "canvases/listings/long.py"), `def udf():\n    pass\n\nx = 1${"+1".repeat(100_000)}\n`);
-    writeFileSync(join(dir, "canvases/listings/stats.py"), "def udf(:\n");
-    const r = await runInProcess("validate", [dir], env({ SVC_BASE_URL: "http://127.0.0.1:9/v1", SVC_TOKEN: "t", SVC_CACHE_DIR: mkdtempSync(join(tmpdir(), "svc-cache-")) }));
-    expect(r.code).toBe(1);
-    expect(r.stderr).not.toMatch(/could not run/);
-    expect(r.stderr).toMatch(/canvases\/listings\/deep\.py:1:1: Python cannot parse this file: found code nested too deeply or too complex for Python's parser \((MemoryError|RecursionError)[^)]*\), expected code Python can parse/);
-    expect(r.stderr).toMatch(/canvases\/listings\/long\.py:1:1: Python cannot parse this file: found code nested too deeply/);
-    expect(r.stderr).toMatch(/canvases\/listings\/stats\.py:1:9: Python syntax error: invalid syntax/);
-  });
+it("WHEN one file nests past Python's parser (200,000 minus signs, a 100,000-term sum) THEN that file is refused and a syntax error in another file is still reported: the check cannot be switched off by a file", async () => {
+  const dir = copyRepo("valid-full");
+  writeFileSync(join(dir, "canvases/listings/deep.py"), `def udf():\n    pass\n\nx = ${"-".repeat(200_000)}1\n`);
+  writeFileSync(join(dir, "canvases/listings/long.py"), `def udf():\n    pass\n\nx = 1${"+1".repeat(100_000)}\n`);
+  writeFileSync(join(dir, "canvases/listings/stats.py"), "def udf(:\n");
+  const r = await runInProcess(
+    "validate",
+    [dir],
+    env({
+      SVC_BASE_URL: "http://127.0.0.1:9/v1",
+      SVC_TOKEN: "t",
+      SVC_CACHE_DIR: mkdtempSync(join(tmpdir(), "svc-cache-")),
+    }),
+  );
+  expect(r.code).toBe(1);
+  expect(r.stderr).not.toMatch(/could not run/);
+  expect(r.stderr).toMatch(
+    /canvases\/listings\/deep\.py:1:1: Python cannot parse this file: found code nested too deeply or too complex for Python's parser \((MemoryError|RecursionError)[^)]*\), expected code Python can parse/,
+  );
+  expect(r.stderr).toMatch(
+    /canvases\/listings\/long\.py:1:1: Python cannot parse this file: found code nested too deeply/,
+  );
+  expect(r.stderr).toMatch(/canvases\/listings\/stats\.py:1:9: Python syntax error: invalid syntax/);
+});
 
 describe("GIVEN the interpreter", () => {
   /** A wrapper interpreter that records each start in `log`, then runs python3. */
@@ -109,10 +136,13 @@ describe("GIVEN the interpreter", () => {
 
   it("WHEN a repository has many .py files THEN one interpreter process checks them all", async () => {
     const dir = copyRepo("valid-full");
-    for (let i = 0; i < 30; i++) writeFileSync(join(dir, `canvases/listings/u${i}.py`), `def udf():\n    return ${i}\n`);
+    for (let i = 0; i < 30; i++)
+      writeFileSync(join(dir, `canvases/listings/u${i}.py`), `def udf():\n    return ${i}\n`);
     writeFileSync(join(dir, "canvases/listings/u7.py"), "def udf(:\n");
     const { python, log } = countingPython();
-    expect(await messages(dir, { SVC_PYTHON: python })).toEqual(["canvases/listings/u7.py:1:9: Python syntax error: invalid syntax"]);
+    expect(await messages(dir, { SVC_PYTHON: python })).toEqual([
+      "canvases/listings/u7.py:1:9: Python syntax error: invalid syntax",
+    ]);
     // One start to ask the interpreter for its executable, one to check every file.
     expect(readFileSync(log, "utf8").trim().split("\n").length).toBeLessThanOrEqual(2);
   });
@@ -143,7 +173,10 @@ describe("GIVEN the check fed as the files are read", () => {
     const received = join(folder, "received.jsonl");
     const python = join(folder, "python");
     // Answers the look-up with its own path, so the check runs through it too; keeps a copy of what it is sent.
-    writeFileSync(python, `#!/bin/sh\nif [ "$1" = "-c" ]; then echo "${python}"; exit 0; fi\ntee "${received}" | python3 "$@"\n`);
+    writeFileSync(
+      python,
+      `#!/bin/sh\nif [ "$1" = "-c" ]; then echo "${python}"; exit 0; fi\ntee "${received}" | python3 "$@"\n`,
+    );
     chmodSync(python, 0o755);
     const check = new PythonCheck({ SVC_PYTHON: python });
     check.push({ file: "canvases/a/first.py", code: "def udf():\n    return 1\n", entrypoint: "udf" });
@@ -161,22 +194,33 @@ describe("GIVEN the check fed as the files are read", () => {
     check.push({ file: "canvases/a/second.py", code: "def udf(:\n" });
     const { errors, warning } = await check.finish();
     expect(warning).toBeUndefined();
-    expect(errors.map((e) => `${e.file}:${e.line}:${e.column}: ${e.message}`)).toEqual(["canvases/a/second.py:1:9: Python syntax error: invalid syntax"]);
+    expect(errors.map((e) => `${e.file}:${e.line}:${e.column}: ${e.message}`)).toEqual([
+      "canvases/a/second.py:1:9: Python syntax error: invalid syntax",
+    ]);
     expect(readFileSync(received, "utf8").trim().split("\n")).toHaveLength(3);
   });
 });
 
 describe("GIVEN a load that fails half-way", () => {
   /** The checker processes this process started that are still running. */
-  const checkers = () => execFileSync("ps", ["-o", "args=", "--ppid", String(process.pid)], { encoding: "utf8" }).split("\n").filter((l) => l.includes("svc_check_python"));
+  const checkers = () =>
+    execFileSync("ps", ["-o", "args=", "--ppid", String(process.pid)], { encoding: "utf8" })
+      .split("\n")
+      .filter((l) => l.includes("svc_check_python"));
 
   it("WHEN reading a file throws after Python files were read THEN the load fails and no checker is left running (its open input would hold the command for its 2-minute time-out)", async () => {
     const dir = copyRepo("valid-full");
-    for (let i = 0; i < 40; i++) writeFileSync(join(dir, `canvases/listings/u${i}.py`), `def udf():\n    return ${i}\n`);
+    for (let i = 0; i < 40; i++)
+      writeFileSync(join(dir, `canvases/listings/u${i}.py`), `def udf():\n    return ${i}\n`);
     const real = RepositoryJail.prototype.readText;
     let reads = 0;
-    const spy = vi.spyOn(RepositoryJail.prototype, "readText").mockImplementation(function (this: RepositoryJail, file, opts) {
-      if (file.endsWith(".py") && ++reads === 30) throw Object.assign(new Error(`EIO: i/o error, open '${file}'`), { code: "EIO" });
+    const spy = vi.spyOn(RepositoryJail.prototype, "readText").mockImplementation(function (
+      this: RepositoryJail,
+      file,
+      opts,
+    ) {
+      if (file.endsWith(".py") && ++reads === 30)
+        throw Object.assign(new Error(`EIO: i/o error, open '${file}'`), { code: "EIO" });
       return real.call(this, file, opts);
     });
     try {

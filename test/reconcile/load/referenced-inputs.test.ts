@@ -23,20 +23,40 @@ describe("GIVEN the example repository, WHEN it is loaded for the default target
 
   it("THEN the listings canvas records dashboardBody as written with ${var.city} at canvas.yaml line 7, and nothing else", () => {
     expect(referenced("canvas.listings")).toEqual([
-      { field: "dashboardBody", key: "dashboard_body", reference: "${var.city}", source: { file: "canvases/listings/canvas.yaml", line: 7, column: 17, path: "dashboard_body" } },
+      {
+        field: "dashboardBody",
+        key: "dashboard_body",
+        reference: "${var.city}",
+        source: { file: "canvases/listings/canvas.yaml", line: 7, column: 17, path: "dashboard_body" },
+      },
     ]);
   });
 
   it("THEN a cronjob records its arguments and description by their input names, each at the first reference inside", () => {
     expect(referenced("cronjob.daily-stats")).toEqual([
-      { field: "description", key: "description", reference: "${var.city}", source: { file: "cronjobs/daily-stats.yaml", line: 9, column: 14, path: "description" } },
-      { field: "udfArgs", key: "args", reference: "${var.city}", source: { file: "cronjobs/daily-stats.yaml", line: 7, column: 9, path: "args.city" } },
+      {
+        field: "description",
+        key: "description",
+        reference: "${var.city}",
+        source: { file: "cronjobs/daily-stats.yaml", line: 9, column: 14, path: "description" },
+      },
+      {
+        field: "udfArgs",
+        key: "args",
+        reference: "${var.city}",
+        source: { file: "cronjobs/daily-stats.yaml", line: 7, column: 9, path: "args.city" },
+      },
     ]);
-    expect(referenced("cronjob.weekly-summary")!.map((r) => `${r.field} ${r.reference}`)).toEqual(["schedule ${var.report_hour}", "udfArgs ${var.city}"]);
+    expect(referenced("cronjob.weekly-summary")!.map((r) => `${r.field} ${r.reference}`)).toEqual([
+      "schedule ${var.report_hour}",
+      "udfArgs ${var.city}",
+    ]);
   });
 
   it("THEN a UDF records its metadata, and objects written only with literals record nothing (the field is absent)", () => {
-    expect(referenced("udf.listings/loader")!.map((r) => `${r.field} ${r.source.file}:${r.source.line}`)).toEqual(["metadata canvases/listings/loader.yaml:3"]);
+    expect(referenced("udf.listings/loader")!.map((r) => `${r.field} ${r.source.file}:${r.source.line}`)).toEqual([
+      "metadata canvases/listings/loader.yaml:3",
+    ]);
     expect(referenced("udf.listings/price_map")).toBeUndefined();
     expect(referenced("share.listings")).toBeUndefined();
     // A secret's value is always a reference; it is never listed.

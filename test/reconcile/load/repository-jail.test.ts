@@ -7,7 +7,17 @@
  * (a counting stand-in for it must see no request).
  */
 import { execFileSync, spawn } from "node:child_process";
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, truncateSync, writeFileSync } from "node:fs";
+import {
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  symlinkSync,
+  truncateSync,
+  writeFileSync,
+} from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
@@ -27,7 +37,13 @@ beforeAll(() => {
   main = builtCli();
 }, 300_000);
 
-const env = () => ({ SVC_BASE_URL: platform.url, SVC_UDF_BASE_URL: platform.url, SVC_TOKEN: "user-token-jail-test-77aa", DATABASE_URL: FAKE_DATABASE_URL, ...FIXTURE_SECRETS });
+const env = () => ({
+  SVC_BASE_URL: platform.url,
+  SVC_UDF_BASE_URL: platform.url,
+  SVC_TOKEN: "user-token-jail-test-77aa",
+  DATABASE_URL: FAKE_DATABASE_URL,
+  ...FIXTURE_SECRETS,
+});
 
 /** A folder outside any repository holding a file with distinctive content. */
 function outsideFolder(): string {
@@ -43,11 +59,18 @@ async function everyCommand(dir: string): Promise<{ runs: Ran[]; text: string }>
     await runInProcess("plan", [dir, "--out", join(dir, "plan.json")], env()),
     await runInProcess("apply", [dir, "--auto-approve"], env()),
   ];
-  const written = ["plan.json"].map((f) => join(dir, f)).filter(existsSync).map((f) => readFileSync(f, "utf8"));
+  const written = ["plan.json"]
+    .map((f) => join(dir, f))
+    .filter(existsSync)
+    .map((f) => readFileSync(f, "utf8"));
   return { runs, text: [...runs.flatMap((r) => [r.stdout, r.stderr]), ...written].join("\n") };
 }
 
-function expectRefused(result: { runs: Ran[]; text: string }, where: RegExp, content: string[] = [OUTSIDE_CONTENT]): void {
+function expectRefused(
+  result: { runs: Ran[]; text: string },
+  where: RegExp,
+  content: string[] = [OUTSIDE_CONTENT],
+): void {
   for (const r of result.runs) {
     expect(r.code).toBe(1);
     expect(r.stderr).toMatch(where);
@@ -70,7 +93,9 @@ describe("GIVEN a repository whose files are symbolic links", () => {
       child.stderr.on("data", (c) => (log += String(c)));
       const code = await new Promise<number | null>((r) => child.on("close", r));
       expect(code).toBe(1);
-      expect(log).toMatch(/canvases\/listings\/stats\.py:1:1: canvases\/listings\/stats\.py is a symbolic link to a file outside the repository: refused, nothing of it is read/);
+      expect(log).toMatch(
+        /canvases\/listings\/stats\.py:1:1: canvases\/listings\/stats\.py is a symbolic link to a file outside the repository: refused, nothing of it is read/,
+      );
       expect(log).not.toContain("hunter2");
       expect(log).not.toContain(FAKE_DATABASE_URL);
       expect(existsSync(join(dir, "report.json"))).toBe(false);
@@ -82,14 +107,20 @@ describe("GIVEN a repository whose files are symbolic links", () => {
     const dir = copyRepo("valid-full");
     rmSync(join(dir, "canvases/listings/stats.py"));
     symlinkSync(join(outsideFolder(), "secret.py"), join(dir, "canvases/listings/stats.py"));
-    expectRefused(await everyCommand(dir), /canvases\/listings\/stats\.py:1:1: canvases\/listings\/stats\.py is a symbolic link to a file outside the repository/);
+    expectRefused(
+      await everyCommand(dir),
+      /canvases\/listings\/stats\.py:1:1: canvases\/listings\/stats\.py is a symbolic link to a file outside the repository/,
+    );
   });
 
   it("WHEN a helper module (headers:) links outside THEN it is refused at the headers entry that names it", async () => {
     const dir = copyRepo("valid-full");
     rmSync(join(dir, "canvases/listings/lib/utils.py"));
     symlinkSync(join(outsideFolder(), "secret.py"), join(dir, "canvases/listings/lib/utils.py"));
-    expectRefused(await everyCommand(dir), /canvases\/listings\/loader\.yaml:11:11: headers\[0\]\.file: found "lib\/utils\.py": canvases\/listings\/lib\/utils\.py is a symbolic link to a file outside the repository/);
+    expectRefused(
+      await everyCommand(dir),
+      /canvases\/listings\/loader\.yaml:11:11: headers\[0\]\.file: found "lib\/utils\.py": canvases\/listings\/lib\/utils\.py is a symbolic link to a file outside the repository/,
+    );
   });
 
   it("WHEN a canvas folder links outside THEN the folder is refused and nothing in it is read", async () => {
@@ -97,7 +128,10 @@ describe("GIVEN a repository whose files are symbolic links", () => {
     const outside = outsideFolder();
     writeFileSync(join(outside, "canvas.yaml"), `dashboard_body: "${OUTSIDE_CONTENT}"\n`);
     symlinkSync(outside, join(dir, "canvases/elsewhere"));
-    expectRefused(await everyCommand(dir), /canvases\/elsewhere:1:1: canvases\/elsewhere is a symbolic link to a folder outside the repository/);
+    expectRefused(
+      await everyCommand(dir),
+      /canvases\/elsewhere:1:1: canvases\/elsewhere is a symbolic link to a folder outside the repository/,
+    );
   });
 
   it("WHEN a link stays inside the repository THEN it is followed: the UDF validates with the linked code", async () => {
@@ -117,8 +151,14 @@ describe("GIVEN a repository whose files are symbolic links", () => {
     writeFileSync(join(dir, ".git/config"), `[http]\n  extraheader = AUTHORIZATION: basic ${OUTSIDE_CONTENT}\n`);
     mkdirSync(join(dir, "shared/more"), { recursive: true });
     symlinkSync("../../.git/config", join(dir, "shared/more/config.py"));
-    writeFileSync(join(dir, "canvases/listings/stats.yaml"), "headers:\n  - module: cfg\n    file: ../../shared/more/config.py\n");
-    expectRefused(await everyCommand(dir), /canvases\/listings\/stats\.yaml:3:11: headers\[0\]\.file: found "..\/..\/shared\/more\/config\.py": shared\/more\/config\.py leads into \.git\//);
+    writeFileSync(
+      join(dir, "canvases/listings/stats.yaml"),
+      "headers:\n  - module: cfg\n    file: ../../shared/more/config.py\n",
+    );
+    expectRefused(
+      await everyCommand(dir),
+      /canvases\/listings\/stats\.yaml:3:11: headers\[0\]\.file: found "..\/..\/shared\/more\/config\.py": shared\/more\/config\.py leads into \.git\//,
+    );
   });
 });
 
@@ -127,7 +167,10 @@ describe("GIVEN a repository whose links lead nowhere", () => {
     const dir = copyRepo("valid-full");
     rmSync(join(dir, "canvases/listings/stats.py"));
     symlinkSync("stats-moved.py", join(dir, "canvases/listings/stats.py"));
-    expectRefused(await everyCommand(dir), /canvases\/listings\/stats\.py:1:1: canvases\/listings\/stats\.py is a symbolic link to nothing \(its target does not exist\), expected a file: refused/);
+    expectRefused(
+      await everyCommand(dir),
+      /canvases\/listings\/stats\.py:1:1: canvases\/listings\/stats\.py is a symbolic link to nothing \(its target does not exist\), expected a file: refused/,
+    );
   });
 
   it("WHEN svc.yaml is a link to nothing THEN it is refused as that, not reported as missing", async () => {
@@ -136,7 +179,9 @@ describe("GIVEN a repository whose links lead nowhere", () => {
     symlinkSync("/nonexistent/svc.yaml", join(dir, "svc.yaml"));
     const r = await runInProcess("validate", [dir], env());
     expect(r.code).toBe(1);
-    expect(r.stderr).toMatch(/^svc\.yaml:1:1: svc\.yaml is a symbolic link to nothing \(its target does not exist\), expected a file: refused$/m);
+    expect(r.stderr).toMatch(
+      /^svc\.yaml:1:1: svc\.yaml is a symbolic link to nothing \(its target does not exist\), expected a file: refused$/m,
+    );
   });
 });
 
@@ -145,7 +190,10 @@ describe("GIVEN a repository that names paths to write", () => {
     const dir = copyRepo("valid-full");
     const outside = mkdtempSync(join(tmpdir(), "svc-outside-"));
     symlinkSync(outside, join(dir, "policies"));
-    expectRefused(await everyCommand(dir), /bucket-policies\.yaml:3:13: bucket_policies\.demo-bucket\.output: found "policies\/demo-bucket\.json", expected a file path inside the repository, outside \.git\/: policies is a symbolic link to a folder outside the repository/);
+    expectRefused(
+      await everyCommand(dir),
+      /bucket-policies\.yaml:3:13: bucket_policies\.demo-bucket\.output: found "policies\/demo-bucket\.json", expected a file path inside the repository, outside \.git\/: policies is a symbolic link to a folder outside the repository/,
+    );
     expect(readdirSync(outside)).toEqual([]);
   });
 
@@ -154,15 +202,24 @@ describe("GIVEN a repository that names paths to write", () => {
     execFileSync("git", ["init", "-q", dir]);
     const before = readFileSync(join(dir, ".git/config"), "utf8");
     writeFileSync(join(dir, "bucket-policies.yaml"), "bucket_policies:\n  demo-bucket:\n    output: .git/config\n");
-    expectRefused(await everyCommand(dir), /bucket-policies\.yaml:3:13: bucket_policies\.demo-bucket\.output: found "\.git\/config", expected a file path inside the repository, outside \.git\/: \.git\/config is inside \.git\//);
+    expectRefused(
+      await everyCommand(dir),
+      /bucket-policies\.yaml:3:13: bucket_policies\.demo-bucket\.output: found "\.git\/config", expected a file path inside the repository, outside \.git\/: \.git\/config is inside \.git\//,
+    );
     expect(readFileSync(join(dir, ".git/config"), "utf8")).toBe(before);
   });
 
   it("WHEN a bucket policy's output is a UDF's code THEN validate, plan and apply exit 1 at output: and the code is untouched (apply wrote the policy document over it)", async () => {
     const dir = copyRepo("valid-full");
     const code = readFileSync(join(dir, "canvases/listings/stats.py"), "utf8");
-    writeFileSync(join(dir, "bucket-policies.yaml"), "bucket_policies:\n  demo-bucket:\n    output: canvases/listings/stats.py\n");
-    expectRefused(await everyCommand(dir), /bucket-policies\.yaml:3:13: bucket_policies\.demo-bucket\.output: found "canvases\/listings\/stats\.py", expected a file path inside the repository, outside \.git\/: canvases\/listings\/stats\.py is where svc-iac reads the repository's declarations/);
+    writeFileSync(
+      join(dir, "bucket-policies.yaml"),
+      "bucket_policies:\n  demo-bucket:\n    output: canvases/listings/stats.py\n",
+    );
+    expectRefused(
+      await everyCommand(dir),
+      /bucket-policies\.yaml:3:13: bucket_policies\.demo-bucket\.output: found "canvases\/listings\/stats\.py", expected a file path inside the repository, outside \.git\/: canvases\/listings\/stats\.py is where svc-iac reads the repository's declarations/,
+    );
     expect(readFileSync(join(dir, "canvases/listings/stats.py"), "utf8")).toBe(code);
   });
 
@@ -171,15 +228,26 @@ describe("GIVEN a repository that names paths to write", () => {
     symlinkSync("shared", join(dir, "alias"));
     const cases: [string, string][] = [
       ["svc.yaml", "svc.yaml is where svc-iac reads the repository's declarations"],
-      [".svc-iac/state/listings/default/inventory.json", ".svc-iac/state/listings/default/inventory.json is inside the state folder (.svc-iac/state/listings/default): apply would write over the inventory"],
-      ["canvases/reports/planted.py", "canvases/reports/planted.py is where svc-iac reads the repository's declarations"],
-      ["alias/geo.py", "alias/geo.py is a file this repository's declarations read (a helper module, or a link to one): apply would write over it"],
+      [
+        ".svc-iac/state/listings/default/inventory.json",
+        ".svc-iac/state/listings/default/inventory.json is inside the state folder (.svc-iac/state/listings/default): apply would write over the inventory",
+      ],
+      [
+        "canvases/reports/planted.py",
+        "canvases/reports/planted.py is where svc-iac reads the repository's declarations",
+      ],
+      [
+        "alias/geo.py",
+        "alias/geo.py is a file this repository's declarations read (a helper module, or a link to one): apply would write over it",
+      ],
     ];
     for (const [output, why] of cases) {
       writeFileSync(join(dir, "bucket-policies.yaml"), `bucket_policies:\n  demo-bucket:\n    output: ${output}\n`);
       const r = await runInProcess("validate", [dir], env());
       expect(r.code, output).toBe(1);
-      expect(r.stderr).toContain(`bucket-policies.yaml:3:13: bucket_policies.demo-bucket.output: found ${JSON.stringify(output)}, expected a file path inside the repository, outside .git/: ${why}`);
+      expect(r.stderr).toContain(
+        `bucket-policies.yaml:3:13: bucket_policies.demo-bucket.output: found ${JSON.stringify(output)}, expected a file path inside the repository, outside .git/: ${why}`,
+      );
     }
   });
 
@@ -187,7 +255,10 @@ describe("GIVEN a repository that names paths to write", () => {
     const dir = copyRepo("valid-full");
     const outside = mkdtempSync(join(tmpdir(), "svc-outside-"));
     symlinkSync(outside, join(dir, ".svc-iac"));
-    expectRefused(await everyCommand(dir), /svc\.yaml:7:8: state: found "\.svc-iac\/state", expected a folder inside the repository, outside \.git\/: \.svc-iac is a symbolic link to a folder outside the repository/);
+    expectRefused(
+      await everyCommand(dir),
+      /svc\.yaml:7:8: state: found "\.svc-iac\/state", expected a folder inside the repository, outside \.git\/: \.svc-iac is a symbolic link to a folder outside the repository/,
+    );
     expect(readdirSync(outside)).toEqual([]);
   });
 
@@ -204,16 +275,23 @@ describe("GIVEN a repository that names paths to write", () => {
 describe("GIVEN paths holding a NUL byte", () => {
   it("WHEN a helper module, the state folder or a bucket policy's output names one THEN validate and plan exit 1 at that field, naming the path, with no stack trace or bare system error", async () => {
     const dir = copyRepo("valid-full");
-    const edit = (file: string, from: string, to: string) => writeFileSync(join(dir, file), readFileSync(join(dir, file), "utf8").replace(from, to));
+    const edit = (file: string, from: string, to: string) =>
+      writeFileSync(join(dir, file), readFileSync(join(dir, file), "utf8").replace(from, to));
     edit("canvases/listings/loader.yaml", "file: lib/utils.py", 'file: "lib/ut\\0ils.py"');
     edit("svc.yaml", "state: .svc-iac/state", 'state: ".svc-iac/st\\0ate"');
     edit("bucket-policies.yaml", "output: policies/demo-bucket.json", 'output: "policies/demo\\0.json"');
     for (const command of ["validate", "plan"] as const) {
       const r = await runInProcess(command, [dir], env());
       expect(r.code).toBe(1);
-      expect(r.stderr).toMatch(/canvases\/listings\/loader\.yaml:11:11: headers\[0\]\.file: found "lib\/ut\\u0000ils\.py": "canvases\/listings\/lib\/ut\\u0000ils\.py" holds a NUL byte \(\\0\), expected a path without one: refused/);
-      expect(r.stderr).toMatch(/svc\.yaml:7:8: state: found "\.svc-iac\/st\\u0000ate", expected a folder inside the repository, outside \.git\/: ".* holds a NUL byte/);
-      expect(r.stderr).toMatch(/bucket-policies\.yaml:3:13: bucket_policies\.demo-bucket\.output: found "policies\/demo\\u0000\.json", expected a file path inside the repository, outside \.git\/: "policies\/demo\\u0000\.json" holds a NUL byte/);
+      expect(r.stderr).toMatch(
+        /canvases\/listings\/loader\.yaml:11:11: headers\[0\]\.file: found "lib\/ut\\u0000ils\.py": "canvases\/listings\/lib\/ut\\u0000ils\.py" holds a NUL byte \(\\0\), expected a path without one: refused/,
+      );
+      expect(r.stderr).toMatch(
+        /svc\.yaml:7:8: state: found "\.svc-iac\/st\\u0000ate", expected a folder inside the repository, outside \.git\/: ".* holds a NUL byte/,
+      );
+      expect(r.stderr).toMatch(
+        /bucket-policies\.yaml:3:13: bucket_policies\.demo-bucket\.output: found "policies\/demo\\u0000\.json", expected a file path inside the repository, outside \.git\/: "policies\/demo\\u0000\.json" holds a NUL byte/,
+      );
       expect(r.stderr).not.toMatch(/without null bytes|ERR_INVALID_ARG/);
     }
     expect(platform.requests).toBe(0);
@@ -223,7 +301,8 @@ describe("GIVEN paths holding a NUL byte", () => {
 describe("GIVEN paths no file system opens (a name of 300,000 bytes, a path of 5,000)", () => {
   it("WHEN a helper module, the state folder and a bucket policy's output name them THEN validate exits 1 at each field with a short message, never ENAMETOOLONG without a file or line", async () => {
     const dir = copyRepo("valid-full");
-    const edit = (file: string, from: string, to: string) => writeFileSync(join(dir, file), readFileSync(join(dir, file), "utf8").replace(from, to));
+    const edit = (file: string, from: string, to: string) =>
+      writeFileSync(join(dir, file), readFileSync(join(dir, file), "utf8").replace(from, to));
     const longName = "a".repeat(300_000);
     const longPath = Array(25).fill("b".repeat(200)).join("/");
     edit("canvases/listings/loader.yaml", "file: lib/utils.py", `file: ${longPath}.py`);
@@ -234,9 +313,15 @@ describe("GIVEN paths no file system opens (a name of 300,000 bytes, a path of 5
     expect(r.stderr).not.toMatch(/ENAMETOOLONG/);
     const lines = r.stderr.trim().split("\n");
     expect(lines).toEqual([
-      expect.stringMatching(/^bucket-policies\.yaml:3:13: bucket_policies\.demo-bucket\.output: found "policies\/a+\.\.\.", expected .* is too long: found a name of 300005 bytes, expected names of at most 255 bytes: refused$/),
-      expect.stringMatching(/^canvases\/listings\/loader\.yaml:11:11: headers\[0\]\.file: found "b+\.\.\.": canvases\/listings\/b+\.\.\. is too long: found a path of \d+ bytes, expected at most 4095 bytes: refused$/),
-      expect.stringMatching(/^svc\.yaml:7:8: state: found "a+\.\.\.", expected .* is too long: found a name of 300000 bytes, expected names of at most 255 bytes: refused$/),
+      expect.stringMatching(
+        /^bucket-policies\.yaml:3:13: bucket_policies\.demo-bucket\.output: found "policies\/a+\.\.\.", expected .* is too long: found a name of 300005 bytes, expected names of at most 255 bytes: refused$/,
+      ),
+      expect.stringMatching(
+        /^canvases\/listings\/loader\.yaml:11:11: headers\[0\]\.file: found "b+\.\.\.": canvases\/listings\/b+\.\.\. is too long: found a path of \d+ bytes, expected at most 4095 bytes: refused$/,
+      ),
+      expect.stringMatching(
+        /^svc\.yaml:7:8: state: found "a+\.\.\.", expected .* is too long: found a name of 300000 bytes, expected names of at most 255 bytes: refused$/,
+      ),
       expect.stringMatching(/^3 errors in /),
     ]);
     for (const line of lines) expect(line.length).toBeLessThan(600);
@@ -249,7 +334,10 @@ describe("GIVEN special and oversized files", () => {
     const dir = copyRepo("valid-full");
     rmSync(join(dir, "canvases/listings/stats.py"));
     execFileSync("mkfifo", [join(dir, "canvases/listings/stats.py")]);
-    expectRefused(await everyCommand(dir), /canvases\/listings\/stats\.py:1:1: canvases\/listings\/stats\.py is a FIFO \(named pipe\), expected a regular file: refused/);
+    expectRefused(
+      await everyCommand(dir),
+      /canvases\/listings\/stats\.py:1:1: canvases\/listings\/stats\.py is a FIFO \(named pipe\), expected a regular file: refused/,
+    );
   }, 30_000);
 
   it("WHEN folders stand where files are read (a UDF file, canvas.yaml, a cronjob file, secrets.yaml) THEN each is refused as a folder by name, none skipped or reported as missing", async () => {
@@ -262,8 +350,15 @@ describe("GIVEN special and oversized files", () => {
     mkdirSync(join(dir, "secrets.yaml"));
     const r = await runInProcess("validate", [dir], env());
     expect(r.code).toBe(1);
-    for (const f of ["canvases/listings/planted.py", "canvases/reports/canvas.yaml", "cronjobs/planted.yaml", "secrets.yaml"]) {
-      expect(r.stderr).toContain(`${f}:1:1: found a folder named ${f.split("/").pop()}, expected a file: ${f} is read as a file; rename or remove the folder`);
+    for (const f of [
+      "canvases/listings/planted.py",
+      "canvases/reports/canvas.yaml",
+      "cronjobs/planted.yaml",
+      "secrets.yaml",
+    ]) {
+      expect(r.stderr).toContain(
+        `${f}:1:1: found a folder named ${f.split("/").pop()}, expected a file: ${f} is read as a file; rename or remove the folder`,
+      );
     }
     expect(r.stderr).not.toMatch(/not found/);
     expect(platform.requests).toBe(0);
@@ -272,6 +367,9 @@ describe("GIVEN special and oversized files", () => {
   it("WHEN a UDF file is larger than the platform's body limit THEN it is refused before it is read", async () => {
     const dir = copyRepo("valid-full");
     truncateSync(join(dir, "canvases/listings/stats.py"), 50 * 1024 * 1024);
-    expectRefused(await everyCommand(dir), /canvases\/listings\/stats\.py:1:1: canvases\/listings\/stats\.py holds 52428800 bytes, more than the limit of 33554432 bytes \(32 MiB\) for a repository file: refused before reading it/);
+    expectRefused(
+      await everyCommand(dir),
+      /canvases\/listings\/stats\.py:1:1: canvases\/listings\/stats\.py holds 52428800 bytes, more than the limit of 33554432 bytes \(32 MiB\) for a repository file: refused before reading it/,
+    );
   });
 });

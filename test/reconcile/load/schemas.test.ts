@@ -12,18 +12,27 @@ function problems(s: Schema | boolean | undefined, v: unknown, at = "$"): string
   if (s === true || s === undefined) return [];
   if (s === false) return [`${at}: not allowed`];
   const out: string[] = [];
-  if (s.anyOf && !s.anyOf.some((x: Schema) => problems(x, v, at).length === 0)) out.push(`${at}: matches none of anyOf`);
-  if (s.oneOf && s.oneOf.filter((x: Schema) => problems(x, v, at).length === 0).length !== 1) out.push(`${at}: must match exactly one of oneOf`);
+  if (s.anyOf && !s.anyOf.some((x: Schema) => problems(x, v, at).length === 0))
+    out.push(`${at}: matches none of anyOf`);
+  if (s.oneOf && s.oneOf.filter((x: Schema) => problems(x, v, at).length === 0).length !== 1)
+    out.push(`${at}: must match exactly one of oneOf`);
   if (s.enum && !s.enum.includes(v)) out.push(`${at}: not in enum`);
   if (s.type) {
     const types: string[] = Array.isArray(s.type) ? s.type : [s.type];
     const actual = v === null ? "null" : Array.isArray(v) ? "array" : Number.isInteger(v) ? "integer" : typeof v;
-    if (!types.some((t) => t === actual || (t === "number" && actual === "integer"))) return [...out, `${at}: ${actual} is not ${types.join("|")}`];
+    if (!types.some((t) => t === actual || (t === "number" && actual === "integer")))
+      return [...out, `${at}: ${actual} is not ${types.join("|")}`];
   }
-  if (typeof v === "string" && s.pattern && !new RegExp(s.pattern, "u").test(v)) out.push(`${at}: does not match ${s.pattern}`);
-  if (typeof v === "number" && ((s.minimum !== undefined && v < s.minimum) || (s.maximum !== undefined && v > s.maximum))) out.push(`${at}: out of range`);
+  if (typeof v === "string" && s.pattern && !new RegExp(s.pattern, "u").test(v))
+    out.push(`${at}: does not match ${s.pattern}`);
+  if (
+    typeof v === "number" &&
+    ((s.minimum !== undefined && v < s.minimum) || (s.maximum !== undefined && v > s.maximum))
+  )
+    out.push(`${at}: out of range`);
   if (Array.isArray(v)) {
-    if ((s.minItems !== undefined && v.length < s.minItems) || (s.maxItems !== undefined && v.length > s.maxItems)) out.push(`${at}: wrong length`);
+    if ((s.minItems !== undefined && v.length < s.minItems) || (s.maxItems !== undefined && v.length > s.maxItems))
+      out.push(`${at}: wrong length`);
     v.forEach((x, i) => out.push(...problems(s.items, x, `${at}[${i}]`)));
   }
   if (v && typeof v === "object" && !Array.isArray(v)) {
@@ -54,9 +63,13 @@ describe("the JSON Schemas shipped for editors", () => {
     expect(keysOf(schema("cronjob"))).toEqual([...K.CRONJOB_KEYS]);
     expect(keysOf(schema("secrets"))).toEqual([...K.SECRETS_KEYS]);
     expect(keysOf(schema("service-accounts"))).toEqual([...K.SERVICE_ACCOUNTS_KEYS]);
-    expect(keysOf(schema("service-accounts").properties.service_accounts.additionalProperties)).toEqual([...K.SERVICE_ACCOUNT_KEYS]);
+    expect(keysOf(schema("service-accounts").properties.service_accounts.additionalProperties)).toEqual([
+      ...K.SERVICE_ACCOUNT_KEYS,
+    ]);
     expect(keysOf(schema("bucket-policies"))).toEqual([...K.BUCKET_POLICIES_KEYS]);
-    expect(keysOf(schema("bucket-policies").properties.bucket_policies.additionalProperties)).toEqual([...K.BUCKET_POLICY_KEYS]);
+    expect(keysOf(schema("bucket-policies").properties.bucket_policies.additionalProperties)).toEqual([
+      ...K.BUCKET_POLICY_KEYS,
+    ]);
   });
 
   it("are draft 2020-12, refuse unknown keys and describe every property", () => {

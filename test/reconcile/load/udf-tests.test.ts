@@ -11,21 +11,41 @@ describe("tests: in a UDF's yaml", () => {
     if (!r.ok) throw new Error(r.errors.map(formatLoadError).join("\n"));
     expect(r.project.tests).toEqual([
       {
-        address: "udf.checks/boom", canvas: "checks", slug: "boom", name: "#1", args: {}, expectError: true,
+        address: "udf.checks/boom",
+        canvas: "checks",
+        slug: "boom",
+        name: "#1",
+        args: {},
+        expectError: true,
         source: { file: "canvases/checks/boom.yaml", line: 2, column: 5, path: "tests[0]" },
       },
       {
-        address: "udf.checks/greet", canvas: "checks", slug: "greet", name: "default greeting", args: {},
-        expect: { greeting: "hello world", meta: { lang: "en" } }, expectError: false,
+        address: "udf.checks/greet",
+        canvas: "checks",
+        slug: "greet",
+        name: "default greeting",
+        args: {},
+        expect: { greeting: "hello world", meta: { lang: "en" } },
+        expectError: false,
         source: { file: "canvases/checks/greet.yaml", line: 6, column: 5, path: "tests[0]" },
       },
       {
-        address: "udf.checks/greet", canvas: "checks", slug: "greet", name: "a variable name", args: { name: "ada", repeat: 2 },
-        expect: { greeting: "hello ada hello ada", length: 3, letters: ["a", "d"] }, expectError: false,
+        address: "udf.checks/greet",
+        canvas: "checks",
+        slug: "greet",
+        name: "a variable name",
+        args: { name: "ada", repeat: 2 },
+        expect: { greeting: "hello ada hello ada", length: 3, letters: ["a", "d"] },
+        expectError: false,
         source: { file: "canvases/checks/greet.yaml", line: 10, column: 5, path: "tests[1]" },
       },
       {
-        address: "udf.checks/greet", canvas: "checks", slug: "greet", name: "a name that is not text", args: { name: 5 }, expectError: true,
+        address: "udf.checks/greet",
+        canvas: "checks",
+        slug: "greet",
+        name: "a name that is not text",
+        args: { name: 5 },
+        expectError: true,
         source: { file: "canvases/checks/greet.yaml", line: 16, column: 5, path: "tests[2]" },
       },
     ]);
@@ -57,16 +77,27 @@ describe("tests: in a UDF's yaml", () => {
 });
 
 describe("the udf schema's tests:", () => {
-  const validate = new Ajv2020({ allErrors: true, strict: false }).compile(JSON.parse(readFileSync("schemas/udf.schema.json", "utf8")));
+  const validate = new Ajv2020({ allErrors: true, strict: false }).compile(
+    JSON.parse(readFileSync("schemas/udf.schema.json", "utf8")),
+  );
   const yaml = (file: string) => parse(readFileSync(file, "utf8"));
 
   it("accepts the valid fixture's tests", () => {
-    expect(validate(yaml("test/fixtures/udf-tests/canvases/checks/greet.yaml")), JSON.stringify(validate.errors)).toBe(true);
+    expect(validate(yaml("test/fixtures/udf-tests/canvases/checks/greet.yaml")), JSON.stringify(validate.errors)).toBe(
+      true,
+    );
     expect(validate(yaml("test/fixtures/udf-tests/canvases/checks/boom.yaml"))).toBe(true);
   });
 
   it("refuses what the loader refuses: a list of args, no expectation, both, an unknown key, not a list", () => {
-    for (const tests of [[{ args: [1], expect: 1 }], [{ name: "x" }], [{ expect: 1, expect_error: true }], [{ expect_eror: true }], { n: 1 }, [{ expect_error: false }]]) {
+    for (const tests of [
+      [{ args: [1], expect: 1 }],
+      [{ name: "x" }],
+      [{ expect: 1, expect_error: true }],
+      [{ expect_eror: true }],
+      { n: 1 },
+      [{ expect_error: false }],
+    ]) {
       expect(validate({ tests }), JSON.stringify(tests)).toBe(false);
     }
     expect(validate({ tests: [{ expect: null }, { expect: 1, expect_error: false }] })).toBe(true);

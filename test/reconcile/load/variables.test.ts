@@ -2,7 +2,11 @@ import { describe, expect, it } from "vitest";
 import { Resolver } from "../../../src/reconcile/load/variables";
 
 const resolver = () => {
-  const r = new Resolver({ variables: undefined, env: { HOME_CITY: "nyc", TOKEN: "t0ps3cret" }, target: 'target "default"' });
+  const r = new Resolver({
+    variables: undefined,
+    env: { HOME_CITY: "nyc", TOKEN: "t0ps3cret" },
+    target: 'target "default"',
+  });
   r.useVariables({ city: "sf", n: 3, tags: ["a"], on: true }, 'target "default"');
   return r;
 };
@@ -15,7 +19,10 @@ describe("variable references", () => {
   });
 
   it("replaces references inside a string with their text", () => {
-    expect(resolver().resolve("from ${env.HOME_CITY} to ${var.city} x${var.n}")).toEqual({ ok: true, value: "from nyc to sf x3" });
+    expect(resolver().resolve("from ${env.HOME_CITY} to ${var.city} x${var.n}")).toEqual({
+      ok: true,
+      value: "from nyc to sf x3",
+    });
   });
 
   it("writes $${ as a literal ${", () => {
@@ -23,11 +30,27 @@ describe("variable references", () => {
   });
 
   it("explains unknown variables, missing environment variables and malformed references", () => {
-    expect(resolver().resolve("${var.cty}")).toEqual({ ok: false, message: 'unknown variable "cty" in ${var.cty}; defined for target "default": city, n, on, tags; did you mean city?' });
-    expect(resolver().resolve("${env.NOPE}")).toEqual({ ok: false, message: "environment variable NOPE is not set (referenced as ${env.NOPE})" });
-    expect(resolver().resolve("a ${city} b")).toEqual({ ok: false, message: 'unknown reference "${city}": expected ${var.NAME} or ${env.NAME} (write $${ for a literal "${")' });
-    expect(resolver().resolve("a ${var.city")).toMatchObject({ ok: false, message: expect.stringContaining("unclosed reference") });
-    expect(resolver().resolve("x ${var.tags}")).toMatchObject({ ok: false, message: expect.stringContaining("can only be used as a whole value") });
+    expect(resolver().resolve("${var.cty}")).toEqual({
+      ok: false,
+      message:
+        'unknown variable "cty" in ${var.cty}; defined for target "default": city, n, on, tags; did you mean city?',
+    });
+    expect(resolver().resolve("${env.NOPE}")).toEqual({
+      ok: false,
+      message: "environment variable NOPE is not set (referenced as ${env.NOPE})",
+    });
+    expect(resolver().resolve("a ${city} b")).toEqual({
+      ok: false,
+      message: 'unknown reference "${city}": expected ${var.NAME} or ${env.NAME} (write $${ for a literal "${")',
+    });
+    expect(resolver().resolve("a ${var.city")).toMatchObject({
+      ok: false,
+      message: expect.stringContaining("unclosed reference"),
+    });
+    expect(resolver().resolve("x ${var.tags}")).toMatchObject({
+      ok: false,
+      message: expect.stringContaining("can only be used as a whole value"),
+    });
   });
 
   it("accepts only one ${env.NAME} for a secret and never repeats what it found", () => {
@@ -43,6 +66,9 @@ describe("variable references", () => {
 
   it("does not let variables refer to each other", () => {
     const r = new Resolver({ variables: undefined, env: {}, target: 'target "default"', allowVariables: false });
-    expect(r.resolve("${var.city}")).toMatchObject({ ok: false, message: expect.stringContaining("variables cannot refer to other variables") });
+    expect(r.resolve("${var.city}")).toMatchObject({
+      ok: false,
+      message: expect.stringContaining("variables cannot refer to other variables"),
+    });
   });
 });

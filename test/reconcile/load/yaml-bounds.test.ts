@@ -35,7 +35,12 @@ const metadataOf = (r: LoadResult) => {
 /** `l0: &l0 [x, …]` then `lN: &lN [*lN-1, …]`, ten to a level: 10^levels values from a few hundred bytes. */
 function aliasBomb(levels: number): string {
   const lines = ["entrypoint: udf", "metadata:", `  l0: &l0 [${Array(10).fill("x").join(", ")}]`];
-  for (let i = 1; i <= levels; i++) lines.push(`  l${i}: &l${i} [${Array(10).fill(`*l${i - 1}`).join(", ")}]`);
+  for (let i = 1; i <= levels; i++)
+    lines.push(
+      `  l${i}: &l${i} [${Array(10)
+        .fill(`*l${i - 1}`)
+        .join(", ")}]`,
+    );
   return `${lines.join("\n")}\n`;
 }
 
@@ -49,10 +54,18 @@ describe("aliases", () => {
   });
 
   it("GIVEN the same bomb at a key that takes a single value (project, schedule) WHEN loaded THEN it is refused the same way, before the key is read", async () => {
-    const svc = `project: &p [${Array(10).fill("x").join(", ")}]\n${Array.from({ length: 5 }, (_, i) => `v${i}: &v${i} [${Array(10).fill(i ? `*v${i - 1}` : "*p").join(", ")}]`).join("\n")}\n`;
+    const svc = `project: &p [${Array(10).fill("x").join(", ")}]\n${Array.from(
+      { length: 5 },
+      (_, i) =>
+        `v${i}: &v${i} [${Array(10)
+          .fill(i ? `*v${i - 1}` : "*p")
+          .join(", ")}]`,
+    ).join("\n")}\n`;
     const errors = errorsOf(await loadWith("svc.yaml", svc));
     expect(errors).toHaveLength(1);
-    expect(errors[0]).toMatch(/^svc\.yaml:4:\d+: the alias \*v1 takes the values repeated by aliases in this file past the limit of 10,000/);
+    expect(errors[0]).toMatch(
+      /^svc\.yaml:4:\d+: the alias \*v1 takes the values repeated by aliases in this file past the limit of 10,000/,
+    );
   });
 
   it("GIVEN one long string repeated by a few thousand aliases (under the values limit) WHEN loaded THEN it is refused at the alias that takes the repeated text past its limit", async () => {
@@ -65,15 +78,33 @@ describe("aliases", () => {
   });
 
   it.each([
-    ["a UDF's metadata", UDF_SETTINGS, "entrypoint: udf\nmetadata: &m\n  self: *m\n", `${UDF_SETTINGS}:3:9: the alias *m is inside`],
-    ["svc.yaml's variables", "svc.yaml", "project: listings\nvariables:\n  tags: &t [*t]\n", "svc.yaml:3:13: the alias *t is inside"],
-    ["a cronjob's args", "cronjobs/daily-stats.yaml", 'schedule: "0 6 * * 1-5"\nudf: listings/stats\nargs: &a\n  again: [*a]\n', "cronjobs/daily-stats.yaml:4:11: the alias *a is inside"],
-  ])("GIVEN an alias inside the value it names, in %s, WHEN loaded THEN it is refused at the alias as a cycle, with no engine text", async (_where, file, text, start) => {
-    const errors = errorsOf(await loadWith(file, text));
-    expect(errors).toEqual([expect.stringContaining(start)]);
-    expect(errors[0]).toContain("so it would repeat itself forever");
-    expect(errors.join("\n")).not.toMatch(/call stack|RangeError|Maximum/);
-  });
+    [
+      "a UDF's metadata",
+      UDF_SETTINGS,
+      "entrypoint: udf\nmetadata: &m\n  self: *m\n",
+      `${UDF_SETTINGS}:3:9: the alias *m is inside`,
+    ],
+    [
+      "svc.yaml's variables",
+      "svc.yaml",
+      "project: listings\nvariables:\n  tags: &t [*t]\n",
+      "svc.yaml:3:13: the alias *t is inside",
+    ],
+    [
+      "a cronjob's args",
+      "cronjobs/daily-stats.yaml",
+      'schedule: "0 6 * * 1-5"\nudf: listings/stats\nargs: &a\n  again: [*a]\n',
+      "cronjobs/daily-stats.yaml:4:11: the alias *a is inside",
+    ],
+  ])(
+    "GIVEN an alias inside the value it names, in %s, WHEN loaded THEN it is refused at the alias as a cycle, with no engine text",
+    async (_where, file, text, start) => {
+      const errors = errorsOf(await loadWith(file, text));
+      expect(errors).toEqual([expect.stringContaining(start)]);
+      expect(errors[0]).toContain("so it would repeat itself forever");
+      expect(errors.join("\n")).not.toMatch(/call stack|RangeError|Maximum/);
+    },
+  );
 
   it("GIVEN an alias naming no anchor WHEN loaded THEN it is refused at the alias (it used to read as an empty value)", async () => {
     expect(errorsOf(await loadWith(UDF_SETTINGS, "entrypoint: udf\nmetadata:\n  tags: *nowhere\n"))).toEqual([
@@ -82,8 +113,14 @@ describe("aliases", () => {
   });
 
   it("GIVEN aliases repeating a few values, and an anchor written again WHEN loaded THEN every alias takes the value of the anchor written last before it", async () => {
-    const text = "entrypoint: udf\nmetadata:\n  base: &d {city: nyc, limit: 5}\n  copy: *d\n  next: &d [1]\n  last: *d\n";
-    expect(metadataOf(await loadWith(UDF_SETTINGS, text))).toEqual({ base: { city: "nyc", limit: 5 }, copy: { city: "nyc", limit: 5 }, next: [1], last: [1] });
+    const text =
+      "entrypoint: udf\nmetadata:\n  base: &d {city: nyc, limit: 5}\n  copy: *d\n  next: &d [1]\n  last: *d\n";
+    expect(metadataOf(await loadWith(UDF_SETTINGS, text))).toEqual({
+      base: { city: "nyc", limit: 5 },
+      copy: { city: "nyc", limit: 5 },
+      next: [1],
+      last: [1],
+    });
   });
 
   it("GIVEN aliases that together nest past the nesting limit WHEN loaded THEN the alias that passes it is refused, naming the limit", async () => {
@@ -92,7 +129,9 @@ describe("aliases", () => {
     for (let i = 1; i < 120; i++) lines.push(`  a${i}: &a${i} [*a${i - 1}]`);
     const errors = errorsOf(await loadWith(UDF_SETTINGS, `${lines.join("\n")}\n`));
     // metadata (2 levels with the top mapping) + a98's list + a97's 98 levels = 101.
-    expect(errors).toEqual([`${UDF_SETTINGS}:101:14: the alias *a97 nests lists and mappings 101 deep, past the limit of 100 levels`]);
+    expect(errors).toEqual([
+      `${UDF_SETTINGS}:101:14: the alias *a97 nests lists and mappings 101 deep, past the limit of 100 levels`,
+    ]);
   });
 });
 
@@ -103,46 +142,75 @@ describe("nesting", () => {
     // The top mapping and metadata's mapping are 2 levels; 98 lists reach 100.
     let expected: unknown = 1;
     for (let i = 0; i < 98; i++) expected = [expected];
-    expect(metadataOf(await loadWith(UDF_SETTINGS, `entrypoint: udf\nmetadata:\n  x: ${nested(98)}\n`))).toEqual({ x: expected });
+    expect(metadataOf(await loadWith(UDF_SETTINGS, `entrypoint: udf\nmetadata:\n  x: ${nested(98)}\n`))).toEqual({
+      x: expected,
+    });
   });
 
   it("GIVEN one level more, 900 levels or 10,000 WHEN loaded THEN it is refused where it passes the limit, naming the limit, never as a syntax error or a stack overflow", async () => {
     for (const levels of [99, 900, 10_000]) {
-      const errors = errorsOf(await loadWith(UDF_SETTINGS, `entrypoint: udf\nmetadata:\n  x:\n    ${nested(levels)}\n`));
+      const errors = errorsOf(
+        await loadWith(UDF_SETTINGS, `entrypoint: udf\nmetadata:\n  x:\n    ${nested(levels)}\n`),
+      );
       // The 99th `[` opens level 101: column 4 + 99.
-      expect(errors).toEqual([`${UDF_SETTINGS}:4:103: lists and mappings nest deeper than the limit of 100 levels here`]);
+      expect(errors).toEqual([
+        `${UDF_SETTINGS}:4:103: lists and mappings nest deeper than the limit of 100 levels here`,
+      ]);
     }
   });
 
   it("GIVEN block lists nested past the limit on one line (- - - …) WHEN loaded THEN they are refused the same way", async () => {
-    const errors = errorsOf(await loadWith("cronjobs/daily-stats.yaml", `schedule: "0 6 * * 1-5"\nudf: listings/stats\nargs:\n  x:\n    ${"- ".repeat(150)}1\n`));
-    expect(errors).toEqual(["cronjobs/daily-stats.yaml:5:201: lists and mappings nest deeper than the limit of 100 levels here"]);
+    const errors = errorsOf(
+      await loadWith(
+        "cronjobs/daily-stats.yaml",
+        `schedule: "0 6 * * 1-5"\nudf: listings/stats\nargs:\n  x:\n    ${"- ".repeat(150)}1\n`,
+      ),
+    );
+    expect(errors).toEqual([
+      "cronjobs/daily-stats.yaml:5:201: lists and mappings nest deeper than the limit of 100 levels here",
+    ]);
   });
 });
 
 describe("size, documents and quotes", () => {
   it("GIVEN a YAML file past the size limit WHEN loaded THEN it is refused at its start, naming its size and the limit", async () => {
     const big = `entrypoint: udf\nmetadata:\n  text: "${"a".repeat(YAML_LIMITS.fileBytes)}"\n`;
-    expect(errorsOf(await loadWith(UDF_SETTINGS, big))).toEqual([`${UDF_SETTINGS}:1:1: the file is 1,048,613 bytes, past the limit of 1,048,576 bytes for a YAML file`]);
+    expect(errorsOf(await loadWith(UDF_SETTINGS, big))).toEqual([
+      `${UDF_SETTINGS}:1:1: the file is 1,048,613 bytes, past the limit of 1,048,576 bytes for a YAML file`,
+    ]);
   });
 
   it("GIVEN two documents in one file WHEN loaded THEN the second is refused where it starts: one YAML document per file, no advice for programmers", async () => {
-    const errors = errorsOf(await loadWith("cronjobs/daily-stats.yaml", 'schedule: "0 6 * * 1-5"\nudf: listings/stats\n---\nschedule: "0 7 * * *"\n'));
-    expect(errors).toEqual(["cronjobs/daily-stats.yaml:3:1: a second YAML document starts here; write one YAML document per file"]);
+    const errors = errorsOf(
+      await loadWith(
+        "cronjobs/daily-stats.yaml",
+        'schedule: "0 6 * * 1-5"\nudf: listings/stats\n---\nschedule: "0 7 * * *"\n',
+      ),
+    );
+    expect(errors).toEqual([
+      "cronjobs/daily-stats.yaml:3:1: a second YAML document starts here; write one YAML document per file",
+    ]);
     expect(errors[0]).not.toContain("parseAllDocuments");
   });
 
   it("GIVEN a quote that is never closed WHEN loaded THEN the error points at the line where the quote opens, not at the end of the file", async () => {
-    const text = 'entrypoint: udf\nmetadata:\n  "fused:description": "Loads listings\n  "fused:tags": [a]\nvisible: true\nposition: 0\n';
-    expect(errorsOf(await loadWith(UDF_SETTINGS, text))).toEqual([`${UDF_SETTINGS}:3:24: YAML syntax error: the quote " opened here is never closed; expected a closing " after the text`]);
+    const text =
+      'entrypoint: udf\nmetadata:\n  "fused:description": "Loads listings\n  "fused:tags": [a]\nvisible: true\nposition: 0\n';
+    expect(errorsOf(await loadWith(UDF_SETTINGS, text))).toEqual([
+      `${UDF_SETTINGS}:3:24: YAML syntax error: the quote " opened here is never closed; expected a closing " after the text`,
+    ]);
   });
 });
 
 describe("references", () => {
   it("GIVEN a 500,000-character variable referenced 3,000 times in one file WHEN loaded THEN the reference that takes the file past the limit is refused, once; referenced twice it loads", async () => {
     const dir = copyRepo("valid-full");
-    writeFileSync(join(dir, "svc.yaml"), `project: listings\nvariables:\n  city: nyc\n  limit: 5\n  tags: [demo]\n  big: "${"x".repeat(500_000)}"\n`);
-    const settings = (n: number) => `entrypoint: udf\nmetadata:\n  copies: [${Array(n).fill('"${var.big}"').join(", ")}]\n`;
+    writeFileSync(
+      join(dir, "svc.yaml"),
+      `project: listings\nvariables:\n  city: nyc\n  limit: 5\n  tags: [demo]\n  big: "${"x".repeat(500_000)}"\n`,
+    );
+    const settings = (n: number) =>
+      `entrypoint: udf\nmetadata:\n  copies: [${Array(n).fill('"${var.big}"').join(", ")}]\n`;
     writeFileSync(join(dir, UDF_SETTINGS), settings(3_000));
     expect(errorsOf(await loadRepository(dir, { env: FIXTURE_SECRETS }))).toEqual([
       `${UDF_SETTINGS}:3:40: metadata.copies[2]: the reference \${var.big} takes the text that references put into this file past the limit of 1,048,576 characters (it puts 500,000); use a shorter variable, or reference it fewer times`,
@@ -156,7 +224,9 @@ describe("references", () => {
     for (const body of [`${"${env.".repeat(150_000)}}`, "${env.".repeat(150_000)]) {
       const errors = errorsOf(await loadWith("canvases/listings/canvas.yaml", `dashboard_body: "${body}"\n`));
       expect(errors).toHaveLength(1);
-      expect(errors[0]).toMatch(/^canvases\/listings\/canvas\.yaml:1:17: dashboard_body: (unknown reference|unclosed reference in) "\$\{env\.\$\{env\./);
+      expect(errors[0]).toMatch(
+        /^canvases\/listings\/canvas\.yaml:1:17: dashboard_body: (unknown reference|unclosed reference in) "\$\{env\.\$\{env\./,
+      );
       expect(errors[0]!.length).toBeLessThan(300);
     }
   });
@@ -176,7 +246,7 @@ describe("values JSON cannot carry", () => {
       "  blob: !!binary aGk=",
       "  day: !!timestamp 2001-12-14",
       "  set: !!set {a}",
-      "  fine: [1e300, 0.1, -0, 9007199254740991, \"😀\", .nan-like]",
+      '  fine: [1e300, 0.1, -0, 9007199254740991, "😀", .nan-like]',
     ].join("\n");
     const errors = errorsOf(await loadWith("cronjobs/daily-stats.yaml", `${text}\n`));
     expect(errors).toEqual([
@@ -213,12 +283,20 @@ describe("every reader of YAML is bounded", () => {
       }
       throw new Error("expected the seed to be refused");
     };
-    expect(refusal(aliasBomb(9).replace("entrypoint: udf\nmetadata:\n", "extra:\n"))[0]).toMatch(/^seed\.yaml:5:\d+: the alias \*l2 takes the values repeated by aliases in this file past the limit of 10,000/);
-    expect(refusal(`teams: ${"[".repeat(10_000)}`)).toEqual(["seed.yaml:1:107: lists and mappings nest deeper than the limit of 100 levels here"]);
+    expect(refusal(aliasBomb(9).replace("entrypoint: udf\nmetadata:\n", "extra:\n"))[0]).toMatch(
+      /^seed\.yaml:5:\d+: the alias \*l2 takes the values repeated by aliases in this file past the limit of 10,000/,
+    );
+    expect(refusal(`teams: ${"[".repeat(10_000)}`)).toEqual([
+      "seed.yaml:1:107: lists and mappings nest deeper than the limit of 100 levels here",
+    ]);
   });
 
   it("GIVEN import --keep editing a file that holds an alias bomb WHEN a key is set in place THEN the edit is refused with the limit, and the text is not expanded", () => {
     const r = setTopLevelKey("canvases/listings/loader.yaml", aliasBomb(9), "visible", false);
-    expect(r).toEqual({ problem: expect.stringMatching(/^canvases\/listings\/loader\.yaml:6:47: the alias \*l2 takes .* past the limit of 10,000 .*, so visible cannot be set in place\.$/) });
+    expect(r).toEqual({
+      problem: expect.stringMatching(
+        /^canvases\/listings\/loader\.yaml:6:47: the alias \*l2 takes .* past the limit of 10,000 .*, so visible cannot be set in place\.$/,
+      ),
+    });
   });
 });

@@ -6,10 +6,15 @@ import { git, monorepo, projectName } from "../../helpers/monorepo";
 
 const CLI = join(__dirname, "../../../dist/cli/main.js");
 const svc = (cwd: string, ...args: string[]) => {
-  const r = spawnSync(process.execPath, [CLI, "projects", ...args], { cwd, encoding: "utf8", env: { ...process.env, NO_COLOR: "1" } });
+  const r = spawnSync(process.execPath, [CLI, "projects", ...args], {
+    cwd,
+    encoding: "utf8",
+    env: { ...process.env, NO_COLOR: "1" },
+  });
   return { code: r.status, stdout: r.stdout, stderr: r.stderr };
 };
-const matrixOf = (stdout: string) => JSON.parse(stdout) as { include: { project: string; dir: string; target: string }[] };
+const matrixOf = (stdout: string) =>
+  JSON.parse(stdout) as { include: { project: string; dir: string; target: string }[] };
 const projectsIn = (stdout: string) => [...new Set(matrixOf(stdout).include.map((e) => e.project))].sort();
 
 describe("GIVEN a git repository of 20 projects, three of which read shared/geo.py, and a pull-request branch", () => {
@@ -85,7 +90,13 @@ describe("GIVEN a git repository of 20 projects, three of which read shared/geo.
 
   it("WHEN --target staging is given THEN the matrix holds only the projects that declare it, once each", () => {
     const r = svc(root, "--target", "staging", "--json");
-    expect(matrixOf(r.stdout).include.map((e) => `${e.project}:${e.target}`)).toEqual(["p04:staging", "p08:staging", "p12:staging", "p16:staging", "p20:staging"]);
+    expect(matrixOf(r.stdout).include.map((e) => `${e.project}:${e.target}`)).toEqual([
+      "p04:staging",
+      "p08:staging",
+      "p12:staging",
+      "p16:staging",
+      "p20:staging",
+    ]);
   });
 
   it("WHEN DIR is one folder of the repository THEN only the projects under it are listed, with folders still relative to the repository root", () => {
@@ -102,9 +113,18 @@ describe("GIVEN a git repository of 20 projects, three of which read shared/geo.
   });
 
   it("WHEN UDF settings files are hostile (an alias bomb, lists nested 5,000 deep) THEN they are read within the loader's bounds, refused and not expanded: the command ends, exit 0, with the readers of the changed helper", () => {
-    const bomb = ["a0: &a0 [x, x, x, x, x, x, x, x, x, x]", ...Array.from({ length: 9 }, (_, i) => `a${i + 1}: &a${i + 1} [${Array(10).fill(`*a${i}`).join(", ")}]`)].join("\n");
-    writeFileSync(join(root, "domains/p05/canvases/p05_canvas/bomb.yaml"), `headers: [{module: geo, file: ../../../../shared/geo.py}]\n${bomb}\n`);
-    writeFileSync(join(root, "domains/p06/canvases/p06_canvas/deep.yaml"), `headers: ${"[".repeat(5000)}${"]".repeat(5000)}\n`);
+    const bomb = [
+      "a0: &a0 [x, x, x, x, x, x, x, x, x, x]",
+      ...Array.from({ length: 9 }, (_, i) => `a${i + 1}: &a${i + 1} [${Array(10).fill(`*a${i}`).join(", ")}]`),
+    ].join("\n");
+    writeFileSync(
+      join(root, "domains/p05/canvases/p05_canvas/bomb.yaml"),
+      `headers: [{module: geo, file: ../../../../shared/geo.py}]\n${bomb}\n`,
+    );
+    writeFileSync(
+      join(root, "domains/p06/canvases/p06_canvas/deep.yaml"),
+      `headers: ${"[".repeat(5000)}${"]".repeat(5000)}\n`,
+    );
     commit();
     git(root, "tag", "-f", "hostile");
     appendFileSync(join(root, "shared/geo.py"), "# changed\n");

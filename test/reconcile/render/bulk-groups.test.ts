@@ -7,8 +7,23 @@ import { bulkPlan, samplePlan } from "./fixtures";
 const BULK = { actions: ["create"] as const, hint: "--verbose lists every object" };
 
 function reportOf(plan: ReturnType<typeof bulkPlan>, failed: string[] = []): ApplyReport {
-  const results = plan.actions.map((a) => ({ address: a.address, kind: a.kind, action: a.action, ...(failed.includes(a.address) ? { status: "failed" as const, message: "500 Internal Server Error" } : { status: "done" as const, id: `id_${a.address}` }) }));
-  return { version: 1, project: plan.project, target: plan.target, ok: failed.length === 0, results, counts: { done: results.length - failed.length, failed: failed.length, skipped: 0 }, published: [] };
+  const results = plan.actions.map((a) => ({
+    address: a.address,
+    kind: a.kind,
+    action: a.action,
+    ...(failed.includes(a.address)
+      ? { status: "failed" as const, message: "500 Internal Server Error" }
+      : { status: "done" as const, id: `id_${a.address}` }),
+  }));
+  return {
+    version: 1,
+    project: plan.project,
+    target: plan.target,
+    ok: failed.length === 0,
+    results,
+    counts: { done: results.length - failed.length, failed: failed.length, skipped: 0 },
+    published: [],
+  };
 }
 
 describe("GIVEN a first apply of 20 canvases of 100 UDFs, shown by apply (bulk creates grouped)", () => {
@@ -32,7 +47,7 @@ describe("GIVEN a first apply of 20 canvases of 100 UDFs, shown by apply (bulk c
 
   it("THEN without bulk (plan, apply --verbose) every object is listed with its attributes, as before", () => {
     const out = renderPlanText(plan);
-    expect(out).toContain("  + create   udf.c07/u00742\n      slug: \"u00742\"\n");
+    expect(out).toContain('  + create   udf.c07/u00742\n      slug: "u00742"\n');
     expect(out).not.toContain("shown in groups");
   });
 
@@ -52,12 +67,19 @@ describe("GIVEN a first apply of 20 canvases of 100 UDFs, shown by apply (bulk c
 
   it("THEN UDFs created on a canvas that exists already are named with the canvas, and a plan with few objects looks as it always did", () => {
     const onExisting = { ...plan, actions: plan.actions.filter((a) => a.kind !== "Canvas") };
-    expect(renderPlanText(onExisting, { bulk: BULK })).toContain("  + create   100 UDFs on canvas.c04 (u00400 … u00499)\n");
+    expect(renderPlanText(onExisting, { bulk: BULK })).toContain(
+      "  + create   100 UDFs on canvas.c04 (u00400 … u00499)\n",
+    );
     expect(renderPlanText(samplePlan(), { bulk: BULK })).toBe(renderPlanText(samplePlan()));
   });
 
   it("THEN destroy groups deletions the same way", () => {
-    const destroy = { ...plan, actions: plan.actions.map((a) => ({ ...a, action: "delete" as const, fields: [], id: `id_${a.address}` })).reverse() };
+    const destroy = {
+      ...plan,
+      actions: plan.actions
+        .map((a) => ({ ...a, action: "delete" as const, fields: [], id: `id_${a.address}` }))
+        .reverse(),
+    };
     const out = renderPlanText(destroy, { command: "Destroy", bulk: { actions: ["delete"], hint: BULK.hint } });
     expect(out).toContain("  - delete   canvas.c00 and its 100 UDFs (u00000 … u00099)\n");
     expect(out).toContain("  - delete   udf.reports/loader (id id_udf.reports/loader)\n");

@@ -7,8 +7,18 @@ import { renderPlanMarkdown } from "../../../src/reconcile/render/plan-markdown"
 import { mermaidBlocks, parseMermaid } from "../../helpers/mermaid";
 import { emptyPlan, sampleDrift, samplePlan } from "./fixtures";
 
-const action = (address: string, kind: PlannedAction["kind"], act: PlannedAction["action"], references?: string[]): PlannedAction => ({
-  address, kind, action: act, fields: [], notes: [], ...(references ? { references } : {}),
+const action = (
+  address: string,
+  kind: PlannedAction["kind"],
+  act: PlannedAction["action"],
+  references?: string[],
+): PlannedAction => ({
+  address,
+  kind,
+  action: act,
+  fields: [],
+  notes: [],
+  ...(references ? { references } : {}),
 });
 
 function planOf(actions: PlannedAction[], more: Partial<Plan> = {}): Plan {
@@ -21,10 +31,19 @@ function planOf(actions: PlannedAction[], more: Partial<Plan> = {}): Plan {
 function deletionPlan(): Plan {
   return planOf(
     [action("udf.maps/tiles", "Udf", "create", ["canvas.maps"]), action("canvas.old", "Canvas", "delete")],
-    { cascade: [
-      { address: "udf.old/loader", kind: "Udf", id: "u1", by: "canvas.old", effect: "deleted", managed: true },
-      { address: "cronjob.nightly", kind: "Cronjob", id: "c1", by: "udf.old/loader", effect: "broken", managed: false },
-    ] },
+    {
+      cascade: [
+        { address: "udf.old/loader", kind: "Udf", id: "u1", by: "canvas.old", effect: "deleted", managed: true },
+        {
+          address: "cronjob.nightly",
+          kind: "Cronjob",
+          id: "c1",
+          by: "udf.old/loader",
+          effect: "broken",
+          managed: false,
+        },
+      ],
+    },
   );
 }
 
@@ -33,7 +52,7 @@ const HOSTILE = [
   'x"] --> evil["pwned',
   "```\n# Heading\n<img src=x onerror=alert(1)>",
   "<script>alert(1)</script>",
-  "a]; click n1 call alert(1); %%{init: {\"securityLevel\": \"loose\"}}%%",
+  'a]; click n1 call alert(1); %%{init: {"securityLevel": "loose"}}%%',
   "style n1 fill:#f00;",
   "classDef create fill:#000; #quot;",
   "@octocat [link](https://evil.example) #12",
@@ -46,7 +65,13 @@ describe("the plan as a picture", () => {
   it("GIVEN a plan that deletes a canvas WHEN drawn THEN every object is a node styled by what happens to it, with its references and what the deletion takes along", async () => {
     const g = planGraph(deletionPlan());
     const byTitle = new Map(g.nodes.map((n) => [n.title, n]));
-    expect([...byTitle.keys()].sort()).toEqual(["canvas.maps", "canvas.old", "cronjob.nightly", "udf.maps/tiles", "udf.old/loader"]);
+    expect([...byTitle.keys()].sort()).toEqual([
+      "canvas.maps",
+      "canvas.old",
+      "cronjob.nightly",
+      "udf.maps/tiles",
+      "udf.old/loader",
+    ]);
     expect(byTitle.get("canvas.old")!.style).toBe("delete");
     expect(byTitle.get("udf.old/loader")!.style).toBe("cascade");
     expect(byTitle.get("cronjob.nightly")!.style).toBe("broken");
@@ -88,9 +113,14 @@ describe("the plan as a picture", () => {
 
   it("GIVEN names made to break out of the diagram WHEN drawn THEN each stays a label: the diagram parses, the fence holds, no HTML or link survives", async () => {
     for (const name of HOSTILE) {
-      const plan = planOf([action(`canvas.${name}`, "Canvas", "update"), action(`udf.${name}/x`, "Udf", "create", [`canvas.${name}`])], {
-        cascade: [{ address: `udf.${name}/y`, kind: "Udf", id: "u", by: `canvas.${name}`, effect: "deleted", managed: false }],
-      });
+      const plan = planOf(
+        [action(`canvas.${name}`, "Canvas", "update"), action(`udf.${name}/x`, "Udf", "create", [`canvas.${name}`])],
+        {
+          cascade: [
+            { address: `udf.${name}/y`, kind: "Udf", id: "u", by: `canvas.${name}`, effect: "deleted", managed: false },
+          ],
+        },
+      );
       const md = renderPlanMarkdown({ ...plan, project: name });
       const blocks = mermaidBlocks(md);
       expect(blocks, name).toHaveLength(1);
@@ -107,7 +137,11 @@ describe("the plan as a picture", () => {
         /^ {2}classDef [a-z]+ fill:#[0-9a-f]{6},stroke:#[0-9a-f]{6},color:#[0-9a-f]{6}(,stroke-dasharray:5 3)?$/,
         /^ {2}class n\d+(,n\d+)* [a-z]+$/,
       ];
-      for (const line of block.split("\n")) expect(shapes.some((re) => re.test(line)), `${name}: ${line}`).toBe(true);
+      for (const line of block.split("\n"))
+        expect(
+          shapes.some((re) => re.test(line)),
+          `${name}: ${line}`,
+        ).toBe(true);
     }
   });
 
@@ -115,8 +149,13 @@ describe("the plan as a picture", () => {
     for (const name of HOSTILE) {
       const dot = toDot(planGraph(planOf([action(`canvas.${name}`, "Canvas", "update")])));
       const label = dot.split("\n").find((l) => l.startsWith("  n1 "))!;
-      expect(label, name).toMatch(/^ {2}n1 \[label="(?:[^"\\\n]|\\.)*", style="filled", fillcolor="#[0-9a-f]{6}", color="#[0-9a-f]{6}"\];$/);
-      expect(dot.split("\n").filter((l) => l.trim() === "}"), name).toHaveLength(1);
+      expect(label, name).toMatch(
+        /^ {2}n1 \[label="(?:[^"\\\n]|\\.)*", style="filled", fillcolor="#[0-9a-f]{6}", color="#[0-9a-f]{6}"\];$/,
+      );
+      expect(
+        dot.split("\n").filter((l) => l.trim() === "}"),
+        name,
+      ).toHaveLength(1);
     }
   });
 
@@ -127,14 +166,24 @@ describe("the plan as a picture", () => {
       const act = i % 10 === 0 ? "delete" : i % 3 === 0 ? "create" : "update";
       actions.push(action(`udf.${canvas}/f_${String(i).padStart(4, "0")}`, "Udf", act, [`canvas.${canvas}`]));
     }
-    for (let i = 0; i < 20; i++) actions.push(action(`cronjob.job_${i}`, "Cronjob", "create", [`udf.c${(i * 30 + 1) % 5}/f_${String(i * 30 + 1).padStart(4, "0")}`]));
+    for (let i = 0; i < 20; i++)
+      actions.push(
+        action(`cronjob.job_${i}`, "Cronjob", "create", [
+          `udf.c${(i * 30 + 1) % 5}/f_${String(i * 30 + 1).padStart(4, "0")}`,
+        ]),
+      );
     const plan = planOf(actions);
     const g = planGraph(plan);
     expect(g.nodes.length).toBeLessThanOrEqual(MAX_NODES);
     expect(g.objects).toBe(2025);
     expect(g.nodes.reduce((n, x) => n + x.count, 0)).toBe(2025);
     // The canvases the groups refer to keep a box each, so the picture still says which canvas changes how.
-    expect(g.nodes.filter((n) => n.style === "context").map((n) => n.title).sort()).toEqual(["canvas.c0", "canvas.c1", "canvas.c2", "canvas.c3", "canvas.c4"]);
+    expect(
+      g.nodes
+        .filter((n) => n.style === "context")
+        .map((n) => n.title)
+        .sort(),
+    ).toEqual(["canvas.c0", "canvas.c1", "canvas.c2", "canvas.c3", "canvas.c4"]);
     const group = g.nodes.find((n) => n.count > 1 && n.style === "update")!;
     expect(group.title).toMatch(/^udf\.c\d\/\*$/);
     expect(group.caption).toMatch(/^\d+ updated$/);

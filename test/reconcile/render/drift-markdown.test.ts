@@ -12,9 +12,13 @@ describe("the drift report as Markdown", () => {
     expect(out).toContain("| Changed | 3 |\n| Missing | 1 |\n| Orphaned | 1 |\n| Unmanaged | 1 |\n| Pending | 1 |");
     expect(out).toContain('accessScope: "public" → "team"');
     expect(out).toContain("passcode: (secret changed, hmac-sha256:ab12ab12ab12 → hmac-sha256:cd34cd34cd34)");
-    expect(out).toContain("- `udf.sales/loader` (id `udf_loader`) — deleted on the platform out of band (`canvases/sales/loader.yaml:1`)");
+    expect(out).toContain(
+      "- `udf.sales/loader` (id `udf_loader`) — deleted on the platform out of band (`canvases/sales/loader.yaml:1`)",
+    );
     expect(out).toContain("- `cronjob.nightly` (id `cron_9`) — exists on the platform, declared nowhere\n");
-    expect(out).toContain("#### Orphaned (1)\n\nIn the inventory, no longer in the repository, still on the platform: `svc-iac apply --prune` deletes them; to keep one, add it back to the repository.\n\n- `canvas.old_sales` (id `cv_old`) — removed from the repository, still on the platform\n");
+    expect(out).toContain(
+      "#### Orphaned (1)\n\nIn the inventory, no longer in the repository, still on the platform: `svc-iac apply --prune` deletes them; to keep one, add it back to the repository.\n\n- `canvas.old_sales` (id `cv_old`) — removed from the repository, still on the platform\n",
+    );
     expect(out).toContain("- `share.sales` — declared, never applied (`canvases/sales/canvas.yaml:6`)");
     expect(out).toContain("<code>canvas.reports</code> (id cv_reports) at <code>canvases/reports/canvas.yaml:1</code>");
     expect(out.indexOf("#### Changed")).toBeLessThan(out.indexOf("#### Missing"));
@@ -29,8 +33,12 @@ describe("the drift report as Markdown", () => {
     const details = report.slice(0, report.indexOf("</details>"));
     expect(details).toContain(" at <code>canvases/sales/report.py:1</code></summary>");
     // The code holds a ``` fence: the diff block's fence is longer.
-    expect(details).toContain("````diff\n--- code (platform)\n+++ code (repository)\n@@ -5,4 +5,4 @@\n     udf()\n     ```\n     \"\"\"\n-    return 1\n+    return 2\n````\n");
-    expect(details).toContain('```diff\n--- metadata (platform)\n+++ metadata (repository)\n@@ -1,3 +1,6 @@\n {\n-  "fused:description": "Weekly"\n+  "fused:description": "Weekly report",\n');
+    expect(details).toContain(
+      '````diff\n--- code (platform)\n+++ code (repository)\n@@ -5,4 +5,4 @@\n     udf()\n     ```\n     """\n-    return 1\n+    return 2\n````\n',
+    );
+    expect(details).toContain(
+      '```diff\n--- metadata (platform)\n+++ metadata (repository)\n@@ -1,3 +1,6 @@\n {\n-  "fused:description": "Weekly"\n+  "fused:description": "Weekly report",\n',
+    );
   });
 
   it("names the commands that restore the repository's version or keep the platform's", () => {
@@ -42,7 +50,9 @@ describe("the drift report as Markdown", () => {
     // A secret's value cannot be imported: only the way back is named, and why there is no other.
     const secret = out.slice(out.indexOf("<details><summary><code>secret.MAPBOX_TOKEN</code>"));
     expect(secret.slice(0, secret.indexOf("</details>"))).not.toContain("svc-iac import");
-    expect(secret.slice(0, secret.indexOf("</details>"))).toContain("No command keeps the change made on the platform: a secret's value never leaves the platform.\n");
+    expect(secret.slice(0, secret.indexOf("</details>"))).toContain(
+      "No command keeps the change made on the platform: a secret's value never leaves the platform.\n",
+    );
   });
 
   it("drops the diffs before the details when the report is too long", () => {
@@ -59,7 +69,12 @@ describe("the drift report as Markdown", () => {
   });
 
   it("says so when there is no drift", () => {
-    const none = { ...sampleDrift(), drift: false, items: [], counts: { changed: 0, missing: 0, orphaned: 0, unmanaged: 0, pending: 0 } };
+    const none = {
+      ...sampleDrift(),
+      drift: false,
+      items: [],
+      counts: { changed: 0, missing: 0, orphaned: 0, unmanaged: 0, pending: 0 },
+    };
     expect(renderDriftMarkdown(none)).toBe("### Drift report: `sales-dashboards` (`prod`)\n\nNo drift.\n");
   });
 
@@ -72,7 +87,10 @@ describe("the drift report as Markdown", () => {
 
   it("keeps every object as a one-liner when the details do not all fit", () => {
     const drift = bigDrift(100);
-    const bare = renderDriftMarkdown({ ...drift, items: drift.items.map((i) => ({ ...i, fields: i.fields.map(({ diff: _d, ...f }) => f) })) }, { maxChars: 1_000_000 });
+    const bare = renderDriftMarkdown(
+      { ...drift, items: drift.items.map((i) => ({ ...i, fields: i.fields.map(({ diff: _d, ...f }) => f) })) },
+      { maxChars: 1_000_000 },
+    );
     const out = renderDriftMarkdown(drift, { maxChars: bare.length - 100 });
     expect(out.length).toBeLessThanOrEqual(bare.length - 100);
     expect(out).not.toContain("```diff");

@@ -26,7 +26,13 @@ describe("the JSON form of plans and reports", () => {
     const parsed = JSON.parse(toJson(plan));
     expect(parsed.summary).toEqual(plan.summary);
     expect(parsed.actions[3].fields[0]).toEqual(plan.actions[3].fields[0]);
-    expect(parsed.actions[0].fields[0]).toEqual({ action: "update", field: "value", fromFingerprint: "hmac-sha256:0a1b2c3d4e5f", secret: true, toFingerprint: "hmac-sha256:9f8e7d6c5b4a" });
+    expect(parsed.actions[0].fields[0]).toEqual({
+      action: "update",
+      field: "value",
+      fromFingerprint: "hmac-sha256:0a1b2c3d4e5f",
+      secret: true,
+      toFingerprint: "hmac-sha256:9f8e7d6c5b4a",
+    });
   });
 
   it("drops the from/to of secret fields so no secret value leaves the process", () => {
@@ -35,9 +41,16 @@ describe("the JSON form of plans and reports", () => {
   });
 
   it("gives plans that validate against the published schema (schemas/plan.schema.json), partial ones included", () => {
-    for (const plan of [samplePlan(), emptyPlan(), bigPlan(3), { ...samplePlan(), partial: { only: ["udf.sales/*"], replace: ["share.sales"] } }]) {
+    for (const plan of [
+      samplePlan(),
+      emptyPlan(),
+      bigPlan(3),
+      { ...samplePlan(), partial: { only: ["udf.sales/*"], replace: ["share.sales"] } },
+    ]) {
       expect(planDocumentErrors(JSON.parse(toJson(plan)))).toEqual([]);
     }
-    expect(planDocumentErrors({ ...emptyPlan(), partial: { only: [], replace: [] } })).toEqual(["/partial/only must NOT have fewer than 1 items"]);
+    expect(planDocumentErrors({ ...emptyPlan(), partial: { only: [], replace: [] } })).toEqual([
+      "/partial/only must NOT have fewer than 1 items",
+    ]);
   });
 });

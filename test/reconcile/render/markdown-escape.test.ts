@@ -2,10 +2,19 @@ import MarkdownIt from "markdown-it";
 import { describe, expect, it } from "vitest";
 import { code, htmlText, markdownText } from "../../../src/reconcile/render/markdown-escape";
 
-const PLANTED = "@octocat [x](https://e.example) ![t](https://e.example/t.png) <b>bold</b> www.e.example #12 *em* `tick`";
+const PLANTED =
+  "@octocat [x](https://e.example) ![t](https://e.example/t.png) <b>bold</b> www.e.example #12 *em* `tick`";
 const md = new MarkdownIt({ html: true, linkify: true });
 /** Rendered text, with zero-width spaces removed: what a reader sees. */
-const seen = (html: string) => html.replace(/<[^>]+>/g, "").replace(/\u200b/g, "").replace(/&lt;/g, "<").replace(/&gt;/g, ">").replace(/&amp;/g, "&").replace(/&quot;/g, '"').trim();
+const seen = (html: string) =>
+  html
+    .replace(/<[^>]+>/g, "")
+    .replace(/\u200b/g, "")
+    .replace(/&lt;/g, "<")
+    .replace(/&gt;/g, ">")
+    .replace(/&amp;/g, "&")
+    .replace(/&quot;/g, '"')
+    .trim();
 
 describe("markdownText", () => {
   it("renders as the characters it holds: no link, image, HTML, emphasis or code", () => {

@@ -4,7 +4,10 @@ import type { Plan } from "../../../src/reconcile/plan/plan-model";
 import { bigPlan, emptyPlan, expectNoSecrets, samplePlan } from "./fixtures";
 
 /** `plan` as it would be without any diff. */
-const withoutDiffs = (plan: Plan): Plan => ({ ...plan, actions: plan.actions.map((a) => ({ ...a, fields: a.fields.map(({ diff: _d, ...f }) => f) })) });
+const withoutDiffs = (plan: Plan): Plan => ({
+  ...plan,
+  actions: plan.actions.map((a) => ({ ...a, fields: a.fields.map(({ diff: _d, ...f }) => f) })),
+});
 
 const NOTE = "The plan was shortened to fit";
 
@@ -21,7 +24,9 @@ describe("the plan as Markdown", () => {
     expect(out).not.toContain(NOTE);
     // The changed lines of the UDF code, inside the object's details, in a diff block.
     const loader = out.slice(out.indexOf("<details><summary><code>udf.sales/loader</code>"));
-    expect(loader.slice(0, loader.indexOf("</details>"))).toContain("```diff\n--- code (platform)\n+++ code (repository)\n@@ -1,5 +1,7 @@\n import pandas as pd\n+import numpy as np\n");
+    expect(loader.slice(0, loader.indexOf("</details>"))).toContain(
+      "```diff\n--- code (platform)\n+++ code (repository)\n@@ -1,5 +1,7 @@\n import pandas as pd\n+import numpy as np\n",
+    );
     expect(out).not.toContain("value (platform)");
     // Every <details> is closed.
     expect(out.match(/<details>/g)?.length).toBe(out.match(/<\/details>/g)?.length);
@@ -90,8 +95,13 @@ describe("the plan as Markdown", () => {
 
   it("fences a diff of code holding backticks with a longer fence", () => {
     const plan = samplePlan();
-    plan.actions[4].fields[0] = { ...plan.actions[4].fields[0]!, diff: "--- code (platform)\n+++ code (repository)\n@@ -1 +1 @@\n-x = '`'\n+x = '````'" };
+    plan.actions[4].fields[0] = {
+      ...plan.actions[4].fields[0]!,
+      diff: "--- code (platform)\n+++ code (repository)\n@@ -1 +1 @@\n-x = '`'\n+x = '````'",
+    };
     const out = renderPlanMarkdown(plan);
-    expect(out).toContain("`````diff\n--- code (platform)\n+++ code (repository)\n@@ -1 +1 @@\n-x = '`'\n+x = '````'\n`````\n");
+    expect(out).toContain(
+      "`````diff\n--- code (platform)\n+++ code (repository)\n@@ -1 +1 @@\n-x = '`'\n+x = '````'\n`````\n",
+    );
   });
 });

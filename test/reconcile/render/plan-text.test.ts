@@ -57,12 +57,17 @@ describe("the plan for a terminal", () => {
   it("shows no diff of a secret field, even one planted there", () => {
     const out = renderPlanText(samplePlan());
     expect(out).not.toContain("value (platform)");
-    expect(out).toContain("      value: (secret changed, hmac-sha256:0a1b2c3d4e5f → hmac-sha256:9f8e7d6c5b4a)\n  + create");
+    expect(out).toContain(
+      "      value: (secret changed, hmac-sha256:0a1b2c3d4e5f → hmac-sha256:9f8e7d6c5b4a)\n  + create",
+    );
   });
 
   it("keeps escape sequences in code away from the terminal", () => {
     const plan = samplePlan();
-    plan.actions[4].fields[0] = { ...plan.actions[4].fields[0]!, diff: "--- code (platform)\n+++ code (repository)\n@@ -1 +1 @@\n-x\n+\x1b]0;owned\x07y" };
+    plan.actions[4].fields[0] = {
+      ...plan.actions[4].fields[0]!,
+      diff: "--- code (platform)\n+++ code (repository)\n@@ -1 +1 @@\n-x\n+\x1b]0;owned\x07y",
+    };
     const out = renderPlanText(plan, { color: true });
     expect(out).toContain("+?]0;owned?y");
     expect(out).not.toContain("\x1b]");
@@ -74,16 +79,24 @@ describe("the plan for a terminal", () => {
   });
 
   it("says there is nothing to do when the platform matches", () => {
-    expect(renderPlanText(emptyPlan())).toBe("Plan for sales-dashboards (default)\n\nNo changes. The platform matches the repository.\n");
+    expect(renderPlanText(emptyPlan())).toBe(
+      "Plan for sales-dashboards (default)\n\nNo changes. The platform matches the repository.\n",
+    );
   });
 
   it("WHEN a canvas folder of 1,000 UDFs was deleted and prune is off THEN the kept objects are listed up to 20, and the summary does not say the platform matches", () => {
-    const orphans = Array.from({ length: 1000 }, (_, i) => ({ address: `udf.big/u${String(i).padStart(4, "0")}`, kind: "Udf" as const, id: `id_${i}` }));
+    const orphans = Array.from({ length: 1000 }, (_, i) => ({
+      address: `udf.big/u${String(i).padStart(4, "0")}`,
+      kind: "Udf" as const,
+      id: `id_${i}`,
+    }));
     const out = renderPlanText({ ...emptyPlan(), orphans });
     expect(out).toContain("  udf.big/u0019 (id id_19)\n  … and 980 more (svc-iac plan --json lists every one)\n");
     expect(out).not.toContain("udf.big/u0020");
     expect(out.split("\n").length).toBeLessThan(30);
-    expect(out.trimEnd().split("\n").at(-1)).toBe("No changes. 1,000 objects that left the repository are kept on the platform (prune is off).");
+    expect(out.trimEnd().split("\n").at(-1)).toBe(
+      "No changes. 1,000 objects that left the repository are kept on the platform (prune is off).",
+    );
   });
 
   it("uses ANSI colors only when asked, and the same text either way", () => {

@@ -35,7 +35,9 @@ describe("progress outside a terminal", () => {
     const show = progressDisplay(stream);
     EVENTS.forEach(show);
     expect(text()).toBe(
-      "[1/3] done create canvas.sales\n" + "[2/3] failed create udf.sales/loader: 409 Conflict\n" + "[3/3] skipped update udf.sales/stats: udf.sales/loader failed\n",
+      "[1/3] done create canvas.sales\n" +
+        "[2/3] failed create udf.sales/loader: 409 Conflict\n" +
+        "[3/3] skipped update udf.sales/stats: udf.sales/loader failed\n",
     );
     expect(text()).not.toMatch(/[\x00-\x09\x0b-\x1f\x7f]/);
   });
@@ -70,7 +72,14 @@ describe("progress on a terminal", () => {
     const { stream, text } = fakeStream(true);
     const show = progressDisplay(stream, { statusIntervalMs: 0 });
     show({ type: "start", total: 3 });
-    for (const slug of ["a", "b", "c"]) show({ type: "end", address: `udf.sales/${slug}`, action: "create", status: "skipped", message: "interrupted (SIGINT)" });
+    for (const slug of ["a", "b", "c"])
+      show({
+        type: "end",
+        address: `udf.sales/${slug}`,
+        action: "create",
+        status: "skipped",
+        message: "interrupted (SIGINT)",
+      });
     expect(text().match(/- skipped/g)).toHaveLength(1);
   });
 
@@ -94,7 +103,11 @@ describe("progress on a terminal", () => {
       const { stream, chunks } = fakeStream(true, columns);
       const show = progressDisplay(stream, { statusIntervalMs: 0 });
       show({ type: "start", total: 40 });
-      for (const address of ["canvas.a_canvas_with_a_long_name_for_sales", "udf.売上レポート/週次の集計_🎉🎉🎉", "udf.x\x1b[2J/y"]) {
+      for (const address of [
+        "canvas.a_canvas_with_a_long_name_for_sales",
+        "udf.売上レポート/週次の集計_🎉🎉🎉",
+        "udf.x\x1b[2J/y",
+      ]) {
         show({ type: "begin", address, action: "create" });
         const line = (chunks.at(-1) ?? "").replace("\r\x1b[K", "");
         expect(displayWidth(line), `${columns}: ${line}`).toBeLessThanOrEqual(columns - 1);
@@ -132,7 +145,10 @@ describe("progress on a terminal", () => {
       expect(chunks.at(-1)).toBe("\r\x1b[K[1/4] creating udf.sales/c … (+1 more)");
       expect(chunks).toHaveLength(2);
       show({ type: "end", address: "udf.sales/b", action: "create", status: "failed", message: "409 Conflict" });
-      expect(chunks.slice(-2)).toEqual(["\r\x1b[K✗ failed to create udf.sales/b: 409 Conflict\n", "\r\x1b[K[2/4] creating udf.sales/c …"]);
+      expect(chunks.slice(-2)).toEqual([
+        "\r\x1b[K✗ failed to create udf.sales/b: 409 Conflict\n",
+        "\r\x1b[K[2/4] creating udf.sales/c …",
+      ]);
       show({ type: "begin", address: "udf.sales/d", action: "create" });
       show({ type: "end", address: "udf.sales/c", action: "create", status: "done" });
       show({ type: "end", address: "udf.sales/d", action: "create", status: "done" });
@@ -146,10 +162,24 @@ describe("progress on a terminal", () => {
 });
 
 const PLAN: Plan = {
-  version: 1, project: "p", target: "default", summary: {} as Plan["summary"], orphans: [], unmanaged: [], blocks: [], warnings: [],
+  version: 1,
+  project: "p",
+  target: "default",
+  summary: {} as Plan["summary"],
+  orphans: [],
+  unmanaged: [],
+  blocks: [],
+  warnings: [],
   actions: [
     { address: "canvas.sales", kind: "Canvas", action: "create", fields: [], notes: [] },
-    ...["a", "b", "c"].map((slug) => ({ address: `udf.sales/${slug}`, kind: "Udf" as const, action: "create" as const, fields: [], notes: [], references: ["canvas.sales"] })),
+    ...["a", "b", "c"].map((slug) => ({
+      address: `udf.sales/${slug}`,
+      kind: "Udf" as const,
+      action: "create" as const,
+      fields: [],
+      notes: [],
+      references: ["canvas.sales"],
+    })),
     { address: "secret.KEY", kind: "Secret", action: "update", fields: [], notes: [] },
   ],
 };
@@ -168,7 +198,11 @@ describe("progress outside a terminal, with the plan (apply without --verbose)",
     const { stream, text } = fakeStream(false);
     const show = progressDisplay(stream, { plan: () => PLAN });
     events.forEach(show);
-    expect(text()).toBe("[1/5] secrets: 1 done\n" + "[4/5] failed create udf.sales/b: 409 Conflict\n" + "[5/5] canvas.sales: 3 done, 1 failed\n");
+    expect(text()).toBe(
+      "[1/5] secrets: 1 done\n" +
+        "[4/5] failed create udf.sales/b: 409 Conflict\n" +
+        "[5/5] canvas.sales: 3 done, 1 failed\n",
+    );
   });
 
   it("says how far it got when a canvas takes long and nothing was written for 10 seconds", () => {
@@ -193,9 +227,20 @@ describe("progress outside a terminal, with the plan (apply without --verbose)",
     const show = progressDisplay(stream, { plan: () => PLAN });
     show({ type: "start", total: 5 });
     show({ type: "end", address: "canvas.sales", action: "create", status: "done" });
-    for (const slug of ["a", "b", "c"]) show({ type: "end", address: `udf.sales/${slug}`, action: "create", status: "skipped", message: "interrupted (SIGINT)" });
+    for (const slug of ["a", "b", "c"])
+      show({
+        type: "end",
+        address: `udf.sales/${slug}`,
+        action: "create",
+        status: "skipped",
+        message: "interrupted (SIGINT)",
+      });
     show({ type: "end", address: "secret.KEY", action: "update", status: "skipped", message: "interrupted (SIGINT)" });
-    expect(text()).toBe("[2/5] skipped create udf.sales/a: interrupted (SIGINT)\n" + "[4/5] canvas.sales: 1 done, 3 skipped\n" + "[5/5] secrets: 0 done, 1 skipped\n");
+    expect(text()).toBe(
+      "[2/5] skipped create udf.sales/a: interrupted (SIGINT)\n" +
+        "[4/5] canvas.sales: 1 done, 3 skipped\n" +
+        "[5/5] secrets: 0 done, 1 skipped\n",
+    );
   });
 
   it("with --verbose writes one line per finished action", () => {

@@ -26,7 +26,10 @@ describe("the apply report for a terminal", () => {
   it("says where a new token went, never the token", () => {
     const report = sampleReport(true);
     // A report never carries the token, but a careless caller might pass a published entry with it in a field.
-    const out = renderApplyReportText({ ...report, published: [{ address: "service_account.ci", to: [".svc-iac/outputs.json"], token: SECRETS.token } as never] });
+    const out = renderApplyReportText({
+      ...report,
+      published: [{ address: "service_account.ci", to: [".svc-iac/outputs.json"], token: SECRETS.token } as never],
+    });
     expect(out).toContain("token of service_account.ci written to .svc-iac/outputs.json");
     expectNoSecrets(out);
   });
@@ -46,9 +49,18 @@ describe("GIVEN an apply of 1,000 UDFs interrupted after 3 of them", () => {
     ok: false,
     counts: { done: 3, failed: 0, skipped: 997 },
     published: [],
-    results: udfs.map((address, i) => ({ address, kind: "Udf" as const, action: "create" as const, ...(i < 3 ? { status: "done" as const, id: `id_${i}` } : { status: "skipped" as const, message: "interrupted (SIGINT)" }) })),
+    results: udfs.map((address, i) => ({
+      address,
+      kind: "Udf" as const,
+      action: "create" as const,
+      ...(i < 3
+        ? { status: "done" as const, id: `id_${i}` }
+        : { status: "skipped" as const, message: "interrupted (SIGINT)" }),
+    })),
   } as unknown as Parameters<typeof renderApplyReportText>[0];
-  const plan = { actions: udfs.map((address) => ({ address, kind: "Udf", action: "create", references: ["canvas.big"] })) } as never;
+  const plan = {
+    actions: udfs.map((address) => ({ address, kind: "Udf", action: "create", references: ["canvas.big"] })),
+  } as never;
 
   it("WHEN the report is grouped THEN the steps not started are one line with their reason, not one line each", () => {
     const out = renderApplyReportText(report, { bulk: { plan, hint: "--verbose lists every object" } });

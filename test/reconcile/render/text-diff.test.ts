@@ -4,7 +4,13 @@ import { traitsOf } from "../../../src/reconcile/phases";
 import { DIFF_MAX_LINES, unifiedDiffLines, withTextDiffs } from "../../../src/reconcile/render/text-diff";
 
 const lines = (n: number, label = "line") => Array.from({ length: n }, (_, i) => `${label} ${i + 1}`).join("\n") + "\n";
-const change = (field: string, from: unknown, to: unknown): FieldChange => ({ field, action: "update", secret: false, from, to });
+const change = (field: string, from: unknown, to: unknown): FieldChange => ({
+  field,
+  action: "update",
+  secret: false,
+  from,
+  to,
+});
 const udfForms = traitsOf("Udf").textFields;
 
 describe("diffs of changed text fields", () => {
@@ -45,7 +51,10 @@ describe("diffs of changed text fields", () => {
   });
 
   it("shares the bound among the fields of one object: a field past it gets the note alone", () => {
-    const fields = withTextDiffs([change("code", lines(150, "a"), lines(150, "b")), change("metadata", { a: 1 }, { a: 2 })], udfForms);
+    const fields = withTextDiffs(
+      [change("code", lines(150, "a"), lines(150, "b")), change("metadata", { a: 1 }, { a: 2 })],
+      udfForms,
+    );
     expect(fields[0]!.diff!.split("\n")).toHaveLength(DIFF_MAX_LINES + 1);
     expect(fields[1]!.diff).toBe("… 7 more lines; see from and to in the --json output");
   });
@@ -57,20 +66,29 @@ describe("diffs of changed text fields", () => {
 
   it("diffs metadata and cronjob arguments as pretty JSON with sorted keys", () => {
     const [meta] = withTextDiffs([change("metadata", { b: 1, a: "x" }, { a: "y", b: 1 })], udfForms);
-    expect(meta!.diff).toBe('--- metadata (platform)\n+++ metadata (repository)\n@@ -1,4 +1,4 @@\n {\n-  "a": "x",\n+  "a": "y",\n   "b": 1\n }');
+    expect(meta!.diff).toBe(
+      '--- metadata (platform)\n+++ metadata (repository)\n@@ -1,4 +1,4 @@\n {\n-  "a": "x",\n+  "a": "y",\n   "b": 1\n }',
+    );
     const [args] = withTextDiffs([change("udfArgs", undefined, { city: "nyc" })], traitsOf("Cronjob").textFields);
-    expect(args!.diff).toBe('--- udfArgs (platform)\n+++ udfArgs (repository)\n@@ -0,0 +1,3 @@\n+{\n+  "city": "nyc"\n+}');
+    expect(args!.diff).toBe(
+      '--- udfArgs (platform)\n+++ udfArgs (repository)\n@@ -0,0 +1,3 @@\n+{\n+  "city": "nyc"\n+}',
+    );
   });
 
   it("diffs helper modules one after another under their names", () => {
     const from = [{ moduleName: "geo", code: "R = 6371\n" }];
     const to = [{ moduleName: "geo", code: "R = 6371.0\n" }];
     const [h] = withTextDiffs([change("headers", from, to)], udfForms);
-    expect(h!.diff).toBe("--- headers (platform)\n+++ headers (repository)\n@@ -1,2 +1,2 @@\n # module geo.py\n-R = 6371\n+R = 6371.0");
+    expect(h!.diff).toBe(
+      "--- headers (platform)\n+++ headers (repository)\n@@ -1,2 +1,2 @@\n # module geo.py\n-R = 6371\n+R = 6371.0",
+    );
   });
 
   it("diffs any multi-line string, and leaves one-line values and line-ending-only changes to the field line", () => {
-    const fields = withTextDiffs([change("description", "a\nb", "a\nc"), change("name", "a", "b"), change("code", "a\r\nb\r\n", "a\nb\n")], {});
+    const fields = withTextDiffs(
+      [change("description", "a\nb", "a\nc"), change("name", "a", "b"), change("code", "a\r\nb\r\n", "a\nb\n")],
+      {},
+    );
     expect(fields[0]!.diff).toContain("-b\n\\ No newline at end of file\n+c");
     expect(fields[1]!.diff).toBeUndefined();
     expect(fields[2]!.diff).toBeUndefined();

@@ -1,5 +1,11 @@
 import { describe, expect, it } from "vitest";
-import { describeFieldChange, formatCount, formatFingerprint, formatValue, lineChangeCounts } from "../../../src/reconcile/render/values";
+import {
+  describeFieldChange,
+  formatCount,
+  formatFingerprint,
+  formatValue,
+  lineChangeCounts,
+} from "../../../src/reconcile/render/values";
 import { SECRETS } from "./fixtures";
 
 describe("line change counts of multi-line text", () => {
@@ -49,31 +55,66 @@ describe("formatting values", () => {
 
 describe("describing a field change", () => {
   it("shows old and new value of an ordinary field", () => {
-    expect(describeFieldChange({ field: "accessScope", action: "update", secret: false, from: "team", to: "public" })).toBe('accessScope: "team" → "public"');
+    expect(
+      describeFieldChange({ field: "accessScope", action: "update", secret: false, from: "team", to: "public" }),
+    ).toBe('accessScope: "team" → "public"');
   });
 
   it("shows where two long strings differ, not just their common beginning", () => {
     const base = "https://example.com/" + "a".repeat(100);
-    const line = describeFieldChange({ field: "previewImageUrl", action: "update", secret: false, from: `${base}/old.png`, to: `${base}/new.png` });
+    const line = describeFieldChange({
+      field: "previewImageUrl",
+      action: "update",
+      secret: false,
+      from: `${base}/old.png`,
+      to: `${base}/new.png`,
+    });
     expect(line).toContain("old.png");
     expect(line).toContain("new.png");
   });
 
   it("summarizes multi-line text by lines changed instead of printing it", () => {
-    const line = describeFieldChange({ field: "code", action: "update", secret: false, from: "a\nb\n", to: "a\nc\nd\n" });
+    const line = describeFieldChange({
+      field: "code",
+      action: "update",
+      secret: false,
+      from: "a\nb\n",
+      to: "a\nc\nd\n",
+    });
     expect(line).toBe("code: changed (+2 −1 lines)");
-    expect(describeFieldChange({ field: "code", action: "update", secret: false, from: undefined, to: "a\nb\nc\n" })).toBe("code: set (3 lines)");
+    expect(
+      describeFieldChange({ field: "code", action: "update", secret: false, from: undefined, to: "a\nb\nc\n" }),
+    ).toBe("code: set (3 lines)");
   });
 
   it("marks fields that force replacement", () => {
-    expect(describeFieldChange({ field: "slug", action: "replace", secret: false, from: "a", to: "b" })).toBe('slug: "a" → "b"  # forces replacement');
+    expect(describeFieldChange({ field: "slug", action: "replace", secret: false, from: "a", to: "b" })).toBe(
+      'slug: "a" → "b"  # forces replacement',
+    );
   });
 
   it("shows a secret field by its fingerprints only, even when its values were given by mistake", () => {
-    const line = describeFieldChange({ field: "passcode", action: "update", secret: true, from: SECRETS.passcode, to: SECRETS.newPasscode, fromFingerprint: "hmac-sha256:ab12ab12ab12", toFingerprint: "hmac-sha256:cd34cd34cd34" });
+    const line = describeFieldChange({
+      field: "passcode",
+      action: "update",
+      secret: true,
+      from: SECRETS.passcode,
+      to: SECRETS.newPasscode,
+      fromFingerprint: "hmac-sha256:ab12ab12ab12",
+      toFingerprint: "hmac-sha256:cd34cd34cd34",
+    });
     expect(line).toBe("passcode: (secret changed, hmac-sha256:ab12ab12ab12 → hmac-sha256:cd34cd34cd34)");
-    expect(describeFieldChange({ field: "passcode", action: "update", secret: true, from: SECRETS.passcode })).toBe("passcode: (secret changed)");
-    expect(describeFieldChange({ field: "passcode", action: "update", secret: true, toFingerprint: "hmac-sha256:cd34cd34cd34" })).toBe("passcode: (secret set, hmac-sha256:cd34cd34cd34)");
+    expect(describeFieldChange({ field: "passcode", action: "update", secret: true, from: SECRETS.passcode })).toBe(
+      "passcode: (secret changed)",
+    );
+    expect(
+      describeFieldChange({
+        field: "passcode",
+        action: "update",
+        secret: true,
+        toFingerprint: "hmac-sha256:cd34cd34cd34",
+      }),
+    ).toBe("passcode: (secret set, hmac-sha256:cd34cd34cd34)");
   });
 
   it("does not show a fingerprint that is not one (a secret value put there by mistake)", () => {
@@ -84,16 +125,49 @@ describe("describing a field change", () => {
   it("never shows a key-less fingerprint, which a guess could be tested against: the change is told without it", () => {
     expect(formatFingerprint("sha256:0a3157b07874")).toBe("(sensitive value)");
     expect(formatFingerprint("hmac-sha256-run:0a3157b07874")).toBe("(sensitive value)");
-    const unkeyed = { field: "passcode", action: "update" as const, secret: true, fromFingerprint: "sha256:0a3157b07874", toFingerprint: "sha256:2ec5e9b359de" };
+    const unkeyed = {
+      field: "passcode",
+      action: "update" as const,
+      secret: true,
+      fromFingerprint: "sha256:0a3157b07874",
+      toFingerprint: "sha256:2ec5e9b359de",
+    };
     expect(describeFieldChange(unkeyed)).toBe("passcode: (sensitive value changed)");
     expect(describeFieldChange({ ...unkeyed, fromFingerprint: undefined })).toBe("passcode: (sensitive value set)");
-    expect(describeFieldChange({ ...unkeyed, toFingerprint: "hmac-sha256:2ec5e9b359de" })).not.toContain("0a3157b07874");
+    expect(describeFieldChange({ ...unkeyed, toFingerprint: "hmac-sha256:2ec5e9b359de" })).not.toContain(
+      "0a3157b07874",
+    );
   });
 });
 
 describe("counts", () => {
   it("writes every number as en-US does: thousands grouped, and fractions, huge numbers and -0 as toLocaleString has them", () => {
-    const numbers = [0, -0, 1, 12, 123, 999, 1000, 1001, 12345, 100000, 1234567, 999999999, -1, -1000, -1234567, Number.MAX_SAFE_INTEGER, -Number.MAX_SAFE_INTEGER, 1e21, 2 ** 60, 1.5, 1234.5678, NaN, Infinity, -Infinity];
+    const numbers = [
+      0,
+      -0,
+      1,
+      12,
+      123,
+      999,
+      1000,
+      1001,
+      12345,
+      100000,
+      1234567,
+      999999999,
+      -1,
+      -1000,
+      -1234567,
+      Number.MAX_SAFE_INTEGER,
+      -Number.MAX_SAFE_INTEGER,
+      1e21,
+      2 ** 60,
+      1.5,
+      1234.5678,
+      NaN,
+      Infinity,
+      -Infinity,
+    ];
     for (let n = 0; n < 100000; n += 997) numbers.push(n);
     for (const n of numbers) expect(formatCount(n), String(n)).toBe(n.toLocaleString("en-US"));
   });

@@ -1,6 +1,11 @@
 import { describe, expect, it } from "vitest";
 import { StateFileError } from "../../../src/reconcile/state/lock-errors";
-import { checkInventoryOwner, emptyInventory, parseInventory, serializeInventory } from "../../../src/reconcile/state/inventory-file";
+import {
+  checkInventoryOwner,
+  emptyInventory,
+  parseInventory,
+  serializeInventory,
+} from "../../../src/reconcile/state/inventory-file";
 import type { Inventory } from "../../../src/model/inventory";
 
 const FILE = ".svc-iac/state/listings/default/inventory.json";
@@ -13,13 +18,28 @@ function sample(): Inventory {
     updatedAt: "2026-03-01T10:00:00.000Z",
     objects: {
       "udf.sales/loader": {
-        kind: "Udf", id: "u-1", key: "c-1/loader", createdAt: "2026-02-01T00:00:00.000Z", appliedAt: "2026-03-01T10:00:00.000Z",
+        kind: "Udf",
+        id: "u-1",
+        key: "c-1/loader",
+        createdAt: "2026-02-01T00:00:00.000Z",
+        appliedAt: "2026-03-01T10:00:00.000Z",
         kept: { zeta: 1, alpha: { y: 2, x: 1 } },
       },
-      "canvas.sales": { kind: "Canvas", id: "c-1", key: "sales", createdAt: "2026-02-01T00:00:00.000Z", appliedAt: "2026-03-01T10:00:00.000Z" },
+      "canvas.sales": {
+        kind: "Canvas",
+        id: "c-1",
+        key: "sales",
+        createdAt: "2026-02-01T00:00:00.000Z",
+        appliedAt: "2026-03-01T10:00:00.000Z",
+      },
       "service_account.ci": {
-        kind: "ServiceAccount", id: "sa-1", key: "ci", createdAt: "2026-02-01T00:00:00.000Z", appliedAt: "2026-02-01T00:00:00.000Z",
-        rotatedAt: "2026-02-01T00:00:00.000Z", intent: { key: "ci", at: "2026-02-01T00:00:00.000Z" },
+        kind: "ServiceAccount",
+        id: "sa-1",
+        key: "ci",
+        createdAt: "2026-02-01T00:00:00.000Z",
+        appliedAt: "2026-02-01T00:00:00.000Z",
+        rotatedAt: "2026-02-01T00:00:00.000Z",
+        intent: { key: "ci", at: "2026-02-01T00:00:00.000Z" },
       },
     },
   };
@@ -52,7 +72,13 @@ describe("the inventory file", () => {
 
   it("gives the same text for the same inventory whatever order it was built in", () => {
     const a = sample();
-    const b: Inventory = { objects: Object.fromEntries(Object.entries(a.objects).reverse()), updatedAt: a.updatedAt, target: a.target, project: a.project, version: 1 };
+    const b: Inventory = {
+      objects: Object.fromEntries(Object.entries(a.objects).reverse()),
+      updatedAt: a.updatedAt,
+      target: a.target,
+      project: a.project,
+      version: 1,
+    };
     expect(serializeInventory(b)).toBe(serializeInventory(a));
   });
 
@@ -69,7 +95,9 @@ describe("the inventory file", () => {
 
   it("names the file, the version found and the version expected when the version differs", () => {
     const newer = errorOf(() => parseInventory(JSON.stringify({ ...sample(), version: 2 }), FILE));
-    expect(newer.message).toBe(`Inventory file ${FILE} has version 2; this svc-iac reads version 1. It was written by a newer svc-iac: upgrade svc-iac.`);
+    expect(newer.message).toBe(
+      `Inventory file ${FILE} has version 2; this svc-iac reads version 1. It was written by a newer svc-iac: upgrade svc-iac.`,
+    );
     const none = errorOf(() => parseInventory("{}", FILE));
     expect(none.message).toBe(`Inventory file ${FILE} has no version; this svc-iac reads version 1.`);
   });
@@ -86,7 +114,9 @@ describe("the inventory file", () => {
 
   it("refuses to write an invalid inventory", () => {
     const bad = { ...sample(), project: "" };
-    expect(errorOf(() => serializeInventory(bad, FILE)).message).toContain(`Refusing to write an invalid inventory to ${FILE}: project`);
+    expect(errorOf(() => serializeInventory(bad, FILE)).message).toContain(
+      `Refusing to write an invalid inventory to ${FILE}: project`,
+    );
   });
 
   it("refuses an inventory of another project or target", () => {

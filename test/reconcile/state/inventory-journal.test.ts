@@ -22,7 +22,13 @@ let root: string;
 const open = () => openStateBackend({ kind: "local", path: STATE }, { root, ...PROJECT });
 const file = (name: string) => join(root, STATE, name);
 
-const entry = (id: string): InventoryEntry => ({ kind: "Udf", id, key: `c-1/${id}`, createdAt: "2026-03-01T10:00:00.000Z", appliedAt: "2026-03-01T10:00:00.000Z" });
+const entry = (id: string): InventoryEntry => ({
+  kind: "Udf",
+  id,
+  key: `c-1/${id}`,
+  createdAt: "2026-03-01T10:00:00.000Z",
+  appliedAt: "2026-03-01T10:00:00.000Z",
+});
 
 /** An inventory of `n` UDFs, written whole. */
 async function written(n: number): Promise<Inventory> {
@@ -91,10 +97,13 @@ describe("GIVEN an apply making changes one after another (as steps finish)", ()
     for (let i = 0; i < 2000; i++) {
       w.set(`udf.sales/n${i}`, entry(`n-${i}`));
       // A step is reported done when this resolves: its record must be in the journal file by then.
-      if (i % 250 === 0) checks.push(w.whenWritten().then((ok) => {
-        expect(ok).toBe(true);
-        expect(readFileSync(file("inventory.journal"), "utf8")).toContain(`"udf.sales/n${i}"`);
-      }));
+      if (i % 250 === 0)
+        checks.push(
+          w.whenWritten().then((ok) => {
+            expect(ok).toBe(true);
+            expect(readFileSync(file("inventory.journal"), "utf8")).toContain(`"udf.sales/n${i}"`);
+          }),
+        );
       if (i % 50 === 0) await new Promise((r) => setImmediate(r));
     }
     await Promise.all(checks);
@@ -144,7 +153,14 @@ describe("GIVEN a run killed after some steps were journaled", () => {
     w.set("udf.sales/u11", entry("u-11"));
     await w.flush();
     expect(readFileSync(file("inventory.journal"), "utf8")).toContain('"udf.sales/u11"');
-    expect(Object.keys((await open().readInventory())!.objects).sort()).toEqual(["udf.sales/u0", "udf.sales/u1", "udf.sales/u10", "udf.sales/u11", "udf.sales/u2", "udf.sales/u9"]);
+    expect(Object.keys((await open().readInventory())!.objects).sort()).toEqual([
+      "udf.sales/u0",
+      "udf.sales/u1",
+      "udf.sales/u10",
+      "udf.sales/u11",
+      "udf.sales/u2",
+      "udf.sales/u9",
+    ]);
   });
 
   it("WHEN the first apply of a project was killed THEN the journal alone is read as its inventory", async () => {
@@ -173,12 +189,20 @@ describe("GIVEN a run killed after some steps were journaled", () => {
     await w.flush();
     w.set("udf.sales/u8", entry("u-8"));
     await w.flush();
-    expect(Object.keys((await open().readInventory())!.objects).sort()).toEqual(["udf.sales/u0", "udf.sales/u5", "udf.sales/u7", "udf.sales/u8"]);
+    expect(Object.keys((await open().readInventory())!.objects).sort()).toEqual([
+      "udf.sales/u0",
+      "udf.sales/u5",
+      "udf.sales/u7",
+      "udf.sales/u8",
+    ]);
   });
 
   it("WHEN a record before the last one is damaged THEN the read stops with the file and line", async () => {
     await written(1);
-    writeFileSync(file("inventory.journal"), `{"address":"udf.sales/u5","entry":{"kind":"Nope"}}\n${JSON.stringify({ address: "udf.sales/u6", entry: entry("u-6") })}\n`);
+    writeFileSync(
+      file("inventory.journal"),
+      `{"address":"udf.sales/u5","entry":{"kind":"Nope"}}\n${JSON.stringify({ address: "udf.sales/u6", entry: entry("u-6") })}\n`,
+    );
     const e = await failure(open().readInventory());
     expect(e).toBeInstanceOf(StateFileError);
     expect(e.message).toContain(`Inventory journal ${STATE}/inventory.journal line 1 is not a journal record: kind:`);

@@ -5,7 +5,12 @@ import { spawn, spawnSync, type ChildProcess } from "node:child_process";
 import { hostname } from "node:os";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { failure } from "../../helpers/emulator";
-import { LockLostError, LockMismatchError, LockedError, StateFileError } from "../../../src/reconcile/state/lock-errors";
+import {
+  LockLostError,
+  LockMismatchError,
+  LockedError,
+  StateFileError,
+} from "../../../src/reconcile/state/lock-errors";
 import { openStateBackend } from "../../../src/reconcile/state/open-backend";
 import { thisProcess } from "../../../src/reconcile/state/lock-file";
 import type { Inventory } from "../../../src/model/inventory";
@@ -32,7 +37,15 @@ const inventory: Inventory = {
   project: "listings",
   target: "default",
   updatedAt: "2026-03-01T10:00:00.000Z",
-  objects: { "canvas.sales": { kind: "Canvas", id: "c-1", key: "sales", createdAt: "2026-03-01T10:00:00.000Z", appliedAt: "2026-03-01T10:00:00.000Z" } },
+  objects: {
+    "canvas.sales": {
+      kind: "Canvas",
+      id: "c-1",
+      key: "sales",
+      createdAt: "2026-03-01T10:00:00.000Z",
+      appliedAt: "2026-03-01T10:00:00.000Z",
+    },
+  },
 };
 
 describe("the local state backend's inventory", () => {
@@ -59,7 +72,9 @@ describe("the local state backend's inventory", () => {
   it("refuses an inventory written for another target", async () => {
     await backend.writeInventory(inventory);
     const prodView = openStateBackend({ kind: "local", path: STATE }, { root, project: "listings", target: "prod" });
-    expect((await failure(prodView.readInventory())).message).toContain('belongs to project "listings" target "default", not project "listings" target "prod"');
+    expect((await failure(prodView.readInventory())).message).toContain(
+      'belongs to project "listings" target "default", not project "listings" target "prod"',
+    );
   });
 });
 
@@ -89,7 +104,9 @@ describe("the local state backend's lock", () => {
     const stale = await backend.acquireLock(lockOpts("gone"));
     const later = at(120_000);
     const results = await Promise.allSettled(["a", "b", "c", "d"].map((o) => open().acquireLock(lockOpts(o, later))));
-    const winners = results.filter((r): r is PromiseFulfilledResult<Awaited<ReturnType<StateBackend["acquireLock"]>>> => r.status === "fulfilled");
+    const winners = results.filter(
+      (r): r is PromiseFulfilledResult<Awaited<ReturnType<StateBackend["acquireLock"]>>> => r.status === "fulfilled",
+    );
     expect(winners).toHaveLength(1);
     for (const r of results) if (r.status === "rejected") expect(r.reason).toBeInstanceOf(LockedError);
     expect((await backend.readLock())?.id).toBe(winners[0].value.info.id);
@@ -121,7 +138,12 @@ describe("the local state backend's lock", () => {
 
   it("is extended by renew, so it is no longer taken over at the old expiry", async () => {
     let clock = 0;
-    const lease = await backend.acquireLock({ owner: "dana", operation: "apply", ttlMs: 60_000, now: () => at(clock)() });
+    const lease = await backend.acquireLock({
+      owner: "dana",
+      operation: "apply",
+      ttlMs: 60_000,
+      now: () => at(clock)(),
+    });
     clock = 50_000;
     await lease.renew();
     expect(lease.info.expiresAt).toBe("2026-03-01T10:01:50.000Z");
@@ -164,7 +186,9 @@ describe("the local state backend's lock", () => {
     writeFileSync(lockFile(), "");
     const e = await failure(backend.acquireLock(lockOpts("dana")));
     expect(e).toBeInstanceOf(StateFileError);
-    expect(e.message).toBe(`Lock file ${STATE}/lock.json is unreadable (not a lock written by svc-iac). If no run is in progress, remove it with --force-unlock.`);
+    expect(e.message).toBe(
+      `Lock file ${STATE}/lock.json is unreadable (not a lock written by svc-iac). If no run is in progress, remove it with --force-unlock.`,
+    );
     expect((await backend.forceUnlock())?.owner).toBe(`unreadable lock file ${STATE}/lock.json`);
     await backend.acquireLock(lockOpts("dana"));
   });
@@ -210,7 +234,10 @@ describe("GIVEN an unexpired local lock left by a run that is no longer running"
     const pid = deadPid();
     const dead = plantLock({ ...thisProcess(), pid });
     const told: string[] = [];
-    const lease = await backend.acquireLock({ ...lockOpts("erin", at(1000)), onTakeover: (held, why) => told.push(`${held.id} ${why}`) });
+    const lease = await backend.acquireLock({
+      ...lockOpts("erin", at(1000)),
+      onTakeover: (held, why) => told.push(`${held.id} ${why}`),
+    });
     expect(lease.info.owner).toBe("erin");
     expect(await backend.readLock()).toEqual(lease.info);
     expect(told).toEqual([`${dead.id} process ${pid} no longer runs on ${hostname()}`]);

@@ -1,7 +1,12 @@
 import { spawnSync } from "node:child_process";
 import { describe, expect, it } from "vitest";
 import { failure, useEmulator } from "../../helpers/emulator";
-import { LockLostError, LockMismatchError, LockedError, StateFileError } from "../../../src/reconcile/state/lock-errors";
+import {
+  LockLostError,
+  LockMismatchError,
+  LockedError,
+  StateFileError,
+} from "../../../src/reconcile/state/lock-errors";
 import { openStateBackend } from "../../../src/reconcile/state/open-backend";
 import { thisProcess } from "../../../src/reconcile/state/lock-file";
 import type { Inventory } from "../../../src/model/inventory";
@@ -16,7 +21,11 @@ let n = 0;
 /** A fresh state prefix per test, so tests do not see each other's locks. */
 function fresh(settleMs = 20) {
   const url = `s3://demo-bucket/state/listings/t${++n}`;
-  const open = () => openStateBackend({ kind: "remote", url }, { root: "/unused", client: fx.user, project: "listings", target: "prod", settleMs });
+  const open = () =>
+    openStateBackend(
+      { kind: "remote", url },
+      { root: "/unused", client: fx.user, project: "listings", target: "prod", settleMs },
+    );
   return { url, open, backend: open() };
 }
 
@@ -26,8 +35,21 @@ const inventory: Inventory = {
   target: "prod",
   updatedAt: "2026-03-01T10:00:00.000Z",
   objects: {
-    "share.sales": { kind: "CanvasShare", id: "s-1", key: "sales", createdAt: "2026-03-01T10:00:00.000Z", appliedAt: "2026-03-01T10:00:00.000Z", kept: { scope: "team" } },
-    "canvas.sales": { kind: "Canvas", id: "c-1", key: "sales", createdAt: "2026-03-01T10:00:00.000Z", appliedAt: "2026-03-01T10:00:00.000Z" },
+    "share.sales": {
+      kind: "CanvasShare",
+      id: "s-1",
+      key: "sales",
+      createdAt: "2026-03-01T10:00:00.000Z",
+      appliedAt: "2026-03-01T10:00:00.000Z",
+      kept: { scope: "team" },
+    },
+    "canvas.sales": {
+      kind: "Canvas",
+      id: "c-1",
+      key: "sales",
+      createdAt: "2026-03-01T10:00:00.000Z",
+      appliedAt: "2026-03-01T10:00:00.000Z",
+    },
   },
 };
 
@@ -54,7 +76,10 @@ describe("the remote state backend's inventory", () => {
 
   it("accepts a trailing slash in the location", async () => {
     const { url } = fresh();
-    const b = openStateBackend({ kind: "remote", url: `${url}/` }, { root: "/unused", client: fx.user, project: "listings", target: "prod" });
+    const b = openStateBackend(
+      { kind: "remote", url: `${url}/` },
+      { root: "/unused", client: fx.user, project: "listings", target: "prod" },
+    );
     expect(b.location).toBe(url);
   });
 });
@@ -118,13 +143,23 @@ describe("the remote state backend's lock", () => {
 
 describe("opening a state backend", () => {
   it("needs a client for a remote location, and says so", () => {
-    expect(() => openStateBackend({ kind: "remote", url: "s3://acme-iac/state/listings/prod" }, { root: "/r", project: "listings", target: "prod" })).toThrow(
+    expect(() =>
+      openStateBackend(
+        { kind: "remote", url: "s3://acme-iac/state/listings/prod" },
+        { root: "/r", project: "listings", target: "prod" },
+      ),
+    ).toThrow(
       "The state location s3://acme-iac/state/listings/prod is remote, so it needs platform credentials to read and write it, but no client was given.",
     );
   });
 
   it("refuses a remote location that is not s3:// or gs://", () => {
-    expect(() => openStateBackend({ kind: "remote", url: "https://acme/state" }, { root: "/r", client: fx.user, project: "listings", target: "prod" })).toThrow(
+    expect(() =>
+      openStateBackend(
+        { kind: "remote", url: "https://acme/state" },
+        { root: "/r", client: fx.user, project: "listings", target: "prod" },
+      ),
+    ).toThrow(
       'Invalid remote state location "https://acme/state". It must be an s3:// or gs:// URL such as "s3://my-bucket/state/listings/prod".',
     );
   });

@@ -4,7 +4,16 @@ import { changedUdfs, selectTests } from "../../../src/reconcile/udf-tests/test-
 
 const test = (address: string, name: string): UdfTest => {
   const [canvas, slug] = address.slice("udf.".length).split("/");
-  return { address, canvas, slug, name, args: {}, expect: {}, expectError: false, source: { file: `canvases/${canvas}/${slug}.yaml`, line: 1, column: 1, path: "tests[0]" } };
+  return {
+    address,
+    canvas,
+    slug,
+    name,
+    args: {},
+    expect: {},
+    expectError: false,
+    source: { file: `canvases/${canvas}/${slug}.yaml`, line: 1, column: 1, path: "tests[0]" },
+  };
 };
 const tests = [test("udf.a/one", "x"), test("udf.a/two", "y"), test("udf.b/one", "z")];
 
@@ -21,11 +30,17 @@ describe("which tests run", () => {
   });
 
   it("takes the UDFs an apply created, adopted, updated, renamed or replaced, and done", () => {
-    const r = (address: string, action: string, status = "done", kind = "Udf") => ({ address, kind, action, status }) as never;
+    const r = (address: string, action: string, status = "done", kind = "Udf") =>
+      ({ address, kind, action, status }) as never;
     expect(
       changedUdfs([
-        r("udf.a/two", "update"), r("udf.a/one", "create"), r("udf.b/one", "replace", "failed"), r("udf.c/x", "delete"),
-        r("canvas.a", "update", "done", "Canvas"), r("udf.d/y", "rename"), r("udf.e/z", "adopt"),
+        r("udf.a/two", "update"),
+        r("udf.a/one", "create"),
+        r("udf.b/one", "replace", "failed"),
+        r("udf.c/x", "delete"),
+        r("canvas.a", "update", "done", "Canvas"),
+        r("udf.d/y", "rename"),
+        r("udf.e/z", "adopt"),
       ]),
     ).toEqual(["udf.a/one", "udf.a/two", "udf.d/y", "udf.e/z"]);
   });
