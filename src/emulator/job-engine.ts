@@ -18,7 +18,6 @@ import { createHash, randomBytes } from "node:crypto";
 import { badRequest, invalid, notFound } from "./http-error";
 import { newId } from "./catalog";
 import { ObjectStore, parseStoragePath } from "./object-store";
-import type { EmulatorEnv } from "./route";
 import { parseJson, type Store } from "./store";
 import { canonicalJson } from "../canonical-json";
 import {

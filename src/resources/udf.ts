@@ -19,7 +19,7 @@ import { checkWith } from "./check";
 import { diffFields } from "./field-diff";
 import { oversizeReason } from "../api/request-limits";
 import { canonicalJson } from "../canonical-json";
-import type { CheckFailure, Created, FieldChange, KindContext, Observed, ResourceKind } from "./kind";
+import type { CheckFailure, Created, FieldChange, KindContext, ResourceKind } from "./kind";
 import { NothingToAdopt, createUnlooked } from "./fresh-listings";
 import type { ReconcileTraits } from "./reconcile-traits";
 import type { DesiredObject } from "../model/desired";

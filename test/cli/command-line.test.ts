@@ -58,7 +58,7 @@ describe("GIVEN the built svc-iac command", () => {
   it("WHEN svc-iac help plan is asked THEN it prints plan's usage", async () => {
     const r = await svc(["help", "plan"]);
     expect(r.code).toBe(0);
-    expect(r.stdout).toMatch(/^Usage:\n  svc-iac plan \[DIR\]/);
+    expect(r.stdout).toMatch(/^Usage:\n {2}svc-iac plan \[DIR\]/);
   });
 
   it("WHEN an option is misspelt THEN the error names the command and the option, suggests the close one and lists what the command accepts", async () => {
@@ -244,7 +244,7 @@ describe("GIVEN svc-iac help NAME", () => {
   it("THEN a command's usage is printed (exit 0), and an unknown name is a usage error (exit 1)", async () => {
     const plan = await svc(["help", "plan"]);
     expect(plan.code).toBe(0);
-    expect(plan.stdout).toMatch(/^Usage:\n  svc-iac plan /);
+    expect(plan.stdout).toMatch(/^Usage:\n {2}svc-iac plan /);
     const nosuch = await svc(["help", "nosuch"]);
     expect(nosuch.code).toBe(1);
     expect(nosuch.stderr).toContain('help: unknown command "nosuch". Expected one of:');

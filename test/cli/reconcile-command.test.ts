@@ -139,7 +139,7 @@ describe("GIVEN the valid-full repository and an empty platform", () => {
     const text = await run("drift", [dir], env);
     expect(text.code).toBe(2);
     expect(text.stdout).toMatch(
-      /^Drift in listings \(default\): 1 changed\.\n\nChanged \(1\): .*\n  ~ canvas\.reports \(id [^)]+\) at canvases\/reports\/canvas\.yaml:\d+\n      accessScope: "public" → "team"\n/,
+      /^Drift in listings \(default\): 1 changed\.\n\nChanged \(1\): .*\n {2}~ canvas\.reports \(id [^)]+\) at canvases\/reports\/canvas\.yaml:\d+\n {6}accessScope: "public" → "team"\n/,
     );
     expect(text.stdout).not.toMatch(/\| --- |<details>|<summary>|```/);
     for (const format of ["md", "markdown"]) {

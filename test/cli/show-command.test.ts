@@ -7,7 +7,6 @@
 import { runCaptured } from "../helpers/cli-run";
 import { execFile } from "node:child_process";
 import { readFileSync } from "node:fs";
-import { join } from "node:path";
 import { promisify } from "node:util";
 import { beforeAll, describe, expect, it } from "vitest";
 import { runShowCommand } from "../../src/cli/show-command";

@@ -8,7 +8,7 @@ function usageOf(command: (typeof COMMAND_NAMES)[number]): { synopsis: string; o
   let inSynopsis = false;
   for (const line of formatCommandHelp(command).split("\n")) {
     // A synopsis starts at "  svc-iac NAME" and goes on while lines start with an option or a [bracket].
-    inSynopsis = /^  svc-iac /.test(line) || (inSynopsis && /^ {3,}[[-]/.test(line));
+    inSynopsis = /^ {2}svc-iac /.test(line) || (inSynopsis && /^ {3,}[[-]/.test(line));
     if (inSynopsis) synopsis.push(line.slice(2));
   }
   return { synopsis: synopsis.join("\n"), options: unique(synopsis.join("\n").match(/--[a-z][a-z-]*/g) ?? []) };

@@ -33,13 +33,13 @@ export async function startInjectingProxy(target: string): Promise<InjectingProx
   const server = createServer(async (req: IncomingMessage, res: ServerResponse) => {
     // Matched on the path below the base URL, without the query.
     const path = (req.url ?? "/").split("?")[0].slice(base.pathname.replace(/\/$/, "").length) || "/";
-    if (race && race.match.test(`${req.method} ${path}`) && --race.left === 0) {
+    if (race?.match.test(`${req.method} ${path}`) && --race.left === 0) {
       const { action } = race;
       race = undefined;
       req.pause();
       await action();
     }
-    if (answer && answer.match.test(`${req.method} ${path}`)) {
+    if (answer?.match.test(`${req.method} ${path}`)) {
       const text = JSON.stringify(answer.body);
       req.resume();
       req.on("end", () => {
@@ -48,7 +48,7 @@ export async function startInjectingProxy(target: string): Promise<InjectingProx
       });
       return;
     }
-    if (rule && rule.match.test(`${req.method} ${path}`)) {
+    if (rule?.match.test(`${req.method} ${path}`)) {
       req.resume();
       req.on("end", () => {
         res.writeHead(rule!.status, { "content-type": "application/json" });
@@ -70,7 +70,7 @@ export async function startInjectingProxy(target: string): Promise<InjectingProx
         up.on("end", () => {
           let body = Buffer.concat(chunks);
           answers.push({ request: `${req.method} ${path}`, status: up.statusCode ?? 502, body: body.toString("utf8") });
-          if (cutting && cutting.match.test(`${req.method} ${path}`) && --cutting.left === 0) {
+          if (cutting?.match.test(`${req.method} ${path}`) && --cutting.left === 0) {
             cutting = undefined;
             body = body.subarray(0, Math.floor(body.length / 2));
           }

@@ -53,7 +53,7 @@ beforeEach(async () => {
 });
 
 const settled = () => pulumi.runtime.disconnect();
-const valueOf = <T>(o: pulumi.Output<T>) => new Promise<T>((resolve) => o.apply(resolve));
+const outputValue = <T>(o: pulumi.Output<T>) => new Promise<T>((resolve) => o.apply(resolve));
 
 function declareOneOfEach(): void {
   const canvas = new svc.Canvas("c", { name: "reports", passcode: "hunter2" });
@@ -130,11 +130,11 @@ describe("registering svc resources", () => {
       code: "x",
       createSharedToken: pulumi.output(true),
     });
-    expect(await valueOf(plain.udfBodyHash)).toBe("hash-plain");
-    expect(await valueOf(plain.sharedToken)).toBeUndefined();
+    expect(await outputValue(plain.udfBodyHash)).toBe("hash-plain");
+    expect(await outputValue(plain.sharedToken)).toBeUndefined();
     expect(plain.sharedToken).toBe(plain.sharedToken);
-    expect(await valueOf(minting.sharedToken)).toBe("fsh_minting");
-    expect(await valueOf(later.sharedToken)).toBe("fsh_later");
+    expect(await outputValue(minting.sharedToken)).toBe("fsh_minting");
+    expect(await outputValue(later.sharedToken)).toBe("fsh_later");
   });
 
   it("THEN only a UDF that may mint a token asks the engine to keep `sharedToken` secret", async () => {

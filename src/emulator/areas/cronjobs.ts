@@ -179,7 +179,7 @@ function create(ctx: RequestContext) {
   const p = caller(ctx);
   const body = parseBody(ctx, CreateBody);
   const env = ctx.store.get<{ name: string; billing: number }>("SELECT name, billing FROM envs WHERE id = ?", p.envId);
-  if (!env || env.billing !== 1) {
+  if (env?.billing !== 1) {
     throw forbidden(
       `Team ${env?.name ?? p.envId} has no billing enabled; cronjobs run on batch compute, which requires billing`,
     );

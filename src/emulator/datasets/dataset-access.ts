@@ -19,7 +19,7 @@ export function readableDataset(ctx: RequestContext, path: string): DatasetRecor
   const alias = /^svc:\/\/(.*)$/s.exec(path);
   if (!p) {
     const d = alias || !path.startsWith("s3://") ? undefined : datasetAt(ctx.store, objectUrl(parseStoragePath(path)));
-    if (!d || !d.public) {
+    if (!d?.public) {
       throw forbidden(
         "Without credentials only a public dataset at a literal s3:// path can be read; send credentials for this path",
       );

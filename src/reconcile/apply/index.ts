@@ -58,7 +58,6 @@ class Applier {
   readonly published: ApplyReport["published"] = [];
   private readonly failed = new Set<string>();
   private readonly declared: Map<string, DesiredObject>;
-  private done = 0;
 
   constructor(
     private readonly ctx: ApplyContext,
@@ -92,7 +91,6 @@ class Applier {
       ...((id ?? a.id) ? { id: id ?? a.id } : {}),
       ...(message ? { message } : {}),
     });
-    this.done++;
     const progress = this.ctx.progress;
     if (!progress) return;
     const end: ProgressEvent = {

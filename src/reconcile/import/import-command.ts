@@ -17,7 +17,7 @@ import type { LoadedProject, LoadError } from "../../model/desired";
 import { defaultLockOwner } from "../state/lock-file";
 import { openStateBackend } from "../state/open-backend";
 import { INVENTORY_VERSION, type Inventory } from "../../model/inventory";
-import { type StateBackend } from "../state/types";
+import type { StateBackend } from "../state/types";
 import type { Binding, ImportDraft } from "./draft";
 import { readPlatform, type ImportSelection } from "./platform-snapshot";
 import { draftRepository } from "./repository-draft";

@@ -8,7 +8,7 @@
 import { isScalar } from "yaml";
 import type { DesiredObject, RemovedEntry } from "../../model/desired";
 import { RECONCILE_TRAITS } from "../../resources/registry";
-import { type Diagnostics } from "./diagnostics";
+import type { Diagnostics } from "./diagnostics";
 import { report, type MapReader, type ReadContext } from "./fields";
 import { locate } from "./yaml-source";
 

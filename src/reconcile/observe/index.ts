@@ -94,7 +94,7 @@ export class ObservationStart {
 
   /** Starts the bulk reads of `kinds` and of the kinds observed with them that have not started. */
   declare(kinds: readonly DesiredKind[]): this {
-    for (const k of withGroups(new Set(kinds))) if (!traitsOf(k).observeEach) this.bulk(k);
+    for (const k of withGroups(new Set(kinds))) if (!traitsOf(k).observeEach) void this.bulk(k);
     return this;
   }
 

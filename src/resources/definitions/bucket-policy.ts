@@ -1,6 +1,5 @@
 /** The BucketPolicy kind's fields: its Pulumi arguments and outputs (`src/provider/bucket-policy.ts`). */
 import type { KindDefinition } from "./kind-definition";
-import {} from "./repository-keys";
 
 export const bucketPolicyDefinition: KindDefinition = {
   kind: "BucketPolicy",

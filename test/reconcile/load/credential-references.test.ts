@@ -8,7 +8,7 @@ import { readFileSync, writeFileSync } from "node:fs";
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import { join } from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { runInProcess } from "../../helpers/cli-run";
 import { copyRepo, FIXTURE_SECRETS } from "../../helpers/repo";
 import { useCountingPlatform } from "../../helpers/counting-platform";

@@ -20,7 +20,7 @@ import {
 } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { runInProcess, type Ran } from "../../helpers/cli-run";
 import { builtCli, copyRepo, FIXTURE_SECRETS } from "../../helpers/repo";
 import { useCountingPlatform } from "../../helpers/counting-platform";
