@@ -5,7 +5,7 @@
 import { z } from "zod";
 import { unlessMissing } from "./missing";
 import { isApiError } from "../api/errors";
-import type { Canvas as ApiCanvas, } from "../api/schemas";
+import type { Canvas as ApiCanvas } from "../api/schemas";
 import { oversizeReason } from "../api/request-limits";
 import { checkWith } from "./check";
 import { diffFields, secretFingerprint } from "./field-diff";
