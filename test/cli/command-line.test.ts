@@ -3,17 +3,11 @@
  * repository command accepts, and usage errors in our words (the command, the option found, the
  * options it accepts), numbers checked as svc.yaml checks them.
  */
-import { execFile } from "node:child_process";
 import { readFileSync } from "node:fs";
 import { basename, dirname, join } from "node:path";
-import { promisify } from "node:util";
-import { beforeAll, describe, expect, it } from "vitest";
-import { builtCli, copyRepo, FIXTURE_SECRETS } from "../helpers/repo";
-
-let main: string;
-beforeAll(() => {
-  main = builtCli();
-}, 120_000);
+import { describe, expect, it } from "vitest";
+import { runSvc } from "../helpers/cli-run";
+import { copyRepo, FIXTURE_SECRETS } from "../helpers/repo";
 
 interface Exit {
   code: number;
@@ -21,17 +15,12 @@ interface Exit {
   stderr: string;
 }
 
-/** `svc-iac ...args` as a user types it, without platform credentials and with stdin closed. */
-async function svc(args: string[], env: Record<string, string> = {}, cwd?: string): Promise<Exit> {
-  return promisify(execFile)(process.execPath, [main, ...args], {
-    env: { PATH: process.env.PATH ?? "", ...env },
-    timeout: 60_000,
-    cwd,
-  }).then(
-    ({ stdout, stderr }) => ({ code: 0, stdout, stderr }),
-    (e: Exit) => ({ code: e.code, stdout: e.stdout, stderr: e.stderr }),
-  );
-}
+/**
+ * `svc-iac ...args` as a user types it, without platform credentials and with stdin closed: the
+ * command line run in this process (its parsing, help and error reporting are the program's own).
+ */
+const svc = (args: string[], env: Record<string, string> = {}, cwd?: string): Promise<Exit> =>
+  runSvc(args, env, { cwd });
 
 const COMMANDS = ["init", "validate", "plan", "apply", "drift", "destroy", "test", "import", "emulator"];
 

@@ -3,7 +3,7 @@
  * it writes validates and applies on the embedded emulator, its schema comments lead an editor to
  * the installed package's schemas (and the files satisfy them), and it never overwrites a file.
  */
-import { execFileSync, spawnSync } from "node:child_process";
+import { execFileSync } from "node:child_process";
 import {
   existsSync,
   mkdirSync,
@@ -19,23 +19,22 @@ import { dirname, join, resolve } from "node:path";
 import { Ajv2020 } from "ajv/dist/2020.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { parse } from "yaml";
+import { runSvc } from "../helpers/cli-run";
 import { builtCli } from "../helpers/repo";
 
 const ROOT = join(__dirname, "..", "..");
 const work = mkdtempSync(join(tmpdir(), "svc-init-"));
-let cli: string;
 
 /** Runs the built command in `cwd` with no platform configured (the embedded emulator). */
-function svc(cwd: string, ...args: string[]) {
-  const env = { ...process.env, SVC_BASE_URL: "", SVC_TOKEN: "" };
-  const r = spawnSync(process.execPath, [cli, ...args], { cwd, env, encoding: "utf8", timeout: 60_000 });
-  return { code: r.status, stdout: r.stdout, stderr: r.stderr };
+async function svc(cwd: string, ...args: string[]) {
+  const env = { ...process.env, SVC_BASE_URL: "", SVC_TOKEN: "" } as Record<string, string>;
+  return runSvc(args, env, { cwd });
 }
 
 const SCHEMA_COMMENT = /^# yaml-language-server: \$schema=(\S+)\n/;
 
 beforeAll(() => {
-  cli = builtCli();
+  builtCli();
   // A project with svc-iac installed at its root, as `npm install --save-dev svc-iac` leaves it.
   mkdirSync(join(work, "app", "node_modules"), { recursive: true });
   symlinkSync(ROOT, join(work, "app", "node_modules", "svc-iac"), "dir");
@@ -43,8 +42,8 @@ beforeAll(() => {
 afterAll(() => rmSync(work, { recursive: true, force: true }));
 
 describe("svc-iac init", () => {
-  it("GIVEN a project with svc-iac installed WHEN init infra THEN it writes svc.yaml, one canvas with one UDF and a .gitignore", () => {
-    const r = svc(join(work, "app"), "init", "infra");
+  it("GIVEN a project with svc-iac installed WHEN init infra THEN it writes svc.yaml, one canvas with one UDF and a .gitignore", async () => {
+    const r = await svc(join(work, "app"), "init", "infra");
     expect(r.code).toBe(0);
     expect(r.stdout).toContain(
       'Wrote a svc-iac repository for project "infra" (named after the folder; --project NAME chooses another) in infra:',
@@ -60,7 +59,7 @@ describe("svc-iac init", () => {
     expect(readFileSync(join(work, "app", "infra", ".gitignore"), "utf8")).toMatch(/^\.svc-iac\/$/m);
   });
 
-  it("THEN every YAML file points at the installed package's schema for its kind, and satisfies it", () => {
+  it("THEN every YAML file points at the installed package's schema for its kind, and satisfies it", async () => {
     const ajv = new Ajv2020({ allErrors: true, strict: false });
     for (const [file, kind] of [
       ["svc.yaml", "svc"],
@@ -79,25 +78,25 @@ describe("svc-iac init", () => {
     }
   });
 
-  it("THEN it validates, applies on the embedded emulator, and plans no changes after", () => {
+  it("THEN it validates, applies on the embedded emulator, and plans no changes after", async () => {
     const dir = join(work, "app", "infra");
-    expect(svc(dir, "validate")).toMatchObject({ code: 0, stdout: expect.stringContaining("Valid: 2 objects.") });
-    const applied = svc(dir, "apply", "--auto-approve");
+    expect(await svc(dir, "validate")).toMatchObject({ code: 0, stdout: expect.stringContaining("Valid: 2 objects.") });
+    const applied = await svc(dir, "apply", "--auto-approve");
     expect(applied.code).toBe(0);
     expect(applied.stdout).toContain("created canvas.infra");
     expect(applied.stdout).toContain("created udf.infra/hello");
-    const again = svc(dir, "plan", "--detailed-exitcode");
+    const again = await svc(dir, "plan", "--detailed-exitcode");
     expect(again.code).toBe(0);
     expect(again.stdout).toContain("No changes.");
   });
 
-  it("WHEN svc.yaml or another of its files exists THEN it names them, writes nothing (the .gitignore neither) and exits 1", () => {
+  it("WHEN svc.yaml or another of its files exists THEN it names them, writes nothing (the .gitignore neither) and exits 1", async () => {
     const dir = join(work, "partly");
     mkdirSync(join(dir, "canvases", "partly"), { recursive: true });
     writeFileSync(join(dir, "svc.yaml"), "project: mine\n");
     writeFileSync(join(dir, "canvases", "partly", "hello.py"), "# mine\n");
     writeFileSync(join(dir, ".gitignore"), "node_modules/\n");
-    const r = svc(dir, "init");
+    const r = await svc(dir, "init");
     expect(r.code).toBe(1);
     expect(r.stderr).toContain("these files exist already: canvases/partly/hello.py, svc.yaml");
     expect(readFileSync(join(dir, "svc.yaml"), "utf8")).toBe("project: mine\n");
@@ -105,21 +104,21 @@ describe("svc-iac init", () => {
     expect(existsSync(join(dir, "canvases", "partly", "canvas.yaml"))).toBe(false);
   });
 
-  it("GIVEN an existing repository with its own .gitignore (the README's Install flow) WHEN init runs THEN it writes its files and appends .svc-iac/ to the .gitignore, keeping what it held", () => {
+  it("GIVEN an existing repository with its own .gitignore (the README's Install flow) WHEN init runs THEN it writes its files and appends .svc-iac/ to the .gitignore, keeping what it held", async () => {
     const dir = join(work, "existing");
     mkdirSync(dir);
     writeFileSync(join(dir, ".gitignore"), "node_modules/\ndist/");
-    const r = svc(dir, "init");
+    const r = await svc(dir, "init");
     expect(r.code).toBe(0);
     expect(r.stdout).toContain("  .gitignore (added .svc-iac/ to the existing file)\n");
     expect(readFileSync(join(dir, ".gitignore"), "utf8")).toBe(
       "node_modules/\ndist/\n\n# svc-iac's local state: the embedded emulator's data and the default inventory.\n.svc-iac/\n",
     );
     expect(existsSync(join(dir, "svc.yaml"))).toBe(true);
-    expect(svc(dir, "validate").code).toBe(0);
+    expect((await svc(dir, "validate")).code).toBe(0);
   });
 
-  it("GIVEN a cloned folder whose canvases/ links outside it, or whose .gitignore is a link out or a FIFO WHEN init runs THEN it answers at once, names the link, and writes nothing anywhere", () => {
+  it("GIVEN a cloned folder whose canvases/ links outside it, or whose .gitignore is a link out or a FIFO WHEN init runs THEN it answers at once, names the link, and writes nothing anywhere", async () => {
     const outside = mkdtempSync(join(tmpdir(), "svc-init-outside-"));
     writeFileSync(join(outside, "rc"), "export PATH=/usr/bin\n");
     const cases: [string, (dir: string) => void, string][] = [
@@ -143,7 +142,7 @@ describe("svc-iac init", () => {
       const dir = join(work, name);
       mkdirSync(dir);
       plant(dir);
-      const r = svc(dir, "init");
+      const r = await svc(dir, "init");
       expect(r.code, name).toBe(1);
       expect(r.stderr).toContain(`svc-iac init: not writing anything in ${dir}: ${says}`);
       expect(existsSync(join(dir, "svc.yaml"))).toBe(false);
@@ -152,18 +151,18 @@ describe("svc-iac init", () => {
     expect(readFileSync(join(outside, "rc"), "utf8")).toBe("export PATH=/usr/bin\n");
   });
 
-  it("GIVEN a .gitignore that ignores /.svc-iac already WHEN init runs THEN the .gitignore is left as it was", () => {
+  it("GIVEN a .gitignore that ignores /.svc-iac already WHEN init runs THEN the .gitignore is left as it was", async () => {
     const dir = join(work, "ignoring");
     mkdirSync(dir);
     writeFileSync(join(dir, ".gitignore"), "/.svc-iac\n*.log\n");
-    const r = svc(dir, "init");
+    const r = await svc(dir, "init");
     expect(r.code).toBe(0);
     expect(r.stdout).toContain("  .gitignore (ignores .svc-iac/ already: left as it was)\n");
     expect(readFileSync(join(dir, ".gitignore"), "utf8")).toBe("/.svc-iac\n*.log\n");
   });
 
-  it("WHEN the folder's name holds a space THEN the project is named after it (my-project) saying so, and the next commands quote the folder", () => {
-    const r = svc(work, "init", "My Project");
+  it("WHEN the folder's name holds a space THEN the project is named after it (my-project) saying so, and the next commands quote the folder", async () => {
+    const r = await svc(work, "init", "My Project");
     expect(r.code).toBe(0);
     expect(r.stdout).toContain(
       `Wrote a svc-iac repository for project "my-project" (named after the folder; --project NAME chooses another) in 'My Project':`,
@@ -173,8 +172,8 @@ describe("svc-iac init", () => {
     );
   });
 
-  it("WHEN --schemas is a URL THEN the comments point at it, and --project names the project", () => {
-    const r = svc(
+  it("WHEN --schemas is a URL THEN the comments point at it, and --project names the project", async () => {
+    const r = await svc(
       work,
       "init",
       "web",
@@ -192,8 +191,8 @@ describe("svc-iac init", () => {
     );
   });
 
-  it("WHEN the project name is invalid THEN it says what a name may hold, and writes nothing", () => {
-    const r = svc(work, "init", "bad", "--project", "Bad Name");
+  it("WHEN the project name is invalid THEN it says what a name may hold, and writes nothing", async () => {
+    const r = await svc(work, "init", "bad", "--project", "Bad Name");
     expect(r.code).toBe(1);
     expect(r.stderr).toContain(
       'Invalid --project "Bad Name". A project name uses lower-case letters, digits, "_" and "-"',

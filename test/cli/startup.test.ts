@@ -53,6 +53,7 @@ describe("GIVEN the built svc-iac command", () => {
     expect(under(modules, "dist/cli/").sort()).toEqual([
       "dist/cli/main.js",
       "dist/cli/node-version.js",
+      "dist/cli/run-cli.js",
       "dist/cli/usage.js",
     ]);
   });
@@ -60,7 +61,12 @@ describe("GIVEN the built svc-iac command", () => {
   it("WHEN a command's help is asked (apply --help) THEN it loads its usage text and nothing else", async () => {
     const { code, modules } = await loadedBy(["apply", "--auto-approve", "--help"]);
     expect(code).toBe(0);
-    expect(modules.sort()).toEqual(["dist/cli/main.js", "dist/cli/node-version.js", "dist/cli/usage.js"]);
+    expect(modules.sort()).toEqual([
+      "dist/cli/main.js",
+      "dist/cli/node-version.js",
+      "dist/cli/run-cli.js",
+      "dist/cli/usage.js",
+    ]);
   });
 
   it("WHEN it validates a repository THEN it loads neither the emulator, the API client, the engine, GitHub code nor the Pulumi SDK", async () => {

@@ -1,17 +1,15 @@
 /**
- * `svc-iac test` and `apply --test`, as a user runs them: the built CLI in its own process against
+ * `svc-iac test` and `apply --test`, as a user runs them: the command line (in this process) against
  * the emulator over HTTP, which runs the deployed UDFs in python3. Exit codes, the results and the
  * differences printed, --only, --json, and no secret in any output.
  */
-import { execFile } from "node:child_process";
 import { readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { promisify } from "node:util";
 import { beforeAll, describe, expect, it } from "vitest";
 import { useEmulator } from "../helpers/emulator";
-import { builtCli, copyRepo, outputsFileOf } from "../helpers/repo";
+import { runSvc } from "../helpers/cli-run";
+import { copyRepo, outputsFileOf } from "../helpers/repo";
 
-const exec = promisify(execFile);
 const SECRET = "smoke-secret-value-5d1f0b";
 
 interface Ran {
@@ -27,14 +25,7 @@ describe("GIVEN a repository whose UDFs declare tests", () => {
   const printed: string[] = [];
 
   async function cli(...args: string[]): Promise<Ran> {
-    let r: Ran;
-    try {
-      const { stdout, stderr } = await exec(process.execPath, [builtCli(), ...args], { env, timeout: 60_000 });
-      r = { code: 0, stdout, stderr };
-    } catch (e) {
-      const err = e as { code?: number; stdout?: string; stderr?: string };
-      r = { code: typeof err.code === "number" ? err.code : -1, stdout: err.stdout ?? "", stderr: err.stderr ?? "" };
-    }
+    const r = await runSvc(args, env as Record<string, string>);
     printed.push(r.stdout, r.stderr);
     return r;
   }

@@ -1,6 +1,8 @@
 /** Runs a reconciler command of the CLI in this process, with its output captured. */
 import { PassThrough } from "node:stream";
 import { runImportCommand } from "../../src/cli/import-command";
+import { createRequire } from "node:module";
+import { builtCli } from "./repo";
 import { runReconcileCommand } from "../../src/cli/reconcile-command";
 import type { CommandResult } from "../../src/reconcile/commands/command-types";
 
@@ -80,4 +82,44 @@ export async function runCaptured(
   stderr.on("data", (c) => (err += String(c)));
   const code = await command(argv, { stdout, stderr, env });
   return { code, stdout: out, stderr: err };
+}
+
+/**
+ * `svc-iac ...argv` in this process, as the program runs it (the command line's own parsing, help
+ * and error reporting), with `env` as its whole environment beside PATH and HOME-less like a CI
+ * job: no process start and no module load per call. `cwd` is where relative paths resolve
+ * (the process's folder is changed for the call: test files run one test at a time).
+ */
+export async function runSvc(
+  argv: string[],
+  env: Record<string, string> = {},
+  opts: { cwd?: string; input?: string; tty?: boolean; stdoutTty?: boolean } = {},
+): Promise<Ran> {
+  const stdout = Object.assign(new PassThrough(), { isTTY: opts.stdoutTty ?? false });
+  const stderr = Object.assign(new PassThrough(), { isTTY: false });
+  const stdin = Object.assign(new PassThrough(), { isTTY: opts.tty ?? false });
+  let out = "";
+  let err = "";
+  let log = "";
+  stdout.on("data", (c) => ((out += String(c)), (log += String(c))));
+  stderr.on("data", (c) => ((err += String(c)), (log += String(c))));
+  stdin.end(opts.input ?? "");
+  // The built command line, as the program runs it (its lazy `require`s load the built modules).
+  const { runCli } = createRequire(__filename)(
+    builtCli().replace(/main\.js$/, "run-cli.js"),
+  ) as typeof import("../../src/cli/run-cli");
+  const before = process.cwd();
+  if (opts.cwd) process.chdir(opts.cwd);
+  try {
+    const code = await runCli(argv, {
+      stdout,
+      stderr,
+      stdin,
+      env: { PATH: process.env.PATH ?? "", ...env },
+      cwd: opts.cwd ?? before,
+    });
+    return { code, stdout: out, stderr: err, log };
+  } finally {
+    if (opts.cwd) process.chdir(before);
+  }
 }
