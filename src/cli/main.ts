@@ -7,7 +7,7 @@ import { runCli } from "./run-cli";
 // reused by the next run: startup is mostly module loading.
 enableCompileCache?.();
 
-runCli(process.argv.slice(2), {
+void runCli(process.argv.slice(2), {
   stdout: process.stdout,
   stderr: process.stderr,
   stdin: process.stdin,

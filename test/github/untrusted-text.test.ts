@@ -16,6 +16,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { useEmulator } from "../helpers/emulator";
 import { startFakeGithub, type FakeGithub } from "../helpers/fake-github";
 import { startInjectingProxy, type InjectingProxy } from "../helpers/injecting-proxy";
+import { runSvc } from "../helpers/cli-run";
 import { builtCli, FIXTURE_SECRETS, platformView, stateDirOf } from "../helpers/repo";
 import { foreignCommands, obeyedCommands } from "../helpers/workflow-log";
 
@@ -53,15 +54,14 @@ function liveMarkup(md: string): string[] {
 
 const fx = useEmulator();
 let proxy: InjectingProxy;
-let cli: string;
 let dir: string;
 
-/** The command as a user's workflow runs it: a child process under GitHub Actions. */
+/** The command as a user's workflow runs it under GitHub Actions (its command line, in this process). */
 function svc(
   args: string[],
   env: Record<string, string> = {},
 ): Promise<{ code: number; stdout: string; stderr: string }> {
-  return node([cli, ...args], env);
+  return runSvc(args, { ...actionsEnv(), ...env });
 }
 
 /** The action as the runner runs it: its committed bundle. */
@@ -69,21 +69,23 @@ function actionBundle(env: Record<string, string>): Promise<{ code: number; stdo
   return node([join(__dirname, "../../dist-action/index.js")], env);
 }
 
+/** A workflow's environment: under GitHub Actions, the platform behind the injecting proxy. */
+const actionsEnv = (): Record<string, string> => ({
+  PATH: process.env.PATH ?? "",
+  HOME: process.env.HOME ?? "",
+  GITHUB_ACTIONS: "true",
+  SVC_BASE_URL: proxy.url,
+  SVC_UDF_BASE_URL: fx.emu.udfBaseUrl,
+  SVC_TOKEN: fx.emu.tokens.user_token,
+  ...FIXTURE_SECRETS,
+});
+
 async function node(
   args: string[],
   env: Record<string, string>,
 ): Promise<{ code: number; stdout: string; stderr: string }> {
-  const base = {
-    PATH: process.env.PATH ?? "",
-    HOME: process.env.HOME ?? "",
-    GITHUB_ACTIONS: "true",
-    SVC_BASE_URL: proxy.url,
-    SVC_UDF_BASE_URL: fx.emu.udfBaseUrl,
-    SVC_TOKEN: fx.emu.tokens.user_token,
-    ...FIXTURE_SECRETS,
-  };
   try {
-    const r = await run(process.execPath, args, { env: { ...base, ...env }, timeout: 60_000 });
+    const r = await run(process.execPath, args, { env: { ...actionsEnv(), ...env }, timeout: 60_000 });
     return { code: 0, stdout: r.stdout, stderr: r.stderr };
   } catch (e) {
     const x = e as { code?: number; stdout?: string; stderr?: string };
@@ -98,7 +100,7 @@ function expectNoInjection(r: { stdout: string; stderr: string }): void {
 }
 
 beforeAll(async () => {
-  cli = builtCli();
+  builtCli();
   proxy = await startInjectingProxy(fx.emu.baseUrl);
   dir = join(mkdtempSync(join(tmpdir(), "svc-untrusted-")), "infra");
   cpSync(join(__dirname, "../fixtures/valid-full"), dir, { recursive: true });

@@ -2,7 +2,7 @@
  * Saved plans: `plan --out FILE` then `apply --plan FILE` executes exactly the reviewed plan, and
  * refuses (writing nothing) when the repository or an object the plan touches changed since.
  */
-import { closeSync, mkdirSync, openSync, readFileSync, truncateSync, writeFileSync } from "node:fs";
+import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
 import { applyCommand, planCommand } from "../../../src/reconcile/commands";
@@ -277,23 +277,6 @@ describe("GIVEN a saved plan edited by hand after it was reviewed", () => {
       "update udf.listings/loader",
     ]);
   });
-});
-
-describe("GIVEN a repository holding a data file past 2 GiB, which the loader never reads", () => {
-  const fx = useEmulator();
-
-  it("WHEN a plan is saved and applied THEN both digest it a chunk at a time: the big file is in the digest, and apply runs the plan", async () => {
-    const dir = copyRepo("valid-full");
-    // Sparse: 2 GiB and one byte on the disk's account of nothing; read whole, it is past what one Buffer holds.
-    const big = join(dir, "data/huge.bin");
-    mkdirSync(join(dir, "data"));
-    closeSync(openSync(big, "w"));
-    truncateSync(big, 2 ** 31 + 1);
-    const { file, saved } = await savePlan(fx, dir, join(dir, "..", "big-plan.json"));
-    expect(saved.repository.files["data/huge.bin"]).toMatch(/^sha256:[0-9a-f]{64}$/);
-    const r = await applyCommand(commandOptions(dir, fx.emu, { planFile: file }));
-    expect(r.exitCode, messageOf(r)).toBe(0);
-  }, 120_000);
 });
 
 describe("GIVEN --plan naming a file that is not JSON, such as a file of tokens", () => {

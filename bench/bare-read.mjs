@@ -1,0 +1,27 @@
+// The floor under `validate`: a bare read and parse of a repository, run as its own process
+// (`node bench/bare-read.mjs DIR`) as validate is. Every file under DIR is read whole with a plain
+// readFileSync, and every .yaml file parsed with the `yaml` library the loader uses: no jail, no
+// bounds, no schema, no Python. Prints {files, yamlFiles}.
+import { readdirSync, readFileSync } from "node:fs";
+import { join } from "node:path";
+import { parse } from "yaml";
+
+const root = process.argv[2];
+let files = 0;
+let yamlFiles = 0;
+const walk = (dir) => {
+  for (const e of readdirSync(dir, { withFileTypes: true })) {
+    const full = join(dir, e.name);
+    if (e.isDirectory()) walk(full);
+    else if (e.isFile()) {
+      const text = readFileSync(full, "utf8");
+      files++;
+      if (e.name.endsWith(".yaml")) {
+        parse(text);
+        yamlFiles++;
+      }
+    }
+  }
+};
+walk(root);
+process.stdout.write(`${JSON.stringify({ files, yamlFiles })}\n`);
