@@ -16,13 +16,16 @@ export const SLOW_TESTS = [
   "test/docs/tutorial.test.ts", // the tutorial's commands, each in its own process
 ];
 
-/** `SVC_TEST_TIER=slow`: only the slow tier; `all`: both; unset: the fast tier (`npm test`). */
-const tier = process.env.SVC_TEST_TIER;
+/**
+ * `SVC_TEST_TIER=slow`: only the slow tier; `all`: both; unset: the fast tier (`npm test`). A test
+ * file named on the command line (`npx vitest run test/cli/interrupts.test.ts`) runs whatever its tier.
+ */
+const tier = process.env.SVC_TEST_TIER || (process.argv.some((a) => a.endsWith(".test.ts")) ? "all" : undefined);
 
 export default defineConfig({
   test: {
     include: tier === "slow" ? SLOW_TESTS : ["test/**/*.test.ts"],
-    exclude: tier === undefined || tier === "" ? SLOW_TESTS : [],
+    exclude: tier === undefined ? SLOW_TESTS : [],
     // Every plan a test makes is checked against the published plan schema.
     setupFiles: ["test/setup/plan-schema.ts"],
     testTimeout: 30_000,

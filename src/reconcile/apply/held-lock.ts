@@ -14,6 +14,12 @@ export type StopReason = () => string | undefined;
 
 const messageOf = (e: unknown): string => (e instanceof Error ? e.message : String(e));
 
+/** Renews on the system clock, every `everyMs`. */
+const renewEvery = (renew: () => Promise<void>, everyMs: number) => {
+  const timer = setInterval(() => void renew(), everyMs);
+  return () => clearInterval(timer);
+};
+
 /** Runs `body` holding the lock of `backend` for `operation`. */
 export async function withHeldLock<T>(
   backend: StateBackend,
@@ -32,20 +38,19 @@ export async function withHeldLock<T>(
   });
   let renewal: Promise<void> = Promise.resolve();
   let lockLost: string | undefined;
-  const timer = setInterval(
-    () => {
-      renewal = lock.renew().catch((e) => {
-        // Another run may now be changing the platform: start nothing more.
-        lockLost = `the lock could not be renewed (${messageOf(e)})`;
-        opts.log?.(`Stopping: ${lockLost}.`);
-      });
-    },
-    Math.max(1000, Math.floor(ttlMs / 3)),
-  );
+  const renew = () => {
+    renewal = lock.renew().catch((e) => {
+      // Another run may now be changing the platform: start nothing more.
+      lockLost = `the lock could not be renewed (${messageOf(e)})`;
+      opts.log?.(`Stopping: ${lockLost}.`);
+    });
+    return renewal;
+  };
+  const stopRenewing = (opts.scheduleRenewal ?? renewEvery)(renew, Math.max(1000, Math.floor(ttlMs / 3)));
   try {
     return await body(() => lockLost ?? opts.interrupted?.());
   } finally {
-    clearInterval(timer);
+    stopRenewing();
     await renewal;
     await lock.release();
   }

@@ -78,6 +78,11 @@ export interface CommandOptions {
   forceUnlock?: string | true;
   /** Apply: lease length of the lock, renewed while apply runs. @default 600000 (10 min) */
   lockTtlMs?: number;
+  /**
+   * Apply, destroy: when the lease is renewed. Given `renew` and the interval, returns how to stop
+   * renewing. Tests renew on a clock they control. @default every `max(1 s, lockTtlMs / 3)`
+   */
+  scheduleRenewal?: (renew: () => Promise<void>, everyMs: number) => () => void;
   /** The current time (rotation schedule, inventory times). @default the system clock */
   now?: () => Date;
   progress?: (e: ProgressEvent) => void;

@@ -22,9 +22,16 @@ describe("GIVEN a slow apply whose lease is taken over by another run", () => {
     // Steps have begun (so apply holds the lock) however slowly this machine runs it.
     let begun!: () => void;
     const stepsBegun = new Promise<void>((r) => (begun = r));
+    // The lease is renewed when this test says, not on the clock: however slowly this machine runs,
+    // no renewal can fall between the takeover's two steps.
+    let renewNow!: () => Promise<void>;
     const running = applyCommand(
       commandOptions(dir, fx.emu, {
         lockTtlMs: 1500,
+        scheduleRenewal: (renew) => {
+          renewNow = renew;
+          return () => {};
+        },
         concurrency: 1,
         log: (l) => logs.push(l),
         progress: (e) => e.type === "begin" && begun(),
@@ -34,6 +41,7 @@ describe("GIVEN a slow apply whose lease is taken over by another run", () => {
     await stepsBegun;
     await backend.forceUnlock();
     const other = await backend.acquireLock({ owner: "other run", operation: "apply", ttlMs: 600_000 });
+    await renewNow();
     const r = await running;
     fx.emu.setFaults(undefined);
 
