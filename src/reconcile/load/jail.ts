@@ -7,9 +7,14 @@
  * Nothing is read from or written under a `.git` folder (it holds the checkout's credentials).
  *
  * A file is opened once and checked through the opened descriptor, so nothing can swap it between
- * the check and the read: `open(O_NONBLOCK)` (a FIFO cannot hang the open), `fstat` (a regular
- * file), the descriptor's real path (`/proc/self/fd/N`, or `realpath` compared by device and inode
- * where there is no `/proc`) inside the root, then a read bounded in size from that descriptor.
+ * the check and the read: `open(O_NONBLOCK | O_NOFOLLOW)` (a FIFO cannot hang the open; a link at
+ * the name is not followed), `fstat` (a regular file), then a read bounded in size from that
+ * descriptor. The file's real path is its folder's real path (resolved once per folder and run,
+ * then kept) and its name: one open, one fstat, one read and one close a file. A name that is a
+ * link is opened again following it, and its real path is the descriptor's own (`/proc/self/fd/N`,
+ * or `realpath` compared by device and inode where there is no `/proc`). The repository is a
+ * checkout that nothing changes while a command runs: the untrusted part is its content, which
+ * cannot race the reads.
  * Writes go through a folder whose every part was checked the same way, into a temporary file and
  * a rename, which replaces a link at the final name instead of writing through it.
  *
@@ -73,6 +78,8 @@ export class JailError extends Error {
 }
 
 const READ_FLAGS = constants.O_RDONLY | (constants.O_NONBLOCK ?? 0) | (constants.O_NOCTTY ?? 0);
+/** A file's first open: a link at its name fails with ELOOP instead of being followed. */
+const READ_NOFOLLOW_FLAGS = READ_FLAGS | (constants.O_NOFOLLOW ?? 0);
 const FOLDER_FLAGS = READ_FLAGS | (constants.O_DIRECTORY ?? 0);
 const PROC_FD = "/proc/self/fd";
 let procFdWorks: boolean | undefined;
@@ -291,30 +298,23 @@ export class RepositoryJail {
     if (lexical) return { kind: "refused", message: lexical };
     const abs = path.resolve(this.base, file);
     let fd: number;
+    // Not a link at the name (the common case): the folder's real path, resolved once, and the name.
+    let real: string | undefined;
     try {
-      fd = openSync(abs, READ_FLAGS);
+      fd = openSync(abs, READ_NOFOLLOW_FLAGS);
+      real = this.realPathInFolder(abs);
     } catch (e) {
-      const code = errnoOf(e);
-      if (code === "ENOENT" && lstatSafe(abs)?.isSymbolicLink()) {
-        // Not absent: a link planted where a file is expected (a UDF's code) would otherwise make its object vanish from the plan.
-        return {
-          kind: "refused",
-          message: `${this.shown(file)} is a symbolic link to nothing (its target does not exist), expected a file: refused`,
-        };
+      if (errnoOf(e) !== "ELOOP") return this.openFailure(file, abs, e);
+      // A link at the name (or a loop): opened following it, its real path told by the descriptor.
+      try {
+        fd = openSync(abs, READ_FLAGS);
+      } catch (e2) {
+        return this.openFailure(file, abs, e2);
       }
-      if (code === "ENOENT" || code === "ENOTDIR") return { kind: "missing" };
-      if (code === "ELOOP")
-        return { kind: "refused", message: `${this.shown(file)} is a loop of symbolic links: refused` };
-      if (code === "ENXIO" || code === "EOPNOTSUPP")
-        return {
-          kind: "refused",
-          message: `${this.shown(file)} is a socket or device, expected a regular file: refused`,
-        };
-      throw e;
     }
     try {
       const st = fstatSync(fd);
-      const real = this.realPathOfFd(fd, abs, st);
+      real ??= this.realPathOfFd(fd, abs, st);
       if (!real || !this.allowedReal(real))
         return { kind: "refused", message: this.realRefusal(file, real, st.isDirectory() ? "folder" : "file") };
       if (st.isDirectory()) return { kind: "missing", folder: true };
@@ -331,6 +331,49 @@ export class RepositoryJail {
     } finally {
       closeSync(fd);
     }
+  }
+
+  /** Real paths of the folders files were read from, by their absolute (lexical) path: resolved once each. */
+  private readonly realFolders = new Map<string, string | undefined>();
+
+  /** The real path of the file at `abs`, which is not a link itself: its folder's real path, kept, and its name. */
+  private realPathInFolder(abs: string): string | undefined {
+    const folder = path.dirname(abs);
+    let real = this.realFolders.get(folder);
+    if (real === undefined && !this.realFolders.has(folder)) {
+      try {
+        real = realpathSync(folder);
+      } catch {
+        real = undefined;
+      }
+      this.realFolders.set(folder, real);
+    }
+    return real === undefined ? undefined : path.join(real, path.basename(abs));
+  }
+
+  /** What a failed open of `file` means: missing, or refused naming why. */
+  private openFailure(
+    file: string,
+    abs: string,
+    e: unknown,
+  ): { kind: "missing" } | { kind: "refused"; message: string } {
+    const code = errnoOf(e);
+    if (code === "ENOENT" && lstatSafe(abs)?.isSymbolicLink()) {
+      // Not absent: a link planted where a file is expected (a UDF's code) would otherwise make its object vanish from the plan.
+      return {
+        kind: "refused",
+        message: `${this.shown(file)} is a symbolic link to nothing (its target does not exist), expected a file: refused`,
+      };
+    }
+    if (code === "ENOENT" || code === "ENOTDIR") return { kind: "missing" };
+    if (code === "ELOOP")
+      return { kind: "refused", message: `${this.shown(file)} is a loop of symbolic links: refused` };
+    if (code === "ENXIO" || code === "EOPNOTSUPP")
+      return {
+        kind: "refused",
+        message: `${this.shown(file)} is a socket or device, expected a regular file: refused`,
+      };
+    throw e;
   }
 
   /** True when `file` is a readable regular file inside the repository (links followed inside only). */
