@@ -103,7 +103,8 @@ main(process.argv.slice(2)).then(
     // --json promises one document on stdout, also when the command stops before it has one.
     if (process.argv.slice(3).includes("--json")) {
       const { failureJson } = require("../reconcile/render/json") as typeof import("../reconcile/render/json");
-      process.stdout.write(failureJson([], (err as Error)?.message ?? String(err)));
+      const { errorCodeOf } = require("../errors") as typeof import("../errors");
+      process.stdout.write(failureJson([], (err as Error)?.message ?? String(err), { code: errorCodeOf(err) }));
     }
     if (err instanceof CliUsageError) {
       const command = process.argv[2];

@@ -3,13 +3,14 @@
  * already exists and cannot be adopted (a service account, whose token cannot be read). The
  * engine knows from it that no object was made under that key by this attempt.
  */
-export class AlreadyExistsError extends Error {
-  readonly code = "already_exists";
+import { SvcError } from "../errors";
+
+export class AlreadyExistsError extends SvcError {
   constructor(
     message: string,
     readonly key: string,
   ) {
-    super(message);
+    super("already_exists", message);
     this.name = "AlreadyExistsError";
   }
 }

@@ -7,6 +7,7 @@
  * {@link SharedReads}: one read of each parent (a canvas and its UDFs) answers all of them, so a
  * burst of lost answers on a canvas costs one read of the canvas, not one per UDF.
  */
+import { SvcError } from "../errors";
 import { isApiError } from "../api/errors";
 
 /** Reads shared by the look-ups of one pass: the first look-up of a scope reads it, the others reuse that read. */
@@ -26,17 +27,17 @@ export class SharedReads {
 }
 
 /** A create sent without a look-up whose outcome is unknown: the object may exist now. */
-export class CreateOutcomeUnknown extends Error {
+export class CreateOutcomeUnknown extends SvcError {
   constructor(override readonly cause: Error) {
-    super(cause.message);
+    super("create_outcome_unknown", cause.message);
     this.name = "CreateOutcomeUnknown";
   }
 }
 
 /** A look-up-only create (`lookup: "only"`) found no object with the key. */
-export class NothingToAdopt extends Error {
+export class NothingToAdopt extends SvcError {
   constructor(key: string) {
-    super(`No object with key ${key} was found.`);
+    super("nothing_to_adopt", `No object with key ${key} was found.`);
     this.name = "NothingToAdopt";
   }
 }

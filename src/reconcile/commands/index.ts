@@ -8,6 +8,7 @@
  * `src/github`.
  */
 import { scrub, scrubDeep } from "../../api/errors";
+import { errorCodeOf } from "../../errors";
 import { applyPlan } from "../apply";
 import type { CommandOptions, CommandResult, TokenPublisher } from "./command-types";
 import { connect, refusedCredentialsHint, type Connection } from "./connect";
@@ -213,6 +214,7 @@ async function withSession<R extends CommandResult>(
       exitCode: 1,
       errors: [],
       message: scrub(messageOf(e) + refusedCredentialsHint(e, late.project, opts.env), [...secrets]),
+      code: errorCodeOf(e),
     } as unknown as R;
   } finally {
     await connection?.close();

@@ -10,6 +10,7 @@
  * `../commands` (connect, the drift plan), `../plan` (drift, references), `../udf-tests` (how a
  * deployed UDF is found and run) and `../render/values`.
  */
+import { errorCodeOf } from "../../errors";
 import { scrub } from "../../api/errors";
 import { KINDS } from "../../resources/registry";
 import { driftPlan } from "../commands";
@@ -38,6 +39,8 @@ export interface ShowCommandResult {
   errors: LoadError[];
   report?: ShowReport;
   message?: string;
+  /** The stable code of the error that stopped the command (`src/errors.ts`). */
+  code?: string;
 }
 
 /** Values never to print: the project's secret values and the target's credentials. */
@@ -134,6 +137,7 @@ export async function showCommand(opts: ShowCommandOptions): Promise<ShowCommand
       exitCode: 1,
       errors: [],
       message: scrub(e instanceof Error ? e.message : String(e), secrets),
+      code: errorCodeOf(e),
     };
   } finally {
     await connection?.close();

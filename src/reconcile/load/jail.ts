@@ -16,6 +16,7 @@
  * Synchronous behind the loader's async callers: a repository is thousands of small files, each
  * read in a few system calls, with nothing to overlap them with.
  */
+import { SvcError } from "../../errors";
 import { randomBytes } from "node:crypto";
 import {
   closeSync,
@@ -61,13 +62,10 @@ export interface JailEntry {
 export type JailListing = { kind: "entries"; entries: JailEntry[] } | { kind: "refused"; message: string };
 
 /** A path the jail refuses to write or read; `file` as the user wrote it (relative to the project folder). */
-export class JailError extends Error {
-  readonly code = "repository_jail";
-  constructor(
-    readonly file: string,
-    message: string,
-  ) {
-    super(message);
+export class JailError extends SvcError {
+  declare readonly file: string;
+  constructor(file: string, message: string) {
+    super("repository_jail", message, { file });
     this.name = "JailError";
   }
 }

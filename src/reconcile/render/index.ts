@@ -7,7 +7,7 @@
 export { ACTION_WORDS, DISPLAY_ORDER } from "./action-words";
 export { renderDriftMarkdown, type DriftMarkdownOptions } from "./drift-markdown";
 export { renderDriftText, type DriftTextOptions } from "./drift-text";
-export { failureJson, toJson } from "./json";
+export { failureJson, stopCode, toJson } from "./json";
 export { DEFAULT_MAX_CHARS } from "./markdown-fit";
 export { code, htmlText, markdownText } from "./markdown-escape";
 export { renderPlanMarkdown, type PlanMarkdownOptions } from "./plan-markdown";
