@@ -1,5 +1,5 @@
 /**
- * The tree shows the architecture: the kinds (`src/resources`) sit below the engine
+ * The tree shows the architecture: the kinds (`src/kinds`, one folder per kind) sit below the engine
  * (`src/reconcile`) and never reach up into it; what both need lives in `src/model`, below both;
  * the engine is grouped by step, with only a few files loose at its top, and each step folder says
  * in its main file what it holds and what it may import.
@@ -43,8 +43,16 @@ function violations(from: string, allowed: (target: string) => boolean): string[
 const inside = (folder: string) => (target: string) => target === folder || target.startsWith(`${folder}/`);
 
 describe("GIVEN the source tree", () => {
-  it("THEN no file under src/resources imports from src/reconcile", () => {
-    expect(violations("resources", (target) => !inside("reconcile")(target))).toEqual([]);
+  it("THEN no file under src/kinds imports from src/reconcile", () => {
+    expect(violations("kinds", (target) => !inside("reconcile")(target))).toEqual([]);
+  });
+
+  it("THEN src/resources is gone: every kind lives in src/kinds/<kind>/ beside its definition.ts", () => {
+    expect(existsSync(join(SRC, "resources"))).toBe(false);
+    const folders = readdirSync(join(SRC, "kinds")).filter((name) => statSync(join(SRC, "kinds", name)).isDirectory());
+    const kinds = folders.filter((name) => name !== "schema");
+    expect(kinds.length).toBe(8);
+    expect(kinds.filter((name) => !existsSync(join(SRC, "kinds", name, "definition.ts")))).toEqual([]);
   });
 
   it("THEN src/model, below the kinds and the engine, imports nothing outside itself", () => {

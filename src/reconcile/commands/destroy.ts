@@ -19,7 +19,7 @@ import { observe, type Observation } from "../observe";
 import { planChanges, type PlanOutcome } from "../plan";
 import { PROTECTED_RULE, protectedInventoryBlocks } from "../plan/protect";
 import { openStateBackend } from "../state/open-backend";
-import type { FingerprintKey } from "../../resources/fingerprint";
+import type { FingerprintKey } from "../../kinds/fingerprint";
 import type { Inventory } from "../../model/inventory";
 import type { StateBackend } from "../state/types";
 

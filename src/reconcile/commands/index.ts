@@ -18,7 +18,7 @@ import { loadRepositoryStaged, type ProjectSettingsOnly } from "../load";
 import type { DesiredKind, LoadedProject, LoadError } from "../../model/desired";
 import { observe, ObservationStart, type Observation } from "../observe";
 import { rekeyedEntries } from "../observe/rekey-inventory";
-import { FingerprintKey } from "../../resources/fingerprint";
+import { FingerprintKey } from "../../kinds/fingerprint";
 import { outputsPublisher, readOutputsFile } from "../apply/outputs-file";
 import { planChanges, type PlanOutcome } from "../plan";
 import { PreflightError, preflightErrors } from "../plan/preflight";

@@ -5,9 +5,9 @@
  * helper modules as `.py` files under `lib/`.
  */
 import type { Canvas as ApiCanvas, Udf as ApiUdf } from "../../api/schemas";
-import { UDF_BODY_TYPE, parseUdfBody } from "../../resources/udf-body";
-import { tokenFingerprint } from "../../resources/canvas-share";
-import type { FingerprintKey } from "../../resources/fingerprint";
+import { UDF_BODY_TYPE, parseUdfBody } from "../../kinds/udf/udf-body";
+import { tokenFingerprint } from "../../kinds/canvas-share/resource";
+import type { FingerprintKey } from "../../kinds/fingerprint";
 import { PATTERNS } from "../load/keys";
 import { byString } from "../phases";
 import type { DraftBuilder } from "./draft";

@@ -5,7 +5,7 @@
  * another object; `dryRun` writes nothing at all.
  *
  * Folder `import/`: `svc-iac import` and `keep`, platform objects written back as repository
- * files. May import `src/api`, `src/model`, `src/resources`, `../phases`, `../load` (keys, svc.yaml),
+ * files. May import `src/api`, `src/model`, `src/kinds`, `../phases`, `../load` (keys, svc.yaml),
  * `../state`, `../plan` (drift) and `../commands` (connect, drift).
  */
 import { errorCodeOf } from "../../errors";

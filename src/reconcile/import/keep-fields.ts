@@ -4,7 +4,7 @@
  * edited in place. Anything else (metadata, helper modules, schedules, arguments, shares, secret
  * values) is not offered: writing it back would rewrite configuration that did not drift.
  */
-import type { FieldChange } from "../../resources/kind";
+import type { FieldChange } from "../../kinds/kind";
 import type { DesiredKind, ReferencedInput } from "../../model/desired";
 
 /** Where a field lives: the UDF's `.py` file, or a top-level key of the object's YAML file. */

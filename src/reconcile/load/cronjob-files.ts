@@ -4,7 +4,7 @@
  */
 import type { DesiredObject, SourceLocation } from "../../model/desired";
 import type { RepositoryJail } from "./jail";
-import { FIELDS, parseCron } from "../../resources/cron-expression";
+import { FIELDS, parseCron } from "../../kinds/cronjob/cron-expression";
 import { describeFound, type Diagnostics } from "./diagnostics";
 import { desiredObject } from "./desired";
 import { referencedInputs, rootReader, type MapReader } from "./fields";

@@ -6,7 +6,7 @@
  *
  * Folder `load/`: the first step, a repository's files read into desired objects (files, keys,
  * fields, variables, diagnostics, moved blocks, name affixes) and the repository's digest. May import
- * `src/model`, `src/resources`, `../phases` and `../checked-inputs` (the kinds' checks, kept for
+ * `src/model`, `src/kinds`, `../phases` and `../checked-inputs` (the kinds' checks, kept for
  * the plan); nothing of the later steps.
  */
 import { resolve } from "node:path";

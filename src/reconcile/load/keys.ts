@@ -1,18 +1,18 @@
 /**
  * The keys each file kind accepts, in the order the JSON Schemas under `schemas/` list them. The
- * kinds' keys come from their definitions (`src/resources/definitions/<kind>.ts`, `repository`),
+ * kinds' keys come from their definitions (`src/kinds/<kind>/definition.ts`, `repository`),
  * from which those schemas are generated too; svc.yaml's are written here, beside its hand-written
  * schema. A test compares these lists with the schemas so the two cannot drift apart.
  */
-import { bucketPolicyDefinition } from "../../resources/definitions/bucket-policy";
-import { canvasDefinition } from "../../resources/definitions/canvas";
-import { canvasShareRepository } from "../../resources/definitions/canvas-share";
-import { cronjobDefinition } from "../../resources/definitions/cronjob";
-import type { KindDefinition } from "../../resources/definitions/kind-definition";
-import type { JsonSchema, RepositoryDefinition } from "../../resources/definitions/repository-keys";
-import { secretDefinition } from "../../resources/definitions/secret";
-import { serviceAccountDefinition } from "../../resources/definitions/service-account";
-import { udfDefinition } from "../../resources/definitions/udf";
+import { bucketPolicyDefinition } from "../../kinds/bucket-policy/definition";
+import { canvasDefinition } from "../../kinds/canvas/definition";
+import { canvasShareRepository } from "../../kinds/canvas-share/definition";
+import { cronjobDefinition } from "../../kinds/cronjob/definition";
+import type { KindDefinition } from "../../kinds/kind-definition";
+import type { JsonSchema, RepositoryDefinition } from "../../kinds/repository-keys";
+import { secretDefinition } from "../../kinds/secret/definition";
+import { serviceAccountDefinition } from "../../kinds/service-account/definition";
+import { udfDefinition } from "../../kinds/udf/definition";
 
 const repositoryOf = (d: KindDefinition): RepositoryDefinition => {
   if (!d.repository) throw new Error(`${d.kind} has no repository definition`);

@@ -5,7 +5,7 @@
  * declared objects once every file is loaded.
  */
 import type { DesiredObject, MovedEntry } from "../../model/desired";
-import { RECONCILE_TRAITS } from "../../resources/registry";
+import { RECONCILE_TRAITS } from "../../kinds/registry";
 import { didYouMean, type Diagnostics } from "./diagnostics";
 import { MapReader, report, type ReadContext } from "./fields";
 import { MOVED_KEYS } from "./keys";

@@ -7,7 +7,7 @@
  */
 import { isScalar } from "yaml";
 import type { DesiredObject, RemovedEntry } from "../../model/desired";
-import { RECONCILE_TRAITS } from "../../resources/registry";
+import { RECONCILE_TRAITS } from "../../kinds/registry";
 import type { Diagnostics } from "./diagnostics";
 import { report, type MapReader, type ReadContext } from "./fields";
 import { locate } from "./yaml-source";

@@ -4,7 +4,7 @@
  * accept). Then scrubs secret values from every message.
  */
 import type { DesiredObject, LoadError } from "../../model/desired";
-import type { CheckFailure } from "../../resources/kind";
+import type { CheckFailure } from "../../kinds/kind";
 import { checkDeclared } from "../checked-inputs";
 import { didYouMean, type Diagnostics } from "./diagnostics";
 import type { UdfReference } from "./cronjob-files";

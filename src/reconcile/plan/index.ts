@@ -9,15 +9,15 @@
  *
  * Folder `plan/`: the pure steps from desired objects, observation and inventory to a plan or a
  * drift report (matching, renames, protection, targeting, cascade, the cross-target rule, unmanaged
- * objects, rotation, saved plans). No I/O. May import `src/model`, `src/resources`, `../phases`,
+ * objects, rotation, saved plans). No I/O. May import `src/model`, `src/kinds`, `../phases`,
  * `../checked-inputs`,
  * and the types or pure helpers of `../load`, `../observe`, `../state`, `../render` and
  * `../import/keep-fields`.
  */
-import type { FingerprintKey } from "../../resources/fingerprint";
-import type { FieldChange, Observed } from "../../resources/kind";
-import { KINDS } from "../../resources/registry";
-import type { ReconcileTraits, StepRotation } from "../../resources/reconcile-traits";
+import type { FingerprintKey } from "../../kinds/fingerprint";
+import type { FieldChange, Observed } from "../../kinds/kind";
+import { KINDS } from "../../kinds/registry";
+import type { ReconcileTraits, StepRotation } from "../../kinds/reconcile-traits";
 import { intentKeys } from "../state/credential-intent";
 import { UNKNOWN_ID, checkedInputs, dependenciesOf, rawInputs, type InputContext } from "./kind-inputs";
 import type { DesiredKind, DesiredObject, LoadedProject } from "../../model/desired";

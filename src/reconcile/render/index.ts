@@ -2,7 +2,7 @@
  * Renderers of the reconciler's documents: pure functions from a plan or report to text.
  *
  * Folder `render/`: plans, reports and drift as text, Markdown and JSON. Pure. May import
- * `src/model`, `src/resources`, and the data of `../plan`, `../commands` and `../import`.
+ * `src/model`, `src/kinds`, and the data of `../plan`, `../commands` and `../import`.
  */
 export { ACTION_WORDS, DISPLAY_ORDER } from "./action-words";
 export { renderDriftMarkdown, type DriftMarkdownOptions } from "./drift-markdown";

@@ -9,7 +9,7 @@ import { chmod, link, mkdir, readFile, rename, rm, writeFile } from "node:fs/pro
 import path from "node:path";
 import { siblingTempName, writeFileAtomic } from "./json-file";
 import { RepositoryJail } from "../load/jail";
-import type { FingerprintKey } from "../../resources/fingerprint";
+import type { FingerprintKey } from "../../kinds/fingerprint";
 import { FINGERPRINT_KEY_FILE, loadFingerprintKey } from "./fingerprint-key-file";
 import { checkInventoryOwner, emptyInventory, parseInventory, serializeInventory } from "./inventory-file";
 import { foldJournal, journalText } from "./inventory-journal";

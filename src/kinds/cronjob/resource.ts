@@ -5,11 +5,11 @@
  * place (the update endpoint takes any subset; we send them all so removed fields are cleared).
  */
 import { z } from "zod";
-import { isApiError } from "../api/errors";
-import { unlessMissing } from "./missing";
-import type { CreateCronjobInput } from "../api/cronjobs";
-import type { Cronjob as ApiCronjob } from "../api/schemas";
-import { checkWith } from "./check";
+import { isApiError } from "../../api/errors";
+import { unlessMissing } from "../missing";
+import type { CreateCronjobInput } from "../../api/cronjobs";
+import type { Cronjob as ApiCronjob } from "../../api/schemas";
+import { checkWith } from "../check";
 import {
   FIELDS,
   formatCron,
@@ -19,9 +19,9 @@ import {
   parseCron,
   type ScheduleField,
 } from "./cron-expression";
-import { diffFields } from "./field-diff";
-import type { CheckFailure, KindContext, ResourceKind } from "./kind";
-import type { ReconcileTraits } from "./reconcile-traits";
+import { diffFields } from "../field-diff";
+import type { CheckFailure, KindContext, ResourceKind } from "../kind";
+import type { ReconcileTraits } from "../reconcile-traits";
 
 const ARRAY_FIELDS = ["minute", "hour", "dayOfMonth", "month", "dayOfWeek"] as const satisfies readonly ScheduleField[];
 

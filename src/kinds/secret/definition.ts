@@ -1,6 +1,6 @@
 /** The Secret kind's fields: its Pulumi arguments and outputs (`src/provider/secret.ts`). */
-import type { KindDefinition } from "./kind-definition";
-import { protect, SECRET_ENV_REF } from "./repository-keys";
+import type { KindDefinition } from "../kind-definition";
+import { protect, SECRET_ENV_REF } from "../repository-keys";
 
 export const secretDefinition: KindDefinition = {
   kind: "Secret",

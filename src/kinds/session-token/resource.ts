@@ -8,10 +8,10 @@
  * state (delete needs it) as a secret output, and diffs show its fingerprint only.
  */
 import { z } from "zod";
-import { isApiError } from "../api/errors";
-import { checkWith } from "./check";
-import { diffFields, secretFingerprint, summarize } from "./field-diff";
-import type { KindContext, ResourceKind } from "./kind";
+import { isApiError } from "../../api/errors";
+import { checkWith } from "../check";
+import { diffFields, secretFingerprint, summarize } from "../field-diff";
+import type { KindContext, ResourceKind } from "../kind";
 
 /** Largest session-token lifetime the platform accepts, in seconds (24 hours). */
 export const MAX_SESSION_TTL = 86_400;

@@ -1,7 +1,7 @@
 /** The Canvas kind's fields: its Pulumi arguments and outputs (`src/provider/canvas.ts`). */
-import { ACCESS_SCOPE, type KindDefinition } from "./kind-definition";
-import { canvasShareRepository } from "./canvas-share";
-import { orVarRef, protect, repositoryProperties } from "./repository-keys";
+import { ACCESS_SCOPE, type KindDefinition } from "../kind-definition";
+import { canvasShareRepository } from "../canvas-share/definition";
+import { orVarRef, protect, repositoryProperties } from "../repository-keys";
 
 export const canvasDefinition: KindDefinition = {
   kind: "Canvas",

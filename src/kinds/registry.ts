@@ -1,14 +1,14 @@
 /** Every resource kind by name: what the provider runtime and the reconciler dispatch on. */
-import { bucketPolicyKind, bucketPolicyTraits } from "./bucket-policy";
-import { canvasKind, canvasTraits } from "./canvas";
-import { canvasShareKind, canvasShareTraits } from "./canvas-share";
-import { cronjobKind, cronjobTraits } from "./cronjob";
+import { bucketPolicyKind, bucketPolicyTraits } from "./bucket-policy/resource";
+import { canvasKind, canvasTraits } from "./canvas/resource";
+import { canvasShareKind, canvasShareTraits } from "./canvas-share/resource";
+import { cronjobKind, cronjobTraits } from "./cronjob/resource";
 import type { ResourceKind } from "./kind";
 import type { ReconcileTraits } from "./reconcile-traits";
-import { secretKind, secretTraits } from "./secret";
-import { serviceAccountKind, serviceAccountTraits } from "./service-account";
-import { sessionTokenKind } from "./session-token";
-import { udfKind, udfTraits } from "./udf";
+import { secretKind, secretTraits } from "./secret/resource";
+import { serviceAccountKind, serviceAccountTraits } from "./service-account/resource";
+import { sessionTokenKind } from "./session-token/resource";
+import { udfKind, udfTraits } from "./udf/resource";
 import type { DesiredKind } from "../model/desired";
 
 export const KINDS: Record<string, ResourceKind<any, any>> = {

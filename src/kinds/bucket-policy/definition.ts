@@ -1,5 +1,5 @@
 /** The BucketPolicy kind's fields: its Pulumi arguments and outputs (`src/provider/bucket-policy.ts`). */
-import type { KindDefinition } from "./kind-definition";
+import type { KindDefinition } from "../kind-definition";
 
 export const bucketPolicyDefinition: KindDefinition = {
   kind: "BucketPolicy",

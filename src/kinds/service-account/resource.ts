@@ -19,16 +19,16 @@
  *   without being asked.
  */
 import { z } from "zod";
-import { canonicalJson } from "../canonical-json";
-import { unlessMissing } from "./missing";
-import { isApiError } from "../api/errors";
-import { AlreadyExistsError } from "./already-exists";
-import type { ServiceAccount as ApiServiceAccount } from "../api/schemas";
-import { checkWith } from "./check";
-import { diffFields } from "./field-diff";
-import { fingerprint } from "./fingerprint";
-import type { ResourceKind } from "./kind";
-import type { ReconcileTraits } from "./reconcile-traits";
+import { canonicalJson } from "../../canonical-json";
+import { unlessMissing } from "../missing";
+import { isApiError } from "../../api/errors";
+import { AlreadyExistsError } from "../already-exists";
+import type { ServiceAccount as ApiServiceAccount } from "../../api/schemas";
+import { checkWith } from "../check";
+import { diffFields } from "../field-diff";
+import { fingerprint } from "../fingerprint";
+import type { ResourceKind } from "../kind";
+import type { ReconcileTraits } from "../reconcile-traits";
 
 /** Platform names have at most 200 characters; the tag ` [svc-iac xxxxxx]` takes 17. */
 const MAX_NAME = 200 - 17;

@@ -3,17 +3,17 @@
  * Updates never send `udfs` (that would delete the UDFs managed as their own resources).
  */
 import { z } from "zod";
-import { unlessMissing } from "./missing";
-import { isApiError } from "../api/errors";
-import type { Canvas as ApiCanvas } from "../api/schemas";
-import { oversizeReason } from "../api/request-limits";
-import { checkWith } from "./check";
-import { diffFields, secretFingerprint } from "./field-diff";
-import type { FingerprintKey } from "./fingerprint";
-import type { CheckResult, Created, KindContext, ResourceKind } from "./kind";
-import { NothingToAdopt, createUnlooked } from "./fresh-listings";
-import type { ReconcileTraits } from "./reconcile-traits";
-import { readTeamCanvases, type TeamCanvas } from "./team-canvases";
+import { unlessMissing } from "../missing";
+import { isApiError } from "../../api/errors";
+import type { Canvas as ApiCanvas } from "../../api/schemas";
+import { oversizeReason } from "../../api/request-limits";
+import { checkWith } from "../check";
+import { diffFields, secretFingerprint } from "../field-diff";
+import type { FingerprintKey } from "../fingerprint";
+import type { CheckResult, Created, KindContext, ResourceKind } from "../kind";
+import { NothingToAdopt, createUnlooked } from "../fresh-listings";
+import type { ReconcileTraits } from "../reconcile-traits";
+import { readTeamCanvases, type TeamCanvas } from "../team-canvases";
 
 export const CanvasInputs = z.strictObject({
   name: z.string({ error: "A canvas name is a string of letters, digits and underscores." }).regex(/^[A-Za-z0-9_]+$/, {

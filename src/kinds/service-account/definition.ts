@@ -1,6 +1,6 @@
 /** The ServiceAccount kind's fields: its Pulumi arguments and outputs (`src/provider/service-account.ts`). */
-import type { KindDefinition } from "./kind-definition";
-import { protect, ROTATE_EVERY } from "./repository-keys";
+import type { KindDefinition } from "../kind-definition";
+import { protect, ROTATE_EVERY } from "../repository-keys";
 
 export const serviceAccountDefinition: KindDefinition = {
   kind: "ServiceAccount",

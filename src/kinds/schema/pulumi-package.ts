@@ -6,7 +6,7 @@
  * writes it to `schemas/pulumi/schema.json`. Pure.
  */
 import { KIND_DEFINITIONS } from "../definitions";
-import type { FieldDefinition, FieldType, KindDefinition } from "../definitions/kind-definition";
+import type { FieldDefinition, FieldType, KindDefinition } from "../kind-definition";
 
 /** The package name: resource tokens are `svc:index:<Kind>`. */
 export const PULUMI_PACKAGE = "svc";

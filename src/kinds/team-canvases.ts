@@ -32,7 +32,7 @@ import { isApiError } from "../api/errors";
 import { backoffDelay, DEFAULT_RETRY } from "../api/retry";
 import type { Canvas, CanvasFields, CanvasLite } from "../api/schemas";
 import type { Observed } from "./kind";
-import { observedUdfs, type UdfState } from "./udf-state";
+import { observedUdfs, type UdfState } from "./udf/udf-state";
 
 /** One canvas of the team as read: its own fields (without `udfs`), and its UDFs as observed states. */
 export interface TeamCanvas {

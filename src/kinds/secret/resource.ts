@@ -7,13 +7,13 @@
  * key is written before the old one is removed); a value change updates it in place (`PUT`).
  */
 import { z } from "zod";
-import { isApiError } from "../api/errors";
-import { unlessMissing } from "./missing";
-import { checkWith } from "./check";
-import { diffFields, secretFingerprint } from "./field-diff";
-import type { FingerprintKey } from "./fingerprint";
-import type { KindContext, ResourceKind } from "./kind";
-import type { ReconcileTraits } from "./reconcile-traits";
+import { isApiError } from "../../api/errors";
+import { unlessMissing } from "../missing";
+import { checkWith } from "../check";
+import { diffFields, secretFingerprint } from "../field-diff";
+import type { FingerprintKey } from "../fingerprint";
+import type { KindContext, ResourceKind } from "../kind";
+import type { ReconcileTraits } from "../reconcile-traits";
 
 export const SecretInputs = z.strictObject({
   key: z

@@ -1,5 +1,5 @@
 /** The SessionToken kind's fields: its Pulumi arguments and outputs (`src/provider/session-token.ts`). */
-import type { KindDefinition } from "./kind-definition";
+import type { KindDefinition } from "../kind-definition";
 
 export const sessionTokenDefinition: KindDefinition = {
   kind: "SessionToken",

@@ -4,8 +4,8 @@
  * canvas has right now (read just before), by id, with the desired values for the managed ones and
  * the current values for all others. Nothing is created, moved or removed.
  */
-import type { SvcClient } from "../api/client";
-import { forEachBounded } from "../bounded";
+import type { SvcClient } from "../../api/client";
+import { forEachBounded } from "../../bounded";
 
 export interface LayoutItem {
   address: string;

@@ -1,6 +1,6 @@
 /** The CanvasShare kind's fields: its Pulumi arguments and outputs (`src/provider/canvas-share.ts`). */
-import { ACCESS_SCOPE, type KindDefinition } from "./kind-definition";
-import { protect, ROTATE_EVERY, type RepositoryDefinition } from "./repository-keys";
+import { ACCESS_SCOPE, type KindDefinition } from "../kind-definition";
+import { protect, ROTATE_EVERY, type RepositoryDefinition } from "../repository-keys";
 
 /** A share is declared in its canvas's canvas.yaml, under `share:`. */
 export const canvasShareRepository: RepositoryDefinition = {

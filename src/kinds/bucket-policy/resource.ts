@@ -10,14 +10,14 @@
  * on the platform (the policy applied to the bucket is the cloud resource's to remove).
  */
 import { z } from "zod";
-import { canonicalJson } from "../canonical-json";
-import { checkWith } from "./check";
-import { diffFields } from "./field-diff";
-import { fingerprint, isUnkeyedFingerprint, matchesFingerprint, type FingerprintKey } from "./fingerprint";
-import type { FieldChange, KindContext, ResourceKind } from "./kind";
-import type { ReconcileTraits } from "./reconcile-traits";
-import type { DesiredObject } from "../model/desired";
-import type { InventoryEntry } from "../model/inventory";
+import { canonicalJson } from "../../canonical-json";
+import { checkWith } from "../check";
+import { diffFields } from "../field-diff";
+import { fingerprint, isUnkeyedFingerprint, matchesFingerprint, type FingerprintKey } from "../fingerprint";
+import type { FieldChange, KindContext, ResourceKind } from "../kind";
+import type { ReconcileTraits } from "../reconcile-traits";
+import type { DesiredObject } from "../../model/desired";
+import type { InventoryEntry } from "../../model/inventory";
 
 const BUCKET = /^[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]$/;
 

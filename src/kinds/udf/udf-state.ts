@@ -4,8 +4,8 @@
  * as it arrives, without importing the kind.
  */
 import { z } from "zod";
-import { plainlyValidUdf, Udf as UdfRecord, type Udf as ApiUdf } from "../api/schemas";
-import type { Observed } from "./kind";
+import { plainlyValidUdf, Udf as UdfRecord, type Udf as ApiUdf } from "../../api/schemas";
+import type { Observed } from "../kind";
 import { parseUdfBody, type UdfHeader } from "./udf-body";
 
 /** Checked inputs: the code of every module is inline (files read). */

@@ -1,6 +1,6 @@
 /** The Udf kind's fields: its Pulumi arguments and outputs (`src/provider/udf.ts`). */
-import type { KindDefinition } from "./kind-definition";
-import { orVarRef, protect } from "./repository-keys";
+import type { KindDefinition } from "../kind-definition";
+import { orVarRef, protect } from "../repository-keys";
 
 export const udfDefinition: KindDefinition = {
   kind: "Udf",

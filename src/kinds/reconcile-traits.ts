@@ -2,13 +2,13 @@
  * What the GitOps reconciler needs to know about a kind beyond its CRUD: where it stands in apply
  * order, which inputs refer to other objects, what the inventory keeps about it, whether it mints
  * tokens, where unmanaged objects of it are looked for, and what apply does besides calling the
- * kind. Each kind declares its traits beside its {@link ResourceKind} in `src/resources/<kind>.ts`
+ * kind. Each kind declares its traits beside its {@link ResourceKind} in `src/kinds/<kind>/resource.ts`
  * as data and small pure functions; the engine (`src/reconcile/plan/`, `apply/`, `observe/`) reads
  * only these and names no kind.
  */
 import type { SvcClient } from "../api/client";
 import type { DesiredKind, DesiredObject } from "../model/desired";
-import type { LayoutItem } from "./udf-layout";
+import type { LayoutItem } from "./udf/udf-layout";
 import type { InventoryEntry } from "../model/inventory";
 import type { FingerprintKey } from "./fingerprint";
 import type { Created, FieldChange, Observed } from "./kind";

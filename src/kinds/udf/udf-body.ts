@@ -3,7 +3,7 @@
  * from the platform. Building is pure and deterministic: keys are sorted at every level, so equal
  * inputs give byte-identical bodies and a body only changes when its content does.
  */
-import { canonicalJson } from "../canonical-json";
+import { canonicalJson } from "../../canonical-json";
 
 export { canonicalJson };
 

@@ -5,8 +5,8 @@
  * and `plan.schema.json` (saved plans) are written by hand. Pure.
  */
 import { KIND_DEFINITIONS } from "../definitions";
-import type { KindDefinition } from "../definitions/kind-definition";
-import { repositoryProperties, type JsonSchema } from "../definitions/repository-keys";
+import type { KindDefinition } from "../kind-definition";
+import { repositoryProperties, type JsonSchema } from "../repository-keys";
 
 /** File name (`canvas`, `secrets` …) → its JSON Schema, for every kind declared in a file of its own. */
 export function repositorySchemas(

@@ -10,15 +10,15 @@
  * is required, and the update rotates the token: old links and their session tokens stop working.
  */
 import equal from "fast-deep-equal";
-import { unlessMissing, referencedCanvas } from "./missing";
+import { unlessMissing, referencedCanvas } from "../missing";
 import { z } from "zod";
-import type { Canvas as ApiCanvas, CanvasFields } from "../api/schemas";
-import { teamCanvases } from "./canvas";
-import { checkWith } from "./check";
-import { summarize } from "./field-diff";
-import { fingerprint, isUnkeyedFingerprint, matchesFingerprint, type FingerprintKey } from "./fingerprint";
-import type { FieldChange, KindContext, ResourceKind } from "./kind";
-import { platformNames, type ReconcileTraits } from "./reconcile-traits";
+import type { Canvas as ApiCanvas, CanvasFields } from "../../api/schemas";
+import { teamCanvases } from "../canvas/resource";
+import { checkWith } from "../check";
+import { summarize } from "../field-diff";
+import { fingerprint, isUnkeyedFingerprint, matchesFingerprint, type FingerprintKey } from "../fingerprint";
+import type { FieldChange, KindContext, ResourceKind } from "../kind";
+import { platformNames, type ReconcileTraits } from "../reconcile-traits";
 
 export const CanvasShareInputs = z.strictObject({
   canvasId: z.string({ error: "canvasId is the id of the canvas to share (e.g. canvas.id)." }).min(1, {
