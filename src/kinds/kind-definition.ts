@@ -69,6 +69,20 @@ export interface KindDefinition {
   types?: Record<string, ObjectTypeDefinition>;
   /** How the kind is declared in a GitOps repository; absent for kinds a repository cannot declare. */
   repository?: RepositoryDefinition;
+  /** How `pulumi import` names an object of the kind; a string says why the kind cannot be imported. */
+  importId: ImportIdDefinition | string;
+}
+
+/** The id `pulumi import` takes for a kind, and what the import makes of it (the README's table is these). */
+export interface ImportIdDefinition {
+  /** The import id, with upper-case placeholders. */
+  id: string;
+  /** What the placeholder is, and where to find it. */
+  where: string;
+  /** The inputs `Read` returns with the object's state, taken from that state. */
+  inputs: readonly string[];
+  /** What the user declares after the import, when the platform cannot return it. */
+  declareAfter?: string;
 }
 
 /** Who may use a canvas's shared links (a canvas's `accessScope`, a share's `mintedScope`). */

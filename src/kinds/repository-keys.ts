@@ -1,8 +1,8 @@
 /**
  * How a kind's objects are written in a GitOps repository: the file that declares them and, per
  * YAML key, its JSON Schema and the input it fills. From these the repository JSON Schemas under
- * `schemas/` (`../schema/repository-schemas.ts`) and the loader's key lists
- * (`src/reconcile/load/keys.ts`) are made. Pure data, with the schema pieces several keys share.
+ * `schemas/` (`../schema/repository-schemas.ts`), the loader's key lists and maps and the places
+ * `import --keep` writes to are made (`definition-views.ts`). Pure data, with the schema pieces several keys share.
  */
 
 /** A JSON Schema (2020-12) fragment, as written into `schemas/*.schema.json`. */
@@ -14,6 +14,16 @@ export interface RepositoryKey {
   schema: JsonSchema;
   /** The kind's input (camelCase, as in `inputs`) the key fills, when it fills one as it is. */
   input?: string;
+  /**
+   * The field of the desired object the key fills, as plans name it, when it is no Pulumi input
+   * filled as it is (a UDF's `visible` fills `isVisible`; a cronjob's `udf` fills `udfId` by reference).
+   */
+  field?: string;
+  /**
+   * `svc-iac import --keep` writes a drifted value of the field back under this key, in place
+   * (a top-level scalar key). The schema's `default` is what the loader takes when the key is absent.
+   */
+  keep?: true;
 }
 
 /** Where and how a kind's objects are declared in a repository. */
@@ -33,6 +43,8 @@ export interface RepositoryDefinition {
   };
   /** The keys of one object, in the order the schema lists them. */
   keys: Record<string, RepositoryKey>;
+  /** The input kept in the object's own source file by `import --keep` (a UDF's `code`, in its `.py`). */
+  keepInSource?: string;
 }
 
 /** A `${var.NAME}` or `${env.NAME}` reference in place of a value. */

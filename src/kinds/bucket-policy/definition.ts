@@ -42,4 +42,9 @@ export const bucketPolicyDefinition: KindDefinition = {
       },
     },
   },
+  importId: {
+    id: "BUCKET_NAME",
+    where: "the S3 bucket's name",
+    inputs: ["bucketName"],
+  },
 };

@@ -64,4 +64,11 @@ export const canvasShareDefinition: KindDefinition = {
     },
   },
   repository: canvasShareRepository,
+  importId: {
+    id: "CANVAS_ID",
+    where: "the id of the shared canvas (a canvas has at most one share)",
+    inputs: ["canvasId"],
+    declareAfter:
+      "`rotation` is a trigger the platform does not store: leave it out at import; setting it later rotates the token",
+  },
 };

@@ -56,10 +56,12 @@ export const canvasDefinition: KindDefinition = {
       access_scope: {
         schema: orVarRef("Who can see the canvas. Default team.", { enum: ["team", "public"] }, "team"),
         input: "accessScope",
+        keep: true,
       },
       allow_public_read: {
         schema: orVarRef("Let anyone read the canvas. Default false.", { type: "boolean" }, false),
         input: "allowPublicRead",
+        keep: true,
       },
       passcode: {
         schema: {
@@ -73,10 +75,12 @@ export const canvasDefinition: KindDefinition = {
       dashboard_body: {
         schema: { type: "string", description: "The canvas's dashboard content." },
         input: "dashboardBody",
+        keep: true,
       },
       preview_image_url: {
         schema: { type: "string", description: "An http(s) URL of the canvas's preview image." },
         input: "previewImageUrl",
+        keep: true,
       },
       share: {
         schema: {
@@ -89,5 +93,12 @@ export const canvasDefinition: KindDefinition = {
       },
       protect: { schema: protect("canvas") },
     },
+  },
+  importId: {
+    id: "CANVAS_ID",
+    where: "the canvas's id (`svc-iac show`, or `GET /collection/exec-env`)",
+    inputs: ["name", "accessScope", "allowPublicRead", "dashboardBody", "previewImageUrl"],
+    declareAfter:
+      "`passcode`, when the canvas has one: it is compared by fingerprint, so the same passcode is no change",
   },
 };

@@ -14,13 +14,19 @@ import type { CheckResult, Created, KindContext, ResourceKind } from "../kind";
 import { NothingToAdopt, createUnlooked } from "../fresh-listings";
 import type { ReconcileTraits } from "../reconcile-traits";
 import { readTeamCanvases, type TeamCanvas } from "../team-canvases";
+import { inputDefault } from "../definition-views";
+import { canvasDefinition } from "./definition";
 
 export const CanvasInputs = z.strictObject({
   name: z.string({ error: "A canvas name is a string of letters, digits and underscores." }).regex(/^[A-Za-z0-9_]+$/, {
     error: 'A canvas name uses only letters, digits and underscores ([A-Za-z0-9_]), e.g. "sales_dashboard".',
   }),
-  accessScope: z.enum(["team", "public"], { error: 'accessScope is "team" or "public".' }).default("team"),
-  allowPublicRead: z.boolean({ error: "allowPublicRead is true or false." }).default(false),
+  accessScope: z
+    .enum(["team", "public"], { error: 'accessScope is "team" or "public".' })
+    .default(inputDefault<"team" | "public">(canvasDefinition, "accessScope")),
+  allowPublicRead: z
+    .boolean({ error: "allowPublicRead is true or false." })
+    .default(inputDefault<boolean>(canvasDefinition, "allowPublicRead")),
   passcode: z
     .string({ error: "passcode is a string." })
     .min(1, { error: "A passcode must not be empty; omit it for none." })

@@ -108,6 +108,7 @@ export const cronjobDefinition: KindDefinition = {
           pattern: "^[A-Za-z0-9_]+/[A-Za-z0-9_-]+$",
           description: "The UDF to run, as <canvas>/<slug>; it must exist in the repository.",
         },
+        field: "udfId",
       },
       args: {
         schema: { type: "object", description: "Arguments passed to the UDF on each run.", additionalProperties: true },
@@ -116,12 +117,19 @@ export const cronjobDefinition: KindDefinition = {
       enabled: {
         schema: orVarRef("Whether the cronjob runs. Default true.", { type: "boolean" }, true),
         input: "enabled",
+        keep: true,
       },
       description: {
         schema: { type: "string", description: "A description shown on the platform." },
         input: "description",
+        keep: true,
       },
       protect: { schema: protect("cronjob") },
     },
+  },
+  importId: {
+    id: "CRONJOB_ID",
+    where: "the cronjob's id",
+    inputs: ["name", "schedule", "udfId", "udfArgs", "enabled", "description"],
   },
 };

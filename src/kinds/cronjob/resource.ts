@@ -22,6 +22,8 @@ import {
 import { diffFields } from "../field-diff";
 import type { CheckFailure, KindContext, ResourceKind } from "../kind";
 import type { ReconcileTraits } from "../reconcile-traits";
+import { inputDefault } from "../definition-views";
+import { cronjobDefinition } from "./definition";
 
 const ARRAY_FIELDS = ["minute", "hour", "dayOfMonth", "month", "dayOfWeek"] as const satisfies readonly ScheduleField[];
 
@@ -59,7 +61,9 @@ const RawInputs = z.strictObject({
       error: 'udfArgs is an object of arguments passed on each run, e.g. {"city": "nyc"}.',
     })
     .nullish(),
-  enabled: z.boolean({ error: "enabled is true or false." }).default(true),
+  enabled: z
+    .boolean({ error: "enabled is true or false." })
+    .default(inputDefault<boolean>(cronjobDefinition, "enabled")),
   description: z.string({ error: "description is a string." }).nullish(),
 });
 

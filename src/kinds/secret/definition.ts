@@ -61,4 +61,11 @@ export const secretDefinition: KindDefinition = {
       protect: { schema: protect("secret") },
     },
   },
+  importId: {
+    id: "SECRET_KEY",
+    where: "the secret's key, e.g. `OPENAI_API_KEY`",
+    inputs: ["key"],
+    declareAfter:
+      "`value` (required): it is compared by fingerprint with the platform's, so the same value is no change",
+  },
 };

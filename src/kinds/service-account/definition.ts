@@ -52,4 +52,11 @@ export const serviceAccountDefinition: KindDefinition = {
       protect: { schema: protect("service account") },
     },
   },
+  importId: {
+    id: "SERVICE_ACCOUNT_ID",
+    where: "the service account's id",
+    inputs: ["name"],
+    declareAfter:
+      "`rotation`, when the account was made by svc-iac with one: the value whose tag the account's name carries is no change. Its `token` cannot be read again and stays null",
+  },
 };

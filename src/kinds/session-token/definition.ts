@@ -25,4 +25,6 @@ export const sessionTokenDefinition: KindDefinition = {
     sessionToken: { type: "string", description: "The session token. Secret.", required: true, secret: true },
     expiresAt: { type: "string", description: "ISO 8601 time after which the token no longer works.", required: true },
   },
+  importId:
+    "not importable: the platform neither lists nor returns session tokens, and an id (kept in clear in state) must not hold the secret token; declare a new one",
 };

@@ -12,6 +12,8 @@ import { isApiError } from "../../api/errors";
 import { checkWith } from "../check";
 import { diffFields, secretFingerprint, summarize } from "../field-diff";
 import type { KindContext, ResourceKind } from "../kind";
+import { inputDefault } from "../definition-views";
+import { sessionTokenDefinition } from "./definition";
 
 /** Largest session-token lifetime the platform accepts, in seconds (24 hours). */
 export const MAX_SESSION_TTL = 86_400;
@@ -27,7 +29,7 @@ export const SessionTokenInputs = z.strictObject({
     .max(MAX_SESSION_TTL, {
       error: `ttl is at most ${MAX_SESSION_TTL} seconds (24 hours), the platform's longest session-token lifetime.`,
     })
-    .default(3600),
+    .default(inputDefault<number>(sessionTokenDefinition, "ttl")),
 });
 export type SessionTokenInputs = z.infer<typeof SessionTokenInputs>;
 

@@ -2,6 +2,9 @@
 import type { KindDefinition } from "../kind-definition";
 import { orVarRef, protect } from "../repository-keys";
 
+/** The function a UDF's code is called by when its settings name none. */
+const DEFAULT_ENTRYPOINT = "udf";
+
 export const udfDefinition: KindDefinition = {
   kind: "Udf",
   description:
@@ -25,7 +28,12 @@ export const udfDefinition: KindDefinition = {
       description:
         "Path of a `.py` file holding the UDF's source, relative to the Pulumi program folder. Its content (not the path) is compared, so editing the file updates the UDF in place.",
     },
-    entrypoint: { type: "string", description: "The name of the function to call.", default: "udf", output: "always" },
+    entrypoint: {
+      type: "string",
+      description: "The name of the function to call.",
+      default: DEFAULT_ENTRYPOINT,
+      output: "always",
+    },
     headers: { type: { array: { object: "UdfHeader" } }, description: "Helper modules importable by the code." },
     metadata: { type: { map: "any" }, description: "Free-form metadata, namespaced keys." },
     createSharedToken: {
@@ -64,6 +72,7 @@ export const udfDefinition: KindDefinition = {
     },
   },
   repository: {
+    keepInSource: "code",
     file: {
       schema: "udf",
       title: "canvases/<name>/<slug>.yaml",
@@ -75,9 +84,10 @@ export const udfDefinition: KindDefinition = {
           type: "string",
           pattern: "^[A-Za-z_][A-Za-z0-9_]*$",
           description: "The function to call. Default udf.",
-          default: "udf",
+          default: DEFAULT_ENTRYPOINT,
         },
         input: "entrypoint",
+        keep: true,
       },
       metadata: {
         schema: {
@@ -114,12 +124,16 @@ export const udfDefinition: KindDefinition = {
       },
       visible: {
         schema: orVarRef("Whether the UDF is visible on the canvas. Not managed when absent.", { type: "boolean" }),
+        field: "isVisible",
+        keep: true,
       },
       position: {
         schema: orVarRef("The UDF's position on the canvas (0 first). Not managed when absent.", {
           type: "integer",
           minimum: 0,
         }),
+        field: "position",
+        keep: true,
       },
       shared_token: {
         schema: orVarRef(
@@ -166,5 +180,12 @@ export const udfDefinition: KindDefinition = {
         },
       },
     },
+  },
+  importId: {
+    id: "UDF_ID",
+    where: "the UDF's id",
+    inputs: ["canvasId", "slug", "code", "entrypoint", "headers", "metadata"],
+    declareAfter:
+      "`createSharedToken` is not known for a UDF made elsewhere; leave it out (a per-UDF token can only be minted at creation)",
   },
 };

@@ -26,6 +26,8 @@ import type { DesiredObject } from "../../model/desired";
 import { layoutCanvases } from "./udf-layout";
 import { buildUdfBody, sameUdfBody, udfBodySentBytesAtMost, type UdfHeader } from "./udf-body";
 import { udfState, type UdfInputs, type UdfState } from "./udf-state";
+import { inputDefault } from "../definition-views";
+import { udfDefinition } from "./definition";
 
 const PY_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
 const pyFile = (what: string) =>
@@ -56,7 +58,7 @@ export const UdfArgs = z.strictObject({
     .regex(PY_NAME, {
       error: 'entrypoint is a Python function name, e.g. "udf".',
     })
-    .default("udf"),
+    .default(inputDefault<string>(udfDefinition, "entrypoint")),
   headers: z
     .array(Header, { error: "headers is a list of helper modules: [{moduleName, code | codePath}]." })
     .default([])
@@ -75,7 +77,9 @@ export const UdfArgs = z.strictObject({
   metadata: z
     .record(z.string(), z.unknown(), { error: 'metadata is an object, e.g. {"fused:description": "Loads listings"}.' })
     .default({}),
-  createSharedToken: z.boolean({ error: "createSharedToken is true or false." }).default(false),
+  createSharedToken: z
+    .boolean({ error: "createSharedToken is true or false." })
+    .default(inputDefault<boolean>(udfDefinition, "createSharedToken")),
 });
 
 export type { UdfInputs, UdfState } from "./udf-state";

@@ -8,27 +8,10 @@ import { bucketPolicyDefinition } from "../../kinds/bucket-policy/definition";
 import { canvasDefinition } from "../../kinds/canvas/definition";
 import { canvasShareRepository } from "../../kinds/canvas-share/definition";
 import { cronjobDefinition } from "../../kinds/cronjob/definition";
-import type { KindDefinition } from "../../kinds/kind-definition";
-import type { JsonSchema, RepositoryDefinition } from "../../kinds/repository-keys";
+import { itemKeysOf, keysOf, listKeyOf, repositoryOf } from "../../kinds/definition-views";
 import { secretDefinition } from "../../kinds/secret/definition";
 import { serviceAccountDefinition } from "../../kinds/service-account/definition";
 import { udfDefinition } from "../../kinds/udf/definition";
-
-const repositoryOf = (d: KindDefinition): RepositoryDefinition => {
-  if (!d.repository) throw new Error(`${d.kind} has no repository definition`);
-  return d.repository;
-};
-/** The keys of one object of a kind. */
-const keysOf = (r: RepositoryDefinition): readonly string[] => Object.keys(r.keys);
-/** The keys of the objects in a list key's items (a UDF's `headers:`, `tests:`). */
-const itemKeysOf = (r: RepositoryDefinition, key: string): readonly string[] =>
-  Object.keys(((r.keys[key]?.schema.items ?? {}) as JsonSchema).properties ?? {});
-/** The top-level key of a file that lists a kind's objects by name (`secrets:`). */
-function listKeyOf(d: KindDefinition): readonly string[] {
-  const key = repositoryOf(d).file?.listedUnder?.key;
-  if (!key) throw new Error(`${d.kind} is not listed by name in a file`);
-  return [key];
-}
 
 /** `concurrency` in svc.yaml and `--concurrency N`: requests in flight at once. */
 export const CONCURRENCY_RANGE = { min: 1, max: 64 } as const;
