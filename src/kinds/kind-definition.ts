@@ -2,8 +2,8 @@
  * One definition per kind: the fields a kind takes and gives, declared once (names, types,
  * descriptions, defaults, secret, replace-on-change, and the repository keys that fill them). The
  * Pulumi package schema (`../schema/pulumi-package.ts`), the repository JSON Schemas and the
- * loader's key lists are generated from these; the Pulumi argument interfaces of
- * `src/provider/<kind>.ts` are checked against them by a test. Pure data.
+ * loader's key lists are generated from these, and so are the Pulumi argument interfaces
+ * (`src/provider/arguments.ts`, `../schema/pulumi-arguments.ts`). Pure data.
  */
 import type { RepositoryDefinition } from "./repository-keys";
 
@@ -47,6 +47,10 @@ export interface FieldDefinition {
   outputType?: FieldType;
   /** Inputs that are outputs: the output's description when it says more than the input's. */
   outputDescription?: string;
+  /** The Pulumi argument's `@default` text when it is not `default` written as a value (`none`, `[] (every day)`). */
+  defaultDoc?: string;
+  /** The Pulumi argument's `@example`: TypeScript text (`canvas.id`, `"nightly_refresh"`). */
+  example?: string;
 }
 
 /** A named object type used by a kind's fields (e.g. a UDF's helper module). */

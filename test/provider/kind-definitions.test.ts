@@ -73,11 +73,21 @@ function providerFile(kind: string) {
   const path = join(PROVIDER, `${fileOf(kind)}.ts`);
   const text = readFileSync(path, "utf8");
   const source = ts.createSourceFile(path, text, ts.ScriptTarget.Latest, true);
+  // The argument interfaces are generated into arguments.ts (and re-exported by the kind's file).
+  const argumentsPath = join(PROVIDER, "arguments.ts");
+  const generated = ts.createSourceFile(
+    argumentsPath,
+    readFileSync(argumentsPath, "utf8"),
+    ts.ScriptTarget.Latest,
+    true,
+  );
   const interfaces = new Map<string, Member[]>();
+  generated.forEachChild((node) => {
+    if (ts.isInterfaceDeclaration(node)) interfaces.set(node.name.text, membersOf(node.members));
+  });
   let classOutputs: Member[] = [];
   let classDoc = "";
   source.forEachChild((node) => {
-    if (ts.isInterfaceDeclaration(node)) interfaces.set(node.name.text, membersOf(node.members));
     if (ts.isClassDeclaration(node) && node.name?.text === kind) {
       classOutputs = membersOf(node.members);
       classDoc = docOf(node);

@@ -12,6 +12,7 @@ export const bucketPolicyDefinition: KindDefinition = {
       required: true,
       replaceOnChanges: true,
       output: "always",
+      example: '"my-data-bucket"',
     },
   },
   outputs: {

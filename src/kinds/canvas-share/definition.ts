@@ -37,21 +37,28 @@ export const canvasShareDefinition: KindDefinition = {
       required: true,
       replaceOnChanges: true,
       output: "always",
+      example: "canvas.id",
     },
     clientId: {
       type: "string",
       description:
         "The real-time instance the shared UDFs run on. Changing it re-shares on the new instance and keeps the token.",
+      defaultDoc: "the available instance with the highest `preference_rank`",
+      example: '"rt-demo-primary"',
     },
     rotation: {
       type: { oneOf: ["string", "number"] },
       description:
         "Any value; changing it rotates the share token: the old token, its links and its session tokens stop working at once.",
+      defaultDoc: "none",
+      example: '"2026-06"',
     },
     accessScope: {
       type: ACCESS_SCOPE,
       description:
         "The canvas's access scope, normally `canvas.accessScope`. A token keeps the scope it was minted under, so when this differs from it the diff says a rotation is required and the update rotates the token (old links and session tokens stop working).",
+      defaultDoc: "none (scope changes are not followed)",
+      example: "canvas.accessScope",
     },
   },
   outputs: {

@@ -13,6 +13,7 @@ export const canvasDefinition: KindDefinition = {
       description: "The canvas name, unique in the team: letters, digits and underscores. Renaming updates in place.",
       required: true,
       output: "always",
+      example: '"sales_dashboard"',
     },
     accessScope: {
       type: ACCESS_SCOPE,
@@ -32,9 +33,16 @@ export const canvasDefinition: KindDefinition = {
       description:
         "An extra gate for shared links (`Authorization: Svc-Canvas-Passcode`). Secret: kept in state as a fingerprint only.",
       secret: true,
+      defaultDoc: "none",
+      example: 'pulumi.secret("correct-horse")',
     },
-    dashboardBody: { type: "string", description: "The dashboard layout." },
-    previewImageUrl: { type: "string", description: "Thumbnail URL." },
+    dashboardBody: { type: "string", description: "The dashboard layout.", defaultDoc: "none" },
+    previewImageUrl: {
+      type: "string",
+      description: "Thumbnail URL.",
+      defaultDoc: "none",
+      example: '"https://example.com/preview.png"',
+    },
   },
   outputs: {
     username: { type: "string", description: "The owner's handle." },

@@ -13,6 +13,7 @@ export const secretDefinition: KindDefinition = {
       required: true,
       replaceOnChanges: true,
       output: "always",
+      example: '"OPENAI_API_KEY"',
     },
     value: {
       type: "string",
@@ -20,6 +21,7 @@ export const secretDefinition: KindDefinition = {
         "The value. Always stored as a Pulumi secret, and kept in state only as a fingerprint; a change updates in place.",
       required: true,
       secret: true,
+      example: 'config.requireSecret("openaiKey")',
     },
   },
   outputs: {

@@ -13,11 +13,14 @@ export const serviceAccountDefinition: KindDefinition = {
       required: true,
       replaceOnChanges: true,
       output: "always",
+      example: '"ci-deployer"',
     },
     rotation: {
       type: "any",
       description: "Any value; changing it rotates the token: a new account is created, then the old one deleted.",
       replaceOnChanges: true,
+      defaultDoc: "none",
+      example: '"2025-06"',
     },
   },
   outputs: {

@@ -12,6 +12,7 @@ export const sessionTokenDefinition: KindDefinition = {
       required: true,
       secret: true,
       replaceOnChanges: true,
+      example: "share.shareToken",
     },
     ttl: {
       type: "integer",

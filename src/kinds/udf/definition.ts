@@ -15,18 +15,27 @@ export const udfDefinition: KindDefinition = {
       description: "The canvas holding the UDF. Changing it moves the UDF to the other canvas, in place.",
       required: true,
       output: "always",
+      example: "canvas.id",
     },
     slug: {
       type: "string",
       description: "URL-safe name, unique on its canvas: letters, digits, `_` and `-`. Renaming updates in place.",
       required: true,
       output: "always",
+      example: '"load-listings"',
     },
-    code: { type: "string", description: "The UDF's Python source. Give `code` or `codePath`." },
+    code: {
+      type: "string",
+      description: "The UDF's Python source. Give `code` or `codePath`.",
+      defaultDoc: "none (then `codePath` is required)",
+      example: '"@fused.udf\\ndef udf(city: str = \\"nyc\\"):\\n    ...\\n"',
+    },
     codePath: {
       type: "string",
       description:
         "Path of a `.py` file holding the UDF's source, relative to the Pulumi program folder. Its content (not the path) is compared, so editing the file updates the UDF in place.",
+      defaultDoc: "none (then `code` is required)",
+      example: '"udfs/listings.py"',
     },
     entrypoint: {
       type: "string",
@@ -34,8 +43,18 @@ export const udfDefinition: KindDefinition = {
       default: DEFAULT_ENTRYPOINT,
       output: "always",
     },
-    headers: { type: { array: { object: "UdfHeader" } }, description: "Helper modules importable by the code." },
-    metadata: { type: { map: "any" }, description: "Free-form metadata, namespaced keys." },
+    headers: {
+      type: { array: { object: "UdfHeader" } },
+      description: "Helper modules importable by the code.",
+      defaultDoc: "[]",
+      example: '[{ moduleName: "utils", codePath: "udfs/utils.py" }]',
+    },
+    metadata: {
+      type: { map: "any" },
+      description: "Free-form metadata, namespaced keys.",
+      defaultDoc: "{}",
+      example: '{ "fused:description": "Loads listings", "fused:tags": ["demo"] }',
+    },
     createSharedToken: {
       type: "boolean",
       description:
@@ -61,12 +80,19 @@ export const udfDefinition: KindDefinition = {
           type: "string",
           description: "The Python module name; its file in the UDF body is `<moduleName>.py`.",
           required: true,
+          example: '"utils"',
         },
-        code: { type: "string", description: "The module's Python source." },
+        code: {
+          type: "string",
+          description: "The module's Python source.",
+          defaultDoc: "none (then `codePath` is required)",
+        },
         codePath: {
           type: "string",
           description:
             "Path of a `.py` file holding the module, relative to the Pulumi program folder; read at every preview and update, so editing the file updates the UDF.",
+          defaultDoc: "none (then `code` is required)",
+          example: '"udfs/utils.py"',
         },
       },
     },
