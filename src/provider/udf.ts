@@ -1,5 +1,5 @@
 import * as pulumi from "@pulumi/pulumi";
-import type { UdfHeaderArgs, UdfArgs } from "./arguments";
+import type { UdfArgs } from "./arguments";
 import { dynamicType, quietStacks, withStub } from "./registration";
 
 export type { UdfHeaderArgs, UdfArgs } from "./arguments";
