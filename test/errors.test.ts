@@ -7,7 +7,7 @@ import { join, relative } from "node:path";
 import { describe, expect, it } from "vitest";
 import { ApiError } from "../src/api/errors";
 import { ERROR_CODE, errorCodeOf, SvcError } from "../src/errors";
-import { JailError } from "../src/reconcile/load/jail";
+import { JailError } from "../src/repository/jail";
 import { LockedError, StateFileError } from "../src/reconcile/state/lock-errors";
 
 const SRC = join(__dirname, "../src");

@@ -74,12 +74,17 @@ async function main(argv: string[]): Promise<number> {
   const run = COMMANDS[command];
   if (!run) {
     // Loaded only for this error: the help and every command start without it.
-    const { closest } = require("../reconcile/load/diagnostics") as typeof import("../reconcile/load/diagnostics");
+    const { closest } = require("../repository/diagnostics") as typeof import("../repository/diagnostics");
     const meant = command.startsWith("-") ? undefined : closest(command, Object.keys(COMMANDS));
     throw new CliUsageError(
       `Unknown command "${command}".${meant ? ` Did you mean "${meant}"?` : ""} Expected one of: ${Object.keys(COMMANDS).join(", ")}.`,
     );
   }
+  // The engine's embedded platform: the emulator, loaded only if a command connects without a base URL.
+  const { provideEmbeddedPlatform } = require("../embedded-platform") as typeof import("../embedded-platform");
+  provideEmbeddedPlatform((dir) =>
+    (require("./embedded-emulator") as typeof import("./embedded-emulator")).startEmbeddedEmulator(dir),
+  );
   return run(rest);
 }
 

@@ -10,7 +10,7 @@ import { forWorkflowLog, isUntrustedBlock } from "../github/workflow-commands";
 import type { CommandOptions, CommandResult } from "../reconcile/commands/command-types";
 import { formatLoadError } from "../model/desired";
 import type { Plan } from "../reconcile/plan/plan-model";
-import { RepositoryJail } from "../reconcile/load/jail";
+import { RepositoryJail } from "../repository/jail";
 import {
   failureJson,
   progressDisplay,

@@ -6,8 +6,8 @@
 import { SvcError } from "../errors";
 import { readFileSync, statSync } from "node:fs";
 import { dirname, isAbsolute, resolve } from "node:path";
-import { Diagnostics } from "../reconcile/load/diagnostics";
-import { parseYaml } from "../reconcile/load/yaml-source";
+import { Diagnostics } from "../repository/diagnostics";
+import { parseYaml } from "../repository/yaml-source";
 import { formatLoadError, type LoadError } from "../model/desired";
 import { checkDocument, locatePath } from "./schema-errors";
 import { SeedSpec } from "./seed";

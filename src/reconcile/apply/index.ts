@@ -21,7 +21,7 @@ import type { CreateOptions, KindContext } from "../../kinds/kind";
 import type { ReconcileTraits } from "../../kinds/reconcile-traits";
 import { KINDS } from "../../kinds/registry";
 import type { ProgressEvent, PublishedToken, TokenPublisher } from "../commands/command-types";
-import { RepositoryJail } from "../load/jail";
+import { RepositoryJail } from "../../repository/jail";
 import type { InventoryWriter } from "./inventory-writer";
 import { checkedInputs, dependenciesOf, rawInputs, referencedAddress } from "../plan/kind-inputs";
 import type { DesiredObject, LoadedProject } from "../../model/desired";

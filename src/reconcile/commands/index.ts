@@ -48,7 +48,7 @@ import { forceUnlockFirst, withHeldLock } from "../apply/held-lock";
 import { openStateBackend } from "../state/open-backend";
 import type { Inventory } from "../../model/inventory";
 import type { StateBackend } from "../state/types";
-import { RepositoryJail } from "../load/jail";
+import { RepositoryJail } from "../../repository/jail";
 
 /** Every secret value of the project and the target's tokens (to scrub from messages and results). */
 function secretValues(project: LoadedProject, env: CommandOptions["env"]): Set<string> {

@@ -2,12 +2,12 @@
  * `canvases/<name>/`: `canvas.yaml` (settings and sharing), one UDF per `<slug>.py` directly in
  * the folder with optional `<slug>.yaml` settings. `.py` files in sub-folders are helper modules.
  */
-import type { RepositoryJail } from "./jail";
+import type { RepositoryJail } from "../../repository/jail";
 import { posix } from "node:path";
 import type { DesiredObject, ReferencedInput, UdfTest } from "../../model/desired";
-import { quotedPath, type Diagnostics } from "./diagnostics";
+import { quotedPath, type Diagnostics } from "../../repository/diagnostics";
 import { desiredObject } from "./desired";
-import { MapReader, referencedInputs, rootReader, type ReadContext } from "./fields";
+import { MapReader, referencedInputs, rootReader, type ReadContext } from "../../repository/fields";
 import { CANVAS_KEYS, DURATION_EXPECTED, HEADER_KEYS, PATTERNS, SHARE_KEYS, UDF_KEYS } from "./keys";
 import type { PythonSource } from "./python-check";
 import { canvasDefinition } from "../../kinds/canvas/definition";
@@ -18,10 +18,10 @@ import { udfDefinition } from "../../kinds/udf/definition";
 /** Takes Python files as the loader reads them. */
 export type PythonSink = { push(s: PythonSource): unknown };
 import { refuseCaseTwins } from "./case-twins";
-import { folderNotFile, listFolder, readText, reportRefused } from "./repo-files";
+import { folderNotFile, listFolder, readText, reportRefused } from "../../repository/repo-files";
 import { readUdfTests } from "./udf-tests";
-import type { Resolver } from "./variables";
-import { locate, parseYaml, readYaml } from "./yaml-source";
+import type { Resolver } from "../../repository/variables";
+import { locate, parseYaml, readYaml } from "../../repository/yaml-source";
 
 export const CANVASES = "canvases";
 const CANVAS_FILE = "canvas.yaml";

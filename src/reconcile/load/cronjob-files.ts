@@ -3,18 +3,18 @@
  * string or the platform's arrays (exactly one form) and must hold exactly one minute value.
  */
 import type { DesiredObject, SourceLocation } from "../../model/desired";
-import type { RepositoryJail } from "./jail";
+import type { RepositoryJail } from "../../repository/jail";
 import { FIELDS, parseCron } from "../../kinds/cronjob/cron-expression";
 import { cronjobDefinition } from "../../kinds/cronjob/definition";
 import { inputDefault, inputKeysOf, repositoryOf } from "../../kinds/definition-views";
-import { describeFound, type Diagnostics } from "./diagnostics";
+import { describeFound, type Diagnostics } from "../../repository/diagnostics";
 import { desiredObject } from "./desired";
-import { referencedInputs, rootReader, type MapReader } from "./fields";
+import { referencedInputs, rootReader, type MapReader } from "../../repository/fields";
 import { CRON_ARRAY_KEYS, CRONJOB_KEYS, PATTERNS } from "./keys";
 import { refuseCaseTwins } from "./case-twins";
-import { folderNotFile, listFolder } from "./repo-files";
-import type { Resolver } from "./variables";
-import { locate, readYaml } from "./yaml-source";
+import { folderNotFile, listFolder } from "../../repository/repo-files";
+import type { Resolver } from "../../repository/variables";
+import { locate, readYaml } from "../../repository/yaml-source";
 
 export const CRONJOBS = "cronjobs";
 

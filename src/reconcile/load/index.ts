@@ -16,15 +16,15 @@ import { CANVASES, readCanvases, type CanvasExtras } from "./canvas-files";
 import { checkCredentialReferences } from "./credential-references";
 import { readCronjobs } from "./cronjob-files";
 import { sortByAddress } from "./desired";
-import { Diagnostics } from "./diagnostics";
-import { RepositoryJail } from "./jail";
+import { Diagnostics } from "../../repository/diagnostics";
+import { RepositoryJail } from "../../repository/jail";
 import { checkMoved } from "./moved";
 import { checkRemoved } from "./removed";
 import { applyNameAffixes } from "./name-affixes";
 import { PythonCheck } from "./python-check";
 import { DEFAULT_TARGET, readSvcFile } from "./svc-file";
 import { checkReferences, checkUniqueAddresses, checkWithKinds, scrubSecrets } from "./validate";
-import { Resolver } from "./variables";
+import { Resolver } from "../../repository/variables";
 
 export interface LoadOptions {
   /** The target whose variables and settings apply. @default "default" */

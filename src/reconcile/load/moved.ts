@@ -6,10 +6,10 @@
  */
 import type { DesiredObject, MovedEntry } from "../../model/desired";
 import { RECONCILE_TRAITS } from "../../kinds/registry";
-import { didYouMean, type Diagnostics } from "./diagnostics";
-import { MapReader, report, type ReadContext } from "./fields";
+import { didYouMean, type Diagnostics } from "../../repository/diagnostics";
+import { MapReader, report, type ReadContext } from "../../repository/fields";
 import { MOVED_KEYS } from "./keys";
-import { locate } from "./yaml-source";
+import { locate } from "../../repository/yaml-source";
 
 const ADDRESS = /^([a-z_]+)\.(.+)$/;
 const prefixes = () =>

@@ -20,7 +20,7 @@ import { KINDS } from "../../kinds/registry";
 import type { DesiredKind, LoadedProject } from "../../model/desired";
 import { PHASES, traitsOf } from "../phases";
 import type { Inventory } from "../../model/inventory";
-import { RepositoryJail } from "../load/jail";
+import { RepositoryJail } from "../../repository/jail";
 
 export interface KindObservation {
   byId: Map<string, Observed<any>>;

@@ -40,7 +40,7 @@ import { needsOf, WHOLE_REPOSITORY, type Targeting } from "./targeting";
 import { planCascade } from "./cascade";
 import { withTextDiffs } from "../render/text-diff";
 import { isEmptyAttribute } from "../render/values";
-import { closest } from "../load/diagnostics";
+import { closest } from "../../repository/diagnostics";
 
 export interface PlanInput {
   project: LoadedProject;

@@ -9,7 +9,7 @@
  * UDF address prefix and `/*`).
  */
 import { SvcError } from "../../errors";
-import { didYouMean } from "../load/diagnostics";
+import { didYouMean } from "../../repository/diagnostics";
 import { dependenciesOf } from "./kind-inputs";
 import type { DesiredObject, LoadedProject } from "../../model/desired";
 import { addressPrefixOf, byString, PHASES, traitsOf } from "../phases";

@@ -8,7 +8,7 @@ import { closeSync, constants, openSync, writeSync } from "node:fs";
 import { chmod, link, mkdir, readFile, rename, rm, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { siblingTempName, writeFileAtomic } from "./json-file";
-import { RepositoryJail } from "../load/jail";
+import { RepositoryJail } from "../../repository/jail";
 import type { FingerprintKey } from "../../kinds/fingerprint";
 import { FINGERPRINT_KEY_FILE, loadFingerprintKey } from "./fingerprint-key-file";
 import { checkInventoryOwner, emptyInventory, parseInventory, serializeInventory } from "./inventory-file";

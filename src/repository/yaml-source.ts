@@ -6,7 +6,7 @@
  */
 import type { RepositoryJail } from "./jail";
 import { isAlias, type Alias, type Document, type LineCounter, type Node } from "yaml";
-import type { SourceLocation } from "../../model/desired";
+import type { SourceLocation } from "../model/desired";
 import type { Diagnostics } from "./diagnostics";
 import { readText } from "./repo-files";
 import { parseBoundedYaml } from "./yaml-parse";

@@ -16,7 +16,7 @@
  * Synchronous behind the loader's async callers: a repository is thousands of small files, each
  * read in a few system calls, with nothing to overlap them with.
  */
-import { SvcError } from "../../errors";
+import { SvcError } from "../errors";
 import { randomBytes } from "node:crypto";
 import {
   closeSync,

@@ -2,7 +2,7 @@
  * Collects every validation error of a load, each with its `file:line:column`, the path inside the
  * document and a message saying what was found and what was expected. Nothing stops at the first.
  */
-import type { LoadError } from "../../model/desired";
+import type { LoadError } from "../model/desired";
 
 export class Diagnostics {
   readonly errors: LoadError[] = [];

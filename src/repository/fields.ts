@@ -6,7 +6,7 @@
  */
 import { isMap, isScalar, isSeq, type Node, type Pair } from "yaml";
 import { describeFound, didYouMean, listAlternatives, type Diagnostics } from "./diagnostics";
-import type { ReferencedInput, SourceLocation } from "../../model/desired";
+import type { ReferencedInput, SourceLocation } from "../model/desired";
 import { unsendableValue } from "./json-values";
 import { envNamesIn, firstReference, type Resolved, type Resolver } from "./variables";
 import { formatCount, YAML_LIMITS } from "./yaml-limits";

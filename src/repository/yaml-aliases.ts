@@ -7,7 +7,7 @@
  * than {@link YAML_LIMITS.nesting} are refused at the alias. After that, readers may expand aliases
  * freely: what they can expand is bounded.
  */
-import { SvcError } from "../../errors";
+import { SvcError } from "../errors";
 import { isAlias, isMap, isPair, isScalar, isSeq, type Alias, type Document, type Node } from "yaml";
 import { formatCount, YAML_LIMITS } from "./yaml-limits";
 
