@@ -27,7 +27,7 @@ export default defineConfig({
     include: tier === "slow" ? SLOW_TESTS : ["test/**/*.test.ts"],
     exclude: tier === undefined ? SLOW_TESTS : [],
     // Every plan a test makes is checked against the published plan schema.
-    setupFiles: ["test/setup/plan-schema.ts"],
+    setupFiles: ["test/setup/plan-schema.ts", "test/setup/embedded-platform.ts"],
     testTimeout: 30_000,
     hookTimeout: 60_000,
     pool: "forks",

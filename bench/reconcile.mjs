@@ -20,9 +20,9 @@ import { canvasesFor, canvasName, codeOf, PER_CANVAS, runCli, slugOf, writeRepos
 import { startEmulatorProcess } from "./emulator.mjs";
 
 const require = createRequire(import.meta.url);
-const { udfBodyOf } = require(join(import.meta.dirname, "../dist/resources/udf.js"));
-const { READS_IN_FLIGHT } = require(join(import.meta.dirname, "../dist/resources/team-canvases.js"));
-const { FingerprintKey } = require(join(import.meta.dirname, "../dist/resources/fingerprint.js"));
+const { udfBodyOf } = require(join(import.meta.dirname, "../dist/kinds/udf/resource.js"));
+const { READS_IN_FLIGHT } = require(join(import.meta.dirname, "../dist/kinds/team-canvases.js"));
+const { FingerprintKey } = require(join(import.meta.dirname, "../dist/kinds/fingerprint.js"));
 const { FINGERPRINT_KEY_FILE, serializeFingerprintKey } = require(
   join(import.meta.dirname, "../dist/reconcile/state/fingerprint-key-file.js"),
 );

@@ -4,7 +4,7 @@
  * found, what was expected and the options the command accepts (with a "did you mean").
  */
 import { parseArgs, type ParseArgsOptionsConfig } from "node:util";
-import { closest } from "../reconcile/load/diagnostics";
+import { closest } from "../repository/diagnostics";
 import { CliUsageError } from "./usage";
 
 /**

@@ -44,7 +44,7 @@ async function run(argv: string[], io: CommandIo): Promise<number> {
     io.stdout.write(
       result.exitCode === 0
         ? `${JSON.stringify({ version: 1, forgotten: result.forgotten, state: result.state }, null, 2)}\n`
-        : failureJson(result.errors, result.message),
+        : failureJson(result.errors, result.message, { code: result.code }),
     );
   else if (result.exitCode === 0) io.stdout.write(forgetText(result));
   for (const e of result.errors) io.stderr.write(`${formatLoadError(e)}\n`);

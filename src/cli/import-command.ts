@@ -58,7 +58,7 @@ async function run(argv: string[], io: CommandIo): Promise<number> {
     log: (line) => io.stderr.write(`${line}\n`),
   });
   if (result.report) io.stdout.write(v.json ? toJson(result.report as never) : renderImportText(result.report));
-  else if (v.json) io.stdout.write(failureJson(result.errors, result.message));
+  else if (v.json) io.stdout.write(failureJson(result.errors, result.message, { code: result.code }));
   for (const e of result.errors) io.stderr.write(`${formatLoadError(e)}\n`);
   if (result.message) io.stderr.write(`${result.message}\n`);
   return result.exitCode;

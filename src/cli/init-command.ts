@@ -7,7 +7,7 @@
 import { existsSync } from "node:fs";
 import { mkdir, writeFile } from "node:fs/promises";
 import { basename, dirname, join, relative, resolve, sep } from "node:path";
-import { RepositoryJail } from "../reconcile/load/jail";
+import { RepositoryJail } from "../repository/jail";
 import { gitignoreWithState, PROJECT_NAME, projectNameFrom, starterFiles } from "../reconcile/init/starter-repository";
 import { shellQuote } from "./shell-quote";
 import { parseCommandArgs } from "./command-args";

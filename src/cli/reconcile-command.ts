@@ -10,8 +10,15 @@ import { forWorkflowLog, isUntrustedBlock } from "../github/workflow-commands";
 import type { CommandOptions, CommandResult } from "../reconcile/commands/command-types";
 import { formatLoadError } from "../model/desired";
 import type { Plan } from "../reconcile/plan/plan-model";
-import { RepositoryJail } from "../reconcile/load/jail";
-import { failureJson, progressDisplay, renderApplyReportText, renderPlanText, toJson } from "../reconcile/render";
+import { RepositoryJail } from "../repository/jail";
+import {
+  failureJson,
+  progressDisplay,
+  renderApplyReportText,
+  renderPlanText,
+  stopCode,
+  toJson,
+} from "../reconcile/render";
 import { confirmOnTerminal, type Prompt } from "./confirm-prompt";
 import { DRIFT_FORMATS, driftDocument, driftFormat, stepSummaryIsStdout } from "./drift-format";
 import type { TestCommandResult } from "../reconcile/udf-tests/test-command";
@@ -270,6 +277,7 @@ async function render(
   const color = colorOn(v, io);
   const print = printer(io, command);
   const message = "message" in result ? result.message : undefined;
+  const code = "code" in result && result.code ? { code: result.code } : {};
   if (result.command === "validate") {
     if (v.json)
       io.stdout.write(
@@ -283,7 +291,7 @@ async function render(
   }
   const nothingToShow = (result.command === "plan" && !result.plan) || (result.command === "drift" && !result.drift);
   if (nothingToShow && (v.json || (result.command === "drift" && v.format === "json"))) {
-    io.stdout.write(failureJson(result.errors, message));
+    io.stdout.write(failureJson(result.errors, message, code));
     return;
   }
   if (result.command === "plan" && result.plan) {
@@ -301,8 +309,15 @@ async function render(
   }
   if (result.command === "apply" || result.command === "destroy") {
     if (v.json) {
-      if (!result.plan && !result.report) return void io.stdout.write(failureJson(result.errors, message));
-      const stopped = result.errors.length || message ? { errors: result.errors, ...(message ? { message } : {}) } : {};
+      if (!result.plan && !result.report) return void io.stdout.write(failureJson(result.errors, message, code));
+      const stopped =
+        result.errors.length || message
+          ? {
+              errors: result.errors,
+              code: stopCode(result.errors, message, code.code),
+              ...(message ? { message } : {}),
+            }
+          : {};
       io.stdout.write(
         toJson({
           plan: result.plan,

@@ -1,6 +1,7 @@
 /** The DIR argument of the repository commands, checked before anything is loaded. */
 import { statSync } from "node:fs";
 import { basename, dirname } from "node:path";
+import { SvcError } from "../errors";
 import { shellQuote } from "./shell-quote";
 
 /**
@@ -14,13 +15,19 @@ export function checkRepositoryFolder(command: string, dir: string): void {
   try {
     folder = statSync(dir).isDirectory();
   } catch {
-    throw new Error(
+    throw new SvcError(
+      "repository_folder_missing",
       `${command}: the folder ${shown} does not exist. DIR is the folder holding svc.yaml (default: the current folder).`,
+      { file: shown },
     );
   }
   if (!folder) {
     const parent = dirname(dir);
     const hint = basename(dir) === "svc.yaml" ? ` Give its folder: svc-iac ${command} ${shellQuote(parent)}` : "";
-    throw new Error(`${command}: ${shown} is a file, not a folder. DIR is the folder holding svc.yaml.${hint}`);
+    throw new SvcError(
+      "repository_folder_is_file",
+      `${command}: ${shown} is a file, not a folder. DIR is the folder holding svc.yaml.${hint}`,
+      { file: shown },
+    );
   }
 }

@@ -82,12 +82,17 @@ async function dispatch(argv: string[], io: CliIo): Promise<number> {
   const run = COMMANDS[command];
   if (!run) {
     // Loaded only for this error: the help and every command start without it.
-    const { closest } = require("../reconcile/load/diagnostics") as typeof import("../reconcile/load/diagnostics");
+    const { closest } = require("../repository/diagnostics") as typeof import("../repository/diagnostics");
     const meant = command.startsWith("-") ? undefined : closest(command, Object.keys(COMMANDS));
     throw new CliUsageError(
       `Unknown command "${command}".${meant ? ` Did you mean "${meant}"?` : ""} Expected one of: ${Object.keys(COMMANDS).join(", ")}.`,
     );
   }
+  // The engine's embedded platform: the emulator, loaded only if a command connects without a base URL.
+  const { provideEmbeddedPlatform } = require("../embedded-platform") as typeof import("../embedded-platform");
+  provideEmbeddedPlatform((dir) =>
+    (require("./embedded-emulator") as typeof import("./embedded-emulator")).startEmbeddedEmulator(dir),
+  );
   return run(rest, io);
 }
 
@@ -108,7 +113,8 @@ function reportFailure(err: unknown, argv: string[], io: CliIo): number {
   // --json promises one document on stdout, also when the command stops before it has one.
   if (argv.slice(1).includes("--json")) {
     const { failureJson } = require("../reconcile/render/json") as typeof import("../reconcile/render/json");
-    io.stdout.write(failureJson([], (err as Error)?.message ?? String(err)));
+    const { errorCodeOf } = require("../errors") as typeof import("../errors");
+    io.stdout.write(failureJson([], (err as Error)?.message ?? String(err), { code: errorCodeOf(err) }));
   }
   if (err instanceof CliUsageError) {
     const command = argv[0];

@@ -58,7 +58,7 @@ async function run(argv: string[], io: CommandIo): Promise<number> {
     io.stdout.write(
       result.report
         ? `${JSON.stringify(sortKeysDeep(result.report), null, 2)}\n`
-        : failureJson(result.errors, result.message),
+        : failureJson(result.errors, result.message, { code: result.code }),
     );
   else if (result.report) io.stdout.write(renderShowText(result.report));
   return result.exitCode;

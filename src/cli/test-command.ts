@@ -22,7 +22,9 @@ import { CliUsageError } from "./usage";
 
 /** The JSON document of `test --json`: keys sorted, two-space indent. */
 export const testReportJson = (r: TestCommandResult) =>
-  r.report ? `${JSON.stringify(sortKeysDeep(r.report), null, 2)}\n` : failureJson(r.errors, r.message);
+  r.report
+    ? `${JSON.stringify(sortKeysDeep(r.report), null, 2)}\n`
+    : failureJson(r.errors, r.message, { code: r.code });
 
 /** Runs the tests; live text output unless `json`. */
 async function run(opts: TestCommandOptions, json: boolean, io: CommandIo): Promise<TestCommandResult> {

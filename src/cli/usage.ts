@@ -1,10 +1,14 @@
 /**
  * Usage text (the whole, and each command's for `svc-iac COMMAND --help`) and the error for bad
- * command lines. Loaded by every run: it holds no logic and imports nothing.
+ * command lines. Loaded by every run: it holds no logic and imports only the error base.
  */
+import { SvcError } from "../errors";
 
-export class CliUsageError extends Error {
+export class CliUsageError extends SvcError {
   override readonly name = "CliUsageError";
+  constructor(message: string) {
+    super("usage", message);
+  }
 }
 
 /** The commands, in the order the help lists them. */

@@ -1,4 +1,6 @@
 /** Errors the emulator answers with, in the spec's two body shapes (section 7). */
+import { codeForStatus } from "../api/errors";
+import { SvcError } from "../errors";
 import type { z } from "zod";
 
 export interface ValidationIssue {
@@ -8,13 +10,16 @@ export interface ValidationIssue {
 }
 
 /** An answer with a non-success status: `{detail: string}`, or `{detail: ValidationIssue[]}` for 422. */
-export class HttpError extends Error {
+export class HttpError extends SvcError {
   constructor(
     readonly status: number,
     readonly detail: string | ValidationIssue[],
     readonly headers: Record<string, string> = {},
   ) {
-    super(typeof detail === "string" ? detail : detail.map((d) => `${d.loc.join(".")}: ${d.msg}`).join("; "));
+    super(
+      codeForStatus(status),
+      typeof detail === "string" ? detail : detail.map((d) => `${d.loc.join(".")}: ${d.msg}`).join("; "),
+    );
   }
 }
 

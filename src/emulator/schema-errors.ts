@@ -6,10 +6,10 @@
  */
 import { isMap, isScalar, isSeq, type Node } from "yaml";
 import type { z } from "zod";
-import { describeFound, didYouMean, listAlternatives, Diagnostics } from "../reconcile/load/diagnostics";
-import { joinPath, MapReader, type ReadContext } from "../reconcile/load/fields";
-import { Resolver } from "../reconcile/load/variables";
-import { locate, unalias, type SourceDoc } from "../reconcile/load/yaml-source";
+import { describeFound, didYouMean, listAlternatives, Diagnostics } from "../repository/diagnostics";
+import { joinPath, MapReader, type ReadContext } from "../repository/fields";
+import { Resolver } from "../repository/variables";
+import { locate, unalias, type SourceDoc } from "../repository/yaml-source";
 import type { SourceLocation } from "../model/desired";
 
 type Segment = string | number;

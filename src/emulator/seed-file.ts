@@ -3,25 +3,28 @@
  * file is reported at once, each at its `file:line:column` with the path inside the document, what
  * was found and what was expected, before the emulator touches its data dir or opens a port.
  */
+import { SvcError } from "../errors";
 import { readFileSync, statSync } from "node:fs";
 import { dirname, isAbsolute, resolve } from "node:path";
-import { Diagnostics } from "../reconcile/load/diagnostics";
-import { parseYaml } from "../reconcile/load/yaml-source";
+import { Diagnostics } from "../repository/diagnostics";
+import { parseYaml } from "../repository/yaml-source";
 import { formatLoadError, type LoadError } from "../model/desired";
 import { checkDocument, locatePath } from "./schema-errors";
 import { SeedSpec } from "./seed";
 import { checkSeedDatasets, checkSeedUniqueness } from "./seed-rules";
 
 /** A seed file that cannot be used; `errors` holds each problem with its location. */
-export class SeedFileError extends Error {
-  readonly code = "SEED_FILE_INVALID";
+export class SeedFileError extends SvcError {
+  declare readonly file: string;
   constructor(
-    readonly file: string,
+    file: string,
     readonly errors: LoadError[],
   ) {
     const n = errors.length;
     super(
+      "seed_file_invalid",
       `${errors.map(formatLoadError).join("\n")}\n${n} error${n === 1 ? "" : "s"} in the seed file ${file}; the emulator did not start.`,
+      { file },
     );
     this.name = "SeedFileError";
   }

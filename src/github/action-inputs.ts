@@ -4,6 +4,7 @@
  * (`INPUT_WORKING-DIRECTORY`). The all-underscore spelling (`INPUT_WORKING_DIRECTORY`, which a
  * shell can set) is accepted too. Every bad input is reported at once.
  */
+import { SvcError } from "../errors";
 
 export type ActionCommand = "validate" | "plan" | "apply" | "drift" | "destroy" | "projects";
 export const ACTION_COMMANDS: readonly ActionCommand[] = ["validate", "plan", "apply", "drift", "destroy", "projects"];
@@ -56,10 +57,10 @@ export interface ActionInputs {
   replace: string[];
 }
 
-export class ActionInputError extends Error {
+export class ActionInputError extends SvcError {
   override readonly name = "ActionInputError";
   constructor(readonly problems: string[]) {
-    super(problems.join(" "));
+    super("action_input_invalid", problems.join(" "));
   }
 }
 

@@ -10,7 +10,7 @@ import { mkdir, open, readFile } from "node:fs/promises";
 import { basename, join } from "node:path";
 import type { Octokit } from "@octokit/rest";
 import { isMap } from "yaml";
-import { parseBoundedYaml } from "../reconcile/load/yaml-parse";
+import { parseBoundedYaml } from "../repository/yaml-parse";
 import type { CommandOptions, CommandResult, TokenPublisher } from "../reconcile/commands/command-types";
 import { ActionInputError, readActionInputs, type ActionInputs } from "./action-inputs";
 import { fullReport, resultLogText, resultMarkdown, type ReportLabels } from "./action-report";

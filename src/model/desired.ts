@@ -2,7 +2,7 @@
  * What the loader produces from a repository: the desired objects of one project and target,
  * each with its source location. Pure data; the planner compares it with what the platform holds.
  *
- * Folder `src/model/`: what the kinds (`src/resources`) and the engine (`src/reconcile`) share:
+ * Folder `src/model/`: what the kinds (`src/kinds`) and the engine (`src/reconcile`) share:
  * desired objects here, inventory entries in `inventory.ts`. Pure, below both; imports nothing.
  */
 
@@ -24,7 +24,7 @@ export interface LoadError extends SourceLocation {
 export type DesiredKind = "Secret" | "ServiceAccount" | "Canvas" | "Udf" | "CanvasShare" | "Cronjob" | "BucketPolicy";
 
 /**
- * One desired object. `inputs` are the kind's inputs (camelCase, as `src/resources/<kind>.ts`
+ * One desired object. `inputs` are the kind's inputs (camelCase, as `src/kinds/<kind>/resource.ts`
  * checks them), except references to other objects, which stay symbolic in `refs` until the
  * planner resolves them against the platform (a canvas name becomes `canvasId`, a
  * `<canvas>/<slug>` becomes `udfId`).

@@ -1,13 +1,8 @@
 import * as pulumi from "@pulumi/pulumi";
+import type { BucketPolicyArgs } from "./arguments";
 import { dynamicType, quietStacks, withStub } from "./registration";
 
-export interface BucketPolicyArgs {
-  /**
-   * The S3 bucket to grant the environment's job and real-time roles access to. A change replaces.
-   * @example "my-data-bucket"
-   */
-  bucketName: pulumi.Input<string>;
-}
+export type { BucketPolicyArgs } from "./arguments";
 
 /**
  * The bucket policy document the platform needs on an S3 bucket, read from the platform and

@@ -1,35 +1,8 @@
 import * as pulumi from "@pulumi/pulumi";
+import type { CanvasShareArgs } from "./arguments";
 import { dynamicType, quietStacks, withStub } from "./registration";
 
-export interface CanvasShareArgs {
-  /**
-   * The canvas to share. Changing it shares the other canvas (a replacement) and unshares this one.
-   * @example canvas.id
-   */
-  canvasId: pulumi.Input<string>;
-  /**
-   * The real-time instance the shared UDFs run on. Changing it re-shares on the new instance and
-   * keeps the token.
-   * @default the available instance with the highest `preference_rank`
-   * @example "rt-demo-primary"
-   */
-  clientId?: pulumi.Input<string>;
-  /**
-   * Any value; changing it rotates the share token: the old token, its links and its session
-   * tokens stop working at once.
-   * @default none
-   * @example "2026-06"
-   */
-  rotation?: pulumi.Input<string | number>;
-  /**
-   * The canvas's access scope, normally `canvas.accessScope`. A token keeps the scope it was
-   * minted under, so when this differs from it the diff says a rotation is required and the
-   * update rotates the token (old links and session tokens stop working).
-   * @default none (scope changes are not followed)
-   * @example canvas.accessScope
-   */
-  accessScope?: pulumi.Input<"team" | "public">;
-}
+export type { CanvasShareArgs } from "./arguments";
 
 /**
  * A canvas's share: its canvas token (`shareToken`) and real-time instance. Adopts an existing

@@ -1,42 +1,8 @@
 import * as pulumi from "@pulumi/pulumi";
+import type { CanvasArgs } from "./arguments";
 import { dynamicType, quietStacks, withStub } from "./registration";
 
-export interface CanvasArgs {
-  /**
-   * The canvas name, unique in the team: letters, digits and underscores. Renaming updates in place.
-   * @example "sales_dashboard"
-   */
-  name: pulumi.Input<string>;
-  /**
-   * Who may use the canvas's shared links: the team, or anyone. On a shared canvas a change needs a
-   * new share token (see `CanvasShare`).
-   * @default "team"
-   */
-  accessScope?: pulumi.Input<"team" | "public">;
-  /**
-   * Whether anyone may read the canvas.
-   * @default false
-   */
-  allowPublicRead?: pulumi.Input<boolean>;
-  /**
-   * An extra gate for shared links (`Authorization: Svc-Canvas-Passcode`). Secret: kept in state as a
-   * fingerprint only.
-   * @default none
-   * @example pulumi.secret("correct-horse")
-   */
-  passcode?: pulumi.Input<string>;
-  /**
-   * The dashboard layout.
-   * @default none
-   */
-  dashboardBody?: pulumi.Input<string>;
-  /**
-   * Thumbnail URL.
-   * @default none
-   * @example "https://example.com/preview.png"
-   */
-  previewImageUrl?: pulumi.Input<string>;
-}
+export type { CanvasArgs } from "./arguments";
 
 /**
  * A canvas: a group of UDFs with a sharing level. Created by name, or adopted when a canvas of that

@@ -1,11 +1,11 @@
 /**
  * The engine's resource calls (check, diff, create, read, update, delete) mapped onto the kinds of
- * `src/resources`, for any client. The dynamic provider (`runtime.ts`) and the provider plugin
+ * `src/kinds`, for any client. The dynamic provider (`runtime.ts`) and the provider plugin
  * (`plugin/`) both call these; neither re-implements a kind.
  */
 import type { SvcClient } from "../api/client";
-import type { CheckFailure, ResourceKind } from "../resources/kind";
-import { KINDS } from "../resources/registry";
+import type { CheckFailure, ResourceKind } from "../kinds/kind";
+import { KINDS } from "../kinds/registry";
 
 /** The engine's placeholder for values not known during preview. */
 export const UNKNOWN = "04da6b54-80e4-46f7-96ec-b56ff0331ba9";

@@ -1,6 +1,6 @@
 /**
  * The dynamic provider's implementation, loaded by the stub (`stub.ts`) inside Pulumi's provider
- * host at call time. It maps the engine's calls onto the resource kinds of `src/resources`.
+ * host at call time. It maps the engine's calls onto the resource kinds of `src/kinds`.
  * Credentials are read at call time: stack config given to `configure` (`svc:baseUrl`,
  * `svc:udfBaseUrl`, `svc:token`, `svc:serviceToken`) or else the `SVC_*` environment variables.
  */

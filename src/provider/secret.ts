@@ -1,19 +1,8 @@
 import * as pulumi from "@pulumi/pulumi";
+import type { SecretArgs } from "./arguments";
 import { dynamicType, quietStacks, withStub } from "./registration";
 
-export interface SecretArgs {
-  /**
-   * The secret's key, 1 to 256 characters. A new key replaces the secret (new written first).
-   * @example "OPENAI_API_KEY"
-   */
-  key: pulumi.Input<string>;
-  /**
-   * The value. Always stored as a Pulumi secret, and kept in state only as a fingerprint; a change
-   * updates in place.
-   * @example config.requireSecret("openaiKey")
-   */
-  value: pulumi.Input<string>;
-}
+export type { SecretArgs } from "./arguments";
 
 /**
  * A user secret, owned by the signed-in user (`svc:token` must be a paid user's Bearer token).

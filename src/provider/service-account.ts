@@ -1,19 +1,8 @@
 import * as pulumi from "@pulumi/pulumi";
+import type { ServiceAccountArgs } from "./arguments";
 import { dynamicType, quietStacks, withStub } from "./registration";
 
-export interface ServiceAccountArgs {
-  /**
-   * The account's name; on the platform it reads `<name> [svc-iac <tag>]`. A change replaces it.
-   * @example "ci-deployer"
-   */
-  name: pulumi.Input<string>;
-  /**
-   * Any value; changing it rotates the token: a new account is created, then the old one deleted.
-   * @default none
-   * @example "2025-06"
-   */
-  rotation?: pulumi.Input<unknown>;
-}
+export type { ServiceAccountArgs } from "./arguments";
 
 /**
  * A service account of the team's environment and its token (a machine credential for

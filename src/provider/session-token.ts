@@ -1,18 +1,8 @@
 import * as pulumi from "@pulumi/pulumi";
+import type { SessionTokenArgs } from "./arguments";
 import { dynamicType, quietStacks, withStub } from "./registration";
 
-export interface SessionTokenArgs {
-  /**
-   * The canvas token to mint for (`fc_...`). Kept as a secret; a change replaces the session token.
-   * @example share.shareToken
-   */
-  canvasToken: pulumi.Input<string>;
-  /**
-   * Lifetime in seconds, 1 to 86400 (24 hours). A change replaces the token.
-   * @default 3600
-   */
-  ttl?: pulumi.Input<number>;
-}
+export type { SessionTokenArgs } from "./arguments";
 
 /**
  * A session token for a team-only shared canvas (`svc_session_token`). Replaced once expired (at

@@ -9,8 +9,8 @@
  * which are checked anew.
  */
 import type { DesiredObject } from "../model/desired";
-import type { CheckFailure } from "../resources/kind";
-import { KINDS } from "../resources/registry";
+import type { CheckFailure } from "../kinds/kind";
+import { KINDS } from "../kinds/registry";
 import { traitsOf } from "./phases";
 
 /** Placeholder for an id that exists only once an earlier step of the same apply has run. */

@@ -3,8 +3,8 @@
  * first: UDFs may read them; canvases before their UDFs; UDFs before the shares that serve them and
  * the cronjobs that run them); deletions run afterwards in the reverse order.
  */
-import { RECONCILE_TRAITS } from "../resources/registry";
-import type { ReconcileTraits } from "../resources/reconcile-traits";
+import { RECONCILE_TRAITS } from "../kinds/registry";
+import type { ReconcileTraits } from "../kinds/reconcile-traits";
 import type { DesiredKind } from "../model/desired";
 
 /** The reconciler traits of `kind`. */

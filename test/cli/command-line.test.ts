@@ -6,6 +6,7 @@
 import { readFileSync } from "node:fs";
 import { basename, dirname, join } from "node:path";
 import { describe, expect, it } from "vitest";
+import { ERROR_CODE } from "../../src/errors";
 import { runSvc } from "../helpers/cli-run";
 import { copyRepo, FIXTURE_SECRETS } from "../helpers/repo";
 
@@ -211,13 +212,13 @@ describe("GIVEN the built svc-iac command", () => {
 });
 
 describe("GIVEN --json and a command that stops before it has a document", () => {
-  it("THEN stdout still holds one JSON document saying why: usage errors, a missing folder, a refused keep", async () => {
+  it("THEN stdout still holds one JSON document saying why, with its stable code: usage errors, a missing folder, a refused keep", async () => {
     const dir = copyRepo("valid-full");
     const cases = [
-      { args: ["plan", dir, "--json", "--jsno"], says: "plan has no option --jsno" },
-      { args: ["plan", join(dir, "nowhere"), "--json"], says: "does not exist" },
-      { args: ["apply", dir, "--json", "--max-deletions", "1e3"], says: "--max-deletions" },
-      { args: ["import", dir, "--keep", "canvas.nope", "--json"], says: "" },
+      { args: ["plan", dir, "--json", "--jsno"], says: "plan has no option --jsno", code: "usage" },
+      { args: ["plan", join(dir, "nowhere"), "--json"], says: "does not exist", code: "repository_folder_missing" },
+      { args: ["apply", dir, "--json", "--max-deletions", "1e3"], says: "--max-deletions", code: "usage" },
+      { args: ["import", dir, "--keep", "canvas.nope", "--json"], says: "", code: expect.stringMatching(ERROR_CODE) },
     ];
     for (const c of cases) {
       const r = await svc(c.args, { ...FIXTURE_SECRETS, SVC_BASE_URL: "http://127.0.0.1:9/v1", SVC_TOKEN: "t" });
@@ -225,6 +226,7 @@ describe("GIVEN --json and a command that stops before it has a document", () =>
       expect(doc, c.args.join(" ")).toHaveProperty("errors");
       expect(typeof doc.message, c.args.join(" ")).toBe("string");
       expect(doc.message).toContain(c.says);
+      expect(doc.code, c.args.join(" ")).toEqual(c.code);
     }
   });
 });

@@ -301,7 +301,7 @@ describe("GIVEN apply and destroy approved with --auto-approve", () => {
 describe("GIVEN a repository whose svc.yaml does not parse, and --json", () => {
   const fx = useEmulator();
 
-  it("THEN validate, plan, apply, drift and test each print one JSON document naming the error, and exit 1", async () => {
+  it("THEN validate, plan, apply, drift and test each print one JSON document naming the error and its code, and exit 1", async () => {
     const dir = copyRepo("valid-full");
     writeFileSync(join(dir, "svc.yaml"), `${readFileSync(join(dir, "svc.yaml"), "utf8")}\nbroken: [\n`);
     const env = emulatorEnv(fx.emu);
@@ -325,8 +325,10 @@ describe("GIVEN a repository whose svc.yaml does not parse, and --json", () => {
       ]);
     }
     expect(runs.map((r) => r.code)).toEqual([1, 1, 1, 1]);
-    for (const r of runs)
+    for (const r of runs) {
       expect(JSON.parse(r.stdout).message).toMatch(/^1 error in the repository; nothing was sent to the platform\.$/);
+      expect(JSON.parse(r.stdout).code).toBe("repository_invalid");
+    }
     expect(JSON.parse(runs[0]!.stdout).valid).toBe(false);
   });
 });

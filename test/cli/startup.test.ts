@@ -46,10 +46,11 @@ beforeAll(() => {
 afterAll(() => rmSync(work, { recursive: true, force: true }));
 
 describe("GIVEN the built svc-iac command", () => {
-  it("WHEN it prints its help THEN it loads its usage text and nothing else", async () => {
+  it("WHEN it prints its help THEN it loads its usage text and the error base, nothing else", async () => {
     const { code, modules } = await loadedBy(["--help"]);
     expect(code).toBe(0);
-    expect(modules.filter((m) => !m.startsWith("dist/cli/")).sort()).toEqual([]);
+    // The usage error is of the error family: its base and the scrubber, two small files.
+    expect(modules.filter((m) => !m.startsWith("dist/cli/")).sort()).toEqual(["dist/errors.js", "dist/scrub.js"]);
     expect(under(modules, "dist/cli/").sort()).toEqual([
       "dist/cli/main.js",
       "dist/cli/node-version.js",
@@ -58,7 +59,7 @@ describe("GIVEN the built svc-iac command", () => {
     ]);
   });
 
-  it("WHEN a command's help is asked (apply --help) THEN it loads its usage text and nothing else", async () => {
+  it("WHEN a command's help is asked (apply --help) THEN it loads its usage text and the error base, nothing else", async () => {
     const { code, modules } = await loadedBy(["apply", "--auto-approve", "--help"]);
     expect(code).toBe(0);
     expect(modules.sort()).toEqual([
@@ -66,6 +67,8 @@ describe("GIVEN the built svc-iac command", () => {
       "dist/cli/node-version.js",
       "dist/cli/run-cli.js",
       "dist/cli/usage.js",
+      "dist/errors.js",
+      "dist/scrub.js",
     ]);
   });
 

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { bucketPolicyKind } from "../../src/resources/bucket-policy";
+import { bucketPolicyKind } from "../../src/kinds/bucket-policy/resource";
 import { useEmulator } from "../helpers/emulator";
 import { HostError, ProviderHost } from "../helpers/provider-host";
 

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { canvasShareKind } from "../../src/resources/canvas-share";
+import { canvasShareKind } from "../../src/kinds/canvas-share/resource";
 import { failure, useEmulator } from "../helpers/emulator";
 import { HostError, ProviderHost, type Props } from "../helpers/provider-host";
 

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ManualClock } from "../../src/emulator/clock";
-import { cronjobKind } from "../../src/resources/cronjob";
+import { cronjobKind } from "../../src/kinds/cronjob/resource";
 import { useEmulator } from "../helpers/emulator";
 import { HostError, ProviderHost } from "../helpers/provider-host";
 

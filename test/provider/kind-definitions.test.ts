@@ -1,6 +1,6 @@
 /**
  * Each kind's Pulumi argument interface (`src/provider/<kind>.ts`) and its definition
- * (`src/resources/definitions/<kind>.ts`, from which the package schema is generated) say the
+ * (`src/kinds/<kind>/definition.ts`, from which the package schema is generated) say the
  * same: the same argument names, the same required ones, the same types, the same descriptions
  * (the TSDoc's text), and the class's outputs and secret outputs are the definition's outputs.
  * Read from the source with the TypeScript compiler, so a field added to one and not the other
@@ -10,8 +10,8 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import ts from "typescript";
 import { describe, expect, it } from "vitest";
-import { KIND_DEFINITIONS } from "../../src/resources/definitions";
-import type { FieldDefinition, FieldType } from "../../src/resources/definitions/kind-definition";
+import { KIND_DEFINITIONS } from "../../src/kinds/definitions";
+import type { FieldDefinition, FieldType } from "../../src/kinds/kind-definition";
 
 const PROVIDER = join(__dirname, "../../src/provider");
 const fileOf = (kind: string): string => kind.replace(/[A-Z]/g, (c, i: number) => (i ? "-" : "") + c.toLowerCase());
@@ -73,11 +73,21 @@ function providerFile(kind: string) {
   const path = join(PROVIDER, `${fileOf(kind)}.ts`);
   const text = readFileSync(path, "utf8");
   const source = ts.createSourceFile(path, text, ts.ScriptTarget.Latest, true);
+  // The argument interfaces are generated into arguments.ts (and re-exported by the kind's file).
+  const argumentsPath = join(PROVIDER, "arguments.ts");
+  const generated = ts.createSourceFile(
+    argumentsPath,
+    readFileSync(argumentsPath, "utf8"),
+    ts.ScriptTarget.Latest,
+    true,
+  );
   const interfaces = new Map<string, Member[]>();
+  generated.forEachChild((node) => {
+    if (ts.isInterfaceDeclaration(node)) interfaces.set(node.name.text, membersOf(node.members));
+  });
   let classOutputs: Member[] = [];
   let classDoc = "";
   source.forEachChild((node) => {
-    if (ts.isInterfaceDeclaration(node)) interfaces.set(node.name.text, membersOf(node.members));
     if (ts.isClassDeclaration(node) && node.name?.text === kind) {
       classOutputs = membersOf(node.members);
       classDoc = docOf(node);

@@ -8,7 +8,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { isApiError } from "../../src/api/errors";
-import { KINDS } from "../../src/resources/registry";
+import { KINDS } from "../../src/kinds/registry";
 import { useEmulator } from "../helpers/emulator";
 import { ProviderHost, isWireSecret, revealed, secret, type Props } from "../helpers/provider-host";
 

@@ -9,7 +9,7 @@ import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { accountName } from "../../src/resources/service-account";
+import { accountName } from "../../src/kinds/service-account/resource";
 import { useEmulator } from "../helpers/emulator";
 import { HAND_MADE_SECRETS, makeHandMade, type HandMade } from "../helpers/hand-made";
 import { ProviderHost, revealed, secret, type Props } from "../helpers/provider-host";

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { secretFingerprint } from "../../src/resources/field-diff";
-import { secretKind } from "../../src/resources/secret";
+import { secretFingerprint } from "../../src/kinds/field-diff";
+import { secretKind } from "../../src/kinds/secret/resource";
 import { useEmulator } from "../helpers/emulator";
 import { HostError, ProviderHost, type Props } from "../helpers/provider-host";
 

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { accountName, serviceAccountKind } from "../../src/resources/service-account";
+import { accountName, serviceAccountKind } from "../../src/kinds/service-account/resource";
 import { useEmulator } from "../helpers/emulator";
 import { HostError, ProviderHost, type Props } from "../helpers/provider-host";
 

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ManualClock } from "../../src/emulator/clock";
-import { sessionTokenKind } from "../../src/resources/session-token";
+import { sessionTokenKind } from "../../src/kinds/session-token/resource";
 import { failure, useEmulator } from "../helpers/emulator";
 import { HostError, ProviderHost, type Props } from "../helpers/provider-host";
 

@@ -2,8 +2,8 @@ import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { realtimeArea } from "../../src/emulator/areas/realtime";
-import { buildUdfBody } from "../../src/resources/udf-body";
-import { udfKind } from "../../src/resources/udf";
+import { buildUdfBody } from "../../src/kinds/udf/udf-body";
+import { udfKind } from "../../src/kinds/udf/resource";
 import { useEmulator } from "../helpers/emulator";
 import { HostError, ProviderHost, programFolder, type Props } from "../helpers/provider-host";
 

@@ -6,9 +6,9 @@
 import { Ajv2020 } from "ajv/dist/2020.js";
 import addFormats from "ajv-formats";
 import { describe, expect, it } from "vitest";
-import { KIND_DEFINITIONS } from "../../src/resources/definitions";
-import { packageSchemaOf } from "../../src/resources/schema/pulumi-package";
-import { repositorySchemas } from "../../src/resources/schema/repository-schemas";
+import { KIND_DEFINITIONS } from "../../src/kinds/definitions";
+import { packageSchemaOf } from "../../src/kinds/schema/pulumi-package";
+import { repositorySchemas } from "../../src/kinds/schema/repository-schemas";
 import { notebookDefinition } from "../fixtures/toy-kind/definition";
 import { PACKAGE_RULES } from "./pulumi-package-rules";
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { bucketPolicyKind, canonicalJson } from "../../src/resources/bucket-policy";
+import { bucketPolicyKind, canonicalJson } from "../../src/kinds/bucket-policy/resource";
 
 describe("BucketPolicy check", () => {
   it("GIVEN a bucket name, with or without s3:// THEN the plain name is kept", () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { canvasShareKind, type CanvasShareState } from "../../src/resources/canvas-share";
+import { canvasShareKind, type CanvasShareState } from "../../src/kinds/canvas-share/resource";
 import { useEmulator } from "../helpers/emulator";
 import { countingRequests } from "../helpers/saved-plan";
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { formatCron, normalizeSchedule, parseCron } from "../../src/resources/cron-expression";
+import { formatCron, normalizeSchedule, parseCron } from "../../src/kinds/cronjob/cron-expression";
 
 const HOURS = Array.from({ length: 24 }, (_, h) => h);
 const ok = (expr: string) => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { cronjobKind, cronjobState, type CronjobState } from "../../src/resources/cronjob";
+import { cronjobKind, cronjobState, type CronjobState } from "../../src/kinds/cronjob/resource";
 
 const HOURS = Array.from({ length: 24 }, (_, h) => h);
 const check = (raw: unknown) => cronjobKind.check(raw);

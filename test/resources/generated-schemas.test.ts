@@ -6,7 +6,7 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { generatedSchemaFiles } from "../../src/resources/schema/generated-files";
+import { generatedSchemaFiles } from "../../src/kinds/schema/generated-files";
 
 const ROOT = join(__dirname, "../..");
 const { version } = JSON.parse(readFileSync(join(ROOT, "package.json"), "utf8")) as { version: string };

@@ -7,8 +7,8 @@
 import { Ajv2020 } from "ajv/dist/2020.js";
 import addFormats from "ajv-formats";
 import { describe, expect, it } from "vitest";
-import { KINDS } from "../../src/resources/registry";
-import { pulumiPackageSchema } from "../../src/resources/schema/pulumi-package";
+import { KINDS } from "../../src/kinds/registry";
+import { pulumiPackageSchema } from "../../src/kinds/schema/pulumi-package";
 import { PACKAGE_RULES } from "./pulumi-package-rules";
 
 const ajv = new Ajv2020({ allErrors: true, strict: false });

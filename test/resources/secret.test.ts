@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { secretKind, type SecretState } from "../../src/resources/secret";
-import { secretFingerprint } from "../../src/resources/field-diff";
+import { secretKind, type SecretState } from "../../src/kinds/secret/resource";
+import { secretFingerprint } from "../../src/kinds/field-diff";
 
 const VALUE = "sk-live-SECRET-value-123";
 const fp = (v: string) => secretFingerprint(v, "Secret", "value")!;

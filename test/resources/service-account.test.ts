@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { accountName, serviceAccountKind, type ServiceAccountState } from "../../src/resources/service-account";
+import { accountName, serviceAccountKind, type ServiceAccountState } from "../../src/kinds/service-account/resource";
 
 describe("ServiceAccount check", () => {
   it("GIVEN a name and any rotation value THEN they pass unchanged", () => {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { secretFingerprint } from "../../src/resources/field-diff";
-import { sessionTokenKind, type SessionTokenState } from "../../src/resources/session-token";
+import { secretFingerprint } from "../../src/kinds/field-diff";
+import { sessionTokenKind, type SessionTokenState } from "../../src/kinds/session-token/resource";
 
 const CANVAS_TOKEN = "fc_canvas_token_secret";
 const NOW = new Date("2026-01-05T06:00:00Z");

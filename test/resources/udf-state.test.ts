@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
 import { Udf } from "../../src/api/schemas";
-import { observedUdfs, plainlyValidUdfs } from "../../src/resources/udf-state";
+import { observedUdfs, plainlyValidUdfs } from "../../src/kinds/udf/udf-state";
 
 const record = {
   id: "u-1",

@@ -6,8 +6,8 @@ import {
   parseUdfBody,
   sameUdfBody,
   udfBodySentBytesAtMost,
-} from "../../src/resources/udf-body";
-import { secretsRead, udfKind, type UdfInputs, type UdfState } from "../../src/resources/udf";
+} from "../../src/kinds/udf/udf-body";
+import { secretsRead, udfKind, type UdfInputs, type UdfState } from "../../src/kinds/udf/resource";
 
 const FIXTURES = "test/fixtures/udf";
 

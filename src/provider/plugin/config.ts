@@ -5,7 +5,7 @@
  * variable, as the `svc-iac` command reads them.
  */
 import { clientFromEnv, type SvcClient } from "../../api/client";
-import type { CheckFailure } from "../../resources/kind";
+import type { CheckFailure } from "../../kinds/kind";
 import { conceal, reveal, type Props } from "./secrets";
 
 /** Each configuration key and the environment variable it falls back to. */

@@ -1,13 +1,13 @@
 /**
  * The provider plugin's resource calls: a `Provider` for `@pulumi/pulumi/provider`'s server that
- * maps each call onto the kinds of `src/resources` (through `../kind-calls`), with secrets revealed
+ * maps each call onto the kinds of `src/kinds` (through `../kind-calls`), with secrets revealed
  * on the way in and concealed on the way out, and `Read` from an id alone returning the inputs that
  * declare the object (import).
  */
 import type { Provider } from "@pulumi/pulumi/provider";
 import type { SvcClient } from "../../api/client";
-import { KINDS } from "../../resources/registry";
-import { PULUMI_PACKAGE } from "../../resources/schema/pulumi-package";
+import { KINDS } from "../../kinds/registry";
+import { PULUMI_PACKAGE } from "../../kinds/schema/pulumi-package";
 import { checkCall, createCall, deleteCall, diffCall, kindOf, readCall, updateCall } from "../kind-calls";
 import { importInputs } from "./import-ids";
 import { conceal, reveal, type Props } from "./secrets";

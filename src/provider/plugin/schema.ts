@@ -1,8 +1,8 @@
 /**
  * The package schema `GetSchema` answers with: the one generated from the kinds' definitions
- * (`src/resources/schema/pulumi-package.ts`), the same document as `schemas/pulumi/schema.json`.
+ * (`src/kinds/schema/pulumi-package.ts`), the same document as `schemas/pulumi/schema.json`.
  */
-import { pulumiPackageSchema } from "../../resources/schema/pulumi-package";
+import { pulumiPackageSchema } from "../../kinds/schema/pulumi-package";
 
 /** The Pulumi package schema of this version, as JSON text. */
 export async function pulumiSchemaText(version: string): Promise<string> {

@@ -11,17 +11,17 @@
  *
  * Folder `apply/`: a plan's steps run against the platform (phases, bounded concurrency), the
  * inventory written as they finish, the held lock and the outputs file. May import `src/api`,
- * `src/model`, `src/resources`, `../phases`, `../plan`, `../state` and the types of `../commands`.
+ * `src/model`, `src/kinds`, `../phases`, `../plan`, `../state` and the types of `../commands`.
  */
 import type { SvcClient } from "../../api/client";
 import { scrub } from "../../api/errors";
-import type { FingerprintKey } from "../../resources/fingerprint";
-import { CreateOutcomeUnknown, NothingToAdopt, SharedReads } from "../../resources/fresh-listings";
-import type { CreateOptions, KindContext } from "../../resources/kind";
-import type { ReconcileTraits } from "../../resources/reconcile-traits";
-import { KINDS } from "../../resources/registry";
+import type { FingerprintKey } from "../../kinds/fingerprint";
+import { CreateOutcomeUnknown, NothingToAdopt, SharedReads } from "../../kinds/fresh-listings";
+import type { CreateOptions, KindContext } from "../../kinds/kind";
+import type { ReconcileTraits } from "../../kinds/reconcile-traits";
+import { KINDS } from "../../kinds/registry";
 import type { ProgressEvent, PublishedToken, TokenPublisher } from "../commands/command-types";
-import { RepositoryJail } from "../load/jail";
+import { RepositoryJail } from "../../repository/jail";
 import type { InventoryWriter } from "./inventory-writer";
 import { checkedInputs, dependenciesOf, rawInputs, referencedAddress } from "../plan/kind-inputs";
 import type { DesiredObject, LoadedProject } from "../../model/desired";
@@ -33,7 +33,7 @@ import { isDeletion, type PlanOutcome, type Step } from "../plan";
 import { forEachBounded } from "../../bounded";
 import { syncProtection } from "../plan/protect";
 import { withIntent, withoutIntent, withoutIntentKey } from "../state/credential-intent";
-import { isAlreadyExists } from "../../resources/already-exists";
+import { isAlreadyExists } from "../../kinds/already-exists";
 import type { InventoryEntry } from "../../model/inventory";
 
 export interface ApplyContext {

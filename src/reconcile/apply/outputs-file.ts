@@ -13,7 +13,7 @@ import { readFile } from "node:fs/promises";
 import path from "node:path";
 import type { PublishedToken, TokenPublisher } from "../commands/command-types";
 import { stableJsonText, writeFileAtomic } from "../state/json-file";
-import { RepositoryJail } from "../load/jail";
+import { RepositoryJail } from "../../repository/jail";
 
 export const OUTPUTS_VERSION = 1;
 

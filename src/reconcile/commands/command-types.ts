@@ -102,9 +102,15 @@ export interface CommandOptions {
   log?: (line: string) => void;
 }
 
+/** Why a command stopped: the message, and the stable code of the error that stopped it (see `src/errors.ts`). */
+export interface Stopped {
+  message?: string;
+  code?: string;
+}
+
 export type CommandResult =
   | { command: "validate"; exitCode: 0 | 1; errors: LoadError[]; objects: number }
-  | { command: "plan"; exitCode: 0 | 1 | 2; errors: LoadError[]; plan?: Plan; message?: string }
-  | { command: "apply"; exitCode: 0 | 1; errors: LoadError[]; plan?: Plan; report?: ApplyReport; message?: string }
-  | { command: "drift"; exitCode: 0 | 1 | 2; errors: LoadError[]; drift?: DriftReport; message?: string }
-  | { command: "destroy"; exitCode: 0 | 1; errors: LoadError[]; plan?: Plan; report?: ApplyReport; message?: string };
+  | ({ command: "plan"; exitCode: 0 | 1 | 2; errors: LoadError[]; plan?: Plan } & Stopped)
+  | ({ command: "apply"; exitCode: 0 | 1; errors: LoadError[]; plan?: Plan; report?: ApplyReport } & Stopped)
+  | ({ command: "drift"; exitCode: 0 | 1 | 2; errors: LoadError[]; drift?: DriftReport } & Stopped)
+  | ({ command: "destroy"; exitCode: 0 | 1; errors: LoadError[]; plan?: Plan; report?: ApplyReport } & Stopped);

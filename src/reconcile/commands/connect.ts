@@ -1,12 +1,15 @@
 /**
  * Where the commands send requests: the platform named by the target's credential variables
  * (`SVC_BASE_URL` and `SVC_TOKEN` or `SVC_SERVICE_TOKEN` by default), or, when the base URL is not
- * set, the embedded emulator started in-process with its state under `<repo>/.svc-iac/local/`.
+ * set, the embedded emulator started in-process with its state under `<repo>/.svc-iac/local/`: the
+ * entry point gives it (`src/embedded-platform.ts`), so the engine never imports the emulator.
  */
 import { join, relative, sep } from "node:path";
 import { createClient, type SvcClient } from "../../api/client";
 import { isApiError } from "../../api/errors";
 import type { TransportOptions } from "../../api/transport";
+import { embeddedPlatformStarter } from "../../embedded-platform";
+import { SvcError } from "../../errors";
 import type { LoadedProject } from "../../model/desired";
 
 export interface Connection {
@@ -31,10 +34,15 @@ export async function connect(
   const names = project.settings.credentials;
   const baseUrl = env[names.baseUrlEnv];
   if (!baseUrl) {
-    // Loaded here, not at the top: a run against a real platform never loads the emulator.
-    const { startEmulator }: typeof import("../../emulator/emulator") = require("../../emulator/emulator");
+    // Started here, not before: a run against a real platform never loads the emulator.
+    const start = embeddedPlatformStarter();
+    if (!start)
+      throw new SvcError(
+        "no_platform",
+        `${names.baseUrlEnv} is not set and this program has no embedded emulator: set ${names.baseUrlEnv}, and ${names.tokenEnv} or ${names.serviceTokenEnv}, to reach a platform.`,
+      );
     const dataDir = join(project.root, EMBEDDED_DIR);
-    const emu = await startEmulator({ dataDir, tickIntervalMs: 0 });
+    const emu = await start(dataDir);
     // The folder as the user reaches it from where they ran the command (the repository may be elsewhere).
     const shown = relative(process.cwd(), dataDir) || ".";
     opts.log?.(
@@ -44,7 +52,7 @@ export async function connect(
       ...opts.client,
       baseUrl: emu.baseUrl,
       udfBaseUrl: emu.udfBaseUrl,
-      token: emu.tokens.user_token,
+      token: emu.token,
     });
     return {
       client,

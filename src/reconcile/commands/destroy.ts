@@ -6,6 +6,7 @@
  * (so a destroy stopped halfway is finished by running it again). Only svc.yaml is read, so the
  * repository's secrets need not be in the environment.
  */
+import { errorCodeOf } from "../../errors";
 import type { SvcClient } from "../../api/client";
 import { applyPlan } from "../apply";
 import type { CommandOptions, CommandResult } from "./command-types";
@@ -18,7 +19,7 @@ import { observe, type Observation } from "../observe";
 import { planChanges, type PlanOutcome } from "../plan";
 import { PROTECTED_RULE, protectedInventoryBlocks } from "../plan/protect";
 import { openStateBackend } from "../state/open-backend";
-import type { FingerprintKey } from "../../resources/fingerprint";
+import type { FingerprintKey } from "../../kinds/fingerprint";
 import type { Inventory } from "../../model/inventory";
 import type { StateBackend } from "../state/types";
 
@@ -136,6 +137,7 @@ export async function destroyCommand(opts: CommandOptions): Promise<DestroyResul
       exitCode: 1,
       errors: [],
       message: (e instanceof Error ? e.message : String(e)) + refusedCredentialsHint(e, project, opts.env),
+      code: errorCodeOf(e),
     };
   } finally {
     await connection?.close();

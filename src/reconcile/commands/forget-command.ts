@@ -6,6 +6,7 @@
  * repository still declares an address (the next apply would adopt it again): delete the file
  * first, or list the address under `removed:` in svc.yaml to have it reviewed in a pull request.
  */
+import { errorCodeOf } from "../../errors";
 import { connect } from "./connect";
 import { loadRepository } from "../load";
 import type { LoadError } from "../../model/desired";
@@ -33,6 +34,8 @@ export interface ForgetResult {
   /** The state the inventory is in (a folder or URL). */
   state?: string;
   message?: string;
+  /** The stable code of the error that stopped the command (`src/errors.ts`). */
+  code?: string;
 }
 
 const LOCK_TTL_MS = 60_000;
@@ -99,7 +102,13 @@ export async function forgetCommand(opts: ForgetOptions): Promise<ForgetResult> 
       await lock.release();
     }
   } catch (e) {
-    return { command: "forget", exitCode: 1, errors: [], message: e instanceof Error ? e.message : String(e) };
+    return {
+      command: "forget",
+      exitCode: 1,
+      errors: [],
+      message: e instanceof Error ? e.message : String(e),
+      code: errorCodeOf(e),
+    };
   } finally {
     await connection?.close();
   }

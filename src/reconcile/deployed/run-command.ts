@@ -10,7 +10,7 @@
 import { isApiError, scrub } from "../../api/errors";
 import { connect } from "../commands/connect";
 import { loadRepository } from "../load";
-import { closest } from "../load/diagnostics";
+import { closest } from "../../repository/diagnostics";
 import { formatCount } from "../render/values";
 import type { LoadError, LoadedProject } from "../../model/desired";
 import { openStateBackend } from "../state/open-backend";

@@ -6,12 +6,13 @@
  * a second guard, every token and secret value read is scrubbed from what is returned.
  *
  * Folder `deployed/`: what a target deployed, `svc-iac show` and `svc-iac run`. May import
- * `src/api`, `src/model`, `src/resources` (the kinds' secret fields), `../load`, `../state`,
+ * `src/api`, `src/model`, `src/kinds` (the kinds' secret fields), `../load`, `../state`,
  * `../commands` (connect, the drift plan), `../plan` (drift, references), `../udf-tests` (how a
  * deployed UDF is found and run) and `../render/values`.
  */
+import { errorCodeOf } from "../../errors";
 import { scrub } from "../../api/errors";
-import { KINDS } from "../../resources/registry";
+import { KINDS } from "../../kinds/registry";
 import { driftPlan } from "../commands";
 import { connect } from "../commands/connect";
 import { driftReport } from "../plan/drift";
@@ -38,6 +39,8 @@ export interface ShowCommandResult {
   errors: LoadError[];
   report?: ShowReport;
   message?: string;
+  /** The stable code of the error that stopped the command (`src/errors.ts`). */
+  code?: string;
 }
 
 /** Values never to print: the project's secret values and the target's credentials. */
@@ -134,6 +137,7 @@ export async function showCommand(opts: ShowCommandOptions): Promise<ShowCommand
       exitCode: 1,
       errors: [],
       message: scrub(e instanceof Error ? e.message : String(e), secrets),
+      code: errorCodeOf(e),
     };
   } finally {
     await connection?.close();

@@ -8,7 +8,7 @@
  * and any `…Fingerprint`) are reduced to `present` / `absent`, and a URL that holds a token shows
  * a placeholder (`<share token>`) instead.
  */
-import { KINDS } from "../../resources/registry";
+import { KINDS } from "../../kinds/registry";
 import type { DesiredKind, DesiredObject, LoadedProject } from "../../model/desired";
 import { dependenciesOf } from "../plan/kind-inputs";
 import { byString } from "../phases";

@@ -5,9 +5,12 @@
  * helper modules as `.py` files under `lib/`.
  */
 import type { Canvas as ApiCanvas, Udf as ApiUdf } from "../../api/schemas";
-import { UDF_BODY_TYPE, parseUdfBody } from "../../resources/udf-body";
-import { tokenFingerprint } from "../../resources/canvas-share";
-import type { FingerprintKey } from "../../resources/fingerprint";
+import { UDF_BODY_TYPE, parseUdfBody } from "../../kinds/udf/udf-body";
+import { tokenFingerprint } from "../../kinds/canvas-share/resource";
+import type { FingerprintKey } from "../../kinds/fingerprint";
+import { canvasDefinition } from "../../kinds/canvas/definition";
+import { inputDefault } from "../../kinds/definition-views";
+import { udfDefinition } from "../../kinds/udf/definition";
 import { PATTERNS } from "../load/keys";
 import { byString } from "../phases";
 import type { DraftBuilder } from "./draft";
@@ -16,7 +19,8 @@ import { literal, literalData, yamlText } from "./yaml-text";
 /** The UDFs of a canvas that became files: `<canvas>/<slug>` by UDF id (for cronjobs). */
 export type ImportedUdfs = Map<string, string>;
 
-const DEFAULT_ENTRYPOINT = "udf";
+const DEFAULT_ENTRYPOINT = inputDefault<string>(udfDefinition, "entrypoint");
+const DEFAULT_ACCESS_SCOPE = inputDefault<string>(canvasDefinition, "accessScope");
 
 /** Writes canvas `c` and its UDFs; records their bindings. */
 export function importCanvas(
@@ -65,7 +69,7 @@ export function importCanvas(
 
 function canvasYaml(c: ApiCanvas, preferredClientId: string | undefined, draft: DraftBuilder): string {
   const doc: Record<string, unknown> = {};
-  if (c.access_scope !== "team") doc.access_scope = c.access_scope;
+  if (c.access_scope !== DEFAULT_ACCESS_SCOPE) doc.access_scope = c.access_scope;
   if (c.allow_public_read) doc.allow_public_read = true;
   if (c.passcode)
     doc.passcode = `\${env.${draft.envVar(`${c.name.toUpperCase()}_PASSCODE`, `the passcode of canvas ${c.name}`)}}`;

@@ -4,7 +4,7 @@
  * UDF, arguments, `enabled` when false, the description.
  */
 import type { Cronjob as ApiCronjob } from "../../api/schemas";
-import { formatCron, normalizeSchedule } from "../../resources/cron-expression";
+import { formatCron, normalizeSchedule } from "../../kinds/cronjob/cron-expression";
 import { cronProblem } from "../load/cronjob-files";
 import { PATTERNS } from "../load/keys";
 import type { ImportedUdfs } from "./canvas-files";

@@ -5,9 +5,10 @@
  * another object; `dryRun` writes nothing at all.
  *
  * Folder `import/`: `svc-iac import` and `keep`, platform objects written back as repository
- * files. May import `src/api`, `src/model`, `src/resources`, `../phases`, `../load` (keys, svc.yaml),
+ * files. May import `src/api`, `src/model`, `src/kinds`, `../phases`, `../load` (keys, svc.yaml),
  * `../state`, `../plan` (drift) and `../commands` (connect, drift).
  */
+import { errorCodeOf } from "../../errors";
 import { basename, join, resolve } from "node:path";
 import { connect } from "../commands/connect";
 import { loadProjectSettings } from "../load";
@@ -66,6 +67,8 @@ export interface ImportResult {
   errors: LoadError[];
   report?: ImportReport;
   message?: string;
+  /** The stable code of the error that stopped the command (`src/errors.ts`). */
+  code?: string;
 }
 
 const LOCK_TTL_MS = 10 * 60_000;
@@ -296,7 +299,13 @@ export async function importCommand(opts: ImportOptions): Promise<ImportResult> 
     }
     return { command: "import", exitCode: 0, errors: [], report };
   } catch (e) {
-    return { command: "import", exitCode: 1, errors: [], message: e instanceof Error ? e.message : String(e) };
+    return {
+      command: "import",
+      exitCode: 1,
+      errors: [],
+      message: e instanceof Error ? e.message : String(e),
+      code: errorCodeOf(e),
+    };
   } finally {
     await connection?.close();
   }

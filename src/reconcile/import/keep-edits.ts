@@ -7,7 +7,7 @@
  * refused with the file, line and reference. Pure.
  */
 import { isMap, isScalar, stringify, type Pair, type Scalar } from "yaml";
-import { parseBoundedYaml } from "../load/yaml-parse";
+import { parseBoundedYaml } from "../../repository/yaml-parse";
 import type { DesiredKind, SourceLocation } from "../../model/desired";
 import type { RepoFile } from "./draft";
 import { keepPlace } from "./keep-fields";

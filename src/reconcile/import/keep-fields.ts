@@ -4,37 +4,14 @@
  * edited in place. Anything else (metadata, helper modules, schedules, arguments, shares, secret
  * values) is not offered: writing it back would rewrite configuration that did not drift.
  */
-import type { FieldChange } from "../../resources/kind";
+import type { FieldChange } from "../../kinds/kind";
 import type { DesiredKind, ReferencedInput } from "../../model/desired";
+import { KEEP_PLACES, type KeepPlace } from "../../kinds/definition-views";
 
-/** Where a field lives: the UDF's `.py` file, or a top-level key of the object's YAML file. */
-export type KeepPlace =
-  | { in: "code" }
-  | {
-      in: "yaml";
-      key: string;
-      /** The value the loader takes when the key is absent: keeping it removes the key (or leaves it absent). */
-      default?: unknown;
-    };
+export type { KeepPlace } from "../../kinds/definition-views";
 
-const PLACES: Partial<Record<DesiredKind, Readonly<Record<string, KeepPlace>>>> = {
-  Udf: {
-    code: { in: "code" },
-    entrypoint: { in: "yaml", key: "entrypoint", default: "udf" },
-    isVisible: { in: "yaml", key: "visible" },
-    position: { in: "yaml", key: "position" },
-  },
-  Canvas: {
-    accessScope: { in: "yaml", key: "access_scope", default: "team" },
-    allowPublicRead: { in: "yaml", key: "allow_public_read", default: false },
-    dashboardBody: { in: "yaml", key: "dashboard_body" },
-    previewImageUrl: { in: "yaml", key: "preview_image_url" },
-  },
-  Cronjob: {
-    enabled: { in: "yaml", key: "enabled", default: true },
-    description: { in: "yaml", key: "description" },
-  },
-};
+/** Where each kind's fields are written back, as the kinds' definitions declare it (`keep`, `keepInSource`). */
+const PLACES: Partial<Record<DesiredKind, Readonly<Record<string, KeepPlace>>>> = KEEP_PLACES;
 
 /** Where `field` of a `kind` object is written back, or undefined when keep cannot write it. */
 export function keepPlace(kind: DesiredKind, field: string): KeepPlace | undefined {

@@ -11,7 +11,7 @@ import type {
   Cronjob as ApiCronjob,
   ServiceAccount as ApiServiceAccount,
 } from "../../api/schemas";
-import { readTeamCanvasRecords } from "../../resources/team-canvases";
+import { readTeamCanvasRecords } from "../../kinds/team-canvases";
 
 /** What to import. */
 export interface ImportSelection {

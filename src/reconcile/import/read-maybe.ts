@@ -1,5 +1,5 @@
 /** Reading and writing files of the repository that may not exist yet, through its jail (see load/jail.ts). */
-import { JailError, RepositoryJail } from "../load/jail";
+import { JailError, RepositoryJail } from "../../repository/jail";
 
 /**
  * The text of `file` (relative to the project at `root`), or undefined when there is no such file.

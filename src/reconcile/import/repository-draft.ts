@@ -1,5 +1,5 @@
 /** From a platform snapshot to the repository files and inventory bindings of an import; pure. */
-import type { FingerprintKey } from "../../resources/fingerprint";
+import type { FingerprintKey } from "../../kinds/fingerprint";
 import { byString } from "../phases";
 import { importServiceAccounts, importSecrets } from "./account-files";
 import { importCanvas, type ImportedUdfs } from "./canvas-files";

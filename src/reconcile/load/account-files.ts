@@ -3,12 +3,12 @@
  * `service-accounts.yaml` (rotation policy) and `bucket-policies.yaml` (where to write each policy).
  * Each is optional.
  */
-import type { RepositoryJail } from "./jail";
+import type { RepositoryJail } from "../../repository/jail";
 import { posix } from "node:path";
 import type { DesiredObject, StateLocation } from "../../model/desired";
-import { quotedPath, type Diagnostics } from "./diagnostics";
+import { quotedPath, type Diagnostics } from "../../repository/diagnostics";
 import { desiredObject } from "./desired";
-import { joinPath, MapReader, referencedInputs, report, rootReader, type ReadContext } from "./fields";
+import { joinPath, MapReader, referencedInputs, report, rootReader, type ReadContext } from "../../repository/fields";
 import { isMap } from "yaml";
 import {
   BUCKET_POLICIES_KEYS,
@@ -20,8 +20,8 @@ import {
   SERVICE_ACCOUNT_KEYS,
   SERVICE_ACCOUNTS_KEYS,
 } from "./keys";
-import type { Resolver } from "./variables";
-import { locate, readYaml } from "./yaml-source";
+import type { Resolver } from "../../repository/variables";
+import { locate, readYaml } from "../../repository/yaml-source";
 import { outputOverwrite } from "./output-files";
 
 export const SECRETS_FILE = "secrets.yaml";

@@ -2,43 +2,38 @@
  * `canvases/<name>/`: `canvas.yaml` (settings and sharing), one UDF per `<slug>.py` directly in
  * the folder with optional `<slug>.yaml` settings. `.py` files in sub-folders are helper modules.
  */
-import type { RepositoryJail } from "./jail";
+import type { RepositoryJail } from "../../repository/jail";
 import { posix } from "node:path";
 import type { DesiredObject, ReferencedInput, UdfTest } from "../../model/desired";
-import { quotedPath, type Diagnostics } from "./diagnostics";
+import { quotedPath, type Diagnostics } from "../../repository/diagnostics";
 import { desiredObject } from "./desired";
-import { MapReader, referencedInputs, rootReader, type ReadContext } from "./fields";
+import { MapReader, referencedInputs, rootReader, type ReadContext } from "../../repository/fields";
 import { CANVAS_KEYS, DURATION_EXPECTED, HEADER_KEYS, PATTERNS, SHARE_KEYS, UDF_KEYS } from "./keys";
 import type { PythonSource } from "./python-check";
+import { canvasDefinition } from "../../kinds/canvas/definition";
+import { canvasShareDefinition, canvasShareRepository } from "../../kinds/canvas-share/definition";
+import { inputDefault, inputKeysOf } from "../../kinds/definition-views";
+import { udfDefinition } from "../../kinds/udf/definition";
 
 /** Takes Python files as the loader reads them. */
 export type PythonSink = { push(s: PythonSource): unknown };
 import { refuseCaseTwins } from "./case-twins";
-import { folderNotFile, listFolder, readText, reportRefused } from "./repo-files";
+import { folderNotFile, listFolder, readText, reportRefused } from "../../repository/repo-files";
 import { readUdfTests } from "./udf-tests";
-import type { Resolver } from "./variables";
-import { locate, parseYaml, readYaml } from "./yaml-source";
+import type { Resolver } from "../../repository/variables";
+import { locate, parseYaml, readYaml } from "../../repository/yaml-source";
 
 export const CANVASES = "canvases";
 const CANVAS_FILE = "canvas.yaml";
 const URL = /^https?:\/\/\S+$/i;
 
-/** Inputs (as plans name them) ← where each is written: canvas.yaml, its `share:`, a `<slug>.yaml`. */
-const CANVAS_INPUT_KEYS = {
-  accessScope: "access_scope",
-  allowPublicRead: "allow_public_read",
-  dashboardBody: "dashboard_body",
-  previewImageUrl: "preview_image_url",
-};
-const SHARE_INPUT_KEYS = { clientId: "share.client_id", rotation: "share.rotation" };
-const UDF_INPUT_KEYS = {
-  entrypoint: "entrypoint",
-  metadata: "metadata",
-  headers: "headers",
-  createSharedToken: "shared_token",
-  isVisible: "visible",
-  position: "position",
-};
+/** Inputs (as plans name them) ← where each is written: canvas.yaml, its `share:`, a `<slug>.yaml` (from the kinds' definitions). */
+const CANVAS_INPUT_KEYS = inputKeysOf(canvasDefinition);
+const SHARE_INPUT_KEYS = inputKeysOf(canvasShareDefinition, canvasShareRepository, "share.");
+const UDF_INPUT_KEYS = inputKeysOf(udfDefinition);
+const DEFAULT_ACCESS_SCOPE = inputDefault<"team" | "public">(canvasDefinition, "accessScope");
+const DEFAULT_ALLOW_PUBLIC_READ = inputDefault<boolean>(canvasDefinition, "allowPublicRead");
+const DEFAULT_ENTRYPOINT = inputDefault<string>(udfDefinition, "entrypoint");
 
 /** What the loader gathers besides the objects: the UDFs' `tests:` and the Python files to check. */
 export interface CanvasExtras {
@@ -147,8 +142,8 @@ function readCanvasFile(ctx: ReadContext, canvas: string): DesiredObject[] {
   });
   const inputs = {
     name: canvas,
-    accessScope: top.oneOf("access_scope", ["team", "public"] as const) ?? "team",
-    allowPublicRead: top.boolean("allow_public_read") ?? false,
+    accessScope: top.oneOf("access_scope", ["team", "public"] as const) ?? DEFAULT_ACCESS_SCOPE,
+    allowPublicRead: top.boolean("allow_public_read") ?? DEFAULT_ALLOW_PUBLIC_READ,
     passcode: top.secret("passcode", "passcode", { allowEmpty: false }),
     dashboardBody: top.string("dashboard_body"),
     previewImageUrl: preview,
@@ -222,7 +217,7 @@ async function readUdf(
     const src = text === undefined ? undefined : parseYaml(settingsFile, text, diag);
     if (src) settings = await readUdfSettings(jail, { src, diag, vars }, folder, { canvas, slug }, python);
   }
-  const entrypoint = settings.entrypoint ?? "udf";
+  const entrypoint = settings.entrypoint ?? DEFAULT_ENTRYPOINT;
   python.push({
     file: pyFile,
     code,

@@ -3,7 +3,7 @@
  * beside `daily.yaml`) are refused: a checkout on a case-insensitive file system (macOS, Windows)
  * keeps only one of them, so the repository would declare different objects there.
  */
-import type { Diagnostics } from "./diagnostics";
+import type { Diagnostics } from "../../repository/diagnostics";
 
 /**
  * Reports names that differ only in case (`Hello.py` beside `hello.py`): the platform would hold

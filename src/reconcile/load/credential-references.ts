@@ -8,8 +8,8 @@
  * UDF's `tests:` may pass a secret value (they only call the deployed UDF, and `svc-iac test`
  * redacts it), never a platform token.
  */
-import type { Diagnostics } from "./diagnostics";
-import type { Resolver } from "./variables";
+import type { Diagnostics } from "../../repository/diagnostics";
+import type { Resolver } from "../../repository/variables";
 
 /** The runner's own credentials: GitHub's token and the Actions runtime's. */
 const RUNNER_CREDENTIALS = ["GITHUB_TOKEN", "ACTIONS_RUNTIME_TOKEN", "ACTIONS_ID_TOKEN_REQUEST_TOKEN"];

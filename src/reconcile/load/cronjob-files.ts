@@ -3,16 +3,18 @@
  * string or the platform's arrays (exactly one form) and must hold exactly one minute value.
  */
 import type { DesiredObject, SourceLocation } from "../../model/desired";
-import type { RepositoryJail } from "./jail";
-import { FIELDS, parseCron } from "../../resources/cron-expression";
-import { describeFound, type Diagnostics } from "./diagnostics";
+import type { RepositoryJail } from "../../repository/jail";
+import { FIELDS, parseCron } from "../../kinds/cronjob/cron-expression";
+import { cronjobDefinition } from "../../kinds/cronjob/definition";
+import { inputDefault, inputKeysOf, repositoryOf } from "../../kinds/definition-views";
+import { describeFound, type Diagnostics } from "../../repository/diagnostics";
 import { desiredObject } from "./desired";
-import { referencedInputs, rootReader, type MapReader } from "./fields";
+import { referencedInputs, rootReader, type MapReader } from "../../repository/fields";
 import { CRON_ARRAY_KEYS, CRONJOB_KEYS, PATTERNS } from "./keys";
 import { refuseCaseTwins } from "./case-twins";
-import { folderNotFile, listFolder } from "./repo-files";
-import type { Resolver } from "./variables";
-import { locate, readYaml } from "./yaml-source";
+import { folderNotFile, listFolder } from "../../repository/repo-files";
+import type { Resolver } from "../../repository/variables";
+import { locate, readYaml } from "../../repository/yaml-source";
 
 export const CRONJOBS = "cronjobs";
 
@@ -25,23 +27,13 @@ export interface UdfReference {
 export const ONE_MINUTE =
   "the platform runs a cronjob at exactly one minute of each matching hour; to run several times an hour, declare one cronjob per minute value";
 
-const ARRAY_INPUTS = {
-  minute: "minute",
-  hour: "hour",
-  day_of_month: "dayOfMonth",
-  month: "month",
-  day_of_week: "dayOfWeek",
-} as const;
+/** Each array key ← the input it fills, as the kind's definition declares it. */
+const ARRAY_INPUTS = Object.fromEntries(
+  CRON_ARRAY_KEYS.map((key) => [key, repositoryOf(cronjobDefinition).keys[key]!.input as keyof typeof FIELDS]),
+) as Record<(typeof CRON_ARRAY_KEYS)[number], keyof typeof FIELDS>;
 
-/** Inputs (as plans name them) ← the keys they are written under. */
-const INPUT_KEYS = {
-  schedule: "schedule",
-  ...Object.fromEntries(Object.entries(ARRAY_INPUTS).map(([key, input]) => [input, key])),
-  udfId: "udf",
-  udfArgs: "args",
-  enabled: "enabled",
-  description: "description",
-};
+/** Inputs (as plans name them) ← the keys they are written under (from the kind's definition). */
+const INPUT_KEYS = inputKeysOf(cronjobDefinition);
 
 export async function readCronjobs(
   jail: RepositoryJail,
@@ -92,7 +84,7 @@ export async function readCronjobs(
       name,
       ...schedule,
       udfArgs: top.object("args", "a mapping of arguments passed on each run, e.g. {city: nyc}"),
-      enabled: top.boolean("enabled") ?? true,
+      enabled: top.boolean("enabled") ?? inputDefault<boolean>(cronjobDefinition, "enabled"),
       description: top.string("description"),
     };
     const more = {

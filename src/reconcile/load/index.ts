@@ -6,7 +6,7 @@
  *
  * Folder `load/`: the first step, a repository's files read into desired objects (files, keys,
  * fields, variables, diagnostics, moved blocks, name affixes) and the repository's digest. May import
- * `src/model`, `src/resources`, `../phases` and `../checked-inputs` (the kinds' checks, kept for
+ * `src/model`, `src/kinds`, `../phases` and `../checked-inputs` (the kinds' checks, kept for
  * the plan); nothing of the later steps.
  */
 import { resolve } from "node:path";
@@ -16,15 +16,15 @@ import { CANVASES, readCanvases, type CanvasExtras } from "./canvas-files";
 import { checkCredentialReferences } from "./credential-references";
 import { readCronjobs } from "./cronjob-files";
 import { sortByAddress } from "./desired";
-import { Diagnostics } from "./diagnostics";
-import { RepositoryJail } from "./jail";
+import { Diagnostics } from "../../repository/diagnostics";
+import { RepositoryJail } from "../../repository/jail";
 import { checkMoved } from "./moved";
 import { checkRemoved } from "./removed";
 import { applyNameAffixes } from "./name-affixes";
 import { PythonCheck } from "./python-check";
 import { DEFAULT_TARGET, readSvcFile } from "./svc-file";
 import { checkReferences, checkUniqueAddresses, checkWithKinds, scrubSecrets } from "./validate";
-import { Resolver } from "./variables";
+import { Resolver } from "../../repository/variables";
 
 export interface LoadOptions {
   /** The target whose variables and settings apply. @default "default" */

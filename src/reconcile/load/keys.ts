@@ -1,34 +1,17 @@
 /**
  * The keys each file kind accepts, in the order the JSON Schemas under `schemas/` list them. The
- * kinds' keys come from their definitions (`src/resources/definitions/<kind>.ts`, `repository`),
+ * kinds' keys come from their definitions (`src/kinds/<kind>/definition.ts`, `repository`),
  * from which those schemas are generated too; svc.yaml's are written here, beside its hand-written
  * schema. A test compares these lists with the schemas so the two cannot drift apart.
  */
-import { bucketPolicyDefinition } from "../../resources/definitions/bucket-policy";
-import { canvasDefinition } from "../../resources/definitions/canvas";
-import { canvasShareRepository } from "../../resources/definitions/canvas-share";
-import { cronjobDefinition } from "../../resources/definitions/cronjob";
-import type { KindDefinition } from "../../resources/definitions/kind-definition";
-import type { JsonSchema, RepositoryDefinition } from "../../resources/definitions/repository-keys";
-import { secretDefinition } from "../../resources/definitions/secret";
-import { serviceAccountDefinition } from "../../resources/definitions/service-account";
-import { udfDefinition } from "../../resources/definitions/udf";
-
-const repositoryOf = (d: KindDefinition): RepositoryDefinition => {
-  if (!d.repository) throw new Error(`${d.kind} has no repository definition`);
-  return d.repository;
-};
-/** The keys of one object of a kind. */
-const keysOf = (r: RepositoryDefinition): readonly string[] => Object.keys(r.keys);
-/** The keys of the objects in a list key's items (a UDF's `headers:`, `tests:`). */
-const itemKeysOf = (r: RepositoryDefinition, key: string): readonly string[] =>
-  Object.keys(((r.keys[key]?.schema.items ?? {}) as JsonSchema).properties ?? {});
-/** The top-level key of a file that lists a kind's objects by name (`secrets:`). */
-function listKeyOf(d: KindDefinition): readonly string[] {
-  const key = repositoryOf(d).file?.listedUnder?.key;
-  if (!key) throw new Error(`${d.kind} is not listed by name in a file`);
-  return [key];
-}
+import { bucketPolicyDefinition } from "../../kinds/bucket-policy/definition";
+import { canvasDefinition } from "../../kinds/canvas/definition";
+import { canvasShareRepository } from "../../kinds/canvas-share/definition";
+import { cronjobDefinition } from "../../kinds/cronjob/definition";
+import { itemKeysOf, keysOf, listKeyOf, repositoryOf } from "../../kinds/definition-views";
+import { secretDefinition } from "../../kinds/secret/definition";
+import { serviceAccountDefinition } from "../../kinds/service-account/definition";
+import { udfDefinition } from "../../kinds/udf/definition";
 
 /** `concurrency` in svc.yaml and `--concurrency N`: requests in flight at once. */
 export const CONCURRENCY_RANGE = { min: 1, max: 64 } as const;

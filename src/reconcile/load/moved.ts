@@ -5,11 +5,11 @@
  * declared objects once every file is loaded.
  */
 import type { DesiredObject, MovedEntry } from "../../model/desired";
-import { RECONCILE_TRAITS } from "../../resources/registry";
-import { didYouMean, type Diagnostics } from "./diagnostics";
-import { MapReader, report, type ReadContext } from "./fields";
+import { RECONCILE_TRAITS } from "../../kinds/registry";
+import { didYouMean, type Diagnostics } from "../../repository/diagnostics";
+import { MapReader, report, type ReadContext } from "../../repository/fields";
 import { MOVED_KEYS } from "./keys";
-import { locate } from "./yaml-source";
+import { locate } from "../../repository/yaml-source";
 
 const ADDRESS = /^([a-z_]+)\.(.+)$/;
 const prefixes = () =>

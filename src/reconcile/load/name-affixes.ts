@@ -8,10 +8,10 @@
  */
 import type { DesiredObject, SourceLocation } from "../../model/desired";
 import { traitsOf } from "../phases";
-import type { Diagnostics } from "./diagnostics";
-import { joinPath, type MapReader, type ReadContext } from "./fields";
+import type { Diagnostics } from "../../repository/diagnostics";
+import { joinPath, type MapReader, type ReadContext } from "../../repository/fields";
 import { kindFailures } from "./validate";
-import { locate } from "./yaml-source";
+import { locate } from "../../repository/yaml-source";
 
 export interface NameAffixes {
   prefix: string;

@@ -4,7 +4,7 @@
  * document would break the repository or its state after an apply that reported success.
  */
 import type { StateLocation } from "../../model/desired";
-import type { RepositoryJail } from "./jail";
+import type { RepositoryJail } from "../../repository/jail";
 
 /** The repository's own declaration files, at the project folder. */
 const DECLARATION_FILES = new Set(["svc.yaml", "secrets.yaml", "service-accounts.yaml", "bucket-policies.yaml"]);

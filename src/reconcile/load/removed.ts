@@ -7,10 +7,10 @@
  */
 import { isScalar } from "yaml";
 import type { DesiredObject, RemovedEntry } from "../../model/desired";
-import { RECONCILE_TRAITS } from "../../resources/registry";
-import type { Diagnostics } from "./diagnostics";
-import { report, type MapReader, type ReadContext } from "./fields";
-import { locate } from "./yaml-source";
+import { RECONCILE_TRAITS } from "../../kinds/registry";
+import type { Diagnostics } from "../../repository/diagnostics";
+import { report, type MapReader, type ReadContext } from "../../repository/fields";
+import { locate } from "../../repository/yaml-source";
 
 const ADDRESS = /^([a-z_]+)\.(.+)$/;
 const prefixes = () =>

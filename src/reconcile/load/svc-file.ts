@@ -2,18 +2,18 @@
  * `svc.yaml`: the project name, variables, settings and targets. Selects the target, merges its
  * variables over the project's, and switches the resolver to them for every other file.
  */
-import type { RepositoryJail } from "./jail";
+import type { RepositoryJail } from "../../repository/jail";
 import { posix } from "node:path";
 import type { MovedEntry, ProjectSettings, RemovedEntry, StateLocation } from "../../model/desired";
 import { readMoved } from "./moved";
 import { readRemoved } from "./removed";
 import { readNameAffixes, type NameAffixes } from "./name-affixes";
-import { didYouMean, quotedPath, type Diagnostics } from "./diagnostics";
-import { MapReader, report, rootReader, type ReadContext } from "./fields";
+import { didYouMean, quotedPath, type Diagnostics } from "../../repository/diagnostics";
+import { MapReader, report, rootReader, type ReadContext } from "../../repository/fields";
 import { CONCURRENCY_RANGE, CREDENTIALS_KEYS, SVC_KEYS, TARGET_KEYS } from "./keys";
 import { badTargetName, DEFAULT_TARGET, PATTERNS, PROJECT_EXPECTED, SVC_FILE } from "./names";
-import { UNRESOLVED, type Resolver } from "./variables";
-import { readYaml } from "./yaml-source";
+import { UNRESOLVED, type Resolver } from "../../repository/variables";
+import { readYaml } from "../../repository/yaml-source";
 
 export { DEFAULT_TARGET, SVC_FILE } from "./names";
 

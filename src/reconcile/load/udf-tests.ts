@@ -5,9 +5,9 @@
  * (`expect_error: true`). Variables are resolved in `args` and `expect` like anywhere else.
  */
 import type { UdfTest } from "../../model/desired";
-import { MapReader, joinPath, plainValue, report, type ReadContext } from "./fields";
+import { MapReader, joinPath, plainValue, report, type ReadContext } from "../../repository/fields";
 import { UDF_TEST_KEYS } from "./keys";
-import { locate } from "./yaml-source";
+import { locate } from "../../repository/yaml-source";
 
 const EXPECTED_LIST = 'a list of tests: [{name: "nyc", args: {city: nyc}, expect: {rows: 3}}]';
 

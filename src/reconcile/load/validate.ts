@@ -4,9 +4,9 @@
  * accept). Then scrubs secret values from every message.
  */
 import type { DesiredObject, LoadError } from "../../model/desired";
-import type { CheckFailure } from "../../resources/kind";
+import type { CheckFailure } from "../../kinds/kind";
 import { checkDeclared } from "../checked-inputs";
-import { didYouMean, type Diagnostics } from "./diagnostics";
+import { didYouMean, type Diagnostics } from "../../repository/diagnostics";
 import type { UdfReference } from "./cronjob-files";
 
 export function checkReferences(

@@ -10,17 +10,17 @@
  * the inventory adds.
  *
  * Folder `observe/`: what the platform holds, and the re-keying of older inventories checked
- * against it. May import `src/api`, `src/model`, `src/resources` and `../phases`.
+ * against it. May import `src/api`, `src/model`, `src/kinds` and `../phases`.
  */
 import type { SvcClient } from "../../api/client";
-import type { FingerprintKey } from "../../resources/fingerprint";
-import { SharedReads } from "../../resources/fresh-listings";
-import type { KindContext, Observed } from "../../resources/kind";
-import { KINDS } from "../../resources/registry";
+import type { FingerprintKey } from "../../kinds/fingerprint";
+import { SharedReads } from "../../kinds/fresh-listings";
+import type { KindContext, Observed } from "../../kinds/kind";
+import { KINDS } from "../../kinds/registry";
 import type { DesiredKind, LoadedProject } from "../../model/desired";
 import { PHASES, traitsOf } from "../phases";
 import type { Inventory } from "../../model/inventory";
-import { RepositoryJail } from "../load/jail";
+import { RepositoryJail } from "../../repository/jail";
 
 export interface KindObservation {
   byId: Map<string, Observed<any>>;

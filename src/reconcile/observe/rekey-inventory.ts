@@ -4,7 +4,7 @@
  * holds now (the kind's `rekeyKept` trait), so the migration never shows a false "changed" and never
  * hides a real one. Pure; apply writes what it returns.
  */
-import type { FingerprintKey } from "../../resources/fingerprint";
+import type { FingerprintKey } from "../../kinds/fingerprint";
 import type { Observation } from "./";
 import { traitsOf } from "../phases";
 import type { Inventory, InventoryEntry } from "../../model/inventory";

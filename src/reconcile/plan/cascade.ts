@@ -7,7 +7,7 @@
  * trait's `within`, found by `parentId`) is deleted. The plan lists every such object under the
  * delete that takes it, and stops when one is not the project's, unless `--allow-cascade`. Pure.
  */
-import type { Observed } from "../../resources/kind";
+import type { Observed } from "../../kinds/kind";
 import type { DesiredKind } from "../../model/desired";
 import type { Observation } from "../observe";
 import { addressPrefixOf, byString, PHASES, traitsOf } from "../phases";

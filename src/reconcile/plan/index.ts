@@ -9,15 +9,15 @@
  *
  * Folder `plan/`: the pure steps from desired objects, observation and inventory to a plan or a
  * drift report (matching, renames, protection, targeting, cascade, the cross-target rule, unmanaged
- * objects, rotation, saved plans). No I/O. May import `src/model`, `src/resources`, `../phases`,
+ * objects, rotation, saved plans). No I/O. May import `src/model`, `src/kinds`, `../phases`,
  * `../checked-inputs`,
  * and the types or pure helpers of `../load`, `../observe`, `../state`, `../render` and
  * `../import/keep-fields`.
  */
-import type { FingerprintKey } from "../../resources/fingerprint";
-import type { FieldChange, Observed } from "../../resources/kind";
-import { KINDS } from "../../resources/registry";
-import type { ReconcileTraits, StepRotation } from "../../resources/reconcile-traits";
+import type { FingerprintKey } from "../../kinds/fingerprint";
+import type { FieldChange, Observed } from "../../kinds/kind";
+import { KINDS } from "../../kinds/registry";
+import type { ReconcileTraits, StepRotation } from "../../kinds/reconcile-traits";
 import { intentKeys } from "../state/credential-intent";
 import { UNKNOWN_ID, checkedInputs, dependenciesOf, rawInputs, type InputContext } from "./kind-inputs";
 import type { DesiredKind, DesiredObject, LoadedProject } from "../../model/desired";
@@ -40,7 +40,7 @@ import { needsOf, WHOLE_REPOSITORY, type Targeting } from "./targeting";
 import { planCascade } from "./cascade";
 import { withTextDiffs } from "../render/text-diff";
 import { isEmptyAttribute } from "../render/values";
-import { closest } from "../load/diagnostics";
+import { closest } from "../../repository/diagnostics";
 
 export interface PlanInput {
   project: LoadedProject;
@@ -127,6 +127,37 @@ function retiredObjects(
   ids.delete(currentId);
   return [...ids].sort().flatMap((id) => seen?.byId.get(id) ?? []);
 }
+
+/** A declared object being planned: what {@link Planner.declared}'s decisions share. */
+interface DeclaredObject {
+  d: DesiredObject;
+  kind: (typeof KINDS)[string] & {};
+  traits: ReconcileTraits;
+  inv: InventoryEntry | undefined;
+  movedFrom: string | undefined;
+  seen: KindObservation | undefined;
+  trigger: string | number | undefined;
+  decision: ReturnType<typeof effectiveRotation> | undefined;
+  /** The rotation value planned (replaced by {@link freshRotation}). */
+  rotation: StepRotation | undefined;
+  /** The checked inputs, with the planned rotation value. */
+  news: Record<string, unknown>;
+  base: Omit<PlannedAction, "action" | "fields"> & { notes: string[] };
+  layout: DesiredObject["options"] | undefined;
+  /** Takes a rotation value no object on the platform has yet, and the inputs with it. */
+  freshRotation: () => void;
+}
+
+/** A found object compared with its declaration. */
+interface Comparison {
+  forced: boolean;
+  redeliver: boolean;
+  diff: ReturnType<ResourceKindOf["diff"]>;
+  fields: FieldChange[];
+  more: Partial<Step> & { managed: boolean };
+}
+
+type ResourceKindOf = (typeof KINDS)[string] & {};
 
 class Planner {
   readonly ids = new Map<string, string>();
@@ -263,106 +294,146 @@ class Planner {
     };
   }
 
-  /** Plans one declared object (called in phase order, so the ids it refers to are known when they exist). */
+  /**
+   * Plans one declared object (called in phase order, so the ids it refers to are known when they
+   * exist): match it with the platform, then one decision per outcome.
+   */
   declared(d: DesiredObject): void {
+    const o = this.declaredObject(d);
+    const { found, managed } = this.match(o);
+    if (!found) return this.planMissing(o);
+    this.ids.set(d.address, found.id);
+    // A credential whose token was never delivered (its create answer lost, or its publish failed).
+    const undelivered = !!o.traits.credential && intentKeys(o.inv).includes(found.key);
+    if (o.traits.credential && (!managed || undelivered))
+      return this.planUnheldCredential(o, found, managed, undelivered);
+    const c = this.compare(o, found, managed);
+    if (!managed && !o.traits.alwaysExists) return this.planAdopt(o, found, c);
+    if (o.traits.alwaysExists && !o.inv)
+      return this.step(d, { ...o.base, action: "create", id: found.id, fields: [] }, c.more);
+    if (c.forced && !o.traits.rotation) return this.planForcedReplace(o, found, c);
+    this.planChange(o, found, c);
+  }
+
+  /** What planning a declared object starts from: its kind, inventory entry, rotation and inputs. */
+  private declaredObject(d: DesiredObject): DeclaredObject {
     const kind = KINDS[d.kind]!;
     const traits = traitsOf(d.kind);
     const { inv, movedFrom } = this.inventoryOf(d);
-    const seen = this.input.observation.kinds[d.kind];
     const trigger = d.inputs.rotation as string | number | undefined;
     const every = this.input.ignoreRotationSchedule ? undefined : d.options.rotateEvery;
     const decision = traits.rotation
       ? effectiveRotation(trigger, every, inv?.kept, inv?.rotatedAt, this.input.now)
       : undefined;
-    let rotation: StepRotation | undefined = decision && { value: decision.rotation, trigger };
-    let news = checkedInputs(d, rawInputs(d, this.ctx, rotation?.value));
+    const rotation: StepRotation | undefined = decision && { value: decision.rotation, trigger };
     const references = dependenciesOf(d).sort(byString);
-    const base = {
-      address: d.address,
-      kind: d.kind,
-      ...(movedFrom ? { movedFrom } : {}),
-      source: d.source,
-      notes: [] as string[],
-      ...(references.length ? { references } : {}),
+    const o: DeclaredObject = {
+      d,
+      kind,
+      traits,
+      inv,
+      movedFrom,
+      seen: this.input.observation.kinds[d.kind],
+      trigger,
+      decision,
+      rotation,
+      news: checkedInputs(d, rawInputs(d, this.ctx, rotation?.value)),
+      base: {
+        address: d.address,
+        kind: d.kind,
+        ...(movedFrom ? { movedFrom } : {}),
+        source: d.source,
+        notes: [] as string[],
+        ...(references.length ? { references } : {}),
+      },
+      layout: traits.layout ? d.options : undefined,
+      // A rotation value no object on the platform has yet (the wanted one belongs to an orphan).
+      freshRotation: () => {
+        o.rotation = { value: `${trigger ?? ""}@${this.input.now.toISOString()}`, trigger };
+        o.news = checkedInputs(d, rawInputs(d, this.ctx, o.rotation.value));
+      },
     };
-    const layout = traits.layout ? d.options : undefined;
-    /** A rotation value no object on the platform has yet (the wanted one belongs to an orphan). */
-    const freshRotation = () => {
-      rotation = { value: `${trigger ?? ""}@${this.input.now.toISOString()}`, trigger };
-      news = checkedInputs(d, rawInputs(d, this.ctx, rotation.value));
-    };
+    return o;
+  }
 
-    let found = inv ? seen?.byId.get(inv.id) : undefined;
+  /** The platform's object: the one the inventory records (managed), else the one with the natural key. */
+  private match(o: DeclaredObject): { found: Observed<any> | undefined; managed: boolean } {
+    let found = o.inv ? o.seen?.byId.get(o.inv.id) : undefined;
     const managed = !!found;
-    const key = kind.key(news);
-    if (!found && !key.includes(UNKNOWN_ID)) found = seen?.byKey.get(key);
+    const key = o.kind.key(o.news);
+    if (!found && !key.includes(UNKNOWN_ID)) found = o.seen?.byKey.get(key);
+    return { found, managed };
+  }
 
-    if (!found) {
-      if (this.targeting.replaced.has(d.address))
-        this.warnings.push(`--replace ${d.address}: it is not on the platform, so it is created.`);
-      const action: ActionType = traits.verbs?.create ?? "create";
-      const reason = inv?.id ? (traits.verbs?.goneOutOfBand ?? "deleted on the platform out of band") : undefined;
-      // Orphans of earlier attempts (lost answers under other keys) go once the new token is out.
-      const lost = traits.credential ? retiredObjects(inv, "", seen) : [];
-      const fields = [...this.createdFields(d.kind, news), ...(lost.length ? [this.retiredField(traits, lost)] : [])];
-      this.step(
-        d,
-        { ...base, action, fields, ...(reason ? { reason } : {}), notes: [...(traits.createNotes ?? [])] },
-        {
-          managed: false,
-          inventory: inv,
-          rotation,
-          layout,
-          ...(lost.length ? { retire: lost.map((r) => r.id) } : {}),
-        },
-      );
-      return;
-    }
-    this.ids.set(d.address, found.id);
+  /** Not on the platform: create it (and retire the orphans of lost answers once the new token is out). */
+  private planMissing(o: DeclaredObject): void {
+    const { d, traits, inv } = o;
+    if (this.targeting.replaced.has(d.address))
+      this.warnings.push(`--replace ${d.address}: it is not on the platform, so it is created.`);
+    const action: ActionType = traits.verbs?.create ?? "create";
+    const reason = inv?.id ? (traits.verbs?.goneOutOfBand ?? "deleted on the platform out of band") : undefined;
+    // Orphans of earlier attempts (lost answers under other keys) go once the new token is out.
+    const lost = traits.credential ? retiredObjects(inv, "", o.seen) : [];
+    const fields = [...this.createdFields(d.kind, o.news), ...(lost.length ? [this.retiredField(traits, lost)] : [])];
+    this.step(
+      d,
+      { ...o.base, action, fields, ...(reason ? { reason } : {}), notes: [...(traits.createNotes ?? [])] },
+      {
+        managed: false,
+        inventory: inv,
+        rotation: o.rotation,
+        layout: o.layout,
+        ...(lost.length ? { retire: lost.map((r) => r.id) } : {}),
+      },
+    );
+  }
 
-    // A credential whose token was never delivered (its create answer lost, or its publish failed).
-    const undelivered = !!traits.credential && intentKeys(inv).includes(found.key);
-    if (traits.credential && (!managed || undelivered)) {
-      if (undelivered) {
-        // Made by an earlier attempt of this project, and nobody holds its token: replace it.
-        freshRotation();
-        const lost = retiredObjects(inv, found.id, seen);
-        this.step(
-          d,
-          {
-            ...base,
-            action: "rotate",
-            id: found.id,
-            fields: lost.length ? [this.retiredField(traits, lost)] : [],
-            reason: traits.credential.lostAnswerReason,
-            notes: traits.rotation ? [traits.rotation.note] : [],
-          },
-          {
-            managed,
-            observed: found,
-            olds: found.state,
-            inventory: inv,
-            rotation,
-            ...(lost.length ? { retire: lost.map((r) => r.id) } : {}),
-          },
-        );
-        return;
-      }
+  /** A credential nobody holds the token of: rotate it when this project made it, else refuse. */
+  private planUnheldCredential(o: DeclaredObject, found: Observed<any>, managed: boolean, undelivered: boolean): void {
+    const { d, traits, inv } = o;
+    const credential = traits.credential!;
+    if (!undelivered) {
       // Found by its key but not recorded: its token cannot be read.
-      this.block(d.address, d, { rule: "unreadable-token", message: traits.credential.unrecorded(d, found) });
+      this.block(d.address, d, { rule: "unreadable-token", message: credential.unrecorded(d, found) });
       return;
     }
+    // Made by an earlier attempt of this project, and nobody holds its token: replace it.
+    o.freshRotation();
+    const lost = retiredObjects(inv, found.id, o.seen);
+    this.step(
+      d,
+      {
+        ...o.base,
+        action: "rotate",
+        id: found.id,
+        fields: lost.length ? [this.retiredField(traits, lost)] : [],
+        reason: credential.lostAnswerReason,
+        notes: traits.rotation ? [traits.rotation.note] : [],
+      },
+      {
+        managed,
+        observed: found,
+        olds: found.state,
+        inventory: inv,
+        rotation: o.rotation,
+        ...(lost.length ? { retire: lost.map((r) => r.id) } : {}),
+      },
+    );
+  }
 
+  /** The declared object against the platform's: the diff, the fields shown and what apply needs. */
+  private compare(o: DeclaredObject, found: Observed<any>, managed: boolean): Comparison {
+    const { d, kind, traits, inv } = o;
     // --replace of a rotating kind is a rotation now: a new token, a new account.
     const forced = managed && this.targeting.replaced.has(d.address);
     // A token the last apply minted but could not hand over: mint another and hand it over.
     const redeliver = managed && !!inv?.undelivered && !!traits.rotation;
-    if ((forced || redeliver) && traits.rotation) freshRotation();
-    const retire = traits.credential && managed ? retiredObjects(inv, found.id, seen) : [];
+    if ((forced || redeliver) && traits.rotation) o.freshRotation();
+    const retire = traits.credential && managed ? retiredObjects(inv, found.id, o.seen) : [];
     // The object a rotation would create is the one whose answer was lost: make another one.
-    if (retire.some((r) => r.key === kind.key(news))) freshRotation();
+    if (retire.some((r) => r.key === kind.key(o.news))) o.freshRotation();
     const olds = keptOlds(d.kind, found.state, inv?.kept, this.input.fingerprintKey);
-    const diff = kind.diff(olds as never, news as never, { fingerprintKey: this.input.fingerprintKey });
+    const diff = kind.diff(olds as never, o.news as never, { fingerprintKey: this.input.fingerprintKey });
     let fields = diff.fields;
     if (retire.length) fields = [...fields, this.retiredField(traits, retire)];
     let layoutOnly = false;
@@ -384,46 +455,60 @@ class Planner {
       observed: found,
       olds,
       inventory: inv,
-      rotation,
+      rotation: o.rotation,
       managed,
       deleteFirst: diff.deleteBeforeReplace,
-      layout,
+      layout: o.layout,
       layoutOnly,
       ...(retire.length ? { retire: retire.map((r) => r.id) } : {}),
     };
+    return { forced, redeliver, diff, fields, more };
+  }
 
-    if (!managed && !traits.alwaysExists) {
-      if (this.targeting.replaced.has(d.address))
-        this.warnings.push(
-          `--replace ${d.address}: it is not in the inventory yet, so it is adopted (id ${found.id}); replace it in a later run.`,
-        );
-      const ignored = new Set(traits.adoptIgnores ?? []);
-      this.step(
-        d,
-        { ...base, action: "adopt", id: found.id, fields: fields.filter((f) => !ignored.has(f.field)) },
-        more,
+  /** Found by its natural key, not in the inventory: adopt it (fields the kind ignores when adopting left out). */
+  private planAdopt(o: DeclaredObject, found: Observed<any>, c: Comparison): void {
+    const { d, traits } = o;
+    if (this.targeting.replaced.has(d.address))
+      this.warnings.push(
+        `--replace ${d.address}: it is not in the inventory yet, so it is adopted (id ${found.id}); replace it in a later run.`,
       );
-      return;
-    }
-    if (traits.alwaysExists && !inv) {
-      this.step(d, { ...base, action: "create", id: found.id, fields: [] }, more);
-      return;
-    }
-    if (forced && !traits.rotation) {
-      // The kind's create adopts by natural key, and the new object has the same key: delete first.
-      const notes = ["the old object is deleted, then created again"];
-      this.step(
-        d,
-        { ...base, action: "replace", id: found.id, fields, notes, reason: "replacement asked for with --replace" },
-        { ...more, deleteFirst: true, layoutOnly: false },
-      );
-      return;
-    }
-    if (!fields.length && !movedFrom) return;
-    let action: ActionType = diff.replaces.length ? "replace" : movedFrom ? "rename" : "update";
+    const ignored = new Set(traits.adoptIgnores ?? []);
+    this.step(
+      d,
+      { ...o.base, action: "adopt", id: found.id, fields: c.fields.filter((f) => !ignored.has(f.field)) },
+      c.more,
+    );
+  }
+
+  /** `--replace` of a kind that does not rotate: its create adopts by natural key, so delete first. */
+  private planForcedReplace(o: DeclaredObject, found: Observed<any>, c: Comparison): void {
+    const notes = ["the old object is deleted, then created again"];
+    this.step(
+      o.d,
+      {
+        ...o.base,
+        action: "replace",
+        id: found.id,
+        fields: c.fields,
+        notes,
+        reason: "replacement asked for with --replace",
+      },
+      { ...c.more, deleteFirst: true, layoutOnly: false },
+    );
+  }
+
+  /** A managed object: no change, or an update, rename, replace or rotation, with its reason. */
+  private planChange(o: DeclaredObject, found: Observed<any>, c: Comparison): void {
+    const { d, traits, inv } = o;
+    let fields = c.fields;
+    if (!fields.length && !o.movedFrom) return;
+    let action: ActionType = c.diff.replaces.length ? "replace" : o.movedFrom ? "rename" : "update";
     const notes: string[] = [];
     const rotatesOn = traits.rotation?.on;
-    if (rotatesOn && (rotatesOn === "any" ? diff.fields.length > 0 : fields.some((f) => rotatesOn.includes(f.field)))) {
+    if (
+      rotatesOn &&
+      (rotatesOn === "any" ? c.diff.fields.length > 0 : fields.some((f) => rotatesOn.includes(f.field)))
+    ) {
       action = "rotate";
       notes.push(traits.rotation!.note);
       // The rotation field's own note says what the action's note says: not twice.
@@ -431,14 +516,14 @@ class Planner {
         f.field === "rotation" ? f : { ...f, ...(note !== undefined ? { note } : {}) },
       );
     }
-    if (action === "replace" && diff.deleteBeforeReplace)
+    if (action === "replace" && c.diff.deleteBeforeReplace)
       notes.push("the old object is deleted before the new one is created");
-    const reason = forced
+    const reason = c.forced
       ? "replacement asked for with --replace"
-      : redeliver
+      : c.redeliver
         ? `the token minted by the apply of ${inv!.undelivered} never reached its outputs (writing or publishing it failed): a new one is minted and published`
-        : decision?.reason;
-    this.step(d, { ...base, action, id: found.id, fields, notes, ...(reason ? { reason } : {}) }, more);
+        : o.decision?.reason;
+    this.step(d, { ...o.base, action, id: found.id, fields, notes, ...(reason ? { reason } : {}) }, c.more);
   }
 
   /** An inventory object no longer declared: delete with prune, else keep and say so. */

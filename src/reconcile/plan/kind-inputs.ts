@@ -4,7 +4,7 @@
  * from the referenced object's desired inputs, and rotating kinds take the effective rotation value.
  */
 import { checkDeclared, UNKNOWN_ID } from "../checked-inputs";
-import { refAddress, type RefName } from "../../resources/reconcile-traits";
+import { refAddress, type RefName } from "../../kinds/reconcile-traits";
 import type { DesiredObject } from "../../model/desired";
 import { traitsOf } from "../phases";
 

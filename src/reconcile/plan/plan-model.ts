@@ -2,7 +2,7 @@
  * The plan, the apply report and the drift report: plain, versioned, deterministic data. Planning
  * produces them without I/O; renderers turn them into text, Markdown or JSON.
  */
-import type { FieldChange } from "../../resources/kind";
+import type { FieldChange } from "../../kinds/kind";
 import type { DesiredKind, SourceLocation } from "../../model/desired";
 
 /** Version of the JSON documents below (`svc-iac plan --json`, `drift --format json`). */

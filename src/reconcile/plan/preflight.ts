@@ -5,15 +5,19 @@
  * checks (`preflight` trait); this runs them over the declared objects, reading each kind's facts
  * once, and reports problems as validation errors at the object's place in its file.
  */
+import { SvcError } from "../../errors";
 import type { SvcClient } from "../../api/client";
 import type { DesiredObject, LoadError } from "../../model/desired";
 import { PHASES, traitsOf } from "../phases";
 
 /** Problems found before the first write; the plan (and apply) stops with them, exit 1. */
-export class PreflightError extends Error {
+export class PreflightError extends SvcError {
   override readonly name = "PreflightError";
   constructor(readonly errors: LoadError[]) {
-    super(errors.map((e) => `${e.file}:${e.line}:${e.column}: ${e.path ? `${e.path}: ` : ""}${e.message}`).join("\n"));
+    super(
+      "preflight_failed",
+      errors.map((e) => `${e.file}:${e.line}:${e.column}: ${e.path ? `${e.path}: ` : ""}${e.message}`).join("\n"),
+    );
   }
 }
 

@@ -10,13 +10,13 @@
  * by their natural key, they are the object an address that left the repository recorded. Pure.
  */
 import { canonicalJson } from "../../canonical-json";
-import type { Observed } from "../../resources/kind";
+import type { Observed } from "../../kinds/kind";
 import { checkedInputs, rawInputs, referencedAddress } from "./kind-inputs";
 import type { DesiredKind, DesiredObject, LoadedProject } from "../../model/desired";
 import type { Observation } from "../observe";
 import { byString, PHASES, traitsOf } from "../phases";
 import type { Inventory } from "../../model/inventory";
-import type { RefName } from "../../resources/reconcile-traits";
+import type { RefName } from "../../kinds/reconcile-traits";
 
 export interface RenameInput {
   project: LoadedProject;

@@ -8,6 +8,7 @@
  * The document holds no secret: field changes of secrets are fingerprints, and observed states are
  * sha256 hashes. Its JSON Schema is `schemas/plan.schema.json`.
  */
+import { SvcError } from "../../errors";
 import { createHash } from "node:crypto";
 import { canonicalJson } from "../../canonical-json";
 import type { DesiredKind } from "../../model/desired";
@@ -101,8 +102,11 @@ export function savedPlanOf(
 }
 
 /** A saved plan that cannot be read or does not belong here. */
-export class SavedPlanError extends Error {
+export class SavedPlanError extends SvcError {
   override readonly name = "SavedPlanError";
+  constructor(message: string) {
+    super("saved_plan_invalid", message);
+  }
 }
 
 const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === "object" && v !== null && !Array.isArray(v);

@@ -8,7 +8,8 @@
  * A pattern is an address in which `*` stands for any text (all the UDFs of one canvas: the canvas's
  * UDF address prefix and `/*`).
  */
-import { didYouMean } from "../load/diagnostics";
+import { SvcError } from "../../errors";
+import { didYouMean } from "../../repository/diagnostics";
 import { dependenciesOf } from "./kind-inputs";
 import type { DesiredObject, LoadedProject } from "../../model/desired";
 import { addressPrefixOf, byString, PHASES, traitsOf } from "../phases";
@@ -29,8 +30,11 @@ export interface Targeting {
 }
 
 /** A `--only` or `--replace` that cannot be honoured; nothing is sent to the platform. */
-export class TargetingError extends Error {
+export class TargetingError extends SvcError {
   override readonly name = "TargetingError";
+  constructor(message: string) {
+    super("targeting_invalid", message);
+  }
 }
 
 /** The regular expression of a pattern: `*` any text, everything else literal. */

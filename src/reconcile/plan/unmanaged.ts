@@ -7,9 +7,18 @@
 import type { DesiredKind } from "../../model/desired";
 import { addressPrefixOf, byString, PHASES, traitsOf } from "../phases";
 import type { UnmanagedObject } from "./plan-model";
-import type { PlanInput } from "./";
+import type { LoadedProject } from "../../model/desired";
+import type { Observation } from "../observe";
+import type { Inventory } from "../../model/inventory";
 
-export function findUnmanaged(input: PlanInput, ids: Map<string, string>): UnmanagedObject[] {
+/** What finding unmanaged objects reads of a plan's input (its \`PlanInput\`, without importing the planner). */
+export interface UnmanagedInput {
+  project: Pick<LoadedProject, "objects">;
+  observation: Observation;
+  inventory: Inventory | undefined;
+}
+
+export function findUnmanaged(input: UnmanagedInput, ids: Map<string, string>): UnmanagedObject[] {
   const kindOf = new Map(input.project.objects.map((o) => [o.address, o.kind] as const));
   const claimed = new Map<DesiredKind, Set<string>>();
   const claim = (kind: DesiredKind, id: string) =>

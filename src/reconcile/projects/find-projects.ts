@@ -6,9 +6,9 @@
  */
 import { readdirSync } from "node:fs";
 import { join, posix } from "node:path";
-import { RepositoryJail } from "../load/jail";
+import { RepositoryJail } from "../../repository/jail";
 import { SVC_FILE } from "../load/names";
-import { parseBoundedYaml } from "../load/yaml-parse";
+import { parseBoundedYaml } from "../../repository/yaml-parse";
 import { readSvcNames } from "./svc-names";
 
 export interface ProjectEntry {

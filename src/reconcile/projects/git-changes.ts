@@ -4,10 +4,14 @@
  * through a shell, so a reference or a path cannot inject anything. Each call is asynchronous, so
  * a caller can run the independent ones at once (see `projects-command.ts`).
  */
+import { SvcError } from "../../errors";
 import { execFile } from "node:child_process";
 
-export class GitError extends Error {
+export class GitError extends SvcError {
   override readonly name = "GitError";
+  constructor(message: string) {
+    super("git_failed", message);
+  }
 }
 
 /** Largest output read from one git command (a tree of a million paths fits). */

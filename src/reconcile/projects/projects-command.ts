@@ -8,7 +8,7 @@
  */
 import { relative, resolve, sep } from "node:path";
 import { SVC_FILE } from "../load/names";
-import { YAML_LIMITS } from "../load/yaml-limits";
+import { YAML_LIMITS } from "../../repository/yaml-limits";
 import { affectedProjects, matrixOf, type MatrixEntry, type RemovedProject } from "./affected";
 import type { ProjectEntry } from "./find-projects";
 import { changesSince, fileAt, filesMentioning, GitError, gitRoot, workTree } from "./git-changes";

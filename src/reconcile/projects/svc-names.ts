@@ -7,13 +7,13 @@
 import { join, posix } from "node:path";
 import { isAlias, isMap, isScalar, type Alias, type Node } from "yaml";
 import { formatLoadError } from "../../model/desired";
-import { Diagnostics } from "../load/diagnostics";
-import { MapReader, report, rootReader, type ReadContext } from "../load/fields";
-import { RepositoryJail } from "../load/jail";
+import { Diagnostics } from "../../repository/diagnostics";
+import { MapReader, report, rootReader, type ReadContext } from "../../repository/fields";
+import { RepositoryJail } from "../../repository/jail";
 import { badTargetName, DEFAULT_TARGET, PATTERNS, PROJECT_EXPECTED, SVC_FILE } from "../load/names";
-import { Resolver } from "../load/variables";
-import { parseBoundedYaml } from "../load/yaml-parse";
-import { readYaml } from "../load/yaml-source";
+import { Resolver } from "../../repository/variables";
+import { parseBoundedYaml } from "../../repository/yaml-parse";
+import { readYaml } from "../../repository/yaml-source";
 
 export interface SvcNames {
   /** The `project:`; absent when svc.yaml does not give a valid one. */

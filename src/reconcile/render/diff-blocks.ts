@@ -3,7 +3,7 @@
  * by line with a style for each, and as Markdown `diff` blocks. Control characters in the text
  * become `?`, and a Markdown fence is longer than any run of backticks in the diff.
  */
-import type { FieldChange } from "../../resources/kind";
+import type { FieldChange } from "../../kinds/kind";
 import { fence } from "./markdown-fit";
 import { isCutNote } from "./text-diff";
 import { cleanText } from "./values";

@@ -2,12 +2,12 @@
  * Renderers of the reconciler's documents: pure functions from a plan or report to text.
  *
  * Folder `render/`: plans, reports and drift as text, Markdown and JSON. Pure. May import
- * `src/model`, `src/resources`, and the data of `../plan`, `../commands` and `../import`.
+ * `src/model`, `src/kinds`, and the data of `../plan`, `../commands` and `../import`.
  */
 export { ACTION_WORDS, DISPLAY_ORDER } from "./action-words";
 export { renderDriftMarkdown, type DriftMarkdownOptions } from "./drift-markdown";
 export { renderDriftText, type DriftTextOptions } from "./drift-text";
-export { failureJson, toJson } from "./json";
+export { failureJson, stopCode, toJson } from "./json";
 export { DEFAULT_MAX_CHARS } from "./markdown-fit";
 export { code, htmlText, markdownText } from "./markdown-escape";
 export { renderPlanMarkdown, type PlanMarkdownOptions } from "./plan-markdown";

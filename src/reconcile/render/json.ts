@@ -33,8 +33,10 @@ function withoutSecretValues(value: unknown): unknown {
 
 /**
  * The JSON document of a command that stopped before it had a plan or a report to print: the
- * repository's errors (`file`, `line`, `column`, `path`, `message`; secrets already scrubbed) and
- * why it stopped, so `--json` always prints one document a script can read.
+ * repository's errors (`file`, `line`, `column`, `path`, `message`; secrets already scrubbed),
+ * why it stopped and its stable `code` (the error's own, see `src/errors.ts`; `repository_invalid`
+ * for errors in the repository, `command_failed` for a stop that is no error, such as a stale plan),
+ * so `--json` always prints one document a script can read and branch on.
  */
 export function failureJson(
   errors: readonly LoadError[],
@@ -44,5 +46,12 @@ export function failureJson(
   const why =
     message ??
     `${errors.length} error${errors.length === 1 ? "" : "s"} in the repository; nothing was sent to the platform.`;
-  return JSON.stringify(sortKeysDeep({ ...extra, errors, message: why }), null, 2) + "\n";
+  const code = stopCode(errors, message, extra.code);
+  return JSON.stringify(sortKeysDeep({ ...extra, code, errors, message: why }), null, 2) + "\n";
+}
+
+/** The code of a stopped command: the error's own when there was one, else what stopped it. */
+export function stopCode(errors: readonly LoadError[], message: string | undefined, code?: unknown): string {
+  if (typeof code === "string" && code) return code;
+  return errors.length && message === undefined ? "repository_invalid" : "command_failed";
 }

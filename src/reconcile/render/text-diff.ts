@@ -10,8 +10,8 @@
  * rewritten 20,000-line file costs milliseconds, not seconds.
  */
 import { FILE_HEADERS_ONLY, formatPatch, structuredPatch, type StructuredPatch } from "diff";
-import type { FieldChange } from "../../resources/kind";
-import type { TextForm } from "../../resources/reconcile-traits";
+import type { FieldChange } from "../../kinds/kind";
+import type { TextForm } from "../../kinds/reconcile-traits";
 import { sortKeysDeep } from "../../canonical-json";
 import { changedRegion, splitLines } from "./line-region";
 

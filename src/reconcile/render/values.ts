@@ -3,7 +3,7 @@
  * secret. Every renderer formats field changes through {@link describeFieldChange}, so the
  * rule "a secret field shows fingerprints only" lives in one place.
  */
-import type { FieldChange } from "../../resources/kind";
+import type { FieldChange } from "../../kinds/kind";
 import { sortKeysDeep } from "../../canonical-json";
 import { changedRegion, splitLines } from "./line-region";
 
@@ -85,7 +85,7 @@ function firstDifference(a: string, b: string): number {
 
 const KEYED_FINGERPRINT = /^hmac-sha256:([0-9a-f]{4,128})$/;
 
-/** Whether `fp` is a fingerprint under a project key: the only kind ever shown (see `src/resources/fingerprint.ts`). */
+/** Whether `fp` is a fingerprint under a project key: the only kind ever shown (see `src/kinds/fingerprint.ts`). */
 export function isShownFingerprint(fp: unknown): fp is string {
   return typeof fp === "string" && KEYED_FINGERPRINT.test(fp);
 }

@@ -1,10 +1,10 @@
 /**
  * The project's fingerprint key, kept in the state backend beside the inventory
  * (`fingerprint-key.json`): 32 random bytes, made on first use, under which every secret
- * fingerprint svc-iac shows or keeps is an HMAC-SHA-256 (see `src/resources/fingerprint.ts`). It
+ * fingerprint svc-iac shows or keeps is an HMAC-SHA-256 (see `src/kinds/fingerprint.ts`). It
  * is never printed: the {@link FingerprintKey} holding it prints as `[fingerprint key]`.
  */
-import { FingerprintKey } from "../../resources/fingerprint";
+import { FingerprintKey } from "../../kinds/fingerprint";
 
 export const FINGERPRINT_KEY_FILE = "fingerprint-key.json";
 const VERSION = 1;

@@ -3,13 +3,12 @@
  * a stable `code` the CLI can branch on. Messages name the state location, the holder and the lock
  * id, and say what to do next.
  */
+import { SvcError } from "../../errors";
 import type { LockInfo } from "./types";
 
 /** Another run holds an unexpired lease on this state. */
-export class LockedError extends Error {
+export class LockedError extends SvcError {
   override readonly name = "LockedError";
-  readonly code = "locked";
-
   constructor(
     /** The state location, as {@link StateBackend.location} gives it. */
     readonly location: string,
@@ -17,6 +16,7 @@ export class LockedError extends Error {
     readonly holder: LockInfo,
   ) {
     super(
+      "locked",
       `State ${location} is locked by ${holder.owner} (${holder.operation}, since ${holder.acquiredAt}, lease until ${holder.expiresAt}). ` +
         `Wait for it to finish, or run with --force-unlock ${holder.id} if that run is gone.`,
     );
@@ -24,10 +24,8 @@ export class LockedError extends Error {
 }
 
 /** Our lease was taken over (it expired and another run took it) or removed with --force-unlock. */
-export class LockLostError extends Error {
+export class LockLostError extends SvcError {
   override readonly name = "LockLostError";
-  readonly code = "lock_lost";
-
   constructor(
     readonly location: string,
     /** The id of the lease we held. */
@@ -36,6 +34,7 @@ export class LockLostError extends Error {
     readonly holder: LockInfo | undefined,
   ) {
     super(
+      "lock_lost",
       holder
         ? `Lost the lock on state ${location}: lease ${lostId} was taken over by ${holder.owner} (lock ${holder.id}, ${holder.operation}). Stop and run again once that run has finished.`
         : `Lost the lock on state ${location}: lease ${lostId} was removed (--force-unlock or an expired lease cleared). Stop and run again.`,
@@ -44,10 +43,8 @@ export class LockLostError extends Error {
 }
 
 /** `--force-unlock ID` named a lock that is not the one present: nothing was removed. */
-export class LockMismatchError extends Error {
+export class LockMismatchError extends SvcError {
   override readonly name = "LockMismatchError";
-  readonly code = "lock_mismatch";
-
   constructor(
     readonly location: string,
     /** The id given to --force-unlock. */
@@ -56,6 +53,7 @@ export class LockMismatchError extends Error {
     readonly holder: LockInfo,
   ) {
     super(
+      "lock_mismatch",
       `State ${location} is locked with id ${holder.id} by ${holder.owner} (${holder.operation}, lease until ${holder.expiresAt}), not ${requestedId}; nothing was removed. ` +
         `Run with --force-unlock ${holder.id} to remove that lock.`,
     );
@@ -63,15 +61,12 @@ export class LockMismatchError extends Error {
 }
 
 /** A state file (inventory or lock) that cannot be read: not JSON, wrong shape, or a version this svc-iac does not read. */
-export class StateFileError extends Error {
+export class StateFileError extends SvcError {
   override readonly name = "StateFileError";
-  readonly code = "state_file_invalid";
+  /** The file: `.svc-iac/state/listings/default/inventory.json` or `s3://acme/state/listings/prod/inventory.json`. */
+  declare readonly file: string;
 
-  constructor(
-    /** The file: `.svc-iac/state/listings/default/inventory.json` or `s3://acme/state/listings/prod/inventory.json`. */
-    readonly file: string,
-    message: string,
-  ) {
-    super(message);
+  constructor(file: string, message: string) {
+    super("state_file_invalid", message, { file });
   }
 }

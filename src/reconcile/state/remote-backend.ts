@@ -5,7 +5,7 @@
  */
 import type { SvcClient } from "../../api/client";
 import { isApiError } from "../../api/errors";
-import type { FingerprintKey } from "../../resources/fingerprint";
+import type { FingerprintKey } from "../../kinds/fingerprint";
 import { FINGERPRINT_KEY_FILE, loadFingerprintKey } from "./fingerprint-key-file";
 import { checkInventoryOwner, parseInventory, serializeInventory } from "./inventory-file";
 import { LeaseHandle, forceUnlockIn, readLockIn, type LockStore } from "./lease";

@@ -7,9 +7,9 @@
  * Folder `state/`: what persists between runs (inventory file and journal, lease lock, fingerprint
  * key; local or remote backends), the credential intents and atomic JSON files. The inventory's own
  * types are in `src/model/inventory.ts`, below the kinds. May import `src/api`, `src/model`,
- * `src/resources/fingerprint`, and `../load` (other targets' settings).
+ * `src/kinds/fingerprint`, and `../load` (other targets' settings).
  */
-import type { FingerprintKey } from "../../resources/fingerprint";
+import type { FingerprintKey } from "../../kinds/fingerprint";
 import type { Inventory, InventoryEntry } from "../../model/inventory";
 
 /** The holder of a lease lock. */

@@ -8,6 +8,7 @@
  * `src/api`, `src/model`, `../load`, `../state`, `../commands` (connect), the types of `../plan`
  * and `../render/values`.
  */
+import { errorCodeOf } from "../../errors";
 import { isApiError, scrub } from "../../api/errors";
 import type { SvcClient } from "../../api/client";
 import { connect } from "../commands/connect";
@@ -54,6 +55,8 @@ export interface TestCommandResult {
   report?: TestReport;
   /** Why nothing ran, or an error (secrets scrubbed). */
   message?: string;
+  /** The stable code of the error that stopped the command (`src/errors.ts`). */
+  code?: string;
 }
 
 const patternOf = (p: string) =>
@@ -213,6 +216,7 @@ export async function testCommand(opts: TestCommandOptions): Promise<TestCommand
       exitCode: 1,
       errors: [],
       message: scrub(e instanceof Error ? e.message : String(e), secrets),
+      code: errorCodeOf(e),
     };
   } finally {
     await connection?.close();

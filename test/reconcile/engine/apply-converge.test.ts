@@ -4,7 +4,7 @@ import { describe, expect, it } from "vitest";
 import { createClient } from "../../../src/api/client";
 import { applyCommand, driftCommand, planCommand } from "../../../src/reconcile/commands";
 import { readOutputsFile } from "../../../src/reconcile/apply/outputs-file";
-import { accountName } from "../../../src/resources/service-account";
+import { accountName } from "../../../src/kinds/service-account/resource";
 import { useEmulator } from "../../helpers/emulator";
 import {
   commandOptions,

@@ -8,7 +8,7 @@ import { rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { planCommand } from "../../../src/reconcile/commands";
-import { RepositoryJail } from "../../../src/reconcile/load/jail";
+import { RepositoryJail } from "../../../src/repository/jail";
 import { useEmulator } from "../../helpers/emulator";
 import { startInjectingProxy, type InjectingProxy } from "../../helpers/injecting-proxy";
 import { appliedRepo, commandOptions, emulatorEnv, writeUdfs } from "../../helpers/repo";

@@ -9,7 +9,7 @@ import { readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { canonicalJson } from "../../../src/canonical-json";
-import { fingerprint } from "../../../src/resources/fingerprint";
+import { fingerprint } from "../../../src/kinds/fingerprint";
 import { planCommand } from "../../../src/reconcile/commands";
 import { renderPlanText, toJson } from "../../../src/reconcile/render";
 import { startInjectingProxy } from "../../helpers/injecting-proxy";

@@ -1,12 +1,12 @@
 /**
- * The reconciler's engine knows kinds only through their traits (`src/resources/<kind>.ts`): its
+ * The reconciler's engine knows kinds only through their traits (`src/kinds/<kind>/resource.ts`): its
  * files name no kind, no address prefix and no reference field, so adding a kind touches none of
  * them.
  */
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { KINDS, RECONCILE_TRAITS } from "../../../src/resources/registry";
+import { KINDS, RECONCILE_TRAITS } from "../../../src/kinds/registry";
 
 const ENGINE = [
   "plan/index.ts",

@@ -7,7 +7,7 @@ import { applyCommand, driftCommand, planCommand } from "../../../src/reconcile/
 import { readOutputsFile } from "../../../src/reconcile/apply/outputs-file";
 import { renderPlanText } from "../../../src/reconcile/render";
 import type { Plan } from "../../../src/reconcile/plan/plan-model";
-import { accountName } from "../../../src/resources/service-account";
+import { accountName } from "../../../src/kinds/service-account/resource";
 import { failure, useEmulator, type EmulatorFixture } from "../../helpers/emulator";
 import {
   commandOptions,

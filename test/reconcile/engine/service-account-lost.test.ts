@@ -10,7 +10,7 @@ import { describe, expect, it } from "vitest";
 import type { CommandResult, PublishedToken, TokenPublisher } from "../../../src/reconcile/commands/command-types";
 import { applyCommand, planCommand } from "../../../src/reconcile/commands";
 import { readOutputsFile } from "../../../src/reconcile/apply/outputs-file";
-import { accountName } from "../../../src/resources/service-account";
+import { accountName } from "../../../src/kinds/service-account/resource";
 import { useEmulator, type EmulatorFixture } from "../../helpers/emulator";
 import { startInjectingProxy } from "../../helpers/injecting-proxy";
 import {

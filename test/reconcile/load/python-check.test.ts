@@ -9,7 +9,7 @@ import { join } from "node:path";
 import { execFileSync } from "node:child_process";
 import { describe, expect, it, vi } from "vitest";
 import { loadRepository } from "../../../src/reconcile/load";
-import { RepositoryJail } from "../../../src/reconcile/load/jail";
+import { RepositoryJail } from "../../../src/repository/jail";
 import { PythonCheck } from "../../../src/reconcile/load/python-check";
 import { runInProcess } from "../../helpers/cli-run";
 import { copyRepo, FIXTURE_SECRETS } from "../../helpers/repo";

@@ -5,7 +5,7 @@
  */
 import { beforeAll, describe, expect, it } from "vitest";
 import { loadRepository } from "../../../src/reconcile/load/index";
-import { firstReference } from "../../../src/reconcile/load/variables";
+import { firstReference } from "../../../src/repository/variables";
 import type { LoadedProject, LoadResult } from "../../../src/model/desired";
 
 function projectOf(r: LoadResult): LoadedProject {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { Resolver } from "../../../src/reconcile/load/variables";
+import { Resolver } from "../../../src/repository/variables";
 
 const resolver = () => {
   const r = new Resolver({

@@ -1,5 +1,5 @@
 /**
- * The bounds YAML files are read within (src/reconcile/load/yaml-parse.ts, yaml-aliases.ts) and the
+ * The bounds YAML files are read within (src/repository/yaml-parse.ts, yaml-aliases.ts) and the
  * values JSON cannot carry (json-values.ts): each refusal names the limit or the value, at the
  * file:line:column to fix, and nothing below a limit is refused.
  */
@@ -9,7 +9,7 @@ import { describe, expect, it } from "vitest";
 import { parseSeedText, SeedFileError } from "../../../src/emulator/seed-file";
 import { setTopLevelKey } from "../../../src/reconcile/import/keep-edits";
 import { loadRepository } from "../../../src/reconcile/load/index";
-import { YAML_LIMITS } from "../../../src/reconcile/load/yaml-limits";
+import { YAML_LIMITS } from "../../../src/repository/yaml-limits";
 import { formatLoadError, type LoadResult } from "../../../src/model/desired";
 import { copyRepo, FIXTURE_SECRETS } from "../../helpers/repo";
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import type { FieldChange } from "../../../src/resources/kind";
+import type { FieldChange } from "../../../src/kinds/kind";
 import { traitsOf } from "../../../src/reconcile/phases";
 import { DIFF_MAX_LINES, unifiedDiffLines, withTextDiffs } from "../../../src/reconcile/render/text-diff";
 

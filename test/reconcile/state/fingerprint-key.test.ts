@@ -3,7 +3,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { inspect } from "node:util";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { fingerprint, matchesFingerprint } from "../../../src/resources/fingerprint";
+import { fingerprint, matchesFingerprint } from "../../../src/kinds/fingerprint";
 import { openStateBackend } from "../../../src/reconcile/state/open-backend";
 import type { StateBackend } from "../../../src/reconcile/state/types";
 import { failure } from "../../helpers/emulator";

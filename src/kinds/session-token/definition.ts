@@ -1,0 +1,31 @@
+/** The SessionToken kind's fields: its Pulumi arguments and outputs (`src/provider/session-token.ts`). */
+import type { KindDefinition } from "../kind-definition";
+
+export const sessionTokenDefinition: KindDefinition = {
+  kind: "SessionToken",
+  description:
+    "A session token for a team-only shared canvas (`svc_session_token`). Replaced once expired (at the next `pulumi up`). Delete revokes every session token of its canvas token: the platform has no per-token revocation, so two SessionTokens on one canvas token share that fate.",
+  inputs: {
+    canvasToken: {
+      type: "string",
+      description: "The canvas token to mint for (`fc_...`). Kept as a secret; a change replaces the session token.",
+      required: true,
+      secret: true,
+      replaceOnChanges: true,
+      example: "share.shareToken",
+    },
+    ttl: {
+      type: "integer",
+      description: "Lifetime in seconds, 1 to 86400 (24 hours). A change replaces the token.",
+      default: 3600,
+      replaceOnChanges: true,
+      output: "always",
+    },
+  },
+  outputs: {
+    sessionToken: { type: "string", description: "The session token. Secret.", required: true, secret: true },
+    expiresAt: { type: "string", description: "ISO 8601 time after which the token no longer works.", required: true },
+  },
+  importId:
+    "not importable: the platform neither lists nor returns session tokens, and an id (kept in clear in state) must not hold the secret token; declare a new one",
+};
