@@ -6,11 +6,12 @@
  * drift, 1 error); a failure to write to GitHub is a warning, never a different exit code.
  */
 import { constants } from "node:fs";
-import { mkdir, open, readFile } from "node:fs/promises";
+import { mkdir, open } from "node:fs/promises";
 import { basename, join } from "node:path";
 import type { Octokit } from "@octokit/rest";
-import { isMap } from "yaml";
-import { parseBoundedYaml } from "../reconcile/load/yaml-parse";
+import { RepositoryJail } from "../reconcile/load/jail";
+import { YAML_LIMITS } from "../reconcile/load/yaml-limits";
+import { projectNameIn } from "../reconcile/projects/svc-names";
 import type { CommandOptions, CommandResult, TokenPublisher } from "../reconcile/commands/command-types";
 import { ActionInputError, readActionInputs, type ActionInputs } from "./action-inputs";
 import { fullReport, resultLogText, resultMarkdown, type ReportLabels } from "./action-report";
@@ -161,7 +162,7 @@ async function runGuarded(io: ActionIo, { out, err, cmd, redactor, stdout }: Out
     }
   };
   const labels: ReportLabels = {
-    project: projectOf(result) ?? (await projectFromSvcFile(repoDir)),
+    project: projectOf(result) ?? projectFromSvcFile(repoDir),
     target: inputs.target,
     detailsLink: ctx.runUrl ? `[the workflow run's artifacts](${ctx.runUrl})` : "the workflow run's artifacts",
   };
@@ -353,19 +354,14 @@ function projectOf(result: CommandResult): string | undefined {
 /**
  * The project name when the command produced no document (validation failed): read from
  * svc.yaml if it parses, else the folder's name, so a failed plan edits the same comment a
- * successful one wrote.
+ * successful one wrote. Read through the repository's jail, as the command reads it: the svc.yaml
+ * of a failed run may be the very link (to a FIFO, /dev/zero, a file outside) the command refused.
  */
-async function projectFromSvcFile(repoDir: string): Promise<string> {
-  try {
-    // The bounded parse the loader uses: svc.yaml is the pull request's, and may be an alias bomb.
-    const parsed = parseBoundedYaml(await readFile(join(repoDir, "svc.yaml"), "utf8"));
-    const top = parsed.ok ? parsed.doc.contents : null;
-    const project: unknown = isMap(top) ? top.get("project") : undefined;
-    if (typeof project === "string" && project.trim() !== "") return project.trim();
-  } catch {
-    // An unreadable svc.yaml is reported by the command itself; the folder name will do here.
-  }
-  return basename(repoDir);
+function projectFromSvcFile(repoDir: string): string {
+  const read = RepositoryJail.forProject(repoDir).readText("svc.yaml", { maxBytes: YAML_LIMITS.fileBytes });
+  // Bounded as the loader parses it: svc.yaml is the pull request's, and may be an alias bomb.
+  const project = read.kind === "text" ? projectNameIn(read.text)?.trim() : undefined;
+  return project || basename(repoDir);
 }
 
 /**
