@@ -8,6 +8,7 @@ import { createClient, type SvcClient } from "../../api/client";
 import { isApiError } from "../../api/errors";
 import type { TransportOptions } from "../../api/transport";
 import type { LoadedProject } from "../../model/desired";
+import { RepositoryJail } from "../load/jail";
 
 export interface Connection {
   client: SvcClient;
@@ -33,10 +34,13 @@ export async function connect(
   if (!baseUrl) {
     // Loaded here, not at the top: a run against a real platform never loads the emulator.
     const { startEmulator }: typeof import("../../emulator/emulator") = require("../../emulator/emulator");
-    const dataDir = join(project.root, EMBEDDED_DIR);
+    // The data folder is the repository's to point anywhere (a committed `.svc-iac` link): checked
+    // part by part through the jail, and created, before the emulator writes a byte of its database
+    // or master key there. A link leaving the repository is refused here, naming it.
+    const dataDir = RepositoryJail.forProject(project.root).folder(EMBEDDED_DIR, { create: true });
     const emu = await startEmulator({ dataDir, tickIntervalMs: 0 });
     // The folder as the user reaches it from where they ran the command (the repository may be elsewhere).
-    const shown = relative(process.cwd(), dataDir) || ".";
+    const shown = relative(process.cwd(), join(project.root, EMBEDDED_DIR)) || ".";
     opts.log?.(
       `${names.baseUrlEnv} is not set: using the embedded emulator (state under ${shown}${sep}). Set ${names.baseUrlEnv}, and ${names.tokenEnv} or ${names.serviceTokenEnv}, to reach a real platform.`,
     );
