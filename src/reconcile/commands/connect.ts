@@ -6,6 +6,7 @@
 import { join, relative, sep } from "node:path";
 import { createClient, type SvcClient } from "../../api/client";
 import { isApiError } from "../../api/errors";
+import { insecureHttpAllowed, refuseInsecureHttp } from "../../api/insecure-http";
 import type { TransportOptions } from "../../api/transport";
 import type { LoadedProject } from "../../model/desired";
 import { RepositoryJail } from "../load/jail";
@@ -68,20 +69,22 @@ export async function connect(
       `${names.baseUrlEnv} is set but neither ${names.tokenEnv} nor ${names.serviceTokenEnv} is: set one of them to authenticate.`,
     );
   }
+  const udfBaseUrl = env[names.udfBaseUrlEnv] || undefined;
+  // Before any request: the token must not cross a network in clear (named by the target's own variables).
+  refuseInsecureHttp(
+    [
+      { setting: names.baseUrlEnv, url: baseUrl },
+      { setting: names.udfBaseUrlEnv, url: udfBaseUrl },
+    ],
+    insecureHttpAllowed(env),
+  );
   // The spec's {base_url} includes the version segment; without it every path answers 404.
   if (!/\/v\d+\/?$/.test(safePath(baseUrl))) {
     opts.log?.(
       `${names.baseUrlEnv} does not end with a version segment such as /v1 (the platform's base URL includes it, e.g. https://host/server/v1): if requests answer 404 Not Found, add it.`,
     );
   }
-  const client = createClient({
-    ...opts.client,
-    baseUrl,
-    udfBaseUrl: env[names.udfBaseUrlEnv] || undefined,
-    token,
-    serviceToken,
-  });
-  const udfBaseUrl = env[names.udfBaseUrlEnv] || undefined;
+  const client = createClient({ ...opts.client, allowInsecureHttp: true, baseUrl, udfBaseUrl, token, serviceToken });
   return { client, embedded: false, baseUrl, ...(udfBaseUrl ? { udfBaseUrl } : {}), close: () => client.close() };
 }
 
