@@ -12,7 +12,7 @@ import { COMBINED_MARKER } from "../../src/github/combined-comment";
 import { COMMENT_MAX_CHARS } from "../../src/github/pr-comment";
 import type { CommandOptions, CommandResult } from "../../src/reconcile/commands/command-types";
 import { planCreatingUdfs, startFakeGithub, type FakeGithub } from "../helpers/fake-github";
-import { git, monorepo } from "../helpers/monorepo";
+import { git, monorepo, writeFiles } from "../helpers/monorepo";
 
 const GITHUB_TOKEN = "ghs_plantedGithubToken0123456789";
 let gh: FakeGithub;
@@ -221,5 +221,33 @@ describe("GIVEN a new push after which only one project is affected", () => {
     expect(body).toContain("<b>p07</b>");
     expect(body).not.toContain("p01");
     git(root, "checkout", "-q", "feature");
+  });
+});
+
+describe("GIVEN a pull request adding a folder that claims another project's name", () => {
+  it("THEN the detection job fails naming both folders as annotations, and plans neither of them", async () => {
+    const repo = monorepo(3);
+    try {
+      writeFiles(repo, { "contrib/svc.yaml": "project: p02\n" });
+      git(repo, "add", "-A");
+      git(repo, "commit", "-q", "-m", "contrib");
+      const output = join(repo, ".git", "output");
+      writeFileSync(output, "");
+      let stdout = "";
+      const code = await runAction({
+        env: { GITHUB_WORKSPACE: repo, GITHUB_OUTPUT: output, INPUT_COMMAND: "projects" },
+        stdout: { write: (t: string) => (stdout += t) },
+        stderr: quiet,
+      });
+      expect(code).toBe(1);
+      expect(stdout).toContain(
+        '::error title=svc-iac projects::contrib/svc.yaml:1:10: project: "p02" is also the project of domains/p02 (domains/p02/svc.yaml).',
+      );
+      expect(stdout).toContain("::error title=svc-iac projects::domains/p02/svc.yaml:1:10:");
+      const matrix = JSON.parse(outputsOf({ GITHUB_OUTPUT: output }).matrix!) as { include: { dir: string }[] };
+      expect(matrix.include.map((e) => e.dir)).toEqual(["domains/p01", "domains/p03"]);
+    } finally {
+      rmSync(repo, { recursive: true, force: true });
+    }
   });
 });

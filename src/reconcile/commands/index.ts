@@ -13,6 +13,7 @@ import type { CommandOptions, CommandResult, TokenPublisher } from "./command-ty
 import { connect, refusedCredentialsHint, type Connection } from "./connect";
 import { driftReport } from "../plan/drift";
 import { InventoryWriter } from "../apply/inventory-writer";
+import { otherClaimsOf } from "../projects/project-claims";
 import { loadRepositoryStaged, type ProjectSettingsOnly } from "../load";
 import type { DesiredKind, LoadedProject, LoadError } from "../../model/desired";
 import { observe, ObservationStart, type Observation } from "../observe";
@@ -166,6 +167,14 @@ async function withSession<R extends CommandResult>(
     await closeEarly();
     const late = await staged.checked;
     return failedLoad(late.ok ? staged.unchecked.errors : late.errors);
+  }
+  // One project name, one folder: another folder of the repository claiming this name would plan,
+  // apply and prune the same objects (and fill the same section of a combined comment).
+  const claimed = await otherClaimsOf(opts.dir, staged.unchecked.project.project);
+  if (claimed.length) {
+    await closeEarly();
+    await staged.checked;
+    return failedLoad(claimed);
   }
   const secrets = secretValues(staged.unchecked.project, opts.env);
   let connection: Connection | undefined;

@@ -33,7 +33,7 @@ export interface ProjectsResult {
   removed: RemovedProject[];
   /** What a `strategy.matrix` takes. */
   matrix: { include: MatrixEntry[] };
-  /** Projects whose svc.yaml does not load, as `file:line:column: message`. */
+  /** Projects whose svc.yaml does not load, and folders that claim one project name, as `file:line:column: message`. */
   errors: string[];
 }
 
@@ -50,9 +50,10 @@ export async function projectsCommand(opts: ProjectsOptions): Promise<ProjectsRe
   ];
   // Loaded while git works (the YAML parser and the loader's readers): a large monorepo answers in
   // about the time of its slowest git process.
-  const [{ projectFolders, projectsReading, withNames }, { projectNameIn }] = await Promise.all([
+  const [{ projectFolders, projectsReading, withNames }, { projectNameIn }, { sharedNameErrors }] = await Promise.all([
     import("./find-projects.js"),
     import("./svc-names.js"),
+    import("./project-claims.js"),
   ]);
   const answers = await Promise.allSettled(pending);
   const [rootAnswer, treeAnswer, mentioningAnswer, changesAnswer] = answers as [
@@ -77,7 +78,30 @@ export async function projectsCommand(opts: ProjectsOptions): Promise<ProjectsRe
     : undefined;
   const folders = projectFolders(root, scope, tree?.files);
   const found = projectsReading(root, folders, mayHaveHeaders);
-  if (!changes || !tree) return result(root, await withNames(root, found), [], opts.targets);
+  // Every folder's name, in scope or not: a name two folders claim is refused wherever they stand,
+  // and each of them is left out of the matrix (neither may plan or apply under that name).
+  const everyFolder = scope === "." ? folders : projectFolders(root, ".", tree?.files);
+  const names = new Map(
+    (
+      await withNames(
+        root,
+        everyFolder.map((dir): ProjectEntry => ({ dir, targets: [], reads: [] })),
+      )
+    ).map((e) => [e.dir, e]),
+  );
+  const refused = sharedNameErrors([...names.values()]);
+  const claimErrors = [...refused.values()].sort();
+  const named = found.map((entry) => {
+    const n = names.get(entry.dir)!;
+    const error = refused.get(entry.dir) ?? n.error;
+    return {
+      ...entry,
+      targets: n.targets,
+      ...(n.project !== undefined ? { project: n.project } : {}),
+      ...(error !== undefined ? { error } : {}),
+    };
+  });
+  if (!changes || !tree) return result(root, named, [], opts.targets, claimErrors);
 
   // Only the folders gone since the base need their old name (one git process each): a removed
   // project, or a moved one whose name lives on elsewhere.
@@ -92,13 +116,9 @@ export async function projectsCommand(opts: ProjectsOptions): Promise<ProjectsRe
         ),
       })),
   );
-  // svc.yaml is read for the affected projects only, unless a folder is gone: a project that moved
-  // is told from a removed one by its name.
-  const named = before.length ? await withNames(root, found) : found;
   const changed = [...new Set([...changes.changed, ...tree.untracked])].sort();
   const { affected, removed } = affectedProjects(named, changed, before);
-  const projects = before.length ? affected : await withNames(root, affected);
-  return { ...result(root, projects, removed, opts.targets), base: changes.base };
+  return { ...result(root, affected, removed, opts.targets, claimErrors), base: changes.base };
 }
 
 /** `abs` as a `/`-separated path relative to `root` ("." for root itself). */
@@ -112,13 +132,14 @@ function result(
   projects: (ProjectEntry & { because?: string })[],
   removed: RemovedProject[],
   targets: string[] | undefined,
+  claimErrors: readonly string[],
 ): ProjectsResult {
   return {
     root,
     projects,
     removed,
     matrix: matrixOf(projects, targets),
-    errors: projects.flatMap((p) => (p.error ? [p.error] : [])),
+    errors: [...new Set([...projects.flatMap((p) => (p.error ? [p.error] : [])), ...claimErrors])],
   };
 }
 
