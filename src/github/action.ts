@@ -22,7 +22,12 @@ import { createGithubClient } from "./github-client";
 import { appendJobSummary } from "./job-summary";
 import { planMarker } from "./markers";
 import { fitCommentBody, upsertMarkedComment } from "./pr-comment";
-import { CHECK_SUMMARY_MAX_CHARS, publishProjectList, publishProjectSection } from "./combined-comment";
+import {
+  CHECK_SUMMARY_MAX_CHARS,
+  publishProjectList,
+  publishProjectSection,
+  type CombinedRef,
+} from "./combined-comment";
 import { runProjectsStep } from "./action-projects";
 import type { ProjectsResult } from "../reconcile/projects/projects-command";
 import { planSummaryLine } from "../reconcile/render/plan-text";
@@ -117,7 +122,7 @@ async function runGuarded(io: ActionIo, { out, err, cmd, redactor, stdout }: Out
         ? (r: ProjectsResult) =>
             publishProjectList(
               github,
-              { ...ctx.repository!, number: ctx.pullRequest!.number, sha },
+              combinedRef(ctx, sha),
               { include: r.matrix.include, removed: r.removed },
               combinedHeading(ctx),
             )
@@ -477,6 +482,19 @@ function combinedHeading(ctx: ActionContext): string {
   return `<sub>svc-iac plan of every affected project${sha ? ` for ${sha.slice(0, 7)}` : ""}${ctx.runUrl ? ` · [workflow run](${ctx.runUrl})` : ""} · this comment is rebuilt as each project's plan finishes</sub>`;
 }
 
+/** The pull request's combined comment, built from the check runs of this workflow run (`GITHUB_RUN_ID`). */
+function combinedRef(ctx: ActionContext, sha: string): CombinedRef {
+  const { owner, repo } = ctx.repository!;
+  return {
+    owner,
+    repo,
+    number: ctx.pullRequest!.number,
+    sha,
+    ...(ctx.runId ? { runId: ctx.runId } : {}),
+    linkPrefixes: [`${ctx.serverUrl}/${owner}/${repo}/`],
+  };
+}
+
 /** `comment: combined`: this project's section of the pull request's one comment (see combined-comment.ts). */
 async function postCombinedSection(
   github: Octokit,
@@ -501,7 +519,7 @@ async function postCombinedSection(
   const markdown = redactor.apply(resultMarkdown(result, labels, CHECK_SUMMARY_MAX_CHARS - 100));
   return publishProjectSection(
     github,
-    { ...ctx.repository!, number: ctx.pullRequest!.number, sha },
+    combinedRef(ctx, sha),
     { project: labels.project, target: labels.target, status, title: redactor.apply(title), markdown },
     combinedHeading(ctx),
   );
