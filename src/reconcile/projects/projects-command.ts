@@ -8,6 +8,7 @@
  */
 import { relative, resolve, sep } from "node:path";
 import { SVC_FILE } from "../load/names";
+import { terminalLine } from "../render/terminal-text";
 import { YAML_LIMITS } from "../load/yaml-limits";
 import { affectedProjects, matrixOf, type MatrixEntry, type RemovedProject } from "./affected";
 import type { ProjectEntry } from "./find-projects";
@@ -155,19 +156,20 @@ export function projectsText(r: ProjectsResult, changedSince?: string): string {
       ? `${r.projects.length} project${r.projects.length === 1 ? "" : "s"}${since}:`
       : `No project${since}.`,
   );
+  // Folder and file names are the repository's: shown on one line each, control characters escaped.
   for (const p of r.projects) {
     const name = p.project ?? "(svc.yaml does not load)";
     const why = p.because
-      ? `  (${p.because.startsWith(`${p.dir}/`) || p.dir === "." ? "changed" : "reads"} ${p.because})`
+      ? `  (${p.because.startsWith(`${p.dir}/`) || p.dir === "." ? "changed" : "reads"} ${terminalLine(p.because)})`
       : "";
-    lines.push(`  ${name}  ${p.dir}  targets: ${p.targets.join(", ") || "-"}${why}`);
+    lines.push(`  ${name}  ${terminalLine(p.dir)}  targets: ${p.targets.join(", ") || "-"}${why}`);
   }
   if (r.removed.length) {
     lines.push(
       `Removed since ${changedSince}: ${r.removed.length} project${r.removed.length === 1 ? "" : "s"} (its objects are not deleted by this command; destroy them from the old commit, or prune):`,
     );
-    for (const p of r.removed) lines.push(`  ${p.project ?? "(unknown)"}  ${p.dir}`);
+    for (const p of r.removed) lines.push(`  ${terminalLine(p.project ?? "(unknown)")}  ${terminalLine(p.dir)}`);
   }
-  for (const e of r.errors) lines.push(`error: ${e}`);
+  for (const e of r.errors) lines.push(`error: ${terminalLine(e)}`);
   return `${lines.join("\n")}\n`;
 }
