@@ -69,7 +69,7 @@ function validateTime(settings) {
 
 /** Runs the figures; `line(label, value, note)` prints one. */
 export async function benchYamlBounds(line) {
-  const { parseBoundedYaml } = require(join(ROOT, "dist/reconcile/load/yaml-parse.js"));
+  const { parseBoundedYaml } = require(join(ROOT, "dist/repository/yaml-parse.js"));
   for (const [label, text] of [
     ["alias bomb, 9 levels (12 lines)", aliasBomb()],
     ["10,000 nested lists", deepFile()],

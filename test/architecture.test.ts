@@ -147,3 +147,50 @@ describe("GIVEN the source tree", () => {
     expect(unresolved).toEqual([]);
   });
 });
+
+/**
+ * Every module that may open or list a file itself, rather than through the repository's jail
+ * (`src/repository/jail.ts`), and why what it reads is not the repository's to choose. A new
+ * module reading files fails this test until it goes through the jail or is added here with its reason.
+ */
+const READS_OUTSIDE_THE_JAIL: Record<string, string> = {
+  "repository/jail.ts": "the jail itself",
+  "python-interpreter.ts":
+    "the first four bytes of the interpreter on PATH (the runner's), to tell a program from a shim",
+  "reconcile/load/python-check-cache.ts": "the parse cache under ~/.cache/svc-iac (SVC_CACHE_DIR), the runner's",
+  "reconcile/load/repository-digest.ts":
+    "hashes files it lists without following links (O_NOFOLLOW, O_NONBLOCK, regular files only)",
+  "reconcile/projects/find-projects.ts":
+    "lists folder names only, links not followed; svc.yaml and settings are read through the jail",
+  "reconcile/apply/outputs-file.ts": "an --outputs file the operator named; inside the repository through the jail",
+  "reconcile/state/local-backend.ts": "the state folder, which the jail checked and created (RepositoryJail.folder)",
+  "reconcile/state/lock-file.ts": "/proc/sys/kernel/random/boot_id",
+  "reconcile/state/other-targets.ts": "lists the names of the state folders beside this target's",
+  "github/action.ts": "opens report files to write, with O_NOFOLLOW; svc.yaml is read through the jail",
+  "github/context.ts": "the runner's event payload (GITHUB_EVENT_PATH)",
+  "provider/plugin/server.ts": "the package's own package.json",
+  "kinds/udf/resource.ts":
+    "a Pulumi program's codePath, chosen by the program (trusted), not by a repository under review",
+  "emulator/emulator.ts": "the emulator's data folder, checked through the jail by the commands that embed it",
+  "emulator/keys.ts": "the emulator's data folder",
+  "emulator/object-store.ts": "the emulator's data folder",
+  "emulator/seed-file.ts": "a seed file the operator named (--seed)",
+  "emulator/datasets/dataset-spec.ts": "a dataset file the operator named in the seed",
+};
+
+describe("GIVEN every module of src that imports a way to read or list files from node:fs", () => {
+  it("THEN each is the jail, or reads only what the runner or operator chose, for a reason written here", () => {
+    const READS = /\b(readFile|readFileSync|createReadStream|open|openSync|readdir|readdirSync|opendir|opendirSync)\b/;
+    const readers = filesUnder(SRC)
+      .filter((file) => {
+        const text = readFileSync(file, "utf8");
+        const named = [...text.matchAll(/import\s*\{([^}]*)\}\s*from\s*["']node:fs(?:\/promises)?["']/g)];
+        return named.some((m) => READS.test(m[1]!)) || /import\s+\*\s+as\s+\w+\s+from\s+["']node:fs/.test(text);
+      })
+      .map((file) => relative(SRC, file).split(sep).join("/"))
+      .sort();
+    expect(readers.filter((f) => !(f in READS_OUTSIDE_THE_JAIL))).toEqual([]);
+    // And the list holds no module that no longer reads.
+    expect(Object.keys(READS_OUTSIDE_THE_JAIL).filter((f) => !readers.includes(f))).toEqual([]);
+  });
+});

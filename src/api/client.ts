@@ -11,6 +11,7 @@ import { cronjobsApi } from "./cronjobs";
 import { datasetsApi } from "./datasets";
 import { environmentApi } from "./environment";
 import { filesApi } from "./files";
+import { insecureHttpAllowed, refuseInsecureHttp } from "./insecure-http";
 import { jobsApi } from "./jobs";
 import { realtimeApi } from "./realtime";
 import { secretsApi } from "./secrets";
@@ -19,9 +20,27 @@ import { sharingApi } from "./sharing";
 import { Transport, type TransportOptions } from "./transport";
 import { udfsApi } from "./udfs";
 
-export type ClientOptions = TransportOptions;
+export interface ClientOptions extends TransportOptions {
+  /**
+   * Allow `http://` to a host other than the loopback, which sends the token unencrypted. Without
+   * it, such a `baseUrl` or `udfBaseUrl` throws `InsecureHttpError` before any request.
+   * @default false
+   */
+  allowInsecureHttp?: boolean;
+}
 
+/**
+ * @throws InsecureHttpError when `baseUrl` or `udfBaseUrl` is plain http to another host and
+ * `allowInsecureHttp` is not set.
+ */
 export function createClient(options: ClientOptions) {
+  refuseInsecureHttp(
+    [
+      { setting: "baseUrl", url: options.baseUrl },
+      { setting: "udfBaseUrl", url: options.udfBaseUrl },
+    ],
+    options.allowInsecureHttp === true,
+  );
   const t = new Transport(options);
   return {
     transport: t,
@@ -58,7 +77,8 @@ export type SvcClient = ReturnType<typeof createClient>;
 
 /**
  * A client configured from `SVC_BASE_URL`, `SVC_UDF_BASE_URL`, `SVC_TOKEN` and `SVC_SERVICE_TOKEN`.
- * Throws when `SVC_BASE_URL` or both credentials are missing.
+ * Throws when `SVC_BASE_URL` or both credentials are missing, and when a URL is plain http to a host
+ * other than the loopback without `SVC_ALLOW_INSECURE_HTTP=1`.
  */
 export function clientFromEnv(env: NodeJS.ProcessEnv = process.env, overrides: Partial<ClientOptions> = {}): SvcClient {
   const baseUrl = overrides.baseUrl ?? env.SVC_BASE_URL;
@@ -68,10 +88,21 @@ export function clientFromEnv(env: NodeJS.ProcessEnv = process.env, overrides: P
   const serviceToken = overrides.serviceToken ?? (env.SVC_SERVICE_TOKEN || undefined);
   if (!token && !serviceToken)
     throw new Error("Neither SVC_TOKEN nor SVC_SERVICE_TOKEN is set. Set one of them to authenticate.");
+  const udfBaseUrl = overrides.udfBaseUrl ?? (env.SVC_UDF_BASE_URL || undefined);
+  // Checked here, so the refusal names the variables the user set rather than the client's options.
+  const allowInsecureHttp = overrides.allowInsecureHttp ?? insecureHttpAllowed(env);
+  refuseInsecureHttp(
+    [
+      { setting: "SVC_BASE_URL", url: baseUrl },
+      { setting: "SVC_UDF_BASE_URL", url: udfBaseUrl },
+    ],
+    allowInsecureHttp,
+  );
   return createClient({
     ...overrides,
+    allowInsecureHttp: true,
     baseUrl,
-    udfBaseUrl: overrides.udfBaseUrl ?? (env.SVC_UDF_BASE_URL || undefined),
+    udfBaseUrl,
     token,
     serviceToken,
   });

@@ -7,6 +7,7 @@
 import { relative, resolve } from "node:path";
 import { formatLoadError } from "../model/desired";
 import { renderResultTable } from "../reconcile/deployed/result-table";
+import { terminalText } from "../reconcile/render/terminal-text";
 import { RUN_FORMATS, runCommand, type RunFormat, type RunOutcome } from "../reconcile/deployed/run-command";
 import { processIo, runWithGuardedIo, type CommandIo } from "./actions-io";
 import { parseCommandArgs } from "./command-args";
@@ -37,12 +38,12 @@ export function runFooter(r: RunOutcome): string {
   return `Ran ${r.address} on real-time instance ${r.client_id} in ${r.duration_ms.toLocaleString("en-US")} ms (${cache}).\n`;
 }
 
-/** The output as a table when it is JSON; as it is (control characters shown as `?`) otherwise. */
+/** The output as a table when it is JSON; as it is (control characters shown as escapes) otherwise. */
 function shownAsTable(r: RunOutcome): string {
   try {
     return renderResultTable(JSON.parse(r.output));
   } catch {
-    const text = r.output.replace(/[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/g, "?");
+    const text = terminalText(r.output);
     return text.endsWith("\n") ? text : `${text}\n`;
   }
 }
@@ -84,14 +85,17 @@ async function run(argv: string[], io: CommandIo): Promise<number> {
     io.stderr.write(
       `${result.errors.length} error${result.errors.length > 1 ? "s" : ""} in ${relative(".", resolve(dir)) || "."}; nothing was run.\n`,
     );
-  if (result.message) io.stderr.write(`${result.message}\n`);
+  // The message may quote the UDF's error: its escape sequences (window title, clear screen) are shown, not obeyed.
+  if (result.message) io.stderr.write(`${terminalText(result.message)}\n`);
   const r = result.result;
   if (!r) return 1;
   if (format === undefined) {
     io.stdout.write(shownAsTable(r));
     io.stdout.write(runFooter(r));
   } else {
-    io.stdout.write(r.output.endsWith("\n") ? r.output : `${r.output}\n`);
+    // Into a pipe as the platform sent it; on a terminal with its control characters shown as escapes.
+    const output = (io.stdout as { isTTY?: boolean }).isTTY ? terminalText(r.output) : r.output;
+    io.stdout.write(output.endsWith("\n") ? output : `${output}\n`);
     io.stderr.write(runFooter(r));
   }
   return 0;

@@ -6,11 +6,12 @@
  * drift, 1 error); a failure to write to GitHub is a warning, never a different exit code.
  */
 import { constants } from "node:fs";
-import { mkdir, open, readFile } from "node:fs/promises";
+import { mkdir, open } from "node:fs/promises";
 import { basename, join } from "node:path";
 import type { Octokit } from "@octokit/rest";
-import { isMap } from "yaml";
-import { parseBoundedYaml } from "../repository/yaml-parse";
+import { RepositoryJail } from "../repository/jail";
+import { YAML_LIMITS } from "../repository/yaml-limits";
+import { projectNameIn } from "../reconcile/projects/svc-names";
 import type { CommandOptions, CommandResult, TokenPublisher } from "../reconcile/commands/command-types";
 import { ActionInputError, readActionInputs, type ActionInputs } from "./action-inputs";
 import { fullReport, resultLogText, resultMarkdown, type ReportLabels } from "./action-report";
@@ -21,7 +22,12 @@ import { createGithubClient } from "./github-client";
 import { appendJobSummary } from "./job-summary";
 import { planMarker } from "./markers";
 import { fitCommentBody, upsertMarkedComment } from "./pr-comment";
-import { CHECK_SUMMARY_MAX_CHARS, publishProjectList, publishProjectSection } from "./combined-comment";
+import {
+  CHECK_SUMMARY_MAX_CHARS,
+  publishProjectList,
+  publishProjectSection,
+  type CombinedRef,
+} from "./combined-comment";
 import { runProjectsStep } from "./action-projects";
 import type { ProjectsResult } from "../reconcile/projects/projects-command";
 import { planSummaryLine } from "../reconcile/render/plan-text";
@@ -116,7 +122,7 @@ async function runGuarded(io: ActionIo, { out, err, cmd, redactor, stdout }: Out
         ? (r: ProjectsResult) =>
             publishProjectList(
               github,
-              { ...ctx.repository!, number: ctx.pullRequest!.number, sha },
+              combinedRef(ctx, sha),
               { include: r.matrix.include, removed: r.removed },
               combinedHeading(ctx),
             )
@@ -161,7 +167,7 @@ async function runGuarded(io: ActionIo, { out, err, cmd, redactor, stdout }: Out
     }
   };
   const labels: ReportLabels = {
-    project: projectOf(result) ?? (await projectFromSvcFile(repoDir)),
+    project: projectOf(result) ?? projectFromSvcFile(repoDir),
     target: inputs.target,
     detailsLink: ctx.runUrl ? `[the workflow run's artifacts](${ctx.runUrl})` : "the workflow run's artifacts",
   };
@@ -353,19 +359,14 @@ function projectOf(result: CommandResult): string | undefined {
 /**
  * The project name when the command produced no document (validation failed): read from
  * svc.yaml if it parses, else the folder's name, so a failed plan edits the same comment a
- * successful one wrote.
+ * successful one wrote. Read through the repository's jail, as the command reads it: the svc.yaml
+ * of a failed run may be the very link (to a FIFO, /dev/zero, a file outside) the command refused.
  */
-async function projectFromSvcFile(repoDir: string): Promise<string> {
-  try {
-    // The bounded parse the loader uses: svc.yaml is the pull request's, and may be an alias bomb.
-    const parsed = parseBoundedYaml(await readFile(join(repoDir, "svc.yaml"), "utf8"));
-    const top = parsed.ok ? parsed.doc.contents : null;
-    const project: unknown = isMap(top) ? top.get("project") : undefined;
-    if (typeof project === "string" && project.trim() !== "") return project.trim();
-  } catch {
-    // An unreadable svc.yaml is reported by the command itself; the folder name will do here.
-  }
-  return basename(repoDir);
+function projectFromSvcFile(repoDir: string): string {
+  const read = RepositoryJail.forProject(repoDir).readText("svc.yaml", { maxBytes: YAML_LIMITS.fileBytes });
+  // Bounded as the loader parses it: svc.yaml is the pull request's, and may be an alias bomb.
+  const project = read.kind === "text" ? projectNameIn(read.text)?.trim() : undefined;
+  return project || basename(repoDir);
 }
 
 /**
@@ -481,6 +482,19 @@ function combinedHeading(ctx: ActionContext): string {
   return `<sub>svc-iac plan of every affected project${sha ? ` for ${sha.slice(0, 7)}` : ""}${ctx.runUrl ? ` · [workflow run](${ctx.runUrl})` : ""} · this comment is rebuilt as each project's plan finishes</sub>`;
 }
 
+/** The pull request's combined comment, built from the check runs of this workflow run (`GITHUB_RUN_ID`). */
+function combinedRef(ctx: ActionContext, sha: string): CombinedRef {
+  const { owner, repo } = ctx.repository!;
+  return {
+    owner,
+    repo,
+    number: ctx.pullRequest!.number,
+    sha,
+    ...(ctx.runId ? { runId: ctx.runId } : {}),
+    linkPrefixes: [`${ctx.serverUrl}/${owner}/${repo}/`],
+  };
+}
+
 /** `comment: combined`: this project's section of the pull request's one comment (see combined-comment.ts). */
 async function postCombinedSection(
   github: Octokit,
@@ -505,7 +519,7 @@ async function postCombinedSection(
   const markdown = redactor.apply(resultMarkdown(result, labels, CHECK_SUMMARY_MAX_CHARS - 100));
   return publishProjectSection(
     github,
-    { ...ctx.repository!, number: ctx.pullRequest!.number, sha },
+    combinedRef(ctx, sha),
     { project: labels.project, target: labels.target, status, title: redactor.apply(title), markdown },
     combinedHeading(ctx),
   );

@@ -8,10 +8,17 @@
  * rebuilds and writes until a fresh read shows the comment equal to what the check runs make, so
  * the last job to finish leaves the whole comment. A new push has a new head commit, hence a new
  * set of check runs: sections of projects the push no longer affects leave the comment.
+ *
+ * Anyone whose app can write checks on the repository can write a check run with our name, so the
+ * comment is built only from check runs this workflow run wrote: by the same GitHub App as the
+ * job's own check run (the workflow's token writes as `github-actions`) and carrying this run's
+ * marker (`external_id`, tied to `GITHUB_RUN_ID`, which the detection job and the plan jobs share).
+ * Any other check run with our name is left out and listed in the comment as ignored. Each summary
+ * is still treated as untrusted Markdown ({@link inertMarkdown}).
  */
 import type { Octokit } from "@octokit/rest";
 import { upsertMarkedComment, COMMENT_MAX_CHARS, type IssueRef } from "./pr-comment";
-import { code, htmlText, markdownText } from "../reconcile/render/markdown-escape";
+import { code, htmlText, inertMarkdown, markdownText } from "../reconcile/render/markdown-escape";
 
 /** The name prefix of a project's plan check run. */
 export const PLAN_CHECK_PREFIX = "svc-iac plan: ";
@@ -45,7 +52,25 @@ export interface ProjectSection extends ProjectKey {
   url?: string;
 }
 
+/** A check run named like ours that this workflow run did not write: left out of the comment, and listed. */
+export interface IgnoredRun {
+  name: string;
+  /** The app that wrote it (its slug), when GitHub says. */
+  app?: string;
+  url?: string;
+}
+
+/** What else shapes the comment besides the check runs it is built from. */
+export interface CombinedOptions {
+  /** Check runs with our name that were not written by this workflow run. */
+  ignored?: readonly IgnoredRun[];
+  /** Links in a section may lead only to URLs starting with one of these (the repository's pages). */
+  linkPrefixes?: readonly string[];
+}
+
 export const planCheckName = (k: ProjectKey) => `${PLAN_CHECK_PREFIX}${k.project} (${k.target})`;
+/** The marker a check run of this workflow run carries in `external_id`. */
+export const runMarker = (runId: string | undefined) => `svc-iac run ${runId ?? "local"}`;
 const keyOf = (k: ProjectKey) => `${k.project}\u0000${k.target}`;
 const byKey = (a: ProjectKey, b: ProjectKey) =>
   a.project < b.project ? -1 : a.project > b.project ? 1 : a.target < b.target ? -1 : a.target > b.target ? 1 : 0;
@@ -60,6 +85,7 @@ export function assembleCombinedComment(
   sections: readonly ProjectSection[],
   heading: string,
   maxChars: number = COMMENT_MAX_CHARS,
+  opts: CombinedOptions = {},
 ): string {
   const done = new Map(sections.map((s) => [keyOf(s), s]));
   const keys = new Map<string, ProjectKey>();
@@ -81,9 +107,15 @@ export function assembleCombinedComment(
   const removed = list?.removed.length
     ? `\n\n**Removed by this pull request** (their objects stay on the platform until destroyed): ${list.removed.map((r) => code(r.project ?? r.dir)).join(", ")}`
     : "";
-  const head = `${COMBINED_MARKER}\n${heading}\n\n${table}${removed}\n`;
+  const ignored = opts.ignored?.length
+    ? `\n\n**Ignored**: ${opts.ignored.length} check run${opts.ignored.length === 1 ? "" : "s"} named like svc-iac's that this workflow run did not write (another app, or another run): ${opts.ignored
+        .slice(0, 20)
+        .map((r) => `${code(r.name)}${r.app ? ` by ${code(r.app)}` : ""}`)
+        .join(", ")}${opts.ignored.length > 20 ? ", …" : ""}`
+    : "";
+  const head = `${COMBINED_MARKER}\n${heading}\n\n${table}${removed}${ignored}\n`;
   const ordered = [...sections].sort(byKey);
-  const full = new Map(ordered.map((s) => [keyOf(s), sectionText(s)]));
+  const full = new Map(ordered.map((s) => [keyOf(s), sectionText(s, opts.linkPrefixes ?? [])]));
   const short = new Map(ordered.map((s) => [keyOf(s), collapsedText(s)]));
   const shown = new Map(full);
   const size = () => head.length + [...shown.values()].reduce((n, t) => n + t.length, 0);
@@ -96,8 +128,8 @@ export function assembleCombinedComment(
   return body.length <= maxChars ? body : `${body.slice(0, maxChars - 40)}\n\n_… cut to GitHub's limit._\n`;
 }
 
-function sectionText(s: ProjectSection): string {
-  return `\n---\n\n<details${s.status === "no changes" ? "" : " open"}><summary><b>${htmlText(s.project)}</b> (${htmlText(s.target)}): ${htmlText(s.title)}</summary>\n\n${s.markdown.trim()}\n\n</details>\n`;
+function sectionText(s: ProjectSection, linkPrefixes: readonly string[]): string {
+  return `\n---\n\n<details${s.status === "no changes" ? "" : " open"}><summary><b>${htmlText(s.project)}</b> (${htmlText(s.target)}): ${htmlText(s.title)}</summary>\n\n${inertMarkdown(s.markdown.trim(), linkPrefixes)}\n\n</details>\n`;
 }
 
 function collapsedText(s: ProjectSection): string {
@@ -108,6 +140,10 @@ function collapsedText(s: ProjectSection): string {
 export interface CombinedRef extends IssueRef {
   /** The pull request's head commit, which the check runs are attached to. */
   sha: string;
+  /** `GITHUB_RUN_ID`: the run whose check runs make the comment (the detection job's and its plan jobs'). */
+  runId?: string;
+  /** Links in sections may lead only here (e.g. `https://github.com/acme/infra/`). */
+  linkPrefixes?: readonly string[];
 }
 
 /** Publishes a project's plan section (its check run), then rebuilds the comment. */
@@ -117,11 +153,12 @@ export async function publishProjectSection(
   section: Omit<ProjectSection, "url">,
   heading: string,
 ): Promise<string> {
-  await octokit.rest.checks.create({
+  const created = await octokit.rest.checks.create({
     owner: ref.owner,
     repo: ref.repo,
     name: planCheckName(section),
     head_sha: ref.sha,
+    external_id: runMarker(ref.runId),
     status: "completed",
     conclusion: section.status === "error" ? "failure" : "success",
     output: {
@@ -135,7 +172,7 @@ export async function publishProjectSection(
       }),
     },
   });
-  return syncCombinedComment(octokit, ref, heading);
+  return syncCombinedComment(octokit, ref, heading, writerOf(created.data));
 }
 
 /** Publishes what the detection job planned, then rebuilds the comment (every project pending). */
@@ -145,11 +182,12 @@ export async function publishProjectList(
   list: ProjectList,
   heading: string,
 ): Promise<string> {
-  await octokit.rest.checks.create({
+  const created = await octokit.rest.checks.create({
     owner: ref.owner,
     repo: ref.repo,
     name: PROJECTS_CHECK,
     head_sha: ref.sha,
+    external_id: runMarker(ref.runId),
     status: "completed",
     conclusion: "success",
     output: {
@@ -158,13 +196,21 @@ export async function publishProjectList(
       text: JSON.stringify(list),
     },
   });
-  return syncCombinedComment(octokit, ref, heading);
+  return syncCombinedComment(octokit, ref, heading, writerOf(created.data));
 }
 
 const fitSummary = (markdown: string) =>
   markdown.length <= CHECK_SUMMARY_MAX_CHARS
     ? markdown
     : `${markdown.slice(0, CHECK_SUMMARY_MAX_CHARS - 60)}\n\n_… cut to the check run's limit._`;
+
+/** Who wrote the job's own check run: the app every check run of the comment must come from. */
+export interface Writer {
+  /** The GitHub App's id (`github-actions` for the workflow's token); undefined when GitHub did not say. */
+  appId?: number;
+}
+
+const writerOf = (run: { app?: { id?: number } | null }): Writer => ({ appId: run.app?.id ?? undefined });
 
 /** How many rebuilds a job makes at most before it leaves the comment to a later job. */
 const MAX_ROUNDS = 8;
@@ -177,12 +223,16 @@ export async function syncCombinedComment(
   octokit: Octokit,
   ref: CombinedRef,
   heading: string,
+  writer: Writer,
   settle: () => Promise<void> = jitter,
 ): Promise<string> {
   let url = "";
   for (let round = 0; round < MAX_ROUNDS; round++) {
-    const { list, sections } = await readCheckRuns(octokit, ref);
-    const body = assembleCombinedComment(list, sections, heading);
+    const { list, sections, ignored } = await readCheckRuns(octokit, ref, writer);
+    const body = assembleCombinedComment(list, sections, heading, COMMENT_MAX_CHARS, {
+      ignored,
+      linkPrefixes: ref.linkPrefixes ?? [],
+    });
     const done = await upsertMarkedComment(octokit, ref, COMBINED_MARKER, body);
     url = done.url;
     if (done.action === "unchanged") return url;
@@ -193,23 +243,45 @@ export async function syncCombinedComment(
 
 const jitter = () => new Promise<void>((ok) => setTimeout(ok, 300 + Math.floor(Math.random() * 1200)));
 
-/** The commit's latest svc-iac check runs: the project list and every finished section. */
+/**
+ * The commit's svc-iac check runs written by this workflow run (the writer's app, this run's
+ * marker), the newest of each name: the project list and every finished section; and every other
+ * check run with our name, ignored.
+ */
 export async function readCheckRuns(
   octokit: Octokit,
   ref: CombinedRef,
-): Promise<{ list?: ProjectList; sections: ProjectSection[] }> {
+  writer: Writer,
+): Promise<{ list?: ProjectList; sections: ProjectSection[]; ignored: IgnoredRun[] }> {
+  // Every run, not GitHub's latest per name: a later run with our name by another app must not hide ours.
   const runs = await octokit.paginate(octokit.rest.checks.listForRef, {
     owner: ref.owner,
     repo: ref.repo,
     ref: ref.sha,
-    filter: "latest",
+    filter: "all",
     per_page: 100,
   });
+  const marker = runMarker(ref.runId);
+  const ours = (run: (typeof runs)[number]) =>
+    writer.appId !== undefined && run.app?.id === writer.appId && run.external_id === marker;
+  const newest = new Map<string, (typeof runs)[number]>();
+  const ignored: IgnoredRun[] = [];
+  for (const run of runs) {
+    if (run.name !== PROJECTS_CHECK && !run.name.startsWith(PLAN_CHECK_PREFIX)) continue;
+    if (!ours(run)) {
+      ignored.push({ name: run.name, app: run.app?.slug ?? undefined, url: run.html_url ?? undefined });
+      continue;
+    }
+    const seen = newest.get(run.name);
+    if (!seen || run.id > seen.id) newest.set(run.name, run);
+  }
   let list: ProjectList | undefined;
   const sections: ProjectSection[] = [];
-  for (const run of runs) {
-    if (run.name === PROJECTS_CHECK) list = parseJson<ProjectList>(run.output?.text) ?? list;
-    if (!run.name.startsWith(PLAN_CHECK_PREFIX)) continue;
+  for (const run of newest.values()) {
+    if (run.name === PROJECTS_CHECK) {
+      list = parseJson<ProjectList>(run.output?.text) ?? list;
+      continue;
+    }
     const meta = parseJson<Omit<ProjectSection, "markdown" | "url">>(run.output?.text);
     if (!meta || typeof meta.project !== "string" || typeof meta.target !== "string") continue;
     sections.push({
@@ -221,7 +293,9 @@ export async function readCheckRuns(
       url: run.html_url ?? undefined,
     });
   }
-  return { list, sections };
+  const sortKey = (r: IgnoredRun) => `${r.name}\u0000${r.app ?? ""}`;
+  ignored.sort((a, b) => (sortKey(a) < sortKey(b) ? -1 : sortKey(a) > sortKey(b) ? 1 : 0));
+  return { list, sections, ignored };
 }
 
 function parseJson<T>(text: string | null | undefined): T | undefined {

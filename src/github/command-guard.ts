@@ -11,31 +11,17 @@
  * with a `\` in front. Only the workflow commands svc-iac builds (`workflow-commands.ts`, whose
  * data is escaped there) go through `command()` as they are.
  */
+import { terminalLine, terminalText } from "../reconcile/render/terminal-text";
 
 /** A line the runner would obey: `::name …` or the older `##[name …]`, after leading white space. */
 const COMMAND_START = /^\s*(::|##\[)/;
 /** What a line may begin with and still become a command once more text arrives. */
 const COMMAND_PREFIX = /^\s*(:|#|##)?$/;
-/** Control characters, other than tab and the `\n` svc-iac writes, and the Unicode line separators. */
-const CONTROL = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u2028\u2029]/g;
-
-/** `\r`, `\x1b`, `\u2028`: the visible form of a control character. */
-function visible(c: string): string {
-  if (c === "\r") return "\\r";
-  if (c === "\n") return "\\n";
-  const n = c.charCodeAt(0);
-  return n <= 0xff ? `\\x${n.toString(16).padStart(2, "0")}` : `\\u${n.toString(16).padStart(4, "0")}`;
-}
-
 /** `s` on one log line: every line break and control character shown as an escape. */
-export function logLine(s: string): string {
-  return s.replace(/\n/g, "\\n").replace(CONTROL, visible);
-}
+export const logLine: (s: string) => string = terminalLine;
 
 /** `s` with control characters shown as escapes; its `\n` line breaks kept. */
-export function logText(s: string): string {
-  return s.replace(CONTROL, visible);
-}
+export const logText: (s: string) => string = terminalText;
 
 export interface LogSink {
   write(text: string): unknown;

@@ -5,6 +5,7 @@
  * `svc:udfBaseUrl`, `svc:token`, `svc:serviceToken`) or else the `SVC_*` environment variables.
  */
 import { clientFromEnv, type SvcClient } from "../api/client";
+import { insecureHttpAllowed, refuseInsecureHttp } from "../api/insecure-http";
 import { checkCall, createCall, deleteCall, diffCall, readCall, updateCall } from "./kind-calls";
 
 const PROVIDER_KEY = "__provider";
@@ -45,7 +46,15 @@ function client(): SvcClient {
   const signature = JSON.stringify(settings);
   if (cached?.signature !== signature) {
     try {
-      cached = { signature, client: clientFromEnv(settings) };
+      // Named as the user set it: the stack's config key, else the environment variable.
+      refuseInsecureHttp(
+        [
+          { setting: configured.baseUrl ? "svc:baseUrl" : "SVC_BASE_URL", url: settings.SVC_BASE_URL },
+          { setting: configured.udfBaseUrl ? "svc:udfBaseUrl" : "SVC_UDF_BASE_URL", url: settings.SVC_UDF_BASE_URL },
+        ],
+        insecureHttpAllowed(env),
+      );
+      cached = { signature, client: clientFromEnv(settings, { allowInsecureHttp: true }) };
     } catch (e) {
       throw new Error(
         `svc provider: ${(e as Error).message.replace("SVC_BASE_URL is not set", "neither svc:baseUrl nor SVC_BASE_URL is set")}`,

@@ -96,6 +96,14 @@ describe("GIVEN the udf-tests repository applied, with a UDF returning rows and 
     expect(r.stderr).toContain("ValueError: no rows for Oslo");
   });
 
+  it("WHEN the UDF's error holds terminal escape sequences THEN they are shown as escapes, never sent to the terminal", async () => {
+    // A window title, a screen clear and a forged line, as a hostile UDF (or its data) would raise them.
+    const r = await cli("udf.checks/boom", dir, "--param", "reason=\x1b]0;pwned\x07\x1b[2J\rfake: all good");
+    expect(r.code).toBe(1);
+    expect(r.stderr).toContain("\\x1b]0;pwned\\x07\\x1b[2J\\rfake: all good");
+    expect(r.stderr).not.toMatch(/[\x00-\x08\x0b-\x1f\x7f]/);
+  });
+
   it("WHEN the address is not a UDF of the project THEN it says so, naming the close one, exit 1", async () => {
     const r = await cli("udf.checks/greeet", dir);
     expect(r.code).toBe(1);

@@ -11,10 +11,13 @@ import { runAction, type CommandFunctions } from "../../src/github/action";
 import { COMBINED_MARKER } from "../../src/github/combined-comment";
 import { COMMENT_MAX_CHARS } from "../../src/github/pr-comment";
 import type { CommandOptions, CommandResult } from "../../src/reconcile/commands/command-types";
+import { createGithubClient } from "../../src/github/github-client";
 import { planCreatingUdfs, startFakeGithub, type FakeGithub } from "../helpers/fake-github";
-import { git, monorepo } from "../helpers/monorepo";
+import { git, monorepo, writeFiles } from "../helpers/monorepo";
 
 const GITHUB_TOKEN = "ghs_plantedGithubToken0123456789";
+/** A token of another GitHub App installed on the repository, which may write check runs. */
+const OTHER_APP_TOKEN = "ghs_otherAppInstallationToken777";
 let gh: FakeGithub;
 let root: string;
 let prNumber: number;
@@ -32,7 +35,7 @@ beforeAll(() => {
 });
 afterAll(() => rmSync(root, { recursive: true, force: true }));
 beforeEach(async () => {
-  gh = await startFakeGithub();
+  gh = await startFakeGithub({ apps: { [OTHER_APP_TOKEN]: { id: 4242, slug: "helpful-bot" } } });
   prNumber = gh.addPullRequest();
 });
 afterEach(async () => gh.close());
@@ -221,5 +224,98 @@ describe("GIVEN a new push after which only one project is affected", () => {
     expect(body).toContain("<b>p07</b>");
     expect(body).not.toContain("p01");
     git(root, "checkout", "-q", "feature");
+  });
+});
+
+describe("GIVEN a pull request adding a folder that claims another project's name", () => {
+  it("THEN the detection job fails naming both folders as annotations, and plans neither of them", async () => {
+    const repo = monorepo(3);
+    try {
+      writeFiles(repo, { "contrib/svc.yaml": "project: p02\n" });
+      git(repo, "add", "-A");
+      git(repo, "commit", "-q", "-m", "contrib");
+      const output = join(repo, ".git", "output");
+      writeFileSync(output, "");
+      let stdout = "";
+      const code = await runAction({
+        env: { GITHUB_WORKSPACE: repo, GITHUB_OUTPUT: output, INPUT_COMMAND: "projects" },
+        stdout: { write: (t: string) => (stdout += t) },
+        stderr: quiet,
+      });
+      expect(code).toBe(1);
+      expect(stdout).toContain(
+        '::error title=svc-iac projects::contrib/svc.yaml:1:10: project: "p02" is also the project of domains/p02 (domains/p02/svc.yaml).',
+      );
+      expect(stdout).toContain("::error title=svc-iac projects::domains/p02/svc.yaml:1:10:");
+      const matrix = JSON.parse(outputsOf({ GITHUB_OUTPUT: output }).matrix!) as { include: { dir: string }[] };
+      expect(matrix.include.map((e) => e.dir)).toEqual(["domains/p01", "domains/p03"]);
+    } finally {
+      rmSync(repo, { recursive: true, force: true });
+    }
+  });
+});
+
+describe("GIVEN check runs named like ours written by another app, and by another workflow run", () => {
+  /** A check run as another writer would make it: our name, a copied marker, a hostile summary. */
+  const forge = (token: string, externalId: string, summary: string) =>
+    createGithubClient({ token, baseUrl: gh.url, warn: () => {} }).rest.checks.create({
+      owner: gh.owner,
+      repo: gh.repo,
+      name: "svc-iac plan: p01 (default)",
+      head_sha: headSha,
+      external_id: externalId,
+      status: "completed",
+      conclusion: "success",
+      output: {
+        title: "No changes",
+        summary,
+        text: JSON.stringify({ project: "p01", target: "default", status: "no changes", title: "No changes" }),
+      },
+    });
+  const HOSTILE = "@octocat <img src=x onerror=alert(1)> [click](https://evil.example/steal)";
+
+  it("THEN the comment shows only this run's plans, lists the forged runs as ignored, and none of their text renders", async () => {
+    const { outputs } = await detect();
+    const include = JSON.parse(outputs.matrix!).include as { dir: string }[];
+    // Before our job: another app (copying this run's marker) and another workflow run (our app).
+    await forge(OTHER_APP_TOKEN, "svc-iac run 7", HOSTILE);
+    await forge(GITHUB_TOKEN, "svc-iac run 999", HOSTILE);
+    await planJob(
+      "domains/p01",
+      planning(() => 2),
+    );
+    // After it: newer than ours, so GitHub's "latest" would have shown this one.
+    await forge(OTHER_APP_TOKEN, "svc-iac run 7", HOSTILE);
+    await Promise.all(
+      include
+        .filter((e) => e.dir !== "domains/p01")
+        .map((e) =>
+          planJob(
+            e.dir,
+            planning(() => 2),
+          ),
+        ),
+    );
+    const body = combined()[0]!.body;
+    expect(body).toMatch(/\| p01 \| default \| 📝 changes \| 2 to update \|/);
+    expect(body).toContain("<b>p01</b> (default): 2 to update");
+    expect(body).not.toContain("onerror");
+    expect(body).not.toContain("@octocat");
+    expect(body).not.toContain("evil.example");
+    expect(body).toContain(
+      "**Ignored**: 3 check runs named like svc-iac's that this workflow run did not write (another app, or another run): `svc-iac plan: p01 (default)` by `github-actions`, `svc-iac plan: p01 (default)` by `helpful-bot`, `svc-iac plan: p01 (default)` by `helpful-bot`",
+    );
+  });
+
+  it("WHEN the forged run is the only one for a project THEN that project stays pending rather than taking the forged status", async () => {
+    await detect();
+    await forge(OTHER_APP_TOKEN, "svc-iac run 7", HOSTILE);
+    await planJob(
+      "domains/p02",
+      planning(() => 0),
+    );
+    const body = combined()[0]!.body;
+    expect(body).toMatch(/\| p01 \| default \| ⏳ planning \|/);
+    expect(body).not.toContain("@octocat");
   });
 });

@@ -54,6 +54,14 @@ export interface FakeCheckRun {
   status: string;
   conclusion: string | null;
   output: { title?: string; summary?: string; text?: string };
+  external_id: string | null;
+  /** The GitHub App that wrote it, as GitHub reports it. */
+  app: FakeApp;
+}
+
+export interface FakeApp {
+  id: number;
+  slug: string;
 }
 
 export interface FakeGithubOptions {
@@ -67,6 +75,11 @@ export interface FakeGithubOptions {
    * `github-actions[bot]`.
    */
   users?: Record<string, string>;
+  /**
+   * The GitHub App each token writes check runs as; a token missing here writes as the workflow
+   * token does, as `github-actions` (app id 15368).
+   */
+  apps?: Record<string, FakeApp>;
 }
 
 export interface FakeGithub {
@@ -96,6 +109,8 @@ export interface FakeGithub {
 
 /** The login of what the workflow's GITHUB_TOKEN writes. */
 const WORKFLOW_BOT = "github-actions[bot]";
+/** The app GitHub reports for check runs the workflow's GITHUB_TOKEN writes. */
+export const WORKFLOW_APP: FakeApp = { id: 15368, slug: "github-actions" };
 
 interface Failure {
   method: string;
@@ -116,6 +131,9 @@ export async function startFakeGithub(opts: FakeGithubOptions = {}): Promise<Fak
   const userOf = (call: RecordedCall): string | undefined =>
     users[(call.authorization ?? "").replace(/^(token|bearer) /i, "")];
   const authorOf = (call: RecordedCall) => userOf(call) ?? WORKFLOW_BOT;
+  const apps = opts.apps ?? {};
+  const appOf = (call: RecordedCall): FakeApp =>
+    apps[(call.authorization ?? "").replace(/^(token|bearer) /i, "")] ?? WORKFLOW_APP;
   const failures: Failure[] = [];
   let nextCommentId = 1000;
   let nextNumber = 1;
@@ -272,6 +290,8 @@ export async function startFakeGithub(opts: FakeGithubOptions = {}): Promise<Fak
         status: String(json.status ?? "queued"),
         conclusion: (json.conclusion as string) ?? null,
         output: (json.output as FakeCheckRun["output"]) ?? {},
+        external_id: typeof json.external_id === "string" ? json.external_id : null,
+        app: appOf(call),
       };
       if ((run.output.summary ?? "").length > 65_535)
         return send(res, 422, {

@@ -5,6 +5,7 @@
  * variable, as the `svc-iac` command reads them.
  */
 import { clientFromEnv, type SvcClient } from "../../api/client";
+import { insecureHttpAllowed, refuseInsecureHttp } from "../../api/insecure-http";
 import type { CheckFailure } from "../../kinds/kind";
 import { conceal, reveal, type Props } from "./secrets";
 
@@ -86,11 +87,20 @@ export function configFromRequest(variables: Record<string, string>, args: Props
 
 /** A client from the configuration, each unset key taken from the environment. */
 export function clientFromConfig(config: PluginConfig, env: NodeJS.ProcessEnv = process.env): SvcClient {
-  const settings = Object.fromEntries(
+  const settings: Record<string, string | undefined> = Object.fromEntries(
     Object.entries(CONFIG_KEYS).map(([k, name]) => [name, config[k as ConfigKey] ?? env[name]]),
   );
+  // Named as the user set it: the stack's config key, else the environment variable.
+  const named = (k: "baseUrl" | "udfBaseUrl") => (config[k] !== undefined ? `svc:${k}` : CONFIG_KEYS[k]);
   try {
-    return clientFromEnv(settings);
+    refuseInsecureHttp(
+      [
+        { setting: named("baseUrl"), url: settings.SVC_BASE_URL },
+        { setting: named("udfBaseUrl"), url: settings.SVC_UDF_BASE_URL },
+      ],
+      insecureHttpAllowed(env),
+    );
+    return clientFromEnv(settings, { allowInsecureHttp: true });
   } catch (e) {
     throw new Error(
       `pulumi-resource-svc: ${(e as Error).message

@@ -7,10 +7,12 @@
 import { join, relative, sep } from "node:path";
 import { createClient, type SvcClient } from "../../api/client";
 import { isApiError } from "../../api/errors";
+import { insecureHttpAllowed, refuseInsecureHttp } from "../../api/insecure-http";
 import type { TransportOptions } from "../../api/transport";
 import { embeddedPlatformStarter } from "../../embedded-platform";
 import { SvcError } from "../../errors";
 import type { LoadedProject } from "../../model/desired";
+import { RepositoryJail } from "../../repository/jail";
 
 export interface Connection {
   client: SvcClient;
@@ -41,10 +43,13 @@ export async function connect(
         "no_platform",
         `${names.baseUrlEnv} is not set and this program has no embedded emulator: set ${names.baseUrlEnv}, and ${names.tokenEnv} or ${names.serviceTokenEnv}, to reach a platform.`,
       );
-    const dataDir = join(project.root, EMBEDDED_DIR);
+    // The data folder is the repository's to point anywhere (a committed `.svc-iac` link): checked
+    // part by part through the jail, and created, before the emulator writes a byte of its database
+    // or master key there. A link leaving the repository is refused here, naming it.
+    const dataDir = RepositoryJail.forProject(project.root).folder(EMBEDDED_DIR, { create: true });
     const emu = await start(dataDir);
     // The folder as the user reaches it from where they ran the command (the repository may be elsewhere).
-    const shown = relative(process.cwd(), dataDir) || ".";
+    const shown = relative(process.cwd(), join(project.root, EMBEDDED_DIR)) || ".";
     opts.log?.(
       `${names.baseUrlEnv} is not set: using the embedded emulator (state under ${shown}${sep}). Set ${names.baseUrlEnv}, and ${names.tokenEnv} or ${names.serviceTokenEnv}, to reach a real platform.`,
     );
@@ -72,20 +77,22 @@ export async function connect(
       `${names.baseUrlEnv} is set but neither ${names.tokenEnv} nor ${names.serviceTokenEnv} is: set one of them to authenticate.`,
     );
   }
+  const udfBaseUrl = env[names.udfBaseUrlEnv] || undefined;
+  // Before any request: the token must not cross a network in clear (named by the target's own variables).
+  refuseInsecureHttp(
+    [
+      { setting: names.baseUrlEnv, url: baseUrl },
+      { setting: names.udfBaseUrlEnv, url: udfBaseUrl },
+    ],
+    insecureHttpAllowed(env),
+  );
   // The spec's {base_url} includes the version segment; without it every path answers 404.
   if (!/\/v\d+\/?$/.test(safePath(baseUrl))) {
     opts.log?.(
       `${names.baseUrlEnv} does not end with a version segment such as /v1 (the platform's base URL includes it, e.g. https://host/server/v1): if requests answer 404 Not Found, add it.`,
     );
   }
-  const client = createClient({
-    ...opts.client,
-    baseUrl,
-    udfBaseUrl: env[names.udfBaseUrlEnv] || undefined,
-    token,
-    serviceToken,
-  });
-  const udfBaseUrl = env[names.udfBaseUrlEnv] || undefined;
+  const client = createClient({ ...opts.client, allowInsecureHttp: true, baseUrl, udfBaseUrl, token, serviceToken });
   return { client, embedded: false, baseUrl, ...(udfBaseUrl ? { udfBaseUrl } : {}), close: () => client.close() };
 }
 

@@ -10,6 +10,7 @@ import { errorCodeOf } from "../../errors";
 import type { SvcClient } from "../../api/client";
 import { applyPlan } from "../apply";
 import type { CommandOptions, CommandResult } from "./command-types";
+import { otherClaimsOf } from "../projects/project-claims";
 import { connect, refusedCredentialsHint } from "./connect";
 import { forceUnlockFirst, withHeldLock } from "../apply/held-lock";
 import { InventoryWriter } from "../apply/inventory-writer";
@@ -120,6 +121,9 @@ export async function destroyCommand(opts: CommandOptions): Promise<DestroyResul
   const loaded = await loadProjectSettings(opts.dir, { target: opts.target, env: opts.env });
   if (!loaded.ok) return { command: "destroy", exitCode: 1, errors: loaded.errors };
   const { project } = loaded;
+  // Another folder of the repository with this name would share its state and objects: refused.
+  const claimed = await otherClaimsOf(opts.dir, project.project);
+  if (claimed.length) return { command: "destroy", exitCode: 1, errors: claimed };
   let connection: Awaited<ReturnType<typeof connect>> | undefined;
   try {
     connection = await connect(project, opts.env, { log: opts.log });

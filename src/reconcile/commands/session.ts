@@ -6,6 +6,7 @@ import { scrub, scrubDeep } from "../../api/errors";
 import { errorCodeOf } from "../../errors";
 import type { CommandOptions, CommandResult, TokenPublisher } from "./command-types";
 import { connect, refusedCredentialsHint, type Connection } from "./connect";
+import { otherClaimsOf } from "../projects/project-claims";
 import { loadRepositoryStaged, type ProjectSettingsOnly } from "../load";
 import type { DesiredKind, LoadedProject, LoadError } from "../../model/desired";
 import { observe, ObservationStart, type Observation } from "../observe";
@@ -147,6 +148,14 @@ export async function withSession<R extends CommandResult>(
     await closeEarly();
     const late = await staged.checked;
     return failedLoad(late.ok ? staged.unchecked.errors : late.errors);
+  }
+  // One project name, one folder: another folder of the repository claiming this name would plan,
+  // apply and prune the same objects (and fill the same section of a combined comment).
+  const claimed = await otherClaimsOf(opts.dir, staged.unchecked.project.project);
+  if (claimed.length) {
+    await closeEarly();
+    await staged.checked;
+    return failedLoad(claimed);
   }
   const secrets = secretValues(staged.unchecked.project, opts.env);
   let connection: Connection | undefined;

@@ -69,7 +69,8 @@ export interface MatrixEntry {
 export function matrixOf(projects: readonly ProjectEntry[], targets?: readonly string[]): { include: MatrixEntry[] } {
   const include: MatrixEntry[] = [];
   for (const p of projects) {
-    if (!p.project) continue;
+    // A folder in error (its svc.yaml does not load, or its name is another folder's too) gets no job.
+    if (!p.project || p.error) continue;
     for (const target of p.targets)
       if (!targets?.length || targets.includes(target)) include.push({ project: p.project, dir: p.dir, target });
   }

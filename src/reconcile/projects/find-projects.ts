@@ -5,6 +5,7 @@
  * Reads the disk; what is affected by a change is decided in `affected.ts`.
  */
 import { readdirSync } from "node:fs";
+import type { SourceLocation } from "../../model/desired";
 import { join, posix } from "node:path";
 import { RepositoryJail } from "../../repository/jail";
 import { SVC_FILE } from "../load/names";
@@ -20,8 +21,10 @@ export interface ProjectEntry {
   targets: string[];
   /** Files outside `dir` that it reads (relative to the repository root), sorted. */
   reads: string[];
-  /** Why its svc.yaml does not load, as `file:line:column: message`. */
+  /** Why its svc.yaml does not load, or why its name is refused, as `file:line:column: message`. */
   error?: string;
+  /** Where `project:` stands in its svc.yaml. */
+  projectAt?: SourceLocation;
 }
 
 /** Folders never searched for projects: dependencies, state, and hidden folders. */
@@ -70,11 +73,12 @@ export function projectsReading(
 export async function withNames<T extends ProjectEntry>(root: string, entries: readonly T[]): Promise<T[]> {
   const out: T[] = [];
   for (const entry of entries) {
-    const { project, targets, error } = await readSvcNames(root, entry.dir);
+    const { project, targets, error, projectAt } = await readSvcNames(root, entry.dir);
     out.push({
       ...entry,
       targets,
       ...(project !== undefined ? { project } : {}),
+      ...(projectAt !== undefined ? { projectAt } : {}),
       ...(error !== undefined ? { error } : {}),
     });
   }

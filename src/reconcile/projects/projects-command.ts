@@ -8,6 +8,7 @@
  */
 import { relative, resolve, sep } from "node:path";
 import { SVC_FILE } from "../load/names";
+import { terminalLine } from "../render/terminal-text";
 import { YAML_LIMITS } from "../../repository/yaml-limits";
 import { affectedProjects, matrixOf, type MatrixEntry, type RemovedProject } from "./affected";
 import type { ProjectEntry } from "./find-projects";
@@ -33,7 +34,7 @@ export interface ProjectsResult {
   removed: RemovedProject[];
   /** What a `strategy.matrix` takes. */
   matrix: { include: MatrixEntry[] };
-  /** Projects whose svc.yaml does not load, as `file:line:column: message`. */
+  /** Projects whose svc.yaml does not load, and folders that claim one project name, as `file:line:column: message`. */
   errors: string[];
 }
 
@@ -50,9 +51,10 @@ export async function projectsCommand(opts: ProjectsOptions): Promise<ProjectsRe
   ];
   // Loaded while git works (the YAML parser and the loader's readers): a large monorepo answers in
   // about the time of its slowest git process.
-  const [{ projectFolders, projectsReading, withNames }, { projectNameIn }] = await Promise.all([
+  const [{ projectFolders, projectsReading, withNames }, { projectNameIn }, { sharedNameErrors }] = await Promise.all([
     import("./find-projects.js"),
     import("./svc-names.js"),
+    import("./project-claims.js"),
   ]);
   const answers = await Promise.allSettled(pending);
   const [rootAnswer, treeAnswer, mentioningAnswer, changesAnswer] = answers as [
@@ -77,7 +79,30 @@ export async function projectsCommand(opts: ProjectsOptions): Promise<ProjectsRe
     : undefined;
   const folders = projectFolders(root, scope, tree?.files);
   const found = projectsReading(root, folders, mayHaveHeaders);
-  if (!changes || !tree) return result(root, await withNames(root, found), [], opts.targets);
+  // Every folder's name, in scope or not: a name two folders claim is refused wherever they stand,
+  // and each of them is left out of the matrix (neither may plan or apply under that name).
+  const everyFolder = scope === "." ? folders : projectFolders(root, ".", tree?.files);
+  const names = new Map(
+    (
+      await withNames(
+        root,
+        everyFolder.map((dir): ProjectEntry => ({ dir, targets: [], reads: [] })),
+      )
+    ).map((e) => [e.dir, e]),
+  );
+  const refused = sharedNameErrors([...names.values()]);
+  const claimErrors = [...refused.values()].sort();
+  const named = found.map((entry) => {
+    const n = names.get(entry.dir)!;
+    const error = refused.get(entry.dir) ?? n.error;
+    return {
+      ...entry,
+      targets: n.targets,
+      ...(n.project !== undefined ? { project: n.project } : {}),
+      ...(error !== undefined ? { error } : {}),
+    };
+  });
+  if (!changes || !tree) return result(root, named, [], opts.targets, claimErrors);
 
   // Only the folders gone since the base need their old name (one git process each): a removed
   // project, or a moved one whose name lives on elsewhere.
@@ -92,13 +117,9 @@ export async function projectsCommand(opts: ProjectsOptions): Promise<ProjectsRe
         ),
       })),
   );
-  // svc.yaml is read for the affected projects only, unless a folder is gone: a project that moved
-  // is told from a removed one by its name.
-  const named = before.length ? await withNames(root, found) : found;
   const changed = [...new Set([...changes.changed, ...tree.untracked])].sort();
   const { affected, removed } = affectedProjects(named, changed, before);
-  const projects = before.length ? affected : await withNames(root, affected);
-  return { ...result(root, projects, removed, opts.targets), base: changes.base };
+  return { ...result(root, affected, removed, opts.targets, claimErrors), base: changes.base };
 }
 
 /** `abs` as a `/`-separated path relative to `root` ("." for root itself). */
@@ -112,13 +133,14 @@ function result(
   projects: (ProjectEntry & { because?: string })[],
   removed: RemovedProject[],
   targets: string[] | undefined,
+  claimErrors: readonly string[],
 ): ProjectsResult {
   return {
     root,
     projects,
     removed,
     matrix: matrixOf(projects, targets),
-    errors: projects.flatMap((p) => (p.error ? [p.error] : [])),
+    errors: [...new Set([...projects.flatMap((p) => (p.error ? [p.error] : [])), ...claimErrors])],
   };
 }
 
@@ -134,19 +156,20 @@ export function projectsText(r: ProjectsResult, changedSince?: string): string {
       ? `${r.projects.length} project${r.projects.length === 1 ? "" : "s"}${since}:`
       : `No project${since}.`,
   );
+  // Folder and file names are the repository's: shown on one line each, control characters escaped.
   for (const p of r.projects) {
     const name = p.project ?? "(svc.yaml does not load)";
     const why = p.because
-      ? `  (${p.because.startsWith(`${p.dir}/`) || p.dir === "." ? "changed" : "reads"} ${p.because})`
+      ? `  (${p.because.startsWith(`${p.dir}/`) || p.dir === "." ? "changed" : "reads"} ${terminalLine(p.because)})`
       : "";
-    lines.push(`  ${name}  ${p.dir}  targets: ${p.targets.join(", ") || "-"}${why}`);
+    lines.push(`  ${name}  ${terminalLine(p.dir)}  targets: ${p.targets.join(", ") || "-"}${why}`);
   }
   if (r.removed.length) {
     lines.push(
       `Removed since ${changedSince}: ${r.removed.length} project${r.removed.length === 1 ? "" : "s"} (its objects are not deleted by this command; destroy them from the old commit, or prune):`,
     );
-    for (const p of r.removed) lines.push(`  ${p.project ?? "(unknown)"}  ${p.dir}`);
+    for (const p of r.removed) lines.push(`  ${terminalLine(p.project ?? "(unknown)")}  ${terminalLine(p.dir)}`);
   }
-  for (const e of r.errors) lines.push(`error: ${e}`);
+  for (const e of r.errors) lines.push(`error: ${terminalLine(e)}`);
   return `${lines.join("\n")}\n`;
 }

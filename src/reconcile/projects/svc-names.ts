@@ -13,7 +13,8 @@ import { RepositoryJail } from "../../repository/jail";
 import { badTargetName, DEFAULT_TARGET, PATTERNS, PROJECT_EXPECTED, SVC_FILE } from "../load/names";
 import { Resolver } from "../../repository/variables";
 import { parseBoundedYaml } from "../../repository/yaml-parse";
-import { readYaml } from "../../repository/yaml-source";
+import { locate, readYaml } from "../../repository/yaml-source";
+import type { SourceLocation } from "../../model/desired";
 
 export interface SvcNames {
   /** The `project:`; absent when svc.yaml does not give a valid one. */
@@ -22,6 +23,8 @@ export interface SvcNames {
   targets: string[];
   /** The first error, as `dir/svc.yaml:line:column: message`. */
   error?: string;
+  /** Where `project:`'s value stands in svc.yaml (when it gives one). */
+  projectAt?: SourceLocation;
 }
 
 /** Reads `<root>/<dir>/svc.yaml` for its project name and targets. */
@@ -29,6 +32,7 @@ export async function readSvcNames(root: string, dir: string): Promise<SvcNames>
   const diag = new Diagnostics();
   const src = await readYaml(RepositoryJail.forProject(join(root, dir)), SVC_FILE, diag);
   let project: string | undefined;
+  let projectAt: SourceLocation | undefined;
   const targets = new Set([DEFAULT_TARGET]);
   if (src) {
     const ctx: ReadContext = {
@@ -43,6 +47,7 @@ export async function readSvcNames(root: string, dir: string): Promise<SvcNames>
     };
     const top = rootReader(ctx, "any");
     project = top.string("project", { required: true, pattern: PATTERNS.project, expected: PROJECT_EXPECTED });
+    projectAt = locate(src, top.valueNode("project"), "project");
     if (top.has("targets")) {
       for (const e of new MapReader(ctx, top.valueNode("targets"), "targets", "any").entries()) {
         if (PATTERNS.target.test(e.name)) targets.add(e.name);
@@ -54,7 +59,7 @@ export async function readSvcNames(root: string, dir: string): Promise<SvcNames>
   }
   const first = diag.errors[0];
   if (first) return { targets: [], error: formatLoadError({ ...first, file: posix.join(dir, first.file) }) };
-  return { project, targets: [...targets].sort() };
+  return { project, targets: [...targets].sort(), ...(projectAt ? { projectAt } : {}) };
 }
 
 /** The `project:` of an svc.yaml's text (parsed within the loader's bounds), when it says one. */

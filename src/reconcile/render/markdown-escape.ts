@@ -68,3 +68,68 @@ export function code(s: string): string {
   const pad = one.startsWith("`") || one.endsWith("`") ? " " : "";
   return `${ticks}${pad}${one}${pad}${ticks}`;
 }
+
+/** The HTML svc-iac's own Markdown uses (collapsible sections, bold, small print, code). */
+const OUR_TAG = /^<\/?(details|summary|b|sub|code|br)( open)?\s*\/?>/i;
+/** A fence opening or closing a code block: three or more backticks or tildes, indented at most three spaces. */
+const FENCE = /^ {0,3}(`{3,}|~{3,})/;
+
+/**
+ * A Markdown document that came from elsewhere (a check run's summary, which any app may write)
+ * made inert line by line, keeping the structure svc-iac's own renderers produce: outside code
+ * blocks and code spans, HTML other than `details`, `summary`, `b`, `sub`, `code` and `br` is
+ * shown as text, `@mentions` and `#12` references are broken, images are shown as text, and links
+ * lead only to URLs that start with one of `linkPrefixes` (others are shown as text). A code block
+ * left open is closed, so it cannot swallow what follows the document.
+ * @example
+ * inertMarkdown("@octocat <img src=x onerror=alert(1)> [click](https://evil.example)")
+ * // "@\u200boctocat &lt;img src=x onerror=alert(1)> [click]\(https://evil.example)"
+ */
+export function inertMarkdown(md: string, linkPrefixes: readonly string[] = []): string {
+  let fence: string | undefined;
+  const out = md.split("\n").map((line) => {
+    const m = FENCE.exec(line);
+    if (fence) {
+      if (m && m[1]![0] === fence[0] && m[1]!.length >= fence.length && line.trim() === m[1]) fence = undefined;
+      return line;
+    }
+    if (m) {
+      fence = m[1]!;
+      return line;
+    }
+    return inertLine(line, linkPrefixes);
+  });
+  return out.join("\n") + (fence ? `\n${fence}` : "");
+}
+
+/** One line outside code blocks: code spans kept as they are, everything else through {@link inertText}. */
+function inertLine(line: string, linkPrefixes: readonly string[]): string {
+  let out = "";
+  let i = 0;
+  while (i < line.length) {
+    const open = /`+/.exec(line.slice(i));
+    if (!open) break;
+    const start = i + open.index;
+    const ticks = open[0];
+    const close = new RegExp(`(?<!\`)${ticks}(?!\`)`).exec(line.slice(start + ticks.length));
+    if (!close) {
+      out += inertText(line.slice(i, start + ticks.length), linkPrefixes);
+      i = start + ticks.length;
+      continue;
+    }
+    const end = start + ticks.length + close.index + ticks.length;
+    out += inertText(line.slice(i, start), linkPrefixes) + line.slice(start, end);
+    i = end;
+  }
+  return out + inertText(line.slice(i), linkPrefixes);
+}
+
+function inertText(s: string, linkPrefixes: readonly string[]): string {
+  return s
+    .replace(/<[^<]*/g, (m, offset: number) => (OUR_TAG.test(m) || s[offset - 1] === "\\" ? m : `&lt;${m.slice(1)}`))
+    .replace(/@(?=[A-Za-z0-9])/g, `@${ZWSP}`)
+    .replace(/#(?=\d)/g, `#${ZWSP}`)
+    .replace(/\b(gh)-(?=\d)/gi, `$1-${ZWSP}`)
+    .replace(/!\[/g, "!\\[")
+    .replace(/\]\(([^)\s]*)/g, (m, url: string) => (linkPrefixes.some((p) => url.startsWith(p)) ? m : `]\\(${url}`));
+}

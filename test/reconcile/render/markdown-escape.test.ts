@@ -1,6 +1,6 @@
 import MarkdownIt from "markdown-it";
 import { describe, expect, it } from "vitest";
-import { code, htmlText, markdownText } from "../../../src/reconcile/render/markdown-escape";
+import { code, htmlText, inertMarkdown, markdownText } from "../../../src/reconcile/render/markdown-escape";
 
 const PLANTED =
   "@octocat [x](https://e.example) ![t](https://e.example/t.png) <b>bold</b> www.e.example #12 *em* `tick`";
@@ -60,5 +60,34 @@ describe("markdownText at the start of a list item", () => {
       expect(html.match(/<li>/g)).toHaveLength(1);
       expect(seen(html)).toBe(s);
     }
+  });
+});
+
+describe("GIVEN a Markdown document from elsewhere (a check run's summary)", () => {
+  it("WHEN made inert THEN a mention, foreign HTML, an image and a link to elsewhere render as text", () => {
+    const out = inertMarkdown(
+      "@octocat <img src=x onerror=alert(1)> ![px](https://t.example/p.gif) [click](https://evil.example) #12",
+    );
+    expect(out).toBe(
+      "@\u200boctocat &lt;img src=x onerror=alert(1)> !\\[px]\\(https://t.example/p.gif) [click]\\(https://evil.example) #\u200b12",
+    );
+  });
+
+  it("THEN svc-iac's own structure stays: details, summary, bold, code spans, fenced diffs, links to the repository", () => {
+    const ours = [
+      "<details open><summary><b>udf.sales/a</b></summary>",
+      "",
+      "Changes `a<b` in [the run](https://github.com/acme/infra/actions/runs/1)",
+      "```diff",
+      "- if a < b: @decorator",
+      "+ <img src=x>",
+      "```",
+      "</details>",
+    ].join("\n");
+    expect(inertMarkdown(ours, ["https://github.com/acme/infra/"])).toBe(ours);
+  });
+
+  it("THEN a code block left open is closed, so it cannot swallow what follows", () => {
+    expect(inertMarkdown("```\n</details>\n<img src=x>")).toBe("```\n</details>\n<img src=x>\n```");
   });
 });
