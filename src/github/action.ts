@@ -23,7 +23,7 @@ import { planMarker } from "./markers";
 import { fitCommentBody, upsertMarkedComment } from "./pr-comment";
 import { CHECK_SUMMARY_MAX_CHARS, publishProjectList, publishProjectSection } from "./combined-comment";
 import { runProjectsStep } from "./action-projects";
-import type { ProjectsResult } from "../reconcile/projects/projects-command";
+import type { ProjectsResult } from "../reconcile/commands/projects";
 import { planSummaryLine } from "../reconcile/render/plan-text";
 import { Redactor } from "./redact";
 import { githubSecretsPublisher, maskPublisher } from "./secrets";
