@@ -1,5 +1,5 @@
 /** `svc-iac forget [DIR] ADDRESS...`: parses the command line, forgets the objects, prints what it did. */
-import { forgetCommand, type ForgetResult } from "../reconcile/commands/forget-command";
+import { forgetCommand, type ForgetResult } from "../reconcile/commands/forget";
 import { formatLoadError } from "../model/desired";
 import { failureJson } from "../reconcile/render/json";
 import { processIo, runWithGuardedIo, type CommandIo } from "./actions-io";

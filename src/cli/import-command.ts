@@ -1,6 +1,6 @@
 /** `svc-iac import [DIR]`: parses the command line, runs the import, prints its report. */
-import { importCommand } from "../reconcile/import/import-command";
-import { keepCommand } from "../reconcile/import/keep-command";
+import { importCommand } from "../reconcile/commands/import";
+import { keepCommand } from "../reconcile/commands/keep";
 import { failureJson, toJson } from "../reconcile/render/json";
 import { renderImportText, renderKeepText } from "../reconcile/render/import-text";
 import { formatLoadError } from "../model/desired";

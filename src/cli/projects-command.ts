@@ -8,7 +8,7 @@ import { processIo, runWithGuardedIo, type CommandIo } from "./actions-io";
 import { parseCommandArgs } from "./command-args";
 import { checkRepositoryFolder } from "./repository-folder";
 import { CliUsageError } from "./usage";
-import { projectsCommand, projectsText } from "../reconcile/projects/projects-command";
+import { projectsCommand, projectsText } from "../reconcile/commands/projects";
 import { GitError } from "../reconcile/projects/git-changes";
 
 /** Exit 0 listed (also when none is affected), 1 an error (a bad reference, a project whose svc.yaml does not load). */

@@ -21,7 +21,7 @@ import {
 } from "../reconcile/render";
 import { confirmOnTerminal, type Prompt } from "./confirm-prompt";
 import { DRIFT_FORMATS, driftDocument, driftFormat, stepSummaryIsStdout } from "./drift-format";
-import type { TestCommandResult } from "../reconcile/udf-tests/test-command";
+import type { TestCommandResult } from "../reconcile/commands/test";
 import { planGraph } from "../reconcile/render/change-graph";
 import { toDot, toMermaid } from "../reconcile/render/graph-text";
 import { CONCURRENCY_RANGE } from "../reconcile/load/keys";
@@ -363,7 +363,7 @@ function planPicture(plan: Plan, format: (typeof GRAPH_FORMATS)[number]): string
 
 /** The command function, loaded when used: validate needs neither the API client nor the engine. */
 async function commandFunction(name: Name): Promise<(opts: CommandOptions) => Promise<CommandResult>> {
-  if (name === "validate") return (await import("../reconcile/commands/validate-command.js")).validateCommand;
+  if (name === "validate") return (await import("../reconcile/commands/validate.js")).validateCommand;
   if (name === "destroy") return (await import("../reconcile/commands/destroy.js")).destroyCommand;
   const commands = await import("../reconcile/commands/index.js");
   return { plan: commands.planCommand, apply: commands.applyCommand, drift: commands.driftCommand }[name];

@@ -7,8 +7,8 @@
 import { relative, resolve } from "node:path";
 import { formatLoadError } from "../model/desired";
 import { renderResultTable } from "../reconcile/deployed/result-table";
+import { RUN_FORMATS, runCommand, type RunFormat, type RunOutcome } from "../reconcile/commands/run";
 import { terminalText } from "../reconcile/render/terminal-text";
-import { RUN_FORMATS, runCommand, type RunFormat, type RunOutcome } from "../reconcile/deployed/run-command";
 import { processIo, runWithGuardedIo, type CommandIo } from "./actions-io";
 import { parseCommandArgs } from "./command-args";
 import { checkRepositoryFolder } from "./repository-folder";

@@ -5,7 +5,7 @@
 import { statSync } from "node:fs";
 import { relative, resolve } from "node:path";
 import { sortKeysDeep } from "../canonical-json";
-import { showCommand } from "../reconcile/deployed/show-command";
+import { showCommand } from "../reconcile/commands/show";
 import { renderShowText } from "../reconcile/deployed/show-text";
 import { formatLoadError } from "../model/desired";
 import { failureJson } from "../reconcile/render/json";

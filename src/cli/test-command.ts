@@ -10,12 +10,7 @@ import type { CommandResult } from "../reconcile/commands/command-types";
 import { sortKeysDeep } from "../canonical-json";
 import { failureJson } from "../reconcile/render/json";
 import { renderTestOutcome, renderTestSummary, testHeading } from "../reconcile/udf-tests/render-text";
-import {
-  changedUdfs,
-  testCommand,
-  type TestCommandOptions,
-  type TestCommandResult,
-} from "../reconcile/udf-tests/test-command";
+import { changedUdfs, testCommand, type TestCommandOptions, type TestCommandResult } from "../reconcile/commands/test";
 import { parseCommandArgs } from "./command-args";
 import { checkRepositoryFolder } from "./repository-folder";
 import { CliUsageError } from "./usage";

@@ -8,7 +8,7 @@
 import { resolve } from "node:path";
 import type { ActionInputs } from "./action-inputs";
 import type { ActionContext } from "./context";
-import { projectsCommand, projectsText, type ProjectsResult } from "../reconcile/projects/projects-command";
+import { projectsCommand, projectsText, type ProjectsResult } from "../reconcile/commands/projects";
 import { GitError } from "../reconcile/projects/git-changes";
 import { appendJobSummary } from "./job-summary";
 import { annotation, appendOutputs, group, untrustedBlock } from "./workflow-commands";

@@ -29,7 +29,7 @@ import {
   type CombinedRef,
 } from "./combined-comment";
 import { runProjectsStep } from "./action-projects";
-import type { ProjectsResult } from "../reconcile/projects/projects-command";
+import type { ProjectsResult } from "../reconcile/commands/projects";
 import { planSummaryLine } from "../reconcile/render/plan-text";
 import { Redactor } from "./redact";
 import { githubSecretsPublisher, maskPublisher } from "./secrets";

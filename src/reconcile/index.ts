@@ -46,6 +46,6 @@ export {
   type TestCommandOptions,
   type TestCommandResult,
   type TestReport,
-} from "./udf-tests/test-command";
+} from "./commands/test";
 export { expectMismatches, type Mismatch } from "./udf-tests/expect-match";
 export type { TestOutcome } from "./udf-tests/run-tests";

@@ -15,7 +15,7 @@ import fc from "fast-check";
 import { beforeAll, describe, expect, it } from "vitest";
 import { startEmulator } from "../../src/emulator/emulator";
 import type { LoadError } from "../../src/model/desired";
-import { validateCommand } from "../../src/reconcile/commands/validate-command";
+import { validateCommand } from "../../src/reconcile/commands/validate";
 import {
   BASES,
   brokenRepoArb,

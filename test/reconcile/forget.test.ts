@@ -9,7 +9,7 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { runForgetCommand } from "../../src/cli/forget-command";
 import { applyCommand, driftCommand, planCommand, validateCommand } from "../../src/reconcile/commands";
-import { importCommand } from "../../src/reconcile/import/import-command";
+import { importCommand } from "../../src/reconcile/commands/import";
 import { actionsOf, planOf, runInProcess, runCaptured } from "../helpers/cli-run";
 import { useEmulator } from "../helpers/emulator";
 import { appliedRepo, commandOptions, copyRepo, emulatorEnv, platformView, stateDirOf } from "../helpers/repo";

@@ -7,6 +7,10 @@
  * Secrets never enter the report: secret fields (the kind's `secretInputs` and `secretOutputs`,
  * and any `…Fingerprint`) are reduced to `present` / `absent`, and a URL that holds a token shows
  * a placeholder (`<share token>`) instead.
+ *
+ * Folder `deployed/`: the steps of `svc-iac show` and `svc-iac run` (`../commands/show.ts`,
+ * `../commands/run.ts`): the report of what a target deployed, its text, a run's result table.
+ * May import `src/model`, `src/kinds`, `../phases`, `../plan` (drift, references) and `../render/values`.
  */
 import { KINDS } from "../../kinds/registry";
 import type { DesiredKind, DesiredObject, LoadedProject } from "../../model/desired";

@@ -1,4 +1,11 @@
-/** From a platform snapshot to the repository files and inventory bindings of an import; pure. */
+/**
+ * From a platform snapshot to the repository files and inventory bindings of an import; pure.
+ *
+ * Folder `import/`: the steps of `svc-iac import` and `keep` (`../commands/import.ts`,
+ * `../commands/keep.ts`): platform objects written back as repository files, and drifted fields
+ * kept in place. May import `src/api`, `src/model`, `src/kinds`, `src/repository`, `../phases` and
+ * `../load` (keys, svc.yaml).
+ */
 import type { FingerprintKey } from "../../kinds/fingerprint";
 import { byString } from "../phases";
 import { importServiceAccounts, importSecrets } from "./account-files";

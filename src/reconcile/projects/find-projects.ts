@@ -3,6 +3,10 @@
  * name and targets, and the files outside its folder that it reads (helper modules listed in a
  * UDF's `headers:`), so a change to a shared file marks every project that reads it.
  * Reads the disk; what is affected by a change is decided in `affected.ts`.
+ *
+ * Folder `projects/`: the steps of `svc-iac projects` (`../commands/projects.ts`): finding the
+ * projects of a repository, what git says changed, and which projects a change affects (pure,
+ * `affected.ts`). May import `src/model`, `src/repository` and `../load` (svc.yaml); nothing of the later steps.
  */
 import { readdirSync } from "node:fs";
 import type { SourceLocation } from "../../model/desired";

@@ -2,7 +2,7 @@
  * What git says about a repository: its root, the files it tracks, and what changed since a
  * reference. Git is run as a process (`git` on PATH), with arguments passed as a list, never
  * through a shell, so a reference or a path cannot inject anything. Each call is asynchronous, so
- * a caller can run the independent ones at once (see `projects-command.ts`).
+ * a caller can run the independent ones at once (see `../commands/projects.ts`).
  */
 import { SvcError } from "../../errors";
 import { execFile } from "node:child_process";

@@ -1,6 +1,6 @@
 /** The import report as text for the terminal. */
-import type { ImportReport } from "../import/import-command";
-import type { KeepReport } from "../import/keep-command";
+import type { ImportReport } from "../commands/import";
+import type { KeepReport } from "../commands/keep";
 
 const WORD = { create: "write", update: "overwrite", unchanged: "same" } as const;
 

@@ -6,7 +6,7 @@
  */
 import { cleanText, oneLine } from "../render/values";
 import type { TestOutcome } from "./run-tests";
-import type { TestReport } from "./test-command";
+import type { TestReport } from "../commands/test";
 
 /** The heading line printed before the results. */
 export const testHeading = (project: string, target: string, clientId: string) =>

@@ -3,6 +3,10 @@
  * inventory's id, else by canvas and slug) on the target's real-time instance (the highest
  * `preference_rank` of `GET /realtime-instance/available`) and compares the JSON result with
  * `expect`, or expects the run to fail (422) for `expect_error: true`.
+ *
+ * Folder `udf-tests/`: the steps of `svc-iac test` (`../commands/test.ts`): UDF tests run on the
+ * real-time instance, the expect matcher and the text of the results. May import `src/api`,
+ * `src/model`, `../render/values` and the report types of `../commands/test`.
  */
 import { isApiError } from "../../api/errors";
 import type { SvcClient } from "../../api/client";

@@ -11,7 +11,7 @@ import { useEmulator } from "../../helpers/emulator";
 import { startInjectingProxy, type InjectingProxy } from "../../helpers/injecting-proxy";
 import { appliedRepo, commandOptions, emulatorEnv, writeUdfs } from "../../helpers/repo";
 import { applyCommand } from "../../../src/reconcile/commands";
-import { importCommand } from "../../../src/reconcile/import/import-command";
+import { importCommand } from "../../../src/reconcile/commands/import";
 import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";

@@ -4,7 +4,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { planCommand, validateCommand } from "../../../src/reconcile/commands";
-import { importCommand, type ImportOptions } from "../../../src/reconcile/import/import-command";
+import { importCommand, type ImportOptions } from "../../../src/reconcile/commands/import";
 import { runImportInProcess } from "../../helpers/cli-run";
 import { useEmulator } from "../../helpers/emulator";
 import { HAND_MADE_SECRETS, makeHandMade } from "../../helpers/hand-made";

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { UdfTest } from "../../../src/model/desired";
-import { changedUdfs, selectTests } from "../../../src/reconcile/udf-tests/test-command";
+import { changedUdfs, selectTests } from "../../../src/reconcile/commands/test";
 
 const test = (address: string, name: string): UdfTest => {
   const [canvas, slug] = address.slice("udf.".length).split("/");

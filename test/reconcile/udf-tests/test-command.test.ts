@@ -1,7 +1,7 @@
 /** `testCommand` as a library function, against an emulator that cannot run UDFs. */
 import { describe, expect, it } from "vitest";
 import { applyCommand } from "../../../src/reconcile/commands";
-import { testCommand } from "../../../src/reconcile/udf-tests/test-command";
+import { testCommand } from "../../../src/reconcile/commands/test";
 import { useEmulator } from "../../helpers/emulator";
 import { commandOptions, copyRepo, emulatorEnv } from "../../helpers/repo";
 

@@ -1,18 +1,14 @@
 /**
  * `svc-iac projects [DIR] [--changed-since REF]`: the projects of a monorepo, or only those a
  * change since REF affects, as a list and as a GitHub Actions matrix.
- *
- * Folder `projects/`: monorepos: finding the projects of a repository, what git says changed, and
- * which projects a change affects (pure, `affected.ts`). May import `src/model` and `../load`
- * (svc.yaml); nothing of the later steps.
  */
 import { relative, resolve, sep } from "node:path";
 import { SVC_FILE } from "../load/names";
 import { terminalLine } from "../render/terminal-text";
 import { YAML_LIMITS } from "../../repository/yaml-limits";
-import { affectedProjects, matrixOf, type MatrixEntry, type RemovedProject } from "./affected";
-import type { ProjectEntry } from "./find-projects";
-import { changesSince, fileAt, filesMentioning, GitError, gitRoot, workTree } from "./git-changes";
+import { affectedProjects, matrixOf, type MatrixEntry, type RemovedProject } from "../projects/affected";
+import type { ProjectEntry } from "../projects/find-projects";
+import { changesSince, fileAt, filesMentioning, GitError, gitRoot, workTree } from "../projects/git-changes";
 
 export interface ProjectsOptions {
   /** The folder to search (default: the current folder). */
@@ -52,9 +48,9 @@ export async function projectsCommand(opts: ProjectsOptions): Promise<ProjectsRe
   // Loaded while git works (the YAML parser and the loader's readers): a large monorepo answers in
   // about the time of its slowest git process.
   const [{ projectFolders, projectsReading, withNames }, { projectNameIn }, { sharedNameErrors }] = await Promise.all([
-    import("./find-projects.js"),
-    import("./svc-names.js"),
-    import("./project-claims.js"),
+    import("../projects/find-projects.js"),
+    import("../projects/svc-names.js"),
+    import("../projects/project-claims.js"),
   ]);
   const answers = await Promise.allSettled(pending);
   const [rootAnswer, treeAnswer, mentioningAnswer, changesAnswer] = answers as [

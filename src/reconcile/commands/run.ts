@@ -8,14 +8,14 @@
  * in a message.
  */
 import { isApiError, scrub } from "../../api/errors";
-import { connect } from "../commands/connect";
+import { connect } from "./connect";
 import { loadRepository } from "../load";
 import { closest } from "../../repository/diagnostics";
 import { formatCount } from "../render/values";
 import type { LoadError, LoadedProject } from "../../model/desired";
 import { openStateBackend } from "../state/open-backend";
 import { savedUdfStepConfig } from "../udf-tests/step-config";
-import { deployedIds } from "../udf-tests/test-command";
+import { deployedIds } from "./test";
 
 /** Output formats of a run, as the run endpoint takes them. */
 export const RUN_FORMATS = ["json", "csv"] as const;

@@ -3,14 +3,10 @@
  * the target's inventory, so the next plan finds every object managed and unchanged. Nothing is
  * written when any file would be overwritten (unless `force`) or an address is already bound to
  * another object; `dryRun` writes nothing at all.
- *
- * Folder `import/`: `svc-iac import` and `keep`, platform objects written back as repository
- * files. May import `src/api`, `src/model`, `src/kinds`, `../phases`, `../load` (keys, svc.yaml),
- * `../state`, `../plan` (drift) and `../commands` (connect, drift).
  */
 import { errorCodeOf } from "../../errors";
 import { basename, join, resolve } from "node:path";
-import { connect } from "../commands/connect";
+import { connect } from "./connect";
 import { loadProjectSettings } from "../load";
 import { DEFAULT_SETTINGS, DEFAULT_TARGET, SVC_FILE, stateLocation } from "../load/svc-file";
 import { PATTERNS } from "../load/keys";
@@ -19,11 +15,11 @@ import { defaultLockOwner } from "../state/lock-file";
 import { openStateBackend } from "../state/open-backend";
 import { INVENTORY_VERSION, type Inventory } from "../../model/inventory";
 import type { StateBackend } from "../state/types";
-import type { Binding, ImportDraft } from "./draft";
-import { readPlatform, type ImportSelection } from "./platform-snapshot";
-import { draftRepository } from "./repository-draft";
-import { yamlText } from "./yaml-text";
-import { readMaybe, writeInside } from "./read-maybe";
+import type { Binding, ImportDraft } from "../import/draft";
+import { readPlatform, type ImportSelection } from "../import/platform-snapshot";
+import { draftRepository } from "../import/repository-draft";
+import { yamlText } from "../import/yaml-text";
+import { readMaybe, writeInside } from "../import/read-maybe";
 
 export interface ImportOptions {
   /** Repository folder; created when missing. @default "." */

@@ -3,21 +3,17 @@
  * else canvas and slug), picks the target's real-time instance and runs the tests there. Returns a
  * report and an exit code (0 all passed, 1 a failure or an error); rendering is the caller's.
  * Secret values of the project and the target's credentials never appear in the report.
- *
- * Folder `udf-tests/`: `svc-iac test`, UDF tests run on the real-time instance. May import
- * `src/api`, `src/model`, `../load`, `../state`, `../commands` (connect), the types of `../plan`
- * and `../render/values`.
  */
 import { errorCodeOf } from "../../errors";
 import { isApiError, scrub } from "../../api/errors";
 import type { SvcClient } from "../../api/client";
-import { connect } from "../commands/connect";
+import { connect } from "./connect";
 import { loadRepository } from "../load";
 import type { LoadError, LoadedProject, UdfTest } from "../../model/desired";
 import type { ActionResult } from "../plan/plan-model";
 import { openStateBackend } from "../state/open-backend";
 import type { Inventory } from "../../model/inventory";
-import { runTests, type TestOutcome } from "./run-tests";
+import { runTests, type TestOutcome } from "../udf-tests/run-tests";
 
 export const TEST_REPORT_VERSION = 1;
 

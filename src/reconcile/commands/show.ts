@@ -4,22 +4,17 @@
  * remote state location is still read through the platform's files API, but no object is).
  * Writes nothing on the platform. Secret values never reach the report: see `show-report.ts`; as
  * a second guard, every token and secret value read is scrubbed from what is returned.
- *
- * Folder `deployed/`: what a target deployed, `svc-iac show` and `svc-iac run`. May import
- * `src/api`, `src/model`, `src/kinds` (the kinds' secret fields), `../load`, `../state`,
- * `../commands` (connect, the drift plan), `../plan` (drift, references), `../udf-tests` (how a
- * deployed UDF is found and run) and `../render/values`.
  */
 import { errorCodeOf } from "../../errors";
 import { scrub } from "../../api/errors";
 import { KINDS } from "../../kinds/registry";
-import { driftPlan } from "../commands";
-import { connect } from "../commands/connect";
+import { driftPlan } from ".";
+import { connect } from "./connect";
 import { driftReport } from "../plan/drift";
 import { loadRepository } from "../load";
 import type { LoadError, LoadedProject } from "../../model/desired";
 import { openStateBackend } from "../state/open-backend";
-import { showReport, type ShowReport } from "./show-report";
+import { showReport, type ShowReport } from "../deployed/show-report";
 
 export interface ShowCommandOptions {
   /** Repository folder. @default "." */

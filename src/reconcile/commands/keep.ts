@@ -5,14 +5,14 @@
  * back without losing information (a `${var...}` reference, a field it does not write) refuses the
  * whole keep, naming where and why.
  */
-import { driftPlan } from "../commands";
+import { driftPlan } from ".";
 import { driftReport } from "../plan/drift";
 import type { LoadError } from "../../model/desired";
-import type { FileStatus } from "./import-command";
-import { editedRepositoryErrors } from "./edited-repository-check";
-import { keepEdits, type KeepObject } from "./keep-edits";
-import { keepPlace, keepUnavailable } from "./keep-fields";
-import { readMaybe, writeInside } from "./read-maybe";
+import type { FileStatus } from "./import";
+import { editedRepositoryErrors } from "../import/edited-repository-check";
+import { keepEdits, type KeepObject } from "../import/keep-edits";
+import { keepPlace, keepUnavailable } from "../import/keep-fields";
+import { readMaybe, writeInside } from "../import/read-maybe";
 
 export interface KeepOptions {
   dir: string;
