@@ -14,6 +14,18 @@ export interface Ran {
   log: string;
 }
 
+/** Streams for a command run in this process, and what was written to them. */
+function capturedIo(opts: { tty?: boolean; input?: string; stdoutTty?: boolean } = {}) {
+  const stdout = Object.assign(new PassThrough(), { isTTY: opts.stdoutTty ?? false });
+  const stderr = Object.assign(new PassThrough(), { isTTY: false });
+  const stdin = Object.assign(new PassThrough(), { isTTY: opts.tty ?? false });
+  const written = { stdout: "", stderr: "", log: "" };
+  stdout.on("data", (c) => ((written.stdout += String(c)), (written.log += String(c))));
+  stderr.on("data", (c) => ((written.stderr += String(c)), (written.log += String(c))));
+  if (opts.input !== undefined) stdin.end(opts.input);
+  return { stdout, stderr, stdin, written };
+}
+
 /**
  * `svc-iac NAME ...argv` in-process; `tty` makes stdin a terminal, fed with `input`; `stdoutTty`
  * makes stdout one (colours, progress).
@@ -24,30 +36,16 @@ export async function runInProcess(
   env: Record<string, string>,
   opts: { tty?: boolean; input?: string; stdoutTty?: boolean } = {},
 ): Promise<Ran> {
-  const stdout = Object.assign(new PassThrough(), { isTTY: opts.stdoutTty ?? false });
-  const stderr = new PassThrough();
-  const stdin = Object.assign(new PassThrough(), { isTTY: opts.tty ?? false });
-  let out = "";
-  let err = "";
-  let log = "";
-  stdout.on("data", (c) => ((out += String(c)), (log += String(c))));
-  stderr.on("data", (c) => ((err += String(c)), (log += String(c))));
-  if (opts.input !== undefined) stdin.end(opts.input);
-  const code = await runReconcileCommand(name, argv, { stdout, stderr, stdin, env });
-  return { code, stdout: out, stderr: err, log };
+  const { written, ...io } = capturedIo(opts);
+  const code = await runReconcileCommand(name, argv, { ...io, env });
+  return { code, ...written };
 }
 
 /** `svc-iac import ...argv` in-process, with its output captured. */
 export async function runImportInProcess(argv: string[], env: Record<string, string>): Promise<Ran> {
-  const stdout = new PassThrough();
-  const stderr = new PassThrough();
-  let out = "";
-  let err = "";
-  let log = "";
-  stdout.on("data", (c) => ((out += String(c)), (log += String(c))));
-  stderr.on("data", (c) => ((err += String(c)), (log += String(c))));
+  const { stdout, stderr, written } = capturedIo();
   const code = await runImportCommand(argv, { stdout, stderr, env });
-  return { code, stdout: out, stderr: err, log };
+  return { code, ...written };
 }
 
 /** What a plan or apply result planned, for assertions. */
@@ -74,14 +72,9 @@ export async function runCaptured(
   argv: string[],
   env: Record<string, string>,
 ): Promise<{ code: number; stdout: string; stderr: string }> {
-  const stdout = new PassThrough();
-  const stderr = new PassThrough();
-  let out = "";
-  let err = "";
-  stdout.on("data", (c) => (out += String(c)));
-  stderr.on("data", (c) => (err += String(c)));
+  const { stdout, stderr, written } = capturedIo();
   const code = await command(argv, { stdout, stderr, env });
-  return { code, stdout: out, stderr: err };
+  return { code, stdout: written.stdout, stderr: written.stderr };
 }
 
 /**
@@ -95,15 +88,7 @@ export async function runSvc(
   env: Record<string, string> = {},
   opts: { cwd?: string; input?: string; tty?: boolean; stdoutTty?: boolean } = {},
 ): Promise<Ran> {
-  const stdout = Object.assign(new PassThrough(), { isTTY: opts.stdoutTty ?? false });
-  const stderr = Object.assign(new PassThrough(), { isTTY: false });
-  const stdin = Object.assign(new PassThrough(), { isTTY: opts.tty ?? false });
-  let out = "";
-  let err = "";
-  let log = "";
-  stdout.on("data", (c) => ((out += String(c)), (log += String(c))));
-  stderr.on("data", (c) => ((err += String(c)), (log += String(c))));
-  stdin.end(opts.input ?? "");
+  const { written, ...io } = capturedIo({ ...opts, input: opts.input ?? "" });
   // The built command line, as the program runs it (its lazy `require`s load the built modules).
   const { runCli } = createRequire(__filename)(
     builtCli().replace(/main\.js$/, "run-cli.js"),
@@ -111,14 +96,8 @@ export async function runSvc(
   const before = process.cwd();
   if (opts.cwd) process.chdir(opts.cwd);
   try {
-    const code = await runCli(argv, {
-      stdout,
-      stderr,
-      stdin,
-      env: { PATH: process.env.PATH ?? "", ...env },
-      cwd: opts.cwd ?? before,
-    });
-    return { code, stdout: out, stderr: err, log };
+    const code = await runCli(argv, { ...io, env: { PATH: process.env.PATH ?? "", ...env }, cwd: opts.cwd ?? before });
+    return { code, ...written };
   } finally {
     if (opts.cwd) process.chdir(before);
   }
