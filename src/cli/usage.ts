@@ -32,8 +32,8 @@ const COMMAND_USAGE: Record<CommandName, string> = {
   emulator: `  svc-iac emulator [--host 127.0.0.1] [--port N] [--data-dir DIR] [--seed FILE] [--faults SPEC] [--import-max-bytes N]
                    [--python PATH] [--run-time-limit SECONDS]
       Runs a local emulator of the platform API. Its first stdout line is one JSON object with
-      base_url, udf_base_url, user_token, service_token, client_id, other_user_token and
-      basic_user_token. Logs go to stderr. Ctrl-C (SIGINT) or SIGTERM stops it. UDF runs execute
+      base_url, udf_base_url, user_token, service_token, client_id, other_user_token,
+      basic_user_token and pid (the process to stop: kill it by this pid, not npx's). Logs go to stderr. Ctrl-C (SIGINT) or SIGTERM stops it. UDF runs execute
       in --python (default python3, started on the first run; missing: runs answer 501), killed
       after --run-time-limit seconds (default 60).
 `,

@@ -11,6 +11,23 @@ const engines = JSON.parse(readFileSync(join(ROOT, "package.json"), "utf8")).eng
 const minimum = engines.replace(/^>=\s*/, "");
 
 describe("the documentation", () => {
+  it("keeps the README under 300 lines (detail lives in docs/)", () => {
+    expect(readFileSync(join(ROOT, "README.md"), "utf8").trimEnd().split("\n").length).toBeLessThan(300);
+  });
+
+  it("never installs svc-iac from the registry, where it is not published yet (npm answers 404)", () => {
+    const fromRegistry = documentationFiles().flatMap((file) =>
+      readFileSync(join(ROOT, file), "utf8")
+        .split("\n")
+        .flatMap((line, i) =>
+          /npm install\b[^`#]*\ssvc-iac(\s|$|`|@)/.test(line) && !line.includes("answers 404")
+            ? [`${file}:${i + 1}: ${line.trim()}`]
+            : [],
+        ),
+    );
+    expect(fromRegistry).toEqual([]);
+  });
+
   it("names one minimum Node.js version: package.json's", () => {
     const wrong = documentationFiles().flatMap((file) =>
       readFileSync(join(ROOT, file), "utf8")

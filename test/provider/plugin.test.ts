@@ -83,7 +83,7 @@ describe("pulumi-resource-svc, started as the engine starts a plugin", () => {
       });
       expect({ code: r.status, stdout: r.stdout }).toEqual({ code: 1, stdout: "" });
       expect(r.stderr).toContain("@pulumi/pulumi is not installed beside svc-iac");
-      expect(r.stderr).toContain("npm install svc-iac @pulumi/pulumi");
+      expect(r.stderr).toContain("npm install @pulumi/pulumi");
     } finally {
       rmSync(app, { recursive: true, force: true });
     }

@@ -13,7 +13,7 @@ const HELP = `pulumi-resource-svc: the Pulumi provider plugin of package "svc" (
 Pulumi starts it; you do not run it yourself. The engine finds it by its name, in this order:
   - a path under plugins.providers in Pulumi.yaml (- name: svc, path: ./node_modules/.bin),
   - Pulumi's plugin cache (pulumi plugin install resource svc <version> --file <folder>),
-  - PATH (npm install -g svc-iac @pulumi/pulumi),
+  - PATH (svc-iac and @pulumi/pulumi installed with npm install -g),
 then runs it with the engine's address as argument and reads its port from the first stdout line.
 
 Configuration (stack config of package svc, each falling back to its environment variable):
