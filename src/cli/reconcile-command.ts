@@ -15,6 +15,7 @@ import { failureJson, progressDisplay, renderApplyReportText, renderPlanText, to
 import { confirmOnTerminal, type Prompt } from "./confirm-prompt";
 import { DRIFT_FORMATS, driftDocument, driftFormat, stepSummaryIsStdout } from "./drift-format";
 import type { TestCommandResult } from "../reconcile/udf-tests/test-command";
+import { existsSync } from "node:fs";
 import { planGraph } from "../reconcile/render/change-graph";
 import { toDot, toMermaid } from "../reconcile/render/graph-text";
 import { CONCURRENCY_RANGE } from "../reconcile/load/keys";
@@ -112,6 +113,11 @@ function graphArgs(argv: string[]): string[] {
     }
     const next = argv[i + 1];
     const format = GRAPH_FORMATS.find((f) => f === next);
+    // `--graph svg` meant a format: a bare word that names no folder is not DIR.
+    if (!format && next !== undefined && /^[a-z][a-z0-9]*$/i.test(next) && !existsSync(next))
+      throw new CliUsageError(
+        `Invalid --graph "${next}". Expected mermaid or dot (for a picture file: svc-iac plan --graph dot | dot -Tsvg > plan.svg).`,
+      );
     out.push(`--graph=${format ?? "mermaid"}`);
     if (format) i++;
   }

@@ -106,6 +106,14 @@ describe("GIVEN the udf-tests repository applied, with a UDF returning rows and 
     expect(bad.stderr).toContain('"canvas.checks" is not a UDF address: expected udf.<canvas>/<slug>');
   });
 
+  it("WHEN a parameter's value is not of its type THEN the error names the parameter, once", async () => {
+    const r = await cli("udf.checks/rows", dir, "--param", "n=abc");
+    expect({ code: r.code, stdout: r.stdout }).toEqual({ code: 1, stdout: "" });
+    expect(r.stderr).toBe(
+      "udf.checks/rows failed on real-time instance rt-demo-primary:\nUDF execution failed: Invalid parameter: parameter 'n' is 'abc'; expected an integer, as its annotation says\n",
+    );
+  });
+
   it("WHEN a parameter or format is malformed THEN it is a usage error", async () => {
     await expect(run(["udf.checks/rows", dir, "--param", "n"], env)).rejects.toThrow(
       new CliUsageError(
