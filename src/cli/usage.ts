@@ -129,8 +129,9 @@ const COMMAND_USAGE: Record<CommandName, string> = {
       for any text) with its id, where it is declared (file:line), what it refers to, its
       platform URLs (shared UDFs, the canvas's page) and its outputs, and whether it drifted.
       Secrets, share tokens inside URLs included, show as present or absent, never as values.
-      --offline reads only the inventory and the repository, not the platform. Writes nothing on
-      the platform. Exit 0 shown, 1 error or an ADDRESS that matches nothing.
+      --offline reads only the inventory and the repository, not the platform. DIR may also come
+      after the addresses, as in run. Writes nothing on the platform. Exit 0 shown, 1 error or an
+      ADDRESS that matches nothing.
 `,
   run: `  svc-iac run ADDRESS [DIR] [--target T] [--param name=value]... [--format json|csv]
       Runs the deployed UDF ADDRESS (udf.<canvas>/<slug>) once on the target's real-time instance

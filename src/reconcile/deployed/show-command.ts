@@ -10,10 +10,11 @@
  * `../commands` (connect, the drift plan), `../plan` (drift, references), `../udf-tests` (how a
  * deployed UDF is found and run) and `../render/values`.
  */
+import { join, relative } from "node:path";
 import { scrub } from "../../api/errors";
 import { KINDS } from "../../resources/registry";
 import { driftPlan } from "../commands";
-import { connect } from "../commands/connect";
+import { connect, EMBEDDED_DIR } from "../commands/connect";
 import { driftReport } from "../plan/drift";
 import { loadRepository } from "../load";
 import type { LoadError, LoadedProject } from "../../model/desired";
@@ -82,6 +83,10 @@ function result(built: ReturnType<typeof showReport>, secrets: string[]): ShowCo
   return { command: "show", exitCode: 0, errors: [], report: scrubbed(built.report, secrets) };
 }
 
+/** Why URLs read from the embedded emulator show `{udf_base_url}`: the host served them only while the command ran. */
+const embeddedUrls = (root: string) =>
+  `The URLs show {udf_base_url}: the embedded emulator that served them stopped with this command. To open them, serve the same state with svc-iac emulator --data-dir ${relative(process.cwd(), join(root, EMBEDDED_DIR)) || "."} and use its udf_base_url.`;
+
 /** `svc-iac show`. */
 export async function showCommand(opts: ShowCommandOptions): Promise<ShowCommandResult> {
   const only = opts.only ?? [];
@@ -94,7 +99,7 @@ export async function showCommand(opts: ShowCommandOptions): Promise<ShowCommand
         errors: found.errors,
         ...(found.message ? { message: found.message } : {}),
       };
-    const { project, outcome, udfBaseUrl } = found;
+    const { project, outcome, udfBaseUrl, embedded } = found;
     const states = new Map<string, Record<string, unknown>>();
     const kinds = new Map<string, string>();
     for (const [address, e] of Object.entries(outcome.inventory?.objects ?? {})) {
@@ -109,7 +114,9 @@ export async function showCommand(opts: ShowCommandOptions): Promise<ShowCommand
       ...(udfBaseUrl ? { udfBaseUrl } : {}),
       fresh: { states, drift: driftReport(outcome) },
     });
-    return result(built, [...envSecrets(project, opts.env), ...stateSecrets(states, kinds)]);
+    const shown = result(built, [...envSecrets(project, opts.env), ...stateSecrets(states, kinds)]);
+    if (embedded && shown.report?.objects.some((o) => o.urls.length)) shown.message = embeddedUrls(project.root);
+    return shown;
   }
   const loaded = await loadRepository(opts.dir, { target: opts.target, env: opts.env });
   if (!loaded.ok) return { command: "show", exitCode: 1, errors: loaded.errors };
