@@ -8,7 +8,6 @@ import { logText, underActions } from "../github/command-guard";
 import { guardIo } from "./actions-io";
 import { forWorkflowLog, isUntrustedBlock } from "../github/workflow-commands";
 import type { CommandOptions, CommandResult } from "../reconcile/commands/command-types";
-import { formatLoadError } from "../model/desired";
 import type { Plan } from "../reconcile/plan/plan-model";
 import { RepositoryJail } from "../reconcile/load/jail";
 import { failureJson, progressDisplay, renderApplyReportText, renderPlanText, toJson } from "../reconcile/render";
@@ -20,7 +19,7 @@ import { planGraph } from "../reconcile/render/change-graph";
 import { toDot, toMermaid } from "../reconcile/render/graph-text";
 import { CONCURRENCY_RANGE } from "../reconcile/load/keys";
 import { parseCommandArgs, wholeNumberFlag } from "./command-args";
-import { checkRepositoryFolder } from "./repository-folder";
+import { checkRepositoryFolder, errorLine } from "./repository-folder";
 import { shellQuote } from "./shell-quote";
 import { interruptedLine, interruptsFor } from "./interrupts";
 import { CliUsageError } from "./usage";
@@ -233,7 +232,7 @@ async function writeOut(dir: string, file: string, text: string): Promise<void> 
 
 /** Errors of loading, one `file:line:column: message` per line (and annotations under GitHub Actions). */
 function reportErrors(result: CommandResult, dir: string, io: Io, command: ((text: string) => void) | undefined): void {
-  for (const e of result.errors) io.stderr.write(`${formatLoadError(e)}\n`);
+  for (const e of result.errors) io.stderr.write(`${errorLine(result.command, dir, e)}\n`);
   if (result.errors.length) {
     io.stderr.write(
       `${result.errors.length} error${result.errors.length > 1 ? "s" : ""} in ${relative(".", resolve(dir)) || "."}; nothing was sent to the platform.\n`,
