@@ -271,6 +271,8 @@ async function render(
   command: ((text: string) => void) | undefined,
   tests?: TestCommandResult,
   planShown = false,
+  /** Why the apply stopped early (`interrupted (SIGINT)`): the report's verdict says so, not "failed". */
+  stopped?: string,
 ): Promise<void> {
   const color = colorOn(v, io);
   const print = printer(io, command);
@@ -330,7 +332,7 @@ async function render(
     const bulk = v.verbose ? {} : { bulk: { ...(result.plan ? { plan: result.plan } : {}), hint: VERBOSE_HINT } };
     if (result.report)
       print(
-        `\n${renderApplyReportText(result.report, { command: result.command === "apply" ? "Apply" : "Destroy", ...bulk })}`,
+        `\n${renderApplyReportText(result.report, { command: result.command === "apply" ? "Apply" : "Destroy", ...bulk, ...(stopped ? { stopped } : {}) })}`,
       );
   }
   if (result.command === "drift" && result.drift) {
@@ -438,7 +440,7 @@ async function run(name: Name, argv: string[], io: Io, command: ((text: string) 
     return 130;
   }
   if (interrupts?.reason() && (result.command === "apply" || result.command === "destroy")) {
-    await render(name, result, values, io, dir, command, undefined, planShown);
+    await render(name, result, values, io, dir, command, undefined, planShown, interrupts.reason());
     io.stderr.write(interruptedLine(result.report, result.command));
     return 130;
   }

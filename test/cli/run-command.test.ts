@@ -102,6 +102,12 @@ describe("GIVEN the udf-tests repository applied, with a UDF returning rows and 
     expect(r.stderr).toContain(
       "udf.checks/greeet is neither declared in the repository nor recorded in the inventory of smoke (default). Did you mean udf.checks/greet?",
     );
+    // A UDF renamed away: the others of its canvas share only "udf.checks/" with it, which counts for nothing.
+    const renamed = await cli("udf.checks/rowcount", dir);
+    expect(renamed.stderr).toContain(
+      "udf.checks/rowcount is neither declared in the repository nor recorded in the inventory of smoke (default). UDFs:",
+    );
+    expect(renamed.stderr).not.toContain("Did you mean");
     const bad = await cli("canvas.checks", dir);
     expect(bad.stderr).toContain('"canvas.checks" is not a UDF address: expected udf.<canvas>/<slug>');
   });

@@ -541,7 +541,7 @@ class Planner {
       // closest() allows max(2, length / 3) edits, and no fewer than the lengths differ.
       if (Math.abs(r.address.length - address.length) > Math.max(2, Math.floor(r.address.length / 3))) continue;
       if (this.typoBudget-- <= 0) return;
-      if (closest(r.address, [address]) !== address) continue;
+      if (closest(r.address, [address], { wholeWord: true }) !== address) continue;
       const fate = this.input.prune ? "this plan deletes it" : "it stays managed, and prune would delete it";
       this.warnings.push(
         `${r.source.file}:${r.source.line}:${r.source.column}: removed: lists "${r.address}", which this target's inventory does not record; did you mean ${address}? ${address} left the repository but is not forgotten: ${fate}.`,
