@@ -6,7 +6,7 @@
  *
  * Folder `import/`: `svc-iac import` and `keep`, platform objects written back as repository
  * files. May import `src/api`, `src/model`, `src/resources`, `../phases`, `../load` (keys, svc.yaml),
- * `../state`, `../plan` (drift) and `../commands` (connect, drift).
+ * `../state`, `../plan` (drift), `../commands` (connect, drift) and `../init` (the .gitignore lines).
  */
 import { basename, join, resolve } from "node:path";
 import { connect } from "../commands/connect";
@@ -23,6 +23,9 @@ import { readPlatform, type ImportSelection } from "./platform-snapshot";
 import { draftRepository } from "./repository-draft";
 import { yamlText } from "./yaml-text";
 import { readMaybe, writeInside } from "./read-maybe";
+import { gitignoreWithState } from "../init/starter-repository";
+
+const GITIGNORE = ".gitignore";
 
 export interface ImportOptions {
   /** Repository folder; created when missing. @default "." */
@@ -223,6 +226,10 @@ export async function importCommand(opts: ImportOptions): Promise<ImportResult> 
     // A dry run writes nothing, so it makes no key (the bindings it shows keep no fingerprint that is printed).
     const draft = draftRepository(snapshot, opts.select, await backend.fingerprintKey({ create: !opts.dryRun }));
     if (found.svcFile) draft.files.unshift({ path: SVC_FILE, text: found.svcFile });
+    // As init: the state folder (the fingerprint key, the inventory, the embedded emulator's data)
+    // is kept out of git, so `git add -A` after an import commits none of it.
+    const ignored = gitignoreWithState((await readMaybe(project.root, GITIGNORE)) ?? "");
+    if (ignored !== undefined) draft.files.push({ path: GITIGNORE, text: ignored });
     const files = await fileStatuses(project.root, draft);
     const inventory = await backend.readInventory();
     const report: ImportReport = {
@@ -256,7 +263,8 @@ export async function importCommand(opts: ImportOptions): Promise<ImportResult> 
         message: lines.join("\n"),
       };
     }
-    const overwrites = files.filter((f) => f.status === "update").map((f) => f.path);
+    // .gitignore is only extended (its lines kept): not an overwrite.
+    const overwrites = files.filter((f) => f.status === "update" && f.path !== GITIGNORE).map((f) => f.path);
     const rebinds = rebinding(inventory, draft.bindings);
     if (!opts.force && (overwrites.length || rebinds.length)) {
       const lines = [

@@ -37,6 +37,7 @@ describe("GIVEN a team account with hand-made canvases, shares, cronjobs and sec
     expect(first.exitCode).toBe(0);
     const files = filesLatin1(dir);
     expect(Object.keys(files).sort()).toEqual([
+      ".gitignore",
       "canvases/maps/canvas.yaml",
       "canvases/maps/lib/colors.py",
       "canvases/maps/lib/geo.py",
@@ -53,6 +54,10 @@ describe("GIVEN a team account with hand-made canvases, shares, cronjobs and sec
       "svc.yaml",
     ]);
     expect(files["svc.yaml"]).toContain("project: team-repo");
+    // As init: the fingerprint key and the inventory under .svc-iac/ stay out of `git add -A`.
+    expect(files[".gitignore"]).toBe(
+      "# svc-iac's local state: the embedded emulator's data and the default inventory.\n.svc-iac/\n",
+    );
     expect(files["cronjobs/nightly.yaml"]).toContain("schedule: 30 2 * * 1-5");
     expect(files["cronjobs/nightly.yaml"]).toContain("udf: sales/loader");
     expect(files["canvases/sales/stats.py"]).toBe("def udf():\n    return 42");
@@ -227,5 +232,21 @@ describe("GIVEN a team account with hand-made canvases, shares, cronjobs and sec
     expect(rotate.command === "plan" && rotate.plan!.actions.map((a) => [a.action, a.address, a.id])).toEqual([
       ["rotate", "service_account.reporting bot", made.id],
     ]);
+  });
+
+  it("WHEN imported into a folder whose .gitignore lacks .svc-iac/ THEN the line is appended, its own lines kept, and the import is not refused as an overwrite", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "svc-import-ignore-"));
+    writeFileSync(join(dir, ".gitignore"), "node_modules/\n");
+    const r = await importCommand({
+      dir,
+      env: emulatorEnv(fx.emu),
+      select: { canvases: [], cronjobs: false, secrets: false, serviceAccounts: false },
+    });
+    expect(r.message).toBeUndefined();
+    expect(r.exitCode).toBe(0);
+    expect(readFileSync(join(dir, ".gitignore"), "utf8")).toBe(
+      "node_modules/\n\n# svc-iac's local state: the embedded emulator's data and the default inventory.\n.svc-iac/\n",
+    );
+    expect(r.report?.files).toContainEqual({ path: ".gitignore", status: "update" });
   });
 });
