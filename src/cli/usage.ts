@@ -140,14 +140,16 @@ const COMMAND_USAGE: Record<CommandName, string> = {
       UDF's annotations. Writes nothing. Exit 0 it ran, 1 the UDF failed (the platform's message)
       or an error.
 `,
-  projects: `  svc-iac projects [DIR] [--changed-since REF] [--target T]... [--json]
+  projects: `  svc-iac projects [DIR] [--changed-since REF] [--target T]... [--json | --format matrix|json]
       Lists the projects under DIR (folders holding svc.yaml, found through git's file list) with
       their targets. With --changed-since REF, only those a change since REF (compared from the
       merge base, as a pull request's diff, uncommitted files included) affects: a file under the
       project, or a file outside it that the project reads (a helper module in headers:), and the
       projects that existed at REF and no longer do (listed as removed; nothing is deleted).
-      --json prints a GitHub Actions matrix: {"include":[{"project","dir","target"}, …]} (one
-      entry per target, or per --target). Exit 0 listed, 1 an error.
+      --json (--format matrix) prints a GitHub Actions matrix: {"include":[{"project","dir",
+      "target"}, …]} (one entry per target, or per --target); --format json prints the whole
+      result for scripts: projects (and why), removed projects, the matrix and errors. Exit 0
+      listed, 1 an error.
 `,
 };
 
