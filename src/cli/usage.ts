@@ -110,6 +110,12 @@ const COMMAND_USAGE: Record<CommandName, string> = {
       accounts, then binds them in the target's inventory so the next plan is empty. Never
       overwrites a file without --force; --dry-run writes nothing. Exit 0 done, 1 error.
 
+  svc-iac import ADDRESS... [DIR] [--target T] [--dry-run] [--force] [--json]
+      Single objects (udf.<canvas>/<slug>, cronjob.<name>), e.g. after forget: writes only their
+      files (a UDF's code, settings and helper modules; a cronjob's file) and binds only them;
+      every other file, canvas.yaml with its comments and \${var...} references included, is left
+      as it is.
+
   svc-iac import [DIR] [--target T] --keep ADDRESS [--keep ADDRESS]... [--dry-run] [--json]
       The drift report's keep: writes the platform's value of the fields that drifted on these
       changed objects into the files that declare them, and nothing else. Refuses, writing

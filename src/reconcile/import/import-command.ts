@@ -19,6 +19,7 @@ import { openStateBackend } from "../state/open-backend";
 import { INVENTORY_VERSION, type Inventory } from "../../model/inventory";
 import type { StateBackend } from "../state/types";
 import type { Binding, ImportDraft } from "./draft";
+import { closest } from "../load/diagnostics";
 import { readPlatform, type ImportSelection } from "./platform-snapshot";
 import { draftRepository } from "./repository-draft";
 import { yamlText } from "./yaml-text";
@@ -191,6 +192,34 @@ async function bind(
   await backend.writeInventory(next);
 }
 
+/**
+ * The draft cut down to the objects `addresses` name: their files and bindings only (a UDF's code,
+ * settings and helper modules; a cronjob's file), so what else the repository holds, its canvas.yaml
+ * with its comments and `${var.…}` references included, is left as it is.
+ */
+function onlyObjects(draft: ImportDraft, addresses: readonly string[]): ImportDraft | { message: string } {
+  const wanted = new Set(addresses);
+  const missing = addresses.filter((a) => !draft.bindings.some((b) => b.address === a));
+  if (missing.length) {
+    const lines = missing.map((a) => {
+      const kind = a.slice(0, a.indexOf(".") + 1);
+      const near = closest(
+        a,
+        draft.bindings.filter((b) => b.address.startsWith(kind)).map((b) => b.address),
+      );
+      return `${a}: no such object on the platform that the repository format can hold${near ? `; did you mean ${near}?` : ""}`;
+    });
+    return { message: [...lines, "Nothing was written or bound."].join("\n") };
+  }
+  return {
+    ...draft,
+    files: draft.files.filter((f) => f.owners?.some((o) => wanted.has(o))),
+    bindings: draft.bindings.filter((b) => wanted.has(b.address)),
+    skipped: [],
+    notes: draft.notes.filter((n) => addresses.some((a) => n.startsWith(`${a}:`))),
+  };
+}
+
 export async function importCommand(opts: ImportOptions): Promise<ImportResult> {
   const found = await projectFor(opts);
   if (!found.ok)
@@ -224,7 +253,10 @@ export async function importCommand(opts: ImportOptions): Promise<ImportResult> 
       };
     }
     // A dry run writes nothing, so it makes no key (the bindings it shows keep no fingerprint that is printed).
-    const draft = draftRepository(snapshot, opts.select, await backend.fingerprintKey({ create: !opts.dryRun }));
+    const full = draftRepository(snapshot, opts.select, await backend.fingerprintKey({ create: !opts.dryRun }));
+    const single = opts.select.addresses ? onlyObjects(full, opts.select.addresses) : undefined;
+    if (single && "message" in single) return { command: "import", exitCode: 1, errors: [], message: single.message };
+    const draft = single ?? full;
     if (found.svcFile) draft.files.unshift({ path: SVC_FILE, text: found.svcFile });
     // As init: the state folder (the fingerprint key, the inventory, the embedded emulator's data)
     // is kept out of git, so `git add -A` after an import commits none of it.

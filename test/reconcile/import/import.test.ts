@@ -249,4 +249,38 @@ describe("GIVEN a team account with hand-made canvases, shares, cronjobs and sec
     );
     expect(r.report?.files).toContainEqual({ path: ".gitignore", status: "update" });
   });
+
+  it("WHEN one UDF is imported by its address into a repository that holds its canvas THEN only its files are written; canvas.yaml, its comments and ${var.…} references stay byte for byte, and the repository validates", async () => {
+    await makeHandMade(fx.user, "one_", {});
+    const dir = mkdtempSync(join(tmpdir(), "svc-import-one-"));
+    const env = emulatorEnv(fx.emu);
+    const whole = await importCommand({
+      dir,
+      env,
+      select: { canvases: ["one_sales"], cronjobs: false, secrets: false, serviceAccounts: false },
+    });
+    expect(whole.exitCode, whole.message).toBe(0);
+    // GIVEN the repository edited by hand: a variable, a comment, and the UDF's files gone
+    writeFileSync(join(dir, "svc.yaml"), `${readFileSync(join(dir, "svc.yaml"), "utf8")}variables:\n  note: kept\n`);
+    const canvasYaml = `# yaml-language-server: $schema=../../schemas/canvas.schema.json\n# Reviewed by hand.\n${readFileSync(join(dir, "canvases/one_sales/canvas.yaml"), "utf8")}dashboard_body: \${var.note}\n`;
+    writeFileSync(join(dir, "canvases/one_sales/canvas.yaml"), canvasYaml);
+    const before = filesLatin1(dir);
+    rmSync(join(dir, "canvases/one_sales/stats.py"));
+    rmSync(join(dir, "canvases/one_sales/stats.yaml"), { force: true });
+
+    const r = await runImportInProcess(["udf.one_sales/stats", dir], env);
+    expect(r.code, r.stderr).toBe(0);
+    const after = filesLatin1(dir);
+    expect(after).toEqual(before);
+    expect(after["canvases/one_sales/canvas.yaml"]).toBe(canvasYaml);
+    expect(r.stdout).toContain("canvases/one_sales/stats.py");
+    expect(r.stdout).not.toContain("canvas.yaml");
+    expect((await validateCommand({ dir, env })).exitCode).toBe(0);
+
+    const unknown = await runImportInProcess(["udf.one_sales/stat", dir], env);
+    expect(unknown.code).toBe(1);
+    expect(unknown.stderr).toContain(
+      "udf.one_sales/stat: no such object on the platform that the repository format can hold; did you mean udf.one_sales/stats?",
+    );
+  });
 });
