@@ -193,6 +193,31 @@ async function bind(
 }
 
 /**
+ * With --force, what an overwritten YAML file keeps, and what it loses said: its leading comments
+ * (the editor's schema line, notes) stay on top of the new text; its `${var.…}` and `${env.…}`
+ * references cannot be kept (the file is written from the platform's values), so each file that
+ * loses some is named with them, as a note of the report. Changes `draft` in place.
+ */
+async function keepWhatForceCan(root: string, draft: ImportDraft): Promise<string[]> {
+  const notes: string[] = [];
+  for (const f of draft.files) {
+    if (!f.path.endsWith(".yaml")) continue;
+    const old = await readMaybe(root, f.path);
+    if (old === undefined || old === f.text) continue;
+    const header = /^(?:#[^\n]*\n)+/.exec(old)?.[0] ?? "";
+    if (header && !f.text.startsWith(header)) f.text = `${header}${f.text.replace(/^(?:#[^\n]*\n)+/, "")}`;
+    const refs = [...new Set(old.match(/(?<!\$)\$\{(?:var|env)\.[A-Za-z0-9_]+\}/g) ?? [])].filter(
+      (r) => !f.text.includes(r),
+    );
+    if (refs.length)
+      notes.push(
+        `${f.path}: rewritten from the platform's values, so its ${refs.join(", ")} ${refs.length > 1 ? "are" : "is"} replaced by ${refs.length > 1 ? "their" : "its"} value; put ${refs.length > 1 ? "them" : "it"} back by hand (svc-iac import --keep ADDRESS writes only the fields that drifted, keeping references)`,
+      );
+  }
+  return notes;
+}
+
+/**
  * The draft cut down to the objects `addresses` name: their files and bindings only (a UDF's code,
  * settings and helper modules; a cronjob's file), so what else the repository holds, its canvas.yaml
  * with its comments and `${var.…}` references included, is left as it is.
@@ -262,6 +287,7 @@ export async function importCommand(opts: ImportOptions): Promise<ImportResult> 
     // is kept out of git, so `git add -A` after an import commits none of it.
     const ignored = gitignoreWithState((await readMaybe(project.root, GITIGNORE)) ?? "");
     if (ignored !== undefined) draft.files.push({ path: GITIGNORE, text: ignored });
+    if (opts.force) draft.notes.push(...(await keepWhatForceCan(project.root, draft)));
     const files = await fileStatuses(project.root, draft);
     const inventory = await backend.readInventory();
     const report: ImportReport = {

@@ -283,4 +283,25 @@ describe("GIVEN a team account with hand-made canvases, shares, cronjobs and sec
       "udf.one_sales/stat: no such object on the platform that the repository format can hold; did you mean udf.one_sales/stats?",
     );
   });
+
+  it("WHEN a canvas is imported again with --force over files edited by hand THEN its canvas.yaml keeps its schema line and comments, and the report names each ${var.…} reference it replaces", async () => {
+    await makeHandMade(fx.user, "force_", {});
+    const dir = mkdtempSync(join(tmpdir(), "svc-import-force-"));
+    const env = emulatorEnv(fx.emu);
+    const select = { canvases: ["force_sales"], cronjobs: false, secrets: false, serviceAccounts: false };
+    expect((await importCommand({ dir, env, select })).exitCode).toBe(0);
+    writeFileSync(join(dir, "svc.yaml"), `${readFileSync(join(dir, "svc.yaml"), "utf8")}variables:\n  note: by hand\n`);
+    const header = "# yaml-language-server: $schema=../../schemas/canvas.schema.json\n# Reviewed by hand.\n";
+    writeFileSync(join(dir, "canvases/force_sales/canvas.yaml"), `${header}dashboard_body: \${var.note}\n`);
+
+    const r = await runImportInProcess(["--canvas", "force_sales", "--force", dir], env);
+    expect(r.code, r.stderr).toBe(0);
+    const written = readFileSync(join(dir, "canvases/force_sales/canvas.yaml"), "utf8");
+    expect(written.startsWith(header)).toBe(true);
+    expect(written).not.toContain("${var.note}");
+    expect((await validateCommand({ dir, env })).exitCode).toBe(0);
+    expect(r.stdout).toContain(
+      "canvases/force_sales/canvas.yaml: rewritten from the platform's values, so its ${var.note} is replaced by its value; put it back by hand",
+    );
+  });
 });
