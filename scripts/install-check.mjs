@@ -51,7 +51,7 @@ function readmeInstall() {
   return {
     block,
     install: at < 0 ? undefined : lines[at],
-    then: at < 0 ? [] : lines.slice(at + 1).filter((l) => l[0] === "npx"),
+    after: at < 0 ? [] : lines.slice(at + 1).filter((l) => l[0] === "npx"),
   };
 }
 
@@ -139,7 +139,7 @@ try {
     install.stderr,
   );
   if (install.code !== 0) throw new Error("install failed");
-  for (const line of readme.then) {
+  for (const line of readme.after) {
     const r = sh(line[0], line.slice(1), app);
     check(`${line.join(" ")} (the README's next command) exits 0`, r.code === 0, r.stdout + r.stderr);
   }
