@@ -170,13 +170,27 @@ def coerce(value, kind):
     return json.loads(value)
 
 
+class ParameterError(Exception):
+    """A parameter's value that its annotation cannot take: the caller's mistake, not the UDF's."""
+
+
+KIND_WORDS = {"integer": "an integer", "number": "a number", "boolean": "a boolean (true or false)",
+              "array": "a JSON list", "object": "a JSON object"}
+
+
 def call_arguments(fn, parameters, tile):
     signature = inspect.signature(fn)
     accepted = signature.parameters
     kwargs = {}
     for name, value in (parameters or {}).items():
         p = accepted.get(name)
-        kwargs[name] = coerce(value, annotation_kind(p.annotation)) if p is not None else value
+        kind = annotation_kind(p.annotation) if p is not None else None
+        try:
+            kwargs[name] = coerce(value, kind)
+        except ValueError:
+            raise ParameterError(
+                f"parameter {name!r} is {value!r}; expected {KIND_WORDS.get(kind, kind)}, as its annotation says"
+            ) from None
     if tile is not None:
         offered = {
             "bounds": list(tile["bounds"]),
@@ -460,6 +474,8 @@ def serve():
     sys.stdin = open(os.devnull, encoding="utf-8")
     try:
         result = describe_all(request) if request.get("mode") == "describe" else run(request)
+    except ParameterError as exc:
+        result = {"ok": False, "kind": "exception", "message": f"Invalid parameter: {exc}", "traceback": None}
     except SystemExit as exc:
         result = {"ok": False, "kind": "exception", "message": f"SystemExit: the UDF called exit({exc.code!r})",
                   "traceback": user_traceback(exc)}

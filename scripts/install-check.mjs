@@ -1,7 +1,8 @@
 #!/usr/bin/env node
 /**
- * The package as a new user installs it: `npm pack`, then `npm install --omit=peer <tarball>` in a
- * fresh temporary folder. Prints the figures beside their targets (packages, node_modules size,
+ * The package as a new user installs it: `npm pack`, then, in a fresh temporary folder, the README's
+ * install commands as written there (the block that installs the tarball, with the path of the one
+ * just packed in place of the README's), so the README's first command is the one CI runs. Prints the figures beside their targets (packages, node_modules size,
  * `require("svc-iac")` time, the bundled action's start) and runs the command line from there:
  * `npx svc-iac --help`, then init, validate, plan and apply on the embedded emulator.
  *
@@ -31,6 +32,28 @@ const env = {
 for (const name of ["SVC_BASE_URL", "SVC_UDF_BASE_URL", "SVC_TOKEN", "SVC_SERVICE_TOKEN"]) delete env[name];
 const failures = [];
 let passed = 0;
+
+/**
+ * The README's install block: the first `sh` block of its "## Install" section that runs
+ * `npm install` on a `.tgz`; that command and the `npx svc-iac` lines after it, comments dropped.
+ */
+function readmeInstall() {
+  const text = readFileSync(join(ROOT, "README.md"), "utf8");
+  const section = text.slice(text.indexOf("\n## Install\n"), text.indexOf("\n## ", text.indexOf("\n## Install\n") + 1));
+  const blocks = [...section.matchAll(/```sh\n([\s\S]*?)```/g)].map((m) => m[1]);
+  const block = blocks.find((b) => /^npm install .*\.tgz/m.test(b)) ?? section;
+  const lines = block
+    .split("\n")
+    .map((l) => l.replace(/\s+#.*$/, "").trim())
+    .filter(Boolean)
+    .map((l) => l.split(/\s+/));
+  const at = lines.findIndex((l) => l[0] === "npm" && l[1] === "install" && l.some((a) => a.endsWith(".tgz")));
+  return {
+    block,
+    install: at < 0 ? undefined : lines[at],
+    after: at < 0 ? [] : lines.slice(at + 1).filter((l) => l[0] === "npx"),
+  };
+}
 
 function sh(cmd, args, cwd) {
   const r = spawnSync(cmd, args, { cwd, env, encoding: "utf8", maxBuffer: 64 * 1024 * 1024 });
@@ -97,9 +120,38 @@ try {
 
   mkdirSync(app);
   writeFileSync(join(app, "package.json"), JSON.stringify({ name: "install-check-app", private: true }, null, 2));
-  const install = sh("npm", ["install", "--omit=peer", join(work, tarball)], app);
-  check("npm install --omit=peer <tarball> in an empty folder", install.code === 0, install.stderr);
+  const readme = readmeInstall();
+  check(
+    "the README's Install section installs a packed tarball (the package is not on the registry yet)",
+    readme.install !== undefined,
+    readme.block,
+  );
+  if (!readme.install) throw new Error("no install command in the README");
+  const [npm, ...npmArgs] = readme.install;
+  const install = sh(
+    npm,
+    npmArgs.map((a) => (a.endsWith(".tgz") ? join(work, tarball) : a)),
+    app,
+  );
+  check(
+    `${readme.install.join(" ")} (the README's, with this tarball) in an empty folder`,
+    install.code === 0,
+    install.stderr,
+  );
   if (install.code !== 0) throw new Error("install failed");
+  for (const line of readme.after) {
+    const r = sh(line[0], line.slice(1), app);
+    check(`${line.join(" ")} (the README's next command) exits 0`, r.code === 0, r.stdout + r.stderr);
+  }
+  const pkg = JSON.parse(readFileSync(join(app, "package.json"), "utf8"));
+  check(
+    "the README's install records svc-iac in devDependencies",
+    typeof pkg.devDependencies?.["svc-iac"] === "string",
+    JSON.stringify(pkg),
+  );
+  rmSync(join(app, "svc.yaml"), { force: true });
+  rmSync(join(app, "canvases"), { recursive: true, force: true });
+  rmSync(join(app, ".svc-iac"), { recursive: true, force: true });
 
   const lock = JSON.parse(readFileSync(join(app, "node_modules", ".package-lock.json"), "utf8"));
   const installed = Object.keys(lock.packages).filter((p) => p.includes("node_modules/"));
@@ -164,8 +216,14 @@ try {
   const plugin = sh("npx", ["--no-install", "pulumi-resource-svc", "127.0.0.1:1"], app);
   check(
     "npx pulumi-resource-svc without @pulumi/pulumi: exit 1, says to install it, prints nothing on stdout",
-    plugin.code === 1 && plugin.stdout === "" && plugin.stderr.includes("npm install svc-iac @pulumi/pulumi"),
+    plugin.code === 1 && plugin.stdout === "" && plugin.stderr.includes("npm install @pulumi/pulumi"),
     plugin.stdout + plugin.stderr,
+  );
+  const pluginVersion = sh("npx", ["--no-install", "pulumi-resource-svc", "--version"], app);
+  check(
+    "npx pulumi-resource-svc --version prints the version and exits 0",
+    pluginVersion.code === 0 && /^\d+\.\d+\.\d+/.test(pluginVersion.stdout),
+    pluginVersion.stdout + pluginVersion.stderr,
   );
   check(
     'require("svc-iac") loads neither Pulumi nor the emulator',

@@ -74,6 +74,8 @@ export async function runEmulatorCommand(argv: string[]): Promise<number> {
       users: t.users,
       service_accounts: t.service_accounts,
       data_dir: values["data-dir"] ?? null,
+      // The process to stop: under npx, `kill %1` or `$!` is npx's, which does not pass SIGTERM on.
+      pid: process.pid,
     }) + "\n",
   );
   log(

@@ -1,6 +1,6 @@
 /** `svc-iac forget [DIR] ADDRESS...`: parses the command line, forgets the objects, prints what it did. */
 import { forgetCommand, type ForgetResult } from "../reconcile/commands/forget";
-import { formatLoadError } from "../model/desired";
+import { errorLine } from "./repository-folder";
 import { failureJson } from "../reconcile/render/json";
 import { processIo, runWithGuardedIo, type CommandIo } from "./actions-io";
 import { parseCommandArgs } from "./command-args";
@@ -47,7 +47,7 @@ async function run(argv: string[], io: CommandIo): Promise<number> {
         : failureJson(result.errors, result.message, { code: result.code }),
     );
   else if (result.exitCode === 0) io.stdout.write(forgetText(result));
-  for (const e of result.errors) io.stderr.write(`${formatLoadError(e)}\n`);
+  for (const e of result.errors) io.stderr.write(`${errorLine("forget", dir ?? ".", e)}\n`);
   if (result.message) io.stderr.write(`${result.message}\n`);
   return result.exitCode;
 }

@@ -1,9 +1,10 @@
 /** `svc-iac import [DIR]`: parses the command line, runs the import, prints its report. */
 import { importCommand } from "../reconcile/commands/import";
+import type { ImportSelection } from "../reconcile/import/platform-snapshot";
 import { keepCommand } from "../reconcile/commands/keep";
 import { failureJson, toJson } from "../reconcile/render/json";
 import { renderImportText, renderKeepText } from "../reconcile/render/import-text";
-import { formatLoadError } from "../model/desired";
+import { errorLine } from "./repository-folder";
 import { processIo, runWithGuardedIo, type CommandIo } from "./actions-io";
 import { parseCommandArgs } from "./command-args";
 import { CliUsageError } from "./usage";
@@ -24,6 +25,16 @@ const OPTIONS = {
   "no-color": { type: "boolean" },
 } as const;
 
+/** The addresses `import` takes for single objects: a UDF (or note) and a cronjob. */
+const SINGLE_ADDRESS = /^(udf\.[^/\s]+\/\S+|cronjob\.\S+)$/;
+
+/** What to read for single objects: the canvases of the UDFs named; every canvas for a cronjob (to name its UDF). */
+function singleObjects(addresses: string[]): ImportSelection {
+  const cronjobs = addresses.some((a) => a.startsWith("cronjob."));
+  const canvases = [...new Set(addresses.filter((a) => a.startsWith("udf.")).map((a) => a.slice(4, a.indexOf("/"))))];
+  return { canvases: cronjobs ? "all" : canvases, cronjobs, secrets: false, serviceAccounts: false, addresses };
+}
+
 export async function runImportCommand(argv: string[], io: CommandIo = processIo()): Promise<number> {
   // Under GitHub Actions, names read from the platform cannot start a workflow command.
   return runWithGuardedIo(io, (guarded) => run(argv, guarded));
@@ -31,14 +42,28 @@ export async function runImportCommand(argv: string[], io: CommandIo = processIo
 
 async function run(argv: string[], io: CommandIo): Promise<number> {
   const parsed = parseCommandArgs("import", argv, OPTIONS);
-  const { values: v, positionals } = parsed;
+  const { values: v } = parsed;
+  // ADDRESS... (single objects) and at most one DIR, in any order, as show takes them.
+  const addresses = parsed.positionals.filter((a) => SINGLE_ADDRESS.test(a));
+  const positionals = parsed.positionals.filter((a) => !SINGLE_ADDRESS.test(a));
   if (positionals.length > 1)
-    throw new CliUsageError(`Too many arguments: ${positionals.join(" ")}. Expected at most one repository folder.`);
-  if (v.keep?.length) return runKeep(v.keep, v, positionals[0], io);
-  if (v.all && v.canvas?.length) throw new CliUsageError("Give either --all or --canvas NAME, not both.");
-  if (!v.all && !v.canvas?.length && !v.cronjobs && !v.secrets && !v["service-accounts"]) {
     throw new CliUsageError(
-      "Name what to import: --canvas NAME (repeatable) and any of --cronjobs, --secrets, --service-accounts, or --all for everything.",
+      `Too many arguments: ${positionals.join(" ")}. Expected at most one repository folder, and addresses such as udf.sales/loader or cronjob.nightly.`,
+    );
+  if (v.keep?.length) return runKeep(v.keep, v, positionals[0], io);
+  if (addresses.length) {
+    const other = (["canvas", "all", "cronjobs", "secrets", "service-accounts"] as const).filter(
+      (k) => v[k] !== undefined && v[k] !== false,
+    );
+    if (other.length)
+      throw new CliUsageError(
+        `Addresses import those objects only, so they take no ${other.map((k) => `--${k}`).join(", ")}: svc-iac import ADDRESS... [DIR] [--dry-run] [--force].`,
+      );
+  }
+  if (v.all && v.canvas?.length) throw new CliUsageError("Give either --all or --canvas NAME, not both.");
+  if (!addresses.length && !v.all && !v.canvas?.length && !v.cronjobs && !v.secrets && !v["service-accounts"]) {
+    throw new CliUsageError(
+      "Name what to import: ADDRESS... (udf.<canvas>/<slug>, cronjob.<name>) for single objects, --canvas NAME (repeatable) and any of --cronjobs, --secrets, --service-accounts, or --all for everything.",
     );
   }
   const all = !!v.all;
@@ -46,12 +71,14 @@ async function run(argv: string[], io: CommandIo): Promise<number> {
     dir: positionals[0] ?? ".",
     target: v.target,
     env: io.env,
-    select: {
-      canvases: all ? "all" : (v.canvas ?? []),
-      cronjobs: all || !!v.cronjobs,
-      secrets: all || !!v.secrets,
-      serviceAccounts: all || !!v["service-accounts"],
-    },
+    select: addresses.length
+      ? singleObjects(addresses)
+      : {
+          canvases: all ? "all" : (v.canvas ?? []),
+          cronjobs: all || !!v.cronjobs,
+          secrets: all || !!v.secrets,
+          serviceAccounts: all || !!v["service-accounts"],
+        },
     dryRun: !!v["dry-run"],
     force: !!v.force,
     project: v.project,
@@ -59,7 +86,9 @@ async function run(argv: string[], io: CommandIo): Promise<number> {
   });
   if (result.report) io.stdout.write(v.json ? toJson(result.report as never) : renderImportText(result.report));
   else if (v.json) io.stdout.write(failureJson(result.errors, result.message, { code: result.code }));
-  for (const e of result.errors) io.stderr.write(`${formatLoadError(e)}\n`);
+  for (const e of result.errors)
+    io.stderr.write(`${errorLine("import", positionals[0] ?? ".", e)}
+`);
   if (result.message) io.stderr.write(`${result.message}\n`);
   return result.exitCode;
 }
@@ -89,7 +118,7 @@ async function runKeep(
   });
   if (result.keep) io.stdout.write(v.json ? toJson(result.keep as never) : renderKeepText(result.keep));
   else if (v.json) io.stdout.write(failureJson(result.errors, result.message));
-  for (const e of result.errors) io.stderr.write(`${formatLoadError(e)}\n`);
+  for (const e of result.errors) io.stderr.write(`${errorLine("import", dir ?? ".", e)}\n`);
   if (result.message) io.stderr.write(`${result.message}\n`);
   return result.exitCode;
 }

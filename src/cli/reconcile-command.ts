@@ -8,7 +8,6 @@ import { logText, underActions } from "../github/command-guard";
 import { guardIo } from "./actions-io";
 import { forWorkflowLog, isUntrustedBlock } from "../github/workflow-commands";
 import type { CommandOptions, CommandResult } from "../reconcile/commands/command-types";
-import { formatLoadError } from "../model/desired";
 import type { Plan } from "../reconcile/plan/plan-model";
 import { RepositoryJail } from "../repository/jail";
 import {
@@ -22,11 +21,12 @@ import {
 import { confirmOnTerminal, type Prompt } from "./confirm-prompt";
 import { DRIFT_FORMATS, driftDocument, driftFormat, stepSummaryIsStdout } from "./drift-format";
 import type { TestCommandResult } from "../reconcile/commands/test";
+import { existsSync } from "node:fs";
 import { planGraph } from "../reconcile/render/change-graph";
 import { toDot, toMermaid } from "../reconcile/render/graph-text";
 import { CONCURRENCY_RANGE } from "../reconcile/load/keys";
 import { parseCommandArgs, wholeNumberFlag } from "./command-args";
-import { checkRepositoryFolder } from "./repository-folder";
+import { checkRepositoryFolder, errorLine } from "./repository-folder";
 import { shellQuote } from "./shell-quote";
 import { interruptedLine, interruptsFor } from "./interrupts";
 import { CliUsageError } from "./usage";
@@ -119,6 +119,11 @@ function graphArgs(argv: string[]): string[] {
     }
     const next = argv[i + 1];
     const format = GRAPH_FORMATS.find((f) => f === next);
+    // `--graph svg` meant a format: a bare word that names no folder is not DIR.
+    if (!format && next !== undefined && /^[a-z][a-z0-9]*$/i.test(next) && !existsSync(next))
+      throw new CliUsageError(
+        `Invalid --graph "${next}". Expected mermaid or dot (for a picture file: svc-iac plan --graph dot | dot -Tsvg > plan.svg).`,
+      );
     out.push(`--graph=${format ?? "mermaid"}`);
     if (format) i++;
   }
@@ -234,7 +239,7 @@ async function writeOut(dir: string, file: string, text: string): Promise<void> 
 
 /** Errors of loading, one `file:line:column: message` per line (and annotations under GitHub Actions). */
 function reportErrors(result: CommandResult, dir: string, io: Io, command: ((text: string) => void) | undefined): void {
-  for (const e of result.errors) io.stderr.write(`${formatLoadError(e)}\n`);
+  for (const e of result.errors) io.stderr.write(`${errorLine(result.command, dir, e)}\n`);
   if (result.errors.length) {
     io.stderr.write(
       `${result.errors.length} error${result.errors.length > 1 ? "s" : ""} in ${relative(".", resolve(dir)) || "."}; nothing was sent to the platform.\n`,
@@ -273,6 +278,8 @@ async function render(
   command: ((text: string) => void) | undefined,
   tests?: TestCommandResult,
   planShown = false,
+  /** Why the apply stopped early (`interrupted (SIGINT)`): the report's verdict says so, not "failed". */
+  stopped?: string,
 ): Promise<void> {
   const color = colorOn(v, io);
   const print = printer(io, command);
@@ -340,7 +347,7 @@ async function render(
     const bulk = v.verbose ? {} : { bulk: { ...(result.plan ? { plan: result.plan } : {}), hint: VERBOSE_HINT } };
     if (result.report)
       print(
-        `\n${renderApplyReportText(result.report, { command: result.command === "apply" ? "Apply" : "Destroy", ...bulk })}`,
+        `\n${renderApplyReportText(result.report, { command: result.command === "apply" ? "Apply" : "Destroy", ...bulk, ...(stopped ? { stopped } : {}) })}`,
       );
   }
   if (result.command === "drift" && result.drift) {
@@ -448,7 +455,7 @@ async function run(name: Name, argv: string[], io: Io, command: ((text: string) 
     return 130;
   }
   if (interrupts?.reason() && (result.command === "apply" || result.command === "destroy")) {
-    await render(name, result, values, io, dir, command, undefined, planShown);
+    await render(name, result, values, io, dir, command, undefined, planShown, interrupts.reason());
     io.stderr.write(interruptedLine(result.report, result.command));
     return 130;
   }

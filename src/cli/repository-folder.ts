@@ -1,7 +1,10 @@
-/** The DIR argument of the repository commands, checked before anything is loaded. */
+/** The DIR argument of the repository commands: checked before anything is loaded, and the folder errors are shown from. */
 import { statSync } from "node:fs";
-import { basename, dirname } from "node:path";
+import { basename, dirname, isAbsolute, join } from "node:path";
 import { SvcError } from "../errors";
+import { formatLoadError, type LoadError } from "../model/desired";
+import { projectFolders } from "../reconcile/projects/find-projects";
+import { SVC_FILE } from "../reconcile/load/names";
 import { shellQuote } from "./shell-quote";
 
 /**
@@ -30,4 +33,30 @@ export function checkRepositoryFolder(command: string, dir: string): void {
       { file: shown },
     );
   }
+}
+
+/** Project folders named in the message of a folder without svc.yaml; more are counted. */
+const MAX_PROJECTS_NAMED = 5;
+
+/**
+ * A load error as `file:line:column: message`, its file as the user reaches it from the folder the
+ * command runs in (DIR joined: `examples/repo/svc.yaml`, not `svc.yaml`). Where svc.yaml is missing
+ * but folders below hold projects (a monorepo's root), the message names them instead of
+ * proposing `svc-iac init`.
+ */
+export function errorLine(command: string, dir: string, e: LoadError): string {
+  const file = isAbsolute(e.file) ? e.file : join(dir, e.file);
+  if (e.file === SVC_FILE && e.message.startsWith(`${SVC_FILE} not found`)) {
+    const below = projectFolders(dir, ".");
+    if (below.length) {
+      const named = below.slice(0, MAX_PROJECTS_NAMED).map((p) => join(dir, p));
+      const more = below.length > named.length ? ` and ${below.length - named.length} more` : "";
+      return formatLoadError({
+        ...e,
+        file,
+        message: `${SVC_FILE} not found: this folder is not a project, but ${below.length === 1 ? "this folder below is one" : "these folders below are projects"}: ${named.join(", ")}${more}. Give one: svc-iac ${command} ${shellQuote(named[0]!)} (svc-iac projects lists them all).`,
+      });
+    }
+  }
+  return formatLoadError({ ...e, file });
 }

@@ -5,13 +5,12 @@
  * go to stderr with `--format` (stdout then holds the output alone, for a pipe).
  */
 import { relative, resolve } from "node:path";
-import { formatLoadError } from "../model/desired";
 import { renderResultTable } from "../reconcile/deployed/result-table";
 import { RUN_FORMATS, runCommand, type RunFormat, type RunOutcome } from "../reconcile/commands/run";
 import { terminalText } from "../reconcile/render/terminal-text";
 import { processIo, runWithGuardedIo, type CommandIo } from "./actions-io";
 import { parseCommandArgs } from "./command-args";
-import { checkRepositoryFolder } from "./repository-folder";
+import { checkRepositoryFolder, errorLine } from "./repository-folder";
 import { CliUsageError } from "./usage";
 
 /** `--param name=value`, repeatable: the parameters by name; a malformed or repeated one is a usage error. */
@@ -80,7 +79,7 @@ async function run(argv: string[], io: CommandIo): Promise<number> {
     format: (format as RunFormat | undefined) ?? "json",
     log: (line) => io.stderr.write(`${line}\n`),
   });
-  for (const e of result.errors) io.stderr.write(`${formatLoadError(e)}\n`);
+  for (const e of result.errors) io.stderr.write(`${errorLine("run", dir, e)}\n`);
   if (result.errors.length)
     io.stderr.write(
       `${result.errors.length} error${result.errors.length > 1 ? "s" : ""} in ${relative(".", resolve(dir)) || "."}; nothing was run.\n`,

@@ -1,17 +1,17 @@
 /**
  * `svc-iac show [DIR] [--target T] [ADDRESS]... [--offline] [--json]`: what the target deployed.
- * The first argument is the repository folder when it is a folder, else the first address.
+ * The argument that is a folder is the repository folder, wherever it stands; the others are addresses.
  */
 import { statSync } from "node:fs";
 import { relative, resolve } from "node:path";
 import { sortKeysDeep } from "../canonical-json";
 import { showCommand } from "../reconcile/commands/show";
 import { renderShowText } from "../reconcile/deployed/show-text";
-import { formatLoadError } from "../model/desired";
 import { failureJson } from "../reconcile/render/json";
 import { processIo, runWithGuardedIo, type CommandIo } from "./actions-io";
 import { parseCommandArgs } from "./command-args";
-import { checkRepositoryFolder } from "./repository-folder";
+import { checkRepositoryFolder, errorLine } from "./repository-folder";
+import { CliUsageError } from "./usage";
 
 const isFolder = (p: string) => {
   try {
@@ -33,12 +33,14 @@ async function run(argv: string[], io: CommandIo): Promise<number> {
     json: { type: "boolean" },
     "no-color": { type: "boolean" },
   });
-  // Addresses hold a "." and never name a folder; a first argument that is a folder (or looks like a path) is DIR.
-  const first = positionals[0];
-  const dirGiven =
-    first !== undefined && (isFolder(first) || (/[\\/]|^\.{1,2}$/.test(first) && !/^[a-z_]+\./.test(first)));
-  const dir = dirGiven ? first! : ".";
-  const only = dirGiven ? positionals.slice(1) : positionals;
+  // Addresses hold a "." and never name a folder: an argument that is a folder (or looks like a
+  // path) is DIR, before or after the addresses, as `run ADDRESS DIR` takes it.
+  const isDir = (a: string) => isFolder(a) || (/[\\/]|^\.{1,2}$/.test(a) && !/^[a-z_]+\./.test(a));
+  const dirs = positionals.filter(isDir);
+  if (dirs.length > 1)
+    throw new CliUsageError(`Too many folders: ${dirs.join(" ")}. Expected at most one repository folder.`);
+  const dir = dirs[0] ?? ".";
+  const only = positionals.filter((a) => !isDir(a));
   checkRepositoryFolder("show", dir);
   const result = await showCommand({
     dir,
@@ -48,7 +50,7 @@ async function run(argv: string[], io: CommandIo): Promise<number> {
     offline: !!values.offline,
     log: (line) => io.stderr.write(`${line}\n`),
   });
-  for (const e of result.errors) io.stderr.write(`${formatLoadError(e)}\n`);
+  for (const e of result.errors) io.stderr.write(`${errorLine("show", dir, e)}\n`);
   if (result.errors.length)
     io.stderr.write(
       `${result.errors.length} error${result.errors.length > 1 ? "s" : ""} in ${relative(".", resolve(dir)) || "."}.\n`,

@@ -5,14 +5,13 @@
  */
 import { relative, resolve } from "node:path";
 import { processIo, runWithGuardedIo, type CommandIo } from "./actions-io";
-import { formatLoadError } from "../model/desired";
 import type { CommandResult } from "../reconcile/commands/command-types";
 import { sortKeysDeep } from "../canonical-json";
 import { failureJson } from "../reconcile/render/json";
 import { renderTestOutcome, renderTestSummary, testHeading } from "../reconcile/udf-tests/render-text";
 import { changedUdfs, testCommand, type TestCommandOptions, type TestCommandResult } from "../reconcile/commands/test";
 import { parseCommandArgs } from "./command-args";
-import { checkRepositoryFolder } from "./repository-folder";
+import { checkRepositoryFolder, errorLine } from "./repository-folder";
 import { CliUsageError } from "./usage";
 
 /** The JSON document of `test --json`: keys sorted, two-space indent. */
@@ -32,7 +31,7 @@ async function run(opts: TestCommandOptions, json: boolean, io: CommandIo): Prom
       };
   const result = await testCommand({ ...opts, ...live, log: (line) => io.stderr.write(`${line}\n`) });
   if (!json && result.report) io.stdout.write(renderTestSummary(result.report));
-  for (const e of result.errors) io.stderr.write(`${formatLoadError(e)}\n`);
+  for (const e of result.errors) io.stderr.write(`${errorLine("test", opts.dir, e)}\n`);
   if (result.errors.length)
     io.stderr.write(
       `${result.errors.length} error${result.errors.length > 1 ? "s" : ""} in ${relative(".", resolve(opts.dir)) || "."}; no test was run.\n`,

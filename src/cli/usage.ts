@@ -36,8 +36,8 @@ const COMMAND_USAGE: Record<CommandName, string> = {
   emulator: `  svc-iac emulator [--host 127.0.0.1] [--port N] [--data-dir DIR] [--seed FILE] [--faults SPEC] [--import-max-bytes N]
                    [--python PATH] [--run-time-limit SECONDS]
       Runs a local emulator of the platform API. Its first stdout line is one JSON object with
-      base_url, udf_base_url, user_token, service_token, client_id, other_user_token and
-      basic_user_token. Logs go to stderr. Ctrl-C (SIGINT) or SIGTERM stops it. UDF runs execute
+      base_url, udf_base_url, user_token, service_token, client_id, other_user_token,
+      basic_user_token and pid (the process to stop: kill it by this pid, not npx's). Logs go to stderr. Ctrl-C (SIGINT) or SIGTERM stops it. UDF runs execute
       in --python (default python3, started on the first run; missing: runs answer 501), killed
       after --run-time-limit seconds (default 60).
 `,
@@ -114,6 +114,12 @@ const COMMAND_USAGE: Record<CommandName, string> = {
       accounts, then binds them in the target's inventory so the next plan is empty. Never
       overwrites a file without --force; --dry-run writes nothing. Exit 0 done, 1 error.
 
+  svc-iac import ADDRESS... [DIR] [--target T] [--dry-run] [--force] [--json]
+      Single objects (udf.<canvas>/<slug>, cronjob.<name>), e.g. after forget: writes only their
+      files (a UDF's code, settings and helper modules; a cronjob's file) and binds only them;
+      every other file, canvas.yaml with its comments and \${var...} references included, is left
+      as it is.
+
   svc-iac import [DIR] [--target T] --keep ADDRESS [--keep ADDRESS]... [--dry-run] [--json]
       The drift report's keep: writes the platform's value of the fields that drifted on these
       changed objects into the files that declare them, and nothing else. Refuses, writing
@@ -133,8 +139,9 @@ const COMMAND_USAGE: Record<CommandName, string> = {
       for any text) with its id, where it is declared (file:line), what it refers to, its
       platform URLs (shared UDFs, the canvas's page) and its outputs, and whether it drifted.
       Secrets, share tokens inside URLs included, show as present or absent, never as values.
-      --offline reads only the inventory and the repository, not the platform. Writes nothing on
-      the platform. Exit 0 shown, 1 error or an ADDRESS that matches nothing.
+      --offline reads only the inventory and the repository, not the platform. DIR may also come
+      after the addresses, as in run. Writes nothing on the platform. Exit 0 shown, 1 error or an
+      ADDRESS that matches nothing.
 `,
   run: `  svc-iac run ADDRESS [DIR] [--target T] [--param name=value]... [--format json|csv]
       Runs the deployed UDF ADDRESS (udf.<canvas>/<slug>) once on the target's real-time instance
@@ -143,14 +150,16 @@ const COMMAND_USAGE: Record<CommandName, string> = {
       UDF's annotations. Writes nothing. Exit 0 it ran, 1 the UDF failed (the platform's message)
       or an error.
 `,
-  projects: `  svc-iac projects [DIR] [--changed-since REF] [--target T]... [--json]
+  projects: `  svc-iac projects [DIR] [--changed-since REF] [--target T]... [--json | --format matrix|json]
       Lists the projects under DIR (folders holding svc.yaml, found through git's file list) with
       their targets. With --changed-since REF, only those a change since REF (compared from the
       merge base, as a pull request's diff, uncommitted files included) affects: a file under the
       project, or a file outside it that the project reads (a helper module in headers:), and the
       projects that existed at REF and no longer do (listed as removed; nothing is deleted).
-      --json prints a GitHub Actions matrix: {"include":[{"project","dir","target"}, …]} (one
-      entry per target, or per --target). Exit 0 listed, 1 an error.
+      --json (--format matrix) prints a GitHub Actions matrix: {"include":[{"project","dir",
+      "target"}, …]} (one entry per target, or per --target); --format json prints the whole
+      result for scripts: projects (and why), removed projects, the matrix and errors. Exit 0
+      listed, 1 an error.
 `,
 };
 

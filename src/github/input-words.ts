@@ -20,7 +20,11 @@ const INPUT_FOR: [RegExp, (m: RegExpExecArray) => [string, string]][] = [
 ];
 
 /** Whole commands that have an action equivalent: the drift report's way to delete what left the repository. */
-const COMMANDS_FOR: [string, string][] = [["`svc-iac apply --prune`", "an apply with the input `prune: true`"]];
+const COMMANDS_FOR: [string, string][] = [
+  ["`svc-iac apply --prune`", "an apply with the input `prune: true`"],
+  // The text report (the action's log) names it without a code span.
+  ["svc-iac apply --prune deletes", "an apply with the input prune: true deletes"],
+];
 
 /** Whether the flag at `at` is part of a `svc-iac COMMAND ...` command written on the same line. */
 function insideCommand(text: string, at: number): boolean {

@@ -48,8 +48,12 @@ export interface ReconcileTraits {
   readonly teamWide?: boolean;
   /** Address prefix: `canvas` in `canvas.sales`; also the `refs` name other objects use for it. */
   readonly addressPrefix: string;
-  /** Inputs that hold the platform id of a referenced object: `{ field: "canvasId", ref: "canvas" }`. */
-  readonly references?: readonly { field: string; ref: RefName }[];
+  /**
+   * Inputs that hold the platform id of a referenced object: `{ field: "canvasId", ref: "canvas" }`.
+   * `shown`: a create's plan names the object referred to (`udfId: udf.sales/daily`), when what
+   * the object does cannot be read without it (which UDF a cronjob runs).
+   */
+  readonly references?: readonly { field: string; ref: RefName; shown?: boolean }[];
   /**
    * Addresses the object uses besides its references, which a targeted plan (`--only`) takes
    * along: the secrets a UDF reads (`secret.KEY`). Addresses nothing declares are ignored.

@@ -41,15 +41,34 @@ export function listAlternatives(values: readonly string[], quote = true): strin
   return shown.length <= 1 ? shown.join("") : `${shown.slice(0, -1).join(", ")} or ${shown[shown.length - 1]}`;
 }
 
-/** The closest candidate within a small edit distance, for "did you mean …?". */
-export function closest(word: string, candidates: readonly string[]): string | undefined {
+/**
+ * The closest candidate within a small edit distance, for "did you mean …?". The distance allowed
+ * grows with the part of the word that differs: a prefix of whole segments (`udf.reports/`) the
+ * word shares with the candidate is not counted, so `udf.reports/boom` is no near miss of
+ * `udf.reports/rowcount`. `wholeWord` counts the whole word (as rename detection does).
+ */
+export function closest(
+  word: string,
+  candidates: readonly string[],
+  opts: { wholeWord?: boolean } = {},
+): string | undefined {
   let best: string | undefined;
   let bestDistance = Infinity;
+  let bestLimit = 0;
   for (const c of candidates) {
-    const d = editDistance(word.toLowerCase(), c.toLowerCase());
-    if (d < bestDistance) [best, bestDistance] = [c, d];
+    const [w, k] = [word.toLowerCase(), c.toLowerCase()];
+    const d = editDistance(w, k);
+    const own = opts.wholeWord ? w.length : w.length - sharedSegments(w, k);
+    if (d < bestDistance) [best, bestDistance, bestLimit] = [c, d, Math.max(2, Math.floor(own / 3))];
   }
-  return bestDistance <= Math.max(2, Math.floor(word.length / 3)) ? best : undefined;
+  return bestDistance <= bestLimit ? best : undefined;
+}
+
+/** Length of the prefix of whole segments (ending in "." or "/") that `a` and `b` share. */
+function sharedSegments(a: string, b: string): number {
+  let end = 0;
+  for (let i = 0; i < Math.min(a.length, b.length) && a[i] === b[i]; i++) if (a[i] === "." || a[i] === "/") end = i + 1;
+  return end;
 }
 
 function editDistance(a: string, b: string): number {

@@ -59,4 +59,33 @@ describe("GIVEN the valid-full repository applied, then a canvas and its cronjob
     );
     await expect(plan("--graph", "--json")).rejects.toThrow(/--graph cannot be combined with --json/);
   });
+
+  it("WHEN plan --graph svg runs in the repository (a format meant, not a folder) THEN it names the formats, not a missing folder svg", async () => {
+    await expect(run("plan", ["--graph", "svg"], env)).rejects.toThrow(
+      new CliUsageError(
+        'Invalid --graph "svg". Expected mermaid or dot (for a picture file: svc-iac plan --graph dot | dot -Tsvg > plan.svg).',
+      ),
+    );
+  });
+});
+
+describe("GIVEN a repository applied, with nothing changed since", () => {
+  const fx = useEmulator();
+  let dir: string;
+  let env: Record<string, string>;
+  beforeAll(async () => {
+    dir = await appliedRepo(fx.emu);
+    env = emulatorEnv(fx.emu);
+  });
+
+  it("WHEN plan --graph runs THEN the diagram says there are no changes (one node), in Mermaid and in DOT", async () => {
+    const mermaid = await run("plan", [dir, "--outputs", outputsFileOf(dir), "--graph"], env);
+    expect({ code: mermaid.code, stdout: mermaid.stdout }).toEqual({
+      code: 0,
+      stdout: 'flowchart LR\n  none["No changes"]\n',
+    });
+    await parseMermaid(mermaid.stdout);
+    const dot = await run("plan", [dir, "--outputs", outputsFileOf(dir), "--graph", "dot"], env);
+    expect(dot.stdout).toContain('  none [label="No changes"];\n}');
+  });
 });

@@ -66,7 +66,8 @@ describe("GIVEN a repository the loader refuses", () => {
       ];
       for (const r of runs) {
         expect(r.code).toBe(1);
-        expect(r.stderr.split("\n")[0]).toBe(error);
+        // The file as reached from where the command ran: DIR joined.
+        expect(r.stderr.split("\n")[0]).toBe(join(dir, error));
         expect(r.log).not.toMatch(/call stack|RangeError|TypeError|\n\s+at /);
       }
       const json = [

@@ -110,8 +110,22 @@ describe("GIVEN the udf-tests repository applied, with a UDF returning rows and 
     expect(r.stderr).toContain(
       "udf.checks/greeet is neither declared in the repository nor recorded in the inventory of smoke (default). Did you mean udf.checks/greet?",
     );
+    // A UDF renamed away: the others of its canvas share only "udf.checks/" with it, which counts for nothing.
+    const renamed = await cli("udf.checks/rowcount", dir);
+    expect(renamed.stderr).toContain(
+      "udf.checks/rowcount is neither declared in the repository nor recorded in the inventory of smoke (default). UDFs:",
+    );
+    expect(renamed.stderr).not.toContain("Did you mean");
     const bad = await cli("canvas.checks", dir);
     expect(bad.stderr).toContain('"canvas.checks" is not a UDF address: expected udf.<canvas>/<slug>');
+  });
+
+  it("WHEN a parameter's value is not of its type THEN the error names the parameter, once", async () => {
+    const r = await cli("udf.checks/rows", dir, "--param", "n=abc");
+    expect({ code: r.code, stdout: r.stdout }).toEqual({ code: 1, stdout: "" });
+    expect(r.stderr).toBe(
+      "udf.checks/rows failed on real-time instance rt-demo-primary:\nUDF execution failed: Invalid parameter: parameter 'n' is 'abc'; expected an integer, as its annotation says\n",
+    );
   });
 
   it("WHEN a parameter or format is malformed THEN it is a usage error", async () => {

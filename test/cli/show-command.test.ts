@@ -12,7 +12,8 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { runShowCommand } from "../../src/cli/show-command";
 import type { ShowReport } from "../../src/reconcile/deployed/show-report";
 import { useEmulator } from "../helpers/emulator";
-import { appliedRepo, builtCli, emulatorEnv, FIXTURE_SECRETS, outputsFileOf } from "../helpers/repo";
+import { join, relative } from "node:path";
+import { appliedRepo, builtCli, copyRepo, emulatorEnv, FIXTURE_SECRETS, outputsFileOf } from "../helpers/repo";
 
 const exec = promisify(execFile);
 
@@ -99,6 +100,11 @@ describe("GIVEN the valid-full repository applied (a shared canvas with a passco
     );
   });
 
+  it("WHEN the address comes before the folder (as run takes them) THEN show reads that folder and shows that object", async () => {
+    const r = await json("udf.listings/stats", dir);
+    expect(r.objects.map((o) => o.address)).toEqual(["udf.listings/stats"]);
+  });
+
   it("WHEN show runs with --offline and no platform credentials THEN it reads the inventory alone and says so, secrets from what the inventory keeps", async () => {
     const offline = { ...FIXTURE_SECRETS, PATH: process.env.PATH ?? "" };
     const r = await show([dir, "--offline", "--json"], offline);
@@ -169,4 +175,24 @@ describe("GIVEN the valid-full repository applied (a shared canvas with a passco
     for (const v of values) expect(v.length).toBeGreaterThan(6);
     for (const text of printed) for (const v of values) expect(text).not.toContain(v);
   });
+});
+
+describe("GIVEN a repository with a shared canvas applied on the embedded emulator (no SVC_BASE_URL)", () => {
+  // The embedded emulator is loaded from dist/: the built command, as a user runs it.
+  let dir: string;
+  const env = { PATH: process.env.PATH ?? "", HOME: process.env.HOME ?? "", SVC_CACHE_DIR: "", ...FIXTURE_SECRETS };
+  const cli = (...argv: string[]) => exec(process.execPath, [builtCli(), ...argv], { env, cwd: process.cwd() });
+  beforeAll(async () => {
+    dir = copyRepo("valid-full");
+    await cli("apply", dir, "--auto-approve", "--discard-tokens");
+  }, 120_000);
+
+  it("WHEN show runs THEN it prints no URL of the emulator that stopped with it, and says how to serve them", async () => {
+    const r = await cli("show", dir);
+    expect(r.stdout).not.toMatch(/http:\/\/127\.0\.0\.1/);
+    expect(r.stdout).toContain("{udf_base_url}/<share token>.api");
+    expect(r.stderr).toContain(
+      `The URLs show {udf_base_url}: the embedded emulator that served them stopped with this command. To open them, serve the same state with svc-iac emulator --data-dir ${relative(process.cwd(), join(dir, ".svc-iac/local"))} and use its udf_base_url.`,
+    );
+  }, 120_000);
 });

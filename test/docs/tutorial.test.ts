@@ -1,8 +1,10 @@
 /**
  * The tutorial (docs/tutorial.md) as a newcomer follows it: each `sh` block runs verbatim, in
  * order, in bash, in one temporary folder, with `npx svc-iac` running this package's built command
- * (as after `npm install --save-dev svc-iac`; installing the packed package is what
- * `npm run install-check` tests). The `text` block after a command block is what the page says
+ * (as after the page's `npm install` of the packed tarball; installing it is what
+ * `npm run install-check` tests, and `npm install svc-iac` from the registry fails here as it does
+ * there: not published yet). `npx` starts the command as a child and passes no signal on, as npm's
+ * does, so a step that stops only npx leaves the command running, and the last test sees it. The `text` block after a command block is what the page says
  * the user will see: each of its lines must appear, in order, in what the commands printed
  * (stdout or stderr), once ids, times and fingerprints are masked. `# exit N` after a command
  * states its exit code.
@@ -72,21 +74,37 @@ export function missingLines(shown: string, stdout: string, stderr: string): str
 const work = mkdtempSync(join(tmpdir(), "svc-tutorial-"));
 afterAll(() => rmSync(work, { recursive: true, force: true }));
 
-/** `npx svc-iac …` runs the built command; `npm install …` is the install step, already done. */
+/** Pids of the commands `npx` started, one a line. */
+const pidsFile = join(work, ".npx-pids");
+
+/**
+ * `npx svc-iac …` runs the built command as npm's npx does: as a child that gets no signal npx
+ * gets. `npm install` accepts a tarball (the step is already done) and answers a registry install
+ * of svc-iac as the registry does.
+ */
 function shims(): string {
   const bin = join(work, ".bin");
   spawnSync("mkdir", ["-p", bin]);
   writeFileSync(
     join(bin, "npx"),
-    `#!/usr/bin/env bash\n[ "$1" = svc-iac ] || { echo "the tutorial test runs only npx svc-iac" >&2; exit 127; }\nshift\nexec "${process.execPath}" "${join(ROOT, "dist/cli/main.js")}" "$@"\n`,
+    `#!/usr/bin/env bash\n[ "$1" = svc-iac ] || { echo "the tutorial test runs only npx svc-iac" >&2; exit 127; }\nshift\n"${process.execPath}" "${join(ROOT, "dist/cli/main.js")}" "$@" <&0 &\nchild=$!\necho $child >> '${pidsFile}'\nwait $child\n`,
   );
   writeFileSync(
     join(bin, "npm"),
-    `#!/usr/bin/env bash\n[ "$1" = install ] || { echo "the tutorial test runs only npm install" >&2; exit 127; }\n`,
+    `#!/usr/bin/env bash\n[ "$1" = install ] || { echo "the tutorial test runs only npm install" >&2; exit 127; }\nfor a in "$@"; do case "$a" in svc-iac|svc-iac@*) echo "npm error 404 Not Found - GET https://registry.npmjs.org/svc-iac - Not found" >&2; exit 1;; esac; done\n`,
   );
   for (const f of ["npx", "npm"]) chmodSync(join(bin, f), 0o755);
   return bin;
 }
+
+const alive = (pid: number) => {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+};
 
 describe("GIVEN a newcomer following docs/tutorial.md from an empty folder", () => {
   const steps = tutorialSteps("docs/tutorial.md");
@@ -123,4 +141,12 @@ describe("GIVEN a newcomer following docs/tutorial.md from an empty folder", () 
     },
     150_000,
   );
+
+  it("THEN no command the page started is left running (the emulator of step 5 is stopped)", async () => {
+    const pids = readFileSync(pidsFile, "utf8").split("\n").filter(Boolean).map(Number);
+    await new Promise((r) => setTimeout(r, 500));
+    const left = pids.filter(alive);
+    for (const pid of left) process.kill(pid, "SIGKILL");
+    expect(left).toEqual([]);
+  });
 });

@@ -1,6 +1,8 @@
 /** The command's messages as the action shows them: inputs where the command line has flags, whole commands untouched. */
 import { describe, expect, it } from "vitest";
 import { inActionWords } from "../../src/github/input-words";
+import { renderDriftText } from "../../src/reconcile/render/drift-text";
+import { sampleDrift } from "../reconcile/render/fixtures";
 
 describe("GIVEN a message of the command shown by the action", () => {
   it.each([
@@ -31,6 +33,14 @@ describe("GIVEN a message of the command shown by the action", () => {
     ],
   ])("WHEN it names a flag (%s) THEN it names the input instead", (message, shown) => {
     expect(inActionWords(message)).toBe(shown);
+  });
+
+  it("WHEN the drift report in the action's log (the text one) says how to delete orphans THEN it names the input, not --prune", () => {
+    const text = renderDriftText(sampleDrift());
+    expect(text).toContain("svc-iac apply --prune deletes them");
+    const shown = inActionWords(text);
+    expect(shown).toContain("an apply with the input prune: true deletes them");
+    expect(shown).not.toContain("--prune");
   });
 
   it("WHEN it holds a whole command to run in a terminal THEN the command stays as it is", () => {

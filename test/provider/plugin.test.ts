@@ -54,6 +54,18 @@ describe("pulumi-resource-svc, started as the engine starts a plugin", () => {
     }
   });
 
+  it.each([
+    [
+      "--help",
+      /^pulumi-resource-svc: the Pulumi provider plugin of package "svc"[\s\S]*plugins\.providers[\s\S]*svc:baseUrl/,
+    ],
+    ["--version", new RegExp(`^${pkg.version.replace(/\./g, "\\.")}\n$`)],
+  ])("run by a person with %s, answers on stdout and exits 0 (no port, no server left running)", (flag, shown) => {
+    const r = spawnSync(process.execPath, [pluginScript, flag], { cwd: ROOT, encoding: "utf8", timeout: 20_000 });
+    expect({ code: r.status, signal: r.signal, stderr: r.stderr }).toEqual({ code: 0, signal: null, stderr: "" });
+    expect(r.stdout).toMatch(shown);
+  });
+
   it("without @pulumi/pulumi installed beside it, exits 1 saying what to install, and prints nothing on stdout", () => {
     // GIVEN the package installed without its optional peer dependency
     const app = mkdtempSync(join(tmpdir(), "svc-no-pulumi-"));
@@ -71,7 +83,7 @@ describe("pulumi-resource-svc, started as the engine starts a plugin", () => {
       });
       expect({ code: r.status, stdout: r.stdout }).toEqual({ code: 1, stdout: "" });
       expect(r.stderr).toContain("@pulumi/pulumi is not installed beside svc-iac");
-      expect(r.stderr).toContain("npm install svc-iac @pulumi/pulumi");
+      expect(r.stderr).toContain("npm install @pulumi/pulumi");
     } finally {
       rmSync(app, { recursive: true, force: true });
     }

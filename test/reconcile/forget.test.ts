@@ -139,7 +139,9 @@ describe("GIVEN valid-full applied", () => {
 
     const refused = await forget([dir, "udf.listings/loader"], env);
     expect(refused.code).toBe(1);
-    expect(refused.stderr).toContain("udf.listings/loader is still declared in canvases/listings/loader.py");
+    expect(refused.stderr).toContain(
+      "udf.listings/loader is still declared in canvases/listings/loader.py:1, so the next apply would manage it again. Delete that declaration first, then run forget again (or, to have it reviewed in a pull request, delete it and list udf.listings/loader under removed: in svc.yaml in the same change).",
+    );
     expect(refused.stderr).toContain("Nothing was forgotten.");
     expect(readFileSync(join(stateDirOf(dir), "inventory.json"), "utf8")).toBe(inventoryBefore);
 

@@ -56,8 +56,9 @@ describe("the udf_body", () => {
     expect(parseUdfBody(buildUdfBody(parts))).toEqual(parts);
   });
 
-  it("parses a body that is not JSON into empty parts, so a diff shows the change", () => {
-    expect(parseUdfBody("not json")).toEqual({ name: "", entrypoint: "", code: "", headers: [], metadata: {} });
+  it("parses a body that is not a JSON object as all code (plain code saved by hand), so a diff shows that code", () => {
+    expect(parseUdfBody("x = 1\n")).toEqual({ name: "", entrypoint: "", code: "x = 1\n", headers: [], metadata: {} });
+    expect(parseUdfBody("[1]").code).toBe("[1]");
   });
 
   it("compares bodies by content, not by key order or spacing", () => {

@@ -162,6 +162,7 @@ async function freshRun(env: EmulatorEnv, req: RunRequest, key: string): Promise
   const detail =
     failed.kind === "timeout"
       ? failed.message
-      : `UDF execution failed: ${failed.message}\n${failed.traceback ?? ""}`.trimEnd();
+      : // A traceback with no frame of the UDF's is its message again: said once.
+        `UDF execution failed: ${failed.message}\n${failed.traceback?.trim() === failed.message ? "" : (failed.traceback ?? "")}`.trimEnd();
   throw new HttpError(422, detail, headers);
 }

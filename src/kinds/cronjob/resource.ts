@@ -269,7 +269,7 @@ export const cronjobTraits: ReconcileTraits = {
   phase: 5,
   nameInput: "name",
   addressPrefix: "cronjob",
-  references: [{ field: "udfId", ref: "udf" }],
+  references: [{ field: "udfId", ref: "udf", shown: true }],
   volatile: ["lastRun"],
   textFields: { udfArgs: "json" },
   // Import writes the cronjobs running UDFs of the canvases it imports.

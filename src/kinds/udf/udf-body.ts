@@ -77,8 +77,8 @@ export function udfBodySentBytesAtMost(p: UdfBodyParts): number {
 
 /**
  * The managed parts of a body as the platform holds it. Tolerant: a body that is not a JSON object
- * (written by another tool) gives empty parts, so a diff against desired inputs shows a change
- * and the next update rewrites it.
+ * (plain code saved by hand, or by another tool) is taken as all code, with the other parts empty,
+ * so a diff against desired inputs shows that code and the next update rewrites the body.
  */
 export function parseUdfBody(text: string): UdfBodyParts {
   let raw: unknown;
@@ -87,7 +87,9 @@ export function parseUdfBody(text: string): UdfBodyParts {
   } catch {
     raw = undefined;
   }
-  const o = raw !== null && typeof raw === "object" && !Array.isArray(raw) ? (raw as Record<string, unknown>) : {};
+  const isObject = raw !== null && typeof raw === "object" && !Array.isArray(raw);
+  // A body that is not a JSON object (plain code saved by hand) is all code: diffs and drift show it.
+  const o: Record<string, unknown> = isObject ? (raw as Record<string, unknown>) : { code: text };
   const str = (v: unknown) => (typeof v === "string" ? v : "");
   const headers = Array.isArray(o.headers) ? o.headers : [];
   return {

@@ -34,7 +34,7 @@ function loadSdk(): typeof import("@pulumi/pulumi/provider") {
     )
       throw e;
     throw new Error(
-      "@pulumi/pulumi is not installed beside svc-iac. The plugin serves Pulumi's protocol with it: install both, e.g. npm install svc-iac @pulumi/pulumi.",
+      "@pulumi/pulumi is not installed beside svc-iac. The plugin serves Pulumi's protocol with it: install it in the same folder, npm install @pulumi/pulumi.",
     );
   }
 }

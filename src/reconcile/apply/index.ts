@@ -283,9 +283,10 @@ class Applier {
   private async run(step: Step, recheck?: { ctx: KindContext; lost: CreateOutcomeUnknown }): Promise<void> {
     const a = step.action;
     const blocked = step.desired ? dependenciesOf(step.desired).find((d) => this.failed.has(d)) : undefined;
-    if (blocked) return this.finish(step, "skipped", `skipped: ${blocked} failed`);
+    // The report line already says "skipped": the message is only the reason.
+    if (blocked) return this.finish(step, "skipped", `${blocked} failed`);
     const stop = this.ctx.stopReason?.();
-    if (stop) return this.finish(step, "skipped", `skipped: ${stop}`);
+    if (stop) return this.finish(step, "skipped", stop);
     if (!recheck) this.ctx.progress?.({ type: "begin", address: a.address, action: a.action });
     try {
       let id = a.id;
@@ -364,8 +365,7 @@ class Applier {
     }
     const deletions = steps.filter(isDeletion).sort((a, b) => phaseOf(b.action.kind) - phaseOf(a.action.kind));
     if (this.failed.size) {
-      for (const s of deletions)
-        this.finish(s, "skipped", "skipped: deletions run only when every other step succeeded");
+      for (const s of deletions) this.finish(s, "skipped", "deletions run only when every other step succeeded");
       return;
     }
     for (const kind of [...PHASES].reverse()) {

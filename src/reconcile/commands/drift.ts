@@ -10,8 +10,10 @@ import { withSession, makePlan } from "./session";
 export interface DriftPlanFound {
   project: LoadedProject;
   outcome: PlanOutcome & { inventory: Inventory | undefined; observation: Observation };
-  /** The shared-UDF host of the connection, when known (for `svc-iac show`'s URLs). */
+  /** The shared-UDF host of the connection, when it outlives the command (for `svc-iac show`'s URLs). */
   udfBaseUrl?: string;
+  /** True when the embedded emulator answered: its host stops with the command, so its URLs are not given. */
+  embedded: boolean;
 }
 
 /**
@@ -29,7 +31,8 @@ export async function driftPlan(
       found = {
         project: s.project,
         outcome: await makePlan(s, opts, true),
-        ...(s.connection.udfBaseUrl ? { udfBaseUrl: s.connection.udfBaseUrl } : {}),
+        ...(s.connection.udfBaseUrl && !s.connection.embedded ? { udfBaseUrl: s.connection.udfBaseUrl } : {}),
+        embedded: s.connection.embedded,
       };
       return { command: "drift", exitCode: 0, errors: [] } as CommandResult;
     },

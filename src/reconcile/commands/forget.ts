@@ -49,7 +49,8 @@ export async function forgetCommand(opts: ForgetOptions): Promise<ForgetResult> 
   if (declared.length) {
     const lines = declared.map(
       (o) =>
-        `${o.address} is still declared in ${o.source.file}; delete that declaration first (or list the address under removed: in svc.yaml), else the next apply manages it again.`,
+        // Not "list it under removed:": svc.yaml refuses removed: for an address a file still declares.
+        `${o.address} is still declared in ${o.source.file}:${o.source.line}, so the next apply would manage it again. Delete that declaration first, then run forget again (or, to have it reviewed in a pull request, delete it and list ${o.address} under removed: in svc.yaml in the same change).`,
     );
     return { command: "forget", exitCode: 1, errors: [], message: [...lines, "Nothing was forgotten."].join("\n") };
   }

@@ -16,10 +16,14 @@ import { openStateBackend } from "../state/open-backend";
 import { INVENTORY_VERSION, type Inventory } from "../../model/inventory";
 import type { StateBackend } from "../state/types";
 import type { Binding, ImportDraft } from "../import/draft";
+import { closest } from "../../repository/diagnostics";
 import { readPlatform, type ImportSelection } from "../import/platform-snapshot";
 import { draftRepository } from "../import/repository-draft";
 import { yamlText } from "../import/yaml-text";
 import { readMaybe, writeInside } from "../import/read-maybe";
+import { gitignoreWithState } from "../init/starter-repository";
+
+const GITIGNORE = ".gitignore";
 
 export interface ImportOptions {
   /** Repository folder; created when missing. @default "." */
@@ -187,6 +191,59 @@ async function bind(
   await backend.writeInventory(next);
 }
 
+/**
+ * With --force, what an overwritten YAML file keeps, and what it loses said: its leading comments
+ * (the editor's schema line, notes) stay on top of the new text; its `${var.…}` and `${env.…}`
+ * references cannot be kept (the file is written from the platform's values), so each file that
+ * loses some is named with them, as a note of the report. Changes `draft` in place.
+ */
+async function keepWhatForceCan(root: string, draft: ImportDraft): Promise<string[]> {
+  const notes: string[] = [];
+  for (const f of draft.files) {
+    if (!f.path.endsWith(".yaml")) continue;
+    const old = await readMaybe(root, f.path);
+    if (old === undefined || old === f.text) continue;
+    const header = /^(?:#[^\n]*\n)+/.exec(old)?.[0] ?? "";
+    if (header && !f.text.startsWith(header)) f.text = `${header}${f.text.replace(/^(?:#[^\n]*\n)+/, "")}`;
+    const refs = [...new Set(old.match(/(?<!\$)\$\{(?:var|env)\.[A-Za-z0-9_]+\}/g) ?? [])].filter(
+      (r) => !f.text.includes(r),
+    );
+    if (refs.length)
+      notes.push(
+        `${f.path}: rewritten from the platform's values, so its ${refs.join(", ")} ${refs.length > 1 ? "are" : "is"} replaced by ${refs.length > 1 ? "their" : "its"} value; put ${refs.length > 1 ? "them" : "it"} back by hand (svc-iac import --keep ADDRESS writes only the fields that drifted, keeping references)`,
+      );
+  }
+  return notes;
+}
+
+/**
+ * The draft cut down to the objects `addresses` name: their files and bindings only (a UDF's code,
+ * settings and helper modules; a cronjob's file), so what else the repository holds, its canvas.yaml
+ * with its comments and `${var.…}` references included, is left as it is.
+ */
+function onlyObjects(draft: ImportDraft, addresses: readonly string[]): ImportDraft | { message: string } {
+  const wanted = new Set(addresses);
+  const missing = addresses.filter((a) => !draft.bindings.some((b) => b.address === a));
+  if (missing.length) {
+    const lines = missing.map((a) => {
+      const kind = a.slice(0, a.indexOf(".") + 1);
+      const near = closest(
+        a,
+        draft.bindings.filter((b) => b.address.startsWith(kind)).map((b) => b.address),
+      );
+      return `${a}: no such object on the platform that the repository format can hold${near ? `; did you mean ${near}?` : ""}`;
+    });
+    return { message: [...lines, "Nothing was written or bound."].join("\n") };
+  }
+  return {
+    ...draft,
+    files: draft.files.filter((f) => f.owners?.some((o) => wanted.has(o))),
+    bindings: draft.bindings.filter((b) => wanted.has(b.address)),
+    skipped: [],
+    notes: draft.notes.filter((n) => addresses.some((a) => n.startsWith(`${a}:`))),
+  };
+}
+
 export async function importCommand(opts: ImportOptions): Promise<ImportResult> {
   const found = await projectFor(opts);
   if (!found.ok)
@@ -220,8 +277,16 @@ export async function importCommand(opts: ImportOptions): Promise<ImportResult> 
       };
     }
     // A dry run writes nothing, so it makes no key (the bindings it shows keep no fingerprint that is printed).
-    const draft = draftRepository(snapshot, opts.select, await backend.fingerprintKey({ create: !opts.dryRun }));
+    const full = draftRepository(snapshot, opts.select, await backend.fingerprintKey({ create: !opts.dryRun }));
+    const single = opts.select.addresses ? onlyObjects(full, opts.select.addresses) : undefined;
+    if (single && "message" in single) return { command: "import", exitCode: 1, errors: [], message: single.message };
+    const draft = single ?? full;
     if (found.svcFile) draft.files.unshift({ path: SVC_FILE, text: found.svcFile });
+    // As init: the state folder (the fingerprint key, the inventory, the embedded emulator's data)
+    // is kept out of git, so `git add -A` after an import commits none of it.
+    const ignored = gitignoreWithState((await readMaybe(project.root, GITIGNORE)) ?? "");
+    if (ignored !== undefined) draft.files.push({ path: GITIGNORE, text: ignored });
+    if (opts.force) draft.notes.push(...(await keepWhatForceCan(project.root, draft)));
     const files = await fileStatuses(project.root, draft);
     const inventory = await backend.readInventory();
     const report: ImportReport = {
@@ -255,7 +320,8 @@ export async function importCommand(opts: ImportOptions): Promise<ImportResult> 
         message: lines.join("\n"),
       };
     }
-    const overwrites = files.filter((f) => f.status === "update").map((f) => f.path);
+    // .gitignore is only extended (its lines kept): not an overwrite.
+    const overwrites = files.filter((f) => f.status === "update" && f.path !== GITIGNORE).map((f) => f.path);
     const rebinds = rebinding(inventory, draft.bindings);
     if (!opts.force && (overwrites.length || rebinds.length)) {
       const lines = [

@@ -5,11 +5,12 @@
  * Writes nothing on the platform. Secret values never reach the report: see `show-report.ts`; as
  * a second guard, every token and secret value read is scrubbed from what is returned.
  */
+import { join, relative } from "node:path";
 import { errorCodeOf } from "../../errors";
 import { scrub } from "../../api/errors";
 import { KINDS } from "../../kinds/registry";
 import { driftPlan } from ".";
-import { connect } from "./connect";
+import { connect, EMBEDDED_DIR } from "./connect";
 import { driftReport } from "../plan/drift";
 import { loadRepository } from "../load";
 import type { LoadError, LoadedProject } from "../../model/desired";
@@ -80,6 +81,10 @@ function result(built: ReturnType<typeof showReport>, secrets: string[]): ShowCo
   return { command: "show", exitCode: 0, errors: [], report: scrubbed(built.report, secrets) };
 }
 
+/** Why URLs read from the embedded emulator show `{udf_base_url}`: the host served them only while the command ran. */
+const embeddedUrls = (root: string) =>
+  `The URLs show {udf_base_url}: the embedded emulator that served them stopped with this command. To open them, serve the same state with svc-iac emulator --data-dir ${relative(process.cwd(), join(root, EMBEDDED_DIR)) || "."} and use its udf_base_url.`;
+
 /** `svc-iac show`. */
 export async function showCommand(opts: ShowCommandOptions): Promise<ShowCommandResult> {
   const only = opts.only ?? [];
@@ -92,7 +97,7 @@ export async function showCommand(opts: ShowCommandOptions): Promise<ShowCommand
         errors: found.errors,
         ...(found.message ? { message: found.message } : {}),
       };
-    const { project, outcome, udfBaseUrl } = found;
+    const { project, outcome, udfBaseUrl, embedded } = found;
     const states = new Map<string, Record<string, unknown>>();
     const kinds = new Map<string, string>();
     for (const [address, e] of Object.entries(outcome.inventory?.objects ?? {})) {
@@ -107,7 +112,9 @@ export async function showCommand(opts: ShowCommandOptions): Promise<ShowCommand
       ...(udfBaseUrl ? { udfBaseUrl } : {}),
       fresh: { states, drift: driftReport(outcome) },
     });
-    return result(built, [...envSecrets(project, opts.env), ...stateSecrets(states, kinds)]);
+    const shown = result(built, [...envSecrets(project, opts.env), ...stateSecrets(states, kinds)]);
+    if (embedded && shown.report?.objects.some((o) => o.urls.length)) shown.message = embeddedUrls(project.root);
+    return shown;
   }
   const loaded = await loadRepository(opts.dir, { target: opts.target, env: opts.env });
   if (!loaded.ok) return { command: "show", exitCode: 1, errors: loaded.errors };

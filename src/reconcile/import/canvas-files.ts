@@ -39,7 +39,7 @@ export function importCanvas(
     );
     return;
   }
-  draft.file(`${folder}/canvas.yaml`, canvasYaml(c, preferredClientId, draft));
+  draft.file(`${folder}/canvas.yaml`, canvasYaml(c, preferredClientId, draft), `canvas.${c.name}`);
   draft.bind({ address: `canvas.${c.name}`, kind: "Canvas", id: c.id, key: c.name });
   if (c.share_token) {
     const pinned = c.share_client_id && c.share_client_id !== preferredClientId ? c.share_client_id : undefined;
@@ -176,20 +176,20 @@ function importUdf(c: ApiCanvas, u: ApiUdf, layout: UdfLayout, draft: DraftBuild
     );
   const parts = parseUdfBody(u.udf_body);
   const folder = `canvases/${c.name}`;
-  draft.file(`${folder}/${u.slug}.py`, parts.code);
+  draft.file(`${folder}/${u.slug}.py`, parts.code, address);
   const settings: Record<string, unknown> = {};
   if (parts.entrypoint && parts.entrypoint !== DEFAULT_ENTRYPOINT) settings.entrypoint = parts.entrypoint;
   if (Object.keys(parts.metadata).length) settings.metadata = literalData(parts.metadata);
   if (parts.headers.length) {
     settings.headers = parts.headers.map((h) => {
       const file = layout.helpers.get(`${u.slug}/${h.moduleName}`)!;
-      draft.file(`${folder}/${file}`, h.code);
+      draft.file(`${folder}/${file}`, h.code, address);
       return { module: h.moduleName, file };
     });
   }
   if (!u.is_visible) settings.visible = false;
   if (layout.writePosition) settings.position = u.position;
-  if (Object.keys(settings).length) draft.file(`${folder}/${u.slug}.yaml`, yamlText(settings));
+  if (Object.keys(settings).length) draft.file(`${folder}/${u.slug}.yaml`, yamlText(settings), address);
   draft.bind({ address, kind: "Udf", id: u.id, key: `${c.id}/${u.slug}`, kept: { createSharedToken: false } });
   return true;
 }

@@ -53,7 +53,11 @@ export function importCronjobs(list: readonly ApiCronjob[], udfs: ImportedUdfs, 
     if (c.udf_args && Object.keys(c.udf_args).length) doc.args = literalData(c.udf_args);
     if (!c.enabled) doc.enabled = false;
     if (typeof c.description === "string") doc.description = literal(c.description);
-    draft.file(`cronjobs/${c.name}.yaml`, yamlText(doc, [`Cronjob ${c.name}, imported by svc-iac import.`]));
+    draft.file(
+      `cronjobs/${c.name}.yaml`,
+      yamlText(doc, [`Cronjob ${c.name}, imported by svc-iac import.`]),
+      `cronjob.${c.name}`,
+    );
     draft.bind({ address: `cronjob.${c.name}`, kind: "Cronjob", id: c.id, key: c.name });
   }
 }

@@ -38,7 +38,8 @@ export interface EnvVar {
 }
 
 export interface ImportDraft {
-  files: RepoFile[];
+  /** Each with the addresses of the objects it declares (for an import of single objects). */
+  files: (RepoFile & { owners?: string[] })[];
   bindings: Binding[];
   skipped: Skipped[];
   /** Things imported with a loss the user should know about (a UDF body field the format does not keep). */
@@ -49,13 +50,16 @@ export interface ImportDraft {
 /** Collects the draft; `done()` sorts every list so the output never depends on listing order. */
 export class DraftBuilder {
   private readonly files = new Map<string, string>();
+  private readonly owners = new Map<string, Set<string>>();
   private readonly bindings: Binding[] = [];
   private readonly skipped: Skipped[] = [];
   private readonly notes: string[] = [];
   private readonly envVars = new Map<string, string>();
 
-  file(path: string, text: string): void {
+  /** A file; `owner`: the address of an object it declares (a helper module may have several). */
+  file(path: string, text: string, owner?: string): void {
     this.files.set(path, text);
+    if (owner) this.owners.set(path, (this.owners.get(path) ?? new Set()).add(owner));
   }
 
   bind(b: Binding): void {
@@ -82,7 +86,12 @@ export class DraftBuilder {
 
   done(): ImportDraft {
     return {
-      files: [...this.files].map(([path, text]) => ({ path, text })).sort((a, b) => byString(a.path, b.path)),
+      files: [...this.files]
+        .map(([path, text]) => {
+          const owners = this.owners.get(path);
+          return { path, text, ...(owners ? { owners: [...owners].sort(byString) } : {}) };
+        })
+        .sort((a, b) => byString(a.path, b.path)),
       bindings: [...this.bindings].sort((a, b) => byString(a.address, b.address)),
       skipped: [...this.skipped].sort((a, b) => byString(a.object, b.object) || byString(a.id, b.id)),
       notes: [...this.notes].sort(byString),

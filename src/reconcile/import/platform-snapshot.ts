@@ -22,6 +22,11 @@ export interface ImportSelection {
   /** Secret keys (values stay on the platform). */
   secrets: boolean;
   serviceAccounts: boolean;
+  /**
+   * Single objects (`udf.<canvas>/<slug>`, `cronjob.<name>`): only their files are written and only
+   * they are bound; every other file of the repository is left as it is.
+   */
+  addresses?: readonly string[];
 }
 
 export interface PlatformSnapshot {

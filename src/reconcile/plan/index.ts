@@ -19,7 +19,14 @@ import type { FieldChange, Observed } from "../../kinds/kind";
 import { KINDS } from "../../kinds/registry";
 import type { ReconcileTraits, StepRotation } from "../../kinds/reconcile-traits";
 import { intentKeys } from "../state/credential-intent";
-import { UNKNOWN_ID, checkedInputs, dependenciesOf, rawInputs, type InputContext } from "./kind-inputs";
+import {
+  UNKNOWN_ID,
+  checkedInputs,
+  dependenciesOf,
+  rawInputs,
+  referencedAddress,
+  type InputContext,
+} from "./kind-inputs";
 import type { DesiredKind, DesiredObject, LoadedProject } from "../../model/desired";
 import type { KindObservation, Observation } from "../observe";
 import { addressPrefixOf, byString, phaseOf, traitsOf } from "../phases";
@@ -268,8 +275,15 @@ class Planner {
    * values (`[]`, `{}`, `""`) are left out.
    * References to objects made by the same apply are left out (their ids are not known yet).
    */
-  private createdFields(kindName: DesiredKind, news: Record<string, unknown>): FieldChange[] {
+  private createdFields(d: DesiredObject, news: Record<string, unknown>): FieldChange[] {
+    const kindName = d.kind;
     const diff = KINDS[kindName]!.diff({} as never, news as never, { fingerprintKey: this.input.fingerprintKey });
+    // A shown reference is named by its address, id known or not (see ReconcileTraits.references).
+    const shown = new Map(
+      (traitsOf(kindName).references ?? [])
+        .filter((r) => r.shown && referencedAddress(d, r.ref) !== undefined)
+        .map((r) => [r.field, referencedAddress(d, r.ref)!] as const),
+    );
     // A new secret has nothing to be compared with: it is said to be set, without a fingerprint.
     return diff.fields
       .filter((f) =>
@@ -277,10 +291,13 @@ class Planner {
           ? f.toFingerprint !== undefined
           : f.to !== undefined && f.to !== null && f.to !== UNKNOWN_ID && !isEmptyAttribute(f),
       )
+      .filter((f) => !shown.has(f.field))
       .map(({ note: _note, from: _from, fromFingerprint: _was, toFingerprint: _print, diff: _diff, ...f }) => ({
         ...f,
         action: "update" as const,
-      }));
+      }))
+      .concat([...shown].map(([field, address]) => ({ field, action: "update" as const, secret: false, to: address })))
+      .sort((a, b) => byString(a.field, b.field));
   }
 
   private retiredField(traits: ReconcileTraits, retire: Observed<any>[]): FieldChange {
@@ -374,7 +391,7 @@ class Planner {
     const reason = inv?.id ? (traits.verbs?.goneOutOfBand ?? "deleted on the platform out of band") : undefined;
     // Orphans of earlier attempts (lost answers under other keys) go once the new token is out.
     const lost = traits.credential ? retiredObjects(inv, "", o.seen) : [];
-    const fields = [...this.createdFields(d.kind, o.news), ...(lost.length ? [this.retiredField(traits, lost)] : [])];
+    const fields = [...this.createdFields(d, o.news), ...(lost.length ? [this.retiredField(traits, lost)] : [])];
     this.step(
       d,
       { ...o.base, action, fields, ...(reason ? { reason } : {}), notes: [...(traits.createNotes ?? [])] },
@@ -609,7 +626,7 @@ class Planner {
       // closest() allows max(2, length / 3) edits, and no fewer than the lengths differ.
       if (Math.abs(r.address.length - address.length) > Math.max(2, Math.floor(r.address.length / 3))) continue;
       if (this.typoBudget-- <= 0) return;
-      if (closest(r.address, [address]) !== address) continue;
+      if (closest(r.address, [address], { wholeWord: true }) !== address) continue;
       const fate = this.input.prune ? "this plan deletes it" : "it stays managed, and prune would delete it";
       this.warnings.push(
         `${r.source.file}:${r.source.line}:${r.source.column}: removed: lists "${r.address}", which this target's inventory does not record; did you mean ${address}? ${address} left the repository but is not forgotten: ${fate}.`,

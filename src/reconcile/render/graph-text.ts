@@ -36,8 +36,12 @@ const usedStyles = (g: ChangeGraph): NodeStyle[] => [...new Set(g.nodes.map((n) 
  * The graph as a Mermaid flowchart, left to right. Each node shows its address (or group) and what
  * happens to it, so the picture reads without its colours.
  */
+/** What an empty graph draws: one node saying so, not a bare header a reader takes for a failure. */
+const NO_CHANGES = "No changes";
+
 export function toMermaid(g: ChangeGraph): string {
   const lines = ["flowchart LR"];
+  if (g.nodes.length === 0) lines.push(`  none["${NO_CHANGES}"]`);
   for (const n of g.nodes) lines.push(`  ${n.id}["${mermaidText(n.title)}<br/>${mermaidText(n.caption)}"]`);
   for (const e of g.edges)
     lines.push(e.type === "ref" ? `  ${e.from} --> ${e.to}` : `  ${e.from} -. taken by .-> ${e.to}`);
@@ -63,6 +67,7 @@ export function toDot(g: ChangeGraph): string {
     return `  ${n.id} [label="${dotText(n.title)}\\n${dotText(n.caption)}", style="filled${st.dashed ? ",dashed" : ""}", fillcolor="${st.fill}", color="${st.stroke}"];`;
   };
   const lines = ["digraph plan {", "  rankdir=LR;", '  node [shape=box, fontname="Helvetica"];'];
+  if (g.nodes.length === 0) lines.push(`  none [label="${NO_CHANGES}"];`);
   for (const n of g.nodes) lines.push(node(n));
   for (const e of g.edges)
     lines.push(

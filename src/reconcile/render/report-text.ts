@@ -26,13 +26,19 @@ export function renderApplyReportText(report: ApplyReport, opts: ApplyReportText
     );
   }
   const { done, failed, skipped } = report.counts;
-  lines.push(`${command} ${report.ok ? "complete" : "failed"}: ${done} done, ${failed} failed, ${skipped} skipped.`);
+  const verdict = report.ok ? "complete" : opts.stopped && failed === 0 ? oneLine(opts.stopped) : "failed";
+  lines.push(`${command} ${verdict}: ${done} done, ${failed} failed, ${skipped} skipped.`);
   return lines.join("\n") + "\n";
 }
 
 export interface ApplyReportTextOptions {
   /** @default "Apply" */
   command?: "Apply" | "Destroy";
+  /**
+   * Why the run stopped before the end (`interrupted (SIGINT)`): with no failure, the verdict is
+   * that (`Apply interrupted (SIGINT): 4 done, 0 failed, 37 skipped.`), not "failed".
+   */
+  stopped?: string;
   /**
    * Show what was done as one line per canvas and action (or per kind and action, for objects on
    * no canvas) when {@link GROUP_MIN} or more share it: `✓ created canvas.sales and its 100 UDFs

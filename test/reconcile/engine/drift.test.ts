@@ -6,6 +6,7 @@ import type { CommandResult } from "../../../src/reconcile/commands/command-type
 import { driftCommand } from "../../../src/reconcile/commands";
 import type { DriftReport } from "../../../src/reconcile/plan/plan-model";
 import { renderDriftMarkdown, toJson } from "../../../src/reconcile/render";
+import { renderDriftText } from "../../../src/reconcile/render/drift-text";
 import { useEmulator } from "../../helpers/emulator";
 import { appliedRepo, commandOptions, FIXTURE_SECRETS, platformView, stateDirOf } from "../../helpers/repo";
 
@@ -119,6 +120,21 @@ describe("GIVEN an applied valid-full repository", () => {
       expect(readdirSync(stateDirOf(dir)).sort()).toEqual(["fingerprint-key.json", "inventory.json"]);
       expect(existsSync(join(stateDirOf(dir), "lock.json"))).toBe(false);
     });
+  });
+
+  it("WHEN a UDF's body is replaced by hand with plain code (not the JSON body) THEN drift's diff shows that code on the platform side", async () => {
+    const stats = (await platformView(fx.user)).udfs.find(
+      (u) => u.collection_name === "reports" && u.slug === "weekly",
+    )!;
+    const handCode = "def udf():\n    return 'typed in by hand'\n";
+    await fx.user.udfs.update(stats.id, { udf_body: handCode });
+    try {
+      const text = renderDriftText(driftOf(await driftCommand(commandOptions(dir, fx.emu))));
+      expect(text).toContain("-    return 'typed in by hand'");
+      expect(text).not.toContain("@@ -0,0 ");
+    } finally {
+      await fx.user.udfs.update(stats.id, { udf_body: stats.udf_body });
+    }
   });
 
   // The canvas diff compares fields the repository leaves out (create and update clear them).

@@ -37,6 +37,7 @@ describe("GIVEN a team account with hand-made canvases, shares, cronjobs and sec
     expect(first.exitCode).toBe(0);
     const files = filesLatin1(dir);
     expect(Object.keys(files).sort()).toEqual([
+      ".gitignore",
       "canvases/maps/canvas.yaml",
       "canvases/maps/lib/colors.py",
       "canvases/maps/lib/geo.py",
@@ -53,6 +54,10 @@ describe("GIVEN a team account with hand-made canvases, shares, cronjobs and sec
       "svc.yaml",
     ]);
     expect(files["svc.yaml"]).toContain("project: team-repo");
+    // As init: the fingerprint key and the inventory under .svc-iac/ stay out of `git add -A`.
+    expect(files[".gitignore"]).toBe(
+      "# svc-iac's local state: the embedded emulator's data and the default inventory.\n.svc-iac/\n",
+    );
     expect(files["cronjobs/nightly.yaml"]).toContain("schedule: 30 2 * * 1-5");
     expect(files["cronjobs/nightly.yaml"]).toContain("udf: sales/loader");
     expect(files["canvases/sales/stats.py"]).toBe("def udf():\n    return 42");
@@ -227,5 +232,76 @@ describe("GIVEN a team account with hand-made canvases, shares, cronjobs and sec
     expect(rotate.command === "plan" && rotate.plan!.actions.map((a) => [a.action, a.address, a.id])).toEqual([
       ["rotate", "service_account.reporting bot", made.id],
     ]);
+  });
+
+  it("WHEN imported into a folder whose .gitignore lacks .svc-iac/ THEN the line is appended, its own lines kept, and the import is not refused as an overwrite", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "svc-import-ignore-"));
+    writeFileSync(join(dir, ".gitignore"), "node_modules/\n");
+    const r = await importCommand({
+      dir,
+      env: emulatorEnv(fx.emu),
+      select: { canvases: [], cronjobs: false, secrets: false, serviceAccounts: false },
+    });
+    expect(r.message).toBeUndefined();
+    expect(r.exitCode).toBe(0);
+    expect(readFileSync(join(dir, ".gitignore"), "utf8")).toBe(
+      "node_modules/\n\n# svc-iac's local state: the embedded emulator's data and the default inventory.\n.svc-iac/\n",
+    );
+    expect(r.report?.files).toContainEqual({ path: ".gitignore", status: "update" });
+  });
+
+  it("WHEN one UDF is imported by its address into a repository that holds its canvas THEN only its files are written; canvas.yaml, its comments and ${var.…} references stay byte for byte, and the repository validates", async () => {
+    await makeHandMade(fx.user, "one_", {});
+    const dir = mkdtempSync(join(tmpdir(), "svc-import-one-"));
+    const env = emulatorEnv(fx.emu);
+    const whole = await importCommand({
+      dir,
+      env,
+      select: { canvases: ["one_sales"], cronjobs: false, secrets: false, serviceAccounts: false },
+    });
+    expect(whole.exitCode, whole.message).toBe(0);
+    // GIVEN the repository edited by hand: a variable, a comment, and the UDF's files gone
+    writeFileSync(join(dir, "svc.yaml"), `${readFileSync(join(dir, "svc.yaml"), "utf8")}variables:\n  note: kept\n`);
+    const canvasYaml = `# yaml-language-server: $schema=../../schemas/canvas.schema.json\n# Reviewed by hand.\n${readFileSync(join(dir, "canvases/one_sales/canvas.yaml"), "utf8")}dashboard_body: \${var.note}\n`;
+    writeFileSync(join(dir, "canvases/one_sales/canvas.yaml"), canvasYaml);
+    const before = filesLatin1(dir);
+    rmSync(join(dir, "canvases/one_sales/stats.py"));
+    rmSync(join(dir, "canvases/one_sales/stats.yaml"), { force: true });
+
+    const r = await runImportInProcess(["udf.one_sales/stats", dir], env);
+    expect(r.code, r.stderr).toBe(0);
+    const after = filesLatin1(dir);
+    expect(after).toEqual(before);
+    expect(after["canvases/one_sales/canvas.yaml"]).toBe(canvasYaml);
+    expect(r.stdout).toContain("canvases/one_sales/stats.py");
+    expect(r.stdout).not.toContain("canvas.yaml");
+    expect((await validateCommand({ dir, env })).exitCode).toBe(0);
+
+    const unknown = await runImportInProcess(["udf.one_sales/stat", dir], env);
+    expect(unknown.code).toBe(1);
+    expect(unknown.stderr).toContain(
+      "udf.one_sales/stat: no such object on the platform that the repository format can hold; did you mean udf.one_sales/stats?",
+    );
+  });
+
+  it("WHEN a canvas is imported again with --force over files edited by hand THEN its canvas.yaml keeps its schema line and comments, and the report names each ${var.…} reference it replaces", async () => {
+    await makeHandMade(fx.user, "force_", {});
+    const dir = mkdtempSync(join(tmpdir(), "svc-import-force-"));
+    const env = emulatorEnv(fx.emu);
+    const select = { canvases: ["force_sales"], cronjobs: false, secrets: false, serviceAccounts: false };
+    expect((await importCommand({ dir, env, select })).exitCode).toBe(0);
+    writeFileSync(join(dir, "svc.yaml"), `${readFileSync(join(dir, "svc.yaml"), "utf8")}variables:\n  note: by hand\n`);
+    const header = "# yaml-language-server: $schema=../../schemas/canvas.schema.json\n# Reviewed by hand.\n";
+    writeFileSync(join(dir, "canvases/force_sales/canvas.yaml"), `${header}dashboard_body: \${var.note}\n`);
+
+    const r = await runImportInProcess(["--canvas", "force_sales", "--force", dir], env);
+    expect(r.code, r.stderr).toBe(0);
+    const written = readFileSync(join(dir, "canvases/force_sales/canvas.yaml"), "utf8");
+    expect(written.startsWith(header)).toBe(true);
+    expect(written).not.toContain("${var.note}");
+    expect((await validateCommand({ dir, env })).exitCode).toBe(0);
+    expect(r.stdout).toContain(
+      "canvases/force_sales/canvas.yaml: rewritten from the platform's values, so its ${var.note} is replaced by its value; put it back by hand",
+    );
   });
 });

@@ -73,6 +73,10 @@ describe("GIVEN a git repository of 20 projects, three of which read shared/geo.
     expect(r.stdout).toMatch(/Removed since main: 1 project .*not deleted by this command/);
     expect(r.stdout).toContain("  p20  domains/p20");
     expect(matrixOf(svc(root, "--changed-since", "main", "--json").stdout).include).toEqual([]);
+    // A script reading JSON learns of it too (a matrix cannot carry it: any other key is a dimension).
+    const full = JSON.parse(svc(root, "--changed-since", "main", "--format", "json").stdout);
+    expect(full).toMatchObject({ version: 1, changed_since: "main", projects: [], matrix: { include: [] } });
+    expect(full.removed).toEqual([{ dir: "domains/p20", project: "p20" }]);
   });
 
   it("WHEN a project's folder is renamed THEN it is planned at its new folder and not listed as removed", () => {
