@@ -1,6 +1,6 @@
 /** `svc-iac forget [DIR] ADDRESS...`: parses the command line, forgets the objects, prints what it did. */
 import { forgetCommand, type ForgetResult } from "../reconcile/commands/forget-command";
-import { formatLoadError } from "../model/desired";
+import { terminalLoadError } from "../reconcile/render/terminal-text";
 import { failureJson } from "../reconcile/render/json";
 import { processIo, runWithGuardedIo, type CommandIo } from "./actions-io";
 import { parseCommandArgs } from "./command-args";
@@ -47,7 +47,7 @@ async function run(argv: string[], io: CommandIo): Promise<number> {
         : failureJson(result.errors, result.message),
     );
   else if (result.exitCode === 0) io.stdout.write(forgetText(result));
-  for (const e of result.errors) io.stderr.write(`${formatLoadError(e)}\n`);
+  for (const e of result.errors) io.stderr.write(`${terminalLoadError(e)}\n`);
   if (result.message) io.stderr.write(`${result.message}\n`);
   return result.exitCode;
 }

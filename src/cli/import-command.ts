@@ -3,7 +3,7 @@ import { importCommand } from "../reconcile/import/import-command";
 import { keepCommand } from "../reconcile/import/keep-command";
 import { failureJson, toJson } from "../reconcile/render/json";
 import { renderImportText, renderKeepText } from "../reconcile/render/import-text";
-import { formatLoadError } from "../model/desired";
+import { terminalLoadError } from "../reconcile/render/terminal-text";
 import { processIo, runWithGuardedIo, type CommandIo } from "./actions-io";
 import { parseCommandArgs } from "./command-args";
 import { CliUsageError } from "./usage";
@@ -59,7 +59,7 @@ async function run(argv: string[], io: CommandIo): Promise<number> {
   });
   if (result.report) io.stdout.write(v.json ? toJson(result.report as never) : renderImportText(result.report));
   else if (v.json) io.stdout.write(failureJson(result.errors, result.message));
-  for (const e of result.errors) io.stderr.write(`${formatLoadError(e)}\n`);
+  for (const e of result.errors) io.stderr.write(`${terminalLoadError(e)}\n`);
   if (result.message) io.stderr.write(`${result.message}\n`);
   return result.exitCode;
 }
@@ -89,7 +89,7 @@ async function runKeep(
   });
   if (result.keep) io.stdout.write(v.json ? toJson(result.keep as never) : renderKeepText(result.keep));
   else if (v.json) io.stdout.write(failureJson(result.errors, result.message));
-  for (const e of result.errors) io.stderr.write(`${formatLoadError(e)}\n`);
+  for (const e of result.errors) io.stderr.write(`${terminalLoadError(e)}\n`);
   if (result.message) io.stderr.write(`${result.message}\n`);
   return result.exitCode;
 }

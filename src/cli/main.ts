@@ -83,10 +83,15 @@ async function main(argv: string[]): Promise<number> {
   return run(rest);
 }
 
-/** stderr for the last words: guarded under GitHub Actions, as the commands' own output is. */
+/** stderr for the last words: guarded under GitHub Actions, escaped elsewhere, as the commands' own output is. */
 function errorWriter(): (text: string) => void {
   const { CommandGuard, underActions } = require("../github/command-guard") as typeof import("../github/command-guard");
-  if (!underActions(process.env)) return (text) => void process.stderr.write(text);
+  if (!underActions(process.env)) {
+    // A message may hold a name or an error detail from the repository or the platform.
+    const { terminalText } =
+      require("../reconcile/render/terminal-text") as typeof import("../reconcile/render/terminal-text");
+    return (text) => void process.stderr.write(terminalText(text));
+  }
   const guard = new CommandGuard(process.stderr);
   return (text) => {
     guard.text(text);
@@ -103,7 +108,10 @@ main(process.argv.slice(2)).then(
     // --json promises one document on stdout, also when the command stops before it has one.
     if (process.argv.slice(3).includes("--json")) {
       const { failureJson } = require("../reconcile/render/json") as typeof import("../reconcile/render/json");
-      process.stdout.write(failureJson([], (err as Error)?.message ?? String(err)));
+      const { terminalText } =
+        require("../reconcile/render/terminal-text") as typeof import("../reconcile/render/terminal-text");
+      // Still JSON: C0 characters are JSON escapes already, the others become `\u` escapes.
+      process.stdout.write(terminalText(failureJson([], (err as Error)?.message ?? String(err))));
     }
     if (err instanceof CliUsageError) {
       const command = process.argv[2];

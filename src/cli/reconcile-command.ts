@@ -5,10 +5,10 @@
 import { relative, resolve } from "node:path";
 import { loadErrorAnnotations } from "../github/annotations";
 import { logText, underActions } from "../github/command-guard";
-import { guardIo } from "./actions-io";
+import { escapeIo, guardIo, unescapedStream } from "./actions-io";
 import { forWorkflowLog, isUntrustedBlock } from "../github/workflow-commands";
 import type { CommandOptions, CommandResult } from "../reconcile/commands/command-types";
-import { formatLoadError } from "../model/desired";
+import { terminalLoadError } from "../reconcile/render/terminal-text";
 import type { Plan } from "../reconcile/plan/plan-model";
 import { RepositoryJail } from "../reconcile/load/jail";
 import { failureJson, progressDisplay, renderApplyReportText, renderPlanText, toJson } from "../reconcile/render";
@@ -204,7 +204,11 @@ function commandOptions(
     // The approved plan tells the display which canvas each action is on (see `run`).
     let approvedPlan: Plan | undefined;
     opts.approved = (plan) => void (approvedPlan = plan);
-    opts.progress = progressDisplay(io.stderr, { verbose: !!v.verbose, plan: () => approvedPlan });
+    // On a terminal the status line writes its own cursor moves; it escapes the names it shows itself.
+    opts.progress = progressDisplay(io.stderr.isTTY ? unescapedStream(io.stderr) : io.stderr, {
+      verbose: !!v.verbose,
+      plan: () => approvedPlan,
+    });
     // A saved plan was reviewed already: applying it is the approval, as `terraform apply FILE`.
     if (!v["auto-approve"] && v.plan === undefined) {
       if (!io.stdin.isTTY)
@@ -227,7 +231,7 @@ async function writeOut(dir: string, file: string, text: string): Promise<void> 
 
 /** Errors of loading, one `file:line:column: message` per line (and annotations under GitHub Actions). */
 function reportErrors(result: CommandResult, dir: string, io: Io, command: ((text: string) => void) | undefined): void {
-  for (const e of result.errors) io.stderr.write(`${formatLoadError(e)}\n`);
+  for (const e of result.errors) io.stderr.write(`${terminalLoadError(e)}\n`);
   if (result.errors.length) {
     io.stderr.write(
       `${result.errors.length} error${result.errors.length > 1 ? "s" : ""} in ${relative(".", resolve(dir)) || "."}; nothing was sent to the platform.\n`,
@@ -357,10 +361,11 @@ async function commandFunction(name: Name): Promise<(opts: CommandOptions) => Pr
 /**
  * Runs one reconciler command from its arguments; returns the exit code. Under GitHub Actions
  * every line goes through a {@link CommandGuard} (see `actions-io.ts`): only svc-iac's own
- * annotations can be workflow commands.
+ * annotations can be workflow commands. Elsewhere every control character is shown as an escape,
+ * but svc-iac's own colours (see `escapeIo`).
  */
 export async function runReconcileCommand(name: Name, argv: string[], io: Io = defaultIo()): Promise<number> {
-  if (!underActions(io.env)) return run(name, argv, io, undefined);
+  if (!underActions(io.env)) return run(name, argv, escapeIo(io), undefined);
   const guarded = guardIo(io);
   try {
     return await run(name, argv, guarded.io, guarded.command);

@@ -5,9 +5,8 @@
  * go to stderr with `--format` (stdout then holds the output alone, for a pipe).
  */
 import { relative, resolve } from "node:path";
-import { formatLoadError } from "../model/desired";
 import { renderResultTable } from "../reconcile/deployed/result-table";
-import { terminalText } from "../reconcile/render/terminal-text";
+import { terminalLoadError, terminalText } from "../reconcile/render/terminal-text";
 import { RUN_FORMATS, runCommand, type RunFormat, type RunOutcome } from "../reconcile/deployed/run-command";
 import { processIo, runWithGuardedIo, type CommandIo } from "./actions-io";
 import { parseCommandArgs } from "./command-args";
@@ -50,7 +49,8 @@ function shownAsTable(r: RunOutcome): string {
 
 /** `svc-iac run`: exit 0 when the UDF ran, 1 when it failed or could not be run. */
 export async function runRunCommand(argv: string[], io: CommandIo = processIo()): Promise<number> {
-  return runWithGuardedIo(io, (guarded) => run(argv, guarded));
+  // The output as the UDF wrote it when it goes to a file or a pipe; on a terminal, escaped here.
+  return runWithGuardedIo(io, (guarded) => run(argv, guarded), true);
 }
 
 async function run(argv: string[], io: CommandIo): Promise<number> {
@@ -80,7 +80,7 @@ async function run(argv: string[], io: CommandIo): Promise<number> {
     format: (format as RunFormat | undefined) ?? "json",
     log: (line) => io.stderr.write(`${line}\n`),
   });
-  for (const e of result.errors) io.stderr.write(`${formatLoadError(e)}\n`);
+  for (const e of result.errors) io.stderr.write(`${terminalLoadError(e)}\n`);
   if (result.errors.length)
     io.stderr.write(
       `${result.errors.length} error${result.errors.length > 1 ? "s" : ""} in ${relative(".", resolve(dir)) || "."}; nothing was run.\n`,

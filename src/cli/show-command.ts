@@ -7,7 +7,7 @@ import { relative, resolve } from "node:path";
 import { sortKeysDeep } from "../canonical-json";
 import { showCommand } from "../reconcile/deployed/show-command";
 import { renderShowText } from "../reconcile/deployed/show-text";
-import { formatLoadError } from "../model/desired";
+import { terminalLoadError } from "../reconcile/render/terminal-text";
 import { failureJson } from "../reconcile/render/json";
 import { processIo, runWithGuardedIo, type CommandIo } from "./actions-io";
 import { parseCommandArgs } from "./command-args";
@@ -48,7 +48,7 @@ async function run(argv: string[], io: CommandIo): Promise<number> {
     offline: !!values.offline,
     log: (line) => io.stderr.write(`${line}\n`),
   });
-  for (const e of result.errors) io.stderr.write(`${formatLoadError(e)}\n`);
+  for (const e of result.errors) io.stderr.write(`${terminalLoadError(e)}\n`);
   if (result.errors.length)
     io.stderr.write(
       `${result.errors.length} error${result.errors.length > 1 ? "s" : ""} in ${relative(".", resolve(dir)) || "."}.\n`,

@@ -5,7 +5,7 @@
  */
 import { relative, resolve } from "node:path";
 import { processIo, runWithGuardedIo, type CommandIo } from "./actions-io";
-import { formatLoadError } from "../model/desired";
+import { terminalLoadError } from "../reconcile/render/terminal-text";
 import type { CommandResult } from "../reconcile/commands/command-types";
 import { sortKeysDeep } from "../canonical-json";
 import { failureJson } from "../reconcile/render/json";
@@ -35,7 +35,7 @@ async function run(opts: TestCommandOptions, json: boolean, io: CommandIo): Prom
       };
   const result = await testCommand({ ...opts, ...live, log: (line) => io.stderr.write(`${line}\n`) });
   if (!json && result.report) io.stdout.write(renderTestSummary(result.report));
-  for (const e of result.errors) io.stderr.write(`${formatLoadError(e)}\n`);
+  for (const e of result.errors) io.stderr.write(`${terminalLoadError(e)}\n`);
   if (result.errors.length)
     io.stderr.write(
       `${result.errors.length} error${result.errors.length > 1 ? "s" : ""} in ${relative(".", resolve(opts.dir)) || "."}; no test was run.\n`,

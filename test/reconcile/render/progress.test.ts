@@ -47,7 +47,7 @@ describe("progress outside a terminal", () => {
     const show = progressDisplay(stream);
     show({ type: "start", total: 1 });
     show({ type: "end", address: "canvas.sales", action: "create", status: "failed", message: "boom\x1b[2J\nagain" });
-    expect(text()).toBe("[1/1] failed create canvas.sales: boom?[2J ⏎ again\n");
+    expect(text()).toBe("[1/1] failed create canvas.sales: boom\\x1b[2J ⏎ again\n");
   });
 });
 
