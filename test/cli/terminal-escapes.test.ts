@@ -191,6 +191,23 @@ describe("GIVEN a UDF whose output and error hold escape sequences", () => {
   });
 });
 
+describe("GIVEN a command line that holds escape sequences (a branch name pasted into a flag)", () => {
+  it("WHEN the built command stops on it, in its own process THEN its last error line shows them as escapes", async () => {
+    const r = await new Promise<{ code: number | null; out: string }>((resolve) => {
+      const child = spawn(process.execPath, [builtCli(), "plan", dir, `--target=${EVIL}`], {
+        env: { PATH: process.env.PATH ?? "", ...env },
+      });
+      let out = "";
+      child.stdout.on("data", (c) => (out += String(c)));
+      child.stderr.on("data", (c) => (out += String(c)));
+      child.on("close", (code) => resolve({ code, out }));
+    });
+    expect(r.code).toBe(1);
+    expectNoRawControl(r.out);
+    expect(r.out).toContain(SHOWN);
+  }, 60_000);
+});
+
 describe("GIVEN folder names that hold escape sequences", () => {
   it("WHEN init writes a repository there THEN the folder is shown escaped", async () => {
     const cwd = mkdtempSync(join(tmpdir(), "svc-init-"));
