@@ -145,6 +145,7 @@ describe("GIVEN a hostile platform whose names and error details hold escape seq
     expect(failed.stdout + failed.stderr).toContain(SHOWN);
     const r = await runCaptured(runShowCommand, [dir], env);
     expectNoRawControl(r.stdout + r.stderr);
+    expect(r.stdout).toContain(`hand${SHOWN}`);
   });
 
   it("WHEN import drafts a repository from it THEN the names of what it skips are escaped", async () => {
@@ -153,6 +154,22 @@ describe("GIVEN a hostile platform whose names and error details hold escape seq
     expectNoRawControl(r.log);
     // Quoted as JSON (its C0 characters as \u escapes); the override, which JSON keeps raw, escaped.
     expect(r.log).toContain('cronjob "hand\\u001b]0;pwned\\u0007\\u001b[2J\\rfake\\u202etxt"');
+  });
+
+  it("WHEN import reads a canvas whose name holds them THEN the name is shown escaped", async () => {
+    // Each canvas of the team's listing is read by id: that answer lies about the name.
+    const listings = (await fx.user.canvases.listExecEnvLite()).find((c) => c.name === "listings")!;
+    const renamed = { ...(await fx.user.canvases.getById(listings.id)), name: `c${EVIL}` };
+    proxy.answerWith(new RegExp(`^GET /collection/by-id/${listings.id}$`), renamed);
+    const to = join(mkdtempSync(join(tmpdir(), "svc-import-")), "repo");
+    let r: Awaited<ReturnType<typeof runImportInProcess>>;
+    try {
+      r = await runImportInProcess([to, "--all", "--dry-run"], env);
+    } finally {
+      proxy.answerWith(undefined);
+    }
+    expectNoRawControl(r.log);
+    expect(r.log).toMatch(/c(\\x1b|\\u001b)\]0;pwned/);
   });
 
   it("WHEN forget drops an inventory address planted with them THEN the address is shown escaped", async () => {
