@@ -2,6 +2,7 @@
 import { startEmulator } from "../emulator/emulator";
 import { parseFaultSpec } from "../emulator/faults";
 import { SeedFileError } from "../emulator/seed-file";
+import { terminalLine, terminalText } from "../reconcile/render/terminal-text";
 import { parseCommandArgs, wholeNumberFlag } from "./command-args";
 import { CliUsageError } from "./usage";
 
@@ -42,7 +43,8 @@ export async function runEmulatorCommand(argv: string[]): Promise<number> {
       throw new CliUsageError((e as Error).message);
     }
   }
-  const log = (line: string) => process.stderr.write(`[emulator] ${line}\n`);
+  // A log line names what clients sent (paths, object names) and what UDFs wrote: one line each, escaped.
+  const log = (line: string) => process.stderr.write(`[emulator] ${terminalLine(line)}\n`);
   const started = startEmulator({
     host: values.host,
     port,
@@ -56,27 +58,29 @@ export async function runEmulatorCommand(argv: string[]): Promise<number> {
   }).catch((e: unknown) => {
     if (!(e instanceof SeedFileError)) throw e;
     // One `file:line:column: path: message` per line, as editors and CI read them (no prefix).
-    process.stderr.write(`${e.message}\n`);
+    process.stderr.write(`${terminalText(e.message)}\n`);
     return undefined;
   });
   const emu = await started;
   if (!emu) return 1;
   const t = emu.tokens;
   process.stdout.write(
-    JSON.stringify({
-      base_url: emu.baseUrl,
-      udf_base_url: emu.udfBaseUrl,
-      user_token: t.user_token || null,
-      service_token: t.service_token ?? null,
-      client_id: emu.clientId ?? null,
-      other_user_token: t.other_user_token ?? null,
-      basic_user_token: t.basic_user_token ?? null,
-      users: t.users,
-      service_accounts: t.service_accounts,
-      data_dir: values["data-dir"] ?? null,
-      // The process to stop: under npx, `kill %1` or `$!` is npx's, which does not pass SIGTERM on.
-      pid: process.pid,
-    }) + "\n",
+    terminalText(
+      JSON.stringify({
+        base_url: emu.baseUrl,
+        udf_base_url: emu.udfBaseUrl,
+        user_token: t.user_token || null,
+        service_token: t.service_token ?? null,
+        client_id: emu.clientId ?? null,
+        other_user_token: t.other_user_token ?? null,
+        basic_user_token: t.basic_user_token ?? null,
+        users: t.users,
+        service_accounts: t.service_accounts,
+        data_dir: values["data-dir"] ?? null,
+        // The process to stop: under npx, `kill %1` or `$!` is npx's, which does not pass SIGTERM on.
+        pid: process.pid,
+      }) + "\n",
+    ),
   );
   log(
     `listening on ${emu.origin} (${values["data-dir"] ? `data in ${values["data-dir"]}` : "in memory"}${values.faults ? `, faults: ${values.faults}` : ""}; UDF runs in ${emu.env.realtime.python}, time limit ${emu.env.realtime.timeLimitMs / 1000} s)`,

@@ -9,6 +9,7 @@ import { mkdir, writeFile } from "node:fs/promises";
 import { basename, dirname, join, relative, resolve, sep } from "node:path";
 import { RepositoryJail } from "../repository/jail";
 import { gitignoreWithState, PROJECT_NAME, projectNameFrom, starterFiles } from "../reconcile/init/starter-repository";
+import { escapeIo } from "./actions-io";
 import { shellQuote } from "./shell-quote";
 import { parseCommandArgs } from "./command-args";
 import { CliUsageError } from "./usage";
@@ -31,8 +32,10 @@ const INSTALLED_SCHEMAS = join("node_modules", "svc-iac", "schemas");
 
 export async function runInitCommand(
   argv: string[],
-  io: Io = { stdout: process.stdout, stderr: process.stderr, cwd: process.cwd() },
+  given: Io = { stdout: process.stdout, stderr: process.stderr, cwd: process.cwd() },
 ): Promise<number> {
+  // Folder and file names are the user's or a checkout's: shown with their control characters escaped.
+  const io = escapeIo(given);
   const parsed = parseCommandArgs("init", argv, OPTIONS);
   const { values: v, positionals } = parsed;
   if (positionals.length > 1)

@@ -5,7 +5,7 @@
 import { relative, resolve } from "node:path";
 import { loadErrorAnnotations } from "../github/annotations";
 import { logText, underActions } from "../github/command-guard";
-import { guardIo } from "./actions-io";
+import { escapeIo, guardIo, unescapedStream } from "./actions-io";
 import { forWorkflowLog, isUntrustedBlock } from "../github/workflow-commands";
 import type { CommandOptions, CommandResult } from "../reconcile/commands/command-types";
 import type { Plan } from "../reconcile/plan/plan-model";
@@ -216,7 +216,11 @@ function commandOptions(
     // The approved plan tells the display which canvas each action is on (see `run`).
     let approvedPlan: Plan | undefined;
     opts.approved = (plan) => void (approvedPlan = plan);
-    opts.progress = progressDisplay(io.stderr, { verbose: !!v.verbose, plan: () => approvedPlan });
+    // On a terminal the status line writes its own cursor moves; it escapes the names it shows itself.
+    opts.progress = progressDisplay(io.stderr.isTTY ? unescapedStream(io.stderr) : io.stderr, {
+      verbose: !!v.verbose,
+      plan: () => approvedPlan,
+    });
     // A saved plan was reviewed already: applying it is the approval, as `terraform apply FILE`.
     if (!v["auto-approve"] && v.plan === undefined) {
       if (!io.stdin.isTTY)
@@ -379,10 +383,11 @@ async function commandFunction(name: Name): Promise<(opts: CommandOptions) => Pr
 /**
  * Runs one reconciler command from its arguments; returns the exit code. Under GitHub Actions
  * every line goes through a {@link CommandGuard} (see `actions-io.ts`): only svc-iac's own
- * annotations can be workflow commands.
+ * annotations can be workflow commands. Elsewhere every control character is shown as an escape,
+ * but svc-iac's own colours (see `escapeIo`).
  */
 export async function runReconcileCommand(name: Name, argv: string[], io: Io = defaultIo()): Promise<number> {
-  if (!underActions(io.env)) return run(name, argv, io, undefined);
+  if (!underActions(io.env)) return run(name, argv, escapeIo(io), undefined);
   const guarded = guardIo(io);
   try {
     return await run(name, argv, guarded.io, guarded.command);

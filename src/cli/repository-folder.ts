@@ -2,7 +2,8 @@
 import { statSync } from "node:fs";
 import { basename, dirname, isAbsolute, join } from "node:path";
 import { SvcError } from "../errors";
-import { formatLoadError, type LoadError } from "../model/desired";
+import type { LoadError } from "../model/desired";
+import { terminalLoadError } from "../reconcile/render/terminal-text";
 import { projectFolders } from "../reconcile/projects/find-projects";
 import { SVC_FILE } from "../reconcile/load/names";
 import { shellQuote } from "./shell-quote";
@@ -51,12 +52,12 @@ export function errorLine(command: string, dir: string, e: LoadError): string {
     if (below.length) {
       const named = below.slice(0, MAX_PROJECTS_NAMED).map((p) => join(dir, p));
       const more = below.length > named.length ? ` and ${below.length - named.length} more` : "";
-      return formatLoadError({
+      return terminalLoadError({
         ...e,
         file,
         message: `${SVC_FILE} not found: this folder is not a project, but ${below.length === 1 ? "this folder below is one" : "these folders below are projects"}: ${named.join(", ")}${more}. Give one: svc-iac ${command} ${shellQuote(named[0]!)} (svc-iac projects lists them all).`,
       });
     }
   }
-  return formatLoadError({ ...e, file });
+  return terminalLoadError({ ...e, file });
 }

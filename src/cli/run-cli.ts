@@ -96,10 +96,15 @@ async function dispatch(argv: string[], io: CliIo): Promise<number> {
   return run(rest, io);
 }
 
-/** stderr for the last words: guarded under GitHub Actions, as the commands' own output is. */
+/** stderr for the last words: guarded under GitHub Actions, escaped elsewhere, as the commands' own output is. */
 function errorWriter(io: CliIo): (text: string) => void {
   const { CommandGuard, underActions } = require("../github/command-guard") as typeof import("../github/command-guard");
-  if (!underActions(io.env)) return (text) => void io.stderr.write(text);
+  if (!underActions(io.env)) {
+    // A message may hold a name or an error detail from the repository or the platform.
+    const { terminalText } =
+      require("../reconcile/render/terminal-text") as typeof import("../reconcile/render/terminal-text");
+    return (text) => void io.stderr.write(terminalText(text));
+  }
   const guard = new CommandGuard(io.stderr);
   return (text) => {
     guard.text(text);
@@ -114,7 +119,10 @@ function reportFailure(err: unknown, argv: string[], io: CliIo): number {
   if (argv.slice(1).includes("--json")) {
     const { failureJson } = require("../reconcile/render/json") as typeof import("../reconcile/render/json");
     const { errorCodeOf } = require("../errors") as typeof import("../errors");
-    io.stdout.write(failureJson([], (err as Error)?.message ?? String(err), { code: errorCodeOf(err) }));
+    const { terminalText } =
+      require("../reconcile/render/terminal-text") as typeof import("../reconcile/render/terminal-text");
+    // Still JSON: C0 characters are JSON escapes already, the others become `\u` escapes.
+    io.stdout.write(terminalText(failureJson([], (err as Error)?.message ?? String(err), { code: errorCodeOf(err) })));
   }
   if (err instanceof CliUsageError) {
     const command = argv[0];

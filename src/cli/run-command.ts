@@ -49,7 +49,8 @@ function shownAsTable(r: RunOutcome): string {
 
 /** `svc-iac run`: exit 0 when the UDF ran, 1 when it failed or could not be run. */
 export async function runRunCommand(argv: string[], io: CommandIo = processIo()): Promise<number> {
-  return runWithGuardedIo(io, (guarded) => run(argv, guarded));
+  // The output as the UDF wrote it when it goes to a file or a pipe; on a terminal, escaped here.
+  return runWithGuardedIo(io, (guarded) => run(argv, guarded), true);
 }
 
 async function run(argv: string[], io: CommandIo): Promise<number> {

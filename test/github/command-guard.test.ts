@@ -21,7 +21,7 @@ describe("CommandGuard", () => {
   it("shows a lone CR, other control characters and Unicode line separators as escapes, so text cannot start a line", () => {
     const { guard, log } = guarded();
     guard.text("x: name rejected\r::warning title=x::pwn\u2028::add-mask::svc\u0085::error::y\x1b[2K\n");
-    expect(log()).toBe("x: name rejected\\r::warning title=x::pwn\\u2028::add-mask::svc\\x85::error::y\\x1b[2K\n");
+    expect(log()).toBe("x: name rejected\\r::warning title=x::pwn\\u2028::add-mask::svc\\u0085::error::y\\x1b[2K\n");
     expect(obeyedCommands(log())).toEqual([]);
   });
 

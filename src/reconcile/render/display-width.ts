@@ -1,7 +1,7 @@
 /**
  * How many terminal columns text takes: East Asian wide and fullwidth characters and emoji take
  * two, combining marks and zero-width characters none, everything else one. Control characters
- * are expected to be cleaned out before (see `cleanText`); they count one, as the `?` they become.
+ * are expected to be shown as escapes before (see `cleanText`); they count one each.
  */
 
 const WIDE: readonly (readonly [number, number])[] = [

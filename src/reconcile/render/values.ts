@@ -5,6 +5,7 @@
  */
 import type { FieldChange } from "../../kinds/kind";
 import { sortKeysDeep } from "../../canonical-json";
+import { terminalText } from "./terminal-text";
 import { changedRegion, splitLines } from "./line-region";
 
 /** Longest value shown in full on a field line; longer values are shortened around the change. */
@@ -182,12 +183,10 @@ export function isEmptyAttribute(c: FieldChange): boolean {
 
 /**
  * Free text from elsewhere (messages, notes, warnings) made safe for a terminal or a code
- * block: control characters other than line breaks become `?`, so no escape sequence gets
- * through.
+ * block: control characters other than line breaks shown as escapes ({@link terminalText}), so
+ * no escape sequence gets through.
  */
-export function cleanText(s: string): string {
-  return s.replace(/[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u2028\u2029]/g, "?");
-}
+export const cleanText: (s: string) => string = terminalText;
 
 /** Free text on a single line: line breaks become ` ⏎ `. */
 export function oneLine(s: string): string {

@@ -57,6 +57,6 @@ describe("the drift report as plain text (a terminal, a log)", () => {
   it("keeps escape sequences from the platform out of the terminal", () => {
     const drift = sampleDrift();
     drift.items[4] = { ...drift.items[4]!, id: "cv\x1b[2Jold" };
-    expect(renderDriftText(drift)).toContain("canvas.old_sales (id cv?[2Jold)");
+    expect(renderDriftText(drift)).toContain("canvas.old_sales (id cv\\x1b[2Jold)");
   });
 });

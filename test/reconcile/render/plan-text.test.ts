@@ -69,7 +69,7 @@ describe("the plan for a terminal", () => {
       diff: "--- code (platform)\n+++ code (repository)\n@@ -1 +1 @@\n-x\n+\x1b]0;owned\x07y",
     };
     const out = renderPlanText(plan, { color: true });
-    expect(out).toContain("+?]0;owned?y");
+    expect(out).toContain("+\\x1b]0;owned\\x07y");
     expect(out).not.toContain("\x1b]");
   });
 

@@ -47,11 +47,23 @@ describe("progress outside a terminal", () => {
     const show = progressDisplay(stream);
     show({ type: "start", total: 1 });
     show({ type: "end", address: "canvas.sales", action: "create", status: "failed", message: "boom\x1b[2J\nagain" });
-    expect(text()).toBe("[1/1] failed create canvas.sales: boom?[2J ⏎ again\n");
+    expect(text()).toBe("[1/1] failed create canvas.sales: boom\\x1b[2J ⏎ again\n");
   });
 });
 
 describe("progress on a terminal", () => {
+  it("writes its own cursor moves raw and the escape sequences, line breaks and overrides of names and messages as escapes", () => {
+    const { stream, text } = fakeStream(true, 200);
+    const show = progressDisplay(stream, { statusIntervalMs: 0 });
+    const evil = "\x1b]0;pwned\x07\x1b[2J\rx\u202ey";
+    show({ type: "start", total: 2 });
+    show({ type: "begin", address: `cronjob.a${evil}`, action: "create" });
+    show({ type: "end", address: `cronjob.a${evil}`, action: "create", status: "failed", message: `boom${evil}` });
+    const own = text().replace(/\r\x1b\[K|\x1b\[1A\x1b\[2K/g, "");
+    expect(own).not.toMatch(/[\u0000-\u0009\u000b-\u001f\u007f-\u009f\u2028\u2029\u202a-\u202e\u2066-\u2069]/);
+    expect(own).toContain("boom\\x1b]0;pwned\\x07\\x1b[2J\\rx\\u202ey");
+  });
+
   it("rewrites one status line in place and prints failures on lines of their own", () => {
     const { stream, text, chunks } = fakeStream(true);
     const show = progressDisplay(stream, { statusIntervalMs: 0 });

@@ -38,7 +38,7 @@ describe("the apply report for a terminal", () => {
     const report = sampleReport(false);
     report.results[3] = { ...report.results[3], message: "first line\nsecond \x1b[31mline" };
     const out = renderApplyReportText(report);
-    expect(out).toContain("✗ failed to create udf.sales/x: first line\n    second ?[31mline");
+    expect(out).toContain("✗ failed to create udf.sales/x: first line\n    second \\x1b[31mline");
     expect(out).not.toContain("\x1b");
   });
 });
