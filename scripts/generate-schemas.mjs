@@ -1,6 +1,6 @@
 // Writes the schema files generated from the kinds' definitions (src/kinds/<kind>/definition.ts):
 // schemas/pulumi/schema.json and the repository JSON Schemas. Run through `npm run generate:schemas`,
-// which builds first; test/resources/generated-schemas.test.ts fails when the committed files differ.
+// which builds first; test/kinds/generated-schemas.test.ts fails when the committed files differ.
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { dirname, join } from "node:path";

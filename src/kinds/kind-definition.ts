@@ -51,6 +51,12 @@ export interface FieldDefinition {
   defaultDoc?: string;
   /** The Pulumi argument's `@example`: TypeScript text (`canvas.id`, `"nightly_refresh"`). */
   example?: string;
+  /**
+   * Outputs: `false` when the Pulumi class neither declares nor registers it (it is kept in state
+   * only, as a secret output).
+   * @default true
+   */
+  classMember?: false;
 }
 
 /** A named object type used by a kind's fields (e.g. a UDF's helper module). */
@@ -65,6 +71,8 @@ export interface KindDefinition {
   kind: string;
   /** What the resource is, as the Pulumi class's TSDoc says it. */
   description: string;
+  /** The Pulumi class's `@example`: TypeScript lines. */
+  example?: string;
   /** The Pulumi arguments (`<kind>Args`), by their camelCase names. */
   inputs: Record<string, FieldDefinition>;
   /** Outputs beyond the inputs marked `output`. */
@@ -75,6 +83,11 @@ export interface KindDefinition {
   repository?: RepositoryDefinition;
   /** How `pulumi import` names an object of the kind; a string says why the kind cannot be imported. */
   importId: ImportIdDefinition | string;
+  /**
+   * The generated Pulumi class (`src/provider/<file>.ts`) also takes `<kind>Hooks` from
+   * `src/provider/<file>-hooks.ts`: the behaviour a definition cannot say (`ResourceHooks`).
+   */
+  pulumiHooks?: true;
 }
 
 /** The id `pulumi import` takes for a kind, and what the import makes of it (the README's table is these). */

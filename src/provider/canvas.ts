@@ -1,3 +1,7 @@
+/**
+ * The `Canvas` Pulumi resource. Generated from `src/kinds/canvas/definition.ts` by `npm run generate:schemas`:
+ * do not edit; edit the definition.
+ */
 import * as pulumi from "@pulumi/pulumi";
 import type { CanvasArgs } from "./arguments";
 import { dynamicType, quietStacks, withStub } from "./registration";
@@ -12,19 +16,36 @@ export type { CanvasArgs } from "./arguments";
  * const canvas = new svc.Canvas("sales", { name: "sales_dashboard" });
  */
 export class Canvas extends pulumi.CustomResource {
+  /**
+   * The canvas name, unique in the team: letters, digits and underscores. Renaming updates in
+   * place.
+   */
   declare readonly name: pulumi.Output<string>;
+  /**
+   * Who may use the canvas's shared links: the team, or anyone. On a shared canvas a change needs a
+   * new share token (see `CanvasShare`).
+   */
   declare readonly accessScope: pulumi.Output<"team" | "public">;
+  /**
+   * Whether anyone may read the canvas.
+   */
   declare readonly allowPublicRead: pulumi.Output<boolean>;
-  /** The owner's handle. */
+  /**
+   * The owner's handle.
+   */
   declare readonly username: pulumi.Output<string | null>;
+  /**
+   * When the canvas last changed (ISO 8601).
+   */
   declare readonly lastUpdated: pulumi.Output<string>;
 
   constructor(name: string, args: CanvasArgs, opts?: pulumi.CustomResourceOptions) {
-    // The passcode is made secret here, so it is never kept in plain among the state's inputs.
-    const passcode = args.passcode === undefined ? undefined : pulumi.secret(args.passcode);
-    // Its fingerprint is key-less (a provider holds no key), so it is a secret output: encrypted in
-    // state and shown as [secret], never a hash anyone could test guesses against.
-    const inputs = { username: undefined, lastUpdated: undefined, ...args, passcode };
+    const inputs = {
+      username: undefined,
+      lastUpdated: undefined,
+      ...args,
+      passcode: args.passcode === undefined ? undefined : pulumi.secret(args.passcode),
+    };
     const stacks = quietStacks();
     try {
       super(dynamicType("Canvas"), name, withStub("Canvas", inputs), {

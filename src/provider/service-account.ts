@@ -1,5 +1,10 @@
+/**
+ * The `ServiceAccount` Pulumi resource. Generated from `src/kinds/service-account/definition.ts` by `npm run generate:schemas`:
+ * do not edit; edit the definition, or `./service-account-hooks.ts` for what it cannot say.
+ */
 import * as pulumi from "@pulumi/pulumi";
 import type { ServiceAccountArgs } from "./arguments";
+import { serviceAccountHooks as hooks } from "./service-account-hooks";
 import { dynamicType, quietStacks, withStub } from "./registration";
 
 export type { ServiceAccountArgs } from "./arguments";
@@ -17,21 +22,37 @@ export type { ServiceAccountArgs } from "./arguments";
  * export const deployerToken = deployer.token; // secret
  */
 export class ServiceAccount extends pulumi.CustomResource {
+  /**
+   * The account's name; on the platform it reads `<name> [svc-iac <tag>]`. A change replaces it.
+   */
   declare readonly name: pulumi.Output<string>;
-  /** The name on the platform: `<name> [svc-iac <tag>]`. */
+  /**
+   * The name on the platform: `<name> [svc-iac <tag>]`.
+   */
   declare readonly accountName: pulumi.Output<string>;
-  /** The token (secret). */
+  /**
+   * The token (secret).
+   */
   declare readonly token: pulumi.Output<string>;
+  /**
+   * When the account was created (ISO 8601).
+   */
   declare readonly createdAt: pulumi.Output<string>;
 
   constructor(name: string, args: ServiceAccountArgs, opts?: pulumi.CustomResourceOptions) {
-    const inputs = { accountName: undefined, token: undefined, createdAt: undefined, ...args };
+    const inputs = {
+      accountName: undefined,
+      token: undefined,
+      createdAt: undefined,
+      ...Object.fromEntries((hooks.registers ?? []).map((output) => [output, undefined])),
+      ...args,
+    };
     const stacks = quietStacks();
     try {
       super(dynamicType("ServiceAccount"), name, withStub("ServiceAccount", inputs), {
-        deleteBeforeReplace: false,
+        ...hooks.defaults,
         ...opts,
-        additionalSecretOutputs: [...(opts?.additionalSecretOutputs ?? []), "token"],
+        additionalSecretOutputs: [...(opts?.additionalSecretOutputs ?? []), "token", ...(hooks.secretOutputs ?? [])],
       });
     } catch (e) {
       throw stacks.atCaller(e, new.target);
@@ -40,3 +61,5 @@ export class ServiceAccount extends pulumi.CustomResource {
     }
   }
 }
+
+hooks.decorate?.(ServiceAccount.prototype);

@@ -1,5 +1,10 @@
+/**
+ * The `SessionToken` Pulumi resource. Generated from `src/kinds/session-token/definition.ts` by `npm run generate:schemas`:
+ * do not edit; edit the definition, or `./session-token-hooks.ts` for what it cannot say.
+ */
 import * as pulumi from "@pulumi/pulumi";
 import type { SessionTokenArgs } from "./arguments";
+import { sessionTokenHooks as hooks } from "./session-token-hooks";
 import { dynamicType, quietStacks, withStub } from "./registration";
 
 export type { SessionTokenArgs } from "./arguments";
@@ -13,25 +18,37 @@ export type { SessionTokenArgs } from "./arguments";
  * const session = new svc.SessionToken("embed", { canvasToken: share.shareToken, ttl: 1800 });
  */
 export class SessionToken extends pulumi.CustomResource {
-  /** The session token. Secret. */
-  declare readonly sessionToken: pulumi.Output<string>;
-  /** ISO 8601 time after which the token no longer works. */
-  declare readonly expiresAt: pulumi.Output<string>;
+  /**
+   * Lifetime in seconds, 1 to 86400 (24 hours). A change replaces the token.
+   */
   declare readonly ttl: pulumi.Output<number>;
+  /**
+   * The session token. Secret.
+   */
+  declare readonly sessionToken: pulumi.Output<string>;
+  /**
+   * ISO 8601 time after which the token no longer works.
+   */
+  declare readonly expiresAt: pulumi.Output<string>;
 
   constructor(name: string, args: SessionTokenArgs, opts?: pulumi.CustomResourceOptions) {
-    // The canvas token is made secret here too, so it is never kept in plain among the inputs.
     const inputs = {
       sessionToken: undefined,
       expiresAt: undefined,
+      ...Object.fromEntries((hooks.registers ?? []).map((output) => [output, undefined])),
       ...args,
       canvasToken: pulumi.secret(args.canvasToken),
     };
     const stacks = quietStacks();
     try {
       super(dynamicType("SessionToken"), name, withStub("SessionToken", inputs), {
+        ...hooks.defaults,
         ...opts,
-        additionalSecretOutputs: [...(opts?.additionalSecretOutputs ?? []), "sessionToken", "canvasToken"],
+        additionalSecretOutputs: [
+          ...(opts?.additionalSecretOutputs ?? []),
+          "sessionToken",
+          ...(hooks.secretOutputs ?? []),
+        ],
       });
     } catch (e) {
       throw stacks.atCaller(e, new.target);
@@ -40,3 +57,5 @@ export class SessionToken extends pulumi.CustomResource {
     }
   }
 }
+
+hooks.decorate?.(SessionToken.prototype);

@@ -1,8 +1,13 @@
+/**
+ * The `Udf` Pulumi resource. Generated from `src/kinds/udf/definition.ts` by `npm run generate:schemas`:
+ * do not edit; edit the definition, or `./udf-hooks.ts` for what it cannot say.
+ */
 import * as pulumi from "@pulumi/pulumi";
 import type { UdfArgs } from "./arguments";
+import { udfHooks as hooks } from "./udf-hooks";
 import { dynamicType, quietStacks, withStub } from "./registration";
 
-export type { UdfHeaderArgs, UdfArgs } from "./arguments";
+export type { UdfArgs, UdfHeaderArgs } from "./arguments";
 
 /**
  * A UDF on a canvas. Created, or adopted when the canvas already has a UDF with that slug (its body
@@ -13,10 +18,21 @@ export type { UdfHeaderArgs, UdfArgs } from "./arguments";
  * const listings = new svc.Udf("listings", { canvasId: canvas.id, slug: "listings", codePath: "udfs/listings.py" });
  */
 export class Udf extends pulumi.CustomResource {
+  /**
+   * The canvas holding the UDF. Changing it moves the UDF to the other canvas, in place.
+   */
   declare readonly canvasId: pulumi.Output<string>;
+  /**
+   * URL-safe name, unique on its canvas: letters, digits, `_` and `-`. Renaming updates in place.
+   */
   declare readonly slug: pulumi.Output<string>;
+  /**
+   * The name of the function to call.
+   */
   declare readonly entrypoint: pulumi.Output<string>;
-  /** The platform's hash of the body last written. */
+  /**
+   * The platform's hash of the body last written.
+   */
   declare readonly udfBodyHash: pulumi.Output<string>;
   /**
    * The per-UDF shared token (`fsh_...`), when `createSharedToken` is true. Secret. Without
@@ -25,16 +41,25 @@ export class Udf extends pulumi.CustomResource {
   declare readonly sharedToken: pulumi.Output<string | undefined>;
 
   constructor(name: string, args: UdfArgs, opts?: pulumi.CustomResourceOptions) {
-    // `sharedToken` is registered as an output only when a token may be minted: each registered
-    // output costs the SDK four pending promises per resource (see `quietStacks`).
-    const mintsToken = args.createSharedToken !== undefined && args.createSharedToken !== false;
-    const outputs = mintsToken ? { udfBodyHash: undefined, sharedToken: undefined } : { udfBodyHash: undefined };
-    const secret = mintsToken
-      ? { additionalSecretOutputs: [...(opts?.additionalSecretOutputs ?? []), "sharedToken"] }
-      : {};
+    // Registered only when they may be set: each registered output costs the SDK four pending promises.
+    const mayBeSet = hooks.mayBeSet?.(args) ?? true;
+    const inputs = {
+      udfBodyHash: undefined,
+      ...(mayBeSet ? { sharedToken: undefined } : {}),
+      ...Object.fromEntries((hooks.registers ?? []).map((output) => [output, undefined])),
+      ...args,
+    };
     const stacks = quietStacks();
     try {
-      super(dynamicType("Udf"), name, withStub("Udf", { ...outputs, ...args }), { ...opts, ...secret });
+      super(dynamicType("Udf"), name, withStub("Udf", inputs), {
+        ...hooks.defaults,
+        ...opts,
+        additionalSecretOutputs: [
+          ...(opts?.additionalSecretOutputs ?? []),
+          ...(mayBeSet ? ["sharedToken"] : []),
+          ...(hooks.secretOutputs ?? []),
+        ],
+      });
     } catch (e) {
       throw stacks.atCaller(e, new.target);
     } finally {
@@ -43,17 +68,4 @@ export class Udf extends pulumi.CustomResource {
   }
 }
 
-// A UDF that mints no token has no registered `sharedToken`: reading it gives an output of
-// undefined that depends on the UDF, made on first read. The SDK's assignment of the registered
-// output (when a token is minted) lands on the instance through the setter.
-Object.defineProperty(Udf.prototype, "sharedToken", {
-  configurable: true,
-  get(this: Udf) {
-    const none = this.id.apply(() => undefined);
-    Object.defineProperty(this, "sharedToken", { value: none, enumerable: true, configurable: true });
-    return none;
-  },
-  set(this: Udf, value: unknown) {
-    Object.defineProperty(this, "sharedToken", { value, writable: true, enumerable: true, configurable: true });
-  },
-});
+hooks.decorate?.(Udf.prototype);

@@ -93,7 +93,7 @@ function providerFile(kind: string) {
       classDoc = docOf(node);
     }
   });
-  const secretOutputs = [...text.matchAll(/additionalSecretOutputs \?\? \[\]\), ([^\]]*)\]/g)].flatMap((m) =>
+  const secretOutputs = [...text.matchAll(/additionalSecretOutputs \?\? \[\]\),\s*([^\]]*)\]/g)].flatMap((m) =>
     [...m[1].matchAll(/"([^"]+)"/g)].map((s) => s[1]),
   );
   return { interfaces, classOutputs, classDoc, secretOutputs };

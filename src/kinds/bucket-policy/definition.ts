@@ -5,6 +5,8 @@ export const bucketPolicyDefinition: KindDefinition = {
   kind: "BucketPolicy",
   description:
     "The bucket policy document the platform needs on an S3 bucket, read from the platform and refreshed on every read (a change of the environment's roles shows as drift). Creates nothing on the platform; apply it with your cloud provider. Deleting it does nothing on the platform.",
+  example:
+    'const doc = new svc.BucketPolicy("data", { bucketName: "my-data-bucket" });\nnew aws.s3.BucketPolicy("data", { bucket: "my-data-bucket", policy: doc.policy });',
   inputs: {
     bucketName: {
       type: "string",

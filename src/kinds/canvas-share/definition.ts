@@ -30,6 +30,7 @@ export const canvasShareDefinition: KindDefinition = {
   kind: "CanvasShare",
   description:
     "A canvas's share: its canvas token (`shareToken`) and real-time instance. Adopts an existing share; delete unshares (every old link and session token stops working).",
+  example: 'const share = new svc.CanvasShare("share", { canvasId: canvas.id, accessScope: canvas.accessScope });',
   inputs: {
     canvasId: {
       type: "string",

@@ -7,6 +7,7 @@ export const canvasDefinition: KindDefinition = {
   kind: "Canvas",
   description:
     "A canvas: a group of UDFs with a sharing level. Created by name, or adopted when a canvas of that name exists. Updates never touch its UDFs (manage them with `Udf`).",
+  example: 'const canvas = new svc.Canvas("sales", { name: "sales_dashboard" });',
   inputs: {
     name: {
       type: "string",
@@ -51,6 +52,7 @@ export const canvasDefinition: KindDefinition = {
       type: "string",
       description: "A hash of the passcode (never the passcode); a secret output.",
       secret: true,
+      classMember: false,
     },
   },
   repository: {

@@ -6,6 +6,7 @@ export const cronjobDefinition: KindDefinition = {
   kind: "Cronjob",
   description:
     'A UDF run on a schedule (batch compute: the team needs billing enabled). Every field updates in place; an equivalent schedule written differently (`"0 6 * * 1-5"` or the arrays) is no change.',
+  example: 'new svc.Cronjob("nightly", { name: "nightly_refresh", schedule: "0 2 * * *", udfId: loader.id });',
   inputs: {
     name: {
       type: "string",
@@ -159,6 +160,7 @@ export const cronjobDefinition: KindDefinition = {
       protect: { schema: protect("cronjob") },
     },
   },
+  pulumiHooks: true,
   importId: {
     id: "CRONJOB_ID",
     where: "the cronjob's id",

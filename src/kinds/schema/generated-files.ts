@@ -1,10 +1,11 @@
 /**
- * The files generated from the kinds' definitions (schemas, Pulumi argument interfaces), by path in the repository, with their
+ * The files generated from the kinds' definitions (schemas, Pulumi argument interfaces and resource classes), by path in the repository, with their
  * exact text: what `npm run generate:schemas` writes and what the freshness test compares with
  * the committed files. Pure.
  */
 import { PULUMI_ARGUMENTS_FILE, pulumiArgumentsText } from "./pulumi-arguments";
 import { pulumiPackageSchema } from "./pulumi-package";
+import { pulumiResourceFiles } from "./pulumi-resources";
 import { repositorySchemas } from "./repository-schemas";
 
 /** Path in the repository → file text: `schemas/...` (2-space JSON, trailing newline) and the Pulumi argument interfaces. */
@@ -15,6 +16,7 @@ export function generatedSchemaFiles(version: string): Record<string, string> {
     ),
     "schemas/pulumi/schema.json": jsonText(pulumiPackageSchema(version)),
     [PULUMI_ARGUMENTS_FILE]: pulumiArgumentsText(),
+    ...pulumiResourceFiles(),
   };
 }
 

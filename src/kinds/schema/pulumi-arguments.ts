@@ -12,7 +12,7 @@ export const PULUMI_ARGUMENTS_FILE = "src/provider/arguments.ts";
 const WIDTH = 100;
 
 /** A field's type as a Pulumi argument (inside `pulumi.Input<...>`). */
-function typeText(t: FieldType): string {
+export function typeText(t: FieldType): string {
   if (t === "any") return "unknown";
   if (t === "integer" || t === "number") return "number";
   if (typeof t === "string") return t;
@@ -27,7 +27,7 @@ function typeText(t: FieldType): string {
 }
 
 /** `text` as TSDoc lines under `indent`, wrapped at words. */
-function docLines(text: string, indent: string): string[] {
+export function docLines(text: string, indent: string): string[] {
   const lines: string[] = [];
   let line = "";
   for (const word of text.split(/\s+/).filter(Boolean)) {

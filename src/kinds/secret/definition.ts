@@ -6,6 +6,7 @@ export const secretDefinition: KindDefinition = {
   kind: "Secret",
   description:
     "A user secret, owned by the signed-in user (`svc:token` must be a paid user's Bearer token). An existing secret of that key is adopted and overwritten. A value changed on the platform shows as drift on `valueFingerprint` after a refresh, without revealing it.",
+  example: 'new svc.Secret("openai", { key: "OPENAI_API_KEY", value: config.requireSecret("openaiKey") });',
   inputs: {
     key: {
       type: "string",

@@ -6,6 +6,8 @@ export const serviceAccountDefinition: KindDefinition = {
   kind: "ServiceAccount",
   description:
     "A service account of the team's environment and its token (a machine credential for `Svc-Service-Token`). The token is returned only at creation, so every change replaces the account, new before old: the new token can be distributed before the old one stops working. Managing accounts needs a user's Bearer token (`svc:token`). If an account with the same platform name already exists (an interrupted earlier create, or another stack), creation stops and says how to resolve it rather than adopting an account whose token nobody can read.",
+  example:
+    'const deployer = new svc.ServiceAccount("deployer", { name: "ci-deployer", rotation: "2025-06" });\nexport const deployerToken = deployer.token; // secret',
   inputs: {
     name: {
       type: "string",
@@ -55,6 +57,7 @@ export const serviceAccountDefinition: KindDefinition = {
       protect: { schema: protect("service account") },
     },
   },
+  pulumiHooks: true,
   importId: {
     id: "SERVICE_ACCOUNT_ID",
     where: "the service account's id",

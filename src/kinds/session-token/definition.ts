@@ -5,6 +5,7 @@ export const sessionTokenDefinition: KindDefinition = {
   kind: "SessionToken",
   description:
     "A session token for a team-only shared canvas (`svc_session_token`). Replaced once expired (at the next `pulumi up`). Delete revokes every session token of its canvas token: the platform has no per-token revocation, so two SessionTokens on one canvas token share that fate.",
+  example: 'const session = new svc.SessionToken("embed", { canvasToken: share.shareToken, ttl: 1800 });',
   inputs: {
     canvasToken: {
       type: "string",
@@ -26,6 +27,7 @@ export const sessionTokenDefinition: KindDefinition = {
     sessionToken: { type: "string", description: "The session token. Secret.", required: true, secret: true },
     expiresAt: { type: "string", description: "ISO 8601 time after which the token no longer works.", required: true },
   },
+  pulumiHooks: true,
   importId:
     "not importable: the platform neither lists nor returns session tokens, and an id (kept in clear in state) must not hold the secret token; declare a new one",
 };

@@ -9,6 +9,8 @@ export const udfDefinition: KindDefinition = {
   kind: "Udf",
   description:
     "A UDF on a canvas. Created, or adopted when the canvas already has a UDF with that slug (its body is then rewritten). After a body change on a shared canvas the UDF's real-time cache is dropped, so shared URLs serve the new code.",
+  example:
+    'const listings = new svc.Udf("listings", { canvasId: canvas.id, slug: "listings", codePath: "udfs/listings.py" });',
   inputs: {
     canvasId: {
       type: "string",
@@ -207,6 +209,7 @@ export const udfDefinition: KindDefinition = {
       },
     },
   },
+  pulumiHooks: true,
   importId: {
     id: "UDF_ID",
     where: "the UDF's id",
