@@ -7,6 +7,7 @@
  * first, or list the address under `removed:` in svc.yaml to have it reviewed in a pull request.
  */
 import { errorCodeOf } from "../../errors";
+import { otherClaimsOf } from "../projects/project-claims";
 import { connect } from "./connect";
 import { loadRepository } from "../load";
 import type { LoadError } from "../../model/desired";
@@ -44,6 +45,9 @@ export async function forgetCommand(opts: ForgetOptions): Promise<ForgetResult> 
   const loaded = await loadRepository(opts.dir, { target: opts.target, env: opts.env });
   if (!loaded.ok) return { command: "forget", exitCode: 1, errors: loaded.errors };
   const { project } = loaded;
+  // Another folder of the repository with this name shares its state: forgetting here would edit its inventory.
+  const claimed = await otherClaimsOf(opts.dir, project.project);
+  if (claimed.length) return { command: "forget", exitCode: 1, errors: claimed };
   const addresses = [...new Set(opts.addresses)].sort();
   const declared = addresses.flatMap((a) => project.objects.find((o) => o.address === a) ?? []);
   if (declared.length) {

@@ -6,6 +6,7 @@
  */
 import { errorCodeOf } from "../../errors";
 import { basename, join, resolve } from "node:path";
+import { otherClaimsOf } from "../projects/project-claims";
 import { connect } from "./connect";
 import { loadProjectSettings } from "../load";
 import { DEFAULT_SETTINGS, DEFAULT_TARGET, SVC_FILE, stateLocation } from "../load/svc-file";
@@ -254,6 +255,9 @@ export async function importCommand(opts: ImportOptions): Promise<ImportResult> 
       ...(found.message ? { message: found.message } : {}),
     };
   const { project } = found;
+  // Another folder of the repository with this name shares its state: importing here would bind into its inventory.
+  const claimed = await otherClaimsOf(project.root, project.project);
+  if (claimed.length) return { command: "import", exitCode: 1, errors: claimed };
   const now = opts.now ?? (() => new Date());
   let connection: Awaited<ReturnType<typeof connect>> | undefined;
   try {
