@@ -25,6 +25,7 @@ import {
 } from "./lock-file";
 import type { Inventory } from "../../model/inventory";
 import type { InventoryJournal, JournalRecord, LockHandle, LockInfo, StateBackend } from "./types";
+import { SvcError } from "../../errors";
 
 export interface LocalBackendOptions {
   /** Repository root; `path` is relative to it. */
@@ -45,7 +46,7 @@ function errnoCode(e: unknown): string | undefined {
 /** A state file's text through the repository's jail (a planted link is refused, never followed); undefined when missing. */
 async function readTextOrUndefined(jail: RepositoryJail, file: string): Promise<string | undefined> {
   const read = jail.readText(file);
-  if (read.kind === "refused") throw new Error(`Cannot read the state: ${read.message}`);
+  if (read.kind === "refused") throw new SvcError("state_unreadable", `Cannot read the state: ${read.message}`);
   return read.kind === "text" ? read.text : undefined;
 }
 
@@ -160,7 +161,8 @@ export class LocalStateBackend implements StateBackend {
   private async appendJournal(records: JournalRecord[]): Promise<void> {
     // After a stopped run, the journal may end in a torn record: the whole write comes first and drops it.
     if (this.foldDue)
-      throw new Error(
+      throw new SvcError(
+        "internal",
         `The inventory at ${this.location} is due to be written whole before changes are appended to its journal.`,
       );
     this.journalFd ??= openSync(this.journalFile, APPEND_FLAGS, 0o666);
@@ -193,7 +195,8 @@ export class LocalStateBackend implements StateBackend {
       }
       await this.clearExpired(held);
     }
-    throw new Error(
+    throw new SvcError(
+      "locked",
       `Could not take the lock on state ${this.location}: other runs kept taking it at the same moment. Run again.`,
     );
   }

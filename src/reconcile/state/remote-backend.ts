@@ -13,6 +13,7 @@ import { LockedError } from "./lock-errors";
 import { isExpired, newLockInfo, serializeLock, type AcquireLockOptions } from "./lock-file";
 import type { Inventory } from "../../model/inventory";
 import type { LockHandle, LockInfo, StateBackend } from "./types";
+import { SvcError } from "../../errors";
 
 export interface RemoteBackendOptions {
   /** `s3://acme-iac/state/listings/prod`: the prefix, already holding `<project>/<target>`. */
@@ -38,7 +39,8 @@ export class RemoteStateBackend implements StateBackend {
 
   constructor(private readonly opts: RemoteBackendOptions) {
     if (!/^(s3|gs):\/\/[^/]+/.test(opts.url)) {
-      throw new Error(
+      throw new SvcError(
+        "state_location_invalid",
         `Invalid remote state location "${opts.url}". It must be an s3:// or gs:// URL such as "s3://my-bucket/state/${opts.project}/${opts.target}".`,
       );
     }
@@ -106,7 +108,8 @@ export class RemoteStateBackend implements StateBackend {
     const after = await this.readLock();
     if (after?.id === info.id) return new LeaseHandle(this.lock, info, opts.ttlMs, now);
     if (after) throw new LockedError(this.location, after);
-    throw new Error(
+    throw new SvcError(
+      "lock_lost",
       `The lock on state ${this.location} disappeared while it was being taken (another run's --force-unlock?). Run again.`,
     );
   }
