@@ -24,7 +24,14 @@ import {
   type AcquireLockOptions,
 } from "./lock-file";
 import type { Inventory } from "../../model/inventory";
-import type { InventoryJournal, JournalRecord, LockHandle, LockInfo, StateBackend } from "./types";
+import {
+  DOCUMENT_NAME,
+  type InventoryJournal,
+  type JournalRecord,
+  type LockHandle,
+  type LockInfo,
+  type StateBackend,
+} from "./types";
 import { SvcError } from "../../errors";
 
 export interface LocalBackendOptions {
@@ -124,6 +131,29 @@ export class LocalStateBackend implements StateBackend {
 
   private get inventoryFile(): string {
     return path.join(this.dir, "inventory.json");
+  }
+
+  private documentFile(name: string): string {
+    if (!DOCUMENT_NAME.test(name) || name.split("/").includes(".."))
+      throw new SvcError("state_document_invalid", `"${name}" cannot name a state document.`);
+    return path.join(this.dir, ...name.split("/"));
+  }
+
+  async readDocument(name: string, maxBytes: number): Promise<string | undefined> {
+    const read = this.jail.readText(this.documentFile(name), { maxBytes });
+    if (read.kind === "refused") throw new SvcError("state_unreadable", `Cannot read the state: ${read.message}`);
+    return read.kind === "text" ? read.text : undefined;
+  }
+
+  async writeDocument(name: string, text: string): Promise<void> {
+    const parts = path.relative(this.dir, this.documentFile(name)).split(path.sep);
+    // Its folder through the jail: a link planted at history/ is refused, not followed.
+    const dir = this.jail.folder(path.join(this.opts.path, ...parts.slice(0, -1)), { create: true });
+    await writeFileAtomic(path.join(dir, parts.at(-1)!), text);
+  }
+
+  async removeDocument(name: string): Promise<void> {
+    await rm(this.documentFile(name), { force: true });
   }
 
   private get lockFile(): string {

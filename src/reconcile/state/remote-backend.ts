@@ -12,7 +12,7 @@ import { LeaseHandle, forceUnlockIn, readLockIn, type LockStore } from "./lease"
 import { LockedError } from "./lock-errors";
 import { isExpired, newLockInfo, serializeLock, type AcquireLockOptions } from "./lock-file";
 import type { Inventory } from "../../model/inventory";
-import type { LockHandle, LockInfo, StateBackend } from "./types";
+import { DOCUMENT_NAME, type LockHandle, type LockInfo, type StateBackend } from "./types";
 import { SvcError } from "../../errors";
 
 export interface RemoteBackendOptions {
@@ -112,6 +112,35 @@ export class RemoteStateBackend implements StateBackend {
       "lock_lost",
       `The lock on state ${this.location} disappeared while it was being taken (another run's --force-unlock?). Run again.`,
     );
+  }
+
+  private documentUrl(name: string): string {
+    if (!DOCUMENT_NAME.test(name) || name.split("/").includes(".."))
+      throw new SvcError("state_document_invalid", `"${name}" cannot name a state document.`);
+    return `${this.location}/${name}`;
+  }
+
+  async readDocument(name: string, maxBytes: number): Promise<string | undefined> {
+    const url = this.documentUrl(name);
+    const text = await this.download(url);
+    if (text !== undefined && Buffer.byteLength(text) > maxBytes)
+      throw new SvcError(
+        "state_unreadable",
+        `Cannot read the state: ${url} holds more than the limit of ${maxBytes} bytes for it.`,
+      );
+    return text;
+  }
+
+  async writeDocument(name: string, text: string): Promise<void> {
+    await this.opts.client.files.upload(this.documentUrl(name), Buffer.from(text), { contentType: JSON_TYPE });
+  }
+
+  async removeDocument(name: string): Promise<void> {
+    try {
+      await this.opts.client.files.delete(this.documentUrl(name));
+    } catch (e) {
+      if (!isApiError(e, "not_found")) throw e;
+    }
   }
 
   forceUnlock(id?: string): Promise<LockInfo | undefined> {
