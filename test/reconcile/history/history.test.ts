@@ -93,6 +93,14 @@ describe("GIVEN a git repository applied, then changed and applied twice more", 
     expect(text.stdout).toContain(`commit ${third.slice(0, 12)} (with changes not committed)`);
     expect(text.stdout).toContain("      update   udf.listings/loader\n");
 
+    // destroy is a deployment too: every object gone.
+    const destroyed = await runSvc(["destroy", dir, "--auto-approve"], emulatorEnv(fx.emu));
+    expect(destroyed.code, destroyed.stderr).toBe(0);
+    const after = await historyCommand({ dir, env: emulatorEnv(fx.emu) });
+    expect(after.report?.deployments[0]).toMatchObject({ id: "4", action: "destroy" });
+    expect(new Set(after.report?.deployments[0]?.objects.map((o) => o.action))).toEqual(new Set(["delete", "unshare"]));
+    expect(after.report?.deployments[0]?.objects.map((o) => o.address)).toContain("udf.listings/loader");
+
     const none = await runSvc(["history", dir, "udf.listings/nothing"], emulatorEnv(fx.emu));
     expect(none.code).toBe(1);
     expect(none.stderr).toContain("No recorded deployment of listings (default) changed udf.listings/nothing.");
