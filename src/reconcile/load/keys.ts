@@ -45,6 +45,8 @@ export const CANVAS_KEYS = keysOf(repositoryOf(canvasDefinition));
 export const SHARE_KEYS = keysOf(canvasShareRepository);
 
 export const UDF_KEYS = keysOf(repositoryOf(udfDefinition));
+/** The keys of a note's or widget's `<slug>.yaml` (no code settings: it is not Python). */
+export const FURNITURE_KEYS = UDF_KEYS.filter((k) => ["metadata", "visible", "position", "protect"].includes(k));
 export const HEADER_KEYS = itemKeysOf(repositoryOf(udfDefinition), "headers");
 /** One entry of a UDF's `tests:` list. */
 export const UDF_TEST_KEYS = itemKeysOf(repositoryOf(udfDefinition), "tests");
