@@ -56,6 +56,10 @@ export interface CanvasExtras {
   tests: UdfTest[];
   /** Where each Python file goes as it is read (the Python check, or a list). */
   python: PythonSink;
+  /** Whether svc.yaml's `checks.skip` names the address: its check is off. */
+  skipCheck?: (address: string) => boolean;
+  /** The addresses of records deployed without their check (`check: false`, `checks.skip`). */
+  unchecked?: string[];
 }
 
 /** Every canvas, share and UDF of the repository; the UDFs' tests and Python sources go to `extras`. */
@@ -158,7 +162,7 @@ async function readCanvasFolder(
   }
   const names = new Set(files);
   for (const [slug, { variant }] of records) {
-    const udf = await readUdf(jail, canvas, slug, variant, names, vars, diag, extras.python);
+    const udf = await readUdf(jail, canvas, slug, variant, names, vars, diag, extras);
     if (udf) {
       out.push(udf.object);
       extras.tests.push(...udf.tests);
@@ -231,9 +235,12 @@ async function readUdf(
   files: ReadonlySet<string>,
   vars: Resolver,
   diag: Diagnostics,
-  python: PythonSink,
+  extras: CanvasExtras,
 ): Promise<{ object: DesiredObject; tests: UdfTest[] } | undefined> {
   const folder = `${CANVASES}/${canvas}`;
+  const address = `${variant}.${canvas}/${slug}`;
+  // Helper modules are held until the record's `check:` is known.
+  const helpers: PythonSource[] = [];
   const ext = VARIANT_EXTENSIONS[variant];
   const noun = VARIANT_NOUN[variant];
   const codeFile = `${folder}/${slug}${ext}`;
@@ -261,18 +268,28 @@ async function readUdf(
     if (src)
       settings =
         variant === "udf"
-          ? await readUdfSettings(jail, { src, diag, vars }, folder, { canvas, slug }, python)
+          ? await readUdfSettings(jail, { src, diag, vars }, folder, { canvas, slug }, helpers)
           : readFurnitureSettings({ src, diag, vars }, variant);
   }
   const entrypoint = settings.entrypoint ?? DEFAULT_ENTRYPOINT;
-  if (variant === "udf")
-    python.push({
+  const unchecked = variant !== "note" && (settings.check === false || (extras.skipCheck?.(address) ?? false));
+  if (unchecked) extras.unchecked?.push(address);
+  if (variant === "udf" && !unchecked) {
+    // A helper the UDF's code (and its other helpers) never names cannot break it: a parse error there is a warning.
+    for (const h of helpers) {
+      const others = [code, ...helpers.filter((o) => o !== h).map((o) => o.code)];
+      const module = h.module ?? "";
+      const named = new RegExp(`\\b${module}\\b`);
+      extras.python.push({ ...h, ...(others.some((t) => named.test(t)) ? {} : { unusedHelper: true }) });
+    }
+    extras.python.push({
       file: codeFile,
       code,
       entrypoint,
       ...(settings.entrypointAt ? { entrypointSetAt: settings.entrypointAt } : {}),
     });
-  if (variant === "widget") {
+  }
+  if (variant === "widget" && !unchecked) {
     const problem = jsonProblem(code);
     if (problem)
       diag.add({
@@ -294,7 +311,7 @@ async function readUdf(
   const options = { isVisible: settings.visible, position: settings.position, protect: settings.protect };
   const object = desiredObject(
     "Udf",
-    `${variant}.${canvas}/${slug}`,
+    address,
     inputs,
     { file: codeFile, line: 1, column: 1, path: "" },
     { refs: { canvas }, options, referenced: settings.referenced },
@@ -324,6 +341,7 @@ function readFurnitureSettings(ctx: ReadContext, variant: Exclude<UdfVariant, "u
     visible: top.boolean("visible"),
     position: top.integer("position", 0),
     protect: top.boolean("protect"),
+    check: top.boolean("check"),
     tests: [],
     referenced: referencedInputs(ctx, FURNITURE_INPUT_KEYS),
   };
@@ -339,6 +357,8 @@ interface UdfSettings {
   position?: number;
   sharedToken?: boolean;
   protect?: boolean;
+  /** `check: false`: deployed without its check. */
+  check?: boolean;
   tests: UdfTest[];
   /** Its inputs written with a reference in `<slug>.yaml`. */
   referenced: ReferencedInput[];
@@ -367,6 +387,7 @@ async function readUdfSettings(
     position: top.integer("position", 0),
     sharedToken: top.boolean("shared_token"),
     protect: top.boolean("protect"),
+    check: top.boolean("check"),
     tests: readUdfTests(ctx, top, udf),
   };
   return { ...settings, referenced: referencedInputs(ctx, UDF_INPUT_KEYS) };
@@ -415,7 +436,7 @@ async function readHeaders(
         );
       seen.set(moduleName, locate(ctx.src, h.valueNode("module"), "").line);
     }
-    const code = file === undefined ? undefined : readHelper(jail, ctx, h, folder, file, python);
+    const code = file === undefined ? undefined : readHelper(jail, ctx, h, folder, file, moduleName, python);
     if (moduleName !== undefined && code !== undefined) out.push({ moduleName, code });
   }
   return out;
@@ -432,6 +453,7 @@ function readHelper(
   h: MapReader,
   folder: string,
   file: string,
+  moduleName: string | undefined,
   python: PythonSink,
 ): string | undefined {
   const rel = posix.normalize(posix.join(folder, file.replace(/\\/g, "/")));
@@ -450,6 +472,6 @@ function readHelper(
     if (read.line !== undefined) return void reportRefused(rel, read, ctx.diag);
     return h.fail("file", `found ${quotedPath(file)}: ${read.message}`);
   }
-  python.push({ file: rel, code: read.text });
+  python.push({ file: rel, code: read.text, ...(moduleName !== undefined ? { module: moduleName } : {}) });
   return read.text;
 }

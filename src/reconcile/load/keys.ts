@@ -26,7 +26,10 @@ export const SVC_KEYS = [
   "targets",
   "moved",
   "removed",
+  "checks",
 ] as const;
+/** svc.yaml's `checks:`. */
+export const CHECKS_KEYS = ["skip"] as const;
 /** One entry of svc.yaml's `moved:` list. */
 export const MOVED_KEYS = ["from", "to"] as const;
 export const TARGET_KEYS = [
@@ -46,7 +49,9 @@ export const SHARE_KEYS = keysOf(canvasShareRepository);
 
 export const UDF_KEYS = keysOf(repositoryOf(udfDefinition));
 /** The keys of a note's or widget's `<slug>.yaml` (no code settings: it is not Python). */
-export const FURNITURE_KEYS = UDF_KEYS.filter((k) => ["metadata", "visible", "position", "protect"].includes(k));
+export const FURNITURE_KEYS = UDF_KEYS.filter((k) =>
+  ["metadata", "visible", "position", "protect", "check"].includes(k),
+);
 export const HEADER_KEYS = itemKeysOf(repositoryOf(udfDefinition), "headers");
 /** One entry of a UDF's `tests:` list. */
 export const UDF_TEST_KEYS = itemKeysOf(repositoryOf(udfDefinition), "tests");
