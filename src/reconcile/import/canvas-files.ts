@@ -177,11 +177,6 @@ function unwritableFurniture(variant: UdfVariant, parts: ReturnType<typeof parse
     return `it is a ${VARIANT_NOUN[variant]} with helper modules, which a ${VARIANT_NOUN[variant]}'s files cannot hold`;
   if (parts.entrypoint && parts.entrypoint !== DEFAULT_ENTRYPOINT)
     return `it is a ${VARIANT_NOUN[variant]} with entrypoint ${JSON.stringify(parts.entrypoint)}, which a ${VARIANT_NOUN[variant]}'s files cannot hold`;
-  if (variant === "widget") {
-    const problem = jsonProblem(parts.code);
-    if (problem)
-      return `it is a widget whose code is not a JSON document (line ${problem.line}, column ${problem.column}: ${problem.message}), which its ${VARIANT_EXTENSIONS.widget} file must be`;
-  }
   return undefined;
 }
 
@@ -214,6 +209,14 @@ function importUdf(c: ApiCanvas, u: ApiUdf, layout: UdfLayout, draft: DraftBuild
       draft.file(`${folder}/${file}`, h.code, address);
       return { module: h.moduleName, file };
     });
+  }
+  // A widget whose code is no JSON document is kept as the platform holds it, its check off.
+  const problem = variant === "widget" ? jsonProblem(parts.code) : undefined;
+  if (problem) {
+    settings.check = false;
+    draft.note(
+      `${address}: its code is not a JSON document (line ${problem.line}, column ${problem.column}: ${problem.message}); written with check: false in ${u.slug}.yaml, so plans deploy it as it is`,
+    );
   }
   if (!u.is_visible) settings.visible = false;
   if (layout.writePosition) settings.position = u.position;

@@ -176,7 +176,7 @@ describe("GIVEN a canvas folder with a UDF, two notes (.md) and a widget (.json)
     expect(plan.exitCode).toBe(0);
   });
 
-  it("WHEN a widget on the platform holds no JSON document THEN import lists it under Not imported with the reason, and writes no file for it", async () => {
+  it("WHEN a widget on the platform holds no JSON document THEN import writes it as it is with check: false, says so, and the import validates", async () => {
     const dir = copyRepo(FIXTURE);
     expect((await applyCommand(commandOptions(dir, fx.emu))).exitCode).toBe(0);
     const canvas = (await platformView(fx.user)).canvases.find((c) => c.name === "board")!;
@@ -200,14 +200,17 @@ describe("GIVEN a canvas folder with a UDF, two notes (.md) and a widget (.json)
       select: { canvases: ["board"], cronjobs: false, secrets: false, serviceAccounts: false },
     });
     expect(imported.exitCode).toBe(0);
-    expect(imported.report!.skipped).toEqual([
-      expect.objectContaining({
-        object: "widget board/broken_widget",
-        reason: expect.stringContaining("line 2, column 11"),
-      }),
-    ]);
-    expect(Object.keys(filesOf(into)).filter((f) => f.includes("broken_widget"))).toEqual([]);
+    expect(imported.report!.skipped).toEqual([]);
+    expect(imported.report!.notes).toContainEqual(
+      expect.stringMatching(
+        /^widget\.board\/broken_widget: its code is not a JSON document \(line 2, column 11: .*check: false/,
+      ),
+    );
+    const files = filesOf(into);
+    expect(files["canvases/board/broken_widget.json"]).toBe('{"type": "bar-chart",\n "props": }');
+    expect(files["canvases/board/broken_widget.yaml"]).toContain("check: false");
     expect((await validateCommand({ dir: into, env })).exitCode).toBe(0);
+    expect(actionsOf(await planCommand({ dir: into, env }))).toEqual([]);
   });
 
   it("WHEN run is asked to run a note or a widget THEN it refuses before any request", async () => {
