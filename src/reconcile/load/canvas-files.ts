@@ -4,9 +4,9 @@
  */
 import type { RepositoryJail } from "../../repository/jail";
 import { posix } from "node:path";
-import type { DesiredObject, ReferencedInput, UdfTest } from "../../model/desired";
+import type { DesiredObject, DriftPolicySetting, ReferencedInput, UdfTest } from "../../model/desired";
 import { quotedPath, type Diagnostics } from "../../repository/diagnostics";
-import { desiredObject } from "./desired";
+import { desiredObject, onDriftOf } from "./desired";
 import { MapReader, referencedInputs, rootReader, type ReadContext } from "../../repository/fields";
 import { CANVAS_KEYS, DURATION_EXPECTED, HEADER_KEYS, PATTERNS, SHARE_KEYS, UDF_KEYS } from "./keys";
 import type { PythonSource } from "./python-check";
@@ -151,7 +151,7 @@ function readCanvasFile(ctx: ReadContext, canvas: string): DesiredObject[] {
   const referenced = referencedInputs(ctx, CANVAS_INPUT_KEYS);
   const out = [
     desiredObject("Canvas", `canvas.${canvas}`, inputs, locate(ctx.src, null, ""), {
-      options: { protect: top.boolean("protect") },
+      options: { protect: top.boolean("protect"), onDrift: onDriftOf(top, ctx.src.file) },
       referenced,
     }),
   ];
@@ -232,7 +232,12 @@ async function readUdf(
     metadata: settings.metadata ?? {},
     createSharedToken: settings.sharedToken ?? false,
   };
-  const options = { isVisible: settings.visible, position: settings.position, protect: settings.protect };
+  const options = {
+    isVisible: settings.visible,
+    position: settings.position,
+    protect: settings.protect,
+    onDrift: settings.onDrift,
+  };
   const object = desiredObject(
     "Udf",
     `udf.${canvas}/${slug}`,
@@ -253,6 +258,7 @@ interface UdfSettings {
   position?: number;
   sharedToken?: boolean;
   protect?: boolean;
+  onDrift?: DriftPolicySetting;
   tests: UdfTest[];
   /** Its inputs written with a reference in `<slug>.yaml`. */
   referenced: ReferencedInput[];
@@ -281,6 +287,7 @@ async function readUdfSettings(
     position: top.integer("position", 0),
     sharedToken: top.boolean("shared_token"),
     protect: top.boolean("protect"),
+    onDrift: onDriftOf(top, ctx.src.file),
     tests: readUdfTests(ctx, top, udf),
   };
   return { ...settings, referenced: referencedInputs(ctx, UDF_INPUT_KEYS) };

@@ -26,7 +26,14 @@ export const SVC_KEYS = [
   "targets",
   "moved",
   "removed",
+  "on_drift",
+  "flapping",
+  "notify",
 ] as const;
+/** svc.yaml's `flapping:`. */
+export const FLAPPING_KEYS = ["restores", "within"] as const;
+/** One entry of svc.yaml's `notify:` list. */
+export const NOTIFY_KEYS = ["name", "url_env", "events"] as const;
 /** One entry of svc.yaml's `moved:` list. */
 export const MOVED_KEYS = ["from", "to"] as const;
 export const TARGET_KEYS = [
@@ -38,6 +45,7 @@ export const TARGET_KEYS = [
   "name_prefix",
   "name_suffix",
   "credentials",
+  "on_drift",
 ] as const;
 export const CREDENTIALS_KEYS = ["base_url_env", "udf_base_url_env", "token_env", "service_token_env"] as const;
 

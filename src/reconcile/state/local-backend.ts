@@ -24,7 +24,8 @@ import {
   type AcquireLockOptions,
 } from "./lock-file";
 import type { Inventory } from "../../model/inventory";
-import type { InventoryJournal, JournalRecord, LockHandle, LockInfo, StateBackend } from "./types";
+import type { InventoryJournal, JournalRecord, LockHandle, LockInfo, RestoreHistory, StateBackend } from "./types";
+import { parseRestoreHistory, RESTORE_HISTORY_FILE, serializeRestoreHistory } from "./restore-history";
 
 export interface LocalBackendOptions {
   /** Repository root; `path` is relative to it. */
@@ -127,6 +128,15 @@ export class LocalStateBackend implements StateBackend {
 
   private get lockFile(): string {
     return path.join(this.dir, "lock.json");
+  }
+
+  async readRestoreHistory(): Promise<RestoreHistory> {
+    const text = await readTextOrUndefined(this.jail, path.join(this.dir, RESTORE_HISTORY_FILE));
+    return parseRestoreHistory(text, `${this.location}/${RESTORE_HISTORY_FILE}`, this.opts);
+  }
+
+  async writeRestoreHistory(history: RestoreHistory): Promise<void> {
+    await writeFileAtomic(path.join(this.dir, RESTORE_HISTORY_FILE), serializeRestoreHistory(history));
   }
 
   async readInventory(): Promise<Inventory | undefined> {
