@@ -10,7 +10,7 @@ import { applyPlan } from "../apply";
 import { withHeldLock } from "../apply/held-lock";
 import { InventoryWriter } from "../apply/inventory-writer";
 import { rekeyedEntries } from "../observe/rekey-inventory";
-import { driftReport } from "../plan/drift";
+import { driftOfAddresses, driftReport } from "../plan/drift";
 import {
   countedRestores,
   DEFAULT_FLAPPING_RULE,
@@ -192,11 +192,13 @@ async function remediate(s: Session, opts: CommandOptions): Promise<DriftResult>
     else report.reported.push({ ...k.entry, detail: `not kept: ${kept.problems.join(" ")}` });
   }
   report.remaining = report.reported.length + report.contested.length;
+  // `drift` is what remains (the drift issue lists only that); the remediation keeps what was found.
+  const remaining = new Set([...report.reported, ...report.contested].map((e) => e.address));
   return {
     command: "drift",
     exitCode: failed ? 1 : report.remaining ? 2 : 0,
     errors: [],
-    drift,
+    drift: driftOfAddresses(drift, remaining),
     remediation: report,
     ...(failed ? { message: failed } : {}),
   };
