@@ -45,7 +45,7 @@ export function renderRemediationText(r: RemediationReport, opts: { color?: bool
   const paint = painter(opts.color);
   const where = `${terminalLine(r.project)} (${terminalLine(r.target)})`;
   if (!r.drift.drift) return `No drift. ${where} matches the repository.\n`;
-  const counts = SECTIONS.map((s) => `${r[s.key].length} ${s.key}`).join(", ");
+  const counts = (["restored", "kept", "reported", "contested"] as const).map((k) => `${r[k].length} ${k}`).join(", ");
   const out = [paint("bold", `Drift in ${where}, remediated: ${counts}.`), ""];
   for (const s of SECTIONS) {
     const entries = r[s.key];
