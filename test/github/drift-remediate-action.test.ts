@@ -112,6 +112,9 @@ describe("GIVEN a repository applied from its main branch, with a keep UDF and a
   it("THEN it exits 2 (the report canvas remains) and opens one pull request from svc-iac/drift/default into main", () => {
     expect(first.code).toBe(2);
     expect(gh.pulls.map((p) => [p.head, p.base, p.state])).toEqual([["svc-iac/drift/default", "main", "open"]]);
+    expect(first.stdout).toContain(
+      "Drift in gh_remediate (default), remediated: 0 restored, 1 kept, 1 reported, 0 contested.",
+    );
   });
 
   it("THEN the branch is main plus the kept file, as the platform has it, made without git", () => {
