@@ -154,4 +154,23 @@ describe("GIVEN a repository applied from its main branch, with a keep UDF and a
     expect(gh.writes().length).toBe(writes);
     expect(gh.pulls).toHaveLength(1);
   });
+
+  it("WHEN the platform's version changes again THEN the same pull request is updated: its branch rebuilt on main with the new file, its body edited", async () => {
+    const kept = (await fx.user.canvases.listExecEnv()).find((c) => c.name === "kept")!;
+    const main = (await fx.user.udfs.listExecEnv().toArray()).find(
+      (u) => u.collection_id === kept.id && u.slug === "main",
+    )!;
+    const body = JSON.parse(main.udf_body) as { code: string };
+    const newer = platformCode.replace("a = 100", "a = 200");
+    await fx.user.udfs.update(main.id, { udf_body: JSON.stringify({ ...body, code: newer }) });
+    await checkout();
+    const third = await action({ command: "drift", remediate: "true", "detailed-exitcode": "true" });
+    expect(third.code).toBe(2);
+    expect(gh.pulls).toHaveLength(1);
+    expect(gh.branchFiles("svc-iac/drift/default")!["infra/canvases/kept/main.py"]).toBe(newer);
+    expect(gh.pulls[0]!.body).toContain("-    a = 200  # tuned on the platform");
+    const refWrites = gh.writes().filter((c) => c.method === "PATCH" && c.path.includes("/git/refs/"));
+    expect(refWrites).toHaveLength(1);
+    expect(JSON.parse(refWrites[0]!.body)).toMatchObject({ force: true });
+  });
 });
