@@ -19,7 +19,6 @@ import {
 import { forceUnlockFirst, withHeldLock } from "../apply/held-lock";
 import type { Inventory } from "../../model/inventory";
 import { RepositoryJail } from "../../repository/jail";
-import { notifyAll } from "./notifications";
 import {
   secretValues,
   messageOf,
@@ -90,134 +89,92 @@ export async function applyCommand(opts: CommandOptions): Promise<CommandResult>
   if (opts.planFile && opts.target === undefined)
     opts = { ...opts, target: await savedPlanTarget(opts.dir, opts.planFile) };
   return withSession(opts, "apply", async (s) => {
-    let result: CommandResult;
-    try {
-      result = await applySession(s, opts);
-    } catch (e) {
-      await notifyAll(s.project, opts, [
-        { event: "apply_failed", summary: "apply stopped with an error.", counts: {}, addresses: [] },
-      ]);
-      throw e;
-    }
-    await notifyAll(s.project, opts, applyMessages(result));
-    return result;
-  });
-}
-
-/** What apply's webhooks are told: a failure, or a success that changed something. */
-function applyMessages(r: CommandResult): Parameters<typeof notifyAll>[2] {
-  if (r.command !== "apply" || r.message?.startsWith("Apply cancelled")) return [];
-  const results = r.report?.results ?? [];
-  if (r.exitCode !== 0) {
-    const failed = results.filter((x) => x.status === "failed").map((x) => x.address);
-    return [
-      {
-        event: "apply_failed",
-        summary: failed.length
-          ? `apply failed on ${failed.length} object${failed.length === 1 ? "" : "s"}:`
-          : "apply stopped before changing anything.",
-        counts: r.report?.counts ?? {},
-        addresses: failed,
-      },
-    ];
-  }
-  const done = results.filter((x) => x.status === "done").map((x) => x.address);
-  if (!done.length) return [];
-  return [
-    {
-      event: "apply_succeeded",
-      summary: `applied ${done.length} change${done.length === 1 ? "" : "s"}:`,
-      counts: r.report?.counts ?? {},
-      addresses: done,
-    },
-  ];
-}
-
-async function applySession(s: Session, opts: CommandOptions): Promise<CommandResult> {
-  const now = opts.now ?? (() => new Date());
-  // Bad --only / --replace: say so before the lock is touched (a remote lock is a write).
-  if (!opts.planFile) targetingOf(s, planningOptions(s, opts, false), await s.backend.readInventory());
-  const noLock = await forceUnlockFirst(s.backend, opts);
-  if (noLock) return { command: "apply", exitCode: 1, errors: [], message: noLock };
-  return withHeldLock(s.backend, opts, "apply", async (stopReason) => {
-    const saved = opts.planFile ? await loadSavedPlan(s, opts.planFile) : undefined;
-    const stale = saved && (await staleRepository(s, opts, saved));
-    if (stale) return { command: "apply", exitCode: 1, errors: [], message: stale };
-    const planned = await makePlan(s, opts, false, saved);
-    let outcome: PlanOutcome & { inventory: Inventory | undefined } = planned;
-    if (saved) {
-      // The saved plan's text is scrubbed of secret values: so is what it is compared with.
-      const secrets = [...secretValues(s.project, opts.env)];
-      const changed = staleObjects(saved, {
-        ...outcome,
-        steps: outcome.steps.map((st) => ({ ...st, action: scrubDeep(st.action, secrets) })),
-      });
-      if (changed.length)
+    const now = opts.now ?? (() => new Date());
+    // Bad --only / --replace: say so before the lock is touched (a remote lock is a write).
+    if (!opts.planFile) targetingOf(s, planningOptions(s, opts, false), await s.backend.readInventory());
+    const noLock = await forceUnlockFirst(s.backend, opts);
+    if (noLock) return { command: "apply", exitCode: 1, errors: [], message: noLock };
+    return withHeldLock(s.backend, opts, "apply", async (stopReason) => {
+      const saved = opts.planFile ? await loadSavedPlan(s, opts.planFile) : undefined;
+      const stale = saved && (await staleRepository(s, opts, saved));
+      if (stale) return { command: "apply", exitCode: 1, errors: [], message: stale };
+      const planned = await makePlan(s, opts, false, saved);
+      let outcome: PlanOutcome & { inventory: Inventory | undefined } = planned;
+      if (saved) {
+        // The saved plan's text is scrubbed of secret values: so is what it is compared with.
+        const secrets = [...secretValues(s.project, opts.env)];
+        const changed = staleObjects(saved, {
+          ...outcome,
+          steps: outcome.steps.map((st) => ({ ...st, action: scrubDeep(st.action, secrets) })),
+        });
+        if (changed.length)
+          return {
+            command: "apply",
+            exitCode: 1,
+            errors: [],
+            message: staleMessage(opts.planFile!, undefined, changed),
+          };
+        outcome = { ...restrictToSaved(outcome, saved), inventory: outcome.inventory };
+        // Where tokens go is this apply's own --outputs, checked again below: the stop recorded when the plan was saved does not bind it.
+        outcome.plan = { ...outcome.plan, blocks: outcome.plan.blocks.filter((b) => !OUTPUTS_RULES.includes(b.rule)) };
+        // What the caller asked for (flags, inputs, svc.yaml) that the saved plan's own options override.
+        const differences = optionDifferences(saved.options, planningOptions(s, opts, false));
+        for (const line of differences) opts.log?.(line);
+        if (differences.length)
+          outcome.plan = { ...outcome.plan, warnings: [...outcome.plan.warnings, ...differences] };
+      }
+      const publishers = publishersFor(opts);
+      tokenBlock(outcome, publishers, opts);
+      await outputsBlock(outcome, opts);
+      const { plan } = outcome;
+      if (plan.blocks.length) {
+        const again =
+          saved && plan.blocks.some((b) => !OUTPUTS_RULES.includes(b.rule))
+            ? `\n${opts.planFile} cannot be applied as it is: a saved plan keeps the options it was made with. Make a new one with svc-iac plan --out and the flag named above.`
+            : "";
         return {
           command: "apply",
           exitCode: 1,
           errors: [],
-          message: staleMessage(opts.planFile!, undefined, changed),
+          plan,
+          message: plan.blocks.map((b) => b.message).join("\n") + again,
         };
-      outcome = { ...restrictToSaved(outcome, saved), inventory: outcome.inventory };
-      // Where tokens go is this apply's own --outputs, checked again below: the stop recorded when the plan was saved does not bind it.
-      outcome.plan = { ...outcome.plan, blocks: outcome.plan.blocks.filter((b) => !OUTPUTS_RULES.includes(b.rule)) };
-      // What the caller asked for (flags, inputs, svc.yaml) that the saved plan's own options override.
-      const differences = optionDifferences(saved.options, planningOptions(s, opts, false));
-      for (const line of differences) opts.log?.(line);
-      if (differences.length) outcome.plan = { ...outcome.plan, warnings: [...outcome.plan.warnings, ...differences] };
-    }
-    const publishers = publishersFor(opts);
-    tokenBlock(outcome, publishers, opts);
-    await outputsBlock(outcome, opts);
-    const { plan } = outcome;
-    if (plan.blocks.length) {
-      const again =
-        saved && plan.blocks.some((b) => !OUTPUTS_RULES.includes(b.rule))
-          ? `\n${opts.planFile} cannot be applied as it is: a saved plan keeps the options it was made with. Make a new one with svc-iac plan --out and the flag named above.`
-          : "";
-      return {
-        command: "apply",
-        exitCode: 1,
-        errors: [],
-        plan,
-        message: plan.blocks.map((b) => b.message).join("\n") + again,
-      };
-    }
-    // Ctrl-C while the plan was made (under the lock): nothing starts.
-    if (opts.interrupted?.())
-      return {
-        command: "apply",
-        exitCode: 1,
-        errors: [],
-        plan,
-        message: "Interrupted before any change; nothing was applied.",
-      };
-    // What the operator is shown before the first change: the plan without secret values (see withSession).
-    const shown = scrubDeep(plan, [...secretValues(s.project, opts.env)]);
-    // A saved plan was reviewed already: applying it is the approval (as `terraform apply FILE`).
-    if (!saved && plan.actions.length && opts.confirm && !(await opts.confirm(shown))) {
-      return { command: "apply", exitCode: 1, errors: [], plan, message: "Apply cancelled: nothing was changed." };
-    }
-    if (plan.actions.length) opts.approved?.(shown);
-    const writer = new InventoryWriter(s.backend, outcome.inventory, s.project, now);
-    for (const [address, entry] of rekeyedEntries(outcome.inventory, planned.observation, s.fingerprintKey))
-      writer.set(address, entry);
-    const report = await applyPlan(
-      {
-        client: s.connection.client,
-        project: s.project,
-        inventory: writer,
-        publishers,
-        concurrency: opts.concurrency ?? s.project.settings.concurrency,
-        now,
-        progress: opts.progress,
-        secrets: secretValues(s.project, opts.env),
-        stopReason,
-        fingerprintKey: s.fingerprintKey,
-      },
-      outcome,
-    );
-    return { command: "apply", exitCode: report.ok ? 0 : 1, errors: [], plan, report };
+      }
+      // Ctrl-C while the plan was made (under the lock): nothing starts.
+      if (opts.interrupted?.())
+        return {
+          command: "apply",
+          exitCode: 1,
+          errors: [],
+          plan,
+          message: "Interrupted before any change; nothing was applied.",
+        };
+      // What the operator is shown before the first change: the plan without secret values (see withSession).
+      const shown = scrubDeep(plan, [...secretValues(s.project, opts.env)]);
+      // A saved plan was reviewed already: applying it is the approval (as `terraform apply FILE`).
+      if (!saved && plan.actions.length && opts.confirm && !(await opts.confirm(shown))) {
+        return { command: "apply", exitCode: 1, errors: [], plan, message: "Apply cancelled: nothing was changed." };
+      }
+      if (plan.actions.length) opts.approved?.(shown);
+      const writer = new InventoryWriter(s.backend, outcome.inventory, s.project, now);
+      for (const [address, entry] of rekeyedEntries(outcome.inventory, planned.observation, s.fingerprintKey))
+        writer.set(address, entry);
+      const report = await applyPlan(
+        {
+          client: s.connection.client,
+          project: s.project,
+          inventory: writer,
+          publishers,
+          concurrency: opts.concurrency ?? s.project.settings.concurrency,
+          now,
+          progress: opts.progress,
+          secrets: secretValues(s.project, opts.env),
+          stopReason,
+          fingerprintKey: s.fingerprintKey,
+        },
+        outcome,
+      );
+      return { command: "apply", exitCode: report.ok ? 0 : 1, errors: [], plan, report };
+    });
   });
 }

@@ -147,7 +147,7 @@ export async function testCommand(opts: TestCommandOptions): Promise<TestCommand
     const failed = [
       ...new Set((result.report?.results ?? []).filter((r) => r.status === "failed").map((r) => r.address)),
     ];
-    await notifyAll(seen.project, { dir: opts.dir, env: opts.env, ...(opts.log ? { log: opts.log } : {}) }, [
+    await notifyAll(seen.project, { env: opts.env, ...(opts.log ? { log: opts.log } : {}) }, [
       {
         event: "test_failed",
         summary: result.report
