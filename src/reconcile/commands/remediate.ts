@@ -7,6 +7,7 @@
  * is contested instead, until the repository changes it or `--force-restore ADDRESS` restores it.
  */
 import { applyPlan } from "../apply";
+import { recordHistory } from "../history/recorder";
 import { withHeldLock } from "../apply/held-lock";
 import { InventoryWriter } from "../apply/inventory-writer";
 import { rekeyedEntries } from "../observe/rekey-inventory";
@@ -249,6 +250,20 @@ async function restore(
     for (const r of toRestore) report.reported.push({ ...r.entry, detail: `not restored: ${messageOf(e)}` });
     return `Restoring stopped: ${messageOf(e)}`;
   }
+  // A restore is a deployment of the history like any apply.
+  await recordHistory({
+    backend: s.backend,
+    project: s.project,
+    operation: "remediate",
+    plan: planned.plan,
+    steps: planned.steps,
+    report: applied,
+    managedBefore: new Set(Object.keys(planned.inventory?.objects ?? {})),
+    now,
+    env: opts.env,
+  }).catch((e: unknown) =>
+    opts.log?.(`The deployment history in ${s.backend.location} was not written: ${messageOf(e)}`),
+  );
   const failures: string[] = [];
   for (const r of toRestore) {
     const results = applied.results.filter((x) => x.address === r.item.address);

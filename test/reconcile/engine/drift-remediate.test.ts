@@ -9,6 +9,7 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { applyCommand, remediateCommand } from "../../../src/reconcile/commands";
 import type { CommandOptions, CommandResult } from "../../../src/reconcile/commands/command-types";
+import { historyCommand } from "../../../src/reconcile/commands/history";
 import type { RemediationReport } from "../../../src/reconcile/plan/plan-model";
 import { useEmulator } from "../../helpers/emulator";
 import { commandOptions, copyRepo, FIXTURE_SECRETS, platformView, stateDirOf } from "../../helpers/repo";
@@ -129,6 +130,14 @@ describe("GIVEN a repository with one object of each on_drift policy, applied, a
       const history = JSON.parse(readFileSync(join(stateDirOf(dir), "restore-history.json"), "utf8"));
       expect(history.restores["canvas.reports"]).toEqual([
         { at: clock.toISOString(), declared: expect.stringMatching(/^hmac-sha256:/) },
+      ]);
+    });
+
+    it("THEN the restore is a deployment of the history, after the apply", async () => {
+      const listed = await historyCommand({ dir, env: opts().env });
+      expect(listed.report?.deployments.map((d) => [d.id, d.action, d.objects])).toEqual([
+        ["2", "remediate", [{ address: "canvas.reports", action: "update" }]],
+        ["1", "apply", expect.any(Array)],
       ]);
     });
   });
