@@ -184,9 +184,11 @@ export async function loadPolicies(dir: string, source: PolicySource = {}): Prom
     return out;
   }
   if (source.policiesRef !== undefined) {
-    const ref = source.policiesRef;
+    const given = source.policiesRef;
+    // A commit id reads as git abbreviates it.
+    const ref = /^[0-9a-f]{40}$/.test(given) ? given.slice(0, 12) : given;
     const origin = `${POLICIES_FILE} at ${ref}`;
-    const shown = await gitShow(jail.base, ref);
+    const shown = await gitShow(jail.base, given);
     if (shown.error) {
       out.errors.push(atFile(POLICIES_FILE, `--policies-ref: ${shown.error}`));
       return out;
