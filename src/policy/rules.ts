@@ -8,6 +8,7 @@
 import { createHash } from "node:crypto";
 import { celEnv, parse, plan as celPlan, isCelError, CelScalar, type CelEnv } from "@bufbuild/cel";
 import { isMap, isScalar, isSeq, type Node, type Pair } from "yaml";
+import { SvcError } from "../errors";
 import type { LoadError, SourceLocation } from "../model/desired";
 import { Diagnostics, didYouMean, describeFound } from "../repository/diagnostics";
 import { locate, parseYaml, unalias, type SourceDoc } from "../repository/yaml-source";
@@ -222,7 +223,7 @@ function compile(
     source: text,
     eval: (bindings) => {
       const r = run(bindings as never);
-      if (isCelError(r)) throw new Error(r.message);
+      if (isCelError(r)) throw new SvcError("policy_evaluation_failed", r.message);
       return r;
     },
   };

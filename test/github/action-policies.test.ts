@@ -11,10 +11,12 @@ import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { runAction } from "../../src/github/action";
 import { STARTER_POLICIES } from "../../src/policy/starter";
-import * as commands from "../../src/reconcile/commands";
+import * as reconcileCommands from "../../src/reconcile/commands";
+import { destroyCommand } from "../../src/reconcile/commands/destroy";
 import { useEmulator } from "../helpers/emulator";
 import { startFakeGithub, type FakeGithub } from "../helpers/fake-github";
 
+const commands = { ...reconcileCommands, destroyCommand };
 const fx = useEmulator();
 let gh: FakeGithub;
 let workspace: string;
