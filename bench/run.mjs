@@ -5,6 +5,7 @@ import { cpus } from "node:os";
 import { benchActionStart } from "./action-start.mjs";
 import { benchDatasets } from "./datasets.mjs";
 import { benchEmulator } from "./emulator.mjs";
+import { benchHistory } from "./history.mjs";
 import { benchPlanPicture } from "./plan-picture.mjs";
 import { benchPulumiProgram } from "./pulumi-program.mjs";
 import { benchObserve } from "./observe.mjs";
@@ -52,6 +53,11 @@ await benchDatasets((label, value, note) =>
 
 console.log("\nReconciler commands (each its own process, emulator in its own)");
 await benchReconcile();
+
+console.log("\nDeployment history (apply as its own process; storage beside the code it holds)");
+await benchHistory((label, value, note) =>
+  console.log(`${label.padEnd(44)} ${String(value).padStart(10)}   ${note ?? ""}`),
+);
 
 console.log("\nHostile YAML (bounded parse in this process; validate as its own process)");
 await benchYamlBounds((label, value, note) =>

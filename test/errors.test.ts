@@ -76,6 +76,21 @@ describe("GIVEN every class declared under src/", () => {
   });
 });
 
+describe("GIVEN every throw under src/", () => {
+  it("THEN none throws a plain Error: each names a code a script reading --json can branch on", () => {
+    const plain = filesUnder(SRC).flatMap((file) =>
+      readFileSync(file, "utf8")
+        .split("\n")
+        .flatMap((line, i) =>
+          /^\s*(?:\/\/|\*)/.test(line) || !/\bthrow (?:.*\? )?new (?:Error|TypeError|RangeError)\(/.test(line)
+            ? []
+            : [`${relative(SRC, file)}:${i + 1}`],
+        ),
+    );
+    expect(plain).toEqual([]);
+  });
+});
+
 describe("GIVEN an error of the family", () => {
   it("WHEN it is built with secrets THEN its message and file hold none of them", () => {
     const scrubbed = new SvcError("example_failed", "token s3cr3t-value leaked", {

@@ -19,6 +19,7 @@ import { sessionTokensApi } from "./session-tokens";
 import { sharingApi } from "./sharing";
 import { Transport, type TransportOptions } from "./transport";
 import { udfsApi } from "./udfs";
+import { SvcError } from "../errors";
 
 export interface ClientOptions extends TransportOptions {
   /**
@@ -83,11 +84,17 @@ export type SvcClient = ReturnType<typeof createClient>;
 export function clientFromEnv(env: NodeJS.ProcessEnv = process.env, overrides: Partial<ClientOptions> = {}): SvcClient {
   const baseUrl = overrides.baseUrl ?? env.SVC_BASE_URL;
   if (!baseUrl)
-    throw new Error("SVC_BASE_URL is not set. Set it to the platform's base URL, e.g. https://host/server/v1.");
+    throw new SvcError(
+      "no_platform",
+      "SVC_BASE_URL is not set. Set it to the platform's base URL, e.g. https://host/server/v1.",
+    );
   const token = overrides.token ?? (env.SVC_TOKEN || undefined);
   const serviceToken = overrides.serviceToken ?? (env.SVC_SERVICE_TOKEN || undefined);
   if (!token && !serviceToken)
-    throw new Error("Neither SVC_TOKEN nor SVC_SERVICE_TOKEN is set. Set one of them to authenticate.");
+    throw new SvcError(
+      "no_credentials",
+      "Neither SVC_TOKEN nor SVC_SERVICE_TOKEN is set. Set one of them to authenticate.",
+    );
   const udfBaseUrl = overrides.udfBaseUrl ?? (env.SVC_UDF_BASE_URL || undefined);
   // Checked here, so the refusal names the variables the user set rather than the client's options.
   const allowInsecureHttp = overrides.allowInsecureHttp ?? insecureHttpAllowed(env);

@@ -13,6 +13,7 @@ import { z } from "zod";
 import { cursorPages } from "./paging";
 import type { QueryValue } from "./request";
 import type { Transport } from "./transport";
+import { SvcError } from "../errors";
 
 /** A partition value: dates as `YYYY`, `YYYY-MM` or `YYYY-MM-DD` strings. */
 export type PartitionValue = string | number | boolean;
@@ -78,7 +79,7 @@ const time = (v: string | Date | undefined) => (v instanceof Date ? v.toISOStrin
  */
 export function h3QueryString(p: H3QueryParams): Record<string, QueryValue> {
   const fail = (msg: string): never => {
-    throw new Error(`Invalid dataset query: ${msg}.`);
+    throw new SvcError("dataset_query_invalid", `Invalid dataset query: ${msg}.`);
   };
   if (!p || !isText(p.path)) fail("path is required");
   const selectors = (["bbox", "point", "cell", "hexRange"] as const).filter((k) => p[k] !== undefined && p[k] !== null);

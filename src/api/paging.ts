@@ -1,3 +1,4 @@
+import { SvcError } from "../errors";
 /** Listings with `skip`/`limit` paging, and cursor loops, as async iterators. */
 
 /** The spec's default and maximum useful page size for canvas, UDF and job listings. */
@@ -57,7 +58,8 @@ export async function* cursorPages<P>(
     yield page;
     if (!next) return;
     if (seen.has(next))
-      throw new Error(
+      throw new SvcError(
+        "platform_answer_invalid",
         `The server returned the cursor "${next.slice(0, 16)}…" twice; stopping to avoid an endless loop.`,
       );
     seen.add(next);

@@ -1,3 +1,4 @@
+import { SvcError } from "../errors";
 /**
  * Building a request is pure: a route string such as `"GET /collection/by-id/{collection_id}"`
  * plus parameters become a method, URL, headers and body. Sending lives in `transport.ts`.
@@ -56,7 +57,8 @@ const IDEMPOTENT = new Set(["GET", "HEAD", "PUT", "DELETE", "OPTIONS"]);
 /** Splits `"GET /a/{b}"` into method and path template. */
 export function parseRoute(route: string): { method: string; template: string } {
   const m = /^([A-Z]+) (\/\S*)$/.exec(route);
-  if (!m) throw new Error(`Invalid route "${route}". A route must be in the format "METHOD /path".`);
+  if (!m)
+    throw new SvcError("route_invalid", `Invalid route "${route}". A route must be in the format "METHOD /path".`);
   return { method: m[1], template: m[2] };
 }
 
@@ -78,7 +80,10 @@ export function expandPath(
     });
   const path = sub(false);
   if (missing.length)
-    throw new Error(`Missing path parameter(s) ${[...new Set(missing)].join(", ")} for "${template}".`);
+    throw new SvcError(
+      "route_invalid",
+      `Missing path parameter(s) ${[...new Set(missing)].join(", ")} for "${template}".`,
+    );
   return { path, display: sub(true) };
 }
 
@@ -119,7 +124,11 @@ export function buildRequest(
   if (ctx.credentials.serviceToken) secrets.push(ctx.credentials.serviceToken);
 
   const base = spec.base === "udf" ? ctx.udfBaseUrl : ctx.baseUrl;
-  if (!base) throw new Error(`No ${spec.base === "udf" ? "udfBaseUrl" : "baseUrl"} configured for "${route}".`);
+  if (!base)
+    throw new SvcError(
+      "no_platform",
+      `No ${spec.base === "udf" ? "udfBaseUrl" : "baseUrl"} configured for "${route}".`,
+    );
   const query = encodeQuery(spec.query);
   const displayQuery = encodeQuery(
     Object.fromEntries(

@@ -17,16 +17,23 @@ export interface Prompt {
 }
 
 /** `Apply this change to p (default)? …`, `Apply these 12 changes …`, `Destroy these 3 objects …`. */
-export function confirmQuestion(plan: Pick<Plan, "actions" | "project" | "target">, name: "apply" | "destroy"): string {
+export function confirmQuestion(
+  plan: Pick<Plan, "actions" | "project" | "target">,
+  name: "apply" | "destroy" | "roll back",
+): string {
   const n = plan.actions.length;
   const what =
     name === "destroy"
       ? n === 1
         ? "Destroy this object of"
         : `Destroy these ${n.toLocaleString("en-US")} objects of`
-      : n === 1
-        ? "Apply this change to"
-        : `Apply these ${n.toLocaleString("en-US")} changes to`;
+      : name === "roll back"
+        ? n === 1
+          ? "Roll back this change to"
+          : `Roll back these ${n.toLocaleString("en-US")} changes to`
+        : n === 1
+          ? "Apply this change to"
+          : `Apply these ${n.toLocaleString("en-US")} changes to`;
   return `${what} ${plan.project} (${plan.target})?${name === "destroy" ? " There is no undo." : ""} Only "yes" is accepted:`;
 }
 
@@ -38,7 +45,7 @@ export function confirmQuestion(plan: Pick<Plan, "actions" | "project" | "target
 export async function confirmOnTerminal(
   io: PromptIo,
   plan: Plan,
-  name: "apply" | "destroy",
+  name: "apply" | "destroy" | "roll back",
   prompt: Prompt,
 ): Promise<boolean> {
   const rl = createInterface({ input: io.stdin, output: io.stderr });

@@ -29,7 +29,7 @@ import { planGraph } from "../reconcile/render/change-graph";
 import { toDot, toMermaid } from "../reconcile/render/graph-text";
 import { CONCURRENCY_RANGE } from "../reconcile/load/keys";
 import { parseCommandArgs, wholeNumberFlag } from "./command-args";
-import { checkRepositoryFolder, errorLine } from "./repository-folder";
+import { checkRepositoryFolder, errorLine, splitFolderAndAddresses } from "./repository-folder";
 import { shellQuote } from "./shell-quote";
 import { interruptedLine, interruptsFor } from "./interrupts";
 import { CliUsageError } from "./usage";
@@ -38,7 +38,7 @@ import { CliUsageError } from "./usage";
 const testAfterApply: typeof import("./test-command").testAfterApply = (...args) =>
   (require("./test-command") as typeof import("./test-command")).testAfterApply(...args);
 
-type Name = "validate" | "plan" | "apply" | "drift" | "destroy";
+type Name = "validate" | "plan" | "apply" | "drift" | "destroy" | "rollback";
 
 const COMMON = {
   target: { type: "string", short: "t" },
@@ -88,6 +88,19 @@ const OPTIONS = {
     verbose: { type: "boolean" },
   },
   drift: { ...COMMON, ...POLICY_FLAGS, format: { type: "string" }, out: { type: "string" } },
+  rollback: {
+    ...COMMON,
+    to: { type: "string" },
+    "auto-approve": { type: "boolean" },
+    "max-deletions": { type: "string" },
+    "allow-delete-all": { type: "boolean" },
+    "allow-cascade": { type: "boolean" },
+    outputs: { type: "string" },
+    "discard-tokens": { type: "boolean" },
+    concurrency: { type: "string" },
+    "force-unlock": { type: "string" },
+    verbose: { type: "boolean" },
+  },
   destroy: {
     ...COMMON,
     "auto-approve": { type: "boolean" },
@@ -145,9 +158,21 @@ const GRAPH_FORMATS = ["mermaid", "dot"] as const;
 
 function parse(name: Name, argv: string[]) {
   const { values, positionals } = parseCommandArgs(name, name === "plan" ? graphArgs(argv) : argv, OPTIONS[name]);
+  if (name === "rollback") {
+    // rollback [DIR] --to ID [ADDRESS]...: the argument that is a folder is DIR.
+    const { dir, addresses } = splitFolderAndAddresses(positionals);
+    const v = values as Record<string, string | boolean | undefined>;
+    if (v.to === undefined)
+      throw new CliUsageError("rollback needs --to DEPLOYMENT: the id svc-iac history lists (e.g. --to 3).");
+    return { values: v, dir, addresses };
+  }
   if (positionals.length > 1)
     throw new CliUsageError(`Too many arguments: ${positionals.join(" ")}. Expected at most one repository folder.`);
-  return { values: values as Record<string, string | boolean | undefined>, dir: positionals[0] ?? "." };
+  return {
+    values: values as Record<string, string | boolean | undefined>,
+    dir: positionals[0] ?? ".",
+    addresses: [] as string[],
+  };
 }
 
 /**
@@ -162,7 +187,8 @@ export function colorOn(v: Record<string, string | boolean | undefined>, io: Pic
 }
 
 /** The command a plan's stops name: "Destroy will stop", else "Apply will stop". */
-const stopWord = (command: string) => (command === "destroy" ? "Destroy" : "Apply");
+const stopWord = (command: string) =>
+  command === "destroy" ? "Destroy" : command === "rollback" ? "Rollback" : "Apply";
 
 const VERBOSE_HINT = "--verbose lists every object";
 
@@ -189,6 +215,7 @@ function commandOptions(
   dir: string,
   io: Io,
   prompt: Prompt,
+  addresses: readonly string[] = [],
 ): CommandOptions {
   const color = colorOn(v, io);
   const opts: CommandOptions = {
@@ -223,7 +250,8 @@ function commandOptions(
       );
     opts.planFile = v.plan as string;
   }
-  if (name === "apply" || name === "destroy") {
+  if (name === "rollback") opts.rollback = { to: v.to as string, addresses: [...addresses] };
+  if (name === "apply" || name === "destroy" || name === "rollback") {
     const force = v["force-unlock"] as string | undefined;
     if (force !== undefined) opts.forceUnlock = force === "all" ? true : force;
     // The approved plan tells the display which canvas each action is on (see `run`).
@@ -242,7 +270,12 @@ function commandOptions(
         );
       opts.confirm = async (plan) => {
         io.stdout.write(changingPlanText(plan, name, v, color));
-        return confirmOnTerminal(io, plan, name === "destroy" ? "destroy" : "apply", prompt);
+        return confirmOnTerminal(
+          io,
+          plan,
+          name === "destroy" ? "destroy" : name === "rollback" ? "roll back" : "apply",
+          prompt,
+        );
       };
     }
   }
@@ -385,7 +418,7 @@ async function render(
     const bulk = v.verbose ? {} : { bulk: { ...(result.plan ? { plan: result.plan } : {}), hint: VERBOSE_HINT } };
     if (result.report)
       print(
-        `\n${renderApplyReportText(result.report, { command: result.command === "apply" ? "Apply" : "Destroy", ...bulk, ...(stopped ? { stopped } : {}) })}`,
+        `\n${renderApplyReportText(result.report, { command: name === "rollback" ? "Rollback" : result.command === "apply" ? "Apply" : "Destroy", ...bulk, ...(stopped ? { stopped } : {}) })}`,
       );
   }
   if (result.command === "drift" && result.drift) {
@@ -411,7 +444,12 @@ async function commandFunction(name: Name): Promise<(opts: CommandOptions) => Pr
   if (name === "validate") return (await import("../reconcile/commands/validate.js")).validateCommand;
   if (name === "destroy") return (await import("../reconcile/commands/destroy.js")).destroyCommand;
   const commands = await import("../reconcile/commands/index.js");
-  return { plan: commands.planCommand, apply: commands.applyCommand, drift: commands.driftCommand }[name];
+  return {
+    plan: commands.planCommand,
+    apply: commands.applyCommand,
+    rollback: commands.applyCommand,
+    drift: commands.driftCommand,
+  }[name];
 }
 
 /**
@@ -431,7 +469,7 @@ export async function runReconcileCommand(name: Name, argv: string[], io: Io = d
 }
 
 async function run(name: Name, argv: string[], io: Io, command: ((text: string) => void) | undefined): Promise<number> {
-  const { values, dir } = parse(name, argv);
+  const { values, dir, addresses } = parse(name, argv);
   checkRepositoryFolder(name, dir);
   if (name === "drift" && values.format !== undefined && !DRIFT_FORMATS.includes(values.format as never)) {
     throw new CliUsageError(`Invalid --format "${values.format}". Expected text, md (or markdown) or json.`);
@@ -442,11 +480,11 @@ async function run(name: Name, argv: string[], io: Io, command: ((text: string) 
     if (values.json) throw new CliUsageError("--graph cannot be combined with --json: each prints one document.");
   }
   const prompt: Prompt = {};
-  const opts = commandOptions(name, values, dir, io, prompt);
+  const opts = commandOptions(name, values, dir, io, prompt, addresses);
   // Approved without asking: the plan is shown before the first change, as terraform does, so a
   // log of a run killed half-way still says what it was doing.
   let planShown = false;
-  const changing = name === "apply" || name === "destroy";
+  const changing = name === "apply" || name === "destroy" || name === "rollback";
   if (changing && values["auto-approve"] && !values.json) {
     const color = colorOn(values, io);
     const print = printer(io, command);

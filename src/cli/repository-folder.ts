@@ -7,6 +7,7 @@ import { terminalLoadError } from "../reconcile/render/terminal-text";
 import { projectFolders } from "../reconcile/projects/find-projects";
 import { SVC_FILE } from "../reconcile/load/names";
 import { shellQuote } from "./shell-quote";
+import { CliUsageError } from "./usage";
 
 /**
  * Throws when `dir` is not a folder: one that does not exist is named as such (not as a missing
@@ -60,4 +61,25 @@ export function errorLine(command: string, dir: string, e: LoadError): string {
     }
   }
   return terminalLoadError({ ...e, file });
+}
+
+const isFolder = (p: string) => {
+  try {
+    return statSync(p).isDirectory();
+  } catch {
+    return false;
+  }
+};
+
+/**
+ * The repository folder and the addresses among a command's positional arguments: addresses hold
+ * a "." and never name a folder, so an argument that is a folder (or looks like a path) is DIR,
+ * before or after the addresses, as `run ADDRESS DIR` takes it. @throws CliUsageError on two folders.
+ */
+export function splitFolderAndAddresses(positionals: readonly string[]): { dir: string; addresses: string[] } {
+  const isDir = (a: string) => isFolder(a) || (/[\\/]|^\.{1,2}$/.test(a) && !/^[a-z_]+\./.test(a));
+  const dirs = positionals.filter(isDir);
+  if (dirs.length > 1)
+    throw new CliUsageError(`Too many folders: ${dirs.join(" ")}. Expected at most one repository folder.`);
+  return { dir: dirs[0] ?? ".", addresses: positionals.filter((a) => !isDir(a)) };
 }

@@ -20,7 +20,7 @@ export interface CliIo {
   beforeReconcile?: (name: ReconcileName) => void;
 }
 
-type ReconcileName = "validate" | "plan" | "apply" | "drift" | "destroy";
+type ReconcileName = "validate" | "plan" | "apply" | "drift" | "destroy" | "rollback";
 
 const reconcile = (name: ReconcileName) => (argv: string[], io: CliIo) => {
   io.beforeReconcile?.(name);
@@ -34,11 +34,14 @@ const COMMANDS: Record<string, (argv: string[], io: CliIo) => Promise<number>> =
   apply: reconcile("apply"),
   drift: reconcile("drift"),
   destroy: reconcile("destroy"),
+  rollback: reconcile("rollback"),
   import: (argv, io) => (require("./import-command") as typeof import("./import-command")).runImportCommand(argv, io),
   init: (argv, io) => (require("./init-command") as typeof import("./init-command")).runInitCommand(argv, io),
   forget: (argv, io) => (require("./forget-command") as typeof import("./forget-command")).runForgetCommand(argv, io),
   test: (argv, io) => (require("./test-command") as typeof import("./test-command")).runTestCommand(argv, io),
   show: (argv, io) => (require("./show-command") as typeof import("./show-command")).runShowCommand(argv, io),
+  history: (argv, io) =>
+    (require("./history-command") as typeof import("./history-command")).runHistoryCommand(argv, io),
   run: (argv, io) => (require("./run-command") as typeof import("./run-command")).runRunCommand(argv, io),
   projects: (argv, io) =>
     (require("./projects-command") as typeof import("./projects-command")).runProjectsCommand(argv, io),

@@ -2,7 +2,6 @@
  * `svc-iac show [DIR] [--target T] [ADDRESS]... [--offline] [--json]`: what the target deployed.
  * The argument that is a folder is the repository folder, wherever it stands; the others are addresses.
  */
-import { statSync } from "node:fs";
 import { relative, resolve } from "node:path";
 import { sortKeysDeep } from "../canonical-json";
 import { showCommand } from "../reconcile/commands/show";
@@ -10,16 +9,7 @@ import { renderShowText } from "../reconcile/deployed/show-text";
 import { failureJson } from "../reconcile/render/json";
 import { processIo, runWithGuardedIo, type CommandIo } from "./actions-io";
 import { parseCommandArgs } from "./command-args";
-import { checkRepositoryFolder, errorLine } from "./repository-folder";
-import { CliUsageError } from "./usage";
-
-const isFolder = (p: string) => {
-  try {
-    return statSync(p).isDirectory();
-  } catch {
-    return false;
-  }
-};
+import { checkRepositoryFolder, errorLine, splitFolderAndAddresses } from "./repository-folder";
 
 /** `svc-iac show`: exit 0 when the report was made, 1 on an error or an ADDRESS that matches nothing. */
 export async function runShowCommand(argv: string[], io: CommandIo = processIo()): Promise<number> {
@@ -33,14 +23,7 @@ async function run(argv: string[], io: CommandIo): Promise<number> {
     json: { type: "boolean" },
     "no-color": { type: "boolean" },
   });
-  // Addresses hold a "." and never name a folder: an argument that is a folder (or looks like a
-  // path) is DIR, before or after the addresses, as `run ADDRESS DIR` takes it.
-  const isDir = (a: string) => isFolder(a) || (/[\\/]|^\.{1,2}$/.test(a) && !/^[a-z_]+\./.test(a));
-  const dirs = positionals.filter(isDir);
-  if (dirs.length > 1)
-    throw new CliUsageError(`Too many folders: ${dirs.join(" ")}. Expected at most one repository folder.`);
-  const dir = dirs[0] ?? ".";
-  const only = positionals.filter((a) => !isDir(a));
+  const { dir, addresses: only } = splitFolderAndAddresses(positionals);
   checkRepositoryFolder("show", dir);
   const result = await showCommand({
     dir,

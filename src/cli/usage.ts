@@ -24,6 +24,8 @@ export const COMMAND_NAMES = [
   "import",
   "forget",
   "show",
+  "history",
+  "rollback",
   "run",
   "projects",
 ] as const;
@@ -148,6 +150,26 @@ const COMMAND_USAGE: Record<CommandName, string> = {
       after the addresses, as in run. Writes nothing on the platform. Exit 0 shown, 1 error or an
       ADDRESS that matches nothing.
 `,
+  history: `  svc-iac history [DIR] [--target T] [ADDRESS]... [--json]
+      Lists the target's deployments, newest first, from its state: each apply (and rollback)
+      that changed something, with its id, time, git commit (and whether the tree had changes not
+      committed), who ran it and the objects it changed. With ADDRESS (* for any text), only the
+      deployments that changed a matching object. Retention: history: {keep: N, max_age: 90d} in
+      svc.yaml (default: the last 100). Reads nothing on the platform but a remote state.
+      Exit 0 listed, 1 error or an ADDRESS no deployment changed.
+`,
+  rollback: `  svc-iac rollback [DIR] --to DEPLOYMENT [ADDRESS]... [--target T] [--auto-approve] [--max-deletions N]
+                   [--allow-delete-all] [--allow-cascade] [--outputs FILE] [--discard-tokens] [--concurrency N]
+                   [--force-unlock ID|all] [--json] [--verbose]
+      Plans the platform back to what it was after deployment DEPLOYMENT of svc-iac history (or
+      only the objects matching ADDRESS, * for any text): UDF code and settings, canvases,
+      cronjobs back as they were deployed then, objects made since deleted. Secret values and
+      tokens are never restored from history (a secret takes its value from the repository).
+      Shows the plan and asks for "yes" like apply (--auto-approve; refused without a terminal),
+      applies it under the lock with apply's guards, and records it as a deployment. Then says
+      how to write the restored settings into the files (import --keep): until then the next
+      apply puts the repository's back. Exit 0 done, 1 error, stopped or cancelled.
+`,
   run: `  svc-iac run ADDRESS [DIR] [--target T] [--param name=value]... [--format json|csv]
       Runs the deployed UDF ADDRESS (udf.<canvas>/<slug>) once on the target's real-time instance
       and prints its result: a table, or the platform's JSON or CSV with --format; then the time
@@ -181,6 +203,7 @@ const REACHES_PLATFORM: readonly CommandName[] = [
   "drift",
   "test",
   "destroy",
+  "rollback",
   "import",
   "forget",
   "show",

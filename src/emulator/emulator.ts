@@ -21,6 +21,7 @@ import { DEFAULT_SEED, applySeed, type SeedSpec, type SeedTokens } from "./seed"
 import { loadSeedFile } from "./seed-file";
 import { createRouter, listen } from "./server";
 import { DATABASE_FILE, Store } from "./store";
+import { SvcError } from "../errors";
 
 export interface EmulatorOptions {
   /** @default "127.0.0.1" */
@@ -96,7 +97,8 @@ function privateDataDir(dataDir: string): void {
       const code = (e as NodeJS.ErrnoException).code;
       if (code === "ENOENT") continue;
       if (code === "ELOOP")
-        throw new Error(
+        throw new SvcError(
+          "data_dir_refused",
           `${join(dataDir, name)} is a symlink; the emulator keeps its data only in regular files of its data dir.`,
         );
       throw e;
@@ -148,7 +150,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
     } catch (e) {
       store.close();
       if (tempRoot) rmSync(tempRoot, { recursive: true, force: true });
-      throw new Error(`seed datasets[${i}] (${d.path}): ${(e as Error).message}`);
+      throw new SvcError("dataset_invalid", `seed datasets[${i}] (${d.path}): ${(e as Error).message}`);
     }
   });
 

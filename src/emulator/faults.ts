@@ -9,6 +9,7 @@
  * the first N eligible requests; `count=N` stops injecting after N faults.
  */
 import { seededRandom } from "./seeded-random";
+import { SvcError } from "../errors";
 
 export interface FaultSpec {
   seed: number;
@@ -69,16 +70,21 @@ export function parseFaultSpec(text: string): FaultSpec {
     .filter(Boolean)) {
     const [key, value] = part.split("=", 2);
     if (!KEYS.includes(key) || value === undefined) {
-      throw new Error(`Invalid fault "${part}". Expected name=value with name one of ${KEYS.join(", ")}.`);
+      throw new SvcError(
+        "fault_invalid",
+        `Invalid fault "${part}". Expected name=value with name one of ${KEYS.join(", ")}.`,
+      );
     }
     const rate = () => {
       const n = Number(value);
-      if (!(n >= 0 && n <= 1)) throw new Error(`Invalid fault rate "${part}". A rate is a number from 0 to 1.`);
+      if (!(n >= 0 && n <= 1))
+        throw new SvcError("fault_invalid", `Invalid fault rate "${part}". A rate is a number from 0 to 1.`);
       return n;
     };
     const int = () => {
       const n = Number(value);
-      if (!Number.isInteger(n) || n < 0) throw new Error(`Invalid fault "${part}". Expected a whole number.`);
+      if (!Number.isInteger(n) || n < 0)
+        throw new SvcError("fault_invalid", `Invalid fault "${part}". Expected a whole number.`);
       return n;
     };
     switch (key) {
@@ -114,7 +120,7 @@ export function parseFaultSpec(text: string): FaultSpec {
         break;
       case "latency": {
         const m = /^(\d+)(?:-(\d+))?$/.exec(value);
-        if (!m) throw new Error(`Invalid fault "${part}". Expected latency=MS or latency=MIN-MAX.`);
+        if (!m) throw new SvcError("fault_invalid", `Invalid fault "${part}". Expected latency=MS or latency=MIN-MAX.`);
         spec.latencyMs = [Number(m[1]), Number(m[2] ?? m[1])];
         break;
       }

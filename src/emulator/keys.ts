@@ -13,6 +13,7 @@ import {
 } from "node:crypto";
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
+import { SvcError } from "../errors";
 
 export class Keys {
   private readonly encKey: Buffer;
@@ -42,7 +43,7 @@ export class Keys {
 
   decrypt(sealed: string): string {
     const [v, iv, tag, ct] = sealed.split(":");
-    if (v !== "v1") throw new Error("unknown ciphertext version");
+    if (v !== "v1") throw new SvcError("ciphertext_invalid", "unknown ciphertext version");
     const d = createDecipheriv("aes-256-gcm", this.encKey, Buffer.from(iv, "base64"));
     d.setAuthTag(Buffer.from(tag, "base64"));
     return Buffer.concat([d.update(Buffer.from(ct, "base64")), d.final()]).toString("utf8");

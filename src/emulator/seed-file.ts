@@ -52,10 +52,16 @@ function readSeedText(file: string): string {
   } catch (e) {
     const code = (e as NodeJS.ErrnoException).code;
     if (code === "ENOENT" || code === "ENOTDIR")
-      throw new Error(`the seed file ${file} does not exist (looked for ${resolve(file)}).`);
+      throw new SvcError("seed_file_missing", `the seed file ${file} does not exist (looked for ${resolve(file)}).`);
     if (code === "EISDIR")
-      throw new Error(`the seed file ${file} is a folder (${resolve(file)}); expected a YAML or JSON file.`);
-    throw new Error(`the seed file ${file} cannot be read (${resolve(file)}): ${(e as Error).message}`);
+      throw new SvcError(
+        "seed_file_invalid",
+        `the seed file ${file} is a folder (${resolve(file)}); expected a YAML or JSON file.`,
+      );
+    throw new SvcError(
+      "seed_file_unreadable",
+      `the seed file ${file} cannot be read (${resolve(file)}): ${(e as Error).message}`,
+    );
   }
 }
 

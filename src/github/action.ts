@@ -38,6 +38,7 @@ import { CommandGuard, logLine, logText } from "./command-guard";
 import { annotation, appendOutputs, group, untrustedBlock } from "./workflow-commands";
 import { inActionWords } from "./input-words";
 import { resolveInWorkspace } from "./workspace-paths";
+import { SvcError } from "../errors";
 
 /** The command functions of `src/reconcile/commands`, injectable for tests. */
 export interface CommandFunctions {
@@ -319,7 +320,7 @@ async function runCommand(
       // A workflow cannot answer a prompt: choosing the destroy command is the approval.
       return commands.destroyCommand(opts);
     case "projects":
-      throw new Error("projects runs before any repository command (runProjectsStep)");
+      throw new SvcError("internal", "projects runs before any repository command (runProjectsStep)");
   }
 }
 
@@ -331,12 +332,14 @@ async function runCommand(
 function tokenPublishers(inputs: ActionInputs, ctx: ActionContext, io: ActionIo, w: Writers): TokenPublisher[] {
   if (inputs.githubSecrets.kind === "none") return [];
   if (!ctx.repository)
-    throw new Error(
+    throw new SvcError(
+      "action_input_invalid",
       'Input "github-secrets" needs GITHUB_REPOSITORY to name the repository whose secrets are written; it is not set.',
     );
   const token = inputs.secretsToken ?? inputs.githubToken;
   if (!token)
-    throw new Error(
+    throw new SvcError(
+      "action_input_invalid",
       'Input "github-secrets" needs a token that may write secrets in "secrets-token" (the workflow\'s GITHUB_TOKEN cannot); none was given.',
     );
   // The mask line goes to stdout as is (the runner must read the value to mask it); from then
@@ -460,7 +463,9 @@ async function writeNoFollow(path: string, text: string): Promise<void> {
     constants.O_WRONLY | constants.O_CREAT | constants.O_TRUNC | constants.O_NOFOLLOW,
     0o644,
   ).catch((e: NodeJS.ErrnoException) => {
-    throw e.code === "ELOOP" ? new Error(`${path} is a symlink; the report is not written through it.`) : e;
+    throw e.code === "ELOOP"
+      ? new SvcError("report_file_refused", `${path} is a symlink; the report is not written through it.`)
+      : e;
   });
   try {
     await file.writeFile(text, "utf8");
@@ -543,7 +548,8 @@ async function postCombinedSection(
 ): Promise<string> {
   const sha = ctx.pullRequest!.headSha ?? ctx.sha;
   if (!sha)
-    throw new Error(
+    throw new SvcError(
+      "action_input_invalid",
       "comment: combined needs the pull request's head commit (the event payload's pull_request.head.sha, or GITHUB_SHA); neither is set.",
     );
   const plan = result.command === "plan" ? result.plan : undefined;

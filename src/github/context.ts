@@ -4,6 +4,7 @@
  * summary and step outputs. Read once, into plain data.
  */
 import { readFile } from "node:fs/promises";
+import { SvcError } from "../errors";
 
 export interface RepoRef {
   owner: string;
@@ -77,7 +78,10 @@ async function readPullRequest(eventPath: string | undefined): Promise<ActionCon
   try {
     payload = JSON.parse(await readFile(eventPath, "utf8"));
   } catch (err) {
-    throw new Error(`Could not read the event payload at GITHUB_EVENT_PATH "${eventPath}": ${(err as Error).message}`);
+    throw new SvcError(
+      "event_payload_unreadable",
+      `Could not read the event payload at GITHUB_EVENT_PATH "${eventPath}": ${(err as Error).message}`,
+    );
   }
   const number = payload.pull_request?.number ?? payload.number;
   if (typeof number !== "number") return undefined;

@@ -7,6 +7,7 @@ import type { Octokit } from "@octokit/rest";
 import { authoredBy, tokenLogin } from "./identity";
 import { startsWithMarker } from "./markers";
 import { countChars, renderWithin } from "./text-budget";
+import { SvcError } from "../errors";
 
 /** GitHub's limit for a comment (and an issue body), in characters. */
 export const COMMENT_MAX_CHARS = 65_536;
@@ -59,7 +60,8 @@ export async function upsertMarkedComment(
   author?: string,
 ): Promise<CommentUpsert> {
   if (!startsWithMarker(body, marker))
-    throw new Error(
+    throw new SvcError(
+      "comment_marker_missing",
       `A marked comment must open with its marker "${marker}"; the body opens with "${body.slice(0, 40)}".`,
     );
   const marked = await findMarkedComments(octokit, ref, marker, author ?? (await tokenLogin(octokit)));

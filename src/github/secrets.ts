@@ -7,6 +7,7 @@
 import type { Octokit } from "@octokit/rest";
 import type { PublishedToken, TokenPublisher } from "../reconcile/commands/command-types";
 import { addMask } from "./workflow-commands";
+import { SvcError } from "../errors";
 
 /**
  * Seals `value` to a base64 Curve25519 public key, as GitHub's secrets API expects.
@@ -42,7 +43,8 @@ export interface SecretsDestination {
 /** GitHub's rule for secret names: letters, digits and `_`, not starting with a digit or `GITHUB_`. */
 export function checkSecretName(name: string): void {
   if (!/^[A-Za-z_][A-Za-z0-9_]*$/.test(name) || /^GITHUB_/i.test(name)) {
-    throw new Error(
+    throw new SvcError(
+      "secret_name_invalid",
       `"${name}" cannot be a GitHub secret name; expected letters, digits and "_", not starting with a digit or "GITHUB_".`,
     );
   }

@@ -8,6 +8,7 @@
  */
 import { randomUUID } from "node:crypto";
 import { appendFile } from "node:fs/promises";
+import { SvcError } from "../errors";
 
 /** Control characters other than the line breaks `escapeData` encodes (ESC, C1, U+2028 and U+2029), as escapes (`\x1b`). */
 const CONTROLS_BUT_BREAKS = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u009f\u2028\u2029]/g;
@@ -126,7 +127,10 @@ export function formatOutputs(
     }
     const delim = delimiter();
     if (value.includes(delim))
-      throw new Error(`Output "${name}" contains its own delimiter "${delim}"; expected a value without it.`);
+      throw new SvcError(
+        "output_invalid",
+        `Output "${name}" contains its own delimiter "${delim}"; expected a value without it.`,
+      );
     text += `${name}<<${delim}\n${value}\n${delim}\n`;
   }
   return text;

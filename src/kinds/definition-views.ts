@@ -8,10 +8,11 @@
 import { KIND_DEFINITIONS } from "./definitions";
 import type { KindDefinition } from "./kind-definition";
 import type { JsonSchema, RepositoryDefinition } from "./repository-keys";
+import { SvcError } from "../errors";
 
 /** The kind's repository definition; throws for a kind a repository cannot declare. */
 export function repositoryOf(d: KindDefinition): RepositoryDefinition {
-  if (!d.repository) throw new Error(`${d.kind} has no repository definition`);
+  if (!d.repository) throw new SvcError("kind_definition_invalid", `${d.kind} has no repository definition`);
   return d.repository;
 }
 
@@ -25,7 +26,7 @@ export const itemKeysOf = (r: RepositoryDefinition, key: string): readonly strin
 /** The top-level key of a file that lists a kind's objects by name (`secrets:`). */
 export function listKeyOf(d: KindDefinition): readonly string[] {
   const key = repositoryOf(d).file?.listedUnder?.key;
-  if (!key) throw new Error(`${d.kind} is not listed by name in a file`);
+  if (!key) throw new SvcError("kind_definition_invalid", `${d.kind} is not listed by name in a file`);
   return [key];
 }
 
@@ -78,6 +79,6 @@ export const KEEP_PLACES: Readonly<Record<string, Readonly<Record<string, KeepPl
 /** The default of an input, as its definition declares it; throws when it declares none. */
 export function inputDefault<T extends string | number | boolean>(d: KindDefinition, input: string): T {
   const value = d.inputs[input]?.default;
-  if (value === undefined) throw new Error(`${d.kind}.${input} declares no default`);
+  if (value === undefined) throw new SvcError("kind_definition_invalid", `${d.kind}.${input} declares no default`);
   return value as T;
 }

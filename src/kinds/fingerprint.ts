@@ -10,6 +10,7 @@
  */
 import { createHash, createHmac, randomBytes } from "node:crypto";
 import { inspect } from "node:util";
+import { SvcError } from "../errors";
 
 /** Prefix of a fingerprint under a project key: the only form renderers show. */
 export const KEYED_PREFIX = "hmac-sha256:";
@@ -28,7 +29,8 @@ export class FingerprintKey {
   readonly persistent: boolean;
 
   constructor(secret: Buffer, persistent = true) {
-    if (secret.length < 32) throw new Error(`A fingerprint key has at least 32 bytes; found ${secret.length}.`);
+    if (secret.length < 32)
+      throw new SvcError("fingerprint_key_invalid", `A fingerprint key has at least 32 bytes; found ${secret.length}.`);
     this.#secret = Buffer.from(secret);
     this.persistent = persistent;
   }

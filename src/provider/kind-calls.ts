@@ -6,6 +6,7 @@
 import type { SvcClient } from "../api/client";
 import type { CheckFailure, ResourceKind } from "../kinds/kind";
 import { KINDS } from "../kinds/registry";
+import { SvcError } from "../errors";
 
 /** The engine's placeholder for values not known during preview. */
 export const UNKNOWN = "04da6b54-80e4-46f7-96ec-b56ff0331ba9";
@@ -16,7 +17,10 @@ export type Props = Record<string, unknown>;
 export function kindOf(name: string): ResourceKind<any, any> {
   const k = KINDS[name];
   if (!k)
-    throw new Error(`svc provider: unknown resource kind "${name}". Expected one of ${Object.keys(KINDS).join(", ")}.`);
+    throw new SvcError(
+      "invalid_kind",
+      `svc provider: unknown resource kind "${name}". Expected one of ${Object.keys(KINDS).join(", ")}.`,
+    );
   return k;
 }
 
@@ -48,7 +52,8 @@ export function diffCall(kind: string, olds: Props, news: Props) {
 export async function createCall(client: SvcClient, kind: string, inputs: Props): Promise<{ id: string; outs: Props }> {
   const k = kindOf(kind);
   const checked = k.check(inputs);
-  if (checked.failures.length) throw new Error(checked.failures.map((f) => `${f.property}: ${f.reason}`).join("\n"));
+  if (checked.failures.length)
+    throw new SvcError("inputs_invalid", checked.failures.map((f) => `${f.property}: ${f.reason}`).join("\n"));
   const r = await k.create({ client }, checked.inputs);
   return { id: r.id, outs: r.state };
 }

@@ -7,6 +7,7 @@
  * resource's class, which is then the user's `new svc.Udf(...)` line, not a line of this package.
  */
 import { providerText } from "./stub";
+import { SvcError } from "../errors";
 
 const PROVIDER_KEY = "__provider";
 
@@ -21,7 +22,10 @@ export function dynamicType(kind: string): string {
 /** The inputs as registered: the caller's, plus the kind's provider stub in `__provider`. */
 export function withStub<T extends object>(kind: string, props: T): T & { __provider: string } {
   if (PROVIDER_KEY in props)
-    throw new Error(`svc.${kind}: "${PROVIDER_KEY}" is reserved for the provider stub and cannot be an input`);
+    throw new SvcError(
+      "reserved_input",
+      `svc.${kind}: "${PROVIDER_KEY}" is reserved for the provider stub and cannot be an input`,
+    );
   return { ...props, __provider: providerText(kind) };
 }
 

@@ -7,6 +7,7 @@
 import { clientFromEnv, type SvcClient } from "../api/client";
 import { insecureHttpAllowed, refuseInsecureHttp } from "../api/insecure-http";
 import { checkCall, createCall, deleteCall, diffCall, readCall, updateCall } from "./kind-calls";
+import { SvcError } from "../errors";
 
 const PROVIDER_KEY = "__provider";
 
@@ -56,7 +57,8 @@ function client(): SvcClient {
       );
       cached = { signature, client: clientFromEnv(settings, { allowInsecureHttp: true }) };
     } catch (e) {
-      throw new Error(
+      throw new SvcError(
+        "no_platform",
         `svc provider: ${(e as Error).message.replace("SVC_BASE_URL is not set", "neither svc:baseUrl nor SVC_BASE_URL is set")}`,
       );
     }

@@ -1,3 +1,4 @@
+import { SvcError } from "../errors";
 /**
  * The dynamic provider every svc resource carries in `__provider`: a stateless stub that captures
  * nothing but its kind's name, and loads the package's implementation
@@ -19,7 +20,10 @@ export function providerText(kind: string): string {
   let text = texts.get(kind);
   if (text === undefined) {
     if (!/^[A-Z][A-Za-z]*$/.test(kind))
-      throw new Error(`svc provider: invalid kind "${kind}". A kind is a PascalCase name such as "Udf".`);
+      throw new SvcError(
+        "invalid_kind",
+        `svc provider: invalid kind "${kind}". A kind is a PascalCase name such as "Udf".`,
+      );
     text = stubModule(kind);
     texts.set(kind, text);
   }

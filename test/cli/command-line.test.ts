@@ -229,6 +229,18 @@ describe("GIVEN --json and a command that stops before it has a document", () =>
       expect(doc.code, c.args.join(" ")).toEqual(c.code);
     }
   });
+
+  it("THEN a refusal deeper in the run has its own code too (a platform URL without a token: no_credentials)", async () => {
+    const r = await runSvc(["plan", copyRepo("valid-full"), "--json"], {
+      ...FIXTURE_SECRETS,
+      SVC_BASE_URL: "http://127.0.0.1:9/v1",
+    });
+    expect(r.code).toBe(1);
+    expect(JSON.parse(r.stdout)).toMatchObject({
+      code: "no_credentials",
+      message: expect.stringContaining("SVC_BASE_URL is set but neither SVC_TOKEN nor SVC_SERVICE_TOKEN is"),
+    });
+  });
 });
 
 describe("GIVEN svc-iac help NAME", () => {

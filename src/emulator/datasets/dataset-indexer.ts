@@ -21,6 +21,7 @@ import { folderPath, folderValue, parseInstant } from "./partitions";
 import { pad16 } from "./spatial";
 import { ObjectStore, bucketUrl, parseStoragePath } from "../object-store";
 import type { EmulatorEnv } from "../route";
+import { SvcError } from "../../errors";
 
 export const PARQUET_CONTENT_TYPE = "application/vnd.apache.parquet";
 
@@ -50,7 +51,8 @@ interface PreparedRow {
 export function indexDataset(env: EmulatorEnv, input: DatasetSpecInput, baseDir = process.cwd()): IndexResult {
   const parsed = DatasetSpec.safeParse(input);
   if (!parsed.success) {
-    throw new Error(
+    throw new SvcError(
+      "dataset_invalid",
       `Invalid dataset: ${parsed.error.issues.map((i) => `${i.path.join(".") || "(root)"}: ${i.message}`).join("; ")}`,
     );
   }
@@ -59,7 +61,8 @@ export function indexDataset(env: EmulatorEnv, input: DatasetSpecInput, baseDir 
   const path = `${bucketUrl(location)}/${location.key}`;
   const owner = env.store.get<{ env_id: string }>("SELECT env_id FROM buckets WHERE url = ?", bucketUrl(location));
   if (!owner)
-    throw new Error(
+    throw new SvcError(
+      "dataset_invalid",
       `Invalid dataset ${path}: ${bucketUrl(location)} is not a bucket of any team (add it to a team's buckets in the seed)`,
     );
   const partitions = partitionColumns(spec);
@@ -155,7 +158,8 @@ function inferColumns(
   for (const r of rows) for (const k of Object.keys(r)) if (!seen.has(k)) seen.add(k), names.push(k);
   if (addedCell !== undefined) {
     if (seen.has(addedCell))
-      throw new Error(
+      throw new SvcError(
+        "dataset_invalid",
         `Invalid dataset ${path}: the rows already have a column "${addedCell}"; name it in cell_column if it holds the H3 cells`,
       );
     names.push(addedCell);
@@ -195,11 +199,13 @@ function prepareRow(
   if (spec.cell_column) {
     const c = row[spec.cell_column];
     if (typeof c !== "string" || !isValidCell(c))
-      throw new Error(
+      throw new SvcError(
+        "dataset_invalid",
         `${where}: column ${spec.cell_column}: expected an H3 cell id in hex, found ${JSON.stringify(c)}`,
       );
     if (getResolution(c) !== spec.resolution) {
-      throw new Error(
+      throw new SvcError(
+        "dataset_invalid",
         `${where}: column ${spec.cell_column}: cell ${c} has resolution ${getResolution(c)}, the dataset's resolution is ${spec.resolution}`,
       );
     }
@@ -208,11 +214,13 @@ function prepareRow(
     const lat = row[spec.lat_column],
       lng = row[spec.lng_column];
     if (typeof lat !== "number" || lat < -90 || lat > 90)
-      throw new Error(
+      throw new SvcError(
+        "dataset_invalid",
         `${where}: column ${spec.lat_column}: expected a latitude from -90 to 90, found ${JSON.stringify(lat)}`,
       );
     if (typeof lng !== "number" || lng < -180 || lng > 180)
-      throw new Error(
+      throw new SvcError(
+        "dataset_invalid",
         `${where}: column ${spec.lng_column}: expected a longitude from -180 to 180, found ${JSON.stringify(lng)}`,
       );
     cell = latLngToCell(lat, lng, spec.resolution);
@@ -224,7 +232,8 @@ function prepareRow(
     if (raw !== null && raw !== undefined) {
       const t = parseInstant(raw);
       if (t === undefined)
-        throw new Error(
+        throw new SvcError(
+          "dataset_invalid",
           `${where}: column ${spec.time_column}: expected an ISO datetime or epoch milliseconds, found ${JSON.stringify(raw)}`,
         );
       time = t;
@@ -235,7 +244,8 @@ function prepareRow(
   for (const p of partitions) {
     const v = folderValue(p, row[p.column]);
     if (v === undefined || v === "") {
-      throw new Error(
+      throw new SvcError(
+        "dataset_invalid",
         `${where}: partition column ${p.column}: expected ${p.period ? "a date" : "a value"}, found ${JSON.stringify(row[p.column] ?? null)}`,
       );
     }

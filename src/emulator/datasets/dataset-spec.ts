@@ -8,6 +8,7 @@ import { readFileSync } from "node:fs";
 import { isAbsolute, resolve } from "node:path";
 import { parse as parseCsv } from "csv-parse/sync";
 import { z } from "zod";
+import { SvcError } from "../../errors";
 
 export const PERIODS = ["year", "month", "day"] as const;
 export type Period = (typeof PERIODS)[number];
@@ -68,26 +69,27 @@ export function loadRows(rows: DatasetSpec["rows"], baseDir: string): SourceRows
   try {
     text = readFileSync(file, "utf8");
   } catch (e) {
-    throw new Error(`${file}: cannot read the dataset rows: ${(e as Error).message}`);
+    throw new SvcError("dataset_invalid", `${file}: cannot read the dataset rows: ${(e as Error).message}`);
   }
   if (/\.json$/i.test(file)) {
     let data: unknown;
     try {
       data = JSON.parse(text);
     } catch (e) {
-      throw new Error(`${file}: not valid JSON: ${(e as Error).message}`);
+      throw new SvcError("dataset_invalid", `${file}: not valid JSON: ${(e as Error).message}`);
     }
     if (!Array.isArray(data) || !data.every((r) => r !== null && typeof r === "object" && !Array.isArray(r))) {
-      throw new Error(`${file}: expected a JSON array of objects (one per row)`);
+      throw new SvcError("dataset_invalid", `${file}: expected a JSON array of objects (one per row)`);
     }
     return { rows: data as Record<string, unknown>[], where: (i) => `${file}[${i}]` };
   }
-  if (!/\.csv$/i.test(file)) throw new Error(`${file}: dataset rows must be a .csv or .json file`);
+  if (!/\.csv$/i.test(file))
+    throw new SvcError("dataset_invalid", `${file}: dataset rows must be a .csv or .json file`);
   let records: { record: Record<string, string>; info: { lines: number } }[];
   try {
     records = parseCsv(text, { columns: true, skip_empty_lines: true, info: true, bom: true });
   } catch (e) {
-    throw new Error(`${file}: not valid CSV: ${(e as Error).message}`);
+    throw new SvcError("dataset_invalid", `${file}: not valid CSV: ${(e as Error).message}`);
   }
   return {
     rows: records.map((r) => csvTypes(r.record)),

@@ -6,6 +6,7 @@ import { availableParallelism } from "node:os";
 import { mkdirSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import type { UdfDescription, UdfRunFailure } from "../udf-runner";
+import { SvcError } from "../../errors";
 
 /** Run folders kept (the oldest are removed beyond this). */
 const KEPT_RUN_DIRS = 200;
@@ -39,7 +40,10 @@ export interface RealtimeRuntimeOptions {
 /** Throws when a run time limit is not a positive number of milliseconds. */
 export function checkRunTimeLimit(ms: number | undefined): void {
   if (ms !== undefined && !(Number.isFinite(ms) && ms > 0))
-    throw new Error(`Invalid runTimeLimitMs ${ms}. Expected a number of milliseconds above 0.`);
+    throw new SvcError(
+      "emulator_option_invalid",
+      `Invalid runTimeLimitMs ${ms}. Expected a number of milliseconds above 0.`,
+    );
 }
 
 export function createRealtimeRuntime(o: RealtimeRuntimeOptions): RealtimeRuntime {

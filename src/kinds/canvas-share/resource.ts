@@ -19,6 +19,7 @@ import { summarize } from "../field-diff";
 import { fingerprint, isUnkeyedFingerprint, matchesFingerprint, type FingerprintKey } from "../fingerprint";
 import type { FieldChange, KindContext, ResourceKind } from "../kind";
 import { platformNames, type ReconcileTraits } from "../reconcile-traits";
+import { SvcError } from "../../errors";
 
 export const CanvasShareInputs = z.strictObject({
   canvasId: z.string({ error: "canvasId is the id of the canvas to share (e.g. canvas.id)." }).min(1, {
@@ -62,7 +63,8 @@ function shareState(inputs: CanvasShareInputs, c: CanvasFields, mintedScope: "te
 /** A token is minted under the canvas's current scope: refuse to mint one under another than desired. */
 function assertScope(inputs: CanvasShareInputs, c: ApiCanvas): void {
   if (inputs.accessScope && inputs.accessScope !== c.access_scope) {
-    throw new Error(
+    throw new SvcError(
+      "access_scope_mismatch",
       `accessScope "${inputs.accessScope}" does not match canvas "${c.name}", whose access scope is "${c.access_scope}": ` +
         "a share token is minted under the canvas's scope. Change the canvas's accessScope first (pass canvas.accessScope here).",
     );
@@ -72,7 +74,8 @@ function assertScope(inputs: CanvasShareInputs, c: ApiCanvas): void {
 async function preferredClientId(ctx: KindContext): Promise<string> {
   const best = await ctx.client.realtime.preferredInstance();
   if (!best)
-    throw new Error(
+    throw new SvcError(
+      "no_realtime_instance",
       "No real-time instance is available to your team, so the canvas cannot be shared. Give clientId, or ask for an instance.",
     );
   return best.client_id;

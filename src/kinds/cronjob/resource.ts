@@ -24,6 +24,7 @@ import type { CheckFailure, KindContext, ResourceKind } from "../kind";
 import type { ReconcileTraits } from "../reconcile-traits";
 import { inputDefault } from "../definition-views";
 import { cronjobDefinition } from "./definition";
+import { SvcError } from "../../errors";
 
 const ARRAY_FIELDS = ["minute", "hour", "dayOfMonth", "month", "dayOfWeek"] as const satisfies readonly ScheduleField[];
 
@@ -210,7 +211,8 @@ async function createNew(ctx: KindContext, inputs: CronjobInputs): Promise<ApiCr
     return await ctx.client.cronjobs.create(toBody(inputs));
   } catch (e) {
     if (!isApiError(e, "forbidden")) throw e;
-    throw new Error(
+    throw new SvcError(
+      "billing_required",
       `Cannot create cronjob "${inputs.name}": the platform refused it (403). Creating a cronjob needs billing enabled for the team, because scheduled runs use batch compute. ${e.message}`,
       { cause: e },
     );

@@ -7,6 +7,7 @@
  */
 import { KIND_DEFINITIONS } from "../definitions";
 import type { FieldDefinition, FieldType, KindDefinition } from "../kind-definition";
+import { SvcError } from "../../errors";
 
 /** The package name: resource tokens are `svc:index:<Kind>`. */
 export const PULUMI_PACKAGE = "svc";
@@ -184,14 +185,15 @@ function typeSpec(t: FieldType, def: KindDefinition, types: Record<string, Recor
     };
     const known = types[token(t.name)];
     if (known && JSON.stringify(known) !== JSON.stringify(enumType))
-      throw new Error(`${def.kind}: the enum ${t.name} is defined twice, differently`);
+      throw new SvcError("kind_definition_invalid", `${def.kind}: the enum ${t.name} is defined twice, differently`);
     types[token(t.name)] = enumType;
     return { $ref: `#/types/${token(t.name)}` };
   }
   if ("array" in t) return { type: "array", items: typeSpec(t.array, def, types) };
   if ("map" in t) return { type: "object", additionalProperties: typeSpec(t.map, def, types) };
   if ("object" in t) {
-    if (!def.types?.[t.object]) throw new Error(`${def.kind}: the object type ${t.object} is not among its types`);
+    if (!def.types?.[t.object])
+      throw new SvcError("kind_definition_invalid", `${def.kind}: the object type ${t.object} is not among its types`);
     return { $ref: `#/types/${token(t.object)}` };
   }
   return { oneOf: t.oneOf.map((o) => typeSpec(o, def, types)) };

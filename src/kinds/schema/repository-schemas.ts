@@ -7,6 +7,7 @@
 import { KIND_DEFINITIONS } from "../definitions";
 import type { KindDefinition } from "../kind-definition";
 import { repositoryProperties, type JsonSchema } from "../repository-keys";
+import { SvcError } from "../../errors";
 
 /** File name (`canvas`, `secrets` …) → its JSON Schema, for every kind declared in a file of its own. */
 export function repositorySchemas(
@@ -16,7 +17,11 @@ export function repositorySchemas(
   for (const { kind, repository } of definitions) {
     const file = repository?.file;
     if (!file) continue;
-    if (out[file.schema]) throw new Error(`${kind}: schemas/${file.schema}.schema.json is declared by two kinds`);
+    if (out[file.schema])
+      throw new SvcError(
+        "kind_definition_invalid",
+        `${kind}: schemas/${file.schema}.schema.json is declared by two kinds`,
+      );
     const properties = repositoryProperties(repository);
     out[file.schema] = {
       $schema: "https://json-schema.org/draft/2020-12/schema",

@@ -14,6 +14,7 @@ import { diffFields, secretFingerprint, summarize } from "../field-diff";
 import type { KindContext, ResourceKind } from "../kind";
 import { inputDefault } from "../definition-views";
 import { sessionTokenDefinition } from "./definition";
+import { SvcError } from "../../errors";
 
 /** Largest session-token lifetime the platform accepts, in seconds (24 hours). */
 export const MAX_SESSION_TTL = 86_400;
@@ -108,7 +109,8 @@ export const sessionTokenKind: ResourceKind<SessionTokenInputs, SessionTokenStat
       r = await ctx.client.sessionTokens.create(inputs.canvasToken, { ttl: inputs.ttl });
     } catch (e) {
       if (isApiError(e, "not_found")) {
-        throw new Error(
+        throw new SvcError(
+          "canvas_token_invalid",
           "canvasToken is not a current canvas token of your team (unknown, rotated or unshared): pass the share's current token, e.g. share.shareToken.",
         );
       }
@@ -124,7 +126,8 @@ export const sessionTokenKind: ResourceKind<SessionTokenInputs, SessionTokenStat
     return { id: secretFingerprint(r.session_token, SALT, "sessionToken")!, state, adopted: false };
   },
   async read(ctx, _id, olds) {
-    if (typeof olds?.sessionToken !== "string" || typeof olds.canvasToken !== "string") throw new Error(UNREADABLE);
+    if (typeof olds?.sessionToken !== "string" || typeof olds.canvasToken !== "string")
+      throw new SvcError("session_token_unreadable", UNREADABLE);
     if (expired(olds, (ctx.now ?? (() => new Date()))())) return undefined;
     // Session tokens cannot be read back, only tried: one revoked, or whose canvas token was
     // rotated or unshared, is refused, and then reads as gone so that the next update mints one.

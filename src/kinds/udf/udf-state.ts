@@ -7,6 +7,7 @@ import { z } from "zod";
 import { plainlyValidUdf, Udf as UdfRecord, type Udf as ApiUdf } from "../../api/schemas";
 import type { Observed } from "../kind";
 import { parseUdfBody, type UdfHeader } from "./udf-body";
+import { SvcError } from "../../errors";
 
 /** Checked inputs: the code of every module is inline (files read). */
 export interface UdfInputs {
@@ -69,7 +70,8 @@ export function udfState(u: ApiUdf, kept: { createSharedToken?: boolean; sharedT
 export function observedUdfs(canvasName: string, raw: unknown, where: string): Observed<UdfState>[] {
   const udfs = plainlyValidUdfs(raw) ? { success: true as const, data: raw } : UdfList.safeParse(raw);
   if (!udfs.success)
-    throw new Error(
+    throw new SvcError(
+      "platform_answer_invalid",
       `The UDFs of canvas "${canvasName}" in ${where} do not match the spec: ${udfs.error.issues
         .slice(0, 3)
         .map((i) => `${i.path.join(".")}: ${i.message}`)

@@ -8,6 +8,7 @@ import { clientFromEnv, type SvcClient } from "../../api/client";
 import { insecureHttpAllowed, refuseInsecureHttp } from "../../api/insecure-http";
 import type { CheckFailure } from "../../kinds/kind";
 import { conceal, reveal, type Props } from "./secrets";
+import { SvcError } from "../../errors";
 
 /** Each configuration key and the environment variable it falls back to. */
 export const CONFIG_KEYS = {
@@ -102,7 +103,8 @@ export function clientFromConfig(config: PluginConfig, env: NodeJS.ProcessEnv = 
     );
     return clientFromEnv(settings, { allowInsecureHttp: true });
   } catch (e) {
-    throw new Error(
+    throw new SvcError(
+      "no_platform",
       `pulumi-resource-svc: ${(e as Error).message
         .replace("SVC_BASE_URL is not set", "neither svc:baseUrl nor SVC_BASE_URL is set")
         .replace(

@@ -11,6 +11,7 @@ import { PULUMI_PACKAGE } from "../../kinds/schema/pulumi-package";
 import { checkCall, createCall, deleteCall, diffCall, kindOf, readCall, updateCall } from "../kind-calls";
 import { importInputs } from "./import-ids";
 import { conceal, reveal, type Props } from "./secrets";
+import { SvcError } from "../../errors";
 
 const TYPE_PREFIX = `${PULUMI_PACKAGE}:index:`;
 
@@ -19,7 +20,8 @@ export function kindOfUrn(urn: string): string {
   const type = (urn.split("::")[2] ?? "").split("$").pop() ?? "";
   const kind = type.startsWith(TYPE_PREFIX) ? type.slice(TYPE_PREFIX.length) : "";
   if (!KINDS[kind]) {
-    throw new Error(
+    throw new SvcError(
+      "invalid_kind",
       `pulumi-resource-svc: unknown resource type "${type}". Expected one of ${Object.keys(KINDS)
         .map((k) => TYPE_PREFIX + k)
         .join(", ")}.`,

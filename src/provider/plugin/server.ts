@@ -14,6 +14,7 @@ import type { SvcClient } from "../../api/client";
 import { checkConfig, clientFromConfig, configFromRequest, diffConfig, type PluginConfig } from "./config";
 import { pluginProvider } from "./provider";
 import { pulumiSchemaText } from "./schema";
+import { SvcError } from "../../errors";
 
 type Callback = (err: unknown, value?: unknown) => void;
 type Call = { request: any };
@@ -33,7 +34,8 @@ function loadSdk(): typeof import("@pulumi/pulumi/provider") {
       !String((e as Error).message).includes("@pulumi/pulumi/provider")
     )
       throw e;
-    throw new Error(
+    throw new SvcError(
+      "pulumi_missing",
       "@pulumi/pulumi is not installed beside svc-iac. The plugin serves Pulumi's protocol with it: install it in the same folder, npm install @pulumi/pulumi.",
     );
   }

@@ -35,6 +35,7 @@ import { syncProtection } from "../plan/protect";
 import { withIntent, withoutIntent, withoutIntentKey } from "../state/credential-intent";
 import { isAlreadyExists } from "../../kinds/already-exists";
 import type { InventoryEntry } from "../../model/inventory";
+import { SvcError } from "../../errors";
 
 export interface ApplyContext {
   client: SvcClient;
@@ -236,7 +237,8 @@ class Applier {
       if (!(minted && token && entry && !traitsOf(step.action.kind).credential)) throw e;
       this.ctx.inventory.set(address, { ...entry, undelivered: this.ctx.now().toISOString() });
       const why = e instanceof Error ? e.message : String(e);
-      throw new Error(
+      throw new SvcError(
+        "token_handover_failed",
         `a new token was minted (the old one no longer works) but could not be handed over: ${why}. The next apply mints another and hands it over.`,
       );
     }

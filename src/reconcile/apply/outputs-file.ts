@@ -14,6 +14,7 @@ import path from "node:path";
 import type { PublishedToken, TokenPublisher } from "../commands/command-types";
 import { stableJsonText, writeFileAtomic } from "../state/json-file";
 import { RepositoryJail } from "../../repository/jail";
+import { SvcError } from "../../errors";
 
 export const OUTPUTS_VERSION = 1;
 
@@ -59,10 +60,12 @@ export async function readOutputsFile(file: string, repository?: string): Promis
   if (repository !== undefined) {
     // Inside the repository only through its jail: a link planted at the path is refused, not followed.
     const read = RepositoryJail.forProject(repository).readOperatorFile(file);
-    if (read.kind === "refused") throw new Error(`The outputs file ${file} cannot be used: ${read.message}.`);
+    if (read.kind === "refused")
+      throw new SvcError("outputs_file_refused", `The outputs file ${file} cannot be used: ${read.message}.`);
     if (read.kind === "missing") {
       if (read.folder)
-        throw new Error(
+        throw new SvcError(
+          "outputs_file_refused",
           `The outputs file ${file} is a folder: --outputs takes the path of a file, e.g. ${path.join(file, "outputs.json")}.`,
         );
       return undefined;
@@ -75,17 +78,22 @@ export async function readOutputsFile(file: string, repository?: string): Promis
       const code = (e as NodeJS.ErrnoException)?.code;
       if (code === "ENOENT") return undefined;
       if (code === "EISDIR")
-        throw new Error(
+        throw new SvcError(
+          "outputs_file_refused",
           `The outputs file ${file} is a folder: --outputs takes the path of a file, e.g. ${path.join(file, "outputs.json")}.`,
         );
-      throw new Error(`The outputs file ${file} cannot be read (${code ?? (e as Error).message}).`);
+      throw new SvcError(
+        "outputs_file_unreadable",
+        `The outputs file ${file} cannot be read (${code ?? (e as Error).message}).`,
+      );
     }
   }
   let data: unknown;
   try {
     data = JSON.parse(text);
   } catch {
-    throw new Error(
+    throw new SvcError(
+      "outputs_file_invalid",
       `The outputs file ${file} is not valid JSON, so new tokens cannot be merged into it. Move it away (it may hold tokens) and run again.`,
     );
   }
@@ -98,7 +106,8 @@ export async function readOutputsFile(file: string, repository?: string): Promis
     typeof d.tokens !== "object" ||
     Array.isArray(d.tokens)
   ) {
-    throw new Error(
+    throw new SvcError(
+      "outputs_file_invalid",
       `The outputs file ${file} is not an svc-iac outputs file (expected {"version": ${OUTPUTS_VERSION}, "tokens": {…}}). Move it away (it may hold tokens) or choose another --outputs path.`,
     );
   }

@@ -1,6 +1,9 @@
 /** `svc-iac apply`: plan (or read the saved plan), then lock and act; resumable. */
 import { scrubDeep } from "../../api/errors";
 import { applyPlan } from "../apply";
+import { recordHistory } from "../history/recorder";
+import { readHistory, readSnapshots } from "../history/history-store";
+import { neededSnapshots, rollbackObjects } from "../history/rollback-objects";
 import type { CommandOptions, CommandResult } from "./command-types";
 import { InventoryWriter } from "../apply/inventory-writer";
 import { rekeyedEntries } from "../observe/rekey-inventory";
@@ -85,6 +88,38 @@ async function staleRepository(s: Session, opts: CommandOptions, saved: SavedPla
   return staleMessage(opts.planFile!, { before: { ...saved.repository, files: before }, now }, []);
 }
 
+/**
+ * The session `svc-iac rollback` plans with: the objects as they were after deployment `to` (see
+ * `rollback-objects.ts`), only the rolled-back addresses planned, deletions of what came after.
+ */
+async function rollbackSession(
+  s: Session,
+  opts: CommandOptions,
+  rollback: NonNullable<CommandOptions["rollback"]>,
+): Promise<{ session: Session; opts: CommandOptions } | { message: string }> {
+  const index = await readHistory(s.backend, s.project.project, s.project.target);
+  const ids = index.deployments.map((d) => d.id);
+  if (!ids.includes(rollback.to))
+    return {
+      message: ids.length
+        ? `There is no deployment ${rollback.to} in the history of ${s.project.project} (${s.project.target}): it keeps ${ids.join(", ")}. svc-iac history lists them.`
+        : `The history of ${s.project.project} (${s.project.target}) holds no deployment yet: apply records one.`,
+    };
+  const snapshots = await readSnapshots(s.backend, index, neededSnapshots(index, rollback.to));
+  const back = rollbackObjects(s.project.objects, index, rollback.to, rollback.addresses, snapshots);
+  if (back.problems.length) return { message: back.problems.join("\n") };
+  return {
+    session: { ...s, project: { ...s.project, objects: back.objects } },
+    opts: { ...opts, only: back.selected, prune: true },
+  };
+}
+
+/** What rollback says once done: the repository still holds the newer settings, and how to write the restored ones into it. */
+function divergence(s: Session, opts: CommandOptions): string {
+  const keep = (opts.only ?? []).map((a) => `--keep ${a}`).join(" ");
+  return `The platform is back at deployment ${opts.rollback!.to}, but the repository still declares the later settings: the next apply puts them back. To keep the rollback, write the platform's settings into the files with: svc-iac import ${s.project.root === process.cwd() ? "" : `${opts.dir} `}${keep}`;
+}
+
 /** `svc-iac apply`: takes the lock, plans, stops on a safety rule, applies, reports. */
 export async function applyCommand(opts: CommandOptions): Promise<CommandResult> {
   // A saved plan names its target: it is the default.
@@ -104,6 +139,11 @@ export async function applyCommand(opts: CommandOptions): Promise<CommandResult>
       const stale =
         saved && (stalePolicies(opts.planFile!, saved, rules.set) ?? (await staleRepository(s, opts, saved)));
       if (stale) return { command: "apply", exitCode: 1, errors: [], message: stale };
+      if (opts.rollback) {
+        const back = await rollbackSession(s, opts, opts.rollback);
+        if ("message" in back) return { command: "apply", exitCode: 1, errors: [], message: back.message };
+        ({ session: s, opts } = back);
+      }
       const planned = await makePlan(s, opts, false, saved);
       let outcome: PlanOutcome & { inventory: Inventory | undefined } = planned;
       if (saved) {
@@ -182,6 +222,24 @@ export async function applyCommand(opts: CommandOptions): Promise<CommandResult>
         },
         outcome,
       );
+      const deployment = await recordHistory({
+        backend: s.backend,
+        project: s.project,
+        operation: opts.rollback ? "rollback" : "apply",
+        ...(opts.rollback ? { rollbackOf: opts.rollback.to } : {}),
+        plan,
+        steps: outcome.steps,
+        report,
+        managedBefore: new Set(Object.keys(outcome.inventory?.objects ?? {})),
+        now: now(),
+        env: opts.env,
+        written: writtenPaths(s.project, [opts.planFile, opts.outputs]),
+      }).catch((e: unknown) => {
+        opts.log?.(`The deployment history in ${s.backend.location} was not written: ${messageOf(e)}`);
+        return undefined;
+      });
+      if (deployment) report.deployment = deployment;
+      if (opts.rollback && report.results.some((r) => r.status === "done")) opts.log?.(divergence(s, opts));
       return { command: "apply", exitCode: report.ok ? 0 : 1, errors: [], plan, report };
     });
   });

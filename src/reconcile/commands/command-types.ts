@@ -66,6 +66,11 @@ export interface CommandOptions {
   only?: string[];
   /** Plan/apply: replace these objects (a new object, id and token) even though nothing forces it. */
   replace?: string[];
+  /**
+   * Apply as `svc-iac rollback`: plan the platform back to its state after deployment `to` of the
+   * history (only `addresses`, patterns with `*`, when given), and record it as a rollback.
+   */
+  rollback?: { to: string; addresses: string[] };
   /** Apply: bounded concurrency (overrides svc.yaml). */
   concurrency?: number;
   /** Apply: lock holder description. */

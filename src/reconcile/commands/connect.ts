@@ -73,7 +73,8 @@ export async function connect(
   const token = env[names.tokenEnv] || undefined;
   const serviceToken = env[names.serviceTokenEnv] || undefined;
   if (!token && !serviceToken) {
-    throw new Error(
+    throw new SvcError(
+      "no_credentials",
       `${names.baseUrlEnv} is set but neither ${names.tokenEnv} nor ${names.serviceTokenEnv} is: set one of them to authenticate.`,
     );
   }

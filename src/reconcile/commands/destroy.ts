@@ -9,6 +9,7 @@
 import { errorCodeOf } from "../../errors";
 import type { SvcClient } from "../../api/client";
 import { applyPlan } from "../apply";
+import { recordHistory } from "../history/recorder";
 import type { CommandOptions, CommandResult } from "./command-types";
 import { otherClaimsOf } from "../projects/project-claims";
 import { connect, refusedCredentialsHint } from "./connect";
@@ -112,6 +113,21 @@ async function destroyWith(
       },
       outcome,
     );
+    const deployment = await recordHistory({
+      backend,
+      project,
+      operation: "destroy",
+      plan,
+      steps: outcome.steps,
+      report,
+      managedBefore: new Set(Object.keys(inventory?.objects ?? {})),
+      now: now(),
+      env: opts.env,
+    }).catch((e: unknown) => {
+      opts.log?.(`The deployment history in ${backend.location} was not written: ${(e as Error)?.message ?? e}`);
+      return undefined;
+    });
+    if (deployment) report.deployment = deployment;
     return { command: "destroy", exitCode: report.ok ? 0 : 1, errors: [], plan, report };
   });
 }

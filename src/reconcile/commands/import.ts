@@ -132,6 +132,7 @@ async function projectFor(
     ...DEFAULT_SETTINGS,
     credentials: { ...DEFAULT_SETTINGS.credentials },
     state: stateLocation(DEFAULT_SETTINGS.state, project, target),
+    history: { keep: DEFAULT_SETTINGS.historyKeep },
   };
   const svcFile = yamlText({ project }, [
     "The project, created by svc-iac import. Add variables, settings and targets here (see the README).",

@@ -26,7 +26,12 @@ export const SVC_KEYS = [
   "targets",
   "moved",
   "removed",
+  "history",
 ] as const;
+/** svc.yaml's `history:` (project, or per target): deployment history retention. */
+export const HISTORY_KEYS = ["keep", "max_age"] as const;
+/** `history.keep`: deployments kept per target. */
+export const HISTORY_KEEP_RANGE = { min: 1, max: 10_000 } as const;
 /** One entry of svc.yaml's `moved:` list. */
 export const MOVED_KEYS = ["from", "to"] as const;
 export const TARGET_KEYS = [
@@ -38,6 +43,7 @@ export const TARGET_KEYS = [
   "name_prefix",
   "name_suffix",
   "credentials",
+  "history",
 ] as const;
 export const CREDENTIALS_KEYS = ["base_url_env", "udf_base_url_env", "token_env", "service_token_env"] as const;
 

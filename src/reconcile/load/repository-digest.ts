@@ -8,6 +8,7 @@ import { createHash } from "node:crypto";
 import { constants } from "node:fs";
 import { open, readdir } from "node:fs/promises";
 import { join, relative, resolve, sep } from "node:path";
+import { SvcError } from "../../errors";
 
 export interface RepositoryDigest {
   /** `sha256:<hex>` over the target and every file's path and content hash. */
@@ -35,7 +36,8 @@ async function hashFile(full: string, shown: string): Promise<string | undefined
   } catch (e) {
     const code = (e as NodeJS.ErrnoException)?.code;
     if (code === "ENOENT" || code === "ELOOP" || code === "ENXIO") return undefined; // gone, or no longer a file
-    throw new Error(
+    throw new SvcError(
+      "repository_unreadable",
       `Cannot digest the repository for the saved plan: ${shown} cannot be read (${code ?? (e as Error).message}).`,
     );
   }
@@ -51,7 +53,8 @@ async function hashFile(full: string, shown: string): Promise<string | undefined
     return `sha256:${hash.digest("hex")}`;
   } catch (e) {
     const code = (e as NodeJS.ErrnoException)?.code;
-    throw new Error(
+    throw new SvcError(
+      "repository_unreadable",
       `Cannot digest the repository for the saved plan: ${shown} cannot be read (${code ?? (e as Error).message}).`,
     );
   } finally {

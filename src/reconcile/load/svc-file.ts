@@ -10,7 +10,8 @@ import { readRemoved } from "./removed";
 import { readNameAffixes, type NameAffixes } from "./name-affixes";
 import { didYouMean, quotedPath, type Diagnostics } from "../../repository/diagnostics";
 import { MapReader, report, rootReader, type ReadContext } from "../../repository/fields";
-import { CONCURRENCY_RANGE, CREDENTIALS_KEYS, SVC_KEYS, TARGET_KEYS } from "./keys";
+import { CONCURRENCY_RANGE, CREDENTIALS_KEYS, HISTORY_KEEP_RANGE, HISTORY_KEYS, SVC_KEYS, TARGET_KEYS } from "./keys";
+import { durationMs } from "../plan/rotation";
 import { badTargetName, DEFAULT_TARGET, PATTERNS, PROJECT_EXPECTED, SVC_FILE } from "./names";
 import { UNRESOLVED, type Resolver } from "../../repository/variables";
 import { readYaml } from "../../repository/yaml-source";
@@ -22,6 +23,7 @@ export const DEFAULT_SETTINGS = {
   maxDeletions: 10,
   concurrency: 8,
   state: ".svc-iac/state",
+  historyKeep: 100,
   credentials: {
     baseUrlEnv: "SVC_BASE_URL",
     udfBaseUrlEnv: "SVC_UDF_BASE_URL",
@@ -101,6 +103,12 @@ export async function readSvcFile(
     concurrency: over.concurrency ?? base.concurrency ?? DEFAULT_SETTINGS.concurrency,
     state: stateLocation(over.state ?? base.state ?? DEFAULT_SETTINGS.state, name, target),
     credentials,
+    history: {
+      keep: over.history?.keep ?? base.history?.keep ?? DEFAULT_SETTINGS.historyKeep,
+      ...((over.history?.maxAgeMs ?? base.history?.maxAgeMs) !== undefined
+        ? { maxAgeMs: over.history?.maxAgeMs ?? base.history?.maxAgeMs }
+        : {}),
+    },
   };
   const moved = readMoved(ctx, top);
   const removed = readRemoved(ctx, top);
@@ -160,6 +168,7 @@ interface SettingsFields {
   maxDeletions?: number;
   concurrency?: number;
   state?: string;
+  history?: { keep?: number; maxAgeMs?: number };
 }
 
 function readSettings(m: MapReader, jail: RepositoryJail): SettingsFields {
@@ -189,6 +198,22 @@ function readSettings(m: MapReader, jail: RepositoryJail): SettingsFields {
     maxDeletions: m.integer("max_deletions", 0),
     concurrency: m.integer("concurrency", CONCURRENCY_RANGE.min, CONCURRENCY_RANGE.max),
     state: checkedState,
+    history: readHistorySettings(m),
+  };
+}
+
+/** `history: {keep: N, max_age: 90d}`: how many deployments the history keeps, and for how long. */
+function readHistorySettings(m: MapReader): SettingsFields["history"] {
+  const h = m.map("history", HISTORY_KEYS);
+  if (!h) return undefined;
+  const keep = h.integer("keep", HISTORY_KEEP_RANGE.min, HISTORY_KEEP_RANGE.max);
+  const maxAge = h.string("max_age", {
+    pattern: PATTERNS.duration,
+    expected: 'a duration: a whole number followed by m, h, d or w, e.g. "90d"',
+  });
+  return {
+    ...(keep !== undefined ? { keep } : {}),
+    ...(maxAge !== undefined ? { maxAgeMs: durationMs(maxAge) } : {}),
   };
 }
 

@@ -7,6 +7,7 @@ import { checkDeclared, UNKNOWN_ID } from "../checked-inputs";
 import { refAddress, type RefName } from "../../kinds/reconcile-traits";
 import type { DesiredObject } from "../../model/desired";
 import { traitsOf } from "../phases";
+import { SvcError } from "../../errors";
 
 export { UNKNOWN_ID };
 
@@ -57,7 +58,10 @@ export function checkedInputs(d: DesiredObject, raw: Record<string, unknown>): R
   const checked = checkDeclared(d, raw);
   if (checked.failures.length) {
     const why = checked.failures.map((f) => `${f.property}: ${f.reason}`).join("; ");
-    throw new Error(`${d.source.file}:${d.source.line}:${d.source.column}: ${d.address} is invalid: ${why}`);
+    throw new SvcError(
+      "inputs_invalid",
+      `${d.source.file}:${d.source.line}:${d.source.column}: ${d.address} is invalid: ${why}`,
+    );
   }
   const inputs = { ...checked.inputs };
   for (const r of traitsOf(d.kind).references ?? []) inputs[r.field] = raw[r.field];

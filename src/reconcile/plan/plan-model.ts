@@ -152,6 +152,8 @@ export interface ApplyReport {
   counts: Record<ResultStatus, number>;
   /** Addresses whose new token was published (to --outputs, GitHub secrets); never the token. */
   published: { address: string; to: string[] }[];
+  /** The id the deployment history gave this run (`svc-iac history`); absent when nothing changed or it was not written. */
+  deployment?: string;
 }
 
 /**

@@ -5,6 +5,7 @@
  * rotation. The inventory keeps both, so an unchanged trigger within the period is no change.
  */
 import equal from "fast-deep-equal";
+import { SvcError } from "../../errors";
 
 const UNIT_MS = { m: 60_000, h: 3_600_000, d: 86_400_000, w: 604_800_000 } as const;
 
@@ -12,7 +13,10 @@ const UNIT_MS = { m: 60_000, h: 3_600_000, d: 86_400_000, w: 604_800_000 } as co
 export function durationMs(text: string): number {
   const m = /^(\d+)([mhdw])$/.exec(text);
   if (!m)
-    throw new Error(`Invalid duration "${text}". A duration is a whole number followed by m, h, d or w, e.g. "30d".`);
+    throw new SvcError(
+      "duration_invalid",
+      `Invalid duration "${text}". A duration is a whole number followed by m, h, d or w, e.g. "30d".`,
+    );
   return Number(m[1]) * UNIT_MS[m[2] as keyof typeof UNIT_MS];
 }
 

@@ -138,3 +138,32 @@ export async function fileAt(
   const r = await run(root, ["show", `${commit}:${path}`], maxBytes);
   return r.ok ? r.stdout : undefined;
 }
+
+/**
+ * The commit checked out in `dir`'s work tree and whether the tree under `dir` has changes not
+ * committed, leaving out `ignore` (paths relative to `dir` that the command writes itself, such
+ * as a bucket policy's output file); undefined outside git.
+ */
+export async function headCommit(
+  dir: string,
+  ignore: readonly string[] = [],
+): Promise<{ commit: string; dirty: boolean } | undefined> {
+  const [head, prefix, status] = await Promise.all([
+    run(dir, ["rev-parse", "--verify", "--quiet", "HEAD"]),
+    run(dir, ["rev-parse", "--show-prefix"]),
+    run(dir, ["status", "--porcelain=v1", "-z", "--untracked-files=all", "--", "."], 16 * 1024 * 1024),
+  ]);
+  const commit = head.ok ? head.stdout.trim() : "";
+  if (!/^[0-9a-f]{40,64}$/.test(commit)) return undefined;
+  if (!status.ok || !prefix.ok) return { commit, dirty: true };
+  const skip = new Set(ignore.map((p) => `${prefix.stdout.trim()}${p}`));
+  // Entries are "XY path", a rename's original path following as an entry of its own.
+  const entries = nulList(status.stdout);
+  const changed: string[] = [];
+  for (let i = 0; i < entries.length; i++) {
+    const e = entries[i]!;
+    changed.push(e.slice(3));
+    if (e[0] === "R" || e[0] === "C") changed.push(entries[++i] ?? "");
+  }
+  return { commit, dirty: changed.some((p) => !skip.has(p)) };
+}

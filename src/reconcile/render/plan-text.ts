@@ -15,7 +15,7 @@ export interface PlanTextOptions {
   /** Wrap markers and notes in ANSI colors. @default false */
   color?: boolean;
   /** The command the plan is for, as its stops name it. @default "Apply" */
-  command?: "Apply" | "Destroy";
+  command?: "Apply" | "Destroy" | "Rollback";
   /**
    * Show the actions of these types (without reason or notes) as one line per canvas, or per kind
    * for objects on no canvas, when {@link GROUP_MIN} or more share it; `hint` says, under the

@@ -33,7 +33,7 @@ export function renderApplyReportText(report: ApplyReport, opts: ApplyReportText
 
 export interface ApplyReportTextOptions {
   /** @default "Apply" */
-  command?: "Apply" | "Destroy";
+  command?: "Apply" | "Destroy" | "Rollback";
   /**
    * Why the run stopped before the end (`interrupted (SIGINT)`): with no failure, the verdict is
    * that (`Apply interrupted (SIGINT): 4 done, 0 failed, 37 skipped.`), not "failed".

@@ -5,6 +5,7 @@
  * is never printed: the {@link FingerprintKey} holding it prints as `[fingerprint key]`.
  */
 import { FingerprintKey } from "../../kinds/fingerprint";
+import { SvcError } from "../../errors";
 
 export const FINGERPRINT_KEY_FILE = "fingerprint-key.json";
 const VERSION = 1;
@@ -32,13 +33,15 @@ export function parseFingerprintKey(text: string, file: string): FingerprintKey 
   try {
     doc = JSON.parse(text);
   } catch {
-    throw new Error(
+    throw new SvcError(
+      "fingerprint_key_invalid",
       `${file} is not a svc-iac fingerprint key: it is not JSON. Delete it to make a new key (secret fingerprints then change once).`,
     );
   }
   const bytes = typeof doc?.key === "string" ? Buffer.from(doc.key, "base64") : Buffer.alloc(0);
   if (doc?.version !== VERSION || doc.algorithm !== ALGORITHM || bytes.length < 32) {
-    throw new Error(
+    throw new SvcError(
+      "fingerprint_key_invalid",
       `${file} is not a svc-iac fingerprint key: expected version ${VERSION}, algorithm "${ALGORITHM}" and a base64 key of at least 32 bytes. Delete it to make a new key (secret fingerprints then change once).`,
     );
   }
@@ -70,6 +73,9 @@ export async function loadFingerprintKey(
   await store.create(serializeFingerprintKey(FingerprintKey.generate(), (opts.now ?? (() => new Date()))()));
   const written = await store.read();
   if (written === undefined)
-    throw new Error(`The fingerprint key ${store.file} disappeared right after it was written. Run again.`);
+    throw new SvcError(
+      "fingerprint_key_invalid",
+      `The fingerprint key ${store.file} disappeared right after it was written. Run again.`,
+    );
   return parseFingerprintKey(written, store.file);
 }

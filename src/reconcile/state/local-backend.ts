@@ -24,7 +24,15 @@ import {
   type AcquireLockOptions,
 } from "./lock-file";
 import type { Inventory } from "../../model/inventory";
-import type { InventoryJournal, JournalRecord, LockHandle, LockInfo, StateBackend } from "./types";
+import {
+  DOCUMENT_NAME,
+  type InventoryJournal,
+  type JournalRecord,
+  type LockHandle,
+  type LockInfo,
+  type StateBackend,
+} from "./types";
+import { SvcError } from "../../errors";
 
 export interface LocalBackendOptions {
   /** Repository root; `path` is relative to it. */
@@ -45,7 +53,7 @@ function errnoCode(e: unknown): string | undefined {
 /** A state file's text through the repository's jail (a planted link is refused, never followed); undefined when missing. */
 async function readTextOrUndefined(jail: RepositoryJail, file: string): Promise<string | undefined> {
   const read = jail.readText(file);
-  if (read.kind === "refused") throw new Error(`Cannot read the state: ${read.message}`);
+  if (read.kind === "refused") throw new SvcError("state_unreadable", `Cannot read the state: ${read.message}`);
   return read.kind === "text" ? read.text : undefined;
 }
 
@@ -125,6 +133,29 @@ export class LocalStateBackend implements StateBackend {
     return path.join(this.dir, "inventory.json");
   }
 
+  private documentFile(name: string): string {
+    if (!DOCUMENT_NAME.test(name) || name.split("/").includes(".."))
+      throw new SvcError("state_document_invalid", `"${name}" cannot name a state document.`);
+    return path.join(this.dir, ...name.split("/"));
+  }
+
+  async readDocument(name: string, maxBytes: number): Promise<string | undefined> {
+    const read = this.jail.readText(this.documentFile(name), { maxBytes });
+    if (read.kind === "refused") throw new SvcError("state_unreadable", `Cannot read the state: ${read.message}`);
+    return read.kind === "text" ? read.text : undefined;
+  }
+
+  async writeDocument(name: string, text: string): Promise<void> {
+    const parts = path.relative(this.dir, this.documentFile(name)).split(path.sep);
+    // Its folder through the jail: a link planted at history/ is refused, not followed.
+    const dir = this.jail.folder(path.join(this.opts.path, ...parts.slice(0, -1)), { create: true });
+    await writeFileAtomic(path.join(dir, parts.at(-1)!), text);
+  }
+
+  async removeDocument(name: string): Promise<void> {
+    await rm(this.documentFile(name), { force: true });
+  }
+
   private get lockFile(): string {
     return path.join(this.dir, "lock.json");
   }
@@ -160,7 +191,8 @@ export class LocalStateBackend implements StateBackend {
   private async appendJournal(records: JournalRecord[]): Promise<void> {
     // After a stopped run, the journal may end in a torn record: the whole write comes first and drops it.
     if (this.foldDue)
-      throw new Error(
+      throw new SvcError(
+        "internal",
         `The inventory at ${this.location} is due to be written whole before changes are appended to its journal.`,
       );
     this.journalFd ??= openSync(this.journalFile, APPEND_FLAGS, 0o666);
@@ -193,7 +225,8 @@ export class LocalStateBackend implements StateBackend {
       }
       await this.clearExpired(held);
     }
-    throw new Error(
+    throw new SvcError(
+      "locked",
       `Could not take the lock on state ${this.location}: other runs kept taking it at the same moment. Run again.`,
     );
   }

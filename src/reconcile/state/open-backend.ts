@@ -7,6 +7,7 @@ import type { StateLocation } from "../../model/desired";
 import { LocalStateBackend } from "./local-backend";
 import { RemoteStateBackend } from "./remote-backend";
 import type { StateBackend } from "./types";
+import { SvcError } from "../../errors";
 
 export interface OpenStateBackendOptions {
   /** Repository root (the folder holding `svc.yaml`); a local path is relative to it. */
@@ -30,7 +31,8 @@ export function openStateBackend(location: StateLocation, opts: OpenStateBackend
     return new LocalStateBackend({ root: opts.root, path: location.path, project: opts.project, target: opts.target });
   }
   if (!opts.client) {
-    throw new Error(
+    throw new SvcError(
+      "no_credentials",
       `The state location ${location.url} is remote, so it needs platform credentials to read and write it, but no client was given. ` +
         "Set the target's credentials (SVC_BASE_URL and SVC_TOKEN or SVC_SERVICE_TOKEN), or use a local state location.",
     );

@@ -12,7 +12,8 @@ import { LeaseHandle, forceUnlockIn, readLockIn, type LockStore } from "./lease"
 import { LockedError } from "./lock-errors";
 import { isExpired, newLockInfo, serializeLock, type AcquireLockOptions } from "./lock-file";
 import type { Inventory } from "../../model/inventory";
-import type { LockHandle, LockInfo, StateBackend } from "./types";
+import { DOCUMENT_NAME, type LockHandle, type LockInfo, type StateBackend } from "./types";
+import { SvcError } from "../../errors";
 
 export interface RemoteBackendOptions {
   /** `s3://acme-iac/state/listings/prod`: the prefix, already holding `<project>/<target>`. */
@@ -38,7 +39,8 @@ export class RemoteStateBackend implements StateBackend {
 
   constructor(private readonly opts: RemoteBackendOptions) {
     if (!/^(s3|gs):\/\/[^/]+/.test(opts.url)) {
-      throw new Error(
+      throw new SvcError(
+        "state_location_invalid",
         `Invalid remote state location "${opts.url}". It must be an s3:// or gs:// URL such as "s3://my-bucket/state/${opts.project}/${opts.target}".`,
       );
     }
@@ -106,9 +108,39 @@ export class RemoteStateBackend implements StateBackend {
     const after = await this.readLock();
     if (after?.id === info.id) return new LeaseHandle(this.lock, info, opts.ttlMs, now);
     if (after) throw new LockedError(this.location, after);
-    throw new Error(
+    throw new SvcError(
+      "lock_lost",
       `The lock on state ${this.location} disappeared while it was being taken (another run's --force-unlock?). Run again.`,
     );
+  }
+
+  private documentUrl(name: string): string {
+    if (!DOCUMENT_NAME.test(name) || name.split("/").includes(".."))
+      throw new SvcError("state_document_invalid", `"${name}" cannot name a state document.`);
+    return `${this.location}/${name}`;
+  }
+
+  async readDocument(name: string, maxBytes: number): Promise<string | undefined> {
+    const url = this.documentUrl(name);
+    const text = await this.download(url);
+    if (text !== undefined && Buffer.byteLength(text) > maxBytes)
+      throw new SvcError(
+        "state_unreadable",
+        `Cannot read the state: ${url} holds more than the limit of ${maxBytes} bytes for it.`,
+      );
+    return text;
+  }
+
+  async writeDocument(name: string, text: string): Promise<void> {
+    await this.opts.client.files.upload(this.documentUrl(name), Buffer.from(text), { contentType: JSON_TYPE });
+  }
+
+  async removeDocument(name: string): Promise<void> {
+    try {
+      await this.opts.client.files.delete(this.documentUrl(name));
+    } catch (e) {
+      if (!isApiError(e, "not_found")) throw e;
+    }
   }
 
   forceUnlock(id?: string): Promise<LockInfo | undefined> {

@@ -104,4 +104,15 @@ export interface StateBackend {
    * made on first use when `create` is set; `undefined` when there is none and `create` is not.
    */
   fingerprintKey(opts: { create: boolean }): Promise<FingerprintKey | undefined>;
+  /**
+   * Other documents kept beside the inventory (the deployment history, `history/…`), by a name of
+   * lower-case `[a-z0-9._-]` parts joined by `/` ({@link DOCUMENT_NAME}): read (`undefined` when
+   * missing; at most `maxBytes`), written whole and atomically, removed.
+   */
+  readDocument(name: string, maxBytes: number): Promise<string | undefined>;
+  writeDocument(name: string, text: string): Promise<void>;
+  removeDocument(name: string): Promise<void>;
 }
+
+/** The name of a document beside the inventory: relative, lower-case parts, no `..`. */
+export const DOCUMENT_NAME = /^(?:[a-z0-9][a-z0-9._-]*\/)*[a-z0-9][a-z0-9._-]*$/;

@@ -50,7 +50,7 @@ describe("loading a repository with errors in every file kind", () => {
       'service-accounts.yaml:4:3: service_accounts: duplicate key "deployer" (first at line 2); each key may appear once',
       'svc.yaml:4:8: prune: found "yes", expected true or false',
       "svc.yaml:5:14: concurrency: found 100, expected a whole number from 1 to 64",
-      'svc.yaml:8:5: targets.staging: unknown key "promt"; expected one of variables, prune, max_deletions, concurrency, state, name_prefix, name_suffix, credentials',
+      'svc.yaml:8:5: targets.staging: unknown key "promt"; expected one of variables, prune, max_deletions, concurrency, state, name_prefix, name_suffix, credentials, history',
     ]);
   });
 

@@ -4,6 +4,7 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { loadRepository } from "../../../src/reconcile/load/index";
 import type { DesiredObject, LoadedProject, LoadResult } from "../../../src/model/desired";
+import { copyRepo } from "../../helpers/repo";
 
 const FIXTURE = "test/fixtures/valid-full";
 const ENV = { LISTINGS_PASSCODE: "open-sesame-listings-4410", MAPBOX_TOKEN: "pk.mapbox-real-token-9981" };
@@ -77,6 +78,7 @@ describe("loading the full valid repository", () => {
         maxDeletions: 10,
         maxDeletionsFrom: "the default max_deletions; svc.yaml can set another",
         concurrency: 8,
+        history: { keep: 100 },
         state: { kind: "local", path: ".svc-iac/state/listings/default" },
         credentials: {
           baseUrlEnv: "SVC_BASE_URL",
@@ -97,6 +99,7 @@ describe("targets and variables", () => {
       maxDeletions: 3,
       maxDeletionsFrom: "max_deletions of target staging in svc.yaml",
       concurrency: 4,
+      history: { keep: 100 },
       state: { kind: "remote", url: "s3://acme-iac/state/listings/staging" },
       credentials: {
         baseUrlEnv: "STAGING_SVC_BASE_URL",
@@ -148,5 +151,22 @@ describe("a URL written with an upper-case scheme", () => {
       (o) => o.address === "canvas.listings",
     )!;
     expect(canvas.inputs.previewImageUrl).toBe("HTTPS://Example.COM/x.png");
+  });
+});
+
+describe("GIVEN history: retention for the project and for a target", () => {
+  it("THEN the target's keys win over the project's, key by key", async () => {
+    const dir = copyRepo("valid-full");
+    const svc = join(dir, "svc.yaml");
+    writeFileSync(
+      svc,
+      readFileSync(svc, "utf8")
+        .replace("state: .svc-iac/state\n", "state: .svc-iac/state\nhistory:\n  keep: 50\n  max_age: 90d\n")
+        .replace("    concurrency: 4\n", "    concurrency: 4\n    history: {keep: 5}\n"),
+    );
+    const def = projectOf(await loadRepository(dir, { env: ENV }));
+    expect(def.settings.history).toEqual({ keep: 50, maxAgeMs: 90 * 86_400_000 });
+    const staging = projectOf(await loadRepository(dir, { target: "staging", env: ENV }));
+    expect(staging.settings.history).toEqual({ keep: 5, maxAgeMs: 90 * 86_400_000 });
   });
 });

@@ -1,0 +1,107 @@
+/**
+ * What an apply, destroy, import or rollback records (pure): the objects it changed, each with the
+ * snapshot of its settings after the step (none for a secret input: values are never kept), the
+ * hash of what the history held before, and the plan's digest.
+ */
+import { createHash } from "node:crypto";
+import { canonicalJson } from "../../canonical-json";
+import { KINDS } from "../../kinds/registry";
+import type { DesiredObject, LoadedProject } from "../../model/desired";
+import type { Step } from "../plan";
+import type { ApplyReport, Plan } from "../plan/plan-model";
+import type { DeploymentObject, DeploymentOperation, Snapshot } from "./history-model";
+import { snapshotHash, type NewDeployment } from "./history-store";
+
+/** The settings rollback can put back: the desired object without secret inputs or source. */
+export function snapshotOf(o: DesiredObject): Snapshot {
+  const secret = new Set(KINDS[o.kind]?.secretInputs ?? []);
+  const inputs = Object.fromEntries(Object.entries(o.inputs).filter(([k, v]) => !secret.has(k) && v !== undefined));
+  const options = Object.fromEntries(Object.entries(o.options).filter(([, v]) => v !== undefined));
+  return { kind: o.kind, inputs, refs: { ...o.refs }, options };
+}
+
+/** SHA-256 of the plan's actions (secrets appear in them as fingerprints only). */
+export function planDigest(plan: Plan): string {
+  return createHash("sha256")
+    .update(canonicalJson({ project: plan.project, target: plan.target, actions: plan.actions }))
+    .digest("hex");
+}
+
+const GONE = new Set(["delete", "unshare", "forget"]);
+
+export interface RecordInput {
+  operation: DeploymentOperation;
+  project: LoadedProject;
+  plan: Plan;
+  steps: readonly Step[];
+  report: ApplyReport;
+  /** What the history held for each address before (its state after the last deployment). */
+  before: ReadonlyMap<string, string>;
+  /** Addresses managed before this run (the inventory's). */
+  managedBefore: ReadonlySet<string>;
+  time: Date;
+  actor: string;
+  git?: { commit: string; dirty: boolean };
+  rollbackOf?: string;
+  /** The history is empty: record the objects left as they were too, as its baseline. */
+  seed: boolean;
+}
+
+/** The deployment to record, or undefined when no step changed anything. */
+export function deploymentOf(input: RecordInput): NewDeployment | undefined {
+  const done = new Set(input.report.results.filter((r) => r.status === "done").map((r) => `${r.action} ${r.address}`));
+  const ids = new Map(input.report.results.filter((r) => r.id).map((r) => [r.address, r.id!]));
+  const snapshots = new Map<string, Snapshot>();
+  const byAddress = new Map<string, DeploymentObject>();
+  const keep = (s: Snapshot) => {
+    const h = snapshotHash(s);
+    snapshots.set(h, s);
+    return h;
+  };
+  const add = (address: string, o: Omit<DeploymentObject, "address" | "before">) => {
+    const before = input.before.get(address);
+    // Two steps on one address (a token rotated beside an update, an old credential retired): what it holds after wins.
+    if (byAddress.get(address)?.after && o.after === null) return;
+    byAddress.set(address, { address, ...(before ? { before } : {}), ...o });
+  };
+  for (const step of input.steps) {
+    const a = step.action;
+    if (!done.has(`${a.action} ${a.address}`)) continue;
+    const id = ids.get(a.address) ?? a.id;
+    if (GONE.has(a.action) || !step.desired) {
+      add(a.address, { kind: a.kind, action: a.action, ...(id ? { id } : {}), after: null });
+    } else {
+      add(a.address, { kind: a.kind, action: a.action, ...(id ? { id } : {}), after: keep(snapshotOf(step.desired)) });
+      if (a.movedFrom && !byAddress.has(a.movedFrom))
+        add(a.movedFrom, { kind: a.kind, action: a.action, ...(id ? { id } : {}), after: null });
+    }
+  }
+  if (!byAddress.size) return undefined;
+  const touched = new Set(byAddress.keys());
+  const unchanged = new Map<string, string>();
+  if (input.seed)
+    for (const o of input.project.objects)
+      if (!touched.has(o.address) && input.managedBefore.has(o.address)) unchanged.set(o.address, keep(snapshotOf(o)));
+  const objects = [...byAddress.values()].sort((x, y) => (x.address < y.address ? -1 : x.address > y.address ? 1 : 0));
+  return {
+    deployment: {
+      time: input.time.toISOString(),
+      target: input.project.target,
+      ...(input.git ? { commit: input.git.commit, dirty: input.git.dirty } : {}),
+      actor: input.actor,
+      operation: input.operation,
+      ...(input.rollbackOf ? { rollbackOf: input.rollbackOf } : {}),
+      planDigest: planDigest(input.plan),
+      ok: input.report.ok,
+      objects,
+    },
+    snapshots,
+    unchanged,
+  };
+}
+
+/** Who runs this: the GitHub actor under Actions, else `user@host`. */
+export function actorOf(env: Record<string, string | undefined>, user: string, host: string): string {
+  if (env.GITHUB_ACTIONS === "true" && env.GITHUB_ACTOR) return `github:${env.GITHUB_ACTOR}`;
+  return `${user}@${host}`;
+}
