@@ -13,7 +13,7 @@ const OPTIONS = {
 } as const;
 
 /** An address as plan and drift print it (a folder is anything else). */
-const ADDRESS = /^(bucket_policy|canvas|cronjob|secret|service_account|share|udf)\../;
+const ADDRESS = /^(bucket_policy|canvas|cronjob|note|secret|service_account|share|udf|widget)\../;
 
 export async function runForgetCommand(argv: string[], io: CommandIo = processIo()): Promise<number> {
   return runWithGuardedIo(io, (guarded) => run(argv, guarded));

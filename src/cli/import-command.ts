@@ -26,12 +26,13 @@ const OPTIONS = {
 } as const;
 
 /** The addresses `import` takes for single objects: a UDF (or note) and a cronjob. */
-const SINGLE_ADDRESS = /^(udf\.[^/\s]+\/\S+|cronjob\.\S+)$/;
+const SINGLE_ADDRESS = /^((?:udf|note|widget)\.[^/\s]+\/\S+|cronjob\.\S+)$/;
 
 /** What to read for single objects: the canvases of the UDFs named; every canvas for a cronjob (to name its UDF). */
 function singleObjects(addresses: string[]): ImportSelection {
   const cronjobs = addresses.some((a) => a.startsWith("cronjob."));
-  const canvases = [...new Set(addresses.filter((a) => a.startsWith("udf.")).map((a) => a.slice(4, a.indexOf("/"))))];
+  const onCanvas = addresses.filter((a) => /^(udf|note|widget)\./.test(a) && a.includes("/"));
+  const canvases = [...new Set(onCanvas.map((a) => a.slice(a.indexOf(".") + 1, a.indexOf("/"))))];
   return { canvases: cronjobs ? "all" : canvases, cronjobs, secrets: false, serviceAccounts: false, addresses };
 }
 

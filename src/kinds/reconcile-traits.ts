@@ -49,6 +49,11 @@ export interface ReconcileTraits {
   /** Address prefix: `canvas` in `canvas.sales`; also the `refs` name other objects use for it. */
   readonly addressPrefix: string;
   /**
+   * Other prefixes the kind's addresses may have, for variants of the kind that are one kind on
+   * the platform (a UDF record that is a sticky note or a widget: `note.sales/intro`).
+   */
+  readonly variantPrefixes?: readonly string[];
+  /**
    * Inputs that hold the platform id of a referenced object: `{ field: "canvasId", ref: "canvas" }`.
    * `shown`: a create's plan names the object referred to (`udfId: udf.sales/daily`), when what
    * the object does cannot be read without it (which UDF a cronjob runs).

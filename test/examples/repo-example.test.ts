@@ -68,7 +68,7 @@ describe("the example repository", () => {
     for (const target of ["default", "staging", "prod"]) {
       const r = await cli(["validate", EXAMPLE, "--target", target]);
       expect({ target, code: r.code, stderr: r.stderr }).toEqual({ target, code: 0, stderr: "" });
-      expect(r.stdout).toBe("Valid: 14 objects.\n");
+      expect(r.stdout).toBe("Valid: 17 objects.\n");
     }
   });
 
@@ -104,8 +104,8 @@ describe("the example repository", () => {
       expect(first.code).toBe(0);
       expect(first.stderr).toContain("using the embedded emulator");
       expect(first.stdout).toContain("Plan for listings-demo (default)");
-      expect(first.stdout).toContain("Plan: 13 to create, 1 to share.");
-      expect(first.stdout).toContain("Apply complete: 14 done, 0 failed, 0 skipped.");
+      expect(first.stdout).toContain("Plan: 16 to create, 1 to share.");
+      expect(first.stdout).toContain("Apply complete: 17 done, 0 failed, 0 skipped.");
       expect(existsSync(join(repo, ".svc-iac/local/emulator.sqlite"))).toBe(true);
       expect(existsSync(join(repo, ".svc-iac/state/listings-demo/default"))).toBe(true);
     });

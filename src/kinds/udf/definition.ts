@@ -172,6 +172,14 @@ export const udfDefinition: KindDefinition = {
         input: "createSharedToken",
       },
       protect: { schema: protect("UDF") },
+      check: {
+        schema: {
+          type: "boolean",
+          description:
+            "false: deploy the record without its check (Python for a UDF, JSON for a widget), for code the platform runs though the local check refuses it. Plans list the records left unchecked. Default true.",
+          default: true,
+        },
+      },
       tests: {
         schema: {
           type: "array",

@@ -28,6 +28,7 @@ import { buildUdfBody, sameUdfBody, udfBodySentBytesAtMost, type UdfHeader } fro
 import { udfState, type UdfInputs, type UdfState } from "./udf-state";
 import { inputDefault } from "../definition-views";
 import { udfDefinition } from "./definition";
+import { VARIANT_PREFIXES, variantOf } from "./udf-variant";
 
 const PY_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
 const pyFile = (what: string) =>
@@ -319,6 +320,8 @@ function modulesText(value: unknown): string {
 export const udfTraits: ReconcileTraits = {
   phase: 3,
   addressPrefix: "udf",
+  // Notes and widgets are UDF records too, told apart by their metadata (udf-variant.ts).
+  variantPrefixes: VARIANT_PREFIXES.filter((p) => p !== "udf"),
   // The slug and collection_id change in place.
   renames: { identity: udfIdentity },
   references: [{ field: "canvasId", ref: "canvas" }],
@@ -337,6 +340,6 @@ export const udfTraits: ReconcileTraits = {
     within: "Canvas",
     parents: "declared",
     parentId: (o) => String(o.state.canvasId),
-    address: (o, canvas) => `udf.${canvas}/${o.state.slug}`,
+    address: (o, canvas) => `${variantOf(o.state.metadata)}.${canvas}/${o.state.slug}`,
   },
 };

@@ -16,6 +16,7 @@ import type { LoadError, LoadedProject } from "../../model/desired";
 import { openStateBackend } from "../state/open-backend";
 import { savedUdfStepConfig } from "../udf-tests/step-config";
 import { deployedIds } from "./test";
+import { VARIANT_NOUN, variantOfAddress } from "../../kinds/udf/udf-variant";
 
 /** Output formats of a run, as the run endpoint takes them. */
 export const RUN_FORMATS = ["json", "csv"] as const;
@@ -72,7 +73,13 @@ function secretsOf(project: LoadedProject, env: RunCommandOptions["env"]): strin
 
 /** The UDF addresses the repository declares or the inventory records. */
 const knownUdfs = (project: LoadedProject, recorded: string[]) =>
-  [...new Set([...project.objects.filter((o) => o.kind === "Udf").map((o) => o.address), ...recorded])].sort();
+  [
+    ...new Set(
+      [...project.objects.filter((o) => o.kind === "Udf").map((o) => o.address), ...recorded].filter(
+        (a) => variantOfAddress(a) === "udf",
+      ),
+    ),
+  ].sort();
 
 /** UDFs named in a message, at most this many: a project of thousands must not fill the terminal. */
 const LISTED_MAX = 10;
@@ -86,6 +93,11 @@ function listed(addresses: string[]): string {
 /** `svc-iac run`. */
 export async function runCommand(opts: RunCommandOptions): Promise<RunCommandResult> {
   const fail = (message: string): RunCommandResult => ({ command: "run", exitCode: 1, errors: [], message });
+  const variant = variantOfAddress(opts.address);
+  if (variant === "note" || variant === "widget")
+    return fail(
+      `${opts.address} is a ${VARIANT_NOUN[variant]}, which cannot be run: notes (Markdown) and widgets (a JSON document) are canvas furniture kept as UDF records, not Python. Only UDFs run (udf.<canvas>/<slug>). Nothing was sent to the platform.`,
+    );
   const m = UDF_ADDRESS.exec(opts.address);
   if (!m) return fail(`"${opts.address}" is not a UDF address: expected udf.<canvas>/<slug>, e.g. udf.listings/stats.`);
   const [, canvas, slug] = m as unknown as [string, string, string];

@@ -159,7 +159,10 @@ function secretsOf(
 }
 
 /** The canvas name of `share.<canvas>` / `udf.<canvas>/<slug>` addresses. */
-const canvasOfAddress = (address: string) => /^(?:share|udf)\.([^/]+)/.exec(address)?.[1];
+const canvasOfAddress = (address: string) => {
+  const m = /^(?:share\.([^/]+)$|udf\.([^/]+)\/)/.exec(address);
+  return m?.[1] ?? m?.[2];
+};
 
 /**
  * URLs of the shared-UDF host: a shared canvas's page and OpenAPI document, each of its UDFs, and
@@ -179,7 +182,7 @@ function urlsOf(
       { name: "OpenAPI document", url: `${base}/${SHARE_TOKEN}.api.json` },
     ];
   }
-  if (o.kind === "Udf") {
+  if (o.kind === "Udf" && o.address.startsWith("udf.")) {
     const slug = typeof state?.slug === "string" ? state.slug : o.address.slice(o.address.indexOf("/") + 1);
     const urls: ShownUrl[] = [];
     if (shared) urls.push({ name: "shared URL", url: `${base}/${SHARE_TOKEN}/${encodeURIComponent(slug)}` });

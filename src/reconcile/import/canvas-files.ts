@@ -1,7 +1,7 @@
 /**
  * A platform canvas as repository files, the way `load/canvas-files.ts` reads them: `canvas.yaml`
  * (non-default settings, the passcode as an `${env.NAME}` placeholder, the share), one `<slug>.py`
- * per UDF with its code as is, a `<slug>.yaml` only when the UDF has settings beyond its code, and
+ * per UDF with its code as is (`<slug>.md` per note, `<slug>.json` per widget), a `<slug>.yaml` only when the UDF has settings beyond its code, and
  * helper modules as `.py` files under `lib/`.
  */
 import type { Canvas as ApiCanvas, Udf as ApiUdf } from "../../api/schemas";
@@ -15,6 +15,14 @@ import { PATTERNS } from "../load/keys";
 import { byString } from "../phases";
 import type { DraftBuilder } from "./draft";
 import { literal, literalData, yamlText } from "./yaml-text";
+import { jsonProblem } from "../../repository/json-check";
+import {
+  impliedMetadata,
+  VARIANT_EXTENSIONS,
+  VARIANT_NOUN,
+  variantOf,
+  type UdfVariant,
+} from "../../kinds/udf/udf-variant";
 
 /** The UDFs of a canvas that became files: `<canvas>/<slug>` by UDF id (for cronjobs). */
 export type ImportedUdfs = Map<string, string>;
@@ -63,7 +71,8 @@ export function importCanvas(
   );
   const helpers = helperPaths(list);
   for (const u of list) {
-    if (importUdf(c, u, { writePosition: writePositions, helpers }, draft)) udfs.set(u.id, `${c.name}/${u.slug}`);
+    if (importUdf(c, u, { writePosition: writePositions, helpers }, draft) === "udf")
+      udfs.set(u.id, `${c.name}/${u.slug}`);
   }
 }
 
@@ -162,12 +171,24 @@ function losses(u: ApiUdf): string[] {
   return out;
 }
 
-function importUdf(c: ApiCanvas, u: ApiUdf, layout: UdfLayout, draft: DraftBuilder): boolean {
-  const address = `udf.${c.name}/${u.slug}`;
-  const why = unwritable(u);
+/** Why a note or widget cannot be written as files its plan accepts, or undefined. */
+function unwritableFurniture(variant: UdfVariant, parts: ReturnType<typeof parseUdfBody>): string | undefined {
+  if (parts.headers.length)
+    return `it is a ${VARIANT_NOUN[variant]} with helper modules, which a ${VARIANT_NOUN[variant]}'s files cannot hold`;
+  if (parts.entrypoint && parts.entrypoint !== DEFAULT_ENTRYPOINT)
+    return `it is a ${VARIANT_NOUN[variant]} with entrypoint ${JSON.stringify(parts.entrypoint)}, which a ${VARIANT_NOUN[variant]}'s files cannot hold`;
+  return undefined;
+}
+
+/** Writes one UDF record as files; its variant, or undefined when it is listed under "Not imported". */
+function importUdf(c: ApiCanvas, u: ApiUdf, layout: UdfLayout, draft: DraftBuilder): UdfVariant | undefined {
+  const early = unwritable(u);
+  const variant = early ? "udf" : variantOf(parseUdfBody(u.udf_body).metadata);
+  const address = `${variant}.${c.name}/${u.slug}`;
+  const why = early ?? (variant === "udf" ? undefined : unwritableFurniture(variant, parseUdfBody(u.udf_body)));
   if (why) {
-    draft.skip(`udf ${c.name}/${JSON.stringify(u.slug).slice(1, -1)}`, u.id, why);
-    return false;
+    draft.skip(`${variant} ${c.name}/${JSON.stringify(u.slug).slice(1, -1)}`, u.id, why);
+    return undefined;
   }
   const lost = losses(u);
   if (lost.length)
@@ -176,10 +197,12 @@ function importUdf(c: ApiCanvas, u: ApiUdf, layout: UdfLayout, draft: DraftBuild
     );
   const parts = parseUdfBody(u.udf_body);
   const folder = `canvases/${c.name}`;
-  draft.file(`${folder}/${u.slug}.py`, parts.code, address);
+  draft.file(`${folder}/${u.slug}${VARIANT_EXTENSIONS[variant]}`, parts.code, address);
   const settings: Record<string, unknown> = {};
   if (parts.entrypoint && parts.entrypoint !== DEFAULT_ENTRYPOINT) settings.entrypoint = parts.entrypoint;
-  if (Object.keys(parts.metadata).length) settings.metadata = literalData(parts.metadata);
+  // A note's or widget's extension implies isNodeTemplate and nodeTemplateType: left out.
+  const metadata = Object.fromEntries(Object.entries(parts.metadata).filter(([k]) => !(k in impliedMetadata(variant))));
+  if (Object.keys(metadata).length) settings.metadata = literalData(metadata);
   if (parts.headers.length) {
     settings.headers = parts.headers.map((h) => {
       const file = layout.helpers.get(`${u.slug}/${h.moduleName}`)!;
@@ -187,9 +210,17 @@ function importUdf(c: ApiCanvas, u: ApiUdf, layout: UdfLayout, draft: DraftBuild
       return { module: h.moduleName, file };
     });
   }
+  // A widget whose code is no JSON document is kept as the platform holds it, its check off.
+  const problem = variant === "widget" ? jsonProblem(parts.code) : undefined;
+  if (problem) {
+    settings.check = false;
+    draft.note(
+      `${address}: its code is not a JSON document (line ${problem.line}, column ${problem.column}: ${problem.message}); written with check: false in ${u.slug}.yaml, so plans deploy it as it is`,
+    );
+  }
   if (!u.is_visible) settings.visible = false;
   if (layout.writePosition) settings.position = u.position;
   if (Object.keys(settings).length) draft.file(`${folder}/${u.slug}.yaml`, yamlText(settings), address);
   draft.bind({ address, kind: "Udf", id: u.id, key: `${c.id}/${u.slug}`, kept: { createSharedToken: false } });
-  return true;
+  return variant;
 }

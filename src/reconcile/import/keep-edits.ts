@@ -33,7 +33,8 @@ export type KeepEdits = { ok: true; files: RepoFile[] } | { ok: false; problems:
 const REFERENCE = /(?<!\$)\$\{((?:var|env)\.[A-Za-z_][A-Za-z0-9_]*)\}/;
 
 /** The YAML file holding the settings of `o`: `<slug>.yaml` beside a UDF's `.py`, else the declaring file. */
-const yamlFileOf = (o: KeepObject) => (o.kind === "Udf" ? o.source.file.replace(/\.py$/, ".yaml") : o.source.file);
+const yamlFileOf = (o: KeepObject) =>
+  o.kind === "Udf" ? o.source.file.replace(/\.(py|md|json)$/, ".yaml") : o.source.file;
 
 /**
  * The new texts of the files, given their current `texts` (undefined: the file does not exist).

@@ -33,7 +33,7 @@ export function keepUnavailable(
   if (kind === "Secret" || secret.length)
     return `${kind === "Secret" ? "a secret's value" : `its ${secret.join(", ")}`} never leaves the platform`;
   // A UDF is declared by its .py file; every field but its code is in the <slug>.yaml beside it.
-  const where = kind === "Udf" && file ? file.replace(/\.py$/, ".yaml") : file;
+  const where = kind === "Udf" && file ? file.replace(/\.(py|md|json)$/, ".yaml") : file;
   const by = `edit ${where ?? "its file"} by hand to keep the platform's version`;
   if (!PLACES[kind]) return `svc-iac import --keep does not write a ${kind}'s fields back; ${by}`;
   const written = fields.flatMap((f) => referenced.find((r) => r.field === f.field) ?? []);

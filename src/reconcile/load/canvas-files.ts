@@ -1,6 +1,9 @@
 /**
- * `canvases/<name>/`: `canvas.yaml` (settings and sharing), one UDF per `<slug>.py` directly in
- * the folder with optional `<slug>.yaml` settings. `.py` files in sub-folders are helper modules.
+ * `canvases/<name>/`: `canvas.yaml` (settings and sharing), and directly in the folder one record
+ * per slug: a UDF as `<slug>.py`, a sticky note as `<slug>.md` (Markdown), a widget as
+ * `<slug>.json` (a JSON document), each with optional `<slug>.yaml` settings. `.py` files in
+ * sub-folders are helper modules. Notes and widgets are UDF records on the platform, told apart by
+ * their metadata (`src/kinds/udf/udf-variant.ts`): never checked as Python, a widget checked as JSON.
  */
 import type { RepositoryJail } from "../../repository/jail";
 import { posix } from "node:path";
@@ -8,7 +11,7 @@ import type { DesiredObject, ReferencedInput, UdfTest } from "../../model/desire
 import { quotedPath, type Diagnostics } from "../../repository/diagnostics";
 import { desiredObject } from "./desired";
 import { MapReader, referencedInputs, rootReader, type ReadContext } from "../../repository/fields";
-import { CANVAS_KEYS, DURATION_EXPECTED, HEADER_KEYS, PATTERNS, SHARE_KEYS, UDF_KEYS } from "./keys";
+import { CANVAS_KEYS, DURATION_EXPECTED, FURNITURE_KEYS, HEADER_KEYS, PATTERNS, SHARE_KEYS, UDF_KEYS } from "./keys";
 import type { PythonSource } from "./python-check";
 import { canvasDefinition } from "../../kinds/canvas/definition";
 import { canvasShareDefinition, canvasShareRepository } from "../../kinds/canvas-share/definition";
@@ -22,6 +25,15 @@ import { folderNotFile, listFolder, readText, reportRefused } from "../../reposi
 import { readUdfTests } from "./udf-tests";
 import type { Resolver } from "../../repository/variables";
 import { locate, parseYaml, readYaml } from "../../repository/yaml-source";
+import { jsonProblem } from "../../repository/json-check";
+import {
+  impliedMetadata,
+  VARIANT_EXTENSIONS,
+  VARIANT_NOUN,
+  VARIANT_PREFIXES,
+  variantOf,
+  type UdfVariant,
+} from "../../kinds/udf/udf-variant";
 
 export const CANVASES = "canvases";
 const CANVAS_FILE = "canvas.yaml";
@@ -31,6 +43,10 @@ const URL = /^https?:\/\/\S+$/i;
 const CANVAS_INPUT_KEYS = inputKeysOf(canvasDefinition);
 const SHARE_INPUT_KEYS = inputKeysOf(canvasShareDefinition, canvasShareRepository, "share.");
 const UDF_INPUT_KEYS = inputKeysOf(udfDefinition);
+/** A note's or widget's `<slug>.yaml` fills only these inputs. */
+const FURNITURE_INPUT_KEYS = Object.fromEntries(
+  Object.entries(UDF_INPUT_KEYS).filter(([, key]) => (FURNITURE_KEYS as readonly string[]).includes(key)),
+);
 const DEFAULT_ACCESS_SCOPE = inputDefault<"team" | "public">(canvasDefinition, "accessScope");
 const DEFAULT_ALLOW_PUBLIC_READ = inputDefault<boolean>(canvasDefinition, "allowPublicRead");
 const DEFAULT_ENTRYPOINT = inputDefault<string>(udfDefinition, "entrypoint");
@@ -40,6 +56,10 @@ export interface CanvasExtras {
   tests: UdfTest[];
   /** Where each Python file goes as it is read (the Python check, or a list). */
   python: PythonSink;
+  /** Whether svc.yaml's `checks.skip` names the address: its check is off. */
+  skipCheck?: (address: string) => boolean;
+  /** The addresses of records deployed without their check (`check: false`, `checks.skip`). */
+  unchecked?: string[];
 }
 
 /** Every canvas, share and UDF of the repository; the UDFs' tests and Python sources go to `extras`. */
@@ -96,12 +116,13 @@ async function readCanvasFolder(
     if (e.isFolder && /\.(py|ya?ml)$/.test(e.name))
       diag.atFile(`${folder}/${e.name}`, folderNotFile(`${folder}/${e.name}`));
   const files = listing.entries.filter((e) => !e.isFolder).map((e) => e.name);
-  refuseCaseTwins(
-    files.filter((f) => f.endsWith(".py")).map((f) => `${folder}/${f}`),
-    "UDF files",
-    "UDF slugs",
-    diag,
-  );
+  for (const v of VARIANT_PREFIXES)
+    refuseCaseTwins(
+      files.filter((f) => codeFileVariant(f) === v).map((f) => `${folder}/${f}`),
+      `${VARIANT_NOUN[v]} files`,
+      `${VARIANT_NOUN[v]} slugs`,
+      diag,
+    );
   const out: DesiredObject[] = [];
   if (listing.entries.some((e) => e.isFolder && e.name === CANVAS_FILE)) {
     // reported above
@@ -114,23 +135,46 @@ async function readCanvasFolder(
     const src = await readYaml(jail, `${folder}/${CANVAS_FILE}`, diag);
     if (src) out.push(...readCanvasFile({ src, diag, vars }, canvas));
   }
-  for (const file of files.filter((f) => f.endsWith(".yaml") && f !== CANVAS_FILE)) {
-    if (!files.includes(`${file.slice(0, -".yaml".length)}.py`)) {
+  // One record per slug: its code in <slug>.py (a UDF), <slug>.md (a note) or <slug>.json (a widget).
+  const records = new Map<string, { file: string; variant: UdfVariant }>();
+  for (const file of files) {
+    const variant = codeFileVariant(file);
+    if (!variant) continue;
+    const slug = file.slice(0, -VARIANT_EXTENSIONS[variant].length);
+    const first = records.get(slug);
+    if (first) {
       diag.atFile(
         `${folder}/${file}`,
-        `found UDF settings without code: ${file.slice(0, -".yaml".length)}.py does not exist in ${folder}/ (a <slug>.yaml holds the settings of <slug>.py)`,
+        `found a second record with slug "${slug}", expected one file per slug: ${folder}/${first.file} holds it already (a slug is unique on its canvas, whether a UDF, a note or a widget)`,
+      );
+      continue;
+    }
+    records.set(slug, { file, variant });
+  }
+  for (const file of files.filter((f) => f.endsWith(".yaml") && f !== CANVAS_FILE)) {
+    const slug = file.slice(0, -".yaml".length);
+    if (!records.has(slug)) {
+      diag.atFile(
+        `${folder}/${file}`,
+        `found record settings without code: none of ${slug}.py (a UDF), ${slug}.md (a note) or ${slug}.json (a widget) exists in ${folder}/ (a <slug>.yaml holds the settings of the record beside it)`,
       );
     }
   }
   const names = new Set(files);
-  for (const file of files.filter((f) => f.endsWith(".py"))) {
-    const udf = await readUdf(jail, canvas, file.slice(0, -".py".length), names, vars, diag, extras.python);
+  for (const [slug, { variant }] of records) {
+    const udf = await readUdf(jail, canvas, slug, variant, names, vars, diag, extras);
     if (udf) {
       out.push(udf.object);
       extras.tests.push(...udf.tests);
     }
   }
   return out;
+}
+
+/** The variant whose code a file of the canvas folder holds, by its extension; undefined for other files. */
+function codeFileVariant(file: string): UdfVariant | undefined {
+  for (const v of VARIANT_PREFIXES) if (file.endsWith(VARIANT_EXTENSIONS[v]) && file !== CANVAS_FILE) return v;
+  return undefined;
 }
 
 function readCanvasFile(ctx: ReadContext, canvas: string): DesiredObject[] {
@@ -187,60 +231,120 @@ async function readUdf(
   jail: RepositoryJail,
   canvas: string,
   slug: string,
+  variant: UdfVariant,
   files: ReadonlySet<string>,
   vars: Resolver,
   diag: Diagnostics,
-  python: PythonSink,
+  extras: CanvasExtras,
 ): Promise<{ object: DesiredObject; tests: UdfTest[] } | undefined> {
   const folder = `${CANVASES}/${canvas}`;
-  const pyFile = `${folder}/${slug}.py`;
+  const address = `${variant}.${canvas}/${slug}`;
+  // Helper modules are held until the record's `check:` is known.
+  const helpers: PythonSource[] = [];
+  const ext = VARIANT_EXTENSIONS[variant];
+  const noun = VARIANT_NOUN[variant];
+  const codeFile = `${folder}/${slug}${ext}`;
   if (slug === "canvas") {
     diag.atFile(
-      pyFile,
-      `found a UDF named "canvas", expected another name: canvas.yaml holds the canvas's settings, so canvas.py cannot have settings of its own`,
+      codeFile,
+      `found a ${noun} named "canvas", expected another name: canvas.yaml holds the canvas's settings, so canvas${ext} cannot have settings of its own`,
     );
     return undefined;
   }
   if (!PATTERNS.slug.test(slug)) {
     diag.atFile(
-      pyFile,
-      `found UDF file "${slug}.py", expected a slug of letters, digits, "_" and "-" only ([A-Za-z0-9_-]+)`,
+      codeFile,
+      `found ${noun} file "${slug}${ext}", expected a slug of letters, digits, "_" and "-" only ([A-Za-z0-9_-]+)`,
     );
     return undefined;
   }
-  const code = await readText(jail, pyFile, diag);
+  const code = await readText(jail, codeFile, diag);
   if (code === undefined) return undefined; // refused (reported), or gone since the listing
   let settings: UdfSettings = { headers: [], tests: [], referenced: [] };
   if (files.has(`${slug}.yaml`)) {
     const settingsFile = `${folder}/${slug}.yaml`;
     const text = await readText(jail, settingsFile, diag);
     const src = text === undefined ? undefined : parseYaml(settingsFile, text, diag);
-    if (src) settings = await readUdfSettings(jail, { src, diag, vars }, folder, { canvas, slug }, python);
+    if (src)
+      settings =
+        variant === "udf"
+          ? await readUdfSettings(jail, { src, diag, vars }, folder, { canvas, slug }, helpers)
+          : readFurnitureSettings({ src, diag, vars }, variant);
   }
   const entrypoint = settings.entrypoint ?? DEFAULT_ENTRYPOINT;
-  python.push({
-    file: pyFile,
-    code,
-    entrypoint,
-    ...(settings.entrypointAt ? { entrypointSetAt: settings.entrypointAt } : {}),
-  });
+  const unchecked = variant !== "note" && (settings.check === false || (extras.skipCheck?.(address) ?? false));
+  if (unchecked) extras.unchecked?.push(address);
+  if (variant === "udf" && !unchecked) {
+    // A helper the UDF's code (and its other helpers) never names cannot break it: a parse error there is a warning.
+    for (const h of helpers) {
+      const others = [code, ...helpers.filter((o) => o !== h).map((o) => o.code)];
+      const module = h.module ?? "";
+      const named = new RegExp(`\\b${module}\\b`);
+      extras.python.push({ ...h, ...(others.some((t) => named.test(t)) ? {} : { unusedHelper: true }) });
+    }
+    extras.python.push({
+      file: codeFile,
+      code,
+      entrypoint,
+      ...(settings.entrypointAt ? { entrypointSetAt: settings.entrypointAt } : {}),
+    });
+  }
+  if (variant === "widget" && !unchecked) {
+    const problem = jsonProblem(code);
+    if (problem)
+      diag.add({
+        file: codeFile,
+        line: problem.line,
+        column: problem.column,
+        path: "",
+        message: `${problem.message} (a widget's code is a JSON document)`,
+      });
+  }
   const inputs = {
     slug,
     code,
     entrypoint,
     headers: settings.headers,
-    metadata: settings.metadata ?? {},
+    metadata: { ...(settings.metadata ?? {}), ...impliedMetadata(variant) },
     createSharedToken: settings.sharedToken ?? false,
   };
   const options = { isVisible: settings.visible, position: settings.position, protect: settings.protect };
   const object = desiredObject(
     "Udf",
-    `udf.${canvas}/${slug}`,
+    address,
     inputs,
-    { file: pyFile, line: 1, column: 1, path: "" },
+    { file: codeFile, line: 1, column: 1, path: "" },
     { refs: { canvas }, options, referenced: settings.referenced },
   );
   return { object, tests: settings.tests };
+}
+
+/**
+ * A note's or widget's `<slug>.yaml`: its metadata (the keys its extension implies may be left
+ * out, and may not say otherwise), visibility, position and protection.
+ */
+function readFurnitureSettings(ctx: ReadContext, variant: Exclude<UdfVariant, "udf">): UdfSettings {
+  const top = rootReader(ctx, FURNITURE_KEYS);
+  if (!top.isMapping) return { headers: [], tests: [], referenced: [] };
+  const metadata = top.object("metadata", 'a mapping of metadata, e.g. {nodeTemplateColor: "#ffd966"}');
+  if (metadata) {
+    for (const [key, value] of Object.entries(impliedMetadata(variant)))
+      if (key in metadata && metadata[key] !== value)
+        top.fail(
+          "metadata",
+          `found ${key}: ${JSON.stringify(metadata[key])}, expected ${JSON.stringify(value)} or nothing: the file's extension (${VARIANT_EXTENSIONS[variant]}) makes it a ${VARIANT_NOUN[variant]}`,
+        );
+  }
+  return {
+    metadata,
+    headers: [],
+    visible: top.boolean("visible"),
+    position: top.integer("position", 0),
+    protect: top.boolean("protect"),
+    check: top.boolean("check"),
+    tests: [],
+    referenced: referencedInputs(ctx, FURNITURE_INPUT_KEYS),
+  };
 }
 
 interface UdfSettings {
@@ -253,6 +357,8 @@ interface UdfSettings {
   position?: number;
   sharedToken?: boolean;
   protect?: boolean;
+  /** `check: false`: deployed without its check. */
+  check?: boolean;
   tests: UdfTest[];
   /** Its inputs written with a reference in `<slug>.yaml`. */
   referenced: ReferencedInput[];
@@ -275,15 +381,28 @@ async function readUdfSettings(
   const settings = {
     entrypoint,
     ...(entrypoint !== undefined ? { entrypointAt: `${at.file}:${at.line}` } : {}),
-    metadata: top.object("metadata", 'a mapping of metadata, e.g. {"fused:description": "Loads listings"}'),
+    metadata: udfMetadata(top),
     headers: await readHeaders(jail, ctx, top, folder, python),
     visible: top.boolean("visible"),
     position: top.integer("position", 0),
     sharedToken: top.boolean("shared_token"),
     protect: top.boolean("protect"),
+    check: top.boolean("check"),
     tests: readUdfTests(ctx, top, udf),
   };
   return { ...settings, referenced: referencedInputs(ctx, UDF_INPUT_KEYS) };
+}
+
+/** A UDF's metadata; metadata that would make the record a note or a widget is refused (its file would be .md or .json). */
+function udfMetadata(top: MapReader): Record<string, unknown> | undefined {
+  const metadata = top.object("metadata", 'a mapping of metadata, e.g. {"fused:description": "Loads listings"}');
+  const variant = variantOf(metadata);
+  if (variant !== "udf")
+    top.fail(
+      "metadata",
+      `found isNodeTemplate: true with nodeTemplateType: ${JSON.stringify(metadata!.nodeTemplateType)}, which makes the record a ${VARIANT_NOUN[variant]}, expected the metadata of a UDF: a ${VARIANT_NOUN[variant]} is written as <slug>${VARIANT_EXTENSIONS[variant]}`,
+    );
+  return metadata;
 }
 
 async function readHeaders(
@@ -317,7 +436,7 @@ async function readHeaders(
         );
       seen.set(moduleName, locate(ctx.src, h.valueNode("module"), "").line);
     }
-    const code = file === undefined ? undefined : readHelper(jail, ctx, h, folder, file, python);
+    const code = file === undefined ? undefined : readHelper(jail, ctx, h, folder, file, moduleName, python);
     if (moduleName !== undefined && code !== undefined) out.push({ moduleName, code });
   }
   return out;
@@ -334,6 +453,7 @@ function readHelper(
   h: MapReader,
   folder: string,
   file: string,
+  moduleName: string | undefined,
   python: PythonSink,
 ): string | undefined {
   const rel = posix.normalize(posix.join(folder, file.replace(/\\/g, "/")));
@@ -352,6 +472,6 @@ function readHelper(
     if (read.line !== undefined) return void reportRefused(rel, read, ctx.diag);
     return h.fail("file", `found ${quotedPath(file)}: ${read.message}`);
   }
-  python.push({ file: rel, code: read.text });
+  python.push({ file: rel, code: read.text, ...(moduleName !== undefined ? { module: moduleName } : {}) });
   return read.text;
 }

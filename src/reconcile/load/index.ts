@@ -95,7 +95,9 @@ export async function loadRepositoryStaged(dir: string, opts: LoadOptions = {}):
   if (svc) checkMoved(svc.moved, loaded, diag);
   if (svc) checkRemoved(svc.removed, loaded, diag);
   // After the kinds' checks, so a name invalid by itself is reported once, at its own file.
-  const { objects, warnings } = applyNameAffixes(loaded, svc?.names, target, diag);
+  const affixed = applyNameAffixes(loaded, svc?.names, target, diag);
+  const { objects } = affixed;
+  const warnings = [...affixed.warnings, ...uncheckedWarning(extras.unchecked ?? [])];
   const secretEnvNames = [...vars.secretEnvNames].sort();
   const failed = (): LoadResult => ({
     ok: false,
@@ -122,7 +124,7 @@ export async function loadRepositoryStaged(dir: string, opts: LoadOptions = {}):
     for (const e of r.errors) diag.add(e);
     if (r.warning && opts.log) opts.log(`Warning: ${r.warning}`);
     if (diag.count || !svc) return failed();
-    return projectOf(r.warning && !opts.log ? [...warnings, r.warning] : warnings);
+    return projectOf([...warnings, ...(r.warning && !opts.log ? [r.warning] : []), ...(r.warnings ?? [])]);
   });
   return { unchecked, checked };
 }
@@ -153,7 +155,15 @@ async function readObjects(
       listing.kind === "entries" && listing.entries.some((e) => e.isFolder) ? ["Canvas"] : [];
     onSettings({ root, project: svc.project, target, settings: svc.settings }, declares);
   }
-  const extras: CanvasExtras = { tests: [], python };
+  const skip = (svc?.checkSkip ?? []).map(
+    (p) => new RegExp(`^${p.replace(/[.+?^${}()|[\]\\]/g, "\\$&").replace(/\*/g, ".*")}$`),
+  );
+  const extras: CanvasExtras = {
+    tests: [],
+    python,
+    unchecked: [],
+    skipCheck: (address) => skip.some((re) => re.test(address)),
+  };
   const canvases = await readCanvases(jail, vars, diag, extras);
   const cronjobs = await readCronjobs(jail, vars, diag);
   const loaded = sortByAddress([
@@ -164,6 +174,19 @@ async function readObjects(
     ...(await readBucketPolicies(jail, vars, diag, svc?.settings.state)),
   ]);
   return { svc, extras, cronjobs, loaded };
+}
+
+/** Records shown unchecked in plans: at most this many by address. */
+const UNCHECKED_LISTED = 10;
+
+/** The plan's line about records deployed without their check, if any. */
+function uncheckedWarning(addresses: string[]): string[] {
+  if (!addresses.length) return [];
+  const sorted = [...addresses].sort();
+  const more = sorted.length - UNCHECKED_LISTED;
+  return [
+    `Not checked (check: false, or checks.skip in svc.yaml): ${sorted.slice(0, UNCHECKED_LISTED).join(", ")}${more > 0 ? ` and ${more} more` : ""}.`,
+  ];
 }
 
 /** By UDF address, then as listed. */

@@ -27,11 +27,14 @@ export const SVC_KEYS = [
   "moved",
   "removed",
   "history",
+  "checks",
 ] as const;
 /** svc.yaml's `history:` (project, or per target): deployment history retention. */
 export const HISTORY_KEYS = ["keep", "max_age"] as const;
 /** `history.keep`: deployments kept per target. */
 export const HISTORY_KEEP_RANGE = { min: 1, max: 10_000 } as const;
+/** svc.yaml's `checks:`. */
+export const CHECKS_KEYS = ["skip"] as const;
 /** One entry of svc.yaml's `moved:` list. */
 export const MOVED_KEYS = ["from", "to"] as const;
 export const TARGET_KEYS = [
@@ -51,6 +54,10 @@ export const CANVAS_KEYS = keysOf(repositoryOf(canvasDefinition));
 export const SHARE_KEYS = keysOf(canvasShareRepository);
 
 export const UDF_KEYS = keysOf(repositoryOf(udfDefinition));
+/** The keys of a note's or widget's `<slug>.yaml` (no code settings: it is not Python). */
+export const FURNITURE_KEYS = UDF_KEYS.filter((k) =>
+  ["metadata", "visible", "position", "protect", "check"].includes(k),
+);
 export const HEADER_KEYS = itemKeysOf(repositoryOf(udfDefinition), "headers");
 /** One entry of a UDF's `tests:` list. */
 export const UDF_TEST_KEYS = itemKeysOf(repositoryOf(udfDefinition), "tests");

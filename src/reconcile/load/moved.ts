@@ -14,12 +14,12 @@ import { locate } from "../../repository/yaml-source";
 const ADDRESS = /^([a-z_]+)\.(.+)$/;
 const prefixes = () =>
   Object.values(RECONCILE_TRAITS)
-    .map((t) => t.addressPrefix)
+    .flatMap((t) => [t.addressPrefix, ...(t.variantPrefixes ?? [])])
     .sort();
 const renamable = () =>
   Object.values(RECONCILE_TRAITS)
     .filter((t) => t.renames)
-    .map((t) => t.addressPrefix);
+    .flatMap((t) => [t.addressPrefix, ...(t.variantPrefixes ?? [])]);
 const ADDRESS_EXPECTED = "an address such as canvas.ops_reports, udf.ops_reports/loader or cronjob.daily";
 
 /** Reads the `moved:` list of svc.yaml (each entry's form; the addresses are checked by {@link checkMoved}). */

@@ -25,12 +25,18 @@ export interface PythonSource {
   entrypoint?: string;
   /** Where `entrypoint:` was set (`canvases/x/loader.yaml:3`), when not the default. */
   entrypointSetAt?: string;
+  /** A helper module: its module name. */
+  module?: string;
+  /** A helper module the UDF's code never names: a problem in it is a warning, not an error. */
+  unusedHelper?: boolean;
 }
 
 export interface PythonCheckResult {
   errors: LoadError[];
   /** Why the check did not run (no interpreter); undefined when it ran or was turned off. */
   warning?: string;
+  /** Problems of helper modules no UDF's code names: deployed as they are. */
+  warnings?: string[];
 }
 
 /** The interpreter to use, or undefined when `SVC_PYTHON` is set and empty (the check is off). */
@@ -112,7 +118,8 @@ export class PythonCheck {
     }
     const known = this.byFile.get(s.file);
     // A UDF's main file checks everything its check as a helper would.
-    if (known && (known.entrypoint !== undefined || s.entrypoint === undefined)) return;
+    const stricter = known?.unusedHelper && !s.unusedHelper;
+    if (known && (known.entrypoint !== undefined || s.entrypoint === undefined) && !stricter) return;
     this.byFile.set(s.file, s);
     if (this.waiting) this.waiting.push(s);
     else if (this.setup && !this.abandoned) this.send(this.setup, s);
@@ -140,11 +147,18 @@ export class PythonCheck {
       this.setup.cache.save(new Set(this.digests.filter((d) => !failed.has(d.file)).map((d) => d.digest)));
     }
     const reported = new Set<string>();
+    const warnings: string[] = [];
     for (const p of ran.problems) {
       const once = `${p.file}:${p.line}:${p.column}:${p.message}`;
       if (reported.has(once)) continue;
       reported.add(once);
       const source = this.byFile.get(p.file);
+      if (source?.unusedHelper) {
+        warnings.push(
+          `${p.file}:${p.line}:${p.column}: ${p.message} (a helper module no UDF's code names, deployed as it is)`,
+        );
+        continue;
+      }
       const where = source?.entrypointSetAt
         ? ` (entrypoint: ${source.entrypoint} is set at ${source.entrypointSetAt})`
         : p.entrypoint
@@ -152,7 +166,7 @@ export class PythonCheck {
           : "";
       this.errors.push({ file: p.file, line: p.line, column: p.column, path: "", message: `${p.message}${where}` });
     }
-    return { errors: this.errors };
+    return { errors: this.errors, ...(warnings.length ? { warnings } : {}) };
   }
 
   /** Looks the interpreter up, opens the cache, then sends what waited. */

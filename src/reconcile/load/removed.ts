@@ -15,7 +15,7 @@ import { locate } from "../../repository/yaml-source";
 const ADDRESS = /^([a-z_]+)\.(.+)$/;
 const prefixes = () =>
   Object.values(RECONCILE_TRAITS)
-    .map((t) => t.addressPrefix)
+    .flatMap((t) => [t.addressPrefix, ...(t.variantPrefixes ?? [])])
     .sort();
 const EXPECTED = "an address such as canvas.ops_reports, udf.ops_reports/loader or cronjob.daily";
 

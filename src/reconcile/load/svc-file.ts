@@ -10,8 +10,17 @@ import { readRemoved } from "./removed";
 import { readNameAffixes, type NameAffixes } from "./name-affixes";
 import { didYouMean, quotedPath, type Diagnostics } from "../../repository/diagnostics";
 import { MapReader, report, rootReader, type ReadContext } from "../../repository/fields";
-import { CONCURRENCY_RANGE, CREDENTIALS_KEYS, HISTORY_KEEP_RANGE, HISTORY_KEYS, SVC_KEYS, TARGET_KEYS } from "./keys";
+import {
+  CHECKS_KEYS,
+  CONCURRENCY_RANGE,
+  CREDENTIALS_KEYS,
+  HISTORY_KEEP_RANGE,
+  HISTORY_KEYS,
+  SVC_KEYS,
+  TARGET_KEYS,
+} from "./keys";
 import { durationMs } from "../plan/rotation";
+import { isScalar } from "yaml";
 import { badTargetName, DEFAULT_TARGET, PATTERNS, PROJECT_EXPECTED, SVC_FILE } from "./names";
 import { UNRESOLVED, type Resolver } from "../../repository/variables";
 import { readYaml } from "../../repository/yaml-source";
@@ -41,6 +50,8 @@ export interface SvcFile {
   targets: string[];
   /** The selected target's `name_prefix` / `name_suffix` (see name-affixes.ts). */
   names?: NameAffixes;
+  /** `checks.skip`: addresses and `*` patterns of records whose check (Python, JSON) is off. */
+  checkSkip: string[];
 }
 
 const CREDENTIAL_FIELDS = {
@@ -112,12 +123,33 @@ export async function readSvcFile(
   };
   const moved = readMoved(ctx, top);
   const removed = readRemoved(ctx, top);
+  const checkSkip = readCheckSkip(ctx, top);
   const names = selected ? readNameAffixes(ctx, selected) : undefined;
   if (names) settings.names = { prefix: names.prefix, suffix: names.suffix };
   const declaredTargets = [...new Set([DEFAULT_TARGET, ...targets.keys()])].sort();
   return project === undefined
     ? undefined
-    : { project, settings, moved, removed, targets: declaredTargets, ...(names ? { names } : {}) };
+    : { project, settings, moved, removed, targets: declaredTargets, checkSkip, ...(names ? { names } : {}) };
+}
+
+/** `checks: {skip: [udf.reports/legacy, "widget.board/*"]}`: the records whose check is off. */
+function readCheckSkip(ctx: ReadContext, top: MapReader): string[] {
+  if (!top.has("checks")) return [];
+  const checks = top.map("checks", CHECKS_KEYS);
+  const items = checks?.list("skip", 'a list of addresses or patterns, e.g. ["udf.reports/legacy", "widget.board/*"]');
+  const out: string[] = [];
+  for (const item of items ?? []) {
+    const v = isScalar(item.node) ? item.node.value : undefined;
+    if (typeof v === "string" && /^(udf|note|widget)\.\S+$/.test(v)) out.push(v);
+    else
+      report(
+        ctx,
+        item.node,
+        item.path,
+        `found ${typeof v === "string" ? JSON.stringify(v) : "a value that is not a string"}, expected the address of a UDF or widget, or a pattern in which "*" stands for any text (e.g. "udf.reports/legacy", "widget.board/*")`,
+      );
+  }
+  return out;
 }
 
 function readVariables(ctx: ReadContext, m: MapReader): Record<string, unknown> {

@@ -14,7 +14,10 @@ export function checkReferences(
   references: readonly UdfReference[],
   diag: Diagnostics,
 ): void {
-  const udfs = objects.filter((o) => o.kind === "Udf").map((o) => o.address.slice("udf.".length));
+  // Notes and widgets (note.…, widget.…) are UDF records a cronjob cannot run.
+  const udfs = objects
+    .filter((o) => o.kind === "Udf" && o.address.startsWith("udf."))
+    .map((o) => o.address.slice("udf.".length));
   const known = new Set(udfs);
   // A UDF file refused by itself (a link out, not UTF-8) is reported there, not again at each reference.
   const refused = new Set(diag.errors.map((e) => e.file));

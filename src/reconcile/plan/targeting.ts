@@ -59,7 +59,7 @@ function noMatch(flag: string, pattern: string, known: string[], where: string):
   const hint = pattern.includes("*") ? "" : didYouMean(pattern, sameKind.length ? sameKind : known);
   return new TargetingError(
     `--${flag} ${pattern} matches no object ${where}${hint || "."} ` +
-      `Addresses start with ${PHASES.map((k) => `${addressPrefixOf(k)}.`).join(", ")} (svc-iac plan --json lists them); "*" stands for any text. ` +
+      `Addresses start with ${PHASES.flatMap((k) => [addressPrefixOf(k), ...(traitsOf(k).variantPrefixes ?? [])].map((p) => `${p}.`)).join(", ")} (svc-iac plan --json lists them); "*" stands for any text. ` +
       "Nothing was sent to the platform.",
   );
 }

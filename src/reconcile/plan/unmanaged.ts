@@ -5,7 +5,7 @@
  * people and are not this project's business. Reported, never deleted.
  */
 import type { DesiredKind } from "../../model/desired";
-import { addressPrefixOf, byString, PHASES, traitsOf } from "../phases";
+import { byString, PHASES, traitsOf } from "../phases";
 import type { UnmanagedObject } from "./plan-model";
 import type { LoadedProject } from "../../model/desired";
 import type { Observation } from "../observe";
@@ -37,7 +37,8 @@ export function findUnmanaged(input: UnmanagedInput, ids: Map<string, string>): 
     if (known) return known;
     const names = new Map<string, string>();
     found.set(`${kind} ${which}`, names);
-    const nameOf = (address: string) => address.slice(addressPrefixOf(kind).length + 1);
+    // After the prefix, whichever it is (a kind's variants have their own: `note.sales/intro`).
+    const nameOf = (address: string) => address.slice(address.indexOf(".") + 1);
     const recorded = input.inventory?.objects ?? {};
     if (which === "claimed")
       for (const address in recorded)

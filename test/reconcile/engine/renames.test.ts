@@ -220,11 +220,11 @@ describe("GIVEN moved: entries that cannot be right", () => {
     expect(r.errors.map((e) => `${e.file}:${e.line}:${e.column} ${e.path}: ${e.message}`)).toEqual([
       'svc.yaml:24:11 moved[1].from: found "canvas.listings", which the repository still declares; from is the old address, no longer in the repository',
       'svc.yaml:25:9 moved[1].to: found "canvas.ops_weeky", which the repository does not declare; expected the new address of a declared object; did you mean canvas.ops_weekly?',
-      'svc.yaml:26:11 moved[2].from: found "secret.OLD": a secret cannot be renamed in place; moved: renames canvas, udf, cronjob objects (a share follows its canvas)',
-      'svc.yaml:27:9 moved[2].to: found "secret.MAPBOX_TOKEN": a secret cannot be renamed in place; moved: renames canvas, udf, cronjob objects (a share follows its canvas)',
+      'svc.yaml:26:11 moved[2].from: found "secret.OLD": a secret cannot be renamed in place; moved: renames canvas, udf, note, widget, cronjob objects (a share follows its canvas)',
+      'svc.yaml:27:9 moved[2].to: found "secret.MAPBOX_TOKEN": a secret cannot be renamed in place; moved: renames canvas, udf, note, widget, cronjob objects (a share follows its canvas)',
       'svc.yaml:29:9 moved[3].to: found "udf.listings/loader", a udf, but from is a canvas; an object keeps its kind when it is renamed',
       'svc.yaml:30:5 moved[4].to: required key "to" is missing; expected an address such as canvas.ops_reports, udf.ops_reports/loader or cronjob.daily',
-      'svc.yaml:30:11 moved[4].from: found "nonsense", expected an address such as canvas.ops_reports, udf.ops_reports/loader or cronjob.daily (kinds: bucket_policy, canvas, cronjob, secret, service_account, share, udf)',
+      'svc.yaml:30:11 moved[4].from: found "nonsense", expected an address such as canvas.ops_reports, udf.ops_reports/loader or cronjob.daily (kinds: bucket_policy, canvas, cronjob, note, secret, service_account, share, udf, widget)',
       'svc.yaml:31:11 moved[5].from: found "canvas.ops_reports" again (first at line 22); each address may be moved from once',
     ]);
   });

@@ -32,7 +32,7 @@ describe("loading a repository with errors in every file kind", () => {
       'canvases/listings/canvas.yaml:2:20: allow_public_read: found "no", expected true or false',
       "canvases/listings/canvas.yaml:3:11: passcode: found a literal value, expected exactly one ${env.NAME} reference: secret values come only from the environment (the value found is not shown)",
       'canvases/listings/canvas.yaml:4:17: dashboard_body: unknown variable "citty" in ${var.citty}; defined for target "default": city; did you mean city?',
-      "canvases/listings/orphan.yaml:1:1: found UDF settings without code: orphan.py does not exist in canvases/listings/ (a <slug>.yaml holds the settings of <slug>.py)",
+      "canvases/listings/orphan.yaml:1:1: found record settings without code: none of orphan.py (a UDF), orphan.md (a note) or orphan.json (a widget) exists in canvases/listings/ (a <slug>.yaml holds the settings of the record beside it)",
       'canvases/listings/stats.yaml:4:11: headers[0].file: found "lib/utils.py", expected an existing file: canvases/listings/lib/utils.py does not exist',
       'canvases/listings/stats.yaml:6:11: headers[1].file: found "../../../outside.py", expected an existing file: ../outside.py does not exist',
       'canvases/listings/stats.yaml:7:11: position: found "first", expected a whole number of at least 0',
