@@ -3,7 +3,6 @@
  * (local or remote), with its git commit, actor and objects; `svc-iac history` lists them newest
  * first, per address too; retention keeps what svc.yaml says; no secret value is ever stored.
  */
-import { execFileSync } from "node:child_process";
 import { readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
@@ -11,22 +10,8 @@ import { applyCommand } from "../../../src/reconcile/commands";
 import { historyCommand } from "../../../src/reconcile/commands/history";
 import { runSvc } from "../../helpers/cli-run";
 import { useEmulator } from "../../helpers/emulator";
+import { git, gitRepo } from "../../helpers/git-repo";
 import { commandOptions, copyRepo, emulatorEnv, FIXTURE_SECRETS, stateDirOf } from "../../helpers/repo";
-
-const git = (dir: string, ...args: string[]) =>
-  execFileSync("git", ["-c", "user.email=t@example.com", "-c", "user.name=t", ...args], {
-    cwd: dir,
-    encoding: "utf8",
-  }).trim();
-
-function gitRepo(): string {
-  const dir = copyRepo("valid-full");
-  writeFileSync(join(dir, ".gitignore"), ".svc-iac/\n");
-  git(dir, "init", "-q");
-  git(dir, "add", "-A");
-  git(dir, "commit", "-qm", "first");
-  return dir;
-}
 
 /** A new body for the loader, committed. */
 function changeLoader(dir: string, n: number): string {

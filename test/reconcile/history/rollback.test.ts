@@ -3,7 +3,6 @@
  * and apply's guards: a shared UDF keeps its id and shared token, objects made since are deleted,
  * secrets come from the repository, and the rollback is recorded as a deployment of its own.
  */
-import { execFileSync } from "node:child_process";
 import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
@@ -11,29 +10,8 @@ import { applyCommand, planCommand } from "../../../src/reconcile/commands";
 import { historyCommand } from "../../../src/reconcile/commands/history";
 import { runSvc } from "../../helpers/cli-run";
 import { useEmulator } from "../../helpers/emulator";
-import {
-  commandOptions,
-  copyRepo,
-  emulatorEnv,
-  FIXTURE_SECRETS,
-  outputsFileOf,
-  platformView,
-} from "../../helpers/repo";
-
-const git = (dir: string, ...args: string[]) =>
-  execFileSync("git", ["-c", "user.email=t@example.com", "-c", "user.name=t", ...args], {
-    cwd: dir,
-    encoding: "utf8",
-  }).trim();
-
-function gitRepo(): string {
-  const dir = copyRepo("valid-full");
-  writeFileSync(join(dir, ".gitignore"), ".svc-iac/\n");
-  git(dir, "init", "-q");
-  git(dir, "add", "-A");
-  git(dir, "commit", "-qm", "first");
-  return dir;
-}
+import { git, gitRepo } from "../../helpers/git-repo";
+import { commandOptions, emulatorEnv, FIXTURE_SECRETS, outputsFileOf, platformView } from "../../helpers/repo";
 
 const LOADER = "canvases/listings/loader.py";
 
