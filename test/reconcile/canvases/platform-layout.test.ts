@@ -3,14 +3,16 @@
  * its code and helper modules), read as it is: the same objects as svc-iac's layout, metadata and
  * code byte for byte; errors at the meta.json, collection.json or source file, line and column.
  */
-import { cpSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { applyCommand, driftCommand, planCommand, validateCommand } from "../../../src/reconcile/commands";
 import { destroyCommand } from "../../../src/reconcile/commands/destroy";
-import { actionsOf } from "../../helpers/cli-run";
+import { importCommand } from "../../../src/reconcile/commands/import";
+import { actionsOf, runSvc } from "../../helpers/cli-run";
 import { useEmulator } from "../../helpers/emulator";
-import { commandOptions, copyRepo, platformView } from "../../helpers/repo";
+import { commandOptions, copyRepo, emulatorEnv, filesOf, platformView } from "../../helpers/repo";
 
 const FIXTURE = "platform-layout";
 const read = (dir: string, file: string) => readFileSync(join(dir, file), "utf8");
@@ -80,6 +82,79 @@ describe("GIVEN a repository in the platform's own git layout: two canvases, a U
     const after = await platformView(fx.user);
     expect(after.canvases.map((c) => c.id).sort()).toEqual(before.canvases.map((c) => c.id).sort());
     expect(after.udfs.map((u) => u.id).sort()).toEqual(before.udfs.map((u) => u.id).sort());
+  });
+});
+
+describe("GIVEN canvases deployed from the platform's layout", () => {
+  const fx = useEmulator();
+
+  it("WHEN imported with --layout platform into an empty folder THEN the files equal the originals as JSON values (code in source files) and the import plans empty", async () => {
+    const dir = copyRepo(FIXTURE);
+    expect((await applyCommand(commandOptions(dir, fx.emu))).exitCode).toBe(0);
+    const into = join(mkdtempSync(join(tmpdir(), "svc-platform-layout-")), "imported");
+    const env = emulatorEnv(fx.emu);
+    const imported = await importCommand({
+      dir: into,
+      env,
+      layout: "platform",
+      select: { canvases: ["Sales", "Maps"], cronjobs: false, secrets: false, serviceAccounts: false },
+    });
+    expect(imported.exitCode).toBe(0);
+    expect(imported.report!.skipped).toEqual([]);
+    expect(imported.report!.notes).toEqual([]);
+    const files = filesOf(into);
+    expect(
+      Object.keys(files)
+        .filter((f) => f.endsWith(".json") || f.endsWith(".py") || f.endsWith(".md"))
+        .sort(),
+    ).toEqual([
+      "Maps/collection.json",
+      "Maps/count_rows/count_rows.py",
+      "Maps/count_rows/meta.json",
+      "Maps/rows_chart/meta.json",
+      "Maps/rows_chart/rows_chart.json",
+      "Sales/collection.json",
+      "Sales/intro/intro.md",
+      "Sales/intro/meta.json",
+      "Sales/load_listings/load_listings.py",
+      "Sales/load_listings/meta.json",
+      "Sales/load_listings/utils.py",
+    ]);
+    for (const c of ["Sales", "Maps"])
+      expect(JSON.parse(files[`${c}/collection.json`]!)).toEqual(JSON.parse(read(dir, `${c}/collection.json`)));
+    // Records: equal as JSON values, where the code lives set aside; the code itself byte for byte.
+    const originals: [string, string][] = [
+      ["Sales/load_listings", "Sales/load_listings"],
+      ["Sales/intro", "Sales/intro_note"],
+      ["Maps/count_rows", "Maps/count_rows"],
+      ["Maps/rows_chart", "Maps/rows_chart"],
+    ];
+    for (const [to, from] of originals) {
+      const mine = udfOf(into, `${to}/meta.json`);
+      const theirs = udfOf(dir, `${from}/meta.json`);
+      const codeOf = (d: string, folder: string, u: Record<string, unknown>) =>
+        typeof u.source === "string" ? read(d, `${folder}/${u.source}`) : u.code;
+      expect(codeOf(into, to, mine)).toBe(codeOf(dir, from, theirs));
+      const { source: _a, code: _b, ...restMine } = mine;
+      const { source: _c, code: _d, ...restTheirs } = theirs;
+      expect(restMine).toEqual(restTheirs);
+    }
+    expect(files["Sales/load_listings/utils.py"]).toBe(read(dir, "Sales/load_listings/utils.py"));
+    expect((await validateCommand({ dir: into, env })).exitCode).toBe(0);
+    const again = await planCommand({ dir: into, env, detailedExitCode: true });
+    expect(actionsOf(again)).toEqual([]);
+    expect(again.exitCode).toBe(0);
+  });
+
+  it("WHEN --layout names another layout THEN import refuses it before any request", async () => {
+    const into = join(mkdtempSync(join(tmpdir(), "svc-platform-layout-")), "imported");
+    const r = await runSvc(["import", into, "--all", "--layout", "github"], {
+      ...emulatorEnv(fx.emu),
+      SVC_BASE_URL: "http://127.0.0.1:9",
+    });
+    expect(r.code).toBe(1);
+    expect(r.stderr).toContain('Unknown --layout "github"');
+    expect(r.stderr).not.toContain("127.0.0.1:9");
   });
 });
 
