@@ -110,7 +110,10 @@ export async function readPlatformLayout(
   const out: DesiredObject[] = [];
   const canvases = new Map<string, string>();
   const walk = async (folder: string, depth: number): Promise<void> => {
-    const entries = await listFolder(jail, folder, diag);
+    // A folder the jail refuses (a link leaving the repository) is not searched: it holds nothing of the repository.
+    const listing = jail.listFolder(folder);
+    if (listing.kind === "refused") return;
+    const entries = listing.entries;
     const files = new Set(entries.filter((e) => !e.isFolder).map((e) => e.name));
     if (files.has(COLLECTION_FILE)) {
       out.push(...(await readCanvas(jail, folder, entries, canvases, diag, extras)));

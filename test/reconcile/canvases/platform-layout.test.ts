@@ -3,7 +3,7 @@
  * its code and helper modules), read as it is: the same objects as svc-iac's layout, metadata and
  * code byte for byte; errors at the meta.json, collection.json or source file, line and column.
  */
-import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
@@ -233,6 +233,14 @@ describe("GIVEN the platform's layout written wrong", () => {
       ]),
     );
     expect(errors).toHaveLength(3);
+  });
+
+  it("WHEN a folder is a link leaving the repository THEN it is not searched, and the repository validates", async () => {
+    const dir = copyRepo(FIXTURE);
+    const outside = mkdtempSync(join(tmpdir(), "svc-outside-"));
+    cpSync(join(dir, "Maps"), join(outside, "Maps"), { recursive: true });
+    symlinkSync(outside, join(dir, "elsewhere"));
+    expect((await validateCommand({ dir, env: {} })).exitCode).toBe(0);
   });
 
   it("WHEN a meta.json stands outside any canvas THEN it is refused: UDFs without a canvas are not supported yet", async () => {
