@@ -56,8 +56,15 @@ export async function benchHistory(line) {
     line(
       `growth of ${DEPLOYS} deployments of ${CHANGED} changes`,
       kb(grown),
-      `floor: the changed code ${kb(changedBytes)}; index ${kb(statSync(join(history, "index.json")).size)}`,
+      `floor: the changed code ${kb(changedBytes)}; index now ${kb(statSync(join(history, "index.json")).size)}`,
     );
+    line(
+      "  beyond the code, per changed object",
+      `${Math.round((grown - changedBytes) / (DEPLOYS * CHANGED))} B`,
+      "its settings, address and hashes in the index and pack",
+    );
+    const inventory = statSync(join(dir, ".svc-iac/state/bench/default/inventory.json")).size;
+    line("  the inventory beside it", kb(inventory), "");
     const index = JSON.parse(readFileSync(join(history, "index.json"), "utf8"));
     line("deployments recorded", index.deployments.length, `expected ${DEPLOYS + 1}`);
   } finally {

@@ -20,6 +20,7 @@ import {
 } from "../reconcile/render";
 import { confirmOnTerminal, type Prompt } from "./confirm-prompt";
 import { DRIFT_FORMATS, driftDocument, driftFormat, stepSummaryIsStdout } from "./drift-format";
+import { remediationJson, renderRemediationText } from "../reconcile/render/remediation-text";
 import type { TestCommandResult } from "../reconcile/commands/test";
 import { existsSync } from "node:fs";
 import { planGraph } from "../reconcile/render/change-graph";
@@ -76,7 +77,13 @@ const OPTIONS = {
     "force-unlock": { type: "string" },
     verbose: { type: "boolean" },
   },
-  drift: { ...COMMON, format: { type: "string" }, out: { type: "string" } },
+  drift: {
+    ...COMMON,
+    format: { type: "string" },
+    out: { type: "string" },
+    remediate: { type: "boolean" },
+    "force-restore": { type: "string", multiple: true },
+  },
   rollback: {
     ...COMMON,
     to: { type: "string" },
@@ -227,6 +234,8 @@ function commandOptions(
     ...(v.only ? { only: v.only as unknown as string[] } : {}),
     ...(v.replace ? { replace: v.replace as unknown as string[] } : {}),
     ...(name === "plan" && v.out ? { planOut: v.out as string } : {}),
+    ...(v.remediate ? { remediate: true } : {}),
+    ...(v["force-restore"] ? { forceRestore: v["force-restore"] as unknown as string[] } : {}),
     log: (line) => io.stderr.write(`${line}\n`),
   };
   if (name === "apply" && v.plan !== undefined) {
@@ -387,6 +396,13 @@ async function render(
         `\n${renderApplyReportText(result.report, { command: name === "rollback" ? "Rollback" : result.command === "apply" ? "Apply" : "Destroy", ...bulk, ...(stopped ? { stopped } : {}) })}`,
       );
   }
+  if (result.command === "drift" && result.remediation) {
+    const r = result.remediation;
+    const format = driftFormat(v, stepSummaryIsStdout(io) ? "md" : "text");
+    print(format === "json" ? toJson(remediationJson(r) as never) : renderRemediationText(r, { color }));
+    if (v.out) await writeOut(dirArg, v.out as string, toJson(remediationJson(r) as never));
+    return;
+  }
   if (result.command === "drift" && result.drift) {
     const shown = driftDocument(result.drift, driftFormat(v, stepSummaryIsStdout(io) ? "md" : "text"), color);
     print(shown.endsWith("\n") ? shown : `${shown}\n`);
@@ -406,7 +422,10 @@ function planPicture(plan: Plan, format: (typeof GRAPH_FORMATS)[number]): string
 }
 
 /** The command function, loaded when used: validate needs neither the API client nor the engine. */
-async function commandFunction(name: Name): Promise<(opts: CommandOptions) => Promise<CommandResult>> {
+async function commandFunction(
+  name: Name,
+  remediate = false,
+): Promise<(opts: CommandOptions) => Promise<CommandResult>> {
   if (name === "validate") return (await import("../reconcile/commands/validate.js")).validateCommand;
   if (name === "destroy") return (await import("../reconcile/commands/destroy.js")).destroyCommand;
   const commands = await import("../reconcile/commands/index.js");
@@ -414,7 +433,7 @@ async function commandFunction(name: Name): Promise<(opts: CommandOptions) => Pr
     plan: commands.planCommand,
     apply: commands.applyCommand,
     rollback: commands.applyCommand,
-    drift: commands.driftCommand,
+    drift: remediate ? commands.remediateCommand : commands.driftCommand,
   }[name];
 }
 
@@ -440,6 +459,10 @@ async function run(name: Name, argv: string[], io: Io, command: ((text: string) 
   if (name === "drift" && values.format !== undefined && !DRIFT_FORMATS.includes(values.format as never)) {
     throw new CliUsageError(`Invalid --format "${values.format}". Expected text, md (or markdown) or json.`);
   }
+  if (name === "drift" && values["force-restore"] && !values.remediate)
+    throw new CliUsageError(
+      "--force-restore takes effect with --remediate: svc-iac drift --remediate --force-restore ADDRESS.",
+    );
   if (values.graph !== undefined) {
     if (!GRAPH_FORMATS.includes(values.graph as never))
       throw new CliUsageError(`Invalid --graph "${values.graph}". Expected ${GRAPH_FORMATS.join(" or ")}.`);
@@ -487,7 +510,7 @@ async function run(name: Name, argv: string[], io: Io, command: ((text: string) 
   }
   let result: CommandResult;
   try {
-    result = await (await commandFunction(name))(opts);
+    result = await (await commandFunction(name, !!values.remediate))(opts);
   } finally {
     interrupts?.close();
   }

@@ -95,6 +95,14 @@ const COMMAND_USAGE: Record<CommandName, string> = {
       default when stdout is the job summary, $GITHUB_STEP_SUMMARY) or JSON with --format json.
       --out FILE also writes the report to FILE: in --format when given, else Markdown (JSON when
       FILE ends in .json). Exit 0 no drift, 2 drift, 1 error.
+  svc-iac drift [DIR] --remediate [--target T] [--force-restore ADDRESS]... [--json] [--out FILE]
+      Settles drift as each object's on_drift says (object settings, canvas.yaml, the target, the
+      project; default report), under the lock: restore applies the repository's version back
+      (with the plan's guards), keep writes the platform's version into the files (as import
+      --keep), report only reports. An object restored flapping.restores times within
+      flapping.within (default 3 in 7d) is contested and left alone; --force-restore ADDRESS
+      restores it anyway. --json prints {"restored","kept","reported","contested"}.
+      Exit 0 no drift remains, 2 some remains (reported or contested), 1 error.
 `,
   test: `  svc-iac test [DIR] [--target T] [--only ADDRESS]... [--json]
       Runs the tests: declared in the UDFs' <slug>.yaml against the deployed UDFs, on the target's

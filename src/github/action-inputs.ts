@@ -39,6 +39,8 @@ export interface ActionInputs {
   targets: string[];
   /** Open, update and close the drift issue. @default true */
   driftIssue: boolean;
+  /** Drift: settle it as each object's on_drift says (`drift --remediate`); keep changes become a pull request. @default false */
+  remediate: boolean;
   /** @default "svc-iac-drift" */
   driftIssueLabel: string;
   /** @default none */
@@ -115,6 +117,7 @@ export function readActionInputs(env: Record<string, string | undefined>): Actio
     changedSince: get("changed-since") || undefined,
     targets: words(get("targets")),
     driftIssue: bool("drift-issue", true),
+    remediate: bool("remediate", false),
     driftIssueLabel: get("drift-issue-label") || "svc-iac-drift",
     githubSecrets,
     githubToken: get("github-token") || env.GITHUB_TOKEN || undefined,

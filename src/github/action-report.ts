@@ -3,6 +3,7 @@
  * summary, the pull-request comment and the full report files. Pure functions of the result;
  * the renderers in `src/reconcile/render` do the Markdown of plans and drift reports.
  */
+import { remediationJson, renderRemediationText } from "../reconcile/render/remediation-text";
 import type { CommandResult } from "../reconcile/commands/command-types";
 import { formatLoadError } from "../model/desired";
 import type { Plan } from "../reconcile/plan/plan-model";
@@ -80,6 +81,8 @@ function withPlan(text: string, plan: Plan | undefined, maxChars: number, detail
 export function fullReport(result: CommandResult, labels: ReportLabels): { markdown: string; json?: string } {
   const markdown = resultMarkdown(result, labels, UNLIMITED, true);
   if (result.command === "plan" && result.plan) return { markdown, json: toJson(result.plan) };
+  if (result.command === "drift" && result.remediation)
+    return { markdown, json: toJson(remediationJson(result.remediation) as never) };
   if (result.command === "drift" && result.drift) return { markdown, json: toJson(result.drift) };
   if ((result.command === "apply" || result.command === "destroy") && result.report)
     return { markdown, json: toJson(result.report) };
@@ -91,6 +94,8 @@ export function resultLogText(result: CommandResult): string {
   if (result.command === "plan" && result.plan) return renderPlanText(result.plan);
   if ((result.command === "apply" || result.command === "destroy") && result.report) return reportText(result);
   // The log shows text as a terminal does; the job summary and the drift issue get the Markdown.
+  // drift --remediate: what was restored, kept, reported and contested (the summary and issue show what remains).
+  if (result.command === "drift" && result.remediation) return renderRemediationText(result.remediation);
   if (result.command === "drift" && result.drift) return renderDriftText(result.drift);
   if (result.command === "validate" && result.exitCode === 0)
     return `${result.objects} object${result.objects === 1 ? "" : "s"}, no errors\n`;

@@ -7,7 +7,7 @@
  */
 import { constants } from "node:fs";
 import { mkdir, open } from "node:fs/promises";
-import { basename, join } from "node:path";
+import { basename, join, posix, relative, sep } from "node:path";
 import type { Octokit } from "@octokit/rest";
 import { RepositoryJail } from "../repository/jail";
 import { YAML_LIMITS } from "../repository/yaml-limits";
@@ -18,6 +18,8 @@ import { fullReport, resultLogText, resultMarkdown, type ReportLabels } from "./
 import { loadErrorAnnotations } from "./annotations";
 import { readActionContext, type ActionContext } from "./context";
 import { syncDriftIssue } from "./drift-issue";
+import { syncDriftPullRequest } from "./drift-pull-request";
+import type { RemediationReport } from "../reconcile/plan/plan-model";
 import { createGithubClient } from "./github-client";
 import { appendJobSummary } from "./job-summary";
 import { planMarker } from "./markers";
@@ -45,6 +47,8 @@ export interface CommandFunctions {
   planCommand(opts: CommandOptions): Promise<CommandResult>;
   applyCommand(opts: CommandOptions): Promise<CommandResult>;
   driftCommand(opts: CommandOptions): Promise<CommandResult>;
+  /** `drift --remediate` (input `remediate: true`). */
+  remediateCommand?(opts: CommandOptions): Promise<CommandResult>;
   destroyCommand(opts: CommandOptions): Promise<CommandResult>;
 }
 
@@ -198,8 +202,42 @@ async function runGuarded(io: ActionIo, { out, err, cmd, redactor, stdout }: Out
       async () => (outputs["drift-issue-url"] = await syncIssue(github, ctx, inputs, result, labels, redactor)),
     );
   }
+  const kept = result.command === "drift" && inputs.remediate ? (result.remediation?.kept.length ?? 0) : 0;
+  const prGithub = kept && result.exitCode !== 1 ? (github ?? githubFor(inputs.githubToken, ctx, out, cmd)) : undefined;
+  if (prGithub && result.command === "drift" && result.remediation) {
+    const remediation = result.remediation;
+    await attempt("Could not open or update the drift pull request", async () => {
+      const done = await syncDriftPullRequest(prGithub, {
+        ...ctx.repository!,
+        ...(ctx.branch ? { base: ctx.branch } : {}),
+        ...(ctx.sha ? { baseSha: ctx.sha } : {}),
+        files: keptFiles(remediation, repoDir, workspace),
+        remediation,
+        drift: remediation.drift,
+        ...(ctx.runUrl ? { runUrl: ctx.runUrl } : {}),
+        redact: (text) => redactor.apply(text),
+        linkPrefixes: [`${ctx.serverUrl}/${ctx.repository!.owner}/${ctx.repository!.repo}/`],
+      });
+      if (done.action !== "none") outputs["drift-pr-url"] = done.url;
+    });
+  }
   await appendOutputs(ctx.outputFile, outputs);
   return exitCode;
+}
+
+/** The kept files as the GitHub repository names them (from the workspace, the checkout's root), with their text. */
+function keptFiles(
+  remediation: RemediationReport,
+  repoDir: string,
+  workspace: string,
+): { path: string; text: string }[] {
+  const jail = RepositoryJail.forProject(repoDir);
+  const inRepo = relative(workspace, repoDir).split(sep).join("/");
+  const paths = [...new Set(remediation.kept.flatMap((k) => k.files ?? []))].sort();
+  return paths.flatMap((file) => {
+    const read = jail.readText(file);
+    return read.kind === "text" ? [{ path: inRepo ? posix.join(inRepo, file) : file, text: read.text }] : [];
+  });
 }
 
 /** Validation errors on their files, the command's failure, and a hint for the token guard. */
@@ -277,6 +315,10 @@ async function runCommand(
     case "apply":
       return commands.applyCommand(opts);
     case "drift":
+      if (inputs.remediate) {
+        if (!commands.remediateCommand) throw new Error("remediate: true needs the drift --remediate command.");
+        return commands.remediateCommand({ ...opts, remediate: true });
+      }
       return commands.driftCommand(opts);
     case "destroy":
       // A workflow cannot answer a prompt: choosing the destroy command is the approval.

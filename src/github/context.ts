@@ -29,6 +29,8 @@ export interface ActionContext {
   before?: string;
   /** `GITHUB_SHA`. */
   sha?: string;
+  /** The branch of `GITHUB_REF` (`refs/heads/<branch>`); undefined for a tag or a pull request's merge ref. */
+  branch?: string;
   /** `GITHUB_STEP_SUMMARY`. */
   stepSummaryFile?: string;
   /** `GITHUB_OUTPUT`. */
@@ -57,6 +59,7 @@ export async function readActionContext(env: Record<string, string | undefined>)
       eventName && PULL_REQUEST_EVENTS.has(eventName) ? await readPullRequest(env.GITHUB_EVENT_PATH) : undefined,
     before: eventName === "push" ? await readPushBefore(env.GITHUB_EVENT_PATH) : undefined,
     sha: env.GITHUB_SHA || undefined,
+    branch: env.GITHUB_REF?.startsWith("refs/heads/") ? env.GITHUB_REF.slice("refs/heads/".length) : undefined,
     stepSummaryFile: env.GITHUB_STEP_SUMMARY || undefined,
     outputFile: env.GITHUB_OUTPUT || undefined,
     workspace: env.GITHUB_WORKSPACE || undefined,

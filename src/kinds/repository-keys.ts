@@ -73,6 +73,12 @@ export const protect = (what: string): JsonSchema => ({
   description: `Protect this ${what}: a plan that would delete it (prune) or replace it fails, naming it, whatever --prune says, and destroy refuses too. Remove protect (and apply) before deleting it on purpose. Default false.`,
 });
 
+/** The `on_drift` key of an object (`what`: "canvas", "UDF" …), overriding canvas.yaml's and svc.yaml's. */
+export const onDrift = (what: string, note = ""): JsonSchema => ({
+  description: `What \`svc-iac drift --remediate\` does when this ${what} is changed by hand: report it, restore the repository's version, or keep the platform's version (written into this file).${note} Default: canvas.yaml's, else the target's or project's in svc.yaml, else report.`,
+  anyOf: [{ enum: ["report", "restore", "keep"] }, VAR_REF],
+});
+
 /** The `rotate_every` key of the kinds whose tokens rotate. */
 export const ROTATE_EVERY: JsonSchema = {
   type: "string",

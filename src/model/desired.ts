@@ -47,6 +47,8 @@ export interface DesiredObject {
     position?: number;
     /** `protect: true`: a plan that would delete or replace it fails, whatever prune says (see protect.ts). */
     protect?: boolean;
+    /** `on_drift:` in the object's own settings (a canvas: canvas.yaml), with where it is written. */
+    onDrift?: DriftPolicySetting;
   };
   source: SourceLocation;
   /**
@@ -91,6 +93,51 @@ export interface UdfTest {
   source: SourceLocation;
 }
 
+/** What `svc-iac drift --remediate` does with an object that drifted (`on_drift:`). */
+export type DriftPolicy = "report" | "restore" | "keep";
+
+export const DRIFT_POLICIES: readonly DriftPolicy[] = ["report", "restore", "keep"];
+
+/** An `on_drift:` as written, with where: `on_drift in canvases/sales/canvas.yaml`. */
+export interface DriftPolicySetting {
+  policy: DriftPolicy;
+  /** For reports: `on_drift of target prod in svc.yaml`. */
+  from: string;
+}
+
+/** `flapping:` of svc.yaml: an object restored `restores` times within `within` is not restored again. */
+export interface FlappingSettings {
+  /** @default 3 */
+  restores: number;
+  /** As written, `7d`. @default "7d" */
+  within: string;
+}
+
+/** Events a `notify:` target can ask for. */
+export type NotifyEvent =
+  | "apply_failed"
+  | "apply_succeeded"
+  | "drift_found"
+  | "drift_restored"
+  | "drift_contested"
+  | "test_failed";
+
+export const NOTIFY_EVENTS: readonly NotifyEvent[] = [
+  "apply_failed",
+  "apply_succeeded",
+  "drift_found",
+  "drift_restored",
+  "drift_contested",
+  "test_failed",
+];
+
+/** One `notify:` entry of svc.yaml: a webhook whose URL is in the environment variable `urlEnv`. */
+export interface NotifyTarget {
+  name: string;
+  urlEnv: string;
+  events: NotifyEvent[];
+}
+
 export type StateLocation = { kind: "local"; path: string } | { kind: "remote"; url: string };
 
 export interface ProjectSettings {
@@ -110,6 +157,12 @@ export interface ProjectSettings {
   history: { keep: number; maxAgeMs?: number };
   /** The target's `name_prefix` / `name_suffix`, when it sets one (preview environments). */
   names?: { prefix: string; suffix: string };
+  /** `on_drift:` of the target, else of the project; absent: `report`. */
+  onDrift?: DriftPolicySetting;
+  /** `flapping:` of svc.yaml. @default {restores: 3, within: "7d"} */
+  flapping?: FlappingSettings;
+  /** `notify:` of svc.yaml. @default [] */
+  notify?: NotifyTarget[];
 }
 
 /** A `moved:` entry of svc.yaml: the object the inventory records under `from` is now declared as `to`. */

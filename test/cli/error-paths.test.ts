@@ -35,7 +35,7 @@ describe("GIVEN a folder holding two projects, one with a mistyped key in svc.ya
     const r = await svc(root, "validate", "projects/sales");
     expect(r.code).toBe(1);
     expect(r.stderr.split("\n")[0]).toBe(
-      'projects/sales/svc.yaml:1:1: unknown key "projet"; expected one of project, variables, prune, max_deletions, concurrency, state, targets, moved, removed, history, checks; did you mean project?',
+      'projects/sales/svc.yaml:1:1: unknown key "projet"; expected one of project, variables, prune, max_deletions, concurrency, state, targets, moved, removed, history, checks, on_drift, flapping, notify; did you mean project?',
     );
   });
 

@@ -60,7 +60,7 @@ describe("GIVEN the README and the pages under docs/", () => {
 
 describe("GIVEN the complete workflows shown in docs/github-actions.md", () => {
   const page = readPage("docs/github-actions.md");
-  it.each(["plan.yml", "apply.yml", "drift.yml"])(
+  it.each(["plan.yml", "apply.yml", "drift.yml", "drift-remediate.yml"])(
     "THEN the page shows examples/workflows/%s exactly as the file holds it (the file is the one the tests validate)",
     (file) => {
       const shown = page.fences.filter((f) => f.info === "yaml").map((f) => f.content);

@@ -100,6 +100,7 @@ describe("action.yml", () => {
       comment: ["false", { comment: false }],
       "drift-issue": ["false", { driftIssue: false }],
       "drift-issue-label": ["infra-drift", { driftIssueLabel: "infra-drift" }],
+      remediate: ["true", { remediate: true }],
       "github-secrets": ["environment:prod", { githubSecrets: { kind: "environment", name: "prod" } }],
       "secrets-token": ["pat-1", { secretsToken: "pat-1" }],
       "github-token": ["ghs-1", { githubToken: "ghs-1" }],
@@ -132,6 +133,7 @@ describe("action.yml", () => {
       "comment-url",
       "count",
       "drift-issue-url",
+      "drift-pr-url",
       "exit-code",
       "has-changes",
       "has-drift",
@@ -144,9 +146,10 @@ describe("action.yml", () => {
 });
 
 describe("example workflows", () => {
-  it("are the six documented ones", () => {
+  it("are the seven documented ones", () => {
     expect(workflowFiles.sort()).toEqual([
       "apply.yml",
+      "drift-remediate.yml",
       "drift.yml",
       "monorepo.yml",
       "plan.yml",
@@ -259,6 +262,19 @@ describe("example workflows", () => {
     expect(wf.on.schedule).toEqual([{ cron: expect.any(String) }]);
     expect(wf.permissions).toEqual({ contents: "read", issues: "write" });
     expect(svcIacSteps(wf)[0].with).toMatchObject({ command: "drift", "drift-issue": "true" });
+  });
+
+  it("drift-remediate runs on a schedule with remediate: true, may write the pull request's branch, the pull request and the issue, and gives the webhook's URL only through the environment", () => {
+    const { wf, text } = {
+      ...workflows.find((w) => w.file === "drift-remediate.yml")!,
+      text: readFileSync(join(WORKFLOW_DIR, "drift-remediate.yml"), "utf8"),
+    };
+    expect(wf.on.schedule).toEqual([{ cron: expect.any(String) }]);
+    expect(wf.permissions).toEqual({ contents: "write", "pull-requests": "write", issues: "write" });
+    const step = svcIacSteps(wf)[0]!;
+    expect(step.with).toMatchObject({ command: "drift", remediate: "true", "drift-issue": "true" });
+    expect(step.env?.CHAT_WEBHOOK_URL).toBe("${{ secrets.CHAT_WEBHOOK_URL }}");
+    expect(text).not.toMatch(/hooks\.slack\.com|https:\/\/[^\s]*webhook/i);
   });
 
   it.each(workflowFiles)("%s uploads the report folder as an artifact", (file) => {

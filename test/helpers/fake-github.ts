@@ -8,6 +8,7 @@
  * `calls`, `comments`, `issues` and `decryptSecret()` afterwards. Comments and issues record their
  * author: the login of the token that wrote them (see {@link FakeGithubOptions.users}).
  */
+import { createHash } from "node:crypto";
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import sodium from "libsodium-wrappers";
@@ -64,6 +65,16 @@ export interface FakeApp {
   slug: string;
 }
 
+/** A pull request made through `POST /pulls` (kept apart from the issue list's plain pull requests). */
+export interface FakePull {
+  number: number;
+  title: string;
+  body: string;
+  head: string;
+  base: string;
+  state: "open" | "closed";
+}
+
 export interface FakeGithubOptions {
   owner?: string;
   repo?: string;
@@ -104,6 +115,12 @@ export interface FakeGithub {
   decryptSecret(name: string, environment?: string): string | undefined;
   /** Calls that change something (everything but GET). */
   writes(): RecordedCall[];
+  /** Pull requests made through `POST /pulls`. */
+  pulls: FakePull[];
+  /** Makes `branch` one commit holding `files` (path → text); returns the commit's sha. */
+  seedBranch(branch: string, files: Record<string, string>): string;
+  /** The files of `branch`'s head commit (path → text); undefined when there is no such branch. */
+  branchFiles(branch: string): Record<string, string> | undefined;
   close(): Promise<void>;
 }
 
@@ -137,6 +154,48 @@ export async function startFakeGithub(opts: FakeGithubOptions = {}): Promise<Fak
   const failures: Failure[] = [];
   let nextCommentId = 1000;
   let nextNumber = 1;
+
+  // The git data API: content-addressed objects (blob ids as git makes them), trees kept flat by path.
+  const git = {
+    blobs: new Map<string, string>(),
+    trees: new Map<string, Map<string, string>>(),
+    commits: new Map<string, { tree: string; parents: string[]; message: string }>(),
+    refs: new Map<string, string>(),
+  };
+  const sha1 = (text: string) => createHash("sha1").update(text).digest("hex");
+  const putBlob = (text: string) => {
+    const bytes = Buffer.from(text, "utf8");
+    const sha = createHash("sha1")
+      .update(Buffer.concat([Buffer.from(`blob ${bytes.length}\0`), bytes]))
+      .digest("hex");
+    git.blobs.set(sha, text);
+    return sha;
+  };
+  const putTree = (entries: Map<string, string>) => {
+    const sha = sha1(`tree ${JSON.stringify([...entries].sort())}`);
+    git.trees.set(sha, entries);
+    return sha;
+  };
+  const putCommit = (tree: string, parents: string[], message: string) => {
+    const sha = sha1(`commit ${tree} ${parents.join(",")} ${message}`);
+    git.commits.set(sha, { tree, parents, message });
+    return sha;
+  };
+  const treeJson = (sha: string) => ({
+    sha,
+    truncated: false,
+    tree: [...git.trees.get(sha)!].map(([path, blob]) => ({ path, mode: "100644", type: "blob", sha: blob })),
+  });
+  const pulls: FakePull[] = [];
+  const pullJson = (p: FakePull) => ({
+    number: p.number,
+    title: p.title,
+    body: p.body,
+    state: p.state,
+    head: { ref: p.head, label: `${owner}:${p.head}` },
+    base: { ref: p.base },
+    html_url: `${webUrl()}/pull/${p.number}`,
+  });
 
   const state = {
     calls: [] as RecordedCall[],
@@ -225,7 +284,7 @@ export async function startFakeGithub(opts: FakeGithubOptions = {}): Promise<Fak
       return send(res, 200, { login, id: 1, type: "User" });
     }
     const prefix = `/repos/${owner}/${repo}`;
-    if (!url.pathname.startsWith(`${prefix}/`)) return notFound(res);
+    if (url.pathname !== prefix && !url.pathname.startsWith(`${prefix}/`)) return notFound(res);
     const path = url.pathname.slice(prefix.length);
     const json = call.body ? (JSON.parse(call.body) as Record<string, unknown>) : {};
     let m: RegExpExecArray | null;
@@ -281,6 +340,90 @@ export async function startFakeGithub(opts: FakeGithubOptions = {}): Promise<Fak
         if ("state_reason" in json) issue.state_reason = json.state_reason as string | null;
         return send(res, 200, issueJson(issue));
       }
+    }
+    if (path === "" && call.method === "GET") return send(res, 200, { name: repo, default_branch: "main" });
+    if ((m = /^\/git\/ref\/(.+)$/.exec(path)) && call.method === "GET") {
+      const ref = decodeURIComponent(m[1]!);
+      const sha = git.refs.get(ref);
+      return sha ? send(res, 200, { ref: `refs/${ref}`, object: { sha, type: "commit" } }) : notFound(res);
+    }
+    if (path === "/git/refs" && call.method === "POST") {
+      const ref = String(json.ref).replace(/^refs\//, "");
+      if (git.refs.has(ref)) return send(res, 422, { message: "Reference already exists" });
+      if (!git.commits.has(String(json.sha))) return send(res, 422, { message: "Object does not exist" });
+      git.refs.set(ref, String(json.sha));
+      return send(res, 201, { ref: `refs/${ref}`, object: { sha: json.sha, type: "commit" } });
+    }
+    if ((m = /^\/git\/refs\/(.+)$/.exec(path)) && call.method === "PATCH") {
+      const ref = decodeURIComponent(m[1]!);
+      if (!git.refs.has(ref)) return notFound(res);
+      if (!git.commits.has(String(json.sha))) return send(res, 422, { message: "Object does not exist" });
+      git.refs.set(ref, String(json.sha));
+      return send(res, 200, { ref: `refs/${ref}`, object: { sha: json.sha, type: "commit" } });
+    }
+    if (path === "/git/blobs" && call.method === "POST") {
+      const text =
+        json.encoding === "base64"
+          ? Buffer.from(String(json.content), "base64").toString("utf8")
+          : String(json.content);
+      return send(res, 201, { sha: putBlob(text) });
+    }
+    if (path === "/git/trees" && call.method === "POST") {
+      const base = json.base_tree ? git.trees.get(String(json.base_tree)) : new Map<string, string>();
+      if (!base) return send(res, 422, { message: "base_tree does not exist" });
+      const entries = new Map(base);
+      for (const e of (json.tree as { path: string; sha: string }[]) ?? []) {
+        if (!git.blobs.has(e.sha)) return send(res, 422, { message: `blob ${e.sha} does not exist` });
+        entries.set(e.path, e.sha);
+      }
+      return send(res, 201, treeJson(putTree(entries)));
+    }
+    if ((m = /^\/git\/trees\/([0-9a-f]+)$/.exec(path)) && call.method === "GET")
+      return git.trees.has(m[1]!) ? send(res, 200, treeJson(m[1]!)) : notFound(res);
+    if (path === "/git/commits" && call.method === "POST") {
+      const tree = String(json.tree);
+      if (!git.trees.has(tree)) return send(res, 422, { message: "tree does not exist" });
+      const sha = putCommit(tree, ((json.parents as string[]) ?? []).map(String), String(json.message));
+      return send(res, 201, { sha, tree: { sha: tree }, parents: (json.parents as string[]).map((p) => ({ sha: p })) });
+    }
+    if ((m = /^\/git\/commits\/([0-9a-f]+)$/.exec(path)) && call.method === "GET") {
+      const c = git.commits.get(m[1]!);
+      return c
+        ? send(res, 200, {
+            sha: m[1],
+            tree: { sha: c.tree },
+            parents: c.parents.map((p) => ({ sha: p })),
+            message: c.message,
+          })
+        : notFound(res);
+    }
+    if (path === "/pulls" && call.method === "GET") {
+      const head = url.searchParams.get("head");
+      const wantState = url.searchParams.get("state") ?? "open";
+      const list = pulls.filter(
+        (p) => (wantState === "all" || p.state === wantState) && (!head || `${owner}:${p.head}` === head),
+      );
+      return page(res, url, list.map(pullJson));
+    }
+    if (path === "/pulls" && call.method === "POST") {
+      if (!git.refs.has(`heads/${String(json.head)}`)) return send(res, 422, { message: "head does not exist" });
+      const p: FakePull = {
+        number: nextNumber++,
+        title: String(json.title),
+        body: String(json.body ?? ""),
+        head: String(json.head),
+        base: String(json.base),
+        state: "open",
+      };
+      pulls.push(p);
+      return send(res, 201, pullJson(p));
+    }
+    if ((m = /^\/pulls\/(\d+)$/.exec(path)) && call.method === "PATCH") {
+      const p = pulls.find((x) => x.number === Number(m![1]));
+      if (!p) return notFound(res);
+      if (typeof json.title === "string") p.title = json.title;
+      if (typeof json.body === "string") p.body = json.body;
+      return send(res, 200, pullJson(p));
     }
     if (path === "/check-runs" && call.method === "POST") {
       const run: FakeCheckRun = {
@@ -410,6 +553,19 @@ export async function startFakeGithub(opts: FakeGithubOptions = {}): Promise<Fak
     },
     writes() {
       return state.calls.filter((c) => c.method !== "GET");
+    },
+    pulls,
+    seedBranch(branch, files) {
+      const tree = putTree(new Map(Object.entries(files).map(([p, text]) => [p, putBlob(text)])));
+      const sha = putCommit(tree, [], `seed ${branch}`);
+      git.refs.set(`heads/${branch}`, sha);
+      return sha;
+    },
+    branchFiles(branch) {
+      const sha = git.refs.get(`heads/${branch}`);
+      if (!sha) return undefined;
+      const tree = git.trees.get(git.commits.get(sha)!.tree)!;
+      return Object.fromEntries([...tree].map(([p, blob]) => [p, git.blobs.get(blob)!]));
     },
     close() {
       return new Promise<void>((ok) => {

@@ -1,7 +1,7 @@
 /** The Canvas kind's fields: its Pulumi arguments and outputs (`src/provider/canvas.ts`). */
 import { ACCESS_SCOPE, type KindDefinition } from "../kind-definition";
 import { canvasShareRepository } from "../canvas-share/definition";
-import { orVarRef, protect, repositoryProperties } from "../repository-keys";
+import { onDrift, orVarRef, protect, repositoryProperties } from "../repository-keys";
 
 export const canvasDefinition: KindDefinition = {
   kind: "Canvas",
@@ -102,6 +102,7 @@ export const canvasDefinition: KindDefinition = {
         },
       },
       protect: { schema: protect("canvas") },
+      on_drift: { schema: onDrift("canvas", " Also the default of the canvas's share and UDFs.") },
     },
   },
   importId: {

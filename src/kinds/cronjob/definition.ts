@@ -1,6 +1,6 @@
 /** The Cronjob kind's fields: its Pulumi arguments and outputs (`src/provider/cronjob.ts`). */
 import type { KindDefinition } from "../kind-definition";
-import { orVarRef, protect } from "../repository-keys";
+import { onDrift, orVarRef, protect } from "../repository-keys";
 
 export const cronjobDefinition: KindDefinition = {
   kind: "Cronjob",
@@ -158,6 +158,7 @@ export const cronjobDefinition: KindDefinition = {
         keep: true,
       },
       protect: { schema: protect("cronjob") },
+      on_drift: { schema: onDrift("cronjob") },
     },
   },
   pulumiHooks: true,

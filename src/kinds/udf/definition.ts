@@ -1,6 +1,6 @@
 /** The Udf kind's fields: its Pulumi arguments and outputs (`src/provider/udf.ts`). */
 import type { KindDefinition } from "../kind-definition";
-import { orVarRef, protect } from "../repository-keys";
+import { onDrift, orVarRef, protect } from "../repository-keys";
 
 /** The function a UDF's code is called by when its settings name none. */
 const DEFAULT_ENTRYPOINT = "udf";
@@ -180,6 +180,7 @@ export const udfDefinition: KindDefinition = {
           default: true,
         },
       },
+      on_drift: { schema: onDrift("UDF") },
       tests: {
         schema: {
           type: "array",

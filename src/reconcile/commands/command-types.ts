@@ -3,7 +3,8 @@
  * GitHub Action call. Each returns data and an exit code; rendering is the caller's.
  */
 import type { LoadError } from "../../model/desired";
-import type { ApplyReport, DriftReport, Plan } from "../plan/plan-model";
+import type { ApplyReport, DriftReport, Plan, RemediationReport } from "../plan/plan-model";
+import type { WebhookOptions } from "../notify/webhooks";
 
 /** A new token (service account, per-UDF shared token, share token) to hand to where the user asked. */
 export interface PublishedToken {
@@ -105,6 +106,12 @@ export interface CommandOptions {
   interrupted?: () => string | undefined;
   /** Messages for stderr (embedded emulator notice, warnings). */
   log?: (line: string) => void;
+  /** Drift: act on each drifted object's `on_drift` policy (restore, keep, report), under the lock. */
+  remediate?: boolean;
+  /** Drift --remediate: restore these addresses even when contested (flapping) or not set to restore. */
+  forceRestore?: string[];
+  /** How `notify:` webhooks are called (tests shorten the timeout). */
+  webhooks?: WebhookOptions;
 }
 
 /** Why a command stopped: the message, and the stable code of the error that stopped it (see `src/errors.ts`). */
@@ -117,5 +124,12 @@ export type CommandResult =
   | { command: "validate"; exitCode: 0 | 1; errors: LoadError[]; objects: number }
   | ({ command: "plan"; exitCode: 0 | 1 | 2; errors: LoadError[]; plan?: Plan } & Stopped)
   | ({ command: "apply"; exitCode: 0 | 1; errors: LoadError[]; plan?: Plan; report?: ApplyReport } & Stopped)
-  | ({ command: "drift"; exitCode: 0 | 1 | 2; errors: LoadError[]; drift?: DriftReport } & Stopped)
+  | ({
+      command: "drift";
+      exitCode: 0 | 1 | 2;
+      errors: LoadError[];
+      drift?: DriftReport;
+      /** `--remediate`: what was restored, kept, reported and contested. */
+      remediation?: RemediationReport;
+    } & Stopped)
   | ({ command: "destroy"; exitCode: 0 | 1; errors: LoadError[]; plan?: Plan; report?: ApplyReport } & Stopped);

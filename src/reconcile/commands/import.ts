@@ -5,10 +5,11 @@
  * another object; `dryRun` writes nothing at all.
  */
 import { errorCodeOf } from "../../errors";
+import { recordImport } from "../history/recorder";
 import { basename, join, resolve } from "node:path";
 import { otherClaimsOf } from "../projects/project-claims";
 import { connect } from "./connect";
-import { loadProjectSettings } from "../load";
+import { loadProjectSettings, loadRepository } from "../load";
 import { DEFAULT_SETTINGS, DEFAULT_TARGET, SVC_FILE, stateLocation } from "../load/svc-file";
 import { PATTERNS } from "../load/keys";
 import type { LoadedProject, LoadError } from "../../model/desired";
@@ -368,6 +369,21 @@ export async function importCommand(opts: ImportOptions): Promise<ImportResult> 
         writeInside(project.root, f.path, f.text);
       }
       await bind(backend, await backend.readInventory(), project, draft.bindings, now());
+      // The history records what the files now declare for each object bound.
+      const written = await loadRepository(project.root, {
+        target: project.target,
+        env: { ...opts.env, SVC_PYTHON: "" },
+      });
+      if (written.ok)
+        await recordImport({
+          backend,
+          project: written.project,
+          bound: draft.bindings,
+          now: now(),
+          env: opts.env,
+        }).catch((e: unknown) =>
+          opts.log?.(`The deployment history in ${backend.location} was not written: ${(e as Error)?.message ?? e}`),
+        );
     } finally {
       await lock.release();
     }

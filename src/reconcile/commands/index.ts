@@ -12,3 +12,4 @@ export { validateCommand } from "./validate";
 export { planCommand } from "./plan";
 export { type DriftPlanFound, driftCommand, driftPlan } from "./drift";
 export { applyCommand } from "./apply";
+export { remediateCommand } from "./remediate";

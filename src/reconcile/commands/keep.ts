@@ -5,9 +5,10 @@
  * back without losing information (a `${var...}` reference, a field it does not write) refuses the
  * whole keep, naming where and why.
  */
-import { driftPlan } from ".";
+import { driftPlan } from "./drift";
 import { driftReport } from "../plan/drift";
-import type { LoadError } from "../../model/desired";
+import type { LoadedProject, LoadError } from "../../model/desired";
+import type { PlanOutcome } from "../plan";
 import type { FileStatus } from "./import";
 import { editedRepositoryErrors } from "../import/edited-repository-check";
 import { keepEdits, type KeepObject } from "../import/keep-edits";
@@ -62,7 +63,20 @@ export async function keepCommand(opts: KeepOptions): Promise<KeepResult> {
       errors: planned.errors,
       ...(planned.message ? { message: planned.message } : {}),
     };
-  const { project, outcome } = planned;
+  const kept = await keepFromPlan(planned.project, planned.outcome, opts);
+  return kept.ok ? { command: "import", exitCode: 0, errors: [], keep: kept.report } : refused(kept.problems);
+}
+
+/**
+ * The platform's version of the changed objects `opts.addresses` written into the files that
+ * declare them, from a drift plan already made (`keepCommand`, `drift --remediate`); all or
+ * nothing: on any problem nothing is written and the problems say why.
+ */
+export async function keepFromPlan(
+  project: LoadedProject,
+  outcome: PlanOutcome,
+  opts: Pick<KeepOptions, "addresses" | "target" | "env" | "dryRun">,
+): Promise<{ ok: true; report: KeepReport } | { ok: false; problems: string[] }> {
   const items = driftReport(outcome).items;
   const problems: string[] = [];
   const objects: KeepObject[] = [];
@@ -100,20 +114,23 @@ export async function keepCommand(opts: KeepOptions): Promise<KeepResult> {
         .map((f) => ({ field: f.field, platform: platform[f.field] })),
     });
   }
-  if (problems.length) return refused(problems);
+  if (problems.length) return { ok: false, problems };
   const paths = [...new Set(objects.flatMap((o) => [o.source.file, o.source.file.replace(/\.py$/, ".yaml")]))];
   const texts = new Map(await Promise.all(paths.map(async (p) => [p, await readMaybe(project.root, p)] as const)));
   const edits = keepEdits(objects, texts);
-  if (!edits.ok) return refused(edits.problems);
+  if (!edits.ok) return { ok: false, problems: edits.problems };
   // All or nothing, also for what the platform holds: a value the repository format refuses (a
   // body that is plain Python, not svc-iac's JSON: no code, no entrypoint) is never written.
   const invalid = await editedRepositoryErrors(project.root, edits.files, { target: opts.target, env: opts.env });
   if (invalid.length) {
-    return refused([
-      `Keeping the platform's version of ${objects.map((o) => o.address).join(", ")} would leave a repository that does not validate:`,
-      ...invalid.map((line) => `  ${line}`),
-      `Restore the repository's version instead (svc-iac apply --only ADDRESS), or edit the files by hand.`,
-    ]);
+    return {
+      ok: false,
+      problems: [
+        `Keeping the platform's version of ${objects.map((o) => o.address).join(", ")} would leave a repository that does not validate:`,
+        ...invalid.map((line) => `  ${line}`),
+        `Restore the repository's version instead (svc-iac apply --only ADDRESS), or edit the files by hand.`,
+      ],
+    };
   }
   const report: KeepReport = {
     version: 1,
@@ -129,5 +146,5 @@ export async function keepCommand(opts: KeepOptions): Promise<KeepResult> {
       writeInside(project.root, f.path, f.text);
     }
   }
-  return { command: "import", exitCode: 0, errors: [], keep: report };
+  return { ok: true, report };
 }

@@ -26,6 +26,7 @@ import { openStateBackend } from "../state/open-backend";
 import type { Inventory } from "../../model/inventory";
 import type { StateBackend } from "../state/types";
 import { RepositoryJail } from "../../repository/jail";
+import { applyMessages, notifyAll } from "./notifications";
 
 /** Every secret value of the project and the target's tokens (to scrub from messages and results). */
 export function secretValues(project: LoadedProject, env: CommandOptions["env"]): Set<string> {
@@ -179,13 +180,21 @@ export async function withSession<R extends CommandResult>(
     const loaded = await staged.checked;
     if (!loaded.ok) return failedLoad(loaded.errors);
     const fingerprintKey = opened.existingKey ?? (await sessionKey(opened.backend, command, opts.log));
-    const result = await body({
-      project: loaded.project,
-      connection,
-      backend: opened.backend,
-      fingerprintKey,
-      ...(opened.started ? { started: opened.started } : {}),
-    });
+    let result: R;
+    try {
+      result = await body({
+        project: loaded.project,
+        connection,
+        backend: opened.backend,
+        fingerprintKey,
+        ...(opened.started ? { started: opened.started } : {}),
+      });
+    } catch (e) {
+      // An apply that stopped with an error tells its webhooks (`notify:`), then reports as below.
+      if (command === "apply") await notifyAll(loaded.project, opts, applyMessages(undefined));
+      throw e;
+    }
+    if (command === "apply") await notifyAll(loaded.project, opts, applyMessages(result));
     // A secret value pasted into a UDF's code would otherwise be shown in its diff.
     return scrubDeep(result, [...secretValues(loaded.project, opts.env)]);
   } catch (e) {

@@ -14,6 +14,7 @@ import type { ActionResult } from "../plan/plan-model";
 import { openStateBackend } from "../state/open-backend";
 import type { Inventory } from "../../model/inventory";
 import { runTests, type TestOutcome } from "../udf-tests/run-tests";
+import { notifyAll } from "./notifications";
 
 export const TEST_REPORT_VERSION = 1;
 
@@ -140,9 +141,31 @@ function scrubOutcome(o: TestOutcome, secrets: string[]): TestOutcome {
 
 /** `svc-iac test`. */
 export async function testCommand(opts: TestCommandOptions): Promise<TestCommandResult> {
+  const seen: { project?: LoadedProject } = {};
+  const result = await runTestCommand(opts, seen);
+  if (seen.project && result.exitCode !== 0 && (result.report || result.message)) {
+    const failed = [
+      ...new Set((result.report?.results ?? []).filter((r) => r.status === "failed").map((r) => r.address)),
+    ];
+    await notifyAll(seen.project, { env: opts.env, ...(opts.log ? { log: opts.log } : {}) }, [
+      {
+        event: "test_failed",
+        summary: result.report
+          ? `${result.report.counts.failed} UDF test${result.report.counts.failed === 1 ? "" : "s"} failed:`
+          : "the UDF tests could not run.",
+        counts: result.report?.counts ?? {},
+        addresses: failed,
+      },
+    ]);
+  }
+  return result;
+}
+
+async function runTestCommand(opts: TestCommandOptions, seen: { project?: LoadedProject }): Promise<TestCommandResult> {
   const loaded = await loadRepository(opts.dir, { target: opts.target, env: opts.env, log: opts.log });
   if (!loaded.ok) return { command: "test", exitCode: 1, errors: loaded.errors };
   const { project } = loaded;
+  seen.project = project;
   const { tests, unmatched } = selectTests(project.tests ?? [], opts);
   if (unmatched.length) {
     const known = [...new Set((project.tests ?? []).map((t) => t.address))];

@@ -12,7 +12,7 @@ import type { DesiredKind } from "../../model/desired";
 export const HISTORY_VERSION = 1;
 
 /** What made a deployment. */
-export type DeploymentOperation = "apply" | "destroy" | "import" | "rollback";
+export type DeploymentOperation = "apply" | "destroy" | "import" | "rollback" | "remediate";
 
 /** One object a deployment changed. */
 export interface DeploymentObject {
@@ -31,7 +31,7 @@ export interface DeploymentObject {
   after: string | null;
 }
 
-/** One deployment: an apply, destroy, import or rollback that changed something. */
+/** One deployment: an apply, destroy, import, rollback or drift remediation that changed something. */
 export interface Deployment {
   /** `1`, `2`, …: numbered per target, never reused. */
   id: string;

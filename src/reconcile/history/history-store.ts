@@ -53,7 +53,7 @@ const DeploymentSchema = z.object({
   commit: z.string().optional(),
   dirty: z.boolean().optional(),
   actor: z.string(),
-  operation: z.enum(["apply", "destroy", "import", "rollback"]),
+  operation: z.enum(["apply", "destroy", "import", "rollback", "remediate"]),
   rollbackOf: z.string().optional(),
   planDigest: z.string(),
   ok: z.boolean(),

@@ -7,9 +7,9 @@
  */
 import type { RepositoryJail } from "../../repository/jail";
 import { posix } from "node:path";
-import type { DesiredObject, ReferencedInput, UdfTest } from "../../model/desired";
+import type { DesiredObject, DriftPolicySetting, ReferencedInput, UdfTest } from "../../model/desired";
 import { quotedPath, type Diagnostics } from "../../repository/diagnostics";
-import { desiredObject } from "./desired";
+import { desiredObject, onDriftOf } from "./desired";
 import { MapReader, referencedInputs, rootReader, type ReadContext } from "../../repository/fields";
 import { CANVAS_KEYS, DURATION_EXPECTED, FURNITURE_KEYS, HEADER_KEYS, PATTERNS, SHARE_KEYS, UDF_KEYS } from "./keys";
 import type { PythonSource } from "./python-check";
@@ -195,7 +195,7 @@ function readCanvasFile(ctx: ReadContext, canvas: string): DesiredObject[] {
   const referenced = referencedInputs(ctx, CANVAS_INPUT_KEYS);
   const out = [
     desiredObject("Canvas", `canvas.${canvas}`, inputs, locate(ctx.src, null, ""), {
-      options: { protect: top.boolean("protect") },
+      options: { protect: top.boolean("protect"), onDrift: onDriftOf(top, ctx.src.file) },
       referenced,
     }),
   ];
@@ -308,7 +308,12 @@ async function readUdf(
     metadata: { ...(settings.metadata ?? {}), ...impliedMetadata(variant) },
     createSharedToken: settings.sharedToken ?? false,
   };
-  const options = { isVisible: settings.visible, position: settings.position, protect: settings.protect };
+  const options = {
+    isVisible: settings.visible,
+    position: settings.position,
+    protect: settings.protect,
+    onDrift: settings.onDrift,
+  };
   const object = desiredObject(
     "Udf",
     address,
@@ -359,6 +364,7 @@ interface UdfSettings {
   protect?: boolean;
   /** `check: false`: deployed without its check. */
   check?: boolean;
+  onDrift?: DriftPolicySetting;
   tests: UdfTest[];
   /** Its inputs written with a reference in `<slug>.yaml`. */
   referenced: ReferencedInput[];
@@ -388,6 +394,7 @@ async function readUdfSettings(
     sharedToken: top.boolean("shared_token"),
     protect: top.boolean("protect"),
     check: top.boolean("check"),
+    onDrift: onDriftOf(top, ctx.src.file),
     tests: readUdfTests(ctx, top, udf),
   };
   return { ...settings, referenced: referencedInputs(ctx, UDF_INPUT_KEYS) };

@@ -8,7 +8,7 @@ import { FIELDS, parseCron } from "../../kinds/cronjob/cron-expression";
 import { cronjobDefinition } from "../../kinds/cronjob/definition";
 import { inputDefault, inputKeysOf, repositoryOf } from "../../kinds/definition-views";
 import { describeFound, type Diagnostics } from "../../repository/diagnostics";
-import { desiredObject } from "./desired";
+import { desiredObject, onDriftOf } from "./desired";
 import { referencedInputs, rootReader, type MapReader } from "../../repository/fields";
 import { CRON_ARRAY_KEYS, CRONJOB_KEYS, PATTERNS } from "./keys";
 import { refuseCaseTwins } from "./case-twins";
@@ -89,7 +89,7 @@ export async function readCronjobs(
     };
     const more = {
       refs: { udf },
-      options: { protect: top.boolean("protect") },
+      options: { protect: top.boolean("protect"), onDrift: onDriftOf(top, src.file) },
       referenced: referencedInputs(ctx, INPUT_KEYS),
     };
     objects.push(desiredObject("Cronjob", `cronjob.${name}`, inputs, locate(src, null, ""), more));

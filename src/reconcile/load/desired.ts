@@ -1,5 +1,13 @@
 /** Builds desired objects as plain, deterministic data (no `undefined` fields). */
-import type { DesiredKind, DesiredObject, ReferencedInput, SourceLocation } from "../../model/desired";
+import {
+  DRIFT_POLICIES,
+  type DesiredKind,
+  type DesiredObject,
+  type DriftPolicySetting,
+  type ReferencedInput,
+  type SourceLocation,
+} from "../../model/desired";
+import type { MapReader } from "../../repository/fields";
 
 /** `o` without its undefined fields, keys in the same order (a loop: no entry arrays for each of 100,000 objects). */
 function defined<T extends object>(o: T): T {
@@ -33,4 +41,10 @@ export function desiredObject(
 /** Objects in address order, so loads, plans and snapshots never depend on directory order. */
 export function sortByAddress(objects: DesiredObject[]): DesiredObject[] {
   return [...objects].sort((a, b) => (a.address < b.address ? -1 : a.address > b.address ? 1 : 0));
+}
+
+/** An object's own `on_drift:` (report, restore or keep), with the file it is written in; undefined when absent. */
+export function onDriftOf(m: MapReader, file: string): DriftPolicySetting | undefined {
+  const policy = m.oneOf("on_drift", DRIFT_POLICIES);
+  return policy ? { policy, from: `on_drift in ${file}` } : undefined;
 }

@@ -28,6 +28,9 @@ export const SVC_KEYS = [
   "removed",
   "history",
   "checks",
+  "on_drift",
+  "flapping",
+  "notify",
 ] as const;
 /** svc.yaml's `history:` (project, or per target): deployment history retention. */
 export const HISTORY_KEYS = ["keep", "max_age"] as const;
@@ -35,6 +38,10 @@ export const HISTORY_KEYS = ["keep", "max_age"] as const;
 export const HISTORY_KEEP_RANGE = { min: 1, max: 10_000 } as const;
 /** svc.yaml's `checks:`. */
 export const CHECKS_KEYS = ["skip"] as const;
+/** svc.yaml's `flapping:`. */
+export const FLAPPING_KEYS = ["restores", "within"] as const;
+/** One entry of svc.yaml's `notify:` list. */
+export const NOTIFY_KEYS = ["name", "url_env", "events"] as const;
 /** One entry of svc.yaml's `moved:` list. */
 export const MOVED_KEYS = ["from", "to"] as const;
 export const TARGET_KEYS = [
@@ -47,6 +54,7 @@ export const TARGET_KEYS = [
   "name_suffix",
   "credentials",
   "history",
+  "on_drift",
 ] as const;
 export const CREDENTIALS_KEYS = ["base_url_env", "udf_base_url_env", "token_env", "service_token_env"] as const;
 

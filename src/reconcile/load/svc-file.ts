@@ -4,23 +4,37 @@
  */
 import type { RepositoryJail } from "../../repository/jail";
 import { posix } from "node:path";
-import type { MovedEntry, ProjectSettings, RemovedEntry, StateLocation } from "../../model/desired";
+import {
+  DRIFT_POLICIES,
+  NOTIFY_EVENTS,
+  type DriftPolicySetting,
+  type FlappingSettings,
+  type MovedEntry,
+  type NotifyEvent,
+  type NotifyTarget,
+  type ProjectSettings,
+  type RemovedEntry,
+  type StateLocation,
+} from "../../model/desired";
 import { readMoved } from "./moved";
 import { readRemoved } from "./removed";
 import { readNameAffixes, type NameAffixes } from "./name-affixes";
-import { didYouMean, quotedPath, type Diagnostics } from "../../repository/diagnostics";
+import { describeFound, didYouMean, quotedPath, type Diagnostics } from "../../repository/diagnostics";
+import { isMap, isScalar, isSeq } from "yaml";
 import { MapReader, report, rootReader, type ReadContext } from "../../repository/fields";
 import {
   CHECKS_KEYS,
   CONCURRENCY_RANGE,
   CREDENTIALS_KEYS,
+  DURATION_EXPECTED,
+  FLAPPING_KEYS,
   HISTORY_KEEP_RANGE,
   HISTORY_KEYS,
+  NOTIFY_KEYS,
   SVC_KEYS,
   TARGET_KEYS,
 } from "./keys";
 import { durationMs } from "../plan/rotation";
-import { isScalar } from "yaml";
 import { badTargetName, DEFAULT_TARGET, PATTERNS, PROJECT_EXPECTED, SVC_FILE } from "./names";
 import { UNRESOLVED, type Resolver } from "../../repository/variables";
 import { readYaml } from "../../repository/yaml-source";
@@ -121,6 +135,16 @@ export async function readSvcFile(
         : {}),
     },
   };
+  const onDrift = over.onDrift
+    ? { policy: over.onDrift, from: `on_drift of target ${target} in svc.yaml` }
+    : base.onDrift
+      ? { policy: base.onDrift, from: "on_drift in svc.yaml" }
+      : undefined;
+  if (onDrift) settings.onDrift = onDrift satisfies DriftPolicySetting;
+  const flapping = readFlapping(top);
+  if (flapping) settings.flapping = flapping;
+  const notify = readNotify(ctx, top);
+  if (notify.length) settings.notify = notify;
   const moved = readMoved(ctx, top);
   const removed = readRemoved(ctx, top);
   const checkSkip = readCheckSkip(ctx, top);
@@ -196,6 +220,7 @@ function readTargets(ctx: ReadContext, top: MapReader): Map<string, TargetReader
 }
 
 interface SettingsFields {
+  onDrift?: DriftPolicySetting["policy"];
   prune?: boolean;
   maxDeletions?: number;
   concurrency?: number;
@@ -226,6 +251,7 @@ function readSettings(m: MapReader, jail: RepositoryJail): SettingsFields {
       );
   }
   return {
+    onDrift: m.oneOf("on_drift", DRIFT_POLICIES),
     prune: m.boolean("prune"),
     maxDeletions: m.integer("max_deletions", 0),
     concurrency: m.integer("concurrency", CONCURRENCY_RANGE.min, CONCURRENCY_RANGE.max),
@@ -247,6 +273,76 @@ function readHistorySettings(m: MapReader): SettingsFields["history"] {
     ...(keep !== undefined ? { keep } : {}),
     ...(maxAge !== undefined ? { maxAgeMs: durationMs(maxAge) } : {}),
   };
+}
+
+/** The most restores a `flapping:` may allow (a larger number would never stop anything). */
+const MAX_FLAPPING_RESTORES = 1000;
+
+/** `flapping: {restores: 3, within: 7d}`: both optional, each defaulting to those values. */
+function readFlapping(top: MapReader): FlappingSettings | undefined {
+  const f = top.map("flapping", FLAPPING_KEYS);
+  if (!f) return undefined;
+  return {
+    restores: f.integer("restores", 1, MAX_FLAPPING_RESTORES) ?? DEFAULT_FLAPPING.restores,
+    within: f.string("within", { pattern: PATTERNS.duration, expected: DURATION_EXPECTED }) ?? DEFAULT_FLAPPING.within,
+  };
+}
+
+export const DEFAULT_FLAPPING: FlappingSettings = { restores: 3, within: "7d" };
+
+/** `notify:`: webhooks, each `{name, url_env, events}`; the URL only ever comes from the environment. */
+function readNotify(ctx: ReadContext, top: MapReader): NotifyTarget[] {
+  const items = top.list(
+    "notify",
+    "a list of webhooks: [{name: chat, url_env: CHAT_WEBHOOK_URL, events: [drift_found]}]",
+  );
+  const out: NotifyTarget[] = [];
+  const seen = new Set<string>();
+  for (const item of items ?? []) {
+    const m = new MapReader(ctx, item.node, item.path, NOTIFY_KEYS);
+    if (!m.isMapping) {
+      report(ctx, item.node, item.path, "found a value that is not a mapping, expected {name, url_env, events}");
+      continue;
+    }
+    const name = m.string("name", {
+      required: true,
+      pattern: /^[A-Za-z0-9_.-]{1,64}$/,
+      expected: 'a name of letters, digits, "_", "." and "-", e.g. "chat"',
+    });
+    const urlEnv = m.string("url_env", {
+      required: true,
+      pattern: PATTERNS.envName,
+      expected:
+        'the name of the environment variable holding the webhook URL, e.g. "CHAT_WEBHOOK_URL" (the URL itself is never written in the repository)',
+    });
+    const listed = m.list(
+      "events",
+      `a list of events, e.g. [drift_found, apply_failed]; one of ${NOTIFY_EVENTS.join(", ")}`,
+    );
+    if (!m.has("events"))
+      m.fail("events", `required key "events" is missing; expected a list of ${NOTIFY_EVENTS.join(", ")}`);
+    const events: NotifyEvent[] = [];
+    for (const e of listed ?? []) {
+      const v = isScalar(e.node) ? e.node.value : isMap(e.node) ? {} : isSeq(e.node) ? [] : null;
+      if (typeof v !== "string" || !NOTIFY_EVENTS.includes(v as NotifyEvent)) {
+        report(
+          ctx,
+          e.node,
+          e.path,
+          `found ${describeFound(v)}, expected one of ${NOTIFY_EVENTS.join(", ")}${typeof v === "string" ? didYouMean(v, NOTIFY_EVENTS) : ""}`,
+        );
+        continue;
+      }
+      if (!events.includes(v as NotifyEvent)) events.push(v as NotifyEvent);
+    }
+    if (name !== undefined && seen.has(name)) {
+      m.fail("name", `found the name "${name}" twice in notify; each webhook needs its own name`);
+      continue;
+    }
+    if (name !== undefined) seen.add(name);
+    if (name !== undefined && urlEnv !== undefined && events.length) out.push({ name, urlEnv, events });
+  }
+  return out;
 }
 
 /** What the names of the variables holding the platform's URLs must end in. */

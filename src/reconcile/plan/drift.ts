@@ -83,3 +83,12 @@ export function driftReport(outcome: PlanOutcome): DriftReport {
     fingerprint: driftFingerprint(items),
   };
 }
+
+/** `report` narrowed to the items at `addresses` (what remains after `drift --remediate`), counts and fingerprint recomputed. */
+export function driftOfAddresses(report: DriftReport, addresses: ReadonlySet<string>): DriftReport {
+  const items = report.items.filter((i) => addresses.has(i.address));
+  const counts = Object.fromEntries(
+    DRIFT_CLASSES.map((c) => [c, items.filter((i) => i.class === c).length]),
+  ) as DriftReport["counts"];
+  return { ...report, drift: items.length > 0, items, counts, fingerprint: driftFingerprint(items) };
+}

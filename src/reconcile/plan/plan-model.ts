@@ -3,7 +3,7 @@
  * produces them without I/O; renderers turn them into text, Markdown or JSON.
  */
 import type { FieldChange } from "../../kinds/kind";
-import type { DesiredKind, SourceLocation } from "../../model/desired";
+import type { DesiredKind, DriftPolicy, SourceLocation } from "../../model/desired";
 
 /** Version of the JSON documents below (`svc-iac plan --json`, `drift --format json`). */
 export const REPORT_VERSION = 1;
@@ -193,4 +193,41 @@ export interface DriftReport {
   counts: Record<DriftClass, number>;
   /** A stable fingerprint of the drift set (addresses, classes and changed field names): equal sets, equal fingerprints. */
   fingerprint: string;
+}
+
+/** One drifted object in the report of `svc-iac drift --remediate`. */
+export interface RemediationEntry {
+  address: string;
+  kind: DesiredKind;
+  class: DriftClass;
+  /** The fields that drifted (changed objects). */
+  fields: string[];
+  /** Its `on_drift`, and where that is set (`on_drift in canvases/sales/canvas.yaml`, `the default on_drift`). */
+  policy: DriftPolicy;
+  policy_from: string;
+  /** Why it is reported or contested, or how it was settled. */
+  detail: string;
+  /** Contested and restored objects: the times of the restores that count (ISO), oldest first. */
+  restores?: string[];
+  /** Kept objects: the repository files written. */
+  files?: string[];
+  /** Restored by `--force-restore`. */
+  forced?: boolean;
+}
+
+/**
+ * The report of `svc-iac drift --remediate`: each drifted object restored, kept, reported or
+ * contested (restored too often: not restored again). `drift` is the drift found before acting.
+ */
+export interface RemediationReport {
+  version: typeof REPORT_VERSION;
+  project: string;
+  target: string;
+  restored: RemediationEntry[];
+  kept: RemediationEntry[];
+  reported: RemediationEntry[];
+  contested: RemediationEntry[];
+  /** Objects still drifted afterwards (reported and contested): exit 2 when not 0. */
+  remaining: number;
+  drift: DriftReport;
 }

@@ -30,9 +30,11 @@ import {
   type JournalRecord,
   type LockHandle,
   type LockInfo,
+  type RestoreHistory,
   type StateBackend,
 } from "./types";
 import { SvcError } from "../../errors";
+import { parseRestoreHistory, RESTORE_HISTORY_FILE, serializeRestoreHistory } from "./restore-history";
 
 export interface LocalBackendOptions {
   /** Repository root; `path` is relative to it. */
@@ -158,6 +160,15 @@ export class LocalStateBackend implements StateBackend {
 
   private get lockFile(): string {
     return path.join(this.dir, "lock.json");
+  }
+
+  async readRestoreHistory(): Promise<RestoreHistory> {
+    const text = await readTextOrUndefined(this.jail, path.join(this.dir, RESTORE_HISTORY_FILE));
+    return parseRestoreHistory(text, `${this.location}/${RESTORE_HISTORY_FILE}`, this.opts);
+  }
+
+  async writeRestoreHistory(history: RestoreHistory): Promise<void> {
+    await writeFileAtomic(path.join(this.dir, RESTORE_HISTORY_FILE), serializeRestoreHistory(history));
   }
 
   async readInventory(): Promise<Inventory | undefined> {

@@ -12,8 +12,9 @@ import { LeaseHandle, forceUnlockIn, readLockIn, type LockStore } from "./lease"
 import { LockedError } from "./lock-errors";
 import { isExpired, newLockInfo, serializeLock, type AcquireLockOptions } from "./lock-file";
 import type { Inventory } from "../../model/inventory";
-import { DOCUMENT_NAME, type LockHandle, type LockInfo, type StateBackend } from "./types";
+import { DOCUMENT_NAME, type LockHandle, type LockInfo, type RestoreHistory, type StateBackend } from "./types";
 import { SvcError } from "../../errors";
+import { parseRestoreHistory, RESTORE_HISTORY_FILE, serializeRestoreHistory } from "./restore-history";
 
 export interface RemoteBackendOptions {
   /** `s3://acme-iac/state/listings/prod`: the prefix, already holding `<project>/<target>`. */
@@ -80,6 +81,16 @@ export class RemoteStateBackend implements StateBackend {
   async writeInventory(inventory: Inventory): Promise<void> {
     const text = serializeInventory(inventory, this.inventoryUrl);
     await this.opts.client.files.upload(this.inventoryUrl, Buffer.from(text), { contentType: JSON_TYPE });
+  }
+
+  async readRestoreHistory(): Promise<RestoreHistory> {
+    const url = `${this.location}/${RESTORE_HISTORY_FILE}`;
+    return parseRestoreHistory(await this.download(url), url, this.opts);
+  }
+
+  async writeRestoreHistory(history: RestoreHistory): Promise<void> {
+    const url = `${this.location}/${RESTORE_HISTORY_FILE}`;
+    await this.opts.client.files.upload(url, Buffer.from(serializeRestoreHistory(history)), { contentType: JSON_TYPE });
   }
 
   readLock(): Promise<LockInfo | undefined> {

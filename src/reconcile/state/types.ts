@@ -82,6 +82,25 @@ export interface InventoryJournal {
   readonly foldDue: boolean;
 }
 
+/**
+ * What `svc-iac drift --remediate` restored, per address (`restore-history.json` beside the
+ * inventory): each restore's time and the digest of what the repository declared then, so an
+ * object restored again and again is noticed (flapping) until the repository changes it.
+ */
+export interface RestoreHistory {
+  version: 1;
+  project: string;
+  target: string;
+  restores: Record<string, RestoreRecord[]>;
+}
+
+export interface RestoreRecord {
+  /** ISO time of the restore. */
+  at: string;
+  /** A keyed digest of the object as the repository declared it (never a value). */
+  declared: string;
+}
+
 export interface StateBackend {
   /** Where the state lives, for messages: `.svc-iac/state/listings/default` or `s3://acme/state/listings/prod`. */
   readonly location: string;
@@ -112,6 +131,10 @@ export interface StateBackend {
   readDocument(name: string, maxBytes: number): Promise<string | undefined>;
   writeDocument(name: string, text: string): Promise<void>;
   removeDocument(name: string): Promise<void>;
+  /** The restore history (`restore-history.json` beside the inventory); empty when there is none. */
+  readRestoreHistory(): Promise<RestoreHistory>;
+  /** Writes the restore history whole (atomically where the backend can). */
+  writeRestoreHistory(history: RestoreHistory): Promise<void>;
 }
 
 /** The name of a document beside the inventory: relative, lower-case parts, no `..`. */

@@ -116,8 +116,8 @@ describe("GIVEN an applied valid-full repository", () => {
       expect(readFileSync(join(stateDirOf(dir), "inventory.json"), "utf8")).toBe(inventoryBefore);
       const view = await platformView(fx.user);
       expect(view).toEqual(viewBefore);
-      // The fingerprint key was made by the apply before.
-      expect(readdirSync(stateDirOf(dir)).sort()).toEqual(["fingerprint-key.json", "inventory.json"]);
+      // The fingerprint key and the history were made by the apply before.
+      expect(readdirSync(stateDirOf(dir)).sort()).toEqual(["fingerprint-key.json", "history", "inventory.json"]);
       expect(existsSync(join(stateDirOf(dir), "lock.json"))).toBe(false);
     });
   });

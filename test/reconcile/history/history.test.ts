@@ -182,3 +182,22 @@ describe("GIVEN a repository whose state lives in s3://demo-bucket", () => {
     ]);
   });
 });
+
+describe("GIVEN objects made by hand and imported", () => {
+  const fx = useEmulator();
+
+  it("THEN the import is a deployment of the objects it bound, with their settings as written", async () => {
+    const from = gitRepo();
+    expect((await applyCommand(commandOptions(from, fx.emu))).exitCode).toBe(0);
+    // A second folder takes the canvas over by import (its own state, empty).
+    const dir = copyRepo("valid-full");
+    const imported = await runSvc(["import", dir, "--canvas", "reports", "--force"], emulatorEnv(fx.emu));
+    expect(imported.code, imported.stderr).toBe(0);
+    const listed = await historyCommand({ dir, env: emulatorEnv(fx.emu) });
+    expect(listed.report?.deployments).toHaveLength(1);
+    expect(listed.report?.deployments[0]).toMatchObject({ id: "1", action: "import", ok: true });
+    expect(listed.report?.deployments[0]?.objects).toEqual(
+      expect.arrayContaining([{ address: "canvas.reports", action: "import" }]),
+    );
+  });
+});

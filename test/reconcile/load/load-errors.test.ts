@@ -28,7 +28,7 @@ describe("loading a repository with errors in every file kind", () => {
     expect(errors).toEqual([
       "bucket-policies.yaml:4:1: YAML syntax error: Flow sequence in block collection must be sufficiently indented and end with a ]",
       'canvases/bad-name:1:1: found canvas folder "bad-name", expected a canvas name of letters, digits and "_" only ([A-Za-z0-9_]+), e.g. "bad_name"',
-      'canvases/listings/canvas.yaml:1:1: unknown key "acces_scope"; expected one of access_scope, allow_public_read, passcode, dashboard_body, preview_image_url, share, protect; did you mean access_scope?',
+      'canvases/listings/canvas.yaml:1:1: unknown key "acces_scope"; expected one of access_scope, allow_public_read, passcode, dashboard_body, preview_image_url, share, protect, on_drift; did you mean access_scope?',
       'canvases/listings/canvas.yaml:2:20: allow_public_read: found "no", expected true or false',
       "canvases/listings/canvas.yaml:3:11: passcode: found a literal value, expected exactly one ${env.NAME} reference: secret values come only from the environment (the value found is not shown)",
       'canvases/listings/canvas.yaml:4:17: dashboard_body: unknown variable "citty" in ${var.citty}; defined for target "default": city; did you mean city?',
@@ -50,7 +50,7 @@ describe("loading a repository with errors in every file kind", () => {
       'service-accounts.yaml:4:3: service_accounts: duplicate key "deployer" (first at line 2); each key may appear once',
       'svc.yaml:4:8: prune: found "yes", expected true or false',
       "svc.yaml:5:14: concurrency: found 100, expected a whole number from 1 to 64",
-      'svc.yaml:8:5: targets.staging: unknown key "promt"; expected one of variables, prune, max_deletions, concurrency, state, name_prefix, name_suffix, credentials, history',
+      'svc.yaml:8:5: targets.staging: unknown key "promt"; expected one of variables, prune, max_deletions, concurrency, state, name_prefix, name_suffix, credentials, history, on_drift',
     ]);
   });
 
