@@ -3,7 +3,10 @@
  * function, renders its result. Documents go to stdout; notices, progress and errors to stderr.
  */
 import { relative, resolve } from "node:path";
-import { loadErrorAnnotations } from "../github/annotations";
+import { loadErrorAnnotations, policyAnnotations } from "../github/annotations";
+import { policySummary } from "../reconcile/render/policy-text";
+import { terminalLine } from "../reconcile/render/terminal-text";
+import type { PolicyResult } from "../policy/model";
 import { logText, underActions } from "../github/command-guard";
 import { escapeIo, guardIo, unescapedStream } from "./actions-io";
 import { forWorkflowLog, isUntrustedBlock } from "../github/workflow-commands";
@@ -44,6 +47,12 @@ const COMMON = {
   "no-color": { type: "boolean" },
 } as const;
 
+/** Where the policy rules come from (validate, plan, apply, drift). */
+const POLICY_FLAGS = {
+  policies: { type: "string" },
+  "policies-ref": { type: "string" },
+} as const;
+
 const PLAN_FLAGS = {
   prune: { type: "boolean" },
   "max-deletions": { type: "string" },
@@ -59,9 +68,10 @@ const PLAN_FLAGS = {
 const PLANNING_FLAGS = ["prune", "max-deletions", "allow-delete-all", "allow-cascade", "only", "replace"] as const;
 
 const OPTIONS = {
-  validate: { ...COMMON },
+  validate: { ...COMMON, ...POLICY_FLAGS },
   plan: {
     ...COMMON,
+    ...POLICY_FLAGS,
     ...PLAN_FLAGS,
     out: { type: "string" },
     "detailed-exitcode": { type: "boolean" },
@@ -69,6 +79,7 @@ const OPTIONS = {
   },
   apply: {
     ...COMMON,
+    ...POLICY_FLAGS,
     ...PLAN_FLAGS,
     plan: { type: "string" },
     "auto-approve": { type: "boolean" },
@@ -79,6 +90,7 @@ const OPTIONS = {
   },
   drift: {
     ...COMMON,
+    ...POLICY_FLAGS,
     format: { type: "string" },
     out: { type: "string" },
     remediate: { type: "boolean" },
@@ -236,6 +248,8 @@ function commandOptions(
     ...(name === "plan" && v.out ? { planOut: v.out as string } : {}),
     ...(v.remediate ? { remediate: true } : {}),
     ...(v["force-restore"] ? { forceRestore: v["force-restore"] as unknown as string[] } : {}),
+    ...(typeof v.policies === "string" ? { policies: v.policies } : {}),
+    ...(typeof v["policies-ref"] === "string" ? { policiesRef: v["policies-ref"] } : {}),
     log: (line) => io.stderr.write(`${line}\n`),
   };
   if (name === "apply" && v.plan !== undefined) {
@@ -276,6 +290,13 @@ function commandOptions(
     }
   }
   return opts;
+}
+
+/** A validate result as editors read it: `canvases/x/canvas.yaml:1:1: error: policy rule … (policies.yaml:3): message`. */
+function policyValidateLine(r: PolicyResult): string {
+  const where = r.source ? `${r.source.file}:${r.source.line}:${r.source.column}: ` : "";
+  const level = r.exempted ? `exempted (${r.exempted})` : r.severity === "mandatory" ? "error" : "warning";
+  return `${where}${level}: policy rule ${r.rule} (${r.rule_source.file}:${r.rule_source.line}): ${r.address ?? "the plan"}: ${r.message}`;
 }
 
 /** Writes a report: anywhere the operator chose, but inside the repository only through its jail (no link out, never .git). */
@@ -332,14 +353,28 @@ async function render(
   const message = "message" in result ? result.message : undefined;
   const code = "code" in result && result.code ? { code: result.code } : {};
   if (result.command === "validate") {
+    const policy = result.policy ? { policy: result.policy } : {};
     if (v.json)
       io.stdout.write(
         result.errors.length
           ? failureJson(result.errors, undefined, { valid: false })
-          : toJson({ valid: true, objects: result.objects } as never),
+          : toJson({ valid: result.exitCode === 0, objects: result.objects, ...policy } as never),
       );
-    else if (!result.errors.length)
-      io.stdout.write(`Valid: ${result.objects} object${result.objects === 1 ? "" : "s"}.\n`);
+    else {
+      for (const note of result.notes ?? []) io.stderr.write(`${terminalLine(note)}\n`);
+      if (result.policy) {
+        for (const r of result.policy.results) io.stderr.write(`${terminalLine(policyValidateLine(r))}\n`);
+        io.stderr.write(`${policySummary(result.policy)}\n`);
+      }
+      if (!result.errors.length && result.exitCode === 0)
+        io.stdout.write(`Valid: ${result.objects} object${result.objects === 1 ? "" : "s"}.\n`);
+    }
+    if (command && result.policy)
+      for (const line of policyAnnotations(result.policy, {
+        repoDir: resolve(dirArg),
+        workspace: io.env.GITHUB_WORKSPACE ?? process.cwd(),
+      }))
+        command(line);
     return;
   }
   const nothingToShow = (result.command === "plan" && !result.plan) || (result.command === "drift" && !result.drift);
@@ -534,6 +569,13 @@ async function run(name: Name, argv: string[], io: Io, command: ((text: string) 
       : undefined;
   await render(name, result, values, io, dir, command, tests, planShown);
   reportErrors(result, dir, io, command);
+  const policy = "plan" in result ? result.plan?.policy : result.command === "drift" ? result.drift?.policy : undefined;
+  if (command && policy)
+    for (const line of policyAnnotations(policy, {
+      repoDir: resolve(dir),
+      workspace: io.env.GITHUB_WORKSPACE ?? process.cwd(),
+    }))
+      command(line);
   if (testing && !json)
     tests = await testAfterApply(result, { dir, target: values.target as string | undefined, json }, io);
   return tests && tests.exitCode !== 0 ? 1 : result.exitCode;

@@ -51,15 +51,17 @@ const COMMAND_USAGE: Record<CommandName, string> = {
       appended when it lacks it; any other file is never overwritten: when one exists it names it
       and writes nothing. Exit 0 done, 1 error.
 `,
-  validate: `  svc-iac validate [DIR] [--target T] [--json]
+  validate: `  svc-iac validate [DIR] [--target T] [--json] [--policies PATH] [--policies-ref REF]
       Loads and checks the repository (svc.yaml, canvases, cronjobs, secrets, service accounts,
       bucket policies), reading only files inside it, and parses every .py with Python's own parser
       (SVC_PYTHON, default python3; SVC_PYTHON= skips that check). Prints every error as
-      file:line:column. Sends nothing. Exit 0 valid, 1 not.
+      file:line:column. Checks the policy rules (policies.yaml, or --policies PATH, or policies.yaml
+      at the git revision --policies-ref REF) on the declared objects. Sends nothing.
+      Exit 0 valid, 1 not (or a mandatory policy rule not met).
 `,
   plan: `  svc-iac plan [DIR] [--target T] [--json] [--out FILE] [--detailed-exitcode] [--graph [mermaid|dot]]
                [--prune] [--max-deletions N] [--allow-delete-all] [--allow-cascade] [--outputs FILE] [--discard-tokens]
-               [--only ADDRESS]... [--replace ADDRESS]...
+               [--only ADDRESS]... [--replace ADDRESS]... [--policies PATH] [--policies-ref REF]
       Shows what apply would do, every object with its attributes (apply groups creates by canvas).
       Writes nothing on the platform; --out FILE saves the plan for apply --plan FILE. A deletion or replacement that would take an object the project does not
       manage with it (a hand-made UDF on a deleted canvas, a hand-made cronjob of a replaced UDF)
@@ -70,11 +72,12 @@ const COMMAND_USAGE: Record<CommandName, string> = {
       account, a UDF, cronjob or secret is re-created. An address that matches nothing: exit 1.
       --graph prints instead the plan's diagram (the one pull-request comments show): the objects
       that change and what they refer to, as Mermaid, or Graphviz DOT with --graph dot.
+      A mandatory policy rule not met by a planned change stops the plan (exit 1).
       Exit 0 (with --detailed-exitcode: 0 no changes, 2 changes), 1 error.
 `,
   apply: `  svc-iac apply [DIR] [--target T] [--auto-approve] [--prune] [--max-deletions N] [--allow-delete-all] [--allow-cascade]
                 [--outputs FILE] [--discard-tokens] [--concurrency N] [--force-unlock ID|all] [--test] [--json]
-                [--verbose] [--only ADDRESS]... [--replace ADDRESS]...
+                [--verbose] [--only ADDRESS]... [--replace ADDRESS]... [--policies PATH] [--policies-ref REF]
       Makes the platform match the repository (or, with --only, the matching objects), under a lock.
       New tokens go only to --outputs FILE (mode 0600). --test then runs the tests of the UDFs it
       changed. Exit 0 done, 1 error, a failed step (run it again: it converges) or a failed test.
@@ -85,16 +88,18 @@ const COMMAND_USAGE: Record<CommandName, string> = {
       object, and in a pipe every finished step.
 
   svc-iac apply [DIR] --plan FILE [--target T] [--outputs FILE] [--discard-tokens] [--concurrency N] [--test] [--json] [--verbose]
+                [--policies PATH] [--policies-ref REF]
       Executes exactly the saved plan FILE (written by plan --out FILE). Re-reads the repository
       and the platform first and refuses, writing nothing, when either changed for the objects the
-      plan touches ("Saved plan is stale"). Exit 0 done, 1 stale, error or a failed step.
+      plan touches, or the policy rules are not those it was planned under ("Saved plan is stale"). Exit 0 done, 1 stale, error or a failed step.
 `,
-  drift: `  svc-iac drift [DIR] [--target T] [--format text|md|json] [--json] [--out FILE]
+  drift: `  svc-iac drift [DIR] [--target T] [--format text|md|json] [--json] [--out FILE] [--policies PATH] [--policies-ref REF]
       Reports changed, missing, orphaned, unmanaged and pending objects. Writes nothing on the platform.
       Prints text (in a terminal, a pipe or a file), or Markdown with --format md (or markdown; the
       default when stdout is the job summary, $GITHUB_STEP_SUMMARY) or JSON with --format json.
       --out FILE also writes the report to FILE: in --format when given, else Markdown (JSON when
-      FILE ends in .json). Exit 0 no drift, 2 drift, 1 error.
+      FILE ends in .json). Checks the policy rules on what the platform holds.
+      Exit 0 no drift, 2 drift (or a mandatory policy rule not met), 1 error.
   svc-iac drift [DIR] --remediate [--target T] [--force-restore ADDRESS]... [--json] [--out FILE]
       Settles drift as each object's on_drift says (object settings, canvas.yaml, the target, the
       project; default report), under the lock: restore applies the repository's version back

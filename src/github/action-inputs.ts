@@ -57,6 +57,10 @@ export interface ActionInputs {
   only: string[];
   /** Plan and apply: `--replace` patterns (whitespace- or newline-separated in the input). @default [] */
   replace: string[];
+  /** Validate, plan, apply, drift: the policy rules from this file or folder (`--policies`). */
+  policies?: string;
+  /** Validate, plan, apply, drift: `policies.yaml` at this revision (`--policies-ref`). @default the pull request's base commit */
+  policiesRef?: string;
 }
 
 export class ActionInputError extends SvcError {
@@ -126,6 +130,8 @@ export function readActionInputs(env: Record<string, string | undefined>): Actio
     planFile: get("plan-file") || undefined,
     only: words(get("only")),
     replace: words(get("replace")),
+    ...(get("policies") ? { policies: get("policies") } : {}),
+    ...(get("policies-ref") ? { policiesRef: get("policies-ref") } : {}),
   };
   if (inputs.command === "apply" && inputs.planFile) {
     const planning = (["only", "replace"] as const).filter((k) => inputs[k].length);

@@ -5,7 +5,7 @@
  * and step outputs. The command's exit code is returned unchanged (0 nothing to do, 2 changes or
  * drift, 1 error); a failure to write to GitHub is a warning, never a different exit code.
  */
-import { constants } from "node:fs";
+import { constants, existsSync } from "node:fs";
 import { mkdir, open } from "node:fs/promises";
 import { basename, join, posix, relative, sep } from "node:path";
 import type { Octokit } from "@octokit/rest";
@@ -15,7 +15,8 @@ import { projectNameIn } from "../reconcile/projects/svc-names";
 import type { CommandOptions, CommandResult, TokenPublisher } from "../reconcile/commands/command-types";
 import { ActionInputError, readActionInputs, type ActionInputs } from "./action-inputs";
 import { fullReport, resultLogText, resultMarkdown, type ReportLabels } from "./action-report";
-import { loadErrorAnnotations } from "./annotations";
+import { loadErrorAnnotations, policyAnnotations } from "./annotations";
+import { gitHasCommit, POLICIES_FILE } from "../policy/source";
 import { readActionContext, type ActionContext } from "./context";
 import { syncDriftIssue } from "./drift-issue";
 import { syncDriftPullRequest } from "./drift-pull-request";
@@ -248,6 +249,15 @@ function annotate(
   cmd: (text: string) => void,
 ): void {
   for (const line of loadErrorAnnotations(result.errors, paths)) cmd(line);
+  const policy =
+    "plan" in result
+      ? result.plan?.policy
+      : result.command === "drift"
+        ? result.drift?.policy
+        : result.command === "validate"
+          ? result.policy
+          : undefined;
+  if (policy) for (const line of policyAnnotations(policy, paths)) cmd(line);
   if (result.exitCode === 1 && "message" in result && result.message)
     cmd(annotation("error", inActionWords(result.message), { title: `svc-iac ${result.command}` }));
   if (inputs.githubSecrets.kind === "none" && plannedBlocks(result).some((b) => b.rule === "tokens-without-outputs")) {
@@ -270,6 +280,31 @@ interface Writers {
   stdout: CommandGuard;
 }
 
+/**
+ * The revision the rules are read at: the `policies-ref` input, else on a pull request its base
+ * commit, so that the pull request cannot weaken the rules it is checked against. A base missing
+ * from a shallow checkout is a warning (the work tree's rules are checked then).
+ */
+async function policiesRefOf(
+  inputs: ActionInputs,
+  ctx: ActionContext,
+  repoDir: string,
+  w: Writers,
+): Promise<string | undefined> {
+  if (inputs.policiesRef) return inputs.policiesRef;
+  const base = ctx.pullRequest?.baseSha;
+  if (!base) return undefined;
+  if (await gitHasCommit(repoDir, base)) return base;
+  if (existsSync(join(repoDir, POLICIES_FILE)))
+    w.warn(
+      "Policy rules",
+      new Error(
+        `the pull request's base commit ${base.slice(0, 12)} is not in the checkout, so the rules of the work tree's ${POLICIES_FILE} were checked (a pull request could weaken them). Check out with fetch-depth: 0, or set policies-ref.`,
+      ),
+    );
+  return undefined;
+}
+
 /** Runs the chosen command with the token publishers: the log mask first, then GitHub secrets if asked. */
 async function runCommand(
   inputs: ActionInputs,
@@ -279,6 +314,7 @@ async function runCommand(
   w: Writers,
 ): Promise<CommandResult> {
   const commands = io.deps?.commands ?? defaultCommands();
+  const policiesRef = inputs.policies ? undefined : await policiesRefOf(inputs, ctx, repoDir, w);
   const opts: CommandOptions = {
     dir: repoDir,
     target: inputs.target,
@@ -297,6 +333,8 @@ async function runCommand(
     // A saved plan: written by plan (for an artifact on the pull request), executed exactly by apply.
     ...(planPath && inputs.command === "plan" ? { planOut: planPath } : {}),
     ...(planPath && inputs.command === "apply" ? { planFile: planPath } : {}),
+    ...(inputs.policies ? { policies: inputs.policies } : {}),
+    ...(policiesRef ? { policiesRef } : {}),
     lockOwner: ctx.runUrl ? `GitHub Actions ${ctx.runUrl}` : "GitHub Actions",
     log: (line) => w.err(`${line}\n`),
     progress: (e) => {
@@ -316,7 +354,7 @@ async function runCommand(
       return commands.applyCommand(opts);
     case "drift":
       if (inputs.remediate) {
-        if (!commands.remediateCommand) throw new Error("remediate: true needs the drift --remediate command.");
+        if (!commands.remediateCommand) throw new SvcError("action_input_invalid", "remediate: true needs the drift --remediate command.");
         return commands.remediateCommand({ ...opts, remediate: true });
       }
       return commands.driftCommand(opts);

@@ -4,6 +4,7 @@
  */
 import { isAbsolute, relative, resolve, sep } from "node:path";
 import type { LoadError } from "../model/desired";
+import type { PolicyReport } from "../policy/model";
 import { annotation } from "./workflow-commands";
 
 export interface AnnotationPaths {
@@ -40,4 +41,26 @@ export function loadErrorAnnotations(errors: readonly LoadError[], paths: Annota
       title: "svc-iac: invalid configuration",
     }),
   );
+}
+
+/**
+ * One annotation per policy result not exempted, on the object's file and line (the rule's when
+ * the result is about the whole plan): `error` for a mandatory rule, `warning` for an advisory one.
+ */
+export function policyAnnotations(report: PolicyReport, paths: AnnotationPaths): string[] {
+  return report.results
+    .filter((r) => !r.exempted)
+    .map((r) => {
+      const at = r.source ?? r.rule_source;
+      return annotation(
+        r.severity === "mandatory" ? "error" : "warning",
+        `${r.address ? `${r.address}: ` : ""}${r.message} (rule ${r.rule}, ${r.rule_source.file}:${r.rule_source.line})`,
+        {
+          file: workspacePath(at.file, paths),
+          line: at.line,
+          col: at.column,
+          title: `svc-iac policy: ${r.rule}`,
+        },
+      );
+    });
 }

@@ -110,6 +110,8 @@ describe("action.yml", () => {
       replace: ["share.listings", { replace: ["share.listings"] }],
       "changed-since": ["origin/main", { changedSince: "origin/main" }],
       targets: ["default prod", { targets: ["default", "prod"] }],
+      policies: ["../rules/policies.yaml", { policies: "../rules/policies.yaml" }],
+      "policies-ref": ["origin/main", { policiesRef: "origin/main" }],
     };
     expect(Object.keys(samples).sort()).toEqual(Object.keys(action.inputs).sort());
     const inputs = readActionInputs(

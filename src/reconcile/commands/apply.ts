@@ -16,6 +16,7 @@ import {
   SavedPlanError,
   restrictToSaved,
   staleMessage,
+  stalePolicies,
   staleObjects,
   type SavedPlan,
 } from "../plan/saved-plan";
@@ -36,6 +37,7 @@ import {
   OUTPUTS_RULES,
   outputsBlock,
 } from "./session";
+import { rulesFor, withPolicy } from "./policy-check";
 /** Reads the saved plan at `file` and checks that it belongs to this project and target. */
 async function loadSavedPlan(s: Session, file: string): Promise<SavedPlan> {
   const read = RepositoryJail.forProject(s.project.root).readOperatorFile(file);
@@ -127,11 +129,15 @@ export async function applyCommand(opts: CommandOptions): Promise<CommandResult>
     const now = opts.now ?? (() => new Date());
     // Bad --only / --replace: say so before the lock is touched (a remote lock is a write).
     if (!opts.planFile) targetingOf(s, planningOptions(s, opts, false), await s.backend.readInventory());
+    // Rules that do not compile stop apply before the lock is touched.
+    const rules = await rulesFor(opts);
+    if (rules.errors.length) return { command: "apply", exitCode: 1, errors: rules.errors };
     const noLock = await forceUnlockFirst(s.backend, opts);
     if (noLock) return { command: "apply", exitCode: 1, errors: [], message: noLock };
     return withHeldLock(s.backend, opts, "apply", async (stopReason) => {
       const saved = opts.planFile ? await loadSavedPlan(s, opts.planFile) : undefined;
-      const stale = saved && (await staleRepository(s, opts, saved));
+      const stale =
+        saved && (stalePolicies(opts.planFile!, saved, rules.set) ?? (await staleRepository(s, opts, saved)));
       if (stale) return { command: "apply", exitCode: 1, errors: [], message: stale };
       if (opts.rollback) {
         const back = await rollbackSession(s, opts, opts.rollback);
@@ -163,6 +169,8 @@ export async function applyCommand(opts: CommandOptions): Promise<CommandResult>
         if (differences.length)
           outcome.plan = { ...outcome.plan, warnings: [...outcome.plan.warnings, ...differences] };
       }
+      // The rules again, on exactly what apply is about to do.
+      withPolicy({ ...outcome, observation: planned.observation }, rules, s.project, "apply");
       const publishers = publishersFor(opts);
       tokenBlock(outcome, publishers, opts);
       await outputsBlock(outcome, opts);

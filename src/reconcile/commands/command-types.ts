@@ -5,6 +5,7 @@
 import type { LoadError } from "../../model/desired";
 import type { ApplyReport, DriftReport, Plan, RemediationReport } from "../plan/plan-model";
 import type { WebhookOptions } from "../notify/webhooks";
+import type { PolicyReport } from "../../policy/model";
 
 /** A new token (service account, per-UDF shared token, share token) to hand to where the user asked. */
 export interface PublishedToken {
@@ -104,6 +105,10 @@ export interface CommandOptions {
    * on. Steps in flight finish and are recorded; the rest are reported skipped.
    */
   interrupted?: () => string | undefined;
+  /** Validate, plan, apply, drift: the policy rules from this file or folder instead of the repository's `policies.yaml`. */
+  policies?: string;
+  /** Validate, plan, apply, drift: `policies.yaml` at this git revision instead of the work tree's (a pull request's base). */
+  policiesRef?: string;
   /** Messages for stderr (embedded emulator notice, warnings). */
   log?: (line: string) => void;
   /** Drift: act on each drifted object's `on_drift` policy (restore, keep, report), under the lock. */
@@ -121,7 +126,14 @@ export interface Stopped {
 }
 
 export type CommandResult =
-  | { command: "validate"; exitCode: 0 | 1; errors: LoadError[]; objects: number }
+  | {
+      command: "validate";
+      exitCode: 0 | 1;
+      errors: LoadError[];
+      objects: number;
+      policy?: PolicyReport;
+      notes?: string[];
+    }
   | ({ command: "plan"; exitCode: 0 | 1 | 2; errors: LoadError[]; plan?: Plan } & Stopped)
   | ({ command: "apply"; exitCode: 0 | 1; errors: LoadError[]; plan?: Plan; report?: ApplyReport } & Stopped)
   | ({

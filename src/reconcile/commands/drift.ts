@@ -6,6 +6,7 @@ import type { Observation } from "../observe";
 import type { PlanOutcome } from "../plan";
 import type { Inventory } from "../../model/inventory";
 import { withSession, makePlan } from "./session";
+import { checkObserved, rulesFor } from "./policy-check";
 /** What {@link driftPlan} found: the plan behind drift, with the inventory and observation it was made from. */
 export interface DriftPlanFound {
   project: LoadedProject;
@@ -48,8 +49,14 @@ export function driftCommand(opts: CommandOptions): Promise<CommandResult> {
     opts,
     "drift",
     async (s) => {
-      const drift = driftReport(await makePlan(s, opts, true));
-      return { command: "drift", exitCode: drift.drift ? 2 : 0, errors: [], drift };
+      const rules = await rulesFor(opts);
+      if (rules.errors.length) return { command: "drift", exitCode: 1, errors: rules.errors };
+      const outcome = await makePlan(s, opts, true);
+      const drift = driftReport(outcome);
+      // Drift also means the platform holds what a mandatory rule refuses.
+      if (rules.set) drift.policy = checkObserved(rules.set, s.project, outcome);
+      const refused = !!drift.policy?.violations;
+      return { command: "drift", exitCode: drift.drift || refused ? 2 : 0, errors: [], drift };
     },
     { observeEarly: true },
   );

@@ -12,19 +12,27 @@ import {
   OUTPUTS_RULES,
   outputsBlock,
 } from "./session";
+import { POLICY_RULE, rulesFor, withPolicy } from "./policy-check";
 /** `svc-iac plan`: what apply would do; writes nothing. */
 export function planCommand(opts: CommandOptions): Promise<CommandResult> {
   return withSession(
     opts,
     "plan",
     async (s) => {
+      const rules = await rulesFor(opts);
+      if (rules.errors.length) return { command: "plan", exitCode: 1, errors: rules.errors };
       const outcome = await makePlan(s, opts);
+      withPolicy(outcome, rules, s.project, "plan");
       tokenBlock(outcome, publishersFor(opts), opts);
       await outputsBlock(outcome, opts);
       const changes = outcome.plan.actions.length > 0;
-      // These stop the plan itself: no flag of apply's would make it go (protected, cross-target), or it names what would be lost (cascade).
+      // These stop the plan itself: no flag of apply's would make it go (protected, cross-target, policy), or it names what would be lost (cascade).
       const fatal = outcome.plan.blocks.filter(
-        (b) => b.rule === PROTECTED_RULE || b.rule === CASCADE_RULE || b.rule === CROSS_TARGET_RULE,
+        (b) =>
+          b.rule === PROTECTED_RULE ||
+          b.rule === CASCADE_RULE ||
+          b.rule === CROSS_TARGET_RULE ||
+          b.rule === POLICY_RULE,
       );
       if (fatal.length)
         return {
@@ -47,7 +55,7 @@ export function planCommand(opts: CommandOptions): Promise<CommandResult> {
             message: `${stops.map((b) => b.message).join("\n")}\nThe plan was not saved to ${opts.planOut}: applying it would stop there, and a saved plan keeps the options it was made with. Plan again with the flag named above and --out.`,
           };
         }
-        await writeSavedPlan(s, opts, opts.planOut, outcome);
+        await writeSavedPlan(s, opts, opts.planOut, outcome, rules.set);
       }
       return { command: "plan", exitCode: changes && opts.detailedExitCode ? 2 : 0, errors: [], plan: outcome.plan };
     },

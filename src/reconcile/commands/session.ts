@@ -308,12 +308,19 @@ export async function writeSavedPlan(
   opts: CommandOptions,
   file: string,
   outcome: Awaited<ReturnType<typeof makePlan>>,
+  policies?: { origin: string; digest: string },
 ): Promise<void> {
   const excluded = writtenPaths(s.project, [file, opts.outputs]);
   const repository = { ...(await repositoryDigest(s.project.root, s.project.target, excluded)), excluded };
-  const saved = scrubDeep(savedPlanOf(outcome, { plannedAt: outcome.now, options: outcome.options, repository }), [
-    ...secretValues(s.project, opts.env),
-  ]);
+  const saved = scrubDeep(
+    savedPlanOf(outcome, {
+      plannedAt: outcome.now,
+      options: outcome.options,
+      repository,
+      ...(policies ? { policies } : {}),
+    }),
+    [...secretValues(s.project, opts.env)],
+  );
   // toJson drops the value of any field marked secret, whatever put it there; the integrity digest covers what is written.
   RepositoryJail.forProject(s.project.root).writeOperatorFile(file, toJson(sealSavedPlan(toJson(saved))));
 }

@@ -1,12 +1,14 @@
 /**
- * The files of a new repository (`svc-iac init`): svc.yaml, one canvas with one UDF, and a
- * .gitignore for the local state. Pure: paths and texts only; the command writes them. Every YAML
+ * The files of a new repository (`svc-iac init`): svc.yaml, one canvas with one UDF, the starter
+ * policy rules (`policies.yaml`, docs/policies.md) and a .gitignore for the local state. Pure: paths and texts only; the command writes them. Every YAML
  * file starts with a `yaml-language-server` comment pointing at the package's JSON Schema, so an
  * editor completes and checks it from the first keystroke.
  *
- * Folder `init/`: the starter repository of `svc-iac init`; imports nothing.
+ * Folder `init/`: the starter repository of `svc-iac init`; imports nothing but the starter policy
+ * rules (`src/policy/starter.ts`, a text).
  */
 import { posix } from "node:path";
+import { STARTER_POLICIES } from "../../policy/starter";
 
 export interface StarterOptions {
   /** The project name (`[a-z0-9][a-z0-9_-]*`). */
@@ -61,6 +63,7 @@ export function starterFiles(opts: StarterOptions): StarterFiles {
     `# yaml-language-server: $schema=${schemaRef(opts.schemaBase, file, kind)}\n`;
   const files: StarterFiles = {
     ".gitignore": GITIGNORE_LINES,
+    "policies.yaml": STARTER_POLICIES,
     "svc.yaml":
       schema("svc.yaml", "svc") +
       "#\n" +

@@ -4,6 +4,7 @@
  */
 import type { FieldChange } from "../../kinds/kind";
 import type { DesiredKind, DriftPolicy, SourceLocation } from "../../model/desired";
+import type { PolicyReport } from "../../policy/model";
 
 /** Version of the JSON documents below (`svc-iac plan --json`, `drift --format json`). */
 export const REPORT_VERSION = 1;
@@ -126,6 +127,8 @@ export interface Plan {
   /** Rules that stop this plan from being applied; empty when it may be applied. */
   blocks: PlanBlock[];
   warnings: string[];
+  /** What the policy rules found (absent when the project has no rules); mandatory ones not met are also in `blocks` (rule `policy`). */
+  policy?: PolicyReport;
 }
 
 export type ResultStatus = "done" | "failed" | "skipped";
@@ -193,6 +196,8 @@ export interface DriftReport {
   counts: Record<DriftClass, number>;
   /** A stable fingerprint of the drift set (addresses, classes and changed field names): equal sets, equal fingerprints. */
   fingerprint: string;
+  /** What the policy rules found on the platform's objects (absent when the project has no rules). */
+  policy?: PolicyReport;
 }
 
 /** One drifted object in the report of `svc-iac drift --remediate`. */

@@ -54,6 +54,8 @@ export interface SavedPlan {
   };
   /** By address: what each object the plan touches was on the platform when planned. */
   observed: Record<string, ObservedObject>;
+  /** The policy rules the plan was checked against (absent: none): apply refuses the plan under other rules. */
+  policies?: { origin: string; digest: string };
   plan: Plan;
   /**
    * `sha256:<hex>` over the rest of the document (canonical JSON: options, repository, observed
@@ -87,7 +89,12 @@ export function observedObjects(outcome: PlanOutcome): Record<string, ObservedOb
 /** The saved-plan document of `outcome`, before {@link sealSavedPlan} adds its integrity digest. */
 export function savedPlanOf(
   outcome: PlanOutcome,
-  c: { plannedAt: Date; options: SavedPlanOptions; repository: SavedPlan["repository"] },
+  c: {
+    plannedAt: Date;
+    options: SavedPlanOptions;
+    repository: SavedPlan["repository"];
+    policies?: { origin: string; digest: string };
+  },
 ): Omit<SavedPlan, "integrity"> {
   return {
     format_version: PLAN_FORMAT_VERSION,
@@ -97,6 +104,7 @@ export function savedPlanOf(
     options: c.options,
     repository: c.repository,
     observed: observedObjects(outcome),
+    ...(c.policies ? { policies: { origin: c.policies.origin, digest: c.policies.digest } } : {}),
     plan: outcome.plan,
   };
 }
@@ -232,6 +240,24 @@ export function staleMessage(
   for (const o of objects) lines.push(`${o.address}: ${o.why}.`);
   lines.push("Run svc-iac plan again, review it, and apply the new plan.");
   return lines.join("\n");
+}
+
+/**
+ * The stale-plan message when the policy rules `now` (undefined: none) are not those the saved
+ * plan was checked against; undefined when they are.
+ */
+export function stalePolicies(
+  file: string,
+  saved: SavedPlan,
+  now: { origin: string; digest: string } | undefined,
+): string | undefined {
+  if ((saved.policies?.digest ?? "") === (now?.digest ?? "")) return undefined;
+  const before = saved.policies ? `the rules of ${saved.policies.origin}` : "no policy rules";
+  const after = now ? `the rules of ${now.origin} differ` : "no rules are found now";
+  return [
+    `Saved plan is stale: ${file} was checked against ${before}, and ${after}, so nothing was applied.`,
+    "Run svc-iac plan again under the current rules, review it, and apply the new plan.",
+  ].join("\n");
 }
 
 /**

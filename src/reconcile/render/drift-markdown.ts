@@ -4,6 +4,7 @@
  * and the commands that settle them (restore the repository's version, or import the
  * platform's); a Mermaid diagram shows the drifted objects and what they refer to; secrets show as fingerprints only. Always fits `maxChars`, by the same tiers as the plan.
  */
+import { policyMarkdown } from "./policy-text";
 import type { DriftItem, DriftReport } from "../plan/plan-model";
 import { DRIFT_CLASSES } from "../plan/plan-model";
 import { DRIFT_CLASS_WORDS as CLASS_TEXT } from "./drift-words";
@@ -27,12 +28,17 @@ export function renderDriftMarkdown(drift: DriftReport, opts: DriftMarkdownOptio
   const note = `The drift report was shortened to fit; the full report is in ${opts.detailsLink ?? "the job's artifacts"}.`;
   if (drift.items.length === 0)
     return fitMarkdown(
-      { title, head: "No drift.\n", sections: [], tail: "" },
+      {
+        title,
+        head: `No drift.\n${drift.policy?.results.length ? `\n${policyMarkdown(drift.policy)}` : ""}`,
+        sections: [],
+        tail: "",
+      },
       opts.maxChars ?? DEFAULT_MAX_CHARS,
       note,
     );
   const rows = DRIFT_CLASSES.map((c) => `| ${CLASS_TEXT[c].title} | ${formatCount(drift.counts[c] ?? 0)} |\n`).join("");
-  const head = `| Drift | Count |\n| --- | ---: |\n${rows}\n`;
+  const head = `| Drift | Count |\n| --- | ---: |\n${rows}\n${drift.policy?.results.length ? policyMarkdown(drift.policy) : ""}`;
   const tail = `<sub>Drift fingerprint: ${code(oneLine(drift.fingerprint))}</sub>\n`;
   const figure = mermaidSection(driftGraph(drift), "#### What drifted, and what it refers to");
   return fitMarkdown(

@@ -4,6 +4,7 @@
  * field changes, diffs and the commands that settle it beneath. The same content as the Markdown
  * report (`drift-markdown.ts`) without its tables, tags and diagram; secrets as fingerprints only.
  */
+import { policyTextLines } from "./policy-text";
 import type { DriftClass, DriftItem, DriftReport } from "../plan/plan-model";
 import { DRIFT_CLASSES } from "../plan/plan-model";
 import { DIFF_COLORS, painter, type Paint, type Style } from "./ansi";
@@ -45,7 +46,8 @@ const DETAIL_INDENT = "      ";
 export function renderDriftText(drift: DriftReport, opts: DriftTextOptions = {}): string {
   const paint = painter(opts.color);
   const where = `${oneLine(drift.project)} (${oneLine(drift.target)})`;
-  if (drift.items.length === 0) return `No drift. ${where} matches the repository.\n`;
+  const policy = drift.policy?.results.length ? policyTextLines(drift.policy, paint).join("\n") : "";
+  if (drift.items.length === 0) return `No drift. ${where} matches the repository.\n${policy ? `\n${policy}` : ""}`;
   const counts = DRIFT_CLASSES.filter((c) => (drift.counts[c] ?? 0) > 0).map(
     (c) => `${formatCount(drift.counts[c])} ${c}`,
   );
@@ -58,6 +60,7 @@ export function renderDriftText(drift: DriftReport, opts: DriftTextOptions = {})
     for (const item of items) out.push(...itemLines(item, paint));
     out.push("");
   }
+  if (policy) out.push(policy);
   out.push(paint("dim", `Drift fingerprint: ${oneLine(drift.fingerprint)}`));
   return out.join("\n") + "\n";
 }

@@ -13,6 +13,7 @@ import { code, htmlText, markdownText } from "./markdown-escape";
 import { DEFAULT_MAX_CHARS, fence, fitMarkdown, type FitItem, type FitSection } from "./markdown-fit";
 import { actionDetailLines, partialSentence, planSummaryLine } from "./plan-text";
 import { formatCount, oneLine } from "./values";
+import { policyMarkdown } from "./policy-text";
 
 export interface PlanMarkdownOptions {
   /** Largest output, in characters. @default 65000 */
@@ -47,8 +48,11 @@ function head(plan: Plan): string {
   if (plan.orphans.length > 0) aside.push(`${formatCount(plan.orphans.length)} kept because prune is off`);
   if (plan.unmanaged.length > 0) aside.push(`${formatCount(plan.unmanaged.length)} not managed by this project`);
   if (aside.length > 0) out += `Also: ${aside.join("; ")}.\n\n`;
-  for (const b of plan.blocks)
-    out += `> [!CAUTION]\n> **Apply will stop:** ${markdownText(b.message)} (${code(b.rule)})\n\n`;
+  for (const b of plan.blocks) {
+    const message = b.rule === "policy" ? (b.message.split("\n").pop() ?? b.message) : b.message;
+    out += `> [!CAUTION]\n> **Apply will stop:** ${markdownText(message)} (${code(b.rule)})\n\n`;
+  }
+  if (plan.policy) out += policyMarkdown(plan.policy);
   return out;
 }
 

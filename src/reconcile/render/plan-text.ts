@@ -8,6 +8,7 @@ import { ACTION_WORDS, DISPLAY_ORDER } from "./action-words";
 import { DIFF_COLORS, painter, type Paint } from "./ansi";
 import { type BulkGroup, describeGroup, groupBulk, groupedCount } from "./bulk-groups";
 import { diffLines } from "./diff-blocks";
+import { policyTextLines } from "./policy-text";
 import { cleanText, describeCreatedField, describeFieldChange, formatCount, oneLine } from "./values";
 
 export interface PlanTextOptions {
@@ -140,8 +141,12 @@ export function renderPlanText(plan: Plan, opts: PlanTextOptions = {}): string {
       plan.warnings.map((w) => paint("yellow", `! ${oneLine(w)}`)),
     ),
   );
-  for (const b of plan.blocks)
-    out.push(paint("red", `${opts.command ?? "Apply"} will stop: ${oneLine(b.message)} [${oneLine(b.rule)}]`));
+  if (plan.policy) out.push(...policyTextLines(plan.policy, paint));
+  for (const b of plan.blocks) {
+    // A policy block's lines are the results listed above: its last line says how many.
+    const message = b.rule === "policy" ? (b.message.split("\n").pop() ?? b.message) : b.message;
+    out.push(paint("red", `${opts.command ?? "Apply"} will stop: ${oneLine(message)} [${oneLine(b.rule)}]`));
+  }
   if (plan.blocks.length > 0) out.push("");
 
   out.push(paint("bold", planSummaryLine(plan)));

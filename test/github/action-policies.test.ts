@@ -1,0 +1,118 @@
+/**
+ * Policy rules in the GitHub Action: on a pull request whose branch deletes the passcode rule and
+ * makes a canvas public, the action reads policies.yaml at the pull request's base commit (its
+ * default policies-ref), so the plan is refused; the comment, the job summary and an annotation on
+ * the canvas's file and line say which rule.
+ */
+import { execFileSync } from "node:child_process";
+import { mkdir, mkdtemp, readFile, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { runAction } from "../../src/github/action";
+import { STARTER_POLICIES } from "../../src/policy/starter";
+import * as reconcileCommands from "../../src/reconcile/commands";
+import { destroyCommand } from "../../src/reconcile/commands/destroy";
+import { useEmulator } from "../helpers/emulator";
+import { startFakeGithub, type FakeGithub } from "../helpers/fake-github";
+
+const commands = { ...reconcileCommands, destroyCommand };
+const fx = useEmulator();
+let gh: FakeGithub;
+let workspace: string;
+
+const git = (...args: string[]) =>
+  execFileSync("git", args, {
+    cwd: workspace,
+    encoding: "utf8",
+    env: {
+      ...process.env,
+      GIT_AUTHOR_NAME: "t",
+      GIT_AUTHOR_EMAIL: "t@example.com",
+      GIT_COMMITTER_NAME: "t",
+      GIT_COMMITTER_EMAIL: "t@example.com",
+    },
+  }).trim();
+
+beforeEach(async () => {
+  gh = await startFakeGithub();
+  workspace = await mkdtemp(join(tmpdir(), "svc-iac-action-policy-"));
+  await mkdir(join(workspace, "infra", "canvases", "pr_canvas"), { recursive: true });
+  await writeFile(join(workspace, "infra", "svc.yaml"), "project: gh_policy\n");
+  await writeFile(join(workspace, "infra", "canvases", "pr_canvas", "canvas.yaml"), "access_scope: team\n");
+  await writeFile(join(workspace, "infra", "policies.yaml"), STARTER_POLICIES);
+  git("init", "-q", "-b", "main");
+  git("add", "-A");
+  git("commit", "-q", "-m", "base");
+});
+afterEach(async () => {
+  await gh.close();
+});
+
+async function plan(baseSha: string, inputs: Record<string, string> = {}) {
+  const pr = gh.addPullRequest();
+  await writeFile(
+    join(workspace, "event.json"),
+    JSON.stringify({ pull_request: { number: pr, head: { sha: git("rev-parse", "HEAD") }, base: { sha: baseSha } } }),
+  );
+  let stdout = "";
+  const env: Record<string, string> = {
+    GITHUB_REPOSITORY: `${gh.owner}/${gh.repo}`,
+    GITHUB_API_URL: gh.url,
+    GITHUB_RUN_ID: "7",
+    GITHUB_WORKSPACE: workspace,
+    GITHUB_STEP_SUMMARY: join(workspace, "summary.md"),
+    GITHUB_OUTPUT: join(workspace, "output"),
+    GITHUB_EVENT_NAME: "pull_request",
+    GITHUB_EVENT_PATH: join(workspace, "event.json"),
+    INPUT_GITHUB_TOKEN: "ghs_policyTest_0123",
+    INPUT_COMMAND: "plan",
+    INPUT_WORKING_DIRECTORY: "infra",
+    SVC_BASE_URL: fx.emu.baseUrl,
+    SVC_UDF_BASE_URL: fx.emu.udfBaseUrl,
+    SVC_TOKEN: fx.emu.tokens.user_token,
+    ...Object.fromEntries(Object.entries(inputs).map(([k, v]) => [`INPUT_${k.toUpperCase().replace(/-/g, "_")}`, v])),
+  };
+  const code = await runAction({
+    env,
+    stdout: { write: (t: string) => (stdout += t) },
+    stderr: { write: () => {} },
+    deps: { commands },
+  });
+  return { code, stdout, summary: await readFile(join(workspace, "summary.md"), "utf8").catch(() => "") };
+}
+
+describe("GIVEN a pull request that deletes the passcode rule and makes a canvas public", () => {
+  beforeEach(async () => {
+    const base = git("rev-parse", "HEAD");
+    git("checkout", "-q", "-b", "weaken");
+    await writeFile(
+      join(workspace, "infra", "policies.yaml"),
+      STARTER_POLICIES.replace(/ {2}- name: public-canvas-needs-passcode[\s\S]*?severity: mandatory\n\n/, ""),
+    );
+    await writeFile(join(workspace, "infra", "canvases", "pr_canvas", "canvas.yaml"), "access_scope: public\n");
+    git("commit", "-qam", "weaken the rules");
+    process.env.__BASE_FOR_TEST = base;
+  });
+  afterEach(() => {
+    delete process.env.__BASE_FOR_TEST;
+  });
+
+  it("WHEN the action plans THEN the base branch's rule refuses it: exit 1, the rule in the comment and the summary, an error annotation on the canvas's file and line", async () => {
+    const r = await plan(process.env.__BASE_FOR_TEST!);
+    expect(r.code).toBe(1);
+    expect(r.stdout).toMatch(
+      /::error file=infra\/canvases\/pr_canvas\/canvas\.yaml,line=1,col=1,title=svc-iac policy%3A public-canvas-needs-passcode::canvas\.pr_canvas: canvas\.pr_canvas is public without a passcode/,
+    );
+    expect(gh.comments).toHaveLength(1);
+    expect(gh.comments[0]!.body).toContain("#### Policy");
+    expect(gh.comments[0]!.body).toContain("`public-canvas-needs-passcode`");
+    expect(gh.comments[0]!.body).toContain("removed public-canvas-needs-passcode");
+    expect(r.summary).toContain("`public-canvas-needs-passcode`");
+  });
+
+  it("WHEN policies-ref names the pull request's own commit THEN its weakened rules let the plan through (exit 0)", async () => {
+    const r = await plan(process.env.__BASE_FOR_TEST!, { "policies-ref": "weaken" });
+    expect(r.code).toBe(0);
+  });
+});
