@@ -354,7 +354,8 @@ async function runCommand(
       return commands.applyCommand(opts);
     case "drift":
       if (inputs.remediate) {
-        if (!commands.remediateCommand) throw new SvcError("action_input_invalid", "remediate: true needs the drift --remediate command.");
+        if (!commands.remediateCommand)
+          throw new SvcError("action_input_invalid", "remediate: true needs the drift --remediate command.");
         return commands.remediateCommand({ ...opts, remediate: true });
       }
       return commands.driftCommand(opts);
