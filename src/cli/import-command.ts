@@ -14,6 +14,7 @@ const OPTIONS = {
   canvas: { type: "string", multiple: true },
   keep: { type: "string", multiple: true },
   all: { type: "boolean" },
+  layout: { type: "string" },
   cronjobs: { type: "boolean" },
   secrets: { type: "boolean" },
   "service-accounts": { type: "boolean" },
@@ -67,6 +68,10 @@ async function run(argv: string[], io: CommandIo): Promise<number> {
       "Name what to import: ADDRESS... (udf.<canvas>/<slug>, cronjob.<name>) for single objects, --canvas NAME (repeatable) and any of --cronjobs, --secrets, --service-accounts, or --all for everything.",
     );
   }
+  if (v.layout !== undefined && v.layout !== "svc-iac" && v.layout !== "platform")
+    throw new CliUsageError(
+      `Unknown --layout ${JSON.stringify(v.layout)}. Expected "svc-iac" (canvases/<canvas>/, the default) or "platform" (the platform's own git layout: <Canvas>/collection.json, <Canvas>/<slug>/meta.json).`,
+    );
   const all = !!v.all;
   const result = await importCommand({
     dir: positionals[0] ?? ".",
@@ -80,6 +85,7 @@ async function run(argv: string[], io: CommandIo): Promise<number> {
           secrets: all || !!v.secrets,
           serviceAccounts: all || !!v["service-accounts"],
         },
+    ...(v.layout ? { layout: v.layout as "svc-iac" | "platform" } : {}),
     dryRun: !!v["dry-run"],
     force: !!v.force,
     project: v.project,

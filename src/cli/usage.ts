@@ -123,11 +123,14 @@ const COMMAND_USAGE: Record<CommandName, string> = {
       does creates, unless --verbose. Exit 0 done, 1 error, stopped or cancelled.
 `,
   import: `  svc-iac import [DIR] [--target T] [--canvas NAME]... [--all] [--cronjobs] [--secrets]
-                 [--service-accounts] [--dry-run] [--force] [--project NAME] [--json]
+                 [--service-accounts] [--layout svc-iac|platform] [--dry-run] [--force]
+                 [--project NAME] [--json]
       Reads the platform and writes the repository files for the chosen canvases (with their
       UDFs, helper modules and shares), cronjobs, secret keys (values as \${env.NAME}) and service
       accounts, then binds them in the target's inventory so the next plan is empty. Never
-      overwrites a file without --force; --dry-run writes nothing. Exit 0 done, 1 error.
+      overwrites a file without --force; --dry-run writes nothing. --layout platform writes the
+      platform's own git layout (<Canvas>/collection.json, <Canvas>/<slug>/meta.json) instead of
+      canvases/. Exit 0 done, 1 error.
 
   svc-iac import ADDRESS... [DIR] [--target T] [--dry-run] [--force] [--json]
       Single objects (udf.<canvas>/<slug>, cronjob.<name>), e.g. after forget: writes only their

@@ -39,7 +39,11 @@ const LITERAL = /true|false|null/y;
 /** Scans one JSON document; throws {@link Stop} at the first problem. */
 class Scanner {
   i = 0;
-  constructor(readonly text: string) {}
+  constructor(
+    readonly text: string,
+    /** When given, the offset of every value by its path (`/job_config/steps/0`; "" for the document). */
+    readonly offsets?: Map<string, number>,
+  ) {}
 
   found(): string {
     if (this.i >= this.text.length) return "the end of the file";
@@ -54,8 +58,9 @@ class Scanner {
   space(): void {
     while (this.i < this.text.length && " \t\n\r".includes(this.text[this.i]!)) this.i++;
   }
-  value(depth: number): void {
+  value(depth: number, at = ""): void {
     this.space();
+    this.offsets?.set(at, this.i);
     const c = this.text[this.i];
     if (c === "{" || c === "[") {
       if (depth >= JSON_MAX_DEPTH)
@@ -70,16 +75,19 @@ class Scanner {
         this.i++;
         return;
       }
-      for (;;) {
+      for (let index = 0; ; index++) {
+        let member = String(index);
         if (c === "{") {
           this.space();
           if (this.text[this.i] !== '"') this.fail('a member name in double quotes, e.g. "type"');
+          const start = this.i;
           this.string();
+          if (this.offsets) member = JSON.parse(this.text.slice(start, this.i)) as string;
           this.space();
           if (this.text[this.i] !== ":") this.fail('":" after the member name');
           this.i++;
         }
-        this.value(depth + 1);
+        this.value(depth + 1, `${at}/${member}`);
         this.space();
         if (this.text[this.i] === ",") {
           this.i++;
@@ -125,9 +133,12 @@ class Scanner {
   }
 }
 
-/** The first problem of `text` as JSON, or undefined when it is one JSON document within the bounds. */
-export function jsonProblem(text: string): JsonProblem | undefined {
-  const s = new Scanner(text);
+/**
+ * The first problem of `text` as JSON, or undefined when it is one JSON document within the bounds.
+ * `offsets`, when given, is filled with the UTF-16 offset of each value by its path (`/a/0/b`).
+ */
+export function jsonProblem(text: string, offsets?: Map<string, number>): JsonProblem | undefined {
+  const s = new Scanner(text, offsets);
   try {
     s.space();
     if (s.i >= text.length) return { line: 1, column: 1, message: "found an empty file, expected a JSON document" };

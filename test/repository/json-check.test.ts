@@ -29,3 +29,16 @@ describe("GIVEN a widget's code", () => {
     expect(p!.message).toContain("nested deeper");
   });
 });
+
+describe("GIVEN a JSON file whose values are located (meta.json in the platform's layout)", () => {
+  it("WHEN offsets are asked for THEN each value's offset is kept by its path, escaped member names decoded", () => {
+    const text = '{\n  "a": [1, {"b\\u0021": "x"}],\n  "c": null\n}';
+    const offsets = new Map<string, number>();
+    expect(jsonProblem(text, offsets)).toBe(undefined);
+    expect(offsets.get("")).toBe(0);
+    expect(offsets.get("/a")).toBe(text.indexOf("["));
+    expect(offsets.get("/a/0")).toBe(text.indexOf("1"));
+    expect(offsets.get("/a/1/b!")).toBe(text.indexOf('"x"'));
+    expect(offsets.get("/c")).toBe(text.indexOf("null"));
+  });
+});

@@ -20,7 +20,7 @@ import type { StateBackend } from "../state/types";
 import type { Binding, ImportDraft } from "../import/draft";
 import { closest } from "../../repository/diagnostics";
 import { readPlatform, type ImportSelection } from "../import/platform-snapshot";
-import { draftRepository } from "../import/repository-draft";
+import { draftRepository, type ImportLayout } from "../import/repository-draft";
 import { yamlText } from "../import/yaml-text";
 import { readMaybe, writeInside } from "../import/read-maybe";
 import { gitignoreWithState } from "../init/starter-repository";
@@ -34,6 +34,8 @@ export interface ImportOptions {
   target?: string;
   env: Record<string, string | undefined>;
   select: ImportSelection;
+  /** The layout canvases are written in. @default "svc-iac" */
+  layout?: ImportLayout;
   /** List what would be written and bound; write nothing. */
   dryRun?: boolean;
   /** Overwrite files that exist with other content, and rebind addresses bound to other objects. */
@@ -283,7 +285,12 @@ export async function importCommand(opts: ImportOptions): Promise<ImportResult> 
       };
     }
     // A dry run writes nothing, so it makes no key (the bindings it shows keep no fingerprint that is printed).
-    const full = draftRepository(snapshot, opts.select, await backend.fingerprintKey({ create: !opts.dryRun }));
+    const full = draftRepository(
+      snapshot,
+      opts.select,
+      await backend.fingerprintKey({ create: !opts.dryRun }),
+      opts.layout,
+    );
     const single = opts.select.addresses ? onlyObjects(full, opts.select.addresses) : undefined;
     if (single && "message" in single) return { command: "import", exitCode: 1, errors: [], message: single.message };
     const draft = single ?? full;

@@ -123,7 +123,7 @@ interface UdfLayout {
 }
 
 /** Why a UDF cannot be written as files, or undefined. */
-function unwritable(u: ApiUdf): string | undefined {
+export function unwritable(u: ApiUdf): string | undefined {
   if (!PATTERNS.slug.test(u.slug)) return "its slug is not a file name the repository format accepts ([A-Za-z0-9_-]+)";
   if (u.slug === "canvas") return 'its slug is "canvas", which the repository format reserves for canvas.yaml';
   let body: unknown;
@@ -150,7 +150,7 @@ function unwritable(u: ApiUdf): string | undefined {
 }
 
 /** Body fields the format does not keep: they are rewritten to the defaults on the UDF's next update. */
-function losses(u: ApiUdf): string[] {
+export function losses(u: ApiUdf): string[] {
   const raw = JSON.parse(u.udf_body) as Record<string, unknown>;
   const out: string[] = [];
   if (raw.name !== undefined && raw.name !== u.slug) out.push(`name ${JSON.stringify(raw.name)} (written as the slug)`);

@@ -11,19 +11,25 @@ import { byString } from "../phases";
 import { importServiceAccounts, importSecrets } from "./account-files";
 import { importCanvas, type ImportedUdfs } from "./canvas-files";
 import { importCronjobs } from "./cronjob-files";
+import { importCanvasPlatformLayout } from "./platform-layout-files";
 import { DraftBuilder, type ImportDraft } from "./draft";
 import type { ImportSelection, PlatformSnapshot } from "./platform-snapshot";
+
+/** Which layout canvases are written in: svc-iac's (`canvases/`) or the platform's own (`<Canvas>/collection.json`). */
+export type ImportLayout = "svc-iac" | "platform";
 
 /** `fingerprintKey`: the project's key, for the token fingerprints the bindings keep. */
 export function draftRepository(
   snapshot: PlatformSnapshot,
   select: ImportSelection,
   fingerprintKey?: FingerprintKey,
+  layout: ImportLayout = "svc-iac",
 ): ImportDraft {
   const draft = new DraftBuilder();
   const udfs: ImportedUdfs = new Map();
   for (const c of [...snapshot.canvases].sort((a, b) => byString(a.name, b.name) || byString(a.id, b.id))) {
-    importCanvas(c, snapshot.preferredClientId, draft, udfs, fingerprintKey);
+    if (layout === "platform") importCanvasPlatformLayout(c, draft, udfs);
+    else importCanvas(c, snapshot.preferredClientId, draft, udfs, fingerprintKey);
   }
   if (select.cronjobs) importCronjobs(cronjobsConcerned(snapshot, select), udfs, draft);
   if (select.secrets) importSecrets(snapshot.secretKeys, draft);

@@ -13,6 +13,7 @@ import { resolve } from "node:path";
 import type { DesiredKind, LoadedProject, LoadResult, UdfTest } from "../../model/desired";
 import { readBucketPolicies, readSecrets, readServiceAccounts } from "./account-files";
 import { CANVASES, readCanvases, type CanvasExtras } from "./canvas-files";
+import { readPlatformLayout } from "./platform-layout";
 import { checkCredentialReferences } from "./credential-references";
 import { readCronjobs } from "./cronjob-files";
 import { sortByAddress } from "./desired";
@@ -165,6 +166,8 @@ async function readObjects(
     skipCheck: (address) => skip.some((re) => re.test(address)),
   };
   const canvases = await readCanvases(jail, vars, diag, extras);
+  // The platform's own git layout may sit beside svc-iac's: the same objects, from collection.json and meta.json.
+  canvases.push(...(await readPlatformLayout(jail, diag, extras)));
   const cronjobs = await readCronjobs(jail, vars, diag);
   const loaded = sortByAddress([
     ...canvases,
