@@ -39,14 +39,7 @@ export function importCanvas(
   fingerprintKey?: FingerprintKey,
 ): void {
   const folder = `canvases/${c.name}`;
-  if (!PATTERNS.canvas.test(c.name)) {
-    draft.skip(
-      `canvas ${JSON.stringify(c.name)}`,
-      c.id,
-      `its name is not a folder name the repository format accepts ([A-Za-z0-9_]+)`,
-    );
-    return;
-  }
+  if (skippedForItsName(c, draft)) return;
   draft.file(`${folder}/canvas.yaml`, canvasYaml(c, preferredClientId, draft), `canvas.${c.name}`);
   draft.bind({ address: `canvas.${c.name}`, kind: "Canvas", id: c.id, key: c.name });
   if (c.share_token) {
@@ -74,6 +67,17 @@ export function importCanvas(
     if (importUdf(c, u, { writePosition: writePositions, helpers }, draft) === "udf")
       udfs.set(u.id, `${c.name}/${u.slug}`);
   }
+}
+
+/** Whether canvas `c` is left out (listed under "Not imported") because no folder can bear its name; both layouts name canvases' folders after them. */
+export function skippedForItsName(c: ApiCanvas, draft: DraftBuilder): boolean {
+  if (PATTERNS.canvas.test(c.name)) return false;
+  draft.skip(
+    `canvas ${JSON.stringify(c.name)}`,
+    c.id,
+    `its name is not a folder name the repository format accepts ([A-Za-z0-9_]+)`,
+  );
+  return true;
 }
 
 function canvasYaml(c: ApiCanvas, preferredClientId: string | undefined, draft: DraftBuilder): string {

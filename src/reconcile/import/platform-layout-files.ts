@@ -12,9 +12,8 @@ import { UDF_BODY_TYPE, parseUdfBody } from "../../kinds/udf/udf-body";
 import { udfDefinition } from "../../kinds/udf/definition";
 import { VARIANT_EXTENSIONS, VARIANT_NOUN, variantOf } from "../../kinds/udf/udf-variant";
 import { jsonProblem } from "../../repository/json-check";
-import { PATTERNS } from "../load/keys";
 import { byString } from "../phases";
-import { losses, unwritable, type ImportedUdfs } from "./canvas-files";
+import { losses, skippedForItsName, unwritable, type ImportedUdfs } from "./canvas-files";
 import type { DraftBuilder } from "./draft";
 
 const DEFAULT_ACCESS_SCOPE = inputDefault<string>(canvasDefinition, "accessScope");
@@ -24,14 +23,7 @@ const json = (value: unknown) => `${JSON.stringify(value, null, 2)}\n`;
 
 /** Writes canvas `c` and its records in the platform's layout; records their bindings. */
 export function importCanvasPlatformLayout(c: ApiCanvas, draft: DraftBuilder, udfs: ImportedUdfs): void {
-  if (!PATTERNS.canvas.test(c.name)) {
-    draft.skip(
-      `canvas ${JSON.stringify(c.name)}`,
-      c.id,
-      `its name is not a folder name the repository format accepts ([A-Za-z0-9_]+)`,
-    );
-    return;
-  }
+  if (skippedForItsName(c, draft)) return;
   const address = `canvas.${c.name}`;
   const collection: Record<string, unknown> = { version: "1.0.0", name: c.name };
   if (typeof c.dashboard_body === "string") collection.dashboard_body = c.dashboard_body;

@@ -289,17 +289,7 @@ async function readUdf(
       ...(settings.entrypointAt ? { entrypointSetAt: settings.entrypointAt } : {}),
     });
   }
-  if (variant === "widget" && !unchecked) {
-    const problem = jsonProblem(code);
-    if (problem)
-      diag.add({
-        file: codeFile,
-        line: problem.line,
-        column: problem.column,
-        path: "",
-        message: `${problem.message} (a widget's code is a JSON document)`,
-      });
-  }
+  if (variant === "widget" && !unchecked) widgetCodeProblem(diag, codeFile, jsonProblem(code));
   const inputs = {
     slug,
     code,
@@ -481,4 +471,16 @@ function readHelper(
   }
   python.push({ file: rel, code: read.text, ...(moduleName !== undefined ? { module: moduleName } : {}) });
   return read.text;
+}
+
+/** A widget's code that is not JSON: an error at its line and column in the file holding it. */
+export function widgetCodeProblem(diag: Diagnostics, codeFile: string, problem: ReturnType<typeof jsonProblem>): void {
+  if (!problem) return;
+  diag.add({
+    file: codeFile,
+    line: problem.line,
+    column: problem.column,
+    path: "",
+    message: `${problem.message} (a widget's code is a JSON document)`,
+  });
 }

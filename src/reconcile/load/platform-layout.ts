@@ -18,7 +18,7 @@ import { inputDefault } from "../../kinds/definition-views";
 import { canvasDefinition } from "../../kinds/canvas/definition";
 import { udfDefinition } from "../../kinds/udf/definition";
 import { VARIANT_NOUN, variantOf } from "../../kinds/udf/udf-variant";
-import type { CanvasExtras } from "./canvas-files";
+import { type CanvasExtras, widgetCodeProblem } from "./canvas-files";
 import { desiredObject } from "./desired";
 import type { PythonSource } from "./python-check";
 
@@ -303,14 +303,7 @@ async function readRecord(
           `${base}/code`,
           `${problem.message} at line ${problem.line}, column ${problem.column} of the code (a widget's code is a JSON document)`,
         );
-      else
-        diag.add({
-          file: codeFile,
-          line: problem.line,
-          column: problem.column,
-          path: "",
-          message: `${problem.message} (a widget's code is a JSON document)`,
-        });
+      else widgetCodeProblem(diag, codeFile, problem);
     }
   }
   if (variant !== "udf" && headers.length)
