@@ -2,12 +2,13 @@
  * Checks compiled rules on subjects (objects, or the plan): which rules do not hold, for what,
  * with their messages filled. Pure but for the clock. Cost-bounded: the rules of one object must
  * end within {@link OBJECT_BUDGET_MS} and the whole check within {@link CHECK_BUDGET_MS};
- * otherwise {@link PolicyCostError} names the rule that was running. (CEL has no loops but
- * comprehensions over finite lists, and rules.ts bounds their nesting and the expression's size;
- * the clock is read between rules.)
+ * otherwise {@link PolicyCostError} names the rule that was running. CEL's only loops are
+ * comprehensions over finite lists: rules.ts bounds their nesting and the expression's size, and
+ * makes every step of one read the meter (meter.ts), so a rule running past its deadline is
+ * stopped inside its evaluation, not only once it ends; the clock is read between rules too.
  */
-import { isCelList, isCelMap } from "@bufbuild/cel";
 import { SvcError } from "../errors";
+import { arm, disarm } from "./meter";
 import type {
   PolicyReport,
   PolicyResult,
@@ -34,7 +35,17 @@ export class PolicyCostError extends SvcError {
 export interface EvaluateOptions {
   /** Milliseconds, monotonic. @default performance.now */
   clock?: () => number;
+  /** The time the rules of one object may take, in milliseconds. @default {@link OBJECT_BUDGET_MS} */
+  objectBudgetMs?: number;
+  /** The time the whole check may take, in milliseconds. @default {@link CHECK_BUDGET_MS} */
+  checkBudgetMs?: number;
 }
+
+// The CEL library's lists and maps, known by the symbols it registers (it is loaded lazily, see rules.ts `loadCel`).
+const CEL_LIST = Symbol.for("@bufbuild/cel/list");
+const CEL_MAP = Symbol.for("@bufbuild/cel/map");
+const isCelList = (v: unknown): v is Iterable<unknown> => typeof v === "object" && v !== null && CEL_LIST in v;
+const isCelMap = (v: unknown): boolean => typeof v === "object" && v !== null && CEL_MAP in v;
 
 /** A CEL value as a message shows it. */
 export function shown(v: unknown, depth = 0): string {
@@ -107,24 +118,32 @@ export function evaluatePolicies(
   opts: EvaluateOptions = {},
 ): PolicyReport {
   const clock = opts.clock ?? (() => performance.now());
+  const objectBudget = opts.objectBudgetMs ?? OBJECT_BUDGET_MS;
+  const checkBudget = opts.checkBudgetMs ?? CHECK_BUDGET_MS;
   const started = clock();
   const results: PolicyResult[] = [];
   const objectRules = set.rules.filter((r) => r.scope === "object");
   const planRules = stage === "validate" || stage === "drift" ? [] : set.rules.filter((r) => r.scope === "plan");
   const skipped = set.rules.filter((r) => r.scope === "plan" && !planRules.includes(r)).map((r) => r.name);
+  const seconds = (ms: number) => `${ms / 1000} s`;
+  /** Throws when the rule that just ran took too long, or was stopped by the meter for it. */
   const budget = (rule: CompiledRule, since: number, what: string) => {
+    const wasStopped = disarm();
     const now = clock();
-    if (now - since > OBJECT_BUDGET_MS)
+    const verb = wasStopped ? "was stopped after" : "took";
+    if (now - started > checkBudget)
       throw new PolicyCostError(
-        `The policy rule ${rule.name} (${set.origin}:${rule.source.line}) took more than ${OBJECT_BUDGET_MS / 1000} s on ${what}: rules must be cheap. Simplify the rule.`,
+        `The policy check ${verb} more than ${seconds(checkBudget)} (the rule ${rule.name} of ${set.origin}:${rule.source.line} was running on ${what}). Simplify the rules.`,
         rule.source,
       );
-    if (now - started > CHECK_BUDGET_MS)
+    if (now - since > objectBudget || wasStopped)
       throw new PolicyCostError(
-        `The policy check took more than ${CHECK_BUDGET_MS / 1000} s (the rule ${rule.name} of ${set.origin}:${rule.source.line} was running on ${what}). Simplify the rules.`,
+        `The policy rule ${rule.name} (${set.origin}:${rule.source.line}) ${verb} more than ${seconds(objectBudget)} on ${what}: rules must be cheap. Simplify the rule.`,
         rule.source,
       );
   };
+  /** Meters the next evaluation: it must end within the object's time and the check's. */
+  const meter = (since: number) => arm(Math.min(since + objectBudget, started + checkBudget), clock);
   const record = (rule: CompiledRule, s: PolicySubject | undefined, message: string) => {
     const exemption = s && rule.exempt.find((e) => e.address === s.address);
     results.push({
@@ -158,19 +177,22 @@ export function evaluatePolicies(
     const since = clock();
     const bindings = bindingsOf(s);
     for (const rule of objectRules) {
+      meter(since);
       const r = holds(rule, bindings);
+      const message = r.ok ? "" : fill(rule.message, bindings);
       budget(rule, since, s.address);
-      if (!r.ok) record(rule, s, r.why ? `${fill(rule.message, bindings)} (${r.why})` : fill(rule.message, bindings));
+      if (!r.ok) record(rule, s, r.why ? `${message} (${r.why})` : message);
     }
   }
   if (planRules.length) {
     const bindings = { plan: planBinding(subjects) };
     const since = clock();
     for (const rule of planRules) {
+      meter(since);
       const r = holds(rule, bindings);
+      const message = r.ok ? "" : fill(rule.message, bindings);
       budget(rule, since, "the plan");
-      if (!r.ok)
-        record(rule, undefined, r.why ? `${fill(rule.message, bindings)} (${r.why})` : fill(rule.message, bindings));
+      if (!r.ok) record(rule, undefined, r.why ? `${message} (${r.why})` : message);
     }
   }
   results.sort(ORDER);

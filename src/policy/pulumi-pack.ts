@@ -16,6 +16,7 @@
  * rules need a plan's totals, which a preview does not give: they are not in the pack.
  * `@pulumi/policy` is only a type here: the package loads without it.
  */
+import * as cel from "@bufbuild/cel";
 import type { Policies, ResourceValidationArgs, ResourceValidationPolicy, ReportViolation } from "@pulumi/policy";
 import { SvcError } from "../errors";
 import { formatLoadError } from "../model/desired";
@@ -48,7 +49,7 @@ export function readPolicyFile(file: string): PolicySet {
       `Cannot read the policy rules ${file}: ${read.kind === "missing" ? "no such file" : read.message}.`,
       file,
     );
-  const r = readRules(file, read.text);
+  const r = readRules(cel, file, read.text);
   if (!r.ok)
     throw new PolicyFileError(`The policy rules do not compile:\n${r.errors.map(formatLoadError).join("\n")}`, file);
   return r.set;

@@ -6,14 +6,29 @@
  * and fields no rule can read, functions CEL does not have. Pure (the text is given).
  */
 import { createHash } from "node:crypto";
-import { celEnv, parse, plan as celPlan, isCelError, CelScalar, type CelEnv } from "@bufbuild/cel";
+import type * as CelLibrary from "@bufbuild/cel";
 import { isMap, isScalar, isSeq, type Node, type Pair } from "yaml";
 import { SvcError } from "../errors";
 import type { LoadError, SourceLocation } from "../model/desired";
 import { Diagnostics, didYouMean, describeFound } from "../repository/diagnostics";
 import { locate, parseYaml, unalias, type SourceDoc } from "../repository/yaml-source";
 import { declaredFields, RULE_KINDS } from "./fields";
+import { tick } from "./meter";
 import type { CompiledExpression, CompiledRule, MessagePart, PolicySet, RuleScope, Severity } from "./model";
+
+/** The CEL library (`@bufbuild/cel`), loaded by {@link loadCel} when rules are first compiled. */
+export type Cel = typeof CelLibrary;
+let celLoaded: Promise<Cel> | undefined;
+/**
+ * Loads the CEL library once. It is loaded lazily (`import()`), so that `require("svc-iac")` and
+ * the commands of a repository without rules do not pay for it.
+ */
+export function loadCel(): Promise<Cel> {
+  // Node loads the library's ES module build here and its CommonJS build for a static import
+  // (pulumi-pack.ts): the two are alike, and know each other's values (Symbol.for).
+  celLoaded ??= import("@bufbuild/cel") as unknown as Promise<Cel>;
+  return celLoaded;
+}
 
 const RULE_KEYS = ["name", "description", "match", "rule", "message", "severity", "scope", "exempt"] as const;
 /** The names an object rule reads; a plan rule reads `plan` only. */
@@ -38,12 +53,28 @@ export const MAX_EXPRESSION_CHARS = 4096;
 export const MAX_NESTING = 2;
 const MAX_RULES = 500;
 
-/** The CEL environment every rule runs in: the names above, all dynamic (checked by {@link staticErrors}). */
-export const RULE_ENV: CelEnv = celEnv({
-  variables: Object.fromEntries([...OBJECT_NAMES, ...PLAN_NAMES].map((n) => [n, CelScalar.DYN])),
-});
+/** The function {@link metered} calls at each step of a comprehension. */
+const TICK = "__svc_tick";
 
-type Expr = ReturnType<typeof parse>["expr"];
+const envs = new WeakMap<Cel, CelLibrary.CelEnv>();
+/**
+ * The CEL environment every rule runs in: the names above, all dynamic (checked by
+ * {@link staticErrors}), and the meter's tick.
+ */
+export function ruleEnv(cel: Cel): CelLibrary.CelEnv {
+  let env = envs.get(cel);
+  if (!env) {
+    env = cel.celEnv({
+      variables: Object.fromEntries([...OBJECT_NAMES, ...PLAN_NAMES].map((n) => [n, cel.CelScalar.DYN])),
+      funcs: [cel.celFunc(TICK, [], cel.CelScalar.BOOL, tick)],
+    });
+    envs.set(cel, env);
+  }
+  return env;
+}
+
+type Parsed = ReturnType<Cel["parse"]>;
+type Expr = NonNullable<Parsed["expr"]>;
 
 export type RulesRead = { ok: true; set: PolicySet } | { ok: false; errors: LoadError[] };
 
@@ -77,6 +108,7 @@ function matchedKinds(e: Expr | undefined): string[] {
  * the offset in the expression it is at. `kinds` narrows the fields of `object` and `current`.
  */
 function staticErrors(
+  env: CelLibrary.CelEnv,
   expr: Expr,
   offsets: Record<string, number>,
   scope: RuleScope,
@@ -136,7 +168,7 @@ function staticErrors(
         return;
       }
       case "callExpr": {
-        if (!/^[_@]/.test(k.value.function) && !RULE_ENV.funcs.find(k.value.function))
+        if (!/^[_@]/.test(k.value.function) && !env.funcs.find(k.value.function))
           errors.push({ offset: at(x), message: `unknown function "${k.value.function}"` });
         walk(k.value.target, locals, depth);
         for (const a of k.value.args) walk(a, locals, depth);
@@ -184,8 +216,54 @@ function positionIn(src: SourceDoc, node: Node, offset: number, path: string): S
   return { ...base, column: base.column + offset + (quoted ? 1 : 0) };
 }
 
+/**
+ * `expr` with each comprehension's loop condition `c` made `__svc_tick() && c`: every step of
+ * `all`, `exists`, `map`, `filter` reads the meter, which ends the evaluation once its time is
+ * up (see meter.ts). Comprehensions are the only loops CEL has; the rest of an expression costs
+ * in proportion to its size (bounded) and its data, and `matches` is RE2 (linear time).
+ */
+function metered(expr: Expr): Expr {
+  let next = 1n << 40n;
+  const node = (exprKind: Expr["exprKind"]): Expr => ({ $typeName: "cel.expr.Expr", id: next++, exprKind }) as Expr;
+  const call = (fn: string, args: Expr[]): Expr =>
+    node({ case: "callExpr", value: { $typeName: "cel.expr.Expr.Call", function: fn, args } as never });
+  const walk = (x: Expr | undefined): void => {
+    if (!x) return;
+    const k = x.exprKind;
+    switch (k.case) {
+      case "selectExpr":
+        walk(k.value.operand);
+        return;
+      case "callExpr":
+        walk(k.value.target);
+        for (const a of k.value.args) walk(a);
+        return;
+      case "listExpr":
+        for (const a of k.value.elements) walk(a);
+        return;
+      case "structExpr":
+        for (const e of k.value.entries) {
+          if (e.keyKind.case === "mapKey") walk(e.keyKind.value);
+          walk(e.value);
+        }
+        return;
+      case "comprehensionExpr": {
+        const c = k.value;
+        for (const part of [c.iterRange, c.accuInit, c.loopCondition, c.loopStep, c.result]) walk(part);
+        if (c.loopCondition) c.loopCondition = call("_&&_", [call(TICK, []), c.loopCondition]);
+        return;
+      }
+      default:
+        return;
+    }
+  };
+  walk(expr);
+  return expr;
+}
+
 /** Compiles one CEL expression at `node`; reports its errors there. */
 function compile(
+  cel: Cel,
   src: SourceDoc,
   diag: Diagnostics,
   node: Node,
@@ -203,9 +281,9 @@ function compile(
     });
     return undefined;
   }
-  let parsed: ReturnType<typeof parse>;
+  let parsed: Parsed;
   try {
-    parsed = parse(text);
+    parsed = cel.parse(text);
   } catch (e) {
     const loc = (e as { location?: { start?: { offset?: number } } }).location?.start?.offset ?? 0;
     const why = (e as Error).message.replace(/^<input>:\d+:\d+:\s*/, "");
@@ -215,15 +293,16 @@ function compile(
   const offsets = Object.fromEntries(
     Object.entries(parsed.sourceInfo?.positions ?? {}).map(([id, o]) => [String(id), Number(o)]),
   );
-  const problems = staticErrors(parsed.expr, offsets, scope, kinds);
+  const env = ruleEnv(cel);
+  const problems = staticErrors(env, parsed.expr!, offsets, scope, kinds);
   for (const p of problems) diag.add({ ...positionIn(src, node, base + p.offset, path), message: p.message });
   if (problems.length) return undefined;
-  const run = celPlan(RULE_ENV, parsed);
+  const run = cel.plan(env, metered(parsed.expr!));
   return {
     source: text,
     eval: (bindings) => {
       const r = run(bindings as never);
-      if (isCelError(r)) throw new SvcError("policy_evaluation_failed", r.message);
+      if (cel.isCelError(r)) throw new SvcError("policy_evaluation_failed", r.message);
       return r;
     },
   };
@@ -231,8 +310,8 @@ function compile(
 
 const PLACEHOLDER = /\{\{([\s\S]*?)\}\}/g;
 
-/** Reads and compiles the rules in `text` (the file `file`, shown as `origin`). */
-export function readRules(file: string, text: string, origin = file): RulesRead {
+/** Reads and compiles the rules in `text` (the file `file`, shown as `origin`) with `cel` (see {@link loadCel}). */
+export function readRules(cel: Cel, file: string, text: string, origin = file): RulesRead {
   const diag = new Diagnostics();
   const src = parseYaml(file, text, diag);
   if (!src) return { ok: false, errors: diag.errors };
@@ -338,9 +417,9 @@ export function readRules(file: string, text: string, origin = file): RulesRead 
     let kinds: string[] = [];
     let match: CompiledExpression | undefined;
     if (matchText && effectiveScope === "object") {
-      match = compile(src, diag, matchText.node, `${path}.match`, matchText.text, "object", []);
+      match = compile(cel, src, diag, matchText.node, `${path}.match`, matchText.text, "object", []);
       try {
-        kinds = matchedKinds(parse(matchText.text).expr);
+        kinds = matchedKinds(cel.parse(matchText.text).expr);
       } catch {
         kinds = [];
       }
@@ -352,7 +431,8 @@ export function readRules(file: string, text: string, origin = file): RulesRead 
             `unknown kind "${k}"; kinds are ${RULE_KINDS.join(", ")}${didYouMean(k, RULE_KINDS)}`,
           );
     }
-    const rule = ruleText && compile(src, diag, ruleText.node, `${path}.rule`, ruleText.text, effectiveScope, kinds);
+    const rule =
+      ruleText && compile(cel, src, diag, ruleText.node, `${path}.rule`, ruleText.text, effectiveScope, kinds);
     const message: MessagePart[] = [];
     if (messageText) {
       let last = 0;
@@ -360,7 +440,7 @@ export function readRules(file: string, text: string, origin = file): RulesRead 
         if (m.index! > last) message.push({ text: messageText.text.slice(last, m.index) });
         const expr = m[1]!.trim();
         const start = m.index! + 2 + (m[1]!.length - m[1]!.trimStart().length);
-        const run = compile(src, diag, messageText.node, `${path}.message`, expr, effectiveScope, kinds, start);
+        const run = compile(cel, src, diag, messageText.node, `${path}.message`, expr, effectiveScope, kinds, start);
         if (run) message.push({ expr, run });
         last = m.index! + m[0].length;
       }

@@ -12,7 +12,7 @@ import path from "node:path";
 import type { LoadError } from "../model/desired";
 import { RepositoryJail } from "../repository/jail";
 import type { PolicySet } from "./model";
-import { readRules } from "./rules";
+import { loadCel, readRules, type Cel } from "./rules";
 
 /** The repository's rules file, beside svc.yaml. */
 export const POLICIES_FILE = "policies.yaml";
@@ -46,8 +46,8 @@ function merged(sets: PolicySet[], origin: string): PolicySet {
 }
 
 /** Reads and compiles the rules of `text`; its errors become load errors. */
-function compiled(file: string, text: string, origin: string, out: PoliciesLoaded): PolicySet | undefined {
-  const r = readRules(file, text, origin);
+function compiled(cel: Cel, file: string, text: string, origin: string, out: PoliciesLoaded): PolicySet | undefined {
+  const r = readRules(cel, file, text, origin);
   if (!r.ok) {
     out.errors.push(...r.errors);
     return undefined;
@@ -125,7 +125,7 @@ export async function loadPolicies(dir: string, source: PolicySource = {}): Prom
     const given = source.policies;
     const read = jail.readOperatorFile(given, { maxBytes: MAX_POLICY_BYTES });
     if (read.kind === "text") {
-      out.set = compiled(given, read.text, given, out);
+      out.set = compiled(await loadCel(), given, read.text, given, out);
       return out;
     }
     if (read.kind === "missing" && read.folder) {
@@ -148,7 +148,7 @@ export async function loadPolicies(dir: string, source: PolicySource = {}): Prom
           out.errors.push(atFile(shown, r.kind === "missing" ? "vanished while read" : r.message));
           continue;
         }
-        const s = compiled(shown, r.text, shown, out);
+        const s = compiled(await loadCel(), shown, r.text, shown, out);
         if (s) sets.push(s);
       }
       if (!out.errors.length) {
@@ -194,10 +194,10 @@ export async function loadPolicies(dir: string, source: PolicySource = {}): Prom
       return out;
     }
     if (shown.text === undefined) out.notes.push(`${ref} has no ${POLICIES_FILE}: no rules were checked.`);
-    else out.set = compiled(`${POLICIES_FILE} (at ${ref})`, shown.text, origin, out);
+    else out.set = compiled(await loadCel(), `${POLICIES_FILE} (at ${ref})`, shown.text, origin, out);
     // The pull request's own rule changes are shown for review, not applied.
     if (workText.kind === "text" && out.set) {
-      const work = readRules(POLICIES_FILE, workText.text);
+      const work = readRules(await loadCel(), POLICIES_FILE, workText.text);
       if (work.ok && work.set.digest !== out.set.digest) {
         const changes = ruleChanges(out.set, work.set);
         out.notes.push(
@@ -211,7 +211,7 @@ export async function loadPolicies(dir: string, source: PolicySource = {}): Prom
       out.notes.push(`${POLICIES_FILE} is new in the work tree: its rules take effect once merged.`);
     return out;
   }
-  if (workText.kind === "text") out.set = compiled(POLICIES_FILE, workText.text, POLICIES_FILE, out);
+  if (workText.kind === "text") out.set = compiled(await loadCel(), POLICIES_FILE, workText.text, POLICIES_FILE, out);
   return out;
 }
 

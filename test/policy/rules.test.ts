@@ -3,6 +3,7 @@
  * file:line:column, unknown fields refused at compile time, exemptions, secrets, plan-scope rules,
  * and the cost bound.
  */
+import * as cel from "@bufbuild/cel";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
@@ -13,12 +14,12 @@ import { STARTER_POLICIES } from "../../src/policy/starter";
 import { starterFiles } from "../../src/reconcile/init/starter-repository";
 
 const compiled = (text: string): PolicySet => {
-  const r = readRules("policies.yaml", text);
+  const r = readRules(cel, "policies.yaml", text);
   if (!r.ok) throw new Error(JSON.stringify(r.errors));
   return r.set;
 };
 const errorsOf = (text: string) => {
-  const r = readRules("policies.yaml", text);
+  const r = readRules(cel, "policies.yaml", text);
   return r.ok ? [] : r.errors.map((e) => `${e.file}:${e.line}:${e.column}: ${e.message}`);
 };
 const canvas = (object: Record<string, unknown>, extra: Partial<PolicySubject> = {}): PolicySubject => ({
@@ -192,5 +193,67 @@ describe("GIVEN a clock on which each rule takes 600 ms", () => {
     expect(error).toBeInstanceOf(PolicyCostError);
     expect((error as PolicyCostError).code).toBe("policy_cost_exceeded");
     expect((error as Error).message).toContain("The policy rule two (policies.yaml:5) took more than 1 s on canvas.x");
+  });
+});
+
+describe("GIVEN rules that compare every changed field, or every planned action, with every other (quadratic)", () => {
+  const set = compiled(`rules:
+  - name: cheap
+    rule: "true"
+    message: m
+  - name: quadratic
+    rule: "changed.all(x, changed.all(y, x == y || x != y))"
+    message: m
+`);
+  const planSet = compiled(`rules:
+  - name: quadratic-plan
+    scope: plan
+    rule: "plan.actions.all(a, plan.actions.all(b, a.address != b.address || a.kind == b.kind))"
+    message: m
+`);
+  // 3,000 names: 9 million steps, seconds of work for either rule.
+  const names = Array.from({ length: 3000 }, (_, i) => `field_${i}`);
+  const stopping = (
+    rules: PolicySet,
+    subjects: PolicySubject[],
+    opts: { objectBudgetMs?: number; checkBudgetMs?: number },
+  ) => {
+    try {
+      evaluatePolicies(rules, subjects, "plan", opts);
+    } catch (e) {
+      return e as PolicyCostError;
+    }
+    throw new Error("the check ended");
+  };
+
+  it("WHEN an object's time is 20 ms THEN the rule is stopped inside its evaluation, and the error names it and its line", () => {
+    const error = stopping(set, [canvas({}, { changed: names })], { objectBudgetMs: 20 });
+    expect(error).toBeInstanceOf(PolicyCostError);
+    expect(error.code).toBe("policy_cost_exceeded");
+    // "was stopped": the meter ended the rule before it ran its steps to the end.
+    expect(error.message).toBe(
+      "The policy rule quadratic (policies.yaml:5) was stopped after more than 0.02 s on canvas.x: rules must be cheap. Simplify the rule.",
+    );
+  });
+
+  it("WHEN the whole check's time is 20 ms THEN the plan rule over 3,000 actions is stopped, the error naming it", () => {
+    const subjects = names.map((n) => canvas({}, { address: `canvas.${n}`, action: "create" }));
+    const error = stopping(planSet, subjects, { checkBudgetMs: 20 });
+    expect(error.message).toBe(
+      "The policy check was stopped after more than 0.02 s (the rule quadratic-plan of policies.yaml:2 was running on the plan). Simplify the rules.",
+    );
+  });
+
+  it("WHEN the time is not up THEN the same comprehensions evaluate as CEL says (the meter changes no result)", () => {
+    const set = compiled(`rules:
+  - name: all-positive
+    rule: "[1, 2, 3].all(x, [1, 2].all(y, x * y > 0)) && [1, 2, 3].exists(x, x == 2) && [1, 2, 3].map(x, x * 2) == [2, 4, 6] && [1, 2, 3].filter(x, x > 1).size() == 2 && ![1, 2].exists_one(x, x > 0)"
+    message: m
+  - name: one-fails
+    rule: "[1, 2, 3].all(x, x < 3)"
+    message: "not all below 3"
+`);
+    const r = evaluatePolicies(set, [canvas({})], "plan");
+    expect(r.results.map((x) => `${x.rule}: ${x.message}`)).toEqual(["one-fails: not all below 3"]);
   });
 });
