@@ -18,7 +18,7 @@ import { fullReport, resultLogText, resultMarkdown, type ReportLabels } from "./
 import { loadErrorAnnotations, policyAnnotations } from "./annotations";
 import { gitHasCommit, POLICIES_FILE } from "../policy/source";
 import { readActionContext, type ActionContext } from "./context";
-import { syncDriftIssue } from "./drift-issue";
+import { driftFound, syncDriftIssue } from "./drift-issue";
 import { syncDriftPullRequest } from "./drift-pull-request";
 import type { RemediationReport } from "../reconcile/plan/plan-model";
 import { createGithubClient } from "./github-client";
@@ -162,7 +162,10 @@ async function runGuarded(io: ActionIo, { out, err, cmd, redactor, stdout }: Out
   const exitCode = stepExitCode(result, inputs);
   outputs["exit-code"] = String(exitCode);
   outputs["has-changes"] = String(hasChanges(result));
-  outputs["has-drift"] = String(result.command === "drift" && result.exitCode !== 1 && !!result.drift?.drift);
+  // A mandatory rule the platform's objects do not meet is drift too (drift exits 2 for it).
+  outputs["has-drift"] = String(
+    result.command === "drift" && result.exitCode !== 1 && !!result.drift && driftFound(result.drift),
+  );
 
   // Reporting never changes the exit code: each place that cannot be written is a warning.
   const attempt = async (what: string, step: () => Promise<unknown>) => {

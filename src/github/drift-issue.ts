@@ -3,8 +3,11 @@
  * repository. It is opened when drift appears, edited (with one short comment, so watchers hear
  * of it) only when the set of drifted objects changes, left alone while the same drift persists,
  * and closed with a comment when drift clears. The set is compared by the report's fingerprint,
- * recorded in a hidden marker in the issue body.
+ * recorded in a hidden marker in the issue body. A mandatory policy rule that what the platform
+ * holds does not meet counts as drift (drift exits 2 for it): it opens the issue, and the rules
+ * not met are part of the fingerprint.
  */
+import { createHash } from "node:crypto";
 import type { Octokit } from "@octokit/rest";
 import type { DriftReport } from "../reconcile/plan/plan-model";
 import { code } from "../reconcile/render/markdown-escape";
@@ -40,6 +43,29 @@ export type DriftIssueOutcome =
   | { action: "none" }
   | { action: "opened" | "unchanged" | "updated" | "closed"; number: number; url: string };
 
+/** The mandatory rules not met on the platform (exempted ones stop nothing), as `rule address`. */
+function violations(drift: DriftReport): string[] {
+  return (drift.policy?.results ?? [])
+    .filter((r) => r.severity === "mandatory" && !r.exempted)
+    .map((r) => `${r.rule} ${r.address ?? ""}`)
+    .sort();
+}
+
+/** Whether the report calls for the issue: drifted objects, or mandatory rules the platform does not meet. */
+export function driftFound(drift: DriftReport): boolean {
+  return drift.drift || violations(drift).length > 0;
+}
+
+/** The fingerprint of what the issue describes: the drift set's, and the rules not met when there are any. */
+export function issueFingerprint(drift: DriftReport): string {
+  const broken = violations(drift);
+  if (!broken.length) return drift.fingerprint;
+  return `sha256:${createHash("sha256")
+    .update(`${drift.fingerprint}\n${broken.join("\n")}`)
+    .digest("hex")
+    .slice(0, 16)}`;
+}
+
 /** Brings the drift issue of `drift.project` / `drift.target` in line with the report. */
 export async function syncDriftIssue(
   octokit: Octokit,
@@ -53,7 +79,7 @@ export async function syncDriftIssue(
   const run = opts.runUrl ? ` ([workflow run](${opts.runUrl}))` : "";
   const name = `${code(drift.project)} (${code(drift.target)})`;
 
-  if (!drift.drift) {
+  if (!driftFound(drift)) {
     if (!open) return { action: "none" };
     await octokit.rest.issues.createComment({
       ...base,
@@ -75,12 +101,13 @@ export async function syncDriftIssue(
     const { data } = await octokit.rest.issues.create({ ...base, title, body, labels: [label] });
     return { action: "opened", number: data.number, url: data.html_url };
   }
-  if ((open.body ?? "").includes(fingerprintMarker(drift.fingerprint)))
+  const fingerprint = issueFingerprint(drift);
+  if ((open.body ?? "").includes(fingerprintMarker(fingerprint)))
     return { action: "unchanged", number: open.number, url: open.html_url };
 
   await octokit.rest.issues.update({ ...base, issue_number: open.number, title, body });
   const was = readFingerprint(open.body);
-  const now = readFingerprint(fingerprintMarker(drift.fingerprint));
+  const now = readFingerprint(fingerprintMarker(fingerprint));
   await octokit.rest.issues.createComment({
     ...base,
     issue_number: open.number,
@@ -95,8 +122,11 @@ export function issueTitle(drift: DriftReport): string {
 }
 
 function issueBody(drift: DriftReport, marker: string, opts: DriftIssueOptions): string {
-  const head = `${marker}\n${fingerprintMarker(drift.fingerprint)}`;
-  const heading = `The platform differs from the repository for ${code(drift.project)} (${code(drift.target)})${opts.runUrl ? `, as found by [this workflow run](${opts.runUrl})` : ""}. This issue is kept up to date by svc-iac and closed when the drift clears.`;
+  const head = `${marker}\n${fingerprintMarker(issueFingerprint(drift))}`;
+  const what = drift.drift
+    ? "The platform differs from the repository"
+    : "The platform holds objects that mandatory policy rules refuse";
+  const heading = `${what} for ${code(drift.project)} (${code(drift.target)})${opts.runUrl ? `, as found by [this workflow run](${opts.runUrl})` : ""}. This issue is kept up to date by svc-iac and closed when the drift clears.`;
   const where = opts.runUrl
     ? `the report artifact of [the workflow run](${opts.runUrl})`
     : "the report artifact of the workflow run";
@@ -110,7 +140,11 @@ function issueBody(drift: DriftReport, marker: string, opts: DriftIssueOptions):
 
 function countLine(drift: DriftReport): string {
   const n = drift.items.length;
-  return `${n} object${n === 1 ? "" : "s"} drifted`;
+  const broken = violations(drift).length;
+  const objects = `${n} object${n === 1 ? "" : "s"} drifted`;
+  if (!broken) return objects;
+  const rules = `${broken} mandatory policy rule${broken === 1 ? " is" : "s are"} not met`;
+  return n ? `${objects}, ${rules}` : rules;
 }
 
 interface OpenIssue {

@@ -5,7 +5,7 @@
  * the canvas's file and line say which rule.
  */
 import { execFileSync } from "node:child_process";
-import { mkdir, mkdtemp, readFile, writeFile } from "node:fs/promises";
+import { mkdir, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
@@ -114,5 +114,86 @@ describe("GIVEN a pull request that deletes the passcode rule and makes a canvas
   it("WHEN policies-ref names the pull request's own commit THEN its weakened rules let the plan through (exit 0)", async () => {
     const r = await plan(process.env.__BASE_FOR_TEST!, { "policies-ref": "weaken" });
     expect(r.code).toBe(0);
+  });
+});
+
+describe("GIVEN a public canvas without a passcode applied before the passcode rule was added (no field drift)", () => {
+  const driftEnv = (): Record<string, string> => ({
+    GITHUB_REPOSITORY: `${gh.owner}/${gh.repo}`,
+    GITHUB_API_URL: gh.url,
+    GITHUB_RUN_ID: "8",
+    GITHUB_WORKSPACE: workspace,
+    GITHUB_STEP_SUMMARY: join(workspace, "summary.md"),
+    GITHUB_OUTPUT: join(workspace, "output"),
+    GITHUB_EVENT_NAME: "schedule",
+    INPUT_GITHUB_TOKEN: "ghs_policyTest_0123",
+    INPUT_COMMAND: "drift",
+    INPUT_DETAILED_EXITCODE: "true",
+    INPUT_WORKING_DIRECTORY: "infra",
+    SVC_BASE_URL: fx.emu.baseUrl,
+    SVC_UDF_BASE_URL: fx.emu.udfBaseUrl,
+    SVC_TOKEN: fx.emu.tokens.user_token,
+  });
+  const driftAction = async () => {
+    await rm(join(workspace, "output"), { force: true });
+    await rm(join(workspace, "summary.md"), { force: true });
+    let stdout = "";
+    const code = await runAction({
+      env: driftEnv(),
+      stdout: { write: (t: string) => (stdout += t) },
+      stderr: { write: () => {} },
+      deps: { commands },
+    });
+    const outputs = await readFile(join(workspace, "output"), "utf8");
+    return { code, stdout, outputs, summary: await readFile(join(workspace, "summary.md"), "utf8") };
+  };
+
+  beforeEach(async () => {
+    const dir = join(workspace, "infra");
+    await writeFile(join(dir, "canvases", "pr_canvas", "canvas.yaml"), "access_scope: public\n");
+    const none = join(workspace, "no-rules.yaml");
+    await writeFile(none, "rules: []\n");
+    const env = {
+      SVC_BASE_URL: fx.emu.baseUrl,
+      SVC_UDF_BASE_URL: fx.emu.udfBaseUrl,
+      SVC_TOKEN: fx.emu.tokens.user_token,
+    };
+    const applied = await commands.applyCommand({ dir, env, policies: none });
+    expect(applied.exitCode, JSON.stringify(applied.errors)).toBe(0);
+  });
+
+  it("WHEN the scheduled drift action runs under the rules THEN has-drift is true and the drift issue lists the rule; once the canvas is fixed the issue closes", async () => {
+    const r = await driftAction();
+    expect(r.code).toBe(2);
+    expect(r.outputs).toContain("has-drift=true\n");
+    expect(r.stdout).toMatch(
+      /::error file=infra\/canvases\/pr_canvas\/canvas\.yaml,line=1,col=1,title=svc-iac policy%3A public-canvas-needs-passcode::/,
+    );
+    expect(r.summary).toContain("`public-canvas-needs-passcode`");
+    expect(gh.issues).toHaveLength(1);
+    const issue = gh.issues[0]!;
+    expect(issue.title).toBe("Drift: gh_policy (default): 1 mandatory policy rule is not met");
+    expect(issue.body).toContain("The platform holds objects that mandatory policy rules refuse");
+    expect(issue.body).toContain("`public-canvas-needs-passcode`");
+    expect(issue.body).toContain("`canvas.pr_canvas`");
+    expect(issue.state).toBe("open");
+
+    // The same violation the next day: the issue is left alone.
+    const again = await driftAction();
+    expect(again.code).toBe(2);
+    expect(gh.issues).toHaveLength(1);
+    expect(gh.comments).toHaveLength(0);
+
+    // The canvas made a team canvas again (repository and platform): no drift, the issue closes.
+    await writeFile(join(workspace, "infra", "canvases", "pr_canvas", "canvas.yaml"), "access_scope: team\n");
+    const fixed = await commands.applyCommand({
+      dir: join(workspace, "infra"),
+      env: { SVC_BASE_URL: fx.emu.baseUrl, SVC_UDF_BASE_URL: fx.emu.udfBaseUrl, SVC_TOKEN: fx.emu.tokens.user_token },
+    });
+    expect(fixed.exitCode).toBe(0);
+    const clean = await driftAction();
+    expect(clean.code).toBe(0);
+    expect(clean.outputs).toContain("has-drift=false\n");
+    expect(gh.issues[0]!.state).toBe("closed");
   });
 });

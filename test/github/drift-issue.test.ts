@@ -3,6 +3,7 @@ import { DEFAULT_DRIFT_LABEL, syncDriftIssue } from "../../src/github/drift-issu
 import { createGithubClient } from "../../src/github/github-client";
 import { driftMarker } from "../../src/github/markers";
 import { COMMENT_MAX_CHARS } from "../../src/github/pr-comment";
+import type { PolicyResult } from "../../src/policy/model";
 import type { DriftReport } from "../../src/reconcile/plan/plan-model";
 import { driftReport } from "../../src/reconcile/plan/drift";
 import type { PlanOutcome } from "../../src/reconcile/plan";
@@ -62,6 +63,52 @@ describe("drift issue", () => {
     expect(await sync(driftOf([]))).toEqual({ action: "none" });
     expect(gh.writes().length).toBe(after);
     expect(gh.issues).toHaveLength(1);
+  });
+
+  it("GIVEN no field drift but mandatory rules the platform's objects do not meet THEN the issue opens, updates when the rules not met change, ignores advisory and exempted ones, and closes once they are met", async () => {
+    const result = (rule: string, address: string, extra: Partial<PolicyResult> = {}): PolicyResult => ({
+      rule,
+      severity: "mandatory",
+      address,
+      message: `${address} breaks ${rule}`,
+      rule_source: { file: "policies.yaml", line: 2, column: 11 },
+      ...extra,
+    });
+    const breaking = (results: PolicyResult[]): DriftReport => ({
+      ...driftOf([]),
+      policy: {
+        origin: "policies.yaml",
+        digest: "sha256:x",
+        stage: "drift",
+        rules: 2,
+        skipped: [],
+        results,
+        violations: results.filter((r) => r.severity === "mandatory" && !r.exempted).length,
+        warnings: results.filter((r) => r.severity === "advisory").length,
+      },
+    });
+    const quiet = [
+      result("naming", "canvas.a", { severity: "advisory" }),
+      result("needs-passcode", "canvas.old", { exempted: "migrated in Q3" }),
+    ];
+    expect(await sync(breaking(quiet))).toEqual({ action: "none" });
+
+    const opened = await sync(breaking([...quiet, result("needs-passcode", "canvas.sales")]));
+    expect(opened.action).toBe("opened");
+    const number = (opened as { number: number }).number;
+    const issue = () => gh.issues.find((i) => i.number === number)!;
+    expect(issue().title).toBe("Drift: listings (prod): 1 mandatory policy rule is not met");
+    expect(issue().body).toContain("The platform holds objects that mandatory policy rules refuse");
+    expect(issue().body).toContain("canvas.sales breaks needs-passcode");
+
+    expect((await sync(breaking([result("needs-passcode", "canvas.sales")]))).action).toBe("unchanged");
+    const two = await sync(
+      breaking([result("needs-passcode", "canvas.sales"), result("needs-passcode", "canvas.ops")]),
+    );
+    expect(two).toMatchObject({ action: "updated", number });
+    expect(issueComments(number)[0]).toMatch(/^The drift changed: 2 mandatory policy rules are not met/);
+
+    expect(await sync(breaking(quiet))).toMatchObject({ action: "closed", number });
   });
 
   it("opens a new issue when drift returns after the old one was closed", async () => {

@@ -30,7 +30,9 @@ export function renderDriftMarkdown(drift: DriftReport, opts: DriftMarkdownOptio
     return fitMarkdown(
       {
         title,
-        head: `No drift.\n${drift.policy?.results.length ? `\n${policyMarkdown(drift.policy)}` : ""}`,
+        head: drift.policy?.violations
+          ? `No drift in the objects' fields, but the platform holds what ${drift.policy.violations === 1 ? "a mandatory policy rule refuses" : `${drift.policy.violations} mandatory policy rules refuse`}.\n\n${policyMarkdown(drift.policy)}`
+          : `No drift.\n${drift.policy?.results.length ? `\n${policyMarkdown(drift.policy)}` : ""}`,
         sections: [],
         tail: "",
       },

@@ -47,6 +47,9 @@ export function renderDriftText(drift: DriftReport, opts: DriftTextOptions = {})
   const paint = painter(opts.color);
   const where = `${oneLine(drift.project)} (${oneLine(drift.target)})`;
   const policy = drift.policy?.results.length ? policyTextLines(drift.policy, paint).join("\n") : "";
+  const broken = drift.policy?.violations ?? 0;
+  if (drift.items.length === 0 && broken)
+    return `No drift in the objects' fields: ${where} matches the repository, but the platform holds what ${broken === 1 ? "a mandatory policy rule refuses" : `${broken} mandatory policy rules refuse`}.\n\n${policy}`;
   if (drift.items.length === 0) return `No drift. ${where} matches the repository.\n${policy ? `\n${policy}` : ""}`;
   const counts = DRIFT_CLASSES.filter((c) => (drift.counts[c] ?? 0) > 0).map(
     (c) => `${formatCount(drift.counts[c])} ${c}`,
