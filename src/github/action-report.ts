@@ -17,6 +17,7 @@ import {
   renderPlanText,
   toJson,
 } from "../reconcile/render";
+import { policyMarkdown, policySummary, policyTextLines } from "../reconcile/render/policy-text";
 
 /** Large enough that the renderers never shorten: the full report goes to a file, not to GitHub. */
 const UNLIMITED = 100_000_000;
@@ -65,10 +66,34 @@ export function resultMarkdown(
     const head = `### ${verb} ${md(labels.project)} (${md(labels.target)}): ${result.report.ok ? "complete" : "failed"}\n\n${fenced(reportText(result, everyObject))}\n`;
     return withPlan(head + (result.message ? `\n${quote(result.message)}\n` : ""), plan, maxChars, link);
   }
-  if (result.command === "validate" && result.exitCode === 0)
-    return `### Validate ${md(labels.project)} (${md(labels.target)}): ${result.objects} object${result.objects === 1 ? "" : "s"}, no errors\n`;
+  if (result.command === "validate") return validateMarkdown(result, labels, maxChars);
   // A blocked apply (or a plan that failed after planning) still shows what it would have done.
   return withPlan(failureMarkdown(result, labels), plan, maxChars, link);
+}
+
+/**
+ * Validate: no errors, or the errors; then the pull request's own rule changes, and the policy
+ * results as the plan shows them (the table left out, its summary line kept, when it does not fit).
+ */
+function validateMarkdown(
+  result: CommandResult & { command: "validate" },
+  labels: ReportLabels,
+  maxChars: number,
+): string {
+  const objects = `${result.objects} object${result.objects === 1 ? "" : "s"}`;
+  const broken = result.policy?.violations ?? 0;
+  let out =
+    result.exitCode === 0
+      ? `### Validate ${md(labels.project)} (${md(labels.target)}): ${objects}, no errors\n`
+      : result.errors.length || !broken
+        ? failureMarkdown(result, labels)
+        : `### Validate failed for ${md(labels.project)} (${md(labels.target)}): ${objects}, ${broken} mandatory policy rule${broken === 1 ? "" : "s"} not met\n`;
+  if (result.notes?.length) out += `\n${result.notes.map((n) => quote(n)).join("\n")}\n`;
+  if (!result.policy) return out;
+  const table = policyMarkdown(result.policy);
+  if (out.length + table.length + 1 <= maxChars) return `${out}\n${table}`;
+  const line = `\n#### Policy\n\n${markdownText(policySummary(result.policy))} The results are in ${labels.detailsLink}.\n`;
+  return out.length + line.length <= maxChars ? out + line : out;
 }
 
 /** `text`, then the plan in whatever room is left (none when too little is). */
@@ -97,8 +122,11 @@ export function resultLogText(result: CommandResult): string {
   // drift --remediate: what was restored, kept, reported and contested (the summary and issue show what remains).
   if (result.command === "drift" && result.remediation) return renderRemediationText(result.remediation);
   if (result.command === "drift" && result.drift) return renderDriftText(result.drift);
-  if (result.command === "validate" && result.exitCode === 0)
-    return `${result.objects} object${result.objects === 1 ? "" : "s"}, no errors\n`;
+  if (result.command === "validate") {
+    const head = result.exitCode === 0 ? `${result.objects} object${result.objects === 1 ? "" : "s"}, no errors\n` : "";
+    const policy = result.policy?.results.length ? policyTextLines(result.policy).join("\n") : "";
+    return head && policy ? `${head}\n${policy}` : head || policy;
+  }
   return "";
 }
 

@@ -197,3 +197,73 @@ describe("GIVEN a public canvas without a passcode applied before the passcode r
     expect(gh.issues[0]!.state).toBe("closed");
   });
 });
+
+describe("GIVEN the starter rules and an advisory naming rule, on a push", () => {
+  const validateAction = async () => {
+    await rm(join(workspace, "summary.md"), { force: true });
+    let stdout = "";
+    const code = await runAction({
+      env: {
+        GITHUB_REPOSITORY: `${gh.owner}/${gh.repo}`,
+        GITHUB_API_URL: gh.url,
+        GITHUB_RUN_ID: "9",
+        GITHUB_WORKSPACE: workspace,
+        GITHUB_STEP_SUMMARY: join(workspace, "summary.md"),
+        GITHUB_OUTPUT: join(workspace, "output"),
+        GITHUB_EVENT_NAME: "push",
+        INPUT_COMMAND: "validate",
+        INPUT_WORKING_DIRECTORY: "infra",
+      },
+      stdout: { write: (t: string) => (stdout += t) },
+      stderr: { write: () => {} },
+      deps: { commands },
+    });
+    return { code, stdout, summary: await readFile(join(workspace, "summary.md"), "utf8") };
+  };
+  beforeEach(async () => {
+    await writeFile(
+      join(workspace, "infra", "policies.yaml"),
+      `${STARTER_POLICIES}
+  - name: canvas-team-prefix
+    match: kind == 'canvas'
+    rule: address.startsWith('canvas.team_')
+    message: "{{ address }} has no team_ prefix"
+    severity: advisory
+`,
+    );
+  });
+
+  it("WHEN validate runs on a public canvas without a passcode THEN exit 1, and the job summary and the annotations hold both rules' results", async () => {
+    await writeFile(join(workspace, "infra", "canvases", "pr_canvas", "canvas.yaml"), "access_scope: public\n");
+    const r = await validateAction();
+    expect(r.code).toBe(1);
+    expect(r.summary).toContain(
+      "### Validate failed for `gh_policy` (`default`): 1 object, 1 mandatory policy rule not met",
+    );
+    expect(r.summary).toContain("#### Policy");
+    expect(r.summary).toMatch(
+      /\| ✗ `public-canvas-needs-passcode` \| mandatory \| `canvas\.pr_canvas` `canvases\/pr_canvas\/canvas\.yaml:1:1` \| canvas\.pr\\_canvas is public without a passcode/,
+    );
+    expect(r.summary).toMatch(/\| ! `canvas-team-prefix` \| advisory \| `canvas\.pr_canvas`/);
+    expect(r.summary).toContain(
+      "Policy: 4 rules of policies.yaml checked, 1 mandatory not met, 1 advisory \\(skipped at validate: deletion-budget",
+    );
+    expect(r.stdout).toMatch(
+      /::error file=infra\/canvases\/pr_canvas\/canvas\.yaml,line=1,col=1,title=svc-iac policy%3A public-canvas-needs-passcode::/,
+    );
+    expect(r.stdout).toMatch(
+      /::warning file=infra\/canvases\/pr_canvas\/canvas\.yaml,line=1,col=1,title=svc-iac policy%3A canvas-team-prefix::/,
+    );
+  });
+
+  it("WHEN validate runs on a team canvas THEN exit 0, and the summary still shows the advisory result", async () => {
+    const r = await validateAction();
+    expect(r.code).toBe(0);
+    expect(r.summary).toContain("### Validate `gh_policy` (`default`): 1 object, no errors");
+    expect(r.summary).toMatch(/\| ! `canvas-team-prefix` \| advisory \| `canvas\.pr_canvas`/);
+    expect(r.summary).not.toContain("public-canvas-needs-passcode");
+    expect(r.stdout).toMatch(
+      /::warning file=infra\/canvases\/pr_canvas\/canvas\.yaml,line=1,col=1,title=svc-iac policy%3A canvas-team-prefix::/,
+    );
+  });
+});

@@ -71,7 +71,7 @@ describe("drift issue", () => {
       severity: "mandatory",
       address,
       message: `${address} breaks ${rule}`,
-      rule_source: { file: "policies.yaml", line: 2, column: 11 },
+      rule_source: { file: "policies.yaml", line: 2, column: 11, path: "rules[0].name" },
       ...extra,
     });
     const breaking = (results: PolicyResult[]): DriftReport => ({
