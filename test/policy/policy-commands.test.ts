@@ -165,3 +165,42 @@ describe("GIVEN a team canvas applied under the starter rules, then made public 
     expect(json.policy).toMatchObject({ stage: "drift", violations: 1 });
   });
 });
+
+describe("GIVEN drift --remediate under the starter rules", () => {
+  const fx = useEmulator();
+
+  it("WHEN a team canvas with on_drift: keep is made public by hand THEN its platform version is not written into the repository: reported with the rule, exit 2", async () => {
+    const dir = repository("access_scope: team\non_drift: keep\n");
+    const env = emulatorEnv(fx.emu);
+    expect((await run("apply", [dir, "--auto-approve"], env)).code).toBe(0);
+    const [canvas] = (await fx.user.canvases.listSelf().toArray()).filter((c) => c.name === "x");
+    await fx.user.canvases.update(canvas!.id, { name: "x", access_scope: "public" });
+    const r = await run("drift", [dir, "--remediate"], env);
+    expect(r.code, r.log).toBe(2);
+    expect(r.stdout).toContain(
+      "not kept: the platform's version breaks the policy rule public-canvas-needs-passcode (policies.yaml:3): canvas.x is public without a passcode",
+    );
+    expect(r.stdout).toContain("✗ public-canvas-needs-passcode  canvas.x (canvases/x/canvas.yaml:1:1)");
+    expect(readFileSync(join(dir, "canvases", "x", "canvas.yaml"), "utf8")).toBe(
+      "access_scope: team\non_drift: keep\n",
+    );
+    const json = JSON.parse((await run("drift", [dir, "--remediate", "--json"], env)).stdout);
+    expect(json.kept).toEqual([]);
+    expect(json.policy).toMatchObject({ stage: "drift", violations: 1 });
+  });
+
+  it("WHEN a public canvas applied before the passcode rule existed (on_drift: restore) is changed by hand THEN the repository's version is not restored: exit 1 naming the rule, the platform left as it is", async () => {
+    const dir = repository(`${PUBLIC}on_drift: restore\n`);
+    const env = emulatorEnv(fx.emu);
+    const none = join(dir, "..", "no-rules.yaml");
+    writeFileSync(none, "rules: []\n");
+    expect((await run("apply", [dir, "--auto-approve", "--policies", none], env)).code).toBe(0);
+    const [canvas] = (await fx.user.canvases.listSelf().toArray()).filter((c) => c.name === "x");
+    await fx.user.canvases.update(canvas!.id, { name: "x", access_scope: "team" });
+    const r = await run("drift", [dir, "--remediate"], env);
+    expect(r.code, r.log).toBe(1);
+    expect(r.stderr).toContain("Nothing was restored: Policy rule public-canvas-needs-passcode (policies.yaml:3)");
+    const [after] = (await fx.user.canvases.listSelf().toArray()).filter((c) => c.name === "x");
+    expect(after!.access_scope).toBe("team");
+  });
+});

@@ -5,6 +5,9 @@
  * `keep` writes the platform's version into the repository files (as `import --keep`); `report`
  * only reports. A `restore` object restored `flapping.restores` times within `flapping.within`
  * is contested instead, until the repository changes it or `--force-restore ADDRESS` restores it.
+ * The policy rules hold throughout: a restore whose repository version breaks a mandatory rule is
+ * not applied, a platform version that breaks one is not kept, and the rules the platform's
+ * objects still break are reported (exit 2), as `drift` reports them.
  */
 import { applyPlan } from "../apply";
 import { recordHistory } from "../history/recorder";
@@ -25,7 +28,9 @@ import { REPORT_VERSION } from "../plan/plan-model";
 import type { CommandOptions, CommandResult } from "./command-types";
 import { keepFromPlan } from "./keep";
 import { notifyAll } from "./notifications";
+import { checkObserved, type LoadedRules, rulesFor, withPolicy } from "./policy-check";
 import { makePlan, messageOf, publishersFor, secretValues, type Session, tokenBlock, withSession } from "./session";
+import type { PolicyReport } from "../../policy/model";
 
 type DriftResult = Extract<CommandResult, { command: "drift" }>;
 
@@ -51,7 +56,10 @@ function entryOf(item: DriftItem, policy: { policy: RemediationEntry["policy"]; 
 
 export async function remediateCommand(opts: CommandOptions): Promise<DriftResult> {
   return withSession(opts, "drift", async (s) => {
-    const result = await withHeldLock(s.backend, opts, "drift --remediate", () => remediate(s, opts));
+    // Rules that do not compile stop before the lock is touched.
+    const rules = await rulesFor(opts);
+    if (rules.errors.length) return { command: "drift", exitCode: 1, errors: rules.errors };
+    const result = await withHeldLock(s.backend, opts, "drift --remediate", () => remediate(s, opts, rules));
     const r = result.remediation;
     if (r) {
       const counts = {
@@ -97,10 +105,27 @@ export async function remediateCommand(opts: CommandOptions): Promise<DriftResul
   });
 }
 
-async function remediate(s: Session, opts: CommandOptions): Promise<DriftResult> {
+/** `report` without the results of `addresses` (objects the repository's version was applied to), counts recomputed. */
+function withoutAddresses(report: PolicyReport, addresses: Set<string>): PolicyReport {
+  const results = report.results.filter((r) => !r.address || !addresses.has(r.address));
+  return {
+    ...report,
+    results,
+    violations: results.filter((r) => r.severity === "mandatory" && !r.exempted).length,
+    warnings: results.filter((r) => r.severity === "advisory" && !r.exempted).length,
+  };
+}
+
+async function remediate(s: Session, opts: CommandOptions, rules: LoadedRules): Promise<DriftResult> {
   const now = (opts.now ?? (() => new Date()))();
   const outcome = await makePlan(s, opts, true);
   const drift = driftReport(outcome);
+  // What the platform holds, under the rules: what breaks a mandatory rule is not kept.
+  const observed = rules.set ? checkObserved(rules.set, s.project, outcome) : undefined;
+  const refused = new Map<string, string>();
+  for (const r of observed?.results ?? [])
+    if (r.severity === "mandatory" && !r.exempted && r.address && !refused.has(r.address))
+      refused.set(r.address, `policy rule ${r.rule} (${r.rule_source.file}:${r.rule_source.line}): ${r.message}`);
   const forced = new Set(opts.forceRestore ?? []);
   const problems: string[] = [];
   for (const address of forced) {
@@ -176,13 +201,17 @@ async function remediate(s: Session, opts: CommandOptions): Promise<DriftResult>
         );
       } else if (item.commands?.keepUnavailable) {
         report.reported.push(entryOf(item, policy, `cannot keep: ${item.commands.keepUnavailable}`));
+      } else if (refused.has(item.address)) {
+        report.reported.push(
+          entryOf(item, policy, `not kept: the platform's version breaks the ${refused.get(item.address)}`),
+        );
       } else toKeep.push({ item, entry: entryOf(item, policy, "the platform's version written into the repository") });
     } else {
       report.reported.push(entryOf(item, policy, `reported (${policy.from})`));
     }
   }
   let failed: string | undefined;
-  if (toRestore.length) failed = await restore(s, opts, toRestore, report, history, now);
+  if (toRestore.length) failed = await restore(s, opts, rules, toRestore, report, history, now);
   for (const k of toKeep) {
     const kept = await keepFromPlan(s.project, outcome, {
       addresses: [k.item.address],
@@ -195,9 +224,11 @@ async function remediate(s: Session, opts: CommandOptions): Promise<DriftResult>
   report.remaining = report.reported.length + report.contested.length;
   // `drift` is what remains (the drift issue lists only that); the remediation keeps what was found.
   const remaining = new Set([...report.reported, ...report.contested].map((e) => e.address));
+  // The rules the platform's objects still break: a restored object holds the repository's version, checked before it was applied.
+  if (observed) drift.policy = withoutAddresses(observed, new Set(report.restored.map((e) => e.address)));
   return {
     command: "drift",
-    exitCode: failed ? 1 : report.remaining ? 2 : 0,
+    exitCode: failed ? 1 : report.remaining || drift.policy?.violations ? 2 : 0,
     errors: [],
     drift: driftOfAddresses(drift, remaining),
     remediation: report,
@@ -212,6 +243,7 @@ async function remediate(s: Session, opts: CommandOptions): Promise<DriftResult>
 async function restore(
   s: Session,
   opts: CommandOptions,
+  rules: LoadedRules,
   toRestore: { item: DriftItem; entry: RemediationEntry; declared: string; counted: string[] }[],
   report: RemediationReport,
   history: Awaited<ReturnType<Session["backend"]["readRestoreHistory"]>>,
@@ -219,6 +251,8 @@ async function restore(
 ): Promise<string | undefined> {
   const addresses = toRestore.map((r) => r.item.address);
   const planned = await makePlan(s, { ...opts, only: addresses }, false);
+  // The rules, on exactly what the restore would apply (as apply checks them).
+  withPolicy(planned, rules, s.project, "apply");
   const publishers = publishersFor(opts);
   tokenBlock(planned, publishers, opts);
   if (planned.plan.blocks.length) {

@@ -5,6 +5,7 @@
  */
 import type { RemediationEntry, RemediationReport } from "../plan/plan-model";
 import { painter, type Paint } from "./ansi";
+import { policyTextLines } from "./policy-text";
 import { terminalLine } from "./terminal-text";
 
 /** The JSON document of `drift --remediate --json` (version 1). */
@@ -18,6 +19,7 @@ export function remediationJson(r: RemediationReport) {
     reported: r.reported,
     contested: r.contested,
     remaining: r.remaining,
+    ...(r.drift.policy ? { policy: r.drift.policy } : {}),
   };
 }
 
@@ -44,7 +46,9 @@ function entryLines(e: RemediationEntry, paint: Paint): string[] {
 export function renderRemediationText(r: RemediationReport, opts: { color?: boolean } = {}): string {
   const paint = painter(opts.color);
   const where = `${terminalLine(r.project)} (${terminalLine(r.target)})`;
-  if (!r.drift.drift) return `No drift. ${where} matches the repository.\n`;
+  const policy = r.drift.policy?.results.length ? policyTextLines(r.drift.policy, paint) : [];
+  if (!r.drift.drift)
+    return `No drift. ${where} matches the repository.\n${policy.length ? `\n${policy.join("\n")}` : ""}`;
   const counts = (["restored", "kept", "reported", "contested"] as const).map((k) => `${r[k].length} ${k}`).join(", ");
   const out = [paint("bold", `Drift in ${where}, remediated: ${counts}.`), ""];
   for (const s of SECTIONS) {
@@ -54,6 +58,7 @@ export function renderRemediationText(r: RemediationReport, opts: { color?: bool
     for (const e of entries) out.push(...entryLines(e, paint));
     out.push("");
   }
+  out.push(...policy);
   out.push(
     r.remaining
       ? `${r.remaining} object${r.remaining === 1 ? "" : "s"} still drifted (see svc-iac drift).`
