@@ -16,7 +16,7 @@ import type { CommandOptions, CommandResult, TokenPublisher } from "../reconcile
 import { ActionInputError, readActionInputs, type ActionInputs } from "./action-inputs";
 import { fullReport, resultLogText, resultMarkdown, type ReportLabels } from "./action-report";
 import { loadErrorAnnotations, policyAnnotations } from "./annotations";
-import { gitHasCommit, POLICIES_FILE } from "../policy/source";
+import { gitFetchCommit, gitHasCommit, POLICIES_FILE } from "../policy/source";
 import { readActionContext, type ActionContext } from "./context";
 import { driftFound, syncDriftIssue } from "./drift-issue";
 import { syncDriftPullRequest } from "./drift-pull-request";
@@ -286,7 +286,8 @@ interface Writers {
 /**
  * The revision the rules are read at: the `policies-ref` input, else on a pull request its base
  * commit, so that the pull request cannot weaken the rules it is checked against. A base missing
- * from a shallow checkout is a warning (the work tree's rules are checked then).
+ * from a shallow checkout (actions/checkout's default) is fetched from `origin`; one that cannot
+ * be fetched is a warning (the work tree's rules are checked then).
  */
 async function policiesRefOf(
   inputs: ActionInputs,
@@ -298,11 +299,13 @@ async function policiesRefOf(
   const base = ctx.pullRequest?.baseSha;
   if (!base) return undefined;
   if (await gitHasCommit(repoDir, base)) return base;
+  const fetchFailed = await gitFetchCommit(repoDir, base);
+  if (!fetchFailed && (await gitHasCommit(repoDir, base))) return base;
   if (existsSync(join(repoDir, POLICIES_FILE)))
     w.warn(
       "Policy rules",
       new Error(
-        `the pull request's base commit ${base.slice(0, 12)} is not in the checkout, so the rules of the work tree's ${POLICIES_FILE} were checked (a pull request could weaken them). Check out with fetch-depth: 0, or set policies-ref.`,
+        `the pull request's base commit ${base.slice(0, 12)} is not in the checkout and could not be fetched (${fetchFailed ?? "not found"}), so the rules of the work tree's ${POLICIES_FILE} were checked (a pull request could weaken them). Check out with fetch-depth: 0, or set policies-ref.`,
       ),
     );
   return undefined;

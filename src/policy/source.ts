@@ -227,3 +227,54 @@ export function gitHasCommit(dir: string, ref: string): Promise<boolean> {
     );
   });
 }
+
+/** How long fetching a pull request's base commit may take. */
+const FETCH_TIMEOUT_MS = 60_000;
+
+/**
+ * Fetches the one commit `sha` from the remote `origin` into the repository at `dir` (a shallow
+ * checkout, as CI makes one, lacks a pull request's base): its tree only, no tags, no submodules,
+ * no hook or monitor of the repository's configuration run. Resolves to why it failed, or undefined.
+ */
+export function gitFetchCommit(dir: string, sha: string): Promise<string | undefined> {
+  if (!/^[0-9a-f]{40}$/.test(sha)) return Promise.resolve(`"${sha.slice(0, 80)}" is not a commit id`);
+  return new Promise((done) => {
+    execFile(
+      "git",
+      [
+        "-c",
+        "core.fsmonitor=false",
+        "-c",
+        "core.hooksPath=/dev/null",
+        "fetch",
+        "--quiet",
+        "--no-tags",
+        "--no-recurse-submodules",
+        "--no-write-fetch-head",
+        "--depth=1",
+        "origin",
+        sha,
+      ],
+      {
+        cwd: dir,
+        encoding: "utf8",
+        timeout: FETCH_TIMEOUT_MS,
+        env: { ...process.env, GIT_TERMINAL_PROMPT: "0", GIT_OPTIONAL_LOCKS: "0" },
+      },
+      (error, _stdout, stderr) => {
+        if (!error) return done(undefined);
+        const e = error as NodeJS.ErrnoException & { killed?: boolean };
+        if (e.code === "ENOENT") return done("git is not installed (or not on PATH)");
+        if (e.killed) return done(`git fetch took longer than ${FETCH_TIMEOUT_MS / 1000} s`);
+        done(
+          (
+            String(stderr || e.message)
+              .trim()
+              .split("\n")
+              .pop() ?? ""
+          ).slice(0, 200),
+        );
+      },
+    );
+  });
+}

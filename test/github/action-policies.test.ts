@@ -7,7 +7,7 @@
 import { execFileSync } from "node:child_process";
 import { mkdir, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { basename, join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { runAction } from "../../src/github/action";
 import { STARTER_POLICIES } from "../../src/policy/starter";
@@ -109,6 +109,30 @@ describe("GIVEN a pull request that deletes the passcode rule and makes a canvas
     expect(gh.comments[0]!.body).toContain("`public-canvas-needs-passcode`");
     expect(gh.comments[0]!.body).toContain("removed public-canvas-needs-passcode");
     expect(r.summary).toContain("`public-canvas-needs-passcode`");
+  });
+
+  it("WHEN the checkout is shallow (actions/checkout's default: no base commit) THEN the action fetches the base from origin and its rule still refuses the plan", async () => {
+    const base = process.env.__BASE_FOR_TEST!;
+    const origin = join(workspace, "..", `${basename(workspace)}-origin.git`);
+    execFileSync("git", ["clone", "-q", "--bare", workspace, origin]);
+    const shallow = join(workspace, "..", `${basename(workspace)}-shallow`);
+    execFileSync("git", ["clone", "-q", "--depth=1", "--branch", "weaken", `file://${origin}`, shallow]);
+    expect(() =>
+      execFileSync("git", ["cat-file", "-e", `${base}^{commit}`], { cwd: shallow, stdio: "ignore" }),
+    ).toThrow();
+    workspace = shallow;
+    const r = await plan(base);
+    expect(r.code).toBe(1);
+    expect(r.stdout).not.toContain("could not be fetched");
+    expect(r.stdout).toMatch(/title=svc-iac policy%3A public-canvas-needs-passcode::canvas\.pr_canvas/);
+    expect(gh.comments[0]!.body).toContain("removed public-canvas-needs-passcode");
+  });
+
+  it("WHEN the base commit is missing and there is no origin to fetch it from THEN the action warns that the work tree's rules were checked", async () => {
+    const r = await plan("0".repeat(40));
+    expect(r.stdout).toContain(
+      "::warning title=svc-iac::Policy rules: the pull request's base commit 000000000000 is not in the checkout and could not be fetched",
+    );
   });
 
   it("WHEN policies-ref names the pull request's own commit THEN its weakened rules let the plan through (exit 0)", async () => {
