@@ -5,6 +5,7 @@
  * the meter before each rule and disarms it after, learning whether it stopped the rule. Evaluation is synchronous, so one
  * meter serves the process.
  */
+import { SvcError } from "../errors";
 
 /** The clock is read once every this many steps (a step of cel-es costs about a microsecond). */
 const STEPS_PER_READ = 64;
@@ -16,9 +17,12 @@ const state = {
   stopped: false,
 };
 
-/** The error a tick throws once the time is up; CEL turns it into an error value. */
-class MeterStop extends Error {
+/** The error a tick throws once the time is up; CEL turns it into an error value, and evaluate.ts reports the rule. */
+class MeterStop extends SvcError {
   override readonly name = "MeterStop";
+  constructor() {
+    super("policy_rule_stopped", "the rule's time is up");
+  }
 }
 
 /** Starts metering one evaluation: it must end by `deadline` on `clock`. */
@@ -39,10 +43,10 @@ export function disarm(): boolean {
 
 /** One step of a comprehension: true, or a throw once the deadline has passed. */
 export function tick(): boolean {
-  if (state.stopped) throw new MeterStop("the rule's time is up");
+  if (state.stopped) throw new MeterStop();
   if (++state.steps % STEPS_PER_READ === 0 && state.clock() > state.deadline) {
     state.stopped = true;
-    throw new MeterStop("the rule's time is up");
+    throw new MeterStop();
   }
   return true;
 }
