@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { renderDriftMarkdown } from "../../../src/reconcile/render/drift-markdown";
 import { renderDriftText } from "../../../src/reconcile/render/drift-text";
 import { expectNoSecrets, sampleDrift } from "./fixtures";
 
@@ -52,6 +53,44 @@ describe("the drift report as plain text (a terminal, a log)", () => {
     ).toBe("No drift. sales-dashboards (prod) matches the repository.\n");
     expect(renderDriftText(sampleDrift())).not.toContain("\x1b");
     expect(renderDriftText(sampleDrift(), { color: true })).toContain("\x1b[32m+\x1b[0m share.sales");
+  });
+
+  it("GIVEN no field drift but a mandatory rule the platform's canvas breaks THEN the text and the Markdown say so, above the rule's result", () => {
+    const drift = {
+      ...sampleDrift(),
+      drift: false,
+      items: [],
+      counts: { changed: 0, missing: 0, orphaned: 0, unmanaged: 0, pending: 0 },
+      policy: {
+        origin: "policies.yaml",
+        digest: "sha256:x",
+        stage: "drift" as const,
+        rules: 1,
+        skipped: [],
+        results: [
+          {
+            rule: "needs-passcode",
+            severity: "mandatory" as const,
+            address: "canvas.reports",
+            message: "canvas.reports is public without a passcode",
+            source: { file: "canvases/reports/canvas.yaml", line: 1, column: 1, path: "" },
+            rule_source: { file: "policies.yaml", line: 2, column: 11, path: "rules[0].name" },
+          },
+        ],
+        violations: 1,
+        warnings: 0,
+      },
+    };
+    expect(renderDriftText(drift)).toBe(
+      "No drift in the objects' fields: sales-dashboards (prod) matches the repository, but the platform holds what a mandatory policy rule refuses.\n\n" +
+        "  ✗ needs-passcode  canvas.reports (canvases/reports/canvas.yaml:1:1): canvas.reports is public without a passcode [policies.yaml:2]\n" +
+        "Policy: 1 rule of policies.yaml checked, 1 mandatory not met, 0 advisory.\n",
+    );
+    const md = renderDriftMarkdown(drift);
+    expect(md).toContain(
+      "No drift in the objects' fields, but the platform holds what a mandatory policy rule refuses.\n\n#### Policy",
+    );
+    expect(md).toContain("| ✗ `needs-passcode` | mandatory | `canvas.reports`");
   });
 
   it("keeps escape sequences from the platform out of the terminal", () => {
