@@ -49,6 +49,8 @@ export interface DesiredObject {
     protect?: boolean;
     /** `on_drift:` in the object's own settings (a canvas: canvas.yaml), with where it is written. */
     onDrift?: DriftPolicySetting;
+    /** For UDFs, `deploy: tested`: a body change is tested on a hidden candidate before the live UDF changes (see `switch-over.ts`). */
+    deploy?: "tested";
   };
   source: SourceLocation;
   /**

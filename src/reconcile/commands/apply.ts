@@ -38,6 +38,8 @@ import {
   outputsBlock,
 } from "./session";
 import { rulesFor, withPolicy } from "./policy-check";
+import { SwitchOver } from "../udf-tests/switch-over";
+import { renderTestOutcome } from "../udf-tests/render-text";
 /** Reads the saved plan at `file` and checks that it belongs to this project and target. */
 async function loadSavedPlan(s: Session, file: string): Promise<SavedPlan> {
   const read = RepositoryJail.forProject(s.project.root).readOperatorFile(file);
@@ -204,6 +206,16 @@ export async function applyCommand(opts: CommandOptions): Promise<CommandResult>
         return { command: "apply", exitCode: 1, errors: [], plan, message: "Apply cancelled: nothing was changed." };
       }
       if (plan.actions.length) opts.approved?.(shown);
+      // Candidates of tested switch-overs an earlier apply left (it was stopped) go first.
+      const switchOver = new SwitchOver({
+        client: s.connection.client,
+        backend: s.backend,
+        tests: s.project.tests ?? [],
+        now,
+        secrets: secretValues(s.project, opts.env),
+        onResult: (o) => opts.log?.(`candidate test: ${renderTestOutcome(o).trimEnd()}`),
+      });
+      for (const line of await switchOver.cleanup()) opts.log?.(line);
       const writer = new InventoryWriter(s.backend, outcome.inventory, s.project, now);
       for (const [address, entry] of rekeyedEntries(outcome.inventory, planned.observation, s.fingerprintKey))
         writer.set(address, entry);
@@ -219,6 +231,8 @@ export async function applyCommand(opts: CommandOptions): Promise<CommandResult>
           secrets: secretValues(s.project, opts.env),
           stopReason,
           fingerprintKey: s.fingerprintKey,
+          // A rollback puts back bodies that were live before: the tests of today's body do not apply to them.
+          ...(opts.rollback ? {} : { switchOver }),
         },
         outcome,
       );
