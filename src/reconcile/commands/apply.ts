@@ -22,6 +22,8 @@ import {
 } from "../plan/saved-plan";
 import { forceUnlockFirst, withHeldLock } from "../apply/held-lock";
 import type { Inventory } from "../../model/inventory";
+import type { DesiredObject } from "../../model/desired";
+import type { ApplyReport } from "../plan/plan-model";
 import { RepositoryJail } from "../../repository/jail";
 import {
   secretValues,
@@ -116,10 +118,28 @@ async function rollbackSession(
   };
 }
 
-/** What rollback says once done: the repository still holds the newer settings, and how to write the restored ones into it. */
-function divergence(s: Session, opts: CommandOptions): string {
-  const keep = (opts.only ?? []).map((a) => `--keep ${a}`).join(" ");
-  return `The platform is back at deployment ${opts.rollback!.to}, but the repository still declares the later settings: the next apply puts them back. To keep the rollback, write the platform's settings into the files with: svc-iac import ${s.project.root === process.cwd() ? "" : `${opts.dir} `}${keep}`;
+/**
+ * What rollback says once done: the repository still holds the newer settings, and how to write
+ * the restored ones into it: `import --keep` for what was put back, and the files to delete for
+ * what the rollback deleted (made after that deployment, still declared).
+ */
+function divergence(s: Session, opts: CommandOptions, report: ApplyReport, declared: readonly DesiredObject[]): string {
+  const done = report.results.filter((r) => r.status === "done");
+  const deleted = new Set(done.filter((r) => r.action === "delete").map((r) => r.address));
+  const kept = [...new Set(done.map((r) => r.address))].filter((a) => !deleted.has(a));
+  const lines = [
+    `The platform is back at deployment ${opts.rollback!.to}, but the repository still declares the later settings: the next apply puts them back.`,
+  ];
+  if (kept.length)
+    lines.push(
+      `To keep the rollback, write the platform's settings into the files with: svc-iac import ${s.project.root === process.cwd() ? "" : `${opts.dir} `}${kept.map((a) => `--keep ${a}`).join(" ")}`,
+    );
+  const files = declared.filter((d) => deleted.has(d.address)).map((d) => `${d.address} (${d.source.file})`);
+  if (files.length)
+    lines.push(
+      `The rollback deleted what was made after deployment ${opts.rollback!.to}; to keep that, remove their declarations: ${files.join(", ")}`,
+    );
+  return lines.join("\n");
 }
 
 /** `svc-iac apply`: takes the lock, plans, stops on a safety rule, applies, reports. */
@@ -141,6 +161,7 @@ export async function applyCommand(opts: CommandOptions): Promise<CommandResult>
       const stale =
         saved && (stalePolicies(opts.planFile!, saved, rules.set) ?? (await staleRepository(s, opts, saved)));
       if (stale) return { command: "apply", exitCode: 1, errors: [], message: stale };
+      const declared = s.project.objects;
       if (opts.rollback) {
         const back = await rollbackSession(s, opts, opts.rollback);
         if ("message" in back) return { command: "apply", exitCode: 1, errors: [], message: back.message };
@@ -253,7 +274,8 @@ export async function applyCommand(opts: CommandOptions): Promise<CommandResult>
         return undefined;
       });
       if (deployment) report.deployment = deployment;
-      if (opts.rollback && report.results.some((r) => r.status === "done")) opts.log?.(divergence(s, opts));
+      if (opts.rollback && report.results.some((r) => r.status === "done"))
+        opts.log?.(divergence(s, opts, report, declared));
       return { command: "apply", exitCode: report.ok ? 0 : 1, errors: [], plan, report };
     });
   });

@@ -3,7 +3,7 @@
  * (local or remote), with its git commit, actor and objects; `svc-iac history` lists them newest
  * first, per address too; retention keeps what svc.yaml says; no secret value is ever stored.
  */
-import { readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
+import { readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { applyCommand } from "../../../src/reconcile/commands";
@@ -11,7 +11,7 @@ import { historyCommand } from "../../../src/reconcile/commands/history";
 import { runSvc } from "../../helpers/cli-run";
 import { useEmulator } from "../../helpers/emulator";
 import { git, gitRepo } from "../../helpers/git-repo";
-import { commandOptions, copyRepo, emulatorEnv, FIXTURE_SECRETS, stateDirOf } from "../../helpers/repo";
+import { commandOptions, copyRepo, emulatorEnv, FIXTURE_SECRETS, outputsFileOf, stateDirOf } from "../../helpers/repo";
 
 /** A new body for the loader, committed. */
 function changeLoader(dir: string, n: number): string {
@@ -142,6 +142,26 @@ describe("GIVEN a damaged history, or bad history keys", () => {
     expect(bad.code).toBe(1);
     expect(bad.stderr).toMatch(/svc\.yaml:\d+:\d+: .*history\.keep/);
     expect(bad.stderr).toMatch(/svc\.yaml:\d+:\d+: .*history\.max_age.*"90d"/);
+  });
+});
+
+describe("GIVEN a history that cannot be written", () => {
+  const fx = useEmulator();
+
+  it("THEN a history that cannot be written never fails the apply: the change is made and the command says the history was not written", async () => {
+    const dir = gitRepo();
+    expect((await applyCommand(commandOptions(dir, fx.emu))).exitCode).toBe(0);
+    // The history's folder is now a plain file: no document can be written below it.
+    const folder = join(stateDirOf(dir), "history");
+    rmSync(folder, { recursive: true });
+    writeFileSync(folder, "not a folder");
+    changeLoader(dir, 1);
+    const r = await runSvc(["apply", dir, "--auto-approve", "--outputs", outputsFileOf(dir)], emulatorEnv(fx.emu));
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout).toContain("Apply complete");
+    expect(r.stderr).toContain(".svc-iac/state/listings/default was not written");
+    const loader = (await fx.user.udfs.listExecEnv().toArray()).find((u) => u.slug === "loader");
+    expect(loader?.udf_body).toContain("# change 1");
   });
 });
 
