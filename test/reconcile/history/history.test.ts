@@ -3,11 +3,12 @@
  * (local or remote), with its git commit, actor and objects; `svc-iac history` lists them newest
  * first, per address too; retention keeps what svc.yaml says; no secret value is ever stored.
  */
-import { readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { applyCommand } from "../../../src/reconcile/commands";
 import { historyCommand } from "../../../src/reconcile/commands/history";
+import { loadRepository } from "../../../src/reconcile/load/index";
 import { runSvc } from "../../helpers/cli-run";
 import { useEmulator } from "../../helpers/emulator";
 import { git, gitRepo } from "../../helpers/git-repo";
@@ -204,5 +205,35 @@ describe("GIVEN objects made by hand and imported", () => {
     expect(listed.report?.deployments[0]?.objects).toEqual(
       expect.arrayContaining([{ address: "canvas.reports", action: "import" }]),
     );
+  });
+});
+
+describe("GIVEN history: false in svc.yaml", () => {
+  const fx = useEmulator();
+
+  it("THEN apply records nothing, history says why, and a target with its own history settings records again", async () => {
+    const dir = gitRepo();
+    const svc = join(dir, "svc.yaml");
+    writeFileSync(
+      svc,
+      readFileSync(svc, "utf8")
+        .replace("state: .svc-iac/state\n", "state: .svc-iac/state\nhistory: false\n")
+        .replace("  prod:\n", "  prod:\n    history: {keep: 3}\n"),
+    );
+    git(dir, "commit", "-qam", "no history");
+    expect((await applyCommand(commandOptions(dir, fx.emu))).exitCode).toBe(0);
+    expect(existsSync(join(stateDirOf(dir), "history"))).toBe(false);
+    const text = await runSvc(["history", dir], emulatorEnv(fx.emu));
+    expect(text.code).toBe(0);
+    expect(text.stdout).toContain(
+      "No deployment of listings (default) is recorded: history: false in svc.yaml: new deployments are not recorded",
+    );
+    const json = await historyCommand({ dir, env: emulatorEnv(fx.emu) });
+    expect(json.report).toMatchObject({ deployments: [], recording: false });
+
+    const prod = await loadRepository(dir, { target: "prod", env: { ...FIXTURE_SECRETS, SVC_PYTHON: "" } });
+    expect(prod.ok && prod.project.settings.history).toEqual({ keep: 3 });
+    const staging = await loadRepository(dir, { target: "staging", env: { ...FIXTURE_SECRETS, SVC_PYTHON: "" } });
+    expect(staging.ok && staging.project.settings.history).toEqual({ keep: 100, off: true });
   });
 });
