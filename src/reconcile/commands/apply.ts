@@ -4,7 +4,7 @@ import { applyPlan } from "../apply";
 import { recordHistory } from "../history/recorder";
 import { readHistory, readSnapshots } from "../history/history-store";
 import { neededSnapshots, rollbackObjects } from "../history/rollback-objects";
-import type { CommandOptions, CommandResult } from "./command-types";
+import type { ApplyOptions, CommandResult } from "./command-types";
 import { InventoryWriter } from "../apply/inventory-writer";
 import { rekeyedEntries } from "../observe/rekey-inventory";
 import type { PlanOutcome } from "../plan";
@@ -82,7 +82,7 @@ async function savedPlanTarget(dir: string, file: string): Promise<string | unde
 }
 
 /** The stale-plan message when the repository is not the one `saved` was planned from; undefined when it is. */
-async function staleRepository(s: Session, opts: CommandOptions, saved: SavedPlan): Promise<string | undefined> {
+async function staleRepository(s: Session, opts: ApplyOptions, saved: SavedPlan): Promise<string | undefined> {
   const excluded = [
     ...new Set([...saved.repository.excluded, ...writtenPaths(s.project, [opts.planFile, opts.outputs])]),
   ];
@@ -98,9 +98,9 @@ async function staleRepository(s: Session, opts: CommandOptions, saved: SavedPla
  */
 async function rollbackSession(
   s: Session,
-  opts: CommandOptions,
-  rollback: NonNullable<CommandOptions["rollback"]>,
-): Promise<{ session: Session; opts: CommandOptions } | { message: string }> {
+  opts: ApplyOptions,
+  rollback: NonNullable<ApplyOptions["rollback"]>,
+): Promise<{ session: Session; opts: ApplyOptions } | { message: string }> {
   const index = await readHistory(s.backend, s.project.project, s.project.target);
   const ids = index.deployments.map((d) => d.id);
   if (!ids.includes(rollback.to))
@@ -123,7 +123,7 @@ async function rollbackSession(
  * the restored ones into it: `import --keep` for what was put back, and the files to delete for
  * what the rollback deleted (made after that deployment, still declared).
  */
-function divergence(s: Session, opts: CommandOptions, report: ApplyReport, declared: readonly DesiredObject[]): string {
+function divergence(s: Session, opts: ApplyOptions, report: ApplyReport, declared: readonly DesiredObject[]): string {
   const done = report.results.filter((r) => r.status === "done");
   const deleted = new Set(done.filter((r) => r.action === "delete").map((r) => r.address));
   const kept = [...new Set(done.map((r) => r.address))].filter((a) => !deleted.has(a));
@@ -143,7 +143,7 @@ function divergence(s: Session, opts: CommandOptions, report: ApplyReport, decla
 }
 
 /** `svc-iac apply`: takes the lock, plans, stops on a safety rule, applies, reports. */
-export async function applyCommand(opts: CommandOptions): Promise<CommandResult> {
+export async function applyCommand(opts: ApplyOptions): Promise<CommandResult> {
   // A saved plan names its target: it is the default.
   if (opts.planFile && opts.target === undefined)
     opts = { ...opts, target: await savedPlanTarget(opts.dir, opts.planFile) };
