@@ -25,7 +25,7 @@ import {
 } from "../plan/drift-policy";
 import type { DriftItem, RemediationEntry, RemediationReport } from "../plan/plan-model";
 import { REPORT_VERSION } from "../plan/plan-model";
-import type { CommandOptions, CommandResult } from "./command-types";
+import type { CommandOptions, CommandResult, DriftOptions } from "./command-types";
 import { keepFromPlan } from "./keep";
 import { notifyAll } from "./notifications";
 import { checkObserved, type LoadedRules, rulesFor, withPolicy } from "./policy-check";
@@ -54,7 +54,7 @@ function entryOf(item: DriftItem, policy: { policy: RemediationEntry["policy"]; 
   } satisfies RemediationEntry;
 }
 
-export async function remediateCommand(opts: CommandOptions): Promise<DriftResult> {
+export async function remediateCommand(opts: DriftOptions): Promise<DriftResult> {
   return withSession(opts, "drift", async (s) => {
     // Rules that do not compile stop before the lock is touched.
     const rules = await rulesFor(opts);
@@ -116,7 +116,7 @@ function withoutAddresses(report: PolicyReport, addresses: Set<string>): PolicyR
   };
 }
 
-async function remediate(s: Session, opts: CommandOptions, rules: LoadedRules): Promise<DriftResult> {
+async function remediate(s: Session, opts: DriftOptions, rules: LoadedRules): Promise<DriftResult> {
   const now = (opts.now ?? (() => new Date()))();
   const outcome = await makePlan(s, opts, true);
   const drift = driftReport(outcome);
