@@ -20,7 +20,11 @@ import { literalData, yamlText } from "./yaml-text";
 const DEFAULT_ENTRYPOINT = inputDefault<string>(udfDefinition, "entrypoint");
 
 /** Writes the UDFs without a canvas `list` in `layout`; records their bindings. */
-export function importCanvaslessUdfs(list: readonly ApiUdf[], draft: DraftBuilder, layout: "svc-iac" | "platform"): void {
+export function importCanvaslessUdfs(
+  list: readonly ApiUdf[],
+  draft: DraftBuilder,
+  layout: "svc-iac" | "platform",
+): void {
   // Folders and files are told apart without regard to case on some file systems.
   const taken = new Set<string>();
   for (const u of [...list].sort((a, b) => byString(a.slug, b.slug) || byString(a.id, b.id))) {
