@@ -49,13 +49,13 @@ const Header = z.strictObject({
 
 /** The raw inputs, as a Pulumi program or a GitOps file gives them. */
 export const UdfArgs = z.strictObject({
+  // null: a UDF without a canvas (`collection_id` null). Required, so that a forgotten id is an error.
   canvasId: z
     .string({ error: "canvasId is the id of the canvas holding the UDF (e.g. canvas.id)." })
     .min(1, {
-      error:
-        "canvasId must not be empty: give the id of the canvas holding the UDF (e.g. canvas.id), or leave it out for a UDF without a canvas.",
+      error: "canvasId must not be empty: give the id of the canvas holding the UDF (e.g. canvas.id).",
     })
-    .optional(),
+    .nullable(),
   slug: z.string({ error: "A slug is a string of letters, digits, '_' and '-'." }).regex(/^[A-Za-z0-9_-]+$/, {
     error: "A slug is URL-safe: letters, digits, '_' and '-' only ([A-Za-z0-9_-]+), e.g. \"load-listings\".",
   }),
@@ -145,7 +145,7 @@ export function checkUdf(raw: unknown) {
   if (failures.length) return { inputs: base.inputs as unknown as UdfInputs, failures };
   const a = base.inputs;
   const inputs: UdfInputs = {
-    ...(a.canvasId === undefined ? {} : { canvasId: a.canvasId }),
+    ...(a.canvasId === null ? {} : { canvasId: a.canvasId }),
     slug: a.slug,
     code: sources.code!,
     entrypoint: a.entrypoint,
@@ -261,7 +261,7 @@ async function postUdf(ctx: KindContext, inputs: UdfInputs): Promise<Created<Udf
 }
 
 const NOTES: Record<string, string> = {
-  canvasId: "moves the UDF to the other canvas (collection_id; none: off every canvas)",
+  canvasId: "moves the UDF to the other canvas (collection_id)",
   createSharedToken: "a per-UDF shared token can only be minted when the UDF is created",
 };
 

@@ -37,11 +37,10 @@ export function rawInputs(
 ): Record<string, unknown> {
   const traits = traitsOf(d.kind);
   const out: Record<string, unknown> = { ...d.inputs };
-  // A reference the object does not name is left out (a UDF without a canvas).
+  // A reference the object does not name is null (a UDF without a canvas).
   for (const r of traits.references ?? []) {
     const address = referencedAddress(d, r.ref);
-    if (address === undefined) delete out[r.field];
-    else out[r.field] = ctx.idOf(address) ?? UNKNOWN_ID;
+    out[r.field] = address === undefined ? null : (ctx.idOf(address) ?? UNKNOWN_ID);
   }
   for (const i of traits.inherits ?? []) {
     const value = ctx.desired(referencedAddress(d, i.ref)!)?.inputs[i.field];
@@ -70,7 +69,7 @@ export function checkedInputs(d: DesiredObject, raw: Record<string, unknown>): R
   }
   const inputs = { ...checked.inputs };
   for (const r of traitsOf(d.kind).references ?? []) {
-    if (raw[r.field] === undefined) delete inputs[r.field];
+    if (raw[r.field] === undefined || raw[r.field] === null) delete inputs[r.field];
     else inputs[r.field] = raw[r.field];
   }
   return inputs;
