@@ -37,9 +37,11 @@ export interface ReconcileTraits {
   readonly phase: number;
   /**
    * The input holding the object's name on the platform, which a target's `name_prefix` and
-   * `name_suffix` wrap (preview environments beside production). Addresses never change.
+   * `name_suffix` wrap (preview environments beside production). Addresses never change. A
+   * function names it per address, for kinds whose objects are only sometimes named on their own
+   * (a UDF without a canvas; one on a canvas is told apart by its canvas's name).
    */
-  readonly nameInput?: string;
+  readonly nameInput?: string | ((address: string) => string | undefined);
   /**
    * One object per team whatever the target (a secret key): a target with a `name_prefix` or
    * `name_suffix`, which shares the team with the unprefixed target, cannot rename it and leaves it

@@ -79,6 +79,9 @@ describe("the example repository", () => {
       "pr_42_listings",
       "pr_42_ops_reports",
     ]);
+    // A UDF without a canvas is named by its slug alone: wrapped too, so the preview never adopts production's.
+    expect(r.project.objects.find((o) => o.address === "udf.nightly_rate")?.inputs.slug).toBe("pr_42_nightly_rate");
+    expect(r.project.objects.find((o) => o.address === "udf.listings/loader")?.inputs.slug).toBe("loader");
     expect(r.project.settings.state).toEqual({
       kind: "remote",
       url: "s3://demo-bucket/svc-iac/previews/pr-42/listings-demo/preview",

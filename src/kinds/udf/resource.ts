@@ -376,6 +376,9 @@ function modulesText(value: unknown): string {
 export const udfTraits: ReconcileTraits = {
   phase: 3,
   addressPrefix: "udf",
+  // A UDF without a canvas is named by its slug alone: a preview target's name_prefix wraps it
+  // (one on a canvas is apart already, its canvas's name wrapped).
+  nameInput: (address) => (address.startsWith("udf.") && !address.includes("/") ? "slug" : undefined),
   // Notes and widgets are UDF records too, told apart by their metadata (udf-variant.ts).
   variantPrefixes: VARIANT_PREFIXES.filter((p) => p !== "udf"),
   // The slug and collection_id change in place.
