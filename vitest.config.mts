@@ -14,6 +14,7 @@ export const SLOW_TESTS = [
   "test/reconcile/broken-repositories.test.ts", // 300 fuzzed repositories, 4 through the command line
   "test/reconcile/engine/saved-plan-big-file.test.ts", // a 2 GiB file digested twice
   "test/docs/tutorial.test.ts", // the tutorial's commands, each in its own process
+  "test/reconcile/udf-tests/switch-over-interrupt.test.ts", // SIGKILL and SIGINT during a tested switch-over
 ];
 
 /**

@@ -40,7 +40,44 @@ export interface ContextOptions {
 export type Bytes = Uint8Array | Buffer;
 
 /** Fetches an absolute URL (a signed URL) without the client's credentials; errors become ApiErrors without the query (which holds the signature). */
-async function fetchSigned(t: Transport, method: string, url: string, body?: FormData): Promise<Buffer> {
+/** A download stopped at its byte limit (`maxBytes`): code `unexpected_response`. */
+export class AnswerTooLarge extends ApiError {}
+
+/** The body of `res`, read as it streams; more than `maxBytes` stops the read (the rest is never downloaded). */
+async function boundedBody(res: Response, method: string, path: string, maxBytes: number | undefined): Promise<Buffer> {
+  if (maxBytes === undefined || !res.body) return Buffer.from(await res.arrayBuffer());
+  const tooLarge = () =>
+    new AnswerTooLarge({
+      code: "unexpected_response",
+      status: res.status,
+      method,
+      path,
+      message: `the answer is larger than the limit of ${maxBytes} bytes for it`,
+    });
+  if (Number(res.headers.get("content-length") ?? 0) > maxBytes) {
+    await res.body.cancel();
+    throw tooLarge();
+  }
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  for await (const chunk of res.body) {
+    size += chunk.byteLength;
+    if (size > maxBytes) {
+      await res.body.cancel().catch(() => undefined);
+      throw tooLarge();
+    }
+    chunks.push(chunk);
+  }
+  return Buffer.concat(chunks);
+}
+
+async function fetchSigned(
+  t: Transport,
+  method: string,
+  url: string,
+  body?: FormData,
+  maxBytes?: number,
+): Promise<Buffer> {
   const u = new URL(url);
   const timeoutMs = t.options.timeoutMs ?? 30_000;
   let res: Response;
@@ -56,8 +93,8 @@ async function fetchSigned(t: Transport, method: string, url: string, body?: For
       cause: err,
     });
   }
+  if (res.status >= 200 && res.status < 300) return boundedBody(res, method, u.pathname, maxBytes);
   const buf = Buffer.from(await res.arrayBuffer());
-  if (res.status >= 200 && res.status < 300) return buf;
   const headers: Record<string, string> = {};
   res.headers.forEach((v, k) => (headers[k] = v));
   throw new ApiError({
@@ -110,8 +147,8 @@ export function filesApi(t: Transport) {
      * Reads an object's bytes: {@link getLocation}, then a plain GET of the presigned URL without
      * credentials. Errors as {@link getLocation}; 403 from the storage URL when it expired.
      */
-    download: async (path: string, opts: ContextOptions = {}): Promise<Buffer> =>
-      fetchSigned(t, "GET", await api.getLocation(path, opts)),
+    download: async (path: string, opts: ContextOptions & { maxBytes?: number } = {}): Promise<Buffer> =>
+      fetchSigned(t, "GET", await api.getLocation(path, opts), undefined, opts.maxBytes),
 
     /** Reads the bytes behind a signed URL (from {@link getLocation} or {@link sign}); 403 when expired or altered, 404 when the object is gone. */
     fetchSigned: (url: string): Promise<Buffer> => fetchSigned(t, "GET", url),

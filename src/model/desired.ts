@@ -49,6 +49,8 @@ export interface DesiredObject {
     protect?: boolean;
     /** `on_drift:` in the object's own settings (a canvas: canvas.yaml), with where it is written. */
     onDrift?: DriftPolicySetting;
+    /** For UDFs, `deploy: tested`: a body change is tested on a hidden candidate before the live UDF changes (see `switch-over.ts`). */
+    deploy?: "tested";
   };
   source: SourceLocation;
   /**
@@ -154,8 +156,8 @@ export interface ProjectSettings {
   credentials: { baseUrlEnv: string; udfBaseUrlEnv: string; tokenEnv: string; serviceTokenEnv: string };
   /** Apply concurrency. @default 8 */
   concurrency: number;
-  /** Deployment history retention (`history:` in svc.yaml, the target's keys over the project's). */
-  history: { keep: number; maxAgeMs?: number };
+  /** Deployment history retention (`history:` in svc.yaml, the target's keys over the project's); `off`: `history: false`, nothing recorded. */
+  history: { keep: number; maxAgeMs?: number; off?: true };
   /** The target's `name_prefix` / `name_suffix`, when it sets one (preview environments). */
   names?: { prefix: string; suffix: string };
   /** `on_drift:` of the target, else of the project; absent: `report`. */

@@ -2,11 +2,22 @@
 export { applyCommand, driftCommand, planCommand, validateCommand } from "./commands";
 export { destroyCommand, planDestroy } from "./commands/destroy";
 export type {
+  ApplyOptions,
+  ChangeOptions,
   CommandOptions,
   CommandResult,
+  DestroyOptions,
+  DriftOptions,
+  LockOptions,
+  PlanningOptions,
+  PlanOptions,
+  PolicyOptions,
   ProgressEvent,
   PublishedToken,
+  RepositoryOptions,
+  TokenOptions,
   TokenPublisher,
+  ValidateOptions,
 } from "./commands/command-types";
 export { loadRepository, type LoadOptions } from "./load";
 export {

@@ -181,6 +181,14 @@ export const udfDefinition: KindDefinition = {
         },
       },
       on_drift: { schema: onDrift("UDF") },
+      deploy: {
+        schema: {
+          enum: ["direct", "tested"],
+          description:
+            "tested: a change of the UDF's code, entrypoint, helper modules or metadata goes first to a hidden candidate record (a UDF without a canvas), the UDF's tests run against it, and only when they pass is the live UDF updated in place (same id, same shared token); the candidate is then removed. Needs tests. direct: the live UDF is updated at once. Default direct.",
+          default: "direct",
+        },
+      },
       tests: {
         schema: {
           type: "array",

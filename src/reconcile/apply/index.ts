@@ -36,6 +36,7 @@ import { withIntent, withoutIntent, withoutIntentKey } from "../state/credential
 import { isAlreadyExists } from "../../kinds/already-exists";
 import type { InventoryEntry } from "../../model/inventory";
 import { SvcError } from "../../errors";
+import { switchesOver } from "../../kinds/udf/switch-over";
 
 export interface ApplyContext {
   client: SvcClient;
@@ -51,6 +52,13 @@ export interface ApplyContext {
   stopReason?: () => string | undefined;
   /** The project's fingerprint key: fingerprints in states and the inventory are keyed with it. */
   fingerprintKey?: FingerprintKey;
+  /** Runs the tested switch-overs (`deploy: tested`); without it, such UDFs are updated directly. */
+  switchOver?: SwitchOverRunner;
+}
+
+/** Tries a UDF's new inputs on a candidate and runs its tests there; throws when the live UDF must not change (see `udf-tests/switch-over.ts`). */
+export interface SwitchOverRunner {
+  test(address: string, inputs: never): Promise<unknown>;
 }
 
 class Applier {
@@ -209,6 +217,9 @@ class Applier {
       this.record(step, id, kind.key(inputs as never), { ...step.olds, ...inputs }, false);
       return id;
     }
+    // deploy: tested: the new body passes its tests on a candidate first, or the live UDF is left as it is.
+    if (this.ctx.switchOver && switchesOver(step.desired, a.action, a.fields))
+      await this.ctx.switchOver.test(a.address, inputs as never);
     const state = (await kind.update(this.kindCtx, id, step.olds as never, inputs as never)) as Record<string, any>;
     const minted = a.action === "rotate";
     this.record(step, id, kind.key(inputs as never), state, minted);

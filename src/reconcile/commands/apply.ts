@@ -4,7 +4,7 @@ import { applyPlan } from "../apply";
 import { recordHistory } from "../history/recorder";
 import { readHistory, readSnapshots } from "../history/history-store";
 import { neededSnapshots, rollbackObjects } from "../history/rollback-objects";
-import type { CommandOptions, CommandResult } from "./command-types";
+import type { ApplyOptions, CommandResult } from "./command-types";
 import { InventoryWriter } from "../apply/inventory-writer";
 import { rekeyedEntries } from "../observe/rekey-inventory";
 import type { PlanOutcome } from "../plan";
@@ -22,6 +22,8 @@ import {
 } from "../plan/saved-plan";
 import { forceUnlockFirst, withHeldLock } from "../apply/held-lock";
 import type { Inventory } from "../../model/inventory";
+import type { DesiredObject } from "../../model/desired";
+import type { ApplyReport } from "../plan/plan-model";
 import { RepositoryJail } from "../../repository/jail";
 import {
   secretValues,
@@ -38,6 +40,8 @@ import {
   outputsBlock,
 } from "./session";
 import { rulesFor, withPolicy } from "./policy-check";
+import { SwitchOver } from "../udf-tests/switch-over";
+import { renderTestOutcome } from "../udf-tests/render-text";
 /** Reads the saved plan at `file` and checks that it belongs to this project and target. */
 async function loadSavedPlan(s: Session, file: string): Promise<SavedPlan> {
   const read = RepositoryJail.forProject(s.project.root).readOperatorFile(file);
@@ -78,7 +82,7 @@ async function savedPlanTarget(dir: string, file: string): Promise<string | unde
 }
 
 /** The stale-plan message when the repository is not the one `saved` was planned from; undefined when it is. */
-async function staleRepository(s: Session, opts: CommandOptions, saved: SavedPlan): Promise<string | undefined> {
+async function staleRepository(s: Session, opts: ApplyOptions, saved: SavedPlan): Promise<string | undefined> {
   const excluded = [
     ...new Set([...saved.repository.excluded, ...writtenPaths(s.project, [opts.planFile, opts.outputs])]),
   ];
@@ -94,9 +98,9 @@ async function staleRepository(s: Session, opts: CommandOptions, saved: SavedPla
  */
 async function rollbackSession(
   s: Session,
-  opts: CommandOptions,
-  rollback: NonNullable<CommandOptions["rollback"]>,
-): Promise<{ session: Session; opts: CommandOptions } | { message: string }> {
+  opts: ApplyOptions,
+  rollback: NonNullable<ApplyOptions["rollback"]>,
+): Promise<{ session: Session; opts: ApplyOptions } | { message: string }> {
   const index = await readHistory(s.backend, s.project.project, s.project.target);
   const ids = index.deployments.map((d) => d.id);
   if (!ids.includes(rollback.to))
@@ -114,14 +118,32 @@ async function rollbackSession(
   };
 }
 
-/** What rollback says once done: the repository still holds the newer settings, and how to write the restored ones into it. */
-function divergence(s: Session, opts: CommandOptions): string {
-  const keep = (opts.only ?? []).map((a) => `--keep ${a}`).join(" ");
-  return `The platform is back at deployment ${opts.rollback!.to}, but the repository still declares the later settings: the next apply puts them back. To keep the rollback, write the platform's settings into the files with: svc-iac import ${s.project.root === process.cwd() ? "" : `${opts.dir} `}${keep}`;
+/**
+ * What rollback says once done: the repository still holds the newer settings, and how to write
+ * the restored ones into it: `import --keep` for what was put back, and the files to delete for
+ * what the rollback deleted (made after that deployment, still declared).
+ */
+function divergence(s: Session, opts: ApplyOptions, report: ApplyReport, declared: readonly DesiredObject[]): string {
+  const done = report.results.filter((r) => r.status === "done");
+  const deleted = new Set(done.filter((r) => r.action === "delete").map((r) => r.address));
+  const kept = [...new Set(done.map((r) => r.address))].filter((a) => !deleted.has(a));
+  const lines = [
+    `The platform is back at deployment ${opts.rollback!.to}, but the repository still declares the later settings: the next apply puts them back.`,
+  ];
+  if (kept.length)
+    lines.push(
+      `To keep the rollback, write the platform's settings into the files with: svc-iac import ${s.project.root === process.cwd() ? "" : `${opts.dir} `}${kept.map((a) => `--keep ${a}`).join(" ")}`,
+    );
+  const files = declared.filter((d) => deleted.has(d.address)).map((d) => `${d.address} (${d.source.file})`);
+  if (files.length)
+    lines.push(
+      `The rollback deleted what was made after deployment ${opts.rollback!.to}; to keep that, remove their declarations: ${files.join(", ")}`,
+    );
+  return lines.join("\n");
 }
 
 /** `svc-iac apply`: takes the lock, plans, stops on a safety rule, applies, reports. */
-export async function applyCommand(opts: CommandOptions): Promise<CommandResult> {
+export async function applyCommand(opts: ApplyOptions): Promise<CommandResult> {
   // A saved plan names its target: it is the default.
   if (opts.planFile && opts.target === undefined)
     opts = { ...opts, target: await savedPlanTarget(opts.dir, opts.planFile) };
@@ -139,6 +161,7 @@ export async function applyCommand(opts: CommandOptions): Promise<CommandResult>
       const stale =
         saved && (stalePolicies(opts.planFile!, saved, rules.set) ?? (await staleRepository(s, opts, saved)));
       if (stale) return { command: "apply", exitCode: 1, errors: [], message: stale };
+      const declared = s.project.objects;
       if (opts.rollback) {
         const back = await rollbackSession(s, opts, opts.rollback);
         if ("message" in back) return { command: "apply", exitCode: 1, errors: [], message: back.message };
@@ -204,6 +227,16 @@ export async function applyCommand(opts: CommandOptions): Promise<CommandResult>
         return { command: "apply", exitCode: 1, errors: [], plan, message: "Apply cancelled: nothing was changed." };
       }
       if (plan.actions.length) opts.approved?.(shown);
+      // Candidates of tested switch-overs an earlier apply left (it was stopped) go first.
+      const switchOver = new SwitchOver({
+        client: s.connection.client,
+        backend: s.backend,
+        tests: s.project.tests ?? [],
+        now,
+        secrets: secretValues(s.project, opts.env),
+        onResult: (o) => opts.log?.(`candidate test: ${renderTestOutcome(o).trimEnd()}`),
+      });
+      for (const line of await switchOver.cleanup()) opts.log?.(line);
       const writer = new InventoryWriter(s.backend, outcome.inventory, s.project, now);
       for (const [address, entry] of rekeyedEntries(outcome.inventory, planned.observation, s.fingerprintKey))
         writer.set(address, entry);
@@ -219,6 +252,8 @@ export async function applyCommand(opts: CommandOptions): Promise<CommandResult>
           secrets: secretValues(s.project, opts.env),
           stopReason,
           fingerprintKey: s.fingerprintKey,
+          // A rollback puts back bodies that were live before: the tests of today's body do not apply to them.
+          ...(opts.rollback ? {} : { switchOver }),
         },
         outcome,
       );
@@ -239,7 +274,8 @@ export async function applyCommand(opts: CommandOptions): Promise<CommandResult>
         return undefined;
       });
       if (deployment) report.deployment = deployment;
-      if (opts.rollback && report.results.some((r) => r.status === "done")) opts.log?.(divergence(s, opts));
+      if (opts.rollback && report.results.some((r) => r.status === "done"))
+        opts.log?.(divergence(s, opts, report, declared));
       return { command: "apply", exitCode: report.ok ? 0 : 1, errors: [], plan, report };
     });
   });

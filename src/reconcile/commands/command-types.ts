@@ -31,93 +31,154 @@ export type ProgressEvent =
   | { type: "begin"; address: string; action: string }
   | { type: "end"; address: string; action: string; status: "done" | "failed" | "skipped"; message?: string };
 
-export interface CommandOptions {
+/** What every command of the reconciler takes: the repository, the target, the environment. */
+export interface RepositoryOptions {
   /** Repository folder (holding svc.yaml). @default "." */
   dir: string;
   /** @default "default" */
   target?: string;
   /** Environment for `${env.NAME}`, secrets and credentials. */
   env: Record<string, string | undefined>;
-  /** Apply/plan: delete inventory objects that left the repository (or `prune: true` in svc.yaml). */
+  /** The current time (rotation schedule, inventory times). @default the system clock */
+  now?: () => Date;
+  /** Messages for stderr (embedded emulator notice, warnings). */
+  log?: (line: string) => void;
+}
+
+/** Where the policy rules come from (validate, plan, apply, drift). */
+export interface PolicyOptions {
+  /** The policy rules from this file or folder instead of the repository's `policies.yaml`. */
+  policies?: string;
+  /** `policies.yaml` at this git revision instead of the work tree's (a pull request's base). */
+  policiesRef?: string;
+}
+
+/** What a plan covers and the guards it is held to (plan, apply, destroy; drift's restores). */
+export interface PlanningOptions {
+  /** Delete inventory objects that left the repository (or `prune: true` in svc.yaml). */
   prune?: boolean;
   /** Override svc.yaml's max_deletions. */
   maxDeletions?: number;
   /** Allow a plan that deletes every managed object. */
   allowDeleteAll?: boolean;
-  /** Plan/apply/destroy: let deletions take objects the project does not manage with them (a hand-made UDF on a deleted canvas). */
+  /** Let deletions take objects the project does not manage with them (a hand-made UDF on a deleted canvas). */
   allowCascade?: boolean;
-  /** Apply: where new tokens are written (JSON, mode 0600). */
+  /** Only the objects whose address matches one of these patterns (`*` any text), and what they need. */
+  only?: string[];
+  /** Replace these objects (a new object, id and token) even though nothing forces it. */
+  replace?: string[];
+}
+
+/** Where new tokens go (plan checks there is somewhere; apply and restores hand them over). */
+export interface TokenOptions {
+  /** Where new tokens are written (JSON, mode 0600). */
   outputs?: string;
-  /** Apply: create service accounts even though no destination for their tokens is configured. */
+  /** Create service accounts even though no destination for their tokens is configured. */
   discardTokens?: boolean;
-  /** Apply: extra token destinations (GitHub secrets). */
+  /** Extra token destinations (GitHub secrets). */
   publishers?: TokenPublisher[];
+}
+
+/** The lock held while the platform is changed (apply, destroy, drift --remediate). */
+export interface LockOptions {
+  /** Lock holder description. */
+  lockOwner?: string;
   /**
-   * Plan: also write the saved plan (format `schemas/plan.schema.json`) to this file, for
+   * Remove the lock with this id (or any lock with `true`) before taking it. An id when there is
+   * no lock stops the command (exit 1, nothing changed); `true` then goes on.
+   */
+  forceUnlock?: string | true;
+  /** Lease length of the lock, renewed while the command runs. @default 600000 (10 min) */
+  lockTtlMs?: number;
+  /**
+   * When the lease is renewed. Given `renew` and the interval, returns how to stop renewing. Tests
+   * renew on a clock they control. @default every `max(1 s, lockTtlMs / 3)`
+   */
+  scheduleRenewal?: (renew: () => Promise<void>, everyMs: number) => () => void;
+}
+
+/** How the changes run and are shown (apply, destroy, drift --remediate). */
+export interface ChangeOptions {
+  /** Bounded concurrency (overrides svc.yaml). */
+  concurrency?: number;
+  progress?: (e: ProgressEvent) => void;
+  /** Shown the plan before anything is changed; answering false stops with nothing done. @default always yes */
+  confirm?: (plan: Plan) => Promise<boolean>;
+  /**
+   * Called with the final plan once it is approved, right before the first change (not when the
+   * command stops before changing anything), so it can be shown first.
+   */
+  approved?: (plan: Plan) => void;
+  /**
+   * Why no new step may start (the user pressed Ctrl-C), or undefined to go on. Steps in flight
+   * finish and are recorded; the rest are reported skipped.
+   */
+  interrupted?: () => string | undefined;
+}
+
+/** `svc-iac validate`. */
+export interface ValidateOptions extends RepositoryOptions, PolicyOptions {}
+
+/** `svc-iac plan`. */
+export interface PlanOptions extends RepositoryOptions, PolicyOptions, PlanningOptions, TokenOptions {
+  /**
+   * Also write the saved plan (format `schemas/plan.schema.json`) to this file, for
    * `apply --plan`. Written only when the plan succeeds.
    */
   planOut?: string;
+  /** Exit 2 when there are changes (as `terraform plan -detailed-exitcode`); otherwise 0. */
+  detailedExitCode?: boolean;
+}
+
+/** `svc-iac apply` (and `svc-iac rollback`, an apply with `rollback`). */
+export interface ApplyOptions
+  extends RepositoryOptions,
+    PolicyOptions,
+    PlanningOptions,
+    TokenOptions,
+    LockOptions,
+    ChangeOptions {
   /**
-   * Apply: execute exactly the saved plan in this file (written by `plan --out`). Apply re-observes
+   * Execute exactly the saved plan in this file (written by `plan --out`). Apply re-observes
    * first and refuses, writing nothing, when the repository or any object the plan touches changed
    * since. The plan's own options (prune, limits, --only, --replace) and target apply.
    */
   planFile?: string;
-  /** Plan/apply: only the objects whose address matches one of these patterns (`*` any text), and what they need. */
-  only?: string[];
-  /** Plan/apply: replace these objects (a new object, id and token) even though nothing forces it. */
-  replace?: string[];
   /**
    * Apply as `svc-iac rollback`: plan the platform back to its state after deployment `to` of the
    * history (only `addresses`, patterns with `*`, when given), and record it as a rollback.
    */
   rollback?: { to: string; addresses: string[] };
-  /** Apply: bounded concurrency (overrides svc.yaml). */
-  concurrency?: number;
-  /** Apply: lock holder description. */
-  lockOwner?: string;
-  /** Plan: exit 2 when there are changes (as `terraform plan -detailed-exitcode`); otherwise 0. */
-  detailedExitCode?: boolean;
-  /**
-   * Apply, destroy: remove the lock with this id (or any lock with `true`) before taking it. An id
-   * when there is no lock stops the command (exit 1, nothing changed); `true` then goes on.
-   */
-  forceUnlock?: string | true;
-  /** Apply: lease length of the lock, renewed while apply runs. @default 600000 (10 min) */
-  lockTtlMs?: number;
-  /**
-   * Apply, destroy: when the lease is renewed. Given `renew` and the interval, returns how to stop
-   * renewing. Tests renew on a clock they control. @default every `max(1 s, lockTtlMs / 3)`
-   */
-  scheduleRenewal?: (renew: () => Promise<void>, everyMs: number) => () => void;
-  /** The current time (rotation schedule, inventory times). @default the system clock */
-  now?: () => Date;
-  progress?: (e: ProgressEvent) => void;
-  /** Apply: shown the plan before anything is changed; answering false stops with nothing done. @default always yes */
-  confirm?: (plan: Plan) => Promise<boolean>;
-  /**
-   * Apply and destroy: called with the final plan once it is approved, right before the first
-   * change (not when the command stops before changing anything), so it can be shown first.
-   */
-  approved?: (plan: Plan) => void;
-  /**
-   * Apply and destroy: why no new step may start (the user pressed Ctrl-C), or undefined to go
-   * on. Steps in flight finish and are recorded; the rest are reported skipped.
-   */
-  interrupted?: () => string | undefined;
-  /** Validate, plan, apply, drift: the policy rules from this file or folder instead of the repository's `policies.yaml`. */
-  policies?: string;
-  /** Validate, plan, apply, drift: `policies.yaml` at this git revision instead of the work tree's (a pull request's base). */
-  policiesRef?: string;
-  /** Messages for stderr (embedded emulator notice, warnings). */
-  log?: (line: string) => void;
-  /** Drift: act on each drifted object's `on_drift` policy (restore, keep, report), under the lock. */
+}
+
+/** `svc-iac drift` (and `drift --remediate`, which restores through apply's plan under the lock). */
+export interface DriftOptions
+  extends RepositoryOptions,
+    PolicyOptions,
+    Pick<PlanningOptions, "allowCascade" | "maxDeletions">,
+    TokenOptions,
+    LockOptions,
+    ChangeOptions {
+  /** Act on each drifted object's `on_drift` policy (restore, keep, report), under the lock. */
   remediate?: boolean;
-  /** Drift --remediate: restore these addresses even when contested (flapping) or not set to restore. */
+  /** With `remediate`: restore these addresses even when contested (flapping) or not set to restore. */
   forceRestore?: string[];
   /** How `notify:` webhooks are called (tests shorten the timeout). */
   webhooks?: WebhookOptions;
 }
+
+/** `svc-iac destroy`. */
+export interface DestroyOptions
+  extends RepositoryOptions,
+    Pick<PlanningOptions, "allowCascade" | "only">,
+    LockOptions,
+    ChangeOptions {}
+
+/**
+ * Every command's options at once: what the command line and the GitHub Action build before they
+ * know which command runs. Each command reads only its own ({@link PlanOptions}, {@link ApplyOptions}, …).
+ */
+export type CommandOptions = ValidateOptions & PlanOptions & ApplyOptions & DriftOptions & DestroyOptions;
 
 /** Why a command stopped: the message, and the stable code of the error that stopped it (see `src/errors.ts`). */
 export interface Stopped {

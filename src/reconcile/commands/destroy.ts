@@ -10,7 +10,7 @@ import { errorCodeOf } from "../../errors";
 import type { SvcClient } from "../../api/client";
 import { applyPlan } from "../apply";
 import { recordHistory } from "../history/recorder";
-import type { CommandOptions, CommandResult } from "./command-types";
+import type { CommandOptions, CommandResult, DestroyOptions } from "./command-types";
 import { otherClaimsOf } from "../projects/project-claims";
 import { connect, refusedCredentialsHint } from "./connect";
 import { forceUnlockFirst, withHeldLock } from "../apply/held-lock";
@@ -133,7 +133,7 @@ async function destroyWith(
 }
 
 /** `svc-iac destroy`: loads svc.yaml, connects, and destroys what the target's inventory records. */
-export async function destroyCommand(opts: CommandOptions): Promise<DestroyResult> {
+export async function destroyCommand(opts: DestroyOptions): Promise<DestroyResult> {
   const loaded = await loadProjectSettings(opts.dir, { target: opts.target, env: opts.env });
   if (!loaded.ok) return { command: "destroy", exitCode: 1, errors: loaded.errors };
   const { project } = loaded;

@@ -1,5 +1,5 @@
 /** `svc-iac drift`: the plan behind drift (without prune and the rotation schedule), and its report. */
-import type { CommandOptions, CommandResult } from "./command-types";
+import type { CommandOptions, CommandResult, DriftOptions } from "./command-types";
 import { driftReport } from "../plan/drift";
 import type { LoadedProject, LoadError } from "../../model/desired";
 import type { Observation } from "../observe";
@@ -44,7 +44,7 @@ export async function driftPlan(
 }
 
 /** `svc-iac drift`: how the platform differs from the repository; writes nothing. Exit 2 on drift. */
-export function driftCommand(opts: CommandOptions): Promise<CommandResult> {
+export function driftCommand(opts: DriftOptions): Promise<CommandResult> {
   return withSession(
     opts,
     "drift",

@@ -46,6 +46,8 @@ export interface HistoryReport {
   target: string;
   /** Newest first. */
   deployments: HistoryEntry[];
+  /** false: `history: false` in svc.yaml, new deployments are not recorded. */
+  recording: boolean;
 }
 
 export interface HistoryCommandResult {
@@ -125,7 +127,12 @@ export async function historyCommand(opts: HistoryCommandOptions): Promise<Histo
       command: "history",
       exitCode: 0,
       errors: [],
-      report: { project: project.project, target: project.target, deployments },
+      report: {
+        project: project.project,
+        target: project.target,
+        deployments,
+        recording: !project.settings.history.off,
+      },
     };
   } catch (e) {
     return {

@@ -1,5 +1,5 @@
 /** `svc-iac plan`: load, connect, observe and plan; writes nothing (but a saved plan with `--out`). */
-import type { CommandOptions, CommandResult } from "./command-types";
+import type { CommandResult, PlanOptions } from "./command-types";
 import { PROTECTED_RULE } from "../plan/protect";
 import { CROSS_TARGET_RULE } from "../plan/cross-target";
 import { CASCADE_RULE } from "../plan/cascade";
@@ -14,7 +14,7 @@ import {
 } from "./session";
 import { POLICY_RULE, rulesFor, withPolicy } from "./policy-check";
 /** `svc-iac plan`: what apply would do; writes nothing. */
-export function planCommand(opts: CommandOptions): Promise<CommandResult> {
+export function planCommand(opts: PlanOptions): Promise<CommandResult> {
   return withSession(
     opts,
     "plan",

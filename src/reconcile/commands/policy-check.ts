@@ -3,7 +3,7 @@
  * apply every planned change (and the unchanged objects, as `none`), drift what the platform
  * holds. A mandatory rule not met becomes a plan block (rule `policy`), which stops plan and apply.
  */
-import type { CommandOptions } from "./command-types";
+import type { PolicyOptions, RepositoryOptions } from "./command-types";
 import type { LoadedProject, LoadError } from "../../model/desired";
 import {
   declaredSubjects,
@@ -32,7 +32,7 @@ export interface LoadedRules {
 }
 
 /** The rules this run checks (`--policies`, `--policies-ref`, else the repository's `policies.yaml`). */
-export function rulesFor(opts: CommandOptions, dir = opts.dir): Promise<LoadedRules> {
+export function rulesFor(opts: PolicyOptions & Pick<RepositoryOptions, "dir">, dir = opts.dir): Promise<LoadedRules> {
   return loadPolicies(dir, {
     ...(opts.policies !== undefined ? { policies: opts.policies } : {}),
     ...(opts.policiesRef !== undefined ? { policiesRef: opts.policiesRef } : {}),

@@ -22,7 +22,7 @@ import {
 } from "../plan/drift-policy";
 import type { DriftItem, RemediationEntry, RemediationReport } from "../plan/plan-model";
 import { REPORT_VERSION } from "../plan/plan-model";
-import type { CommandOptions, CommandResult } from "./command-types";
+import type { CommandOptions, CommandResult, DriftOptions } from "./command-types";
 import { keepFromPlan } from "./keep";
 import { notifyAll } from "./notifications";
 import { makePlan, messageOf, publishersFor, secretValues, type Session, tokenBlock, withSession } from "./session";
@@ -49,7 +49,7 @@ function entryOf(item: DriftItem, policy: { policy: RemediationEntry["policy"]; 
   } satisfies RemediationEntry;
 }
 
-export async function remediateCommand(opts: CommandOptions): Promise<DriftResult> {
+export async function remediateCommand(opts: DriftOptions): Promise<DriftResult> {
   return withSession(opts, "drift", async (s) => {
     const result = await withHeldLock(s.backend, opts, "drift --remediate", () => remediate(s, opts));
     const r = result.remediation;
@@ -97,7 +97,7 @@ export async function remediateCommand(opts: CommandOptions): Promise<DriftResul
   });
 }
 
-async function remediate(s: Session, opts: CommandOptions): Promise<DriftResult> {
+async function remediate(s: Session, opts: DriftOptions): Promise<DriftResult> {
   const now = (opts.now ?? (() => new Date()))();
   const outcome = await makePlan(s, opts, true);
   const drift = driftReport(outcome);

@@ -4,7 +4,14 @@
  */
 import { scrub, scrubDeep } from "../../api/errors";
 import { errorCodeOf } from "../../errors";
-import type { CommandOptions, CommandResult, TokenPublisher } from "./command-types";
+import type {
+  CommandOptions,
+  CommandResult,
+  PlanningOptions,
+  RepositoryOptions,
+  TokenOptions,
+  TokenPublisher,
+} from "./command-types";
 import { connect, refusedCredentialsHint, type Connection } from "./connect";
 import { otherClaimsOf } from "../projects/project-claims";
 import { loadRepositoryStaged, type ProjectSettingsOnly } from "../load";
@@ -220,7 +227,7 @@ export async function withSession<R extends CommandResult>(
 }
 
 /** The planning options of a run: the flags, else svc.yaml's settings. */
-export function planningOptions(s: Session, opts: CommandOptions, drift: boolean): SavedPlanOptions {
+export function planningOptions(s: Session, opts: PlanningOptions, drift: boolean): SavedPlanOptions {
   const settings = s.project.settings;
   return {
     prune: drift ? false : (opts.prune ?? false) || settings.prune,
@@ -326,7 +333,7 @@ export async function writeSavedPlan(
 }
 
 /** Token destinations of an apply: --outputs, then any extra (GitHub secrets). */
-export function publishersFor(opts: CommandOptions): TokenPublisher[] {
+export function publishersFor(opts: TokenOptions & Pick<RepositoryOptions, "dir" | "now">): TokenPublisher[] {
   return [
     ...(opts.outputs ? [outputsPublisher(opts.outputs, { now: opts.now, repository: opts.dir })] : []),
     ...(opts.publishers ?? []),
@@ -334,7 +341,7 @@ export function publishersFor(opts: CommandOptions): TokenPublisher[] {
 }
 
 /** A service account's token exists only when it is made: refuse to make one nobody will receive. */
-export function tokenBlock(outcome: PlanOutcome, publishers: TokenPublisher[], opts: CommandOptions): void {
+export function tokenBlock(outcome: PlanOutcome, publishers: TokenPublisher[], opts: TokenOptions): void {
   if (publishers.length || opts.discardTokens) return;
   const minting = outcome.plan.actions.filter(
     (a) => a.kind === "ServiceAccount" && (a.action === "create" || a.action === "rotate"),
@@ -353,7 +360,10 @@ export const OUTPUTS_RULES = ["tokens-without-outputs", "outputs-unusable"];
  * An outputs file that cannot take tokens (a folder, not JSON, not an outputs file) stops the plan
  * before anything is created: found after a create, its token would have nowhere to go.
  */
-export async function outputsBlock(outcome: PlanOutcome, opts: CommandOptions): Promise<void> {
+export async function outputsBlock(
+  outcome: PlanOutcome,
+  opts: TokenOptions & Pick<RepositoryOptions, "dir">,
+): Promise<void> {
   if (!opts.outputs) return;
   try {
     await readOutputsFile(opts.outputs, opts.dir);

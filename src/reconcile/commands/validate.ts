@@ -3,11 +3,11 @@
  * objects; sends nothing. Its own module, so the CLI runs it without loading the API client, the
  * engine or the state backends.
  */
-import type { CommandOptions, CommandResult } from "./command-types";
+import type { CommandResult, ValidateOptions } from "./command-types";
 import { loadRepository } from "../load";
 import { checkDeclared, rulesFor } from "./policy-check";
 
-export async function validateCommand(opts: CommandOptions): Promise<CommandResult> {
+export async function validateCommand(opts: ValidateOptions): Promise<CommandResult> {
   const loaded = await loadRepository(opts.dir, { target: opts.target, env: opts.env, log: opts.log });
   const rules = await rulesFor(opts);
   const notes = rules.notes.length ? { notes: rules.notes } : {};

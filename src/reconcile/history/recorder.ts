@@ -44,6 +44,7 @@ function userOf(env: Record<string, string | undefined>): string {
 
 /** The recorded deployment's id; undefined when nothing changed. @throws when the history cannot be read or written. */
 export async function recordHistory(o: RecordOptions): Promise<string | undefined> {
+  if (o.project.settings.history.off) return undefined; // history: false
   const index = await readHistory(o.backend, o.project.project, o.project.target);
   const latest = index.deployments.at(-1)?.id;
   const added = deploymentOf({
@@ -73,7 +74,7 @@ export async function recordImport(o: {
   now: Date;
   env: Record<string, string | undefined>;
 }): Promise<string | undefined> {
-  if (!o.bound.length) return undefined;
+  if (!o.bound.length || o.project.settings.history.off) return undefined;
   const index = await readHistory(o.backend, o.project.project, o.project.target);
   const before = stateAfter(index, index.deployments.at(-1)?.id);
   const declared = new Map(o.project.objects.map((d) => [d.address, d]));

@@ -390,6 +390,7 @@ async function readUdf(
     position: settings.position,
     protect: settings.protect,
     onDrift: settings.onDrift,
+    ...(settings.deploy === "tested" ? { deploy: "tested" as const } : {}),
   };
   const object = desiredObject(
     "Udf",
@@ -429,6 +430,9 @@ function readFurnitureSettings(ctx: ReadContext, variant: Exclude<UdfVariant, "u
   };
 }
 
+/** `deploy:` of a UDF's settings. */
+const DEPLOY_MODES = ["direct", "tested"] as const;
+
 interface UdfSettings {
   entrypoint?: string;
   /** `file:line` of `entrypoint:`, when set. */
@@ -442,6 +446,8 @@ interface UdfSettings {
   /** `check: false`: deployed without its check. */
   check?: boolean;
   onDrift?: DriftPolicySetting;
+  /** `deploy:`: `tested` switches over through a candidate (needs tests). */
+  deploy?: "direct" | "tested";
   tests: UdfTest[];
   /** Its inputs written with a reference in `<slug>.yaml`. */
   referenced: ReferencedInput[];
@@ -472,8 +478,14 @@ async function readUdfSettings(
     protect: top.boolean("protect"),
     check: top.boolean("check"),
     onDrift: onDriftOf(top, ctx.src.file),
+    deploy: top.oneOf("deploy", DEPLOY_MODES),
     tests: readUdfTests(ctx, top, udf),
   };
+  if (settings.deploy === "tested" && !settings.tests.length)
+    top.fail(
+      "deploy",
+      "found deploy: tested and no tests:, expected tests: for this UDF as well: a tested switch-over runs the UDF's tests on a candidate before the live UDF changes",
+    );
   return { ...settings, referenced: referencedInputs(ctx, UDF_INPUT_KEYS) };
 }
 

@@ -133,6 +133,8 @@ export async function readSvcFile(
       ...((over.history?.maxAgeMs ?? base.history?.maxAgeMs) !== undefined
         ? { maxAgeMs: over.history?.maxAgeMs ?? base.history?.maxAgeMs }
         : {}),
+      // A target's own history: settings turn it back on; its false turns it off.
+      ...((over.history ? over.history.off : base.history?.off) ? { off: true as const } : {}),
     },
   };
   const onDrift = over.onDrift
@@ -225,7 +227,7 @@ interface SettingsFields {
   maxDeletions?: number;
   concurrency?: number;
   state?: string;
-  history?: { keep?: number; maxAgeMs?: number };
+  history?: { keep?: number; maxAgeMs?: number; off?: true };
 }
 
 function readSettings(m: MapReader, jail: RepositoryJail): SettingsFields {
@@ -262,6 +264,8 @@ function readSettings(m: MapReader, jail: RepositoryJail): SettingsFields {
 
 /** `history: {keep: N, max_age: 90d}`: how many deployments the history keeps, and for how long. */
 function readHistorySettings(m: MapReader): SettingsFields["history"] {
+  // `history: false`: no history for the project (or this target).
+  if (m.value("history")?.value === false) return { off: true };
   const h = m.map("history", HISTORY_KEYS);
   if (!h) return undefined;
   const keep = h.integer("keep", HISTORY_KEEP_RANGE.min, HISTORY_KEEP_RANGE.max);

@@ -14,6 +14,7 @@
  * and the types or pure helpers of `../load`, `../observe`, `../state`, `../render` and
  * `../import/keep-fields`.
  */
+import { switchesOver } from "../../kinds/udf/switch-over";
 import type { FingerprintKey } from "../../kinds/fingerprint";
 import type { FieldChange, Observed } from "../../kinds/kind";
 import { KINDS } from "../../kinds/registry";
@@ -535,6 +536,12 @@ class Planner {
     }
     if (action === "replace" && c.diff.deleteBeforeReplace)
       notes.push("the old object is deleted before the new one is created");
+    if (switchesOver(d, action, fields)) {
+      const n = (this.input.project.tests ?? []).filter((t) => t.address === d.address).length;
+      notes.push(
+        `deploy: tested: the new body runs its ${n} test${n === 1 ? "" : "s"} on a hidden candidate first; the live UDF changes only if they pass`,
+      );
+    }
     const reason = c.forced
       ? "replacement asked for with --replace"
       : c.redeliver

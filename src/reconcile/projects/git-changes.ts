@@ -23,16 +23,25 @@ interface GitFailure {
   message: string;
 }
 
+/** A git command that gives no answer within this is stopped (a work tree on a hung network drive). */
+const GIT_TIMEOUT_MS = 120_000;
+/** `headCommit`'s bound: it runs on every recorded deployment. */
+const HEAD_TIMEOUT_MS = 10_000;
+
 /** Runs git; resolves with its stdout, or with why it failed. */
 function run(
   cwd: string,
   args: string[],
   maxBuffer = MAX_OUTPUT,
+  timeoutMs = GIT_TIMEOUT_MS,
 ): Promise<{ ok: true; stdout: string } | ({ ok: false } & GitFailure)> {
   return new Promise((done) => {
-    execFile("git", args, { cwd, encoding: "utf8", maxBuffer }, (error, stdout, stderr) => {
+    // GIT_OPTIONAL_LOCKS=0: `git status` never takes the index lock a user's own git command may need.
+    const env = { ...process.env, GIT_OPTIONAL_LOCKS: "0", GIT_TERMINAL_PROMPT: "0" };
+    execFile("git", args, { cwd, encoding: "utf8", maxBuffer, timeout: timeoutMs, env }, (error, stdout, stderr) => {
       if (!error) return done({ ok: true, stdout });
-      const e = error as NodeJS.ErrnoException & { code?: string | number };
+      const e = error as NodeJS.ErrnoException & { code?: string | number; killed?: boolean };
+      if (e.killed) return done({ ok: false, message: `git ${args[0]} gave no answer within ${timeoutMs / 1000} s` });
       if (e.code === "ENOENT")
         return done({ ok: false, message: "git is not installed (or not on PATH); --changed-since needs it." });
       done({
@@ -148,10 +157,11 @@ export async function headCommit(
   dir: string,
   ignore: readonly string[] = [],
 ): Promise<{ commit: string; dirty: boolean } | undefined> {
+  // Recorded with every deployment: bounded in time, a status that takes longer says "dirty".
   const [head, prefix, status] = await Promise.all([
-    run(dir, ["rev-parse", "--verify", "--quiet", "HEAD"]),
-    run(dir, ["rev-parse", "--show-prefix"]),
-    run(dir, ["status", "--porcelain=v1", "-z", "--untracked-files=all", "--", "."], 16 * 1024 * 1024),
+    run(dir, ["rev-parse", "--verify", "--quiet", "HEAD"], MAX_OUTPUT, HEAD_TIMEOUT_MS),
+    run(dir, ["rev-parse", "--show-prefix"], MAX_OUTPUT, HEAD_TIMEOUT_MS),
+    run(dir, ["status", "--porcelain=v1", "-z", "--untracked-files=all", "--", "."], 16 * 1024 * 1024, HEAD_TIMEOUT_MS),
   ]);
   const commit = head.ok ? head.stdout.trim() : "";
   if (!/^[0-9a-f]{40,64}$/.test(commit)) return undefined;

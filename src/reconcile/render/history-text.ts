@@ -7,9 +7,16 @@ const SHOWN_OBJECTS = 20;
 
 export function renderHistoryText(report: HistoryReport): string {
   const head = `Deployments of ${report.project} (${report.target}), newest first:`;
+  const off = report.recording
+    ? undefined
+    : "history: false in svc.yaml: new deployments are not recorded, and rollback has nothing newer to go back to.";
   if (!report.deployments.length)
-    return terminalText(`No deployment of ${report.project} (${report.target}) is recorded yet: apply records one.\n`);
-  const lines = [head];
+    return terminalText(
+      off
+        ? `No deployment of ${report.project} (${report.target}) is recorded: ${off}\n`
+        : `No deployment of ${report.project} (${report.target}) is recorded yet: apply records one.\n`,
+    );
+  const lines = off ? [off, head] : [head];
   for (const d of report.deployments) {
     const commit = d.commit
       ? `commit ${d.commit.slice(0, 12)}${d.dirty ? " (with changes not committed)" : ""}`

@@ -13,6 +13,7 @@ import { LockedError } from "./lock-errors";
 import { isExpired, newLockInfo, serializeLock, type AcquireLockOptions } from "./lock-file";
 import type { Inventory } from "../../model/inventory";
 import { DOCUMENT_NAME, type LockHandle, type LockInfo, type RestoreHistory, type StateBackend } from "./types";
+import { AnswerTooLarge } from "../../api/files";
 import { SvcError } from "../../errors";
 import { parseRestoreHistory, RESTORE_HISTORY_FILE, serializeRestoreHistory } from "./restore-history";
 
@@ -63,9 +64,9 @@ export class RemoteStateBackend implements StateBackend {
   }
 
   /** The object's text, or `undefined` when there is no object at `url`. */
-  private async download(url: string): Promise<string | undefined> {
+  private async download(url: string, maxBytes?: number): Promise<string | undefined> {
     try {
-      return (await this.opts.client.files.download(url)).toString("utf8");
+      return (await this.opts.client.files.download(url, maxBytes === undefined ? {} : { maxBytes })).toString("utf8");
     } catch (e) {
       if (isApiError(e, "not_found")) return undefined;
       throw e;
@@ -133,13 +134,17 @@ export class RemoteStateBackend implements StateBackend {
 
   async readDocument(name: string, maxBytes: number): Promise<string | undefined> {
     const url = this.documentUrl(name);
-    const text = await this.download(url);
-    if (text !== undefined && Buffer.byteLength(text) > maxBytes)
-      throw new SvcError(
-        "state_unreadable",
-        `Cannot read the state: ${url} holds more than the limit of ${maxBytes} bytes for it.`,
-      );
-    return text;
+    // Bounded as it streams: a document grown past its limit is never downloaded whole.
+    try {
+      return await this.download(url, maxBytes);
+    } catch (e) {
+      if (e instanceof AnswerTooLarge)
+        throw new SvcError(
+          "state_unreadable",
+          `Cannot read the state: ${url} holds more than the limit of ${maxBytes} bytes for it.`,
+        );
+      throw e;
+    }
   }
 
   async writeDocument(name: string, text: string): Promise<void> {

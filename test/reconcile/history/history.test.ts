@@ -3,15 +3,16 @@
  * (local or remote), with its git commit, actor and objects; `svc-iac history` lists them newest
  * first, per address too; retention keeps what svc.yaml says; no secret value is ever stored.
  */
-import { readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { applyCommand } from "../../../src/reconcile/commands";
 import { historyCommand } from "../../../src/reconcile/commands/history";
+import { loadRepository } from "../../../src/reconcile/load/index";
 import { runSvc } from "../../helpers/cli-run";
 import { useEmulator } from "../../helpers/emulator";
 import { git, gitRepo } from "../../helpers/git-repo";
-import { commandOptions, copyRepo, emulatorEnv, FIXTURE_SECRETS, stateDirOf } from "../../helpers/repo";
+import { commandOptions, copyRepo, emulatorEnv, FIXTURE_SECRETS, outputsFileOf, stateDirOf } from "../../helpers/repo";
 
 /** A new body for the loader, committed. */
 function changeLoader(dir: string, n: number): string {
@@ -145,6 +146,26 @@ describe("GIVEN a damaged history, or bad history keys", () => {
   });
 });
 
+describe("GIVEN a history that cannot be written", () => {
+  const fx = useEmulator();
+
+  it("THEN a history that cannot be written never fails the apply: the change is made and the command says the history was not written", async () => {
+    const dir = gitRepo();
+    expect((await applyCommand(commandOptions(dir, fx.emu))).exitCode).toBe(0);
+    // The history's folder is now a plain file: no document can be written below it.
+    const folder = join(stateDirOf(dir), "history");
+    rmSync(folder, { recursive: true });
+    writeFileSync(folder, "not a folder");
+    changeLoader(dir, 1);
+    const r = await runSvc(["apply", dir, "--auto-approve", "--outputs", outputsFileOf(dir)], emulatorEnv(fx.emu));
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout).toContain("Apply complete");
+    expect(r.stderr).toContain(".svc-iac/state/listings/default was not written");
+    const loader = (await fx.user.udfs.listExecEnv().toArray()).find((u) => u.slug === "loader");
+    expect(loader?.udf_body).toContain("# change 1");
+  });
+});
+
 describe("GIVEN a repository whose state lives in s3://demo-bucket", () => {
   const fx = useEmulator();
 
@@ -184,5 +205,35 @@ describe("GIVEN objects made by hand and imported", () => {
     expect(listed.report?.deployments[0]?.objects).toEqual(
       expect.arrayContaining([{ address: "canvas.reports", action: "import" }]),
     );
+  });
+});
+
+describe("GIVEN history: false in svc.yaml", () => {
+  const fx = useEmulator();
+
+  it("THEN apply records nothing, history says why, and a target with its own history settings records again", async () => {
+    const dir = gitRepo();
+    const svc = join(dir, "svc.yaml");
+    writeFileSync(
+      svc,
+      readFileSync(svc, "utf8")
+        .replace("state: .svc-iac/state\n", "state: .svc-iac/state\nhistory: false\n")
+        .replace("  prod:\n", "  prod:\n    history: {keep: 3}\n"),
+    );
+    git(dir, "commit", "-qam", "no history");
+    expect((await applyCommand(commandOptions(dir, fx.emu))).exitCode).toBe(0);
+    expect(existsSync(join(stateDirOf(dir), "history"))).toBe(false);
+    const text = await runSvc(["history", dir], emulatorEnv(fx.emu));
+    expect(text.code).toBe(0);
+    expect(text.stdout).toContain(
+      "No deployment of listings (default) is recorded: history: false in svc.yaml: new deployments are not recorded",
+    );
+    const json = await historyCommand({ dir, env: emulatorEnv(fx.emu) });
+    expect(json.report).toMatchObject({ deployments: [], recording: false });
+
+    const prod = await loadRepository(dir, { target: "prod", env: { ...FIXTURE_SECRETS, SVC_PYTHON: "" } });
+    expect(prod.ok && prod.project.settings.history).toEqual({ keep: 3 });
+    const staging = await loadRepository(dir, { target: "staging", env: { ...FIXTURE_SECRETS, SVC_PYTHON: "" } });
+    expect(staging.ok && staging.project.settings.history).toEqual({ keep: 100, off: true });
   });
 });

@@ -116,5 +116,20 @@ describe("GIVEN a rollback of one address, a rollback a guard stops, and bad req
     expect(JSON.parse(unknown.stdout).message).toContain(
       "There is no deployment 9 in the history of listings (default): it keeps 1, 2, 3",
     );
+
+    // Unprotected, the whole deployment goes back: the UDF made since is deleted, and the hint names its file.
+    writeFileSync(join(dir, "canvases/listings/extra.yaml"), "protect: false\n");
+    git(dir, "commit", "-qam", "unprotect");
+    expect((await applyCommand(commandOptions(dir, fx.emu))).exitCode).toBe(0);
+    const whole = await rollback(dir, fx, "--to", "1");
+    expect(whole.code, whole.stderr).toBe(0);
+    expect(await udf(fx, "extra")).toBeUndefined();
+    expect((await udf(fx, "stats"))!.udf_body).toContain("return 42");
+    expect((await udf(fx, "loader"))!.udf_body).not.toContain("# version 2");
+    expect(whole.stderr).toContain("--keep udf.listings/loader --keep udf.listings/stats");
+    expect(whole.stderr).not.toContain("--keep udf.listings/extra");
+    expect(whole.stderr).toContain(
+      "The rollback deleted what was made after deployment 1; to keep that, remove their declarations: udf.listings/extra (canvases/listings/extra.py)",
+    );
   });
 });

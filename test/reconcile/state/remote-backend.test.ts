@@ -1,4 +1,8 @@
 import { spawnSync } from "node:child_process";
+import { createServer } from "node:http";
+import type { AddressInfo } from "node:net";
+import { createClient } from "../../../src/api/client";
+import { AnswerTooLarge } from "../../../src/api/files";
 import { describe, expect, it } from "vitest";
 import { failure, useEmulator } from "../../helpers/emulator";
 import {
@@ -181,5 +185,57 @@ describe("GIVEN a remote lock whose holder ran on this host and has exited", () 
     const e = await failure(open().acquireLock(lockOpts("erin", at(1000))));
     expect(e).toBeInstanceOf(LockedError);
     expect(e.holder).toEqual(held);
+  });
+});
+
+describe("GIVEN a state document larger than its reader's limit", () => {
+  it("THEN readDocument refuses it naming the limit, and reads it under a larger one", async () => {
+    const { url, backend } = fresh();
+    const text = "x".repeat(200_000);
+    await backend.writeDocument("history/index.json", text);
+    const e = await failure(backend.readDocument("history/index.json", 1000));
+    expect(e.code).toBe("state_unreadable");
+    expect(e.message).toBe(
+      `Cannot read the state: ${url}/history/index.json holds more than the limit of 1000 bytes for it.`,
+    );
+    expect(await backend.readDocument("history/index.json", 1_000_000)).toBe(text);
+  });
+
+  it("THEN a download that streams past its limit without a length is stopped there, not read to the end", async () => {
+    // A hostile storage host: the platform's redirect leads to an answer of 400 chunks of 64 KiB, no Content-Length.
+    let sent = 0;
+    let closed!: () => void;
+    const ended = new Promise<void>((r) => (closed = r));
+    const server = createServer((req, res) => {
+      if (req.url?.startsWith("/v1/files/get")) {
+        res.writeHead(307, { location: `http://127.0.0.1:${(server.address() as AddressInfo).port}/blob` });
+        return res.end();
+      }
+      res.writeHead(200, { "content-type": "application/octet-stream" });
+      const chunk = Buffer.alloc(64 * 1024, 120);
+      const more = () => {
+        if (res.destroyed || sent >= 400) return void (res.end(), closed());
+        sent++;
+        res.write(chunk, () => setImmediate(more));
+      };
+      res.on("close", closed);
+      more();
+    });
+    await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));
+    const client = createClient({
+      baseUrl: `http://127.0.0.1:${(server.address() as AddressInfo).port}/v1`,
+      token: "t",
+    });
+    try {
+      const e = await failure(client.files.download("s3://b/big", { maxBytes: 1024 * 1024 }));
+      expect(e).toBeInstanceOf(AnswerTooLarge);
+      expect(e.message).toContain("larger than the limit of 1048576 bytes");
+      await ended;
+      expect(sent).toBeLessThan(400);
+    } finally {
+      await client.close();
+      server.closeAllConnections();
+      await new Promise((r) => server.close(r));
+    }
   });
 });
