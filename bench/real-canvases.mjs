@@ -76,7 +76,7 @@ function recordsOf(c) {
 }
 
 /** Sizes the UDFs' code so the repository holds about {@link CODE_BYTES} of code in all. */
-function plan() {
+export function realCanvases() {
   const canvases = Array.from({ length: CANVASES }, (_, c) => ({ name: `Canvas_${c}`, records: recordsOf(c) }));
   const all = canvases.flatMap((c) => c.records);
   const furniture = all.filter((r) => r.kind !== "udf").reduce((n, r) => n + Buffer.byteLength(r.code), 0);
@@ -208,7 +208,7 @@ async function rawCreates(canvases) {
 
 /** Runs the benchmark; `print(label, value, floor)` prints one figure beside its floor. */
 export async function benchRealCanvases(print) {
-  const canvases = plan();
+  const canvases = realCanvases();
   const { dir, codeBytes } = writeRealRepository(canvases);
   const records = canvases.reduce((n, c) => n + c.records.length, 0);
   const kinds = { udf: 0, note: 0, widget: 0 };
