@@ -163,6 +163,31 @@ describe("GIVEN a repository with two UDFs without a canvas (one with a helper m
   });
 });
 
+describe("GIVEN a UDF on a canvas applied, then its file moved to udfs/ with a moved: entry", () => {
+  const fx = useEmulator();
+
+  it("WHEN planned and applied THEN the same UDF is renamed off its canvas in place (collection_id null, same id), and the next plan is empty", async () => {
+    const dir = copyRepo(FIXTURE);
+    const opts = commandOptions(dir, fx.emu);
+    expect((await applyCommand(opts)).exitCode).toBe(0);
+    const before = (await platformView(fx.user)).udfs.find((u) => u.slug === "load" && u.collection_id !== null)!;
+    writeFileSync(join(dir, "udfs/load.py"), read(dir, "canvases/board/load.py"));
+    rmSync(join(dir, "canvases/board/load.py"));
+    writeFileSync(
+      join(dir, "svc.yaml"),
+      `${read(dir, "svc.yaml")}moved:\n  - from: udf.board/load\n    to: udf.load\n`,
+    );
+    const plan = planOf(await planCommand(opts));
+    expect(plan.actions.map((a) => `${a.action} ${a.address}`)).toEqual(["rename udf.load"]);
+    expect((await applyCommand(opts)).exitCode).toBe(0);
+    const after = (await platformView(fx.user)).udfs.find((u) => u.id === before.id)!;
+    expect(after.collection_id).toBeNull();
+    const again = await planCommand({ ...opts, detailedExitCode: true });
+    expect(actionsOf(again)).toEqual([]);
+    await destroyCommand({ ...opts, confirm: async () => true });
+  });
+});
+
 describe("GIVEN the platform behind a proxy that records every request", () => {
   const fx = useEmulator();
   let proxy: InjectingProxy;
