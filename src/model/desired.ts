@@ -21,7 +21,9 @@ export interface LoadError extends SourceLocation {
   message: string;
 }
 
-export type DesiredKind = "Secret" | "ServiceAccount" | "Canvas" | "Udf" | "CanvasShare" | "Cronjob" | "BucketPolicy";
+/** The kinds a repository declares: one list of kinds, `kind-list.ts`. */
+export type { DesiredKind } from "./kind-list";
+import type { DesiredKind } from "./kind-list";
 
 /**
  * One desired object. `inputs` are the kind's inputs (camelCase, as `src/kinds/<kind>/resource.ts`

@@ -1,5 +1,6 @@
 /**
- * The files generated from the kinds' definitions (schemas, Pulumi argument interfaces and resource classes), by path in the repository, with their
+ * The files generated from the kinds' definitions (schemas, Pulumi argument interfaces and resource classes)
+ * and from the list of kinds (the registry and the definitions list), by path in the repository, with their
  * exact text: what `npm run generate:schemas` writes and what the freshness test compares with
  * the committed files. Pure.
  */
@@ -7,6 +8,7 @@ import { PULUMI_ARGUMENTS_FILE, pulumiArgumentsText } from "./pulumi-arguments";
 import { pulumiPackageSchema } from "./pulumi-package";
 import { pulumiResourceFiles } from "./pulumi-resources";
 import { repositorySchemas } from "./repository-schemas";
+import { kindRegistryFiles } from "./kind-registry-files";
 
 /** Path in the repository → file text: `schemas/...` (2-space JSON, trailing newline) and the Pulumi argument interfaces. */
 export function generatedSchemaFiles(version: string): Record<string, string> {
@@ -17,6 +19,7 @@ export function generatedSchemaFiles(version: string): Record<string, string> {
     "schemas/pulumi/schema.json": jsonText(pulumiPackageSchema(version)),
     [PULUMI_ARGUMENTS_FILE]: pulumiArgumentsText(),
     ...pulumiResourceFiles(),
+    ...kindRegistryFiles(),
   };
 }
 

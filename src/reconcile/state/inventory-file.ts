@@ -6,26 +6,16 @@
  */
 import { z } from "zod";
 import { stableJsonText } from "./json-file";
-import type { DesiredKind } from "../../model/desired";
+import { DESIRED_KINDS, type DesiredKind } from "../../model/kind-list";
 import { StateFileError } from "./lock-errors";
 import { INVENTORY_VERSION, type Inventory } from "../../model/inventory";
-
-const KINDS = [
-  "Secret",
-  "ServiceAccount",
-  "Canvas",
-  "Udf",
-  "CanvasShare",
-  "Cronjob",
-  "BucketPolicy",
-] as const satisfies readonly DesiredKind[];
 
 const Iso = z.string().min(1);
 
 // Loose objects: a field added to the types within the same version survives a read and a write.
 export const InventoryEntrySchema = z
   .looseObject({
-    kind: z.enum(KINDS),
+    kind: z.enum(DESIRED_KINDS as [DesiredKind, ...DesiredKind[]]),
     id: z.string(),
     key: z.string(),
     createdAt: Iso,
@@ -113,8 +103,8 @@ export function parseInventory(text: string, file: string): Inventory {
 const isText = (v: unknown): v is string => typeof v === "string";
 const isTime = (v: unknown) => isText(v) && v.length > 0;
 const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === "object" && v !== null && !Array.isArray(v);
-const KIND_SET = new Set<string>(KINDS);
-const KIND_NAMES = new Map<string, Inventory["objects"][string]["kind"]>(KINDS.map((k) => [k, k]));
+const KIND_SET = new Set<string>(DESIRED_KINDS);
+const KIND_NAMES = new Map<string, Inventory["objects"][string]["kind"]>(DESIRED_KINDS.map((k) => [k, k]));
 
 /** Each entry's `kind` as the one string of that name: JSON.parse makes a string per entry (100,000 of them in a large inventory). */
 function withSharedKindNames(inventory: Inventory): Inventory {
