@@ -71,7 +71,7 @@ function bareClient(base, token, connections) {
  * its last answer (without Node's start, which the CLI's wall time includes): the median of
  * {@link FLOOR_RUNS} runs, and the largest answer seen.
  */
-async function listingFloor(info) {
+export async function listingFloor(info) {
   const runs = [];
   let largest = 0;
   for (let run = 0; run < FLOOR_RUNS; run++) {
@@ -153,7 +153,7 @@ export async function populateDirectly(info, dir, n) {
   return { ms: performance.now() - started };
 }
 
-function expectExit(what, r, codes = [0]) {
+export function expectExit(what, r, codes = [0]) {
   if (!codes.includes(r.code)) throw new Error(`${what} exited ${r.code}:\n${r.stderr}`);
   return r;
 }
@@ -205,7 +205,7 @@ async function rawCreateFloor(n) {
 }
 
 /** `node bench/bare-read.mjs dir` as its own process: its wall time, Node's start included (as validate's). */
-function bareRead(dir) {
+export function bareRead(dir) {
   const started = performance.now();
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, [join(import.meta.dirname, "bare-read.mjs"), dir], {

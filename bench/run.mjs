@@ -12,6 +12,7 @@ import { benchObserve } from "./observe.mjs";
 import { benchPluginStart } from "./plugin-start.mjs";
 import { benchProjects } from "./projects.mjs";
 import { benchReconcile, OBSERVE_SIZES } from "./reconcile.mjs";
+import { benchRealCanvases } from "./real-canvases.mjs";
 import { benchUdfRuns } from "./udf-runs.mjs";
 import { benchYamlBounds } from "./yaml-bounds.mjs";
 import { benchPythonCheck } from "./python-check.mjs";
@@ -53,6 +54,11 @@ await benchDatasets((label, value, note) =>
 
 console.log("\nReconciler commands (each its own process, emulator in its own)");
 await benchReconcile();
+
+console.log("\nReal canvases: 500 records, 5 MB of code, 30 canvases in both layouts (each command its own process)");
+await benchRealCanvases((label, value, floor) =>
+  console.log(`${label.padEnd(44)} ${String(value).padStart(10)}   ${floor ? `(floor: ${floor})` : ""}`),
+);
 
 console.log("\nDeployment history (apply as its own process; storage beside the code it holds)");
 await benchHistory((label, value, note) =>

@@ -27,7 +27,7 @@ const OPTIONS = {
 } as const;
 
 /** The addresses `import` takes for single objects: a UDF (or note) and a cronjob. */
-const SINGLE_ADDRESS = /^((?:udf|note|widget)\.[^/\s]+\/\S+|cronjob\.\S+)$/;
+const SINGLE_ADDRESS = /^((?:udf|note|widget)\.[^/\s]+\/\S+|udf\.[A-Za-z0-9_-]+|cronjob\.\S+)$/;
 
 /** What to read for single objects: the canvases of the UDFs named; every canvas for a cronjob (to name its UDF). */
 function singleObjects(addresses: string[]): ImportSelection {
@@ -65,7 +65,7 @@ async function run(argv: string[], io: CommandIo): Promise<number> {
   if (v.all && v.canvas?.length) throw new CliUsageError("Give either --all or --canvas NAME, not both.");
   if (!addresses.length && !v.all && !v.canvas?.length && !v.cronjobs && !v.secrets && !v["service-accounts"]) {
     throw new CliUsageError(
-      "Name what to import: ADDRESS... (udf.<canvas>/<slug>, cronjob.<name>) for single objects, --canvas NAME (repeatable) and any of --cronjobs, --secrets, --service-accounts, or --all for everything.",
+      "Name what to import: ADDRESS... (udf.<canvas>/<slug>, udf.<slug> without a canvas, cronjob.<name>) for single objects, --canvas NAME (repeatable) and any of --cronjobs, --secrets, --service-accounts, or --all for everything.",
     );
   }
   if (v.layout !== undefined && v.layout !== "svc-iac" && v.layout !== "platform")
@@ -84,6 +84,7 @@ async function run(argv: string[], io: CommandIo): Promise<number> {
           cronjobs: all || !!v.cronjobs,
           secrets: all || !!v.secrets,
           serviceAccounts: all || !!v["service-accounts"],
+          canvaslessUdfs: all,
         },
     ...(v.layout ? { layout: v.layout as "svc-iac" | "platform" } : {}),
     dryRun: !!v["dry-run"],

@@ -127,14 +127,16 @@ const COMMAND_USAGE: Record<CommandName, string> = {
                  [--project NAME] [--json]
       Reads the platform and writes the repository files for the chosen canvases (with their
       UDFs, helper modules and shares), cronjobs, secret keys (values as \${env.NAME}) and service
-      accounts, then binds them in the target's inventory so the next plan is empty. Never
-      overwrites a file without --force; --dry-run writes nothing. --layout platform writes the
-      platform's own git layout (<Canvas>/collection.json, <Canvas>/<slug>/meta.json) instead of
+      accounts (--all: also the UDFs without a canvas, as udfs/<slug>.py), then binds them in the
+      target's inventory so the next plan is empty. Never overwrites a file without --force;
+      --dry-run writes nothing. --layout platform writes the platform's own git layout
+      (<Canvas>/collection.json, <Canvas>/<slug>/meta.json, udfs/<slug>/meta.json) instead of
       canvases/. Exit 0 done, 1 error.
 
   svc-iac import ADDRESS... [DIR] [--target T] [--dry-run] [--force] [--json]
-      Single objects (udf.<canvas>/<slug>, cronjob.<name>), e.g. after forget: writes only their
-      files (a UDF's code, settings and helper modules; a cronjob's file) and binds only them;
+      Single objects (udf.<canvas>/<slug>, udf.<slug> without a canvas, cronjob.<name>), e.g.
+      after forget: writes only their files (a UDF's code, settings and helper modules; a
+      cronjob's file) and binds only them;
       every other file, canvas.yaml with its comments and \${var...} references included, is left
       as it is.
 

@@ -11,7 +11,7 @@ import type { DesiredKind, DesiredObject } from "../model/desired";
 import type { LayoutItem } from "./udf/udf-layout";
 import type { InventoryEntry } from "../model/inventory";
 import type { FingerprintKey } from "./fingerprint";
-import type { Created, FieldChange, Observed } from "./kind";
+import type { Created, FieldChange, KindContext, Observed } from "./kind";
 
 /** A reference from one desired object to another, by the loader's `refs` name (`canvas`, `udf`). */
 export type RefName = keyof DesiredObject["refs"];
@@ -37,9 +37,11 @@ export interface ReconcileTraits {
   readonly phase: number;
   /**
    * The input holding the object's name on the platform, which a target's `name_prefix` and
-   * `name_suffix` wrap (preview environments beside production). Addresses never change.
+   * `name_suffix` wrap (preview environments beside production). Addresses never change. A
+   * function names it per address, for kinds whose objects are only sometimes named on their own
+   * (a UDF without a canvas; one on a canvas is told apart by its canvas's name).
    */
-  readonly nameInput?: string;
+  readonly nameInput?: string | ((address: string) => string | undefined);
   /**
    * One object per team whatever the target (a secret key): a target with a `name_prefix` or
    * `name_suffix`, which shares the team with the unprefixed target, cannot rename it and leaves it
@@ -82,6 +84,19 @@ export interface ReconcileTraits {
    * inventory), instead of by `observeAll`.
    */
   readonly observeEach?: { idOf(inputs: Record<string, unknown>): string };
+  /**
+   * Objects of the kind that the bulk listing (`observeAll`) does not carry (a UDF without a
+   * canvas): `wants` tells them by address; `read` reads those the inventory records (by id) and
+   * looks up those only declared (by natural key). Called only when the project names some, so a
+   * project without them reads nothing more.
+   */
+  readonly observeOutside?: {
+    wants(address: string): boolean;
+    read(
+      ctx: KindContext,
+      named: { recorded: readonly { address: string; id: string }[]; declared: readonly DesiredObject[] },
+    ): Promise<Observed<any>[]>;
+  };
   /**
    * State fields the platform moves by itself or through other objects (a canvas's `lastUpdated`
    * moves when one of its UDFs changes; a cronjob's `lastRun` with every run): not a change of the

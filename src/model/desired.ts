@@ -82,9 +82,10 @@ export interface ReferencedInput {
  * `args` and expect a result matching `expect`, or, with `expectError`, a failed run.
  */
 export interface UdfTest {
-  /** The UDF's address, `udf.<canvas>/<slug>`. */
+  /** The UDF's address, `udf.<canvas>/<slug>` (`udf.<slug>` without a canvas). */
   address: string;
-  canvas: string;
+  /** Absent for a UDF without a canvas. */
+  canvas?: string;
   slug: string;
   /** `name:`, else `#<position in the list, from 1>`. */
   name: string;

@@ -44,7 +44,8 @@ export function checkDeclared(
   const known = cached?.key === key ? cached.inputs : cached?.more?.get(key);
   if (known) return { inputs: known, failures: [] };
   const placeholders = { ...raw };
-  for (const r of traits.references ?? []) placeholders[r.field] = UNKNOWN_ID;
+  // A reference the object does not name is null (a UDF without a canvas).
+  for (const r of traits.references ?? []) placeholders[r.field] = d.refs[r.ref] === undefined ? null : UNKNOWN_ID;
   const r = KINDS[d.kind]!.check(placeholders);
   if (r.failures.length) return { inputs: r.inputs as Record<string, any>, failures: r.failures };
   const inputs = r.inputs as Record<string, any>;

@@ -68,7 +68,7 @@ describe("the example repository", () => {
     for (const target of ["default", "staging", "prod"]) {
       const r = await cli(["validate", EXAMPLE, "--target", target]);
       expect({ target, code: r.code, stderr: r.stderr }).toEqual({ target, code: 0, stderr: "" });
-      expect(r.stdout).toBe("Valid: 17 objects.\n");
+      expect(r.stdout).toBe("Valid: 18 objects.\n");
     }
   });
 
@@ -79,6 +79,9 @@ describe("the example repository", () => {
       "pr_42_listings",
       "pr_42_ops_reports",
     ]);
+    // A UDF without a canvas is named by its slug alone: wrapped too, so the preview never adopts production's.
+    expect(r.project.objects.find((o) => o.address === "udf.nightly_rate")?.inputs.slug).toBe("pr_42_nightly_rate");
+    expect(r.project.objects.find((o) => o.address === "udf.listings/loader")?.inputs.slug).toBe("loader");
     expect(r.project.settings.state).toEqual({
       kind: "remote",
       url: "s3://demo-bucket/svc-iac/previews/pr-42/listings-demo/preview",
@@ -104,8 +107,8 @@ describe("the example repository", () => {
       expect(first.code).toBe(0);
       expect(first.stderr).toContain("using the embedded emulator");
       expect(first.stdout).toContain("Plan for listings-demo (default)");
-      expect(first.stdout).toContain("Plan: 16 to create, 1 to share.");
-      expect(first.stdout).toContain("Apply complete: 17 done, 0 failed, 0 skipped.");
+      expect(first.stdout).toContain("Plan: 17 to create, 1 to share.");
+      expect(first.stdout).toContain("Apply complete: 18 done, 0 failed, 0 skipped.");
       expect(existsSync(join(repo, ".svc-iac/local/emulator.sqlite"))).toBe(true);
       expect(existsSync(join(repo, ".svc-iac/state/listings-demo/default"))).toBe(true);
     });
@@ -119,7 +122,8 @@ describe("the example repository", () => {
       expect(tests.stdout).toMatch(/✓ udf\.ops_reports\/price_bands: default prices \(\d+ ms\)/);
       expect(tests.stdout).toMatch(/✓ udf\.ops_reports\/price_bands: narrower bands/);
       expect(tests.stdout).toMatch(/✓ udf\.ops_reports\/price_bands: no prices is an error/);
-      expect(tests.stdout).toContain("Tests passed: 3 passed, 0 failed.");
+      expect(tests.stdout).toMatch(/✓ udf\.nightly_rate: three nights/);
+      expect(tests.stdout).toContain("Tests passed: 4 passed, 0 failed.");
     });
 
     it("THEN the new tokens go only to the outputs file, readable by its owner alone", () => {

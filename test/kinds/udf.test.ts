@@ -22,7 +22,13 @@ const inputs = (over: Partial<UdfInputs> = {}): UdfInputs => ({
   ...over,
 });
 
-const state = (over: Partial<UdfState> = {}): UdfState => ({ ...inputs(), id: "u1", udfBodyHash: "h1", ...over });
+const state = (over: Partial<UdfState> = {}): UdfState => ({
+  ...inputs(),
+  canvasId: "c1",
+  id: "u1",
+  udfBodyHash: "h1",
+  ...over,
+});
 
 describe("the udf_body", () => {
   it("holds every field of the platform's body, with sorted keys", () => {

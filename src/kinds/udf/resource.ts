@@ -1,5 +1,8 @@
 /**
  * Udf: a saved UDF on a canvas. Natural key: `<canvasId>/<slug>` (a slug is unique on its canvas).
+ * A UDF without a canvas (no `canvasId`: `collection_id` null, on its owner's default canvas) has
+ * the key `/<slug>` (its slug is unique among its owner's UDFs without a canvas). No canvas answer
+ * carries those: the engine reads them by id, or looks one up by slug (`observeOutside`).
  *
  * The code may come from a `.py` file (`codePath`): `check` reads it, relative to the working
  * directory (the Pulumi program's folder), and puts its content into `code`, so the diff sees
@@ -19,7 +22,7 @@ import { checkWith } from "../check";
 import { diffFields } from "../field-diff";
 import { oversizeReason } from "../../api/request-limits";
 import { canonicalJson } from "../../canonical-json";
-import type { CheckFailure, Created, FieldChange, KindContext, ResourceKind } from "../kind";
+import type { CheckFailure, Created, FieldChange, KindContext, Observed, ResourceKind } from "../kind";
 import { NothingToAdopt, createUnlooked } from "../fresh-listings";
 import type { ReconcileTraits } from "../reconcile-traits";
 import type { DesiredObject } from "../../model/desired";
@@ -46,9 +49,13 @@ const Header = z.strictObject({
 
 /** The raw inputs, as a Pulumi program or a GitOps file gives them. */
 export const UdfArgs = z.strictObject({
-  canvasId: z.string({ error: "canvasId is the id of the canvas holding the UDF (e.g. canvas.id)." }).min(1, {
-    error: "canvasId must not be empty: give the id of the canvas holding the UDF (e.g. canvas.id).",
-  }),
+  // null: a UDF without a canvas (`collection_id` null). Required, so that a forgotten id is an error.
+  canvasId: z
+    .string({ error: "canvasId is the id of the canvas holding the UDF (e.g. canvas.id)." })
+    .min(1, {
+      error: "canvasId must not be empty: give the id of the canvas holding the UDF (e.g. canvas.id).",
+    })
+    .nullable(),
   slug: z.string({ error: "A slug is a string of letters, digits, '_' and '-'." }).regex(/^[A-Za-z0-9_-]+$/, {
     error: "A slug is URL-safe: letters, digits, '_' and '-' only ([A-Za-z0-9_-]+), e.g. \"load-listings\".",
   }),
@@ -138,7 +145,7 @@ export function checkUdf(raw: unknown) {
   if (failures.length) return { inputs: base.inputs as unknown as UdfInputs, failures };
   const a = base.inputs;
   const inputs: UdfInputs = {
-    canvasId: a.canvasId,
+    ...(a.canvasId === null ? {} : { canvasId: a.canvasId }),
     slug: a.slug,
     code: sources.code!,
     entrypoint: a.entrypoint,
@@ -198,12 +205,52 @@ async function adoptUdf(
   return { id: u.id, state: udfState(u, { createSharedToken: inputs.createSharedToken }), adopted: true };
 }
 
+/** The natural key: `<canvasId>/<slug>`, or `/<slug>` for a UDF without a canvas. */
+export function udfKey(i: { canvasId?: string | null; slug: string }): string {
+  return `${i.canvasId ?? ""}/${i.slug}`;
+}
+
+/** The caller's UDF without a canvas with this slug (`GET /udf/exec-env/self/by-slug/{slug}`), if any. */
+async function canvaslessBySlug(ctx: KindContext, slug: string): Promise<ApiUdf | undefined> {
+  const u = await unlessMissing(ctx.client.udfs.getExecEnvBySlug(slug));
+  return u && !u.collection_id ? u : undefined;
+}
+
+/** Adopts a UDF without a canvas: its body is made the desired one. */
+async function adoptCanvasless(ctx: KindContext, existing: ApiUdf, inputs: UdfInputs): Promise<Created<UdfState>> {
+  const body = udfBodyOf(inputs);
+  const u = sameUdfBody(existing.udf_body, body)
+    ? existing
+    : await ctx.client.udfs.update(existing.id, { udf_body: body });
+  return { id: u.id, state: udfState(u, { createSharedToken: inputs.createSharedToken }), adopted: true };
+}
+
+/**
+ * The UDFs without a canvas a project names, which no canvas answer carries: those the inventory
+ * records read by id (`GET /udf/by-id`), those only declared looked up by slug (one request each,
+ * until the first apply records them). Nothing is listed: a project without such UDFs reads nothing.
+ */
+async function observeCanvasless(
+  ctx: KindContext,
+  named: { recorded: readonly { id: string }[]; declared: readonly { slug: string }[] },
+): Promise<Observed<UdfState>[]> {
+  const byId = named.recorded.map(async ({ id }) => {
+    const u = await unlessMissing(ctx.client.udfs.getById(id));
+    return u && { id: u.id, key: udfKey({ canvasId: u.collection_id, slug: u.slug }), state: udfState(u) };
+  });
+  const bySlug = named.declared.map(async ({ slug }) => {
+    const u = await canvaslessBySlug(ctx, slug);
+    return u && { id: u.id, key: udfKey({ slug: u.slug }), state: udfState(u) };
+  });
+  return (await Promise.all([...byId, ...bySlug])).filter((o): o is Observed<UdfState> => !!o);
+}
+
 /** `POST /udf/new`, without looking for an existing one. */
 async function postUdf(ctx: KindContext, inputs: UdfInputs): Promise<Created<UdfState>> {
   const u = await ctx.client.udfs.create({
     slug: inputs.slug,
     udf_body: udfBodyOf(inputs),
-    collection_id: inputs.canvasId,
+    ...(inputs.canvasId === undefined ? {} : { collection_id: inputs.canvasId }),
     create_shared_token: inputs.createSharedToken,
   });
   return {
@@ -223,11 +270,12 @@ export const udfKind: ResourceKind<UdfInputs, UdfState> = {
   secretInputs: [],
   secretOutputs: ["sharedToken"],
   check: checkUdf,
-  key: (i) => `${i.canvasId}/${i.slug}`,
+  key: udfKey,
   diff(olds, news) {
     // A UDF found by a listing has no known createSharedToken: never replace it for that.
     const kept = { ...olds, createSharedToken: olds.createSharedToken ?? news.createSharedToken };
-    const d = diffFields(kept, { ...news }, { replaceOn: ["createSharedToken"] });
+    // Without a canvas is a place too: a UDF moved onto a canvas out of band is moved back off it.
+    const d = diffFields(kept, { ...news, canvasId: news.canvasId ?? null }, { replaceOn: ["createSharedToken"] });
     const fields = d.fields.map((f) => (NOTES[f.field] ? { ...f, note: NOTES[f.field] } : f));
     // The slug is unique on its canvas: the new UDF can only be made once the old one is gone
     // (made first, it would adopt the old one, which the delete would then remove).
@@ -236,8 +284,16 @@ export const udfKind: ResourceKind<UdfInputs, UdfState> = {
   async create(ctx, inputs, opts) {
     const lookup = opts?.lookup ?? "first";
     if (lookup === "never") return createUnlooked(() => postUdf(ctx, inputs));
-    const canvas = await (ctx.reads?.read(`canvas ${inputs.canvasId}`, () => referencedCanvas(ctx, inputs.canvasId)) ??
-      referencedCanvas(ctx, inputs.canvasId));
+    if (inputs.canvasId === undefined) {
+      // Without a canvas: the caller's own UDF with the slug, on its default canvas.
+      const existing = await canvaslessBySlug(ctx, inputs.slug);
+      if (existing) return adoptCanvasless(ctx, existing, inputs);
+      if (lookup === "only") throw new NothingToAdopt(udfKey(inputs));
+      return postUdf(ctx, inputs);
+    }
+    const canvasId = inputs.canvasId;
+    const canvas = await (ctx.reads?.read(`canvas ${canvasId}`, () => referencedCanvas(ctx, canvasId)) ??
+      referencedCanvas(ctx, canvasId));
     const existing = canvas.udfs.find((u) => u.slug === inputs.slug);
     if (existing) return adoptUdf(ctx, canvas, existing, inputs);
     if (lookup === "only") throw new NothingToAdopt(`${inputs.canvasId}/${inputs.slug}`);
@@ -253,9 +309,9 @@ export const udfKind: ResourceKind<UdfInputs, UdfState> = {
     const u = await ctx.client.udfs.update(id, {
       udf_body: udfBodyOf(news),
       ...(news.slug !== olds.slug ? { slug: news.slug } : {}),
-      ...(news.canvasId !== olds.canvasId ? { collection_id: news.canvasId } : {}),
+      ...((news.canvasId ?? null) !== (olds.canvasId ?? null) ? { collection_id: news.canvasId ?? null } : {}),
     });
-    if (u.udf_body_hash !== olds.udfBodyHash)
+    if (u.udf_body_hash !== olds.udfBodyHash && news.canvasId !== undefined)
       await invalidateIfShared(ctx, await referencedCanvas(ctx, news.canvasId), id);
     return udfState(u, { createSharedToken: news.createSharedToken, sharedToken: olds.sharedToken });
   },
@@ -320,6 +376,9 @@ function modulesText(value: unknown): string {
 export const udfTraits: ReconcileTraits = {
   phase: 3,
   addressPrefix: "udf",
+  // A UDF without a canvas is named by its slug alone: a preview target's name_prefix wraps it
+  // (one on a canvas is apart already, its canvas's name wrapped).
+  nameInput: (address) => (address.startsWith("udf.") && !address.includes("/") ? "slug" : undefined),
   // Notes and widgets are UDF records too, told apart by their metadata (udf-variant.ts).
   variantPrefixes: VARIANT_PREFIXES.filter((p) => p !== "udf"),
   // The slug and collection_id change in place.
@@ -327,6 +386,15 @@ export const udfTraits: ReconcileTraits = {
   references: [{ field: "canvasId", ref: "canvas" }],
   textFields: { code: "text", headers: modulesText, metadata: "json" },
   observeGroup: "canvas",
+  // UDFs without a canvas (`udf.<slug>`): no canvas answer carries them.
+  observeOutside: {
+    wants: (address) => address.startsWith("udf.") && !address.includes("/"),
+    read: (ctx, named) =>
+      observeCanvasless(ctx, {
+        recorded: named.recorded,
+        declared: named.declared.map((d) => ({ slug: String(d.inputs.slug) })),
+      }),
+  },
   layout: { ref: "canvas", changes: layoutChanges, apply: layoutCanvases },
   // A listing cannot tell whether a per-UDF shared token was asked for: the inventory can.
   keep: ({ state }) => ({ createSharedToken: state.createSharedToken }),

@@ -11,7 +11,8 @@ import { SvcError } from "../../errors";
 
 /** Checked inputs: the code of every module is inline (files read). */
 export interface UdfInputs {
-  canvasId: string;
+  /** Absent for a UDF without a canvas (`collection_id` null). */
+  canvasId?: string;
   slug: string;
   code: string;
   entrypoint: string;

@@ -63,7 +63,8 @@ export interface RunCommandResult {
   message?: string;
 }
 
-const UDF_ADDRESS = /^udf\.([A-Za-z0-9_]+)\/([A-Za-z0-9_-]+)$/;
+/** `udf.<canvas>/<slug>`, or `udf.<slug>` for a UDF without a canvas. */
+const UDF_ADDRESS = /^udf\.(?:([A-Za-z0-9_]+)\/)?([A-Za-z0-9_-]+)$/;
 
 /** Values never to print: the project's secret values and the target's credentials. */
 function secretsOf(project: LoadedProject, env: RunCommandOptions["env"]): string[] {
@@ -99,8 +100,11 @@ export async function runCommand(opts: RunCommandOptions): Promise<RunCommandRes
       `${opts.address} is a ${VARIANT_NOUN[variant]}, which cannot be run: notes (Markdown) and widgets (a JSON document) are canvas furniture kept as UDF records, not Python. Only UDFs run (udf.<canvas>/<slug>). Nothing was sent to the platform.`,
     );
   const m = UDF_ADDRESS.exec(opts.address);
-  if (!m) return fail(`"${opts.address}" is not a UDF address: expected udf.<canvas>/<slug>, e.g. udf.listings/stats.`);
-  const [, canvas, slug] = m as unknown as [string, string, string];
+  if (!m)
+    return fail(
+      `"${opts.address}" is not a UDF address: expected udf.<canvas>/<slug> (e.g. udf.listings/stats), or udf.<slug> for a UDF without a canvas.`,
+    );
+  const [, canvas, slug] = m as unknown as [string, string | undefined, string];
   const loaded = await loadRepository(opts.dir, { target: opts.target, env: opts.env });
   if (!loaded.ok) return { command: "run", exitCode: 1, errors: loaded.errors };
   const { project } = loaded;
@@ -129,9 +133,14 @@ export async function runCommand(opts: RunCommandOptions): Promise<RunCommandRes
         `${opts.address} is neither declared in the repository nor recorded in the inventory of ${project.project} (${project.target}).${near ? ` Did you mean ${near}?` : ""}${known.length ? ` UDFs: ${listed(known)}.` : ""}`,
       );
     }
-    const udfId = (await deployedIds(client, project, [{ address: opts.address, canvas, slug }], inventory)).get(
-      opts.address,
-    );
+    const udfId = (
+      await deployedIds(
+        client,
+        project,
+        [{ address: opts.address, ...(canvas === undefined ? {} : { canvas }), slug }],
+        inventory,
+      )
+    ).get(opts.address);
     if (!udfId)
       return fail(
         `${opts.address} is not deployed on ${project.project} (${project.target}): run svc-iac apply first.`,

@@ -114,7 +114,14 @@ export async function deployedIds(
     }
     if (!id) {
       try {
-        id = (await client.udfs.getExecEnvBySlug(t.slug, platformCanvasName(project, t.canvas))).id;
+        // Without a canvas: the caller's own UDF with the slug, on its default canvas.
+        // Its slug on the platform: a target's name_prefix / name_suffix wraps it.
+        const declared = project.objects.find((o) => o.address === t.address)?.inputs.slug;
+        const u = await client.udfs.getExecEnvBySlug(
+          t.canvas === undefined && typeof declared === "string" ? declared : t.slug,
+          t.canvas === undefined ? undefined : platformCanvasName(project, t.canvas),
+        );
+        if (t.canvas !== undefined || !u.collection_id) id = u.id;
       } catch (e) {
         if (!isApiError(e, "not_found")) throw e;
       }

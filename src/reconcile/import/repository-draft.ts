@@ -10,6 +10,7 @@ import type { FingerprintKey } from "../../kinds/fingerprint";
 import { byString } from "../phases";
 import { importServiceAccounts, importSecrets } from "./account-files";
 import { importCanvas, type ImportedUdfs } from "./canvas-files";
+import { importCanvaslessUdfs } from "./canvasless-files";
 import { importCronjobs } from "./cronjob-files";
 import { importCanvasPlatformLayout } from "./platform-layout-files";
 import { DraftBuilder, type ImportDraft } from "./draft";
@@ -31,6 +32,7 @@ export function draftRepository(
     if (layout === "platform") importCanvasPlatformLayout(c, draft, udfs);
     else importCanvas(c, snapshot.preferredClientId, draft, udfs, fingerprintKey);
   }
+  importCanvaslessUdfs(snapshot.canvaslessUdfs, draft, layout);
   if (select.cronjobs) importCronjobs(cronjobsConcerned(snapshot, select), udfs, draft);
   if (select.secrets) importSecrets(snapshot.secretKeys, draft);
   if (select.serviceAccounts) importServiceAccounts(snapshot.serviceAccounts, draft);

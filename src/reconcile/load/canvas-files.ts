@@ -11,7 +11,16 @@ import type { DesiredObject, DriftPolicySetting, ReferencedInput, UdfTest } from
 import { quotedPath, type Diagnostics } from "../../repository/diagnostics";
 import { desiredObject, onDriftOf } from "./desired";
 import { MapReader, referencedInputs, rootReader, type ReadContext } from "../../repository/fields";
-import { CANVAS_KEYS, DURATION_EXPECTED, FURNITURE_KEYS, HEADER_KEYS, PATTERNS, SHARE_KEYS, UDF_KEYS } from "./keys";
+import {
+  CANVAS_KEYS,
+  CANVASLESS_UDF_KEYS,
+  DURATION_EXPECTED,
+  FURNITURE_KEYS,
+  HEADER_KEYS,
+  PATTERNS,
+  SHARE_KEYS,
+  UDF_KEYS,
+} from "./keys";
 import type { PythonSource } from "./python-check";
 import { canvasDefinition } from "../../kinds/canvas/definition";
 import { canvasShareDefinition, canvasShareRepository } from "../../kinds/canvas-share/definition";
@@ -60,6 +69,78 @@ export interface CanvasExtras {
   skipCheck?: (address: string) => boolean;
   /** The addresses of records deployed without their check (`check: false`, `checks.skip`). */
   unchecked?: string[];
+  /** The file declaring each UDF without a canvas, by slug (both layouts: a slug is declared once). */
+  canvasless?: Map<string, string>;
+}
+
+/** `udfs/`: UDFs without a canvas, `<slug>.py` with optional `<slug>.yaml`; sub-folders hold helper modules (or, in the platform's layout, `<slug>/meta.json`). */
+export const CANVASLESS = "udfs";
+
+/**
+ * Whether `slug` is free among the UDFs without a canvas; else the second file is refused, naming
+ * the first (a slug is unique among its owner's UDFs without a canvas).
+ */
+export function claimCanvaslessSlug(
+  extras: CanvasExtras,
+  slug: string,
+  file: string,
+  report: (message: string) => void,
+): boolean {
+  const claims = (extras.canvasless ??= new Map());
+  const first = claims.get(slug);
+  if (first !== undefined) {
+    report(
+      `found a second UDF without a canvas with slug "${slug}", expected one per slug: ${first} declares it already (a slug is unique among the UDFs without a canvas)`,
+    );
+    return false;
+  }
+  claims.set(slug, file);
+  return true;
+}
+
+/** Every UDF without a canvas in `udfs/` (svc-iac's layout); their tests and Python sources go to `extras`. */
+export async function readCanvaslessUdfs(
+  jail: RepositoryJail,
+  vars: Resolver,
+  diag: Diagnostics,
+  extras: CanvasExtras,
+): Promise<DesiredObject[]> {
+  const listing = jail.listFolder(CANVASLESS);
+  if (listing.kind === "refused") {
+    diag.atFile(CANVASLESS, listing.message);
+    return [];
+  }
+  const files = listing.entries.filter((e) => !e.isFolder).map((e) => e.name);
+  refuseCaseTwins(
+    files.filter((f) => f.endsWith(".py")).map((f) => `${CANVASLESS}/${f}`),
+    "UDF files",
+    "UDF slugs",
+    diag,
+  );
+  for (const f of files) {
+    if (/\.(md|json)$/.test(f))
+      diag.atFile(
+        `${CANVASLESS}/${f}`,
+        `found ${quotedPath(f)} in ${CANVASLESS}/, expected only UDFs (<slug>.py) there: notes and widgets live on a canvas (canvases/<canvas>/${f})`,
+      );
+    if (f.endsWith(".yaml") && !files.includes(`${f.slice(0, -".yaml".length)}.py`))
+      diag.atFile(
+        `${CANVASLESS}/${f}`,
+        `found UDF settings without code: ${f.slice(0, -".yaml".length)}.py does not exist in ${CANVASLESS}/ (a <slug>.yaml holds the settings of the UDF beside it)`,
+      );
+  }
+  const names = new Set(files);
+  const out: DesiredObject[] = [];
+  for (const f of files.filter((name) => name.endsWith(".py")).sort()) {
+    const slug = f.slice(0, -".py".length);
+    if (!claimCanvaslessSlug(extras, slug, `${CANVASLESS}/${f}`, (m) => diag.atFile(`${CANVASLESS}/${f}`, m))) continue;
+    const udf = await readUdf(jail, { folder: CANVASLESS }, slug, "udf", names, vars, diag, extras);
+    if (udf) {
+      out.push(udf.object);
+      extras.tests.push(...udf.tests);
+    }
+  }
+  return out;
 }
 
 /** Every canvas, share and UDF of the repository; the UDFs' tests and Python sources go to `extras`. */
@@ -162,7 +243,7 @@ async function readCanvasFolder(
   }
   const names = new Set(files);
   for (const [slug, { variant }] of records) {
-    const udf = await readUdf(jail, canvas, slug, variant, names, vars, diag, extras);
+    const udf = await readUdf(jail, { canvas, folder }, slug, variant, names, vars, diag, extras);
     if (udf) {
       out.push(udf.object);
       extras.tests.push(...udf.tests);
@@ -227,9 +308,15 @@ function readCanvasFile(ctx: ReadContext, canvas: string): DesiredObject[] {
   return out;
 }
 
+/** Where a record's files are: a canvas's folder, or (without `canvas`) the folder of UDFs without a canvas. */
+interface RecordPlace {
+  canvas?: string;
+  folder: string;
+}
+
 async function readUdf(
   jail: RepositoryJail,
-  canvas: string,
+  place: RecordPlace,
   slug: string,
   variant: UdfVariant,
   files: ReadonlySet<string>,
@@ -237,14 +324,14 @@ async function readUdf(
   diag: Diagnostics,
   extras: CanvasExtras,
 ): Promise<{ object: DesiredObject; tests: UdfTest[] } | undefined> {
-  const folder = `${CANVASES}/${canvas}`;
-  const address = `${variant}.${canvas}/${slug}`;
+  const { canvas, folder } = place;
+  const address = canvas === undefined ? `${variant}.${slug}` : `${variant}.${canvas}/${slug}`;
   // Helper modules are held until the record's `check:` is known.
   const helpers: PythonSource[] = [];
   const ext = VARIANT_EXTENSIONS[variant];
   const noun = VARIANT_NOUN[variant];
   const codeFile = `${folder}/${slug}${ext}`;
-  if (slug === "canvas") {
+  if (slug === "canvas" && canvas !== undefined) {
     diag.atFile(
       codeFile,
       `found a ${noun} named "canvas", expected another name: canvas.yaml holds the canvas's settings, so canvas${ext} cannot have settings of its own`,
@@ -310,7 +397,7 @@ async function readUdf(
     address,
     inputs,
     { file: codeFile, line: 1, column: 1, path: "" },
-    { refs: { canvas }, options, referenced: settings.referenced },
+    { refs: canvas === undefined ? {} : { canvas }, options, referenced: settings.referenced },
   );
   return { object, tests: settings.tests };
 }
@@ -370,10 +457,10 @@ async function readUdfSettings(
   jail: RepositoryJail,
   ctx: ReadContext,
   folder: string,
-  udf: { canvas: string; slug: string },
+  udf: { canvas?: string; slug: string },
   python: PythonSink,
 ): Promise<UdfSettings> {
-  const top = rootReader(ctx, UDF_KEYS);
+  const top = rootReader(ctx, udf.canvas === undefined ? CANVASLESS_UDF_KEYS : UDF_KEYS);
   if (!top.isMapping) return { headers: [], tests: [], referenced: [] };
   const entrypoint = top.string("entrypoint", {
     pattern: PATTERNS.module,

@@ -12,7 +12,7 @@
 import { resolve } from "node:path";
 import type { DesiredKind, LoadedProject, LoadResult, UdfTest } from "../../model/desired";
 import { readBucketPolicies, readSecrets, readServiceAccounts } from "./account-files";
-import { CANVASES, readCanvases, type CanvasExtras } from "./canvas-files";
+import { CANVASES, readCanvaslessUdfs, readCanvases, type CanvasExtras } from "./canvas-files";
 import { readPlatformLayout } from "./platform-layout";
 import { checkCredentialReferences } from "./credential-references";
 import { readCronjobs } from "./cronjob-files";
@@ -166,6 +166,8 @@ async function readObjects(
     skipCheck: (address) => skip.some((re) => re.test(address)),
   };
   const canvases = await readCanvases(jail, vars, diag, extras);
+  // UDFs without a canvas: udfs/<slug>.py, then (below) the platform layout's meta.json outside any canvas.
+  canvases.push(...(await readCanvaslessUdfs(jail, vars, diag, extras)));
   // The platform's own git layout may sit beside svc-iac's: the same objects, from collection.json and meta.json.
   canvases.push(...(await readPlatformLayout(jail, diag, extras)));
   const cronjobs = await readCronjobs(jail, vars, diag);

@@ -66,6 +66,8 @@ export const UDF_KEYS = keysOf(repositoryOf(udfDefinition));
 export const FURNITURE_KEYS = UDF_KEYS.filter((k) =>
   ["metadata", "visible", "position", "protect", "check"].includes(k),
 );
+/** The keys of a UDF without a canvas's `udfs/<slug>.yaml`: no place on a canvas. */
+export const CANVASLESS_UDF_KEYS = UDF_KEYS.filter((k) => k !== "visible" && k !== "position");
 export const HEADER_KEYS = itemKeysOf(repositoryOf(udfDefinition), "headers");
 /** One entry of a UDF's `tests:` list. */
 export const UDF_TEST_KEYS = itemKeysOf(repositoryOf(udfDefinition), "tests");

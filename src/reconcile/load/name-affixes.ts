@@ -1,7 +1,7 @@
 /**
  * Preview environments: a target's `name_prefix` / `name_suffix` (`pr_${env.PR_NUMBER}_`) wraps the
  * platform name of every object whose kind names it (the `nameInput` trait: canvases, cronjobs,
- * service accounts), so a pull request deploys a full copy beside production on the same team.
+ * service accounts, UDFs without a canvas), so a pull request deploys a full copy beside production on the same team.
  * Addresses (`canvas.sales`) stay as written, and references are by address, so a cronjob's
  * `udf: sales/loader` follows to the prefixed canvas. A name the affixes make invalid is an
  * error at the affix in svc.yaml, naming the object and the rule it breaks.
@@ -24,7 +24,7 @@ export interface NameAffixes {
 /** Reads `name_prefix` and `name_suffix` of the selected target; undefined when it sets neither. */
 export function readNameAffixes(ctx: ReadContext, target: MapReader): NameAffixes | undefined {
   const expected =
-    'a string put before (or after) each canvas, cronjob and service-account name, e.g. "pr_${env.PR_NUMBER}_"';
+    'a string put before (or after) each canvas, cronjob, service-account and canvas-less UDF name, e.g. "pr_${env.PR_NUMBER}_"';
   const prefix = target.string("name_prefix", { expected });
   const suffix = target.string("name_suffix", { expected });
   if (!prefix && !suffix) return undefined;
@@ -57,7 +57,8 @@ export function applyNameAffixes(
     );
   const kept = objects.filter((o) => !traitsOf(o.kind).teamWide);
   for (const o of kept) {
-    const field = traitsOf(o.kind).nameInput;
+    const named = traitsOf(o.kind).nameInput;
+    const field = typeof named === "function" ? named(o.address) : named;
     const name = field === undefined ? undefined : o.inputs[field];
     if (field === undefined || typeof name !== "string") continue;
     // A new inputs object, not a change in place: checked inputs are kept per inputs object (checked-inputs.ts).

@@ -6,6 +6,7 @@
  * `source` names (next to `meta.json`) or its inline `code`; its helper modules are its `headers`;
  * its slug is its `name`. They give the same desired objects as svc-iac's own layout
  * (`canvas.<name>`, `udf.`/`note.`/`widget.<canvas>/<slug>`), metadata and code as the files hold them.
+ * A folder holding a `meta.json` outside any canvas is a UDF without a canvas (`udf.<slug>`).
  */
 import { posix } from "node:path";
 import type { DesiredObject, SourceLocation } from "../../model/desired";
@@ -18,7 +19,7 @@ import { inputDefault } from "../../kinds/definition-views";
 import { canvasDefinition } from "../../kinds/canvas/definition";
 import { udfDefinition } from "../../kinds/udf/definition";
 import { VARIANT_NOUN, variantOf } from "../../kinds/udf/udf-variant";
-import { type CanvasExtras, widgetCodeProblem } from "./canvas-files";
+import { type CanvasExtras, claimCanvaslessSlug, widgetCodeProblem } from "./canvas-files";
 import { desiredObject } from "./desired";
 import type { PythonSource } from "./python-check";
 
@@ -120,10 +121,9 @@ export async function readPlatformLayout(
       return;
     }
     if (files.has(META_FILE)) {
-      diag.atFile(
-        join(folder, META_FILE),
-        `found a UDF record (meta.json) outside any canvas, expected it in a sub-folder of a canvas folder (one holding collection.json): UDFs without a canvas are not supported yet`,
-      );
+      // Outside any canvas: a UDF without a canvas.
+      const record = await readRecord(jail, folder, undefined, new Map(), diag, extras);
+      if (record) out.push(record);
       return;
     }
     for (const e of entries) {
@@ -188,7 +188,7 @@ async function readCanvas(
 async function readRecord(
   jail: RepositoryJail,
   folder: string,
-  canvas: string,
+  canvas: string | undefined,
   slugs: Map<string, string>,
   diag: Diagnostics,
   extras: CanvasExtras,
@@ -208,14 +208,18 @@ async function readRecord(
     return json.fail(base, `found ${describeFound(udf)} at udf, expected the record as an object {"name": ..., ...}`);
   const slug = json.string(`${base}/name`, 'the record\'s slug, e.g. "load_data"');
   if (slug === undefined) return undefined;
-  const first = slugs.get(slug);
-  if (first) {
-    return json.fail(
-      `${base}/name`,
-      `found a second record named ${JSON.stringify(slug)} on canvas ${JSON.stringify(canvas)}, expected one record per slug: ${first} declares it already`,
-    );
+  if (canvas === undefined) {
+    if (!claimCanvaslessSlug(extras, slug, metaFile, (m) => json.fail(`${base}/name`, m))) return undefined;
+  } else {
+    const first = slugs.get(slug);
+    if (first) {
+      return json.fail(
+        `${base}/name`,
+        `found a second record named ${JSON.stringify(slug)} on canvas ${JSON.stringify(canvas)}, expected one record per slug: ${first} declares it already`,
+      );
+    }
+    slugs.set(slug, metaFile);
   }
-  slugs.set(slug, metaFile);
   const metadataValue = json.get(`${base}/metadata`);
   if (
     metadataValue !== undefined &&
@@ -225,7 +229,12 @@ async function readRecord(
     return json.fail(`${base}/metadata`, `found ${describeFound(metadataValue)} at metadata, expected an object`);
   const metadata = (metadataValue ?? {}) as Record<string, unknown>;
   const variant = variantOf(metadata);
-  const address = `${variant}.${canvas}/${slug}`;
+  if (canvas === undefined && variant !== "udf")
+    return json.fail(
+      `${base}/metadata`,
+      `found a ${VARIANT_NOUN[variant]} (metadata isNodeTemplate: true, nodeTemplateType: ${JSON.stringify(metadata.nodeTemplateType)}) outside any canvas, expected it in a sub-folder of a canvas folder (one holding collection.json): only a UDF can be without a canvas`,
+    );
+  const address = canvas === undefined ? `udf.${slug}` : `${variant}.${canvas}/${slug}`;
   const entrypoint =
     json.string(`${base}/entrypoint`, 'a Python function name, e.g. "udf"', false) ?? DEFAULT_ENTRYPOINT;
 
@@ -312,7 +321,9 @@ async function readRecord(
       `found helper modules on a ${VARIANT_NOUN[variant]}, expected none: only a UDF has helper modules`,
     );
   const inputs = { slug, code, entrypoint, headers, metadata, createSharedToken: false };
-  return desiredObject("Udf", address, inputs, json.at(`${base}/name`), { refs: { canvas } });
+  return desiredObject("Udf", address, inputs, json.at(`${base}/name`), {
+    refs: canvas === undefined ? {} : { canvas },
+  });
 }
 
 /** `name` (from `path` of the JSON file) as a repository path next to the file; undefined (reported) when absolute or outside the folder. */

@@ -12,7 +12,7 @@ import { locate } from "../../repository/yaml-source";
 const EXPECTED_LIST = 'a list of tests: [{name: "nyc", args: {city: nyc}, expect: {rows: 3}}]';
 
 /** Reads `tests:` of one UDF; wrong shapes are reported with their location and skipped. */
-export function readUdfTests(ctx: ReadContext, top: MapReader, udf: { canvas: string; slug: string }): UdfTest[] {
+export function readUdfTests(ctx: ReadContext, top: MapReader, udf: { canvas?: string; slug: string }): UdfTest[] {
   const items = top.list("tests", EXPECTED_LIST) ?? [];
   const out: UdfTest[] = [];
   const names = new Map<string, number>();
@@ -38,8 +38,8 @@ export function readUdfTests(ctx: ReadContext, top: MapReader, udf: { canvas: st
     const expected = expectation(ctx, t, item.path, expectError);
     if (args === undefined || expected === undefined) return;
     out.push({
-      address: `udf.${udf.canvas}/${udf.slug}`,
-      canvas: udf.canvas,
+      address: udf.canvas === undefined ? `udf.${udf.slug}` : `udf.${udf.canvas}/${udf.slug}`,
+      ...(udf.canvas === undefined ? {} : { canvas: udf.canvas }),
       slug: udf.slug,
       name,
       args,

@@ -75,6 +75,28 @@ async function observeEach(
 }
 
 /**
+ * The objects of `kind` its bulk listing does not carry (the `observeOutside` trait), for the
+ * addresses the project names: recorded ones by id, declared ones not recorded by natural key.
+ */
+async function observeOutside(
+  ctx: KindContext,
+  kind: DesiredKind,
+  project: LoadedProject,
+  inventory: Inventory | undefined,
+): Promise<Observed<any>[]> {
+  const outside = traitsOf(kind).observeOutside;
+  if (!outside) return [];
+  const recorded = Object.entries(inventory?.objects ?? {})
+    .filter(([address, e]) => e.kind === kind && outside.wants(address))
+    .map(([address, e]) => ({ address, id: e.id }));
+  const declared = project.objects.filter(
+    (o) => o.kind === kind && outside.wants(o.address) && !inventory?.objects[o.address],
+  );
+  if (!recorded.length && !declared.length) return [];
+  return outside.read(ctx, { recorded, declared });
+}
+
+/**
  * The bulk reads (`observeAll`) of the kinds a project declares, started before the inventory is
  * read or the plan needs them; {@link observe} takes them over. Reads only: nothing is written.
  */
@@ -123,8 +145,11 @@ export async function observe(
   const observation: Observation = { kinds: {}, files: new Map() };
   await Promise.all(
     kinds.map(async (k) => {
-      const list = traitsOf(k).observeEach ? await observeEach(start.ctx, k, project, inventory) : await start.bulk(k);
-      observation.kinds[k] = index(list);
+      const [list, outside] = await Promise.all([
+        traitsOf(k).observeEach ? observeEach(start.ctx, k, project, inventory) : start.bulk(k),
+        observeOutside(start.ctx, k, project, inventory),
+      ]);
+      observation.kinds[k] = index([...list, ...outside]);
     }),
   );
   const jail = RepositoryJail.forProject(project.root);

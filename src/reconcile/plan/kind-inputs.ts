@@ -37,7 +37,11 @@ export function rawInputs(
 ): Record<string, unknown> {
   const traits = traitsOf(d.kind);
   const out: Record<string, unknown> = { ...d.inputs };
-  for (const r of traits.references ?? []) out[r.field] = ctx.idOf(referencedAddress(d, r.ref)!) ?? UNKNOWN_ID;
+  // A reference the object does not name is null (a UDF without a canvas).
+  for (const r of traits.references ?? []) {
+    const address = referencedAddress(d, r.ref);
+    out[r.field] = address === undefined ? null : (ctx.idOf(address) ?? UNKNOWN_ID);
+  }
   for (const i of traits.inherits ?? []) {
     const value = ctx.desired(referencedAddress(d, i.ref)!)?.inputs[i.field];
     if (value) out[i.field] = value;
@@ -64,6 +68,9 @@ export function checkedInputs(d: DesiredObject, raw: Record<string, unknown>): R
     );
   }
   const inputs = { ...checked.inputs };
-  for (const r of traitsOf(d.kind).references ?? []) inputs[r.field] = raw[r.field];
+  for (const r of traitsOf(d.kind).references ?? []) {
+    if (raw[r.field] === undefined || raw[r.field] === null) delete inputs[r.field];
+    else inputs[r.field] = raw[r.field];
+  }
   return inputs;
 }

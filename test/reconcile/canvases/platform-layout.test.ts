@@ -20,10 +20,10 @@ const udfOf = (dir: string, meta: string) =>
   (JSON.parse(read(dir, meta)) as { job_config: { steps: { udf: Record<string, unknown> }[] } }).job_config.steps[0]!
     .udf;
 
-describe("GIVEN a repository in the platform's own git layout: two canvases, a UDF with a helper module, one with inline code, a note, a widget, READMEs", () => {
+describe("GIVEN a repository in the platform's own git layout: two canvases, a UDF with a helper module, one with inline code, a note, a widget, READMEs, and two UDFs without a canvas (one with a helper module)", () => {
   const fx = useEmulator();
 
-  it("WHEN validated, applied, planned again, drifted and destroyed THEN it deploys as it is, byte for byte, and destroy removes exactly it", async () => {
+  it("WHEN validated, applied, planned again, drifted, imported with --layout platform into an empty folder and destroyed THEN it deploys as it is, plans empty, drifts clean, imports to equal files that plan empty, and destroy removes exactly it", async () => {
     const dir = copyRepo(FIXTURE);
     const opts = commandOptions(dir, fx.emu);
     expect((await validateCommand({ dir, env: {} })).exitCode).toBe(0);
@@ -34,6 +34,8 @@ describe("GIVEN a repository in the platform's own git layout: two canvases, a U
       "create note.Sales/intro",
       "create udf.Maps/count_rows",
       "create udf.Sales/load_listings",
+      "create udf.geo_lookup",
+      "create udf.ping",
       "create widget.Maps/rows_chart",
     ]);
     const before = await platformView(fx.user);
@@ -45,17 +47,28 @@ describe("GIVEN a repository in the platform's own git layout: two canvases, a U
     expect(sales.dashboard_body).toBe(
       (JSON.parse(read(dir, "Sales/collection.json")) as { dashboard_body: string }).dashboard_body,
     );
+    const made = view.udfs.filter((u) => !before.udfs.some((b) => b.id === u.id));
     const records = new Map(
-      view.udfs
-        .filter((u) => u.collection_name === "Sales" || u.collection_name === "Maps")
-        .map((u) => [`${u.collection_name}/${u.slug}`, JSON.parse(u.udf_body) as Record<string, unknown>]),
+      made.map((u) => [
+        `${u.collection_name ?? "(no canvas)"}/${u.slug}`,
+        JSON.parse(u.udf_body) as Record<string, unknown>,
+      ]),
     );
     expect([...records.keys()].sort()).toEqual([
+      "(no canvas)/geo_lookup",
+      "(no canvas)/ping",
       "Maps/count_rows",
       "Maps/rows_chart",
       "Sales/intro",
       "Sales/load_listings",
     ]);
+    // UDFs without a canvas are created without collection_id.
+    expect(
+      made
+        .filter((u) => u.collection_id === null)
+        .map((u) => u.slug)
+        .sort(),
+    ).toEqual(["geo_lookup", "ping"]);
     // Code from `source` (no final newline, `${` kept), from inline `code`; the helper from `headers`.
     const load = records.get("Sales/load_listings")!;
     expect(load.code).toBe(read(dir, "Sales/load_listings/load_listings.py"));
@@ -71,11 +84,71 @@ describe("GIVEN a repository in the platform's own git layout: two canvases, a U
     expect(records.get("Sales/intro")!.metadata).toEqual(udfOf(dir, "Sales/intro_note/meta.json").metadata);
     expect(records.get("Maps/rows_chart")!.code).toBe(read(dir, "Maps/rows_chart/rows_chart.json"));
     expect(records.get("Maps/rows_chart")!.metadata).toEqual(udfOf(dir, "Maps/rows_chart/meta.json").metadata);
+    const geo = records.get("(no canvas)/geo_lookup")!;
+    expect(geo.code).toBe(read(dir, "library/geo_lookup/geo_lookup.py"));
+    expect(geo.headers).toEqual([
+      { module_name: "geo", source_file: "geo.py", source_code: read(dir, "library/geo_lookup/geo.py") },
+    ]);
+    expect(geo.metadata).toEqual(udfOf(dir, "library/geo_lookup/meta.json").metadata);
+    expect(records.get("(no canvas)/ping")!.code).toBe(udfOf(dir, "ping/meta.json").code);
 
     const again = await planCommand({ ...opts, detailedExitCode: true });
     expect(actionsOf(again)).toEqual([]);
     expect(again.exitCode).toBe(0);
     expect((await driftCommand(opts)).exitCode).toBe(0);
+
+    // The same team imported into an empty folder, in the platform's layout.
+    const into = join(mkdtempSync(join(tmpdir(), "svc-platform-layout-")), "imported");
+    const env = emulatorEnv(fx.emu);
+    const imported = await importCommand({
+      dir: into,
+      env,
+      layout: "platform",
+      select: { canvases: "all", cronjobs: true, secrets: true, serviceAccounts: true, canvaslessUdfs: true },
+    });
+    expect(imported.exitCode).toBe(0);
+    expect(imported.report!.skipped).toEqual([]);
+    expect(imported.report!.notes).toEqual([]);
+    const files = filesOf(into);
+    const jsonFiles = (d: Record<string, string>) => Object.keys(d).filter((f) => f.endsWith(".json"));
+    // Every collection.json and meta.json equal to the original as JSON values, where the code lives set aside.
+    const normal = (d: string, file: string) => {
+      const value = JSON.parse(read(d, file)) as Record<string, unknown>;
+      if (!file.endsWith("meta.json")) return value;
+      const udf = udfOf(d, file);
+      const folder = file.slice(0, file.lastIndexOf("/"));
+      const { source, code, ...rest } = udf;
+      const text = typeof source === "string" ? read(d, `${folder}/${source}`) : code;
+      const helpers = (udf.headers as { module_name: string; source_file: string }[]).map((h) => [
+        h.module_name,
+        read(d, `${folder}/${h.source_file}`),
+      ]);
+      return { ...value, job_config: "(compared below)", udf: rest, text, helpers };
+    };
+    const bySlug = (d: string, list: string[]) =>
+      new Map(
+        list
+          .filter((f) => f.endsWith("collection.json") || f.endsWith("meta.json"))
+          .map((f) => [
+            f.endsWith("collection.json")
+              ? `canvas ${(normal(d, f) as { name: string }).name}`
+              : `${f.split("/").length > 2 && !f.startsWith("udfs/") && !f.startsWith("library/") ? f.split("/")[0] : "-"} ${udfOf(d, f).name}`,
+            normal(d, f),
+          ]),
+      );
+    const originals = bySlug(dir, jsonFiles(filesOf(dir)));
+    const written = bySlug(into, jsonFiles(files));
+    expect([...written.keys()].sort()).toEqual([...originals.keys()].sort());
+    for (const [k, v] of originals) expect(written.get(k), k).toEqual(v);
+    expect(
+      jsonFiles(files)
+        .filter((f) => f.startsWith("udfs/"))
+        .sort(),
+    ).toEqual(["udfs/geo_lookup/meta.json", "udfs/ping/meta.json"]);
+    expect((await validateCommand({ dir: into, env })).exitCode).toBe(0);
+    const importedPlan = await planCommand({ dir: into, env, detailedExitCode: true });
+    expect(actionsOf(importedPlan)).toEqual([]);
+    expect(importedPlan.exitCode).toBe(0);
 
     const destroyed = await destroyCommand({ ...opts, confirm: async () => true });
     expect(destroyed.exitCode).toBe(0);
@@ -243,12 +316,18 @@ describe("GIVEN the platform's layout written wrong", () => {
     expect((await validateCommand({ dir, env: {} })).exitCode).toBe(0);
   });
 
-  it("WHEN a meta.json stands outside any canvas THEN it is refused: UDFs without a canvas are not supported yet", async () => {
+  it("WHEN two UDFs without a canvas share a slug, or a note stands outside any canvas THEN each is refused naming the files", async () => {
     const dir = copyRepo(FIXTURE);
-    cpSync(join(dir, "Maps/count_rows"), join(dir, "loose/count_rows"), { recursive: true });
+    cpSync(join(dir, "ping"), join(dir, "loose/ping"), { recursive: true });
+    cpSync(join(dir, "Sales/intro_note"), join(dir, "loose/intro_note"), { recursive: true });
     const errors = await errorsOf(dir);
     expect(errors).toEqual([
-      expect.stringMatching(/^loose\/count_rows\/meta\.json:1:1: .*UDFs without a canvas are not supported yet/),
+      expect.stringMatching(
+        /^loose\/intro_note\/meta\.json:\d+:\d+: found a note .* outside any canvas, expected it in a sub-folder of a canvas folder/,
+      ),
+      expect.stringMatching(
+        /^ping\/meta\.json:\d+:\d+: found a second UDF without a canvas with slug "ping".*loose\/ping\/meta\.json declares it already/,
+      ),
     ]);
   });
 });
