@@ -5,6 +5,7 @@
  * service accounts, and the preferred real-time instance (a share on it is written without a
  * pinned `client_id`).
  */
+import { isCandidateSlug } from "../../kinds/udf/switch-over";
 import type { SvcClient } from "../../api/client";
 import type { Udf as ApiUdf } from "../../api/schemas";
 import { isApiError } from "../../api/errors";
@@ -72,7 +73,8 @@ async function readCanvaslessUdfs(client: SvcClient, select: ImportSelection): P
   if (!select.canvaslessUdfs)
     return (await Promise.all(canvaslessSlugs(select).map(bySlug))).filter((u): u is ApiUdf => !!u);
   const all: ApiUdf[] = [];
-  for await (const u of client.udfs.listExecEnv()) if (!u.collection_id) all.push(u);
+  // A switch-over's candidate (`deploy: tested`) is svc-iac's own, and gone once its apply ends: never imported.
+  for await (const u of client.udfs.listExecEnv()) if (!u.collection_id && !isCandidateSlug(u.slug)) all.push(u);
   const counts = new Map<string, number>();
   for (const u of all) counts.set(u.slug, (counts.get(u.slug) ?? 0) + 1);
   const shared = [...counts].filter(([, n]) => n > 1).map(([slug]) => slug);

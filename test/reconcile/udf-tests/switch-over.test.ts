@@ -5,7 +5,8 @@
  * earlier apply left (stopped between making and removing it) is removed by the next apply.
  * The command line runs in this process against the emulator over HTTP (UDFs run in python3).
  */
-import { existsSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
 import { useEmulator } from "../../helpers/emulator";
@@ -138,17 +139,24 @@ describe("GIVEN a shared UDF with deploy: tested and three tests", () => {
     expect(existsSync(note())).toBe(false);
   });
 
-  it("WHEN drift and a pruning plan run while a candidate exists THEN neither mentions it", async () => {
+  it("WHEN drift, a pruning plan and import --all run while a candidate exists THEN none mentions it", async () => {
     const [live] = await greet();
+    const hand = await fx.user.udfs.create({ slug: "made_by_hand", udf_body: live!.udf_body });
     const candidate = await fx.user.udfs.create({ slug: "svc-candidate-inflight01", udf_body: live!.udf_body });
     try {
       const drift = await cli("drift", dir);
       expect(drift.code, drift.stdout).toBe(0);
       const plan = await cli("plan", dir, "--prune");
       expect(plan.code, plan.stdout).toBe(0);
-      expect(drift.stdout + plan.stdout).not.toContain("svc-candidate");
+      // import --all lists every UDF without a canvas: the candidate is not one to import.
+      const other = join(mkdtempSync(join(tmpdir(), "svc-import-")), "repo");
+      const imported = await cli("import", other, "--all", "--dry-run", "--project", "other");
+      expect(imported.code, imported.stderr).toBe(0);
+      expect(imported.stdout).toContain("udfs/");
+      expect(drift.stdout + plan.stdout + imported.stdout + imported.stderr).not.toContain("svc-candidate");
     } finally {
       await fx.user.udfs.delete(candidate.id);
+      await fx.user.udfs.delete(hand.id);
     }
   });
 
