@@ -265,6 +265,18 @@ const NOTES: Record<string, string> = {
   createSharedToken: "a per-UDF shared token can only be minted when the UDF is created",
 };
 
+/** The note on a changed field; a move off a canvas, or onto one, says so. */
+function noteOf(
+  field: string,
+  olds: { canvasId?: string | null },
+  news: { canvasId?: string | null },
+): string | undefined {
+  if (field === "canvasId" && !news.canvasId)
+    return "takes the UDF off its canvas (collection_id null): a UDF without a canvas";
+  if (field === "canvasId" && !olds.canvasId) return "puts the UDF without a canvas on the canvas (collection_id)";
+  return NOTES[field];
+}
+
 export const udfKind: ResourceKind<UdfInputs, UdfState> = {
   kind: "Udf",
   secretInputs: [],
@@ -276,7 +288,7 @@ export const udfKind: ResourceKind<UdfInputs, UdfState> = {
     const kept = { ...olds, createSharedToken: olds.createSharedToken ?? news.createSharedToken };
     // Without a canvas is a place too: a UDF moved onto a canvas out of band is moved back off it.
     const d = diffFields(kept, { ...news, canvasId: news.canvasId ?? null }, { replaceOn: ["createSharedToken"] });
-    const fields = d.fields.map((f) => (NOTES[f.field] ? { ...f, note: NOTES[f.field] } : f));
+    const fields = d.fields.map((f) => (NOTES[f.field] ? { ...f, note: noteOf(f.field, olds, news) } : f));
     // The slug is unique on its canvas: the new UDF can only be made once the old one is gone
     // (made first, it would adopt the old one, which the delete would then remove).
     return { ...d, fields, deleteBeforeReplace: d.replaces.length > 0 };

@@ -179,6 +179,9 @@ describe("GIVEN a UDF on a canvas applied, then its file moved to udfs/ with a m
     );
     const plan = planOf(await planCommand(opts));
     expect(plan.actions.map((a) => `${a.action} ${a.address}`)).toEqual(["rename udf.load"]);
+    expect(plan.actions[0]!.fields.find((f) => f.field === "canvasId")?.note).toBe(
+      "takes the UDF off its canvas (collection_id null): a UDF without a canvas",
+    );
     expect((await applyCommand(opts)).exitCode).toBe(0);
     const after = (await platformView(fx.user)).udfs.find((u) => u.id === before.id)!;
     expect(after.collection_id).toBeNull();
