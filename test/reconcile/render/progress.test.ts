@@ -154,10 +154,10 @@ describe("progress on a terminal", () => {
     reported = 30; // the terminal re-wrapped the 57-column line on two rows; `columns` is still 80
     show({ type: "begin", address: "udf.sales_and_marketing/monthly_summary", action: "update" });
     expect(chunks.slice(-2).join("")).toBe("\r\x1b[K\x1b[1A\x1b[2K\r\x1b[K[0/2] updating udf…_summary …");
-    show({ type: "finish", address: "udf.sales_and_marketing/weekly_summary", action: "update", status: "done" });
+    show({ type: "end", address: "udf.sales_and_marketing/weekly_summary", action: "update", status: "done" });
     expect(chunks.at(-1)).toBe("\r\x1b[K[1/2] updating udf…_summary …");
     reported = 20; // narrowed again: the 29-column line is on two rows of 20
-    show({ type: "finish", address: "udf.sales_and_marketing/monthly_summary", action: "update", status: "done" });
+    show({ type: "end", address: "udf.sales_and_marketing/monthly_summary", action: "update", status: "done" });
     expect(chunks.slice(-2).join("")).toBe("\r\x1b[K\x1b[1A\x1b[2K\r\x1b[K");
   });
 
