@@ -125,7 +125,8 @@ describe.skipIf(!tmuxAvailable)(
   "GIVEN a terminal of 40 columns and objects with long names (a real tmux pane; skipped only where tmux is missing)",
   () => {
     it("WHEN apply runs against a slow platform and the terminal is resized THEN the status line always fits on one row, keeps its counter and action word, and nothing of it is left at the end", async () => {
-      fx.emu.setFaults("latency=30-60");
+      // Each create is held 1 s until the terminal has been narrowed: the apply cannot end before.
+      fx.emu.setFaults("latency=1000,methods=POST");
       const dir = repository(
         "long_names",
         "sales_and_marketing_reports_",
@@ -147,17 +148,29 @@ describe.skipIf(!tmuxAvailable)(
         // Wider, then narrower than the line shown: a terminal that re-wraps (tmux does) must not keep
         // a part of it. Screens are checked up to the narrowing (right after it, the line is re-wrapped
         // until the command redraws it), the last one after the end.
+        // tmux re-wraps its screen at once, but tells the command of a resize that follows another
+        // within 250 ms (SIGWINCH, and the size the terminal reports) only when those 250 ms are up:
+        // meanwhile the command, told nothing, draws lines as wide as the old width, which no program
+        // could clear. So the narrowing waits until the command has drawn a line wider than 40
+        // columns (it was told of the widening), then 300 ms more: a loaded machine only lengthens
+        // that wait.
         let narrowed = false;
+        let widenedAt: number | undefined;
         while (code === undefined) {
           const rows = pane.screen();
           if (!narrowed) seen.push(rows.filter((r) => /^\[\d+\/41\]/.test(r)));
           if (seen.length === 10) pane.resize(60, 20);
-          if (seen.length === 20 && !narrowed) {
+          if (widenedAt === undefined && seen.length > 10 && seen.at(-1)!.some((r) => r.length > 40))
+            widenedAt = performance.now();
+          if (!narrowed && seen.length >= 20 && widenedAt !== undefined && performance.now() - widenedAt >= 300) {
             pane.resize(25, 20);
             narrowed = true;
+            fx.emu.setFaults(undefined);
           }
           await new Promise((r) => setTimeout(r, 20));
         }
+        // The apply did not end before the terminal was widened and then narrowed.
+        expect([widenedAt !== undefined, narrowed]).toEqual([true, true]);
         await exited;
         expect(code).toBe(0);
         const statusRows = seen.flat();

@@ -1,16 +1,16 @@
 /**
- * Every command that reads a repository, run as a user runs it (the built command), on a repository
- * whose svc.yaml is a link to a FIFO, to /dev/zero, or to a YAML file outside it: each ends at once
- * (no read hangs on the FIFO or fills memory from /dev/zero), fails naming svc.yaml, and prints
- * nothing of the outside file. (`projects`, walking a folder without git, does not take a link
+ * Every command that reads a repository, run as a user runs it (the built command line, in this
+ * process: `runSvc`), on a repository whose svc.yaml is a link to a FIFO, to /dev/zero, or to a YAML
+ * file outside it: each ends at once (no read hangs on the FIFO or fills memory from /dev/zero),
+ * fails naming svc.yaml, and prints nothing of the outside file. (`projects`, walking a folder without git, does not take a link
  * named svc.yaml for a project at all: it finds none.)
  */
-import { execFile, execFileSync } from "node:child_process";
+import { execFileSync } from "node:child_process";
 import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { type Ran, runSvc } from "../helpers/cli-run";
 import { builtCli } from "../helpers/repo";
 
 const OUTSIDE_NAME = "outside_project_name_3f9a";
@@ -29,10 +29,9 @@ const LINKS: Record<string, (top: string, repo: string) => string> = {
   "a YAML file outside the repository": (top) => join(top, "outside.yaml"),
 };
 
-let main: string;
 const tops: string[] = [];
 beforeAll(() => {
-  main = builtCli();
+  builtCli();
 }, 120_000);
 afterAll(() => {
   for (const t of tops) rmSync(t, { recursive: true, force: true });
@@ -54,15 +53,16 @@ describe.each(Object.keys(LINKS))("GIVEN a repository whose svc.yaml links to %s
     "WHEN %s runs THEN it fails at once naming svc.yaml, and shows nothing of the target",
     async (_name, args) => {
       const repo = repoWith(LINKS[what]!);
-      const r = await promisify(execFile)(process.execPath, [main, ...(args as string[])], {
-        cwd: repo,
-        env: { PATH: process.env.PATH ?? "", SVC_CACHE_DIR: "" },
-        timeout: 20_000,
-        maxBuffer: 4 * 1024 * 1024,
-      }).then(
-        ({ stdout, stderr }) => ({ code: 0, stdout, stderr, killed: false }),
-        (e: { code: number; stdout: string; stderr: string; killed: boolean }) => e,
-      );
+      // The command line in this process, as the program runs it; a run still going after 20 s is
+      // taken for a hang (a read blocked on the FIFO or filling memory from /dev/zero).
+      let timer: ReturnType<typeof setTimeout> | undefined;
+      const hung = new Promise<Ran & { killed: boolean }>((resolve) => {
+        timer = setTimeout(() => resolve({ code: -1, stdout: "", stderr: "", log: "", killed: true }), 20_000);
+      });
+      const r = await Promise.race([
+        runSvc(args as string[], { SVC_CACHE_DIR: "" }, { cwd: repo }).then((ran) => ({ ...ran, killed: false })),
+        hung,
+      ]).finally(() => clearTimeout(timer));
       expect(r.killed).toBe(false);
       if (args[0] === "projects") expect([r.code, r.stdout]).toEqual([0, "No project.\n"]);
       else {

@@ -108,7 +108,8 @@ describe("runUdf", () => {
   it("GIVEN a run over the time limit THEN the process is killed and the failure says timeout", async () => {
     const r = await runUdf({
       body: body("@fused.udf\ndef udf():\n    import time\n    print('started', flush=True)\n    time.sleep(30)\n"),
-      timeoutMs: 700,
+      // Long enough for Python to start and print on a loaded machine; the run itself sleeps 30 s.
+      timeoutMs: 3000,
     });
     expect(r).toMatchObject({ ok: false, kind: "timeout", stdout: "started\n" });
     expect(r.durationMs).toBeLessThan(10_000);

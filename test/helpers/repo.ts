@@ -171,9 +171,9 @@ export function builtCli(): string {
   try {
     if (distIsStale(main, marker)) {
       try {
-        execFileSync("npx", ["tsc", "-p", "tsconfig.build.json"], { cwd: ROOT, stdio: "ignore" });
+        execFileSync(process.execPath, [join(ROOT, "scripts", "build-emit.mjs")], { cwd: ROOT, stdio: "ignore" });
       } catch (e) {
-        // tsc still emits when some file (perhaps one being edited elsewhere) has a type error.
+        // A file being edited elsewhere may not parse: the build before it is kept when it had one.
         if (!existsSync(main)) throw e;
       }
     }

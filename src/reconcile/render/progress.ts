@@ -16,6 +16,8 @@ import { formatCount, oneLine } from "./values";
 type ProgressStream = NodeJS.WritableStream & {
   isTTY?: boolean;
   columns?: number;
+  /** A terminal's size asked of the system now (`columns` changes only once SIGWINCH is handled). */
+  getWindowSize?: () => [number, number];
   on?: (event: "resize", listener: () => void) => unknown;
   off?: (event: "resize", listener: () => void) => unknown;
 };
@@ -190,8 +192,19 @@ function terminalDisplay(stream: ProgressStream, intervalMs: number): (e: Progre
   let finished = 0;
   // Actions in flight, in the order they began: the status line shows the latest.
   const inFlight = new Map<string, { address: string; action: string }>();
-  // The terminal's width when each write happens: a resize re-fits the next line.
-  const width = () => Math.max(10, (stream.columns ?? 80) - 1);
+  // The terminal's width when each write happens, asked of the terminal itself: a resize re-fits
+  // the next line even before its SIGWINCH is handled (a write in between would be fitted to the
+  // old width, and the last clear would miss the rows the terminal re-wrapped the line on).
+  const columns = (): number => {
+    try {
+      const live = stream.getWindowSize?.()[0];
+      if (live && live > 0) return live;
+    } catch {
+      // Not a terminal any more (closed): the last size Node knew.
+    }
+    return stream.columns ?? 80;
+  };
+  const width = () => Math.max(10, columns() - 1);
 
   const status = (): string => {
     let latest: { address: string; action: string } | undefined;
@@ -212,19 +225,24 @@ function terminalDisplay(stream: ProgressStream, intervalMs: number): (e: Progre
   // When the status line was last drawn, and the timer of the redraw that is due.
   let drawnAt = -Infinity;
   let due: ReturnType<typeof setTimeout> | undefined;
+  // Before the status line on screen is replaced: a terminal made narrower than the line re-wraps
+  // it on several rows (most terminals, tmux included, do), and the rows above the cursor are
+  // cleared too, or a part of it would stay behind. The caller's write starts with CLEAR_LINE.
+  const clearRowsAbove = () => {
+    const rows = Math.ceil(shown / Math.max(1, columns()));
+    if (rows > 1) stream.write(`${CLEAR_LINE}${"\x1b[1A\x1b[2K".repeat(rows - 1)}`);
+    shown = 0;
+  };
   const show = (line: string) => {
     clearTimeout(due);
     due = undefined;
+    clearRowsAbove();
     stream.write(CLEAR_LINE + line);
     shown = displayWidth(line);
     drawnAt = performance.now();
   };
-  // A terminal made narrower than the line re-wraps it on several rows (most terminals, tmux
-  // included, do): the rows above the cursor are cleared too, or a part of it would stay behind.
   const redraw = () => {
     if (total === 0 || done()) return;
-    const rows = Math.ceil(shown / Math.max(1, stream.columns ?? 80));
-    if (rows > 1) stream.write(`${CLEAR_LINE}${"\x1b[1A\x1b[2K".repeat(rows - 1)}`);
     show(status());
   };
   /** Draws the status line now if it was not drawn for {@link intervalMs}, else once that time is up. */
@@ -260,6 +278,7 @@ function terminalDisplay(stream: ProgressStream, intervalMs: number): (e: Progre
       if (e.status === "failed" || (e.status === "skipped" && firstSkip(e))) {
         const message = e.message ? `: ${oneLine(e.message)}` : "";
         const head = e.status === "failed" ? `✗ failed to ${oneLine(e.action)}` : `- skipped ${oneLine(e.action)} of`;
+        clearRowsAbove();
         stream.write(`${CLEAR_LINE}${head} ${oneLine(e.address)}${message}\n`);
         // The line above replaced the status line: it comes back at once.
         drawnAt = -Infinity;
@@ -269,8 +288,8 @@ function terminalDisplay(stream: ProgressStream, intervalMs: number): (e: Progre
     if (done()) {
       clearTimeout(due);
       due = undefined;
+      clearRowsAbove();
       stream.write(CLEAR_LINE);
-      shown = 0;
       if (listening) stream.off?.("resize", redraw);
       listening = false;
     } else {

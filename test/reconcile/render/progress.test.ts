@@ -143,6 +143,24 @@ describe("progress on a terminal", () => {
     expect(chunks.at(-1)).toBe("\r\x1b[K[0/3] updating udf.sales_and_marketing/weekly_summary …");
   });
 
+  it("GIVEN a terminal narrowed whose SIGWINCH is not handled yet THEN the next line and the final clear use the size the terminal reports, clearing the row it re-wrapped the line onto", () => {
+    const { stream, chunks } = fakeStream(true, 80);
+    let reported = 80;
+    Object.assign(stream, { getWindowSize: () => [reported, 24] });
+    const show = progressDisplay(stream, { statusIntervalMs: 0 });
+    show({ type: "start", total: 2 });
+    show({ type: "begin", address: "udf.sales_and_marketing/weekly_summary", action: "update" });
+    expect(chunks.at(-1)).toBe("\r\x1b[K[0/2] updating udf.sales_and_marketing/weekly_summary …");
+    reported = 30; // the terminal re-wrapped the 57-column line on two rows; `columns` is still 80
+    show({ type: "begin", address: "udf.sales_and_marketing/monthly_summary", action: "update" });
+    expect(chunks.slice(-2).join("")).toBe("\r\x1b[K\x1b[1A\x1b[2K\r\x1b[K[0/2] updating udf…_summary …");
+    show({ type: "end", address: "udf.sales_and_marketing/weekly_summary", action: "update", status: "done" });
+    expect(chunks.at(-1)).toBe("\r\x1b[K[1/2] updating udf…_summary …");
+    reported = 20; // narrowed again: the 29-column line is on two rows of 20
+    show({ type: "end", address: "udf.sales_and_marketing/monthly_summary", action: "update", status: "done" });
+    expect(chunks.slice(-2).join("")).toBe("\r\x1b[K\x1b[1A\x1b[2K\r\x1b[K");
+  });
+
   it("redraws the status line at most once per interval, the latest state when the time is up, and writes failures and the final clear at once", () => {
     vi.useFakeTimers();
     try {
