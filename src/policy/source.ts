@@ -58,6 +58,9 @@ function compiled(cel: Cel, file: string, text: string, origin: string, out: Pol
 /** A ref as git takes it, and nothing an option could be read from. */
 const REF = /^(?!-)[A-Za-z0-9._/@{}~^:+-]{1,200}$/;
 
+/** The repository is under review: no configuration of its own (a file-system monitor, hooks) may run a program here. */
+const UNDER_REVIEW = ["-c", "core.fsmonitor=false", "-c", "core.hooksPath=/dev/null"];
+
 /** `policies.yaml` at `ref` in the project folder `dir`: its text, undefined when the revision has none. */
 export function gitShow(dir: string, ref: string, file = POLICIES_FILE): Promise<{ text?: string; error?: string }> {
   if (!REF.test(ref) || ref.includes(":"))
@@ -65,17 +68,7 @@ export function gitShow(dir: string, ref: string, file = POLICIES_FILE): Promise
   return new Promise((done) => {
     execFile(
       "git",
-      [
-        // The repository is under review: no configuration of its own may run a program here.
-        "-c",
-        "core.fsmonitor=false",
-        "-c",
-        "core.hooksPath=/dev/null",
-        "--no-pager",
-        "cat-file",
-        "blob",
-        `${ref}:./${file}`,
-      ],
+      [...UNDER_REVIEW, "--no-pager", "cat-file", "blob", `${ref}:./${file}`],
       {
         cwd: dir,
         encoding: "utf8",
@@ -221,7 +214,7 @@ export function gitHasCommit(dir: string, ref: string): Promise<boolean> {
   return new Promise((done) => {
     execFile(
       "git",
-      ["-c", "core.fsmonitor=false", "cat-file", "-e", `${ref}^{commit}`],
+      [...UNDER_REVIEW, "cat-file", "-e", `${ref}^{commit}`],
       { cwd: dir, timeout: GIT_TIMEOUT_MS, env: { ...process.env, GIT_TERMINAL_PROMPT: "0", GIT_OPTIONAL_LOCKS: "0" } },
       (error) => done(!error),
     );
@@ -242,10 +235,7 @@ export function gitFetchCommit(dir: string, sha: string): Promise<string | undef
     execFile(
       "git",
       [
-        "-c",
-        "core.fsmonitor=false",
-        "-c",
-        "core.hooksPath=/dev/null",
+        ...UNDER_REVIEW,
         "fetch",
         "--quiet",
         "--no-tags",

@@ -6,7 +6,7 @@
  * in `headers`. Bound under `udf.<slug>`, key `/<slug>`.
  */
 import type { Udf as ApiUdf } from "../../api/schemas";
-import { UDF_BODY_TYPE, parseUdfBody } from "../../kinds/udf/udf-body";
+import { parseUdfBody } from "../../kinds/udf/udf-body";
 import { inputDefault } from "../../kinds/definition-views";
 import { udfDefinition } from "../../kinds/udf/definition";
 import { udfKey } from "../../kinds/udf/resource";
@@ -15,6 +15,7 @@ import { CANVASLESS } from "../load/canvas-files";
 import { byString } from "../phases";
 import { losses, unwritable } from "./canvas-files";
 import type { DraftBuilder } from "./draft";
+import { writeRecordFolder } from "./platform-layout-files";
 import { literalData, yamlText } from "./yaml-text";
 
 const DEFAULT_ENTRYPOINT = inputDefault<string>(udfDefinition, "entrypoint");
@@ -74,25 +75,5 @@ function writeSvcLayout(u: ApiUdf, parts: ReturnType<typeof parseUdfBody>, addre
 }
 
 function writePlatformLayout(u: ApiUdf, parts: ReturnType<typeof parseUdfBody>, address: string, draft: DraftBuilder) {
-  const folder = `${CANVASLESS}/${u.slug}`;
-  const source = `${u.slug}.py`;
-  draft.file(`${folder}/${source}`, parts.code, address);
-  const headers = parts.headers.map((h) => {
-    draft.file(`${folder}/${h.moduleName}.py`, h.code, address);
-    return { module_name: h.moduleName, source_file: `${h.moduleName}.py` };
-  });
-  const udf = {
-    type: UDF_BODY_TYPE,
-    name: u.slug,
-    entrypoint: parts.entrypoint || DEFAULT_ENTRYPOINT,
-    parameters: {},
-    metadata: parts.metadata,
-    headers,
-    source,
-  };
-  const meta = {
-    version: "0.0.3",
-    job_config: { version: "0.0.3", name: null, steps: [{ type: "udf", udf }], metadata: null },
-  };
-  draft.file(`${folder}/meta.json`, `${JSON.stringify(meta, null, 2)}\n`, address);
+  writeRecordFolder(draft, `${CANVASLESS}/${u.slug}`, u.slug, ".py", parts, address);
 }

@@ -75,8 +75,24 @@ function importRecord(c: ApiCanvas, u: ApiUdf, draft: DraftBuilder, taken: Set<s
     draft.note(
       `${address}: the platform's layout as svc-iac reads it does not keep its ${lost.join(", ")}; the next update of its code writes the defaults`,
     );
-  const folder = `${c.name}/${u.slug}`;
-  const source = `${u.slug}${VARIANT_EXTENSIONS[variant]}`;
+  writeRecordFolder(draft, `${c.name}/${u.slug}`, u.slug, VARIANT_EXTENSIONS[variant], parts, address);
+  draft.bind({ address, kind: "Udf", id: u.id, key: `${c.id}/${u.slug}`, kept: { createSharedToken: false } });
+  return true;
+}
+
+/**
+ * One record's folder in the platform's layout: its code in `<slug><ext>` (never inline), its
+ * helper modules beside it, and `meta.json` naming them. Shared by canvas records and UDFs without a canvas.
+ */
+export function writeRecordFolder(
+  draft: DraftBuilder,
+  folder: string,
+  slug: string,
+  ext: string,
+  parts: ReturnType<typeof parseUdfBody>,
+  address: string,
+): void {
+  const source = `${slug}${ext}`;
   draft.file(`${folder}/${source}`, parts.code, address);
   const headers = parts.headers.map((h) => {
     draft.file(`${folder}/${h.moduleName}.py`, h.code, address);
@@ -84,7 +100,7 @@ function importRecord(c: ApiCanvas, u: ApiUdf, draft: DraftBuilder, taken: Set<s
   });
   const udf = {
     type: UDF_BODY_TYPE,
-    name: u.slug,
+    name: slug,
     entrypoint: parts.entrypoint || DEFAULT_ENTRYPOINT,
     parameters: {},
     metadata: parts.metadata,
@@ -96,6 +112,4 @@ function importRecord(c: ApiCanvas, u: ApiUdf, draft: DraftBuilder, taken: Set<s
     job_config: { version: "0.0.3", name: null, steps: [{ type: "udf", udf }], metadata: null },
   };
   draft.file(`${folder}/meta.json`, json(meta), address);
-  draft.bind({ address, kind: "Udf", id: u.id, key: `${c.id}/${u.slug}`, kept: { createSharedToken: false } });
-  return true;
 }
