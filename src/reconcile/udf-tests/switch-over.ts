@@ -175,7 +175,7 @@ export class SwitchOver {
     if (!tests.length)
       throw new SwitchOverFailed(`${address} has deploy: tested and no tests; the live UDF is unchanged`);
     const clientId = await this.clientId();
-    const notes = await this.loaded();
+    await this.loaded();
     const suffix = this.opts.suffix?.() ?? crypto.randomUUID().replaceAll("-", "").slice(0, 12);
     const note: CandidateNote = {
       address,
@@ -183,7 +183,8 @@ export class SwitchOver {
       since: this.opts.now().toISOString(),
     };
     // Noted before it is made: a stop at any point after this leaves a note the next apply acts on.
-    notes.push(note);
+    // Into the current list: a switch-over running beside this one may have replaced it since.
+    this.notes = [...(this.notes ?? []), note];
     await this.save();
     try {
       const made = await this.opts.client.udfs.create({ slug: note.slug, udf_body: udfBodyOf(inputs) });
