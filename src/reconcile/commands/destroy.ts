@@ -10,6 +10,7 @@ import { errorCodeOf } from "../../errors";
 import type { SvcClient } from "../../api/client";
 import { applyPlan } from "../apply";
 import { recordHistory } from "../history/recorder";
+import { SwitchOver } from "../udf-tests/switch-over";
 import type { CommandOptions, CommandResult, DestroyOptions } from "./command-types";
 import { otherClaimsOf } from "../projects/project-claims";
 import { connect, refusedCredentialsHint } from "./connect";
@@ -97,6 +98,9 @@ async function destroyWith(
       return { command: "destroy", exitCode: 1, errors: [], plan, message: "Destroy cancelled: nothing was changed." };
     }
     if (plan.actions.length) opts.approved?.(plan);
+    // A switch-over's candidate a stopped apply left (`deploy: tested`) goes with the rest.
+    const candidates = new SwitchOver({ client, backend, tests: [], now, secrets: new Set() });
+    for (const line of await candidates.cleanup()) opts.log?.(line);
     const writer = new InventoryWriter(backend, inventory, project, now);
     const report = await applyPlan(
       {

@@ -160,6 +160,24 @@ describe("GIVEN a shared UDF with deploy: tested and three tests", () => {
     }
   });
 
+  it("WHEN destroy runs while a stopped apply's candidate is noted THEN the candidate goes with the rest", async () => {
+    const [live] = await greet();
+    const left = await fx.user.udfs.create({ slug: "svc-candidate-leftover01", udf_body: live!.udf_body });
+    writeFileSync(
+      note(),
+      JSON.stringify({
+        version: 1,
+        candidates: [{ address: "udf.checks/greet", slug: left.slug, id: left.id, since: "2026-11-27T00:00:00.000Z" }],
+      }),
+    );
+    const r = await cli("destroy", dir, "--auto-approve");
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stderr).toContain(`Removed the switch-over candidate ${left.slug} of udf.checks/greet`);
+    expect(await candidates()).toEqual([]);
+    expect(await greet()).toEqual([]);
+    expect(existsSync(note())).toBe(false);
+  });
+
   it("THEN no output held the secret value", () => {
     for (const text of printed) expect(text).not.toContain(SECRET);
   });
