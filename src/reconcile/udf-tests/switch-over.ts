@@ -10,7 +10,7 @@
  * note, and the next apply removes the candidate first ({@link SwitchOver.cleanup}), by id, or by
  * its slug when the create's answer was lost.
  */
-import { isApiError, scrub } from "../../api/errors";
+import { isApiError, scrub, scrubDeep } from "../../api/errors";
 import type { SvcClient } from "../../api/client";
 import { z } from "zod";
 import { CANDIDATE_SLUG_PREFIX } from "../../kinds/udf/switch-over";
@@ -190,11 +190,13 @@ export class SwitchOver {
       const made = await this.opts.client.udfs.create({ slug: note.slug, udf_body: udfBodyOf(inputs) });
       note.id = made.id;
       await this.save();
-      const outcomes = await runTests(
-        { client: this.opts.client, clientId, udfIds: new Map([[address, made.id]]) },
-        tests,
-        this.opts.onResult,
-      );
+      // A test may pass a secret value, and a result may echo it: what leaves here is scrubbed.
+      const secrets = [...this.opts.secrets];
+      const outcomes = (
+        await runTests({ client: this.opts.client, clientId, udfIds: new Map([[address, made.id]]) }, tests, (o) =>
+          this.opts.onResult?.(scrubDeep(o, secrets)),
+        )
+      ).map((o) => scrubDeep(o, secrets));
       const failed = outcomes.filter((o) => o.status === "failed");
       if (failed.length) throw new SwitchOverFailed(this.failureText(address, failed, outcomes.length), outcomes);
       return outcomes;

@@ -86,11 +86,21 @@ describe("GIVEN a shared UDF with deploy: tested and three tests", () => {
   it("WHEN the new body fails a test THEN the live UDF keeps its old body, the failure is named, exit 1, and no candidate is left", async () => {
     const [before] = await greet();
     edit(GREET, '"greeting": " ".join', '"greeting": "bye " + " ".join');
+    // A test that passes a secret value, which the failing result echoes: never printed.
+    const settings = "canvases/checks/greet.yaml";
+    const withoutEcho = readFileSync(join(dir, settings), "utf8");
+    writeFileSync(
+      join(dir, settings),
+      `${withoutEcho}  - name: echo\n    args: {name: "\${env.SMOKE_KEY}"}\n    expect: {greeting: nobody}\n`,
+    );
 
     const r = await apply();
+    writeFileSync(join(dir, settings), withoutEcho);
     expect(r.code).toBe(1);
     expect(r.stdout).toContain("udf.checks/greet");
-    expect(r.stdout).toContain("failed 2 of its 3 tests on a candidate, so the live UDF is unchanged");
+    expect(r.stdout).toContain("failed 3 of its 4 tests on a candidate, so the live UDF is unchanged");
+    expect(r.stderr).toMatch(/candidate test: ✗ udf\.checks\/greet: echo/);
+    expect(r.stderr + r.stdout).toContain("[REDACTED]");
     expect(r.stdout).toContain("default greeting (canvases/checks/greet.yaml:");
     expect(r.stderr).toMatch(/candidate test: ✗ udf\.checks\/greet: default greeting/);
     const [after] = await greet();
