@@ -1,6 +1,7 @@
 /** The Udf kind's fields: its Pulumi arguments and outputs (`src/provider/udf.ts`). */
 import type { KindDefinition } from "../kind-definition";
 import { onDrift, orVarRef, protect } from "../repository-keys";
+import { DEPLOY_MODES } from "./switch-over";
 
 /** The function a UDF's code is called by when its settings name none. */
 const DEFAULT_ENTRYPOINT = "udf";
@@ -183,7 +184,7 @@ export const udfDefinition: KindDefinition = {
       on_drift: { schema: onDrift("UDF") },
       deploy: {
         schema: {
-          enum: ["direct", "tested"],
+          enum: [...DEPLOY_MODES],
           description:
             "tested: a change of the UDF's code, entrypoint, helper modules or metadata goes first to a hidden candidate record (a UDF without a canvas), the UDF's tests run against it, and only when they pass is the live UDF updated in place (same id, same shared token); the candidate is then removed. Needs tests. direct: the live UDF is updated at once. Default direct.",
           default: "direct",

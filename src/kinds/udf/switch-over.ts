@@ -5,6 +5,9 @@
  */
 import type { DesiredObject } from "../../model/desired";
 
+/** `deploy:` in a UDF's settings: `tested` switches over through a candidate, `direct` (the default) does not. */
+export const DEPLOY_MODES = ["direct", "tested"] as const;
+
 /** The inputs that make what the UDF runs: a change of one of them is tried on a candidate first. */
 export const SWITCH_OVER_FIELDS: readonly string[] = ["code", "entrypoint", "headers", "metadata"];
 

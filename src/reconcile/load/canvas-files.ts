@@ -5,6 +5,7 @@
  * sub-folders are helper modules. Notes and widgets are UDF records on the platform, told apart by
  * their metadata (`src/kinds/udf/udf-variant.ts`): never checked as Python, a widget checked as JSON.
  */
+import { DEPLOY_MODES } from "../../kinds/udf/switch-over";
 import type { RepositoryJail } from "../../repository/jail";
 import { posix } from "node:path";
 import type { DesiredObject, DriftPolicySetting, ReferencedInput, UdfTest } from "../../model/desired";
@@ -429,9 +430,6 @@ function readFurnitureSettings(ctx: ReadContext, variant: Exclude<UdfVariant, "u
     referenced: referencedInputs(ctx, FURNITURE_INPUT_KEYS),
   };
 }
-
-/** `deploy:` of a UDF's settings. */
-const DEPLOY_MODES = ["direct", "tested"] as const;
 
 interface UdfSettings {
   entrypoint?: string;
