@@ -30,6 +30,32 @@ export async function startEmulatorProcess({ quiet = false, args = [] } = {}) {
  * libuv's helper threads, which run beside it. Undefined where there is no /proc (the figures that
  * need it are then left out).
  */
+/**
+ * A bare undici client for an emulator process (`info` is its ready line), `connections` wide: the
+ * floors' client, with no svc-iac code between the bench and the platform. `get(path)` resolves to
+ * the answer's text, `post(path, body)` to its JSON; `close` ends the connections.
+ */
+export function bareClient(info, connections) {
+  const dispatcher = new Agent({ connections });
+  const headers = { authorization: `Bearer ${info.user_token}`, "content-type": "application/json" };
+  const send = async (method, path, body) => {
+    const r = await request(`${info.base_url}${path}`, {
+      dispatcher,
+      method,
+      headers,
+      ...(body ? { body: JSON.stringify(body) } : {}),
+    });
+    const text = await r.body.text();
+    if (r.statusCode >= 300) throw new Error(`${method} ${path}: ${r.statusCode} ${text.slice(0, 200)}`);
+    return text;
+  };
+  return {
+    get: (path) => send("GET", path),
+    post: async (path, body) => JSON.parse(await send("POST", path, body)),
+    close: () => dispatcher.close(),
+  };
+}
+
 export function mainThreadCpuMs(pid) {
   try {
     const stat = readFileSync(`/proc/${pid}/task/${pid}/stat`, "utf8");

@@ -12,9 +12,8 @@ import { createRequire } from "node:module";
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
-import { Agent, request } from "undici";
 import { runCli } from "./cli-process.mjs";
-import { startEmulatorProcess } from "./emulator.mjs";
+import { bareClient, startEmulatorProcess } from "./emulator.mjs";
 import { bareRead, expectExit, listingFloor } from "./reconcile.mjs";
 
 const require = createRequire(import.meta.url);
@@ -160,15 +159,8 @@ export function writeRealRepository(canvases) {
 /** The create floor: the same canvases and records sent raw (`POST /collection/new`, `POST /udf/new`), {@link CONCURRENCY} in flight, to a fresh emulator process. */
 async function rawCreates(canvases) {
   const emu = await startEmulatorProcess({ quiet: true });
-  const { base_url: base, user_token: token } = emu.info;
-  const dispatcher = new Agent({ connections: CONCURRENCY });
-  const headers = { authorization: `Bearer ${token}`, "content-type": "application/json" };
-  const post = async (path, body) => {
-    const r = await request(`${base}${path}`, { dispatcher, method: "POST", headers, body: JSON.stringify(body) });
-    const text = await r.body.text();
-    if (r.statusCode >= 300) throw new Error(`${path}: ${r.statusCode} ${text.slice(0, 200)}`);
-    return JSON.parse(text);
-  };
+  const raw = bareClient(emu.info, CONCURRENCY);
+  const post = raw.post;
   const bodies = canvases.flatMap((canvas) =>
     canvas.records.map((r) => ({
       canvas: canvas.name,
@@ -201,7 +193,7 @@ async function rawCreates(canvases) {
     );
     return { ms: performance.now() - started, requests: canvases.length + bodies.length };
   } finally {
-    await dispatcher.close();
+    await raw.close();
     emu.stop();
   }
 }

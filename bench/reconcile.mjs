@@ -15,9 +15,8 @@ import { createRequire } from "node:module";
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { cpus, loadavg, tmpdir } from "node:os";
 import { join } from "node:path";
-import { Agent, request } from "undici";
 import { canvasesFor, canvasName, codeOf, PER_CANVAS, runCli, slugOf, writeRepository } from "./cli-process.mjs";
-import { startEmulatorProcess } from "./emulator.mjs";
+import { bareClient, startEmulatorProcess } from "./emulator.mjs";
 
 const require = createRequire(import.meta.url);
 const { udfBodyOf } = require(join(import.meta.dirname, "../dist/kinds/udf/resource.js"));
@@ -42,28 +41,6 @@ const mb = (bytes) => `${Math.round(bytes / 2 ** 20)} MB`;
 const count = (n) => n.toLocaleString("en-US");
 
 export { writeRepository };
-
-/** An undici client for the emulator at `base`, `connections` wide: `get(path)` resolves to the answer's text, `post(path, body)` to its JSON. */
-function bareClient(base, token, connections) {
-  const dispatcher = new Agent({ connections });
-  const headers = { authorization: `Bearer ${token}`, "content-type": "application/json" };
-  const send = async (method, path, body) => {
-    const r = await request(`${base}${path}`, {
-      dispatcher,
-      method,
-      headers,
-      ...(body ? { body: JSON.stringify(body) } : {}),
-    });
-    const text = await r.body.text();
-    if (r.statusCode >= 300) throw new Error(`${method} ${path}: ${r.statusCode} ${text.slice(0, 200)}`);
-    return text;
-  };
-  return {
-    get: (path) => send("GET", path),
-    post: async (path, body) => JSON.parse(await send("POST", path, body)),
-    close: () => dispatcher.close(),
-  };
-}
 
 /**
  * The listing floor: the requests a plan's observation makes, by a bare client in a fresh process
@@ -106,7 +83,7 @@ export async function listingFloor(info) {
  */
 export async function populateDirectly(info, dir, n) {
   const started = performance.now();
-  const client = bareClient(info.base_url, info.user_token, CONCURRENCY);
+  const client = bareClient(info, CONCURRENCY);
   const objects = {};
   const now = new Date().toISOString();
   try {
@@ -161,19 +138,12 @@ export function expectExit(what, r, codes = [0]) {
 /** The floor: N raw `POST /udf/new` with {@link CONCURRENCY} in flight, on canvases made beforehand, against a fresh emulator process. */
 async function rawCreateFloor(n) {
   const emu = await startEmulatorProcess({ quiet: true });
-  const { base_url: base, user_token: token } = emu.info;
-  const dispatcher = new Agent({ connections: CONCURRENCY });
-  const headers = { authorization: `Bearer ${token}`, "content-type": "application/json" };
-  const post = async (path, body) => {
-    const r = await request(`${base}${path}`, { dispatcher, method: "POST", headers, body: JSON.stringify(body) });
-    const text = await r.body.text();
-    if (r.statusCode >= 300) throw new Error(`${path}: ${r.statusCode} ${text.slice(0, 200)}`);
-    return text;
-  };
+  const raw = bareClient(emu.info, CONCURRENCY);
+  const post = raw.post;
   try {
     const canvasIds = [];
     for (let c = 0; c < canvasesFor(n); c++)
-      canvasIds.push(JSON.parse(await post("/collection/new", { name: canvasName(c) })).id);
+      canvasIds.push((await post("/collection/new", { name: canvasName(c) })).id);
     let next = 0;
     const started = performance.now();
     const cpuBefore = emu.mainThreadCpuMs();
@@ -199,7 +169,7 @@ async function rawCreateFloor(n) {
       ...(cpuBefore !== undefined && cpuAfter !== undefined ? { emulatorCpuMs: cpuAfter - cpuBefore } : {}),
     };
   } finally {
-    await dispatcher.close();
+    await raw.close();
     emu.stop();
   }
 }
