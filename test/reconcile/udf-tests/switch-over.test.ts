@@ -149,6 +149,30 @@ describe("GIVEN a shared UDF with deploy: tested and three tests", () => {
     expect(existsSync(note())).toBe(false);
   });
 
+  it("WHEN the target has no real-time instance to run the tests on THEN the switch-over fails before any candidate, and the live UDF is unchanged", async () => {
+    const [before] = await greet();
+    const proxy = await startInjectingProxy(fx.emu.baseUrl);
+    try {
+      proxy.answerWith(/^GET \/realtime-instance\/available$/, []);
+      edit(GREET, '"version": 4', '"version": 5');
+      const r = await runSvc(["apply", dir, "--auto-approve", "--outputs", outputsFileOf(dir)], {
+        ...env,
+        SVC_BASE_URL: proxy.url,
+      });
+      printed.push(r.stdout, r.stderr);
+      expect(r.code).toBe(1);
+      expect(r.stdout).toContain("deploy: tested needs a real-time instance to run the tests on");
+      expect(proxy.answers.some((a) => a.request === "POST /udf/new")).toBe(false);
+    } finally {
+      await proxy.close();
+      edit(GREET, '"version": 5', '"version": 4');
+    }
+    const [after] = await greet();
+    expect(after!.udf_body).toBe(before!.udf_body);
+    expect(await candidates()).toEqual([]);
+    expect(existsSync(note())).toBe(false);
+  });
+
   it("WHEN drift, a pruning plan and import --all run while a candidate exists THEN none mentions it", async () => {
     const [live] = await greet();
     const hand = await fx.user.udfs.create({ slug: "made_by_hand", udf_body: live!.udf_body });
@@ -168,6 +192,16 @@ describe("GIVEN a shared UDF with deploy: tested and three tests", () => {
       await fx.user.udfs.delete(candidate.id);
       await fx.user.udfs.delete(hand.id);
     }
+  });
+
+  it("WHEN rolled back to the first deployment THEN the earlier body goes straight to the live UDF, without a candidate or today's tests", async () => {
+    const [before] = await greet();
+    const r = await cli("rollback", dir, "--to", "1", "--auto-approve", "--outputs", outputsFileOf(dir));
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stderr).not.toContain("candidate test:");
+    const [after] = await greet();
+    expect(after!.id).toBe(before!.id);
+    expect(after!.udf_body).toContain('\\"version\\": 2');
   });
 
   it("WHEN destroy runs while a stopped apply's candidate is noted THEN the candidate goes with the rest", async () => {
