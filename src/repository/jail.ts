@@ -292,15 +292,25 @@ export class RepositoryJail {
     opts: { maxBytes?: number } = {},
   ): { kind: "bytes"; data: Buffer } | Exclude<JailRead, { kind: "text" }> {
     const max = opts.maxBytes ?? MAX_REPOSITORY_FILE_BYTES;
-    const lexical = this.lexicalRefusal(file);
-    if (lexical) return { kind: "refused", message: lexical };
-    const abs = path.resolve(this.base, file);
+    // A plain relative path (the loader's every read): no path arithmetic, the folder's checks kept.
+    const plain = this.plainlyInside(file) && !file.includes("\0") && file.length <= MAX_NAME_BYTES / 4;
+    if (!plain) {
+      const lexical = this.lexicalRefusal(file);
+      if (lexical) return { kind: "refused", message: lexical };
+    }
+    const abs = plain && this.base !== "/" ? `${this.base}/${file}` : path.resolve(this.base, file);
     let fd: number;
-    // Not a link at the name (the common case): the folder's real path, resolved once, and the name.
+    // Not a link at the name (the common case): the folder's real path, resolved and checked once, and the name.
     let real: string | undefined;
+    let allowed = false;
     try {
       fd = openSync(abs, READ_NOFOLLOW_FLAGS);
-      real = this.realPathInFolder(abs);
+      const folder = this.realFolderOf(abs);
+      if (folder.real !== undefined) {
+        const name = abs.slice(abs.lastIndexOf("/") + 1);
+        real = `${folder.real}/${name}`;
+        allowed = folder.allowed && name !== ".git";
+      }
     } catch (e) {
       if (errnoOf(e) !== "ELOOP") return this.openFailure(file, abs, e);
       // A link at the name (or a loop): opened following it, its real path told by the descriptor.
@@ -312,9 +322,11 @@ export class RepositoryJail {
     }
     try {
       const st = fstatSync(fd);
-      real ??= this.realPathOfFd(fd, abs, st);
-      if (!real || !this.allowedReal(real))
-        return { kind: "refused", message: this.realRefusal(file, real, st.isDirectory() ? "folder" : "file") };
+      if (!allowed) {
+        real ??= this.realPathOfFd(fd, abs, st);
+        if (!real || !this.allowedReal(real))
+          return { kind: "refused", message: this.realRefusal(file, real, st.isDirectory() ? "folder" : "file") };
+      }
       if (st.isDirectory()) return { kind: "missing", folder: true };
       if (!st.isFile())
         return {
@@ -324,29 +336,34 @@ export class RepositoryJail {
       if (st.size > max) return { kind: "refused", message: tooBig(this.shown(file), st.size, max) };
       const data = readBounded(fd, max, st.size, true);
       if (!data) return { kind: "refused", message: tooBig(this.shown(file), undefined, max) };
-      this.readReal.add(real);
+      this.readReal.add(real as string);
       return { kind: "bytes", data };
     } finally {
       closeSync(fd);
     }
   }
 
-  /** Real paths of the folders files were read from, by their absolute (lexical) path: resolved once each. */
-  private readonly realFolders = new Map<string, string | undefined>();
+  /**
+   * The real path of each folder files were read from, by its absolute (lexical) path, and whether
+   * it is inside the repository and outside `.git`: resolved and checked once per folder, not per file.
+   */
+  private readonly realFolders = new Map<string, { real: string | undefined; allowed: boolean }>();
 
-  /** The real path of the file at `abs`, which is not a link itself: its folder's real path, kept, and its name. */
-  private realPathInFolder(abs: string): string | undefined {
-    const folder = path.dirname(abs);
-    let real = this.realFolders.get(folder);
-    if (real === undefined && !this.realFolders.has(folder)) {
+  /** The real path of the folder holding `abs` (a path that is not a link itself), kept. */
+  private realFolderOf(abs: string): { real: string | undefined; allowed: boolean } {
+    const folder = abs.slice(0, Math.max(abs.lastIndexOf(path.sep), 1));
+    let known = this.realFolders.get(folder);
+    if (!known) {
+      let real: string | undefined;
       try {
         real = realpathSync(folder);
       } catch {
         real = undefined;
       }
-      this.realFolders.set(folder, real);
+      known = { real: real === "/" ? "" : real, allowed: real !== undefined && this.allowedReal(real) };
+      this.realFolders.set(folder, known);
     }
-    return real === undefined ? undefined : path.join(real, path.basename(abs));
+    return known;
   }
 
   /** What a failed open of `file` means: missing, or refused naming why. */
