@@ -1,11 +1,7 @@
 #!/usr/bin/env node
 /** The `svc-iac` program: the command line (`run-cli.ts`) on this process's streams, environment and folder. */
-import { enableCompileCache } from "node:module";
+import "./compile-cache";
 import { runCli } from "./run-cli";
-
-// V8's compiled code of svc-iac and its dependencies is kept on disk (the OS temp folder) and
-// reused by the next run: startup is mostly module loading.
-enableCompileCache?.();
 
 void runCli(process.argv.slice(2), {
   stdout: process.stdout,
