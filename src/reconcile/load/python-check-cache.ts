@@ -15,7 +15,7 @@
  * ever a shortcut: an unreadable, oversized or foreign file counts as empty, and a failed write is
  * ignored (the next run parses again).
  */
-import { createHash, randomBytes } from "node:crypto";
+import { createHash, hash, randomBytes } from "node:crypto";
 import {
   closeSync,
   fstatSync,
@@ -60,12 +60,8 @@ export function checkerIdentity(executable: string, script: string): string | un
 
 /** The digest a pass of `code` (with its entrypoint, for a UDF's main file) is kept under. */
 export function passDigest(code: string, entrypoint: string | undefined): string {
-  return createHash("sha256")
-    .update(entrypoint ?? "")
-    .update("\0")
-    .update(code)
-    .digest("hex")
-    .slice(0, DIGEST_CHARS);
+  // One-shot: a third of createHash().update().digest()'s time on a UDF-sized text, the same digest.
+  return hash("sha256", `${entrypoint ?? ""}\0${code}`, "hex").slice(0, DIGEST_CHARS);
 }
 
 /** The passes of one project folder, read from and written to the cache folder. */
