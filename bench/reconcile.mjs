@@ -29,6 +29,8 @@ const { FINGERPRINT_KEY_FILE, serializeFingerprintKey } = require(
 /** The CLI's default `concurrency` (svc.yaml), used by the floor too. */
 const CONCURRENCY = 8;
 const HELP_RUNS = 7;
+/** Runs of each start-cost figure (a one-UDF repository); the median is kept. */
+const START_RUNS = 5;
 /** Runs of the listing floor; the median is kept. */
 const FLOOR_RUNS = 3;
 /** Above this many UDFs, apply is not run: the platform and the inventory are set up directly. */
@@ -188,6 +190,31 @@ export function bareRead(dir) {
   });
 }
 
+/** The median of {@link START_RUNS} runs of `run()` (each resolving to `{ms}`). */
+async function medianRun(run) {
+  const runs = [];
+  for (let i = 0; i < START_RUNS; i++) runs.push(await run());
+  return runs.sort((a, b) => a.ms - b.ms)[Math.floor(START_RUNS / 2)];
+}
+
+/**
+ * What each side of the validate ratio costs before its first file: validate and the bare read of a
+ * one-UDF repository (Node's start and the modules each loads), the median of {@link START_RUNS}.
+ * Subtracted from both sides, they leave what reading, parsing and checking the files costs.
+ */
+async function startCosts(env) {
+  const dir = writeRepository(1);
+  try {
+    const validate = await medianRun(async () =>
+      expectExit("validate of one UDF", await runCli(["validate", dir], env)),
+    );
+    const bare = await medianRun(() => bareRead(dir));
+    return { validate, bare };
+  } finally {
+    rmSync(join(dir, ".."), { recursive: true, force: true });
+  }
+}
+
 /**
  * One size: the raw-create floor, then validate, apply (or, above {@link APPLY_MAX}, the platform
  * and inventory set up directly), the listing floor and a no-op plan against one emulator process.
@@ -226,6 +253,8 @@ export async function benchProcessSize(n) {
     rmSync(validateCache, { recursive: true, force: true });
     const bare = await bareRead(dir);
     note("bare read and parse", bare);
+    const starts = await startCosts({ ...cold, SVC_PYTHON: "" });
+    note("validate of one UDF, Python check off", starts.validate);
     let apply, populated;
     if (applied) {
       apply = expectExit(
@@ -260,6 +289,7 @@ export async function benchProcessSize(n) {
       validateColdCache,
       validateWarm,
       bare,
+      starts,
       apply,
       populated,
       listing,
@@ -369,6 +399,13 @@ export async function benchReconcile({ sizes = benchSizes(), print = console.log
     );
     print(
       `${verdict(r.readOnly.ms <= 1.5 * r.bare.ms)}  validate of ${count(r.n)} UDFs, Python check off: ${x(r.readOnly, r.bare)} a bare read and YAML parse of the same files in its own process (${duration(r.bare.ms)}) (target <= 1.5x)`,
+    );
+    // The same ratio without what each side costs before its first file (Node's start and the
+    // modules: svc-iac's commands, zod and yaml; the bare read's yaml): the checks per file alone.
+    const perFiles = r.readOnly.ms - r.starts.validate.ms;
+    const barePerFiles = r.bare.ms - r.starts.bare.ms;
+    print(
+      `info  the same, start costs apart: validate of one UDF ${duration(r.starts.validate.ms)}, the bare read of it ${duration(r.starts.bare.ms)}; the ${count(r.n)} files then add ${duration(perFiles)} to validate and ${duration(barePerFiles)} to the bare read ${barePerFiles > 0 && perFiles > 0 ? ` = ${(perFiles / barePerFiles).toFixed(2)}x` : " (too few files to tell)"}`,
     );
     // The plan against its real floor: it must both read the repository (validate with the check
     // off) and list the platform (a bare client); the two overlap, so the larger is the floor.
