@@ -16,6 +16,7 @@ import { readdirSync, rmSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { build } from "esbuild";
+import { buildCli } from "./build-cli.mjs";
 
 const root = join(dirname(fileURLToPath(import.meta.url)), "..");
 
@@ -42,3 +43,5 @@ await build({
   sourcemap: true,
   logLevel: "error",
 });
+// The command line's program as one file, as `npm run build` leaves it (scripts/build-cli.mjs).
+await buildCli();

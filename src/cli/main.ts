@@ -1,21 +1,10 @@
 #!/usr/bin/env node
-/** The `svc-iac` program: the command line (`run-cli.ts`) on this process's streams, environment and folder. */
+/**
+ * The `svc-iac` command. Most of a command's start is loading modules, so in a build the program
+ * (`program.ts` and all it loads, the dependencies the command line needs included) is one
+ * bundled file, `dist/cli/program.js` (scripts/build-cli.mjs), and V8's compiled code of it is
+ * kept on disk and reused by the next run (`compile-cache.ts`, on before the program loads). The
+ * library (`require("svc-iac")`) and the tests' in-process runs use the unbundled modules.
+ */
 import "./compile-cache";
-import { runCli } from "./run-cli";
-
-void runCli(process.argv.slice(2), {
-  stdout: process.stdout,
-  stderr: process.stderr,
-  stdin: process.stdin,
-  env: process.env,
-  cwd: process.cwd(),
-  beforeReconcile: (name) => {
-    // These hold the repository, the inventory and the platform's objects at once: keep the heap small.
-    if (name === "validate") return;
-    const heap = require("./young-generation") as typeof import("./young-generation");
-    if (name === "plan" || name === "drift") heap.keepHeapSmall();
-    else heap.capYoungGeneration();
-  },
-}).then((code) => {
-  if (code !== 0 || !process.exitCode) process.exitCode = code;
-});
+import "./program";

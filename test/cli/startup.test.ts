@@ -1,7 +1,11 @@
 /**
- * What the built command loads: `--help` only its usage text, `validate` the loader and the kinds'
- * checks, never the emulator, the API client, the GitHub code or the Pulumi SDK. Module lists come
- * from `require.cache` at exit (speed itself is measured by `npm run bench`, not here).
+ * What the built command loads. The `svc-iac` bin is three files (`main.js`, the compile cache's
+ * switch and the program bundled into one file, scripts/build-cli.mjs) and, of node_modules, only
+ * what a command uses outside the bundle. Inside it, modules start as the unbundled ones do (a
+ * module required lazily starts when first required), so the program's own laziness is checked on
+ * the unbundled modules: `--help` only its usage text, `validate` the loader and the kinds' checks,
+ * never the emulator, the API client, the GitHub code or the Pulumi SDK. Module lists come from
+ * `require.cache` at exit (speed itself is measured by `npm run bench`, not here).
  */
 import { execFile } from "node:child_process";
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
@@ -14,23 +18,31 @@ import { builtCli, copyRepo, FIXTURE_SECRETS } from "../helpers/repo";
 const ROOT = join(__dirname, "../..");
 let main: string;
 let work: string;
+/** The program as `src/cli/program.ts` runs it, on the unbundled modules of `dist/`. */
+let unbundled: string;
 
-/** Runs the built command with a preload that lists every loaded module (repository-relative) at exit. */
-async function loadedBy(args: string[]): Promise<{ code: number; modules: string[] }> {
+/** Runs `script` with a preload that lists every loaded module (repository-relative) at exit. */
+async function loadedBy(
+  args: string[],
+  script = unbundled,
+): Promise<{ code: number; modules: string[]; stdout: string; stderr: string }> {
   const list = join(work, `modules-${Math.random().toString(36).slice(2)}.json`);
   const hook = join(work, "list-modules.cjs");
   let code = 0;
+  let out = { stdout: "", stderr: "" };
   try {
-    await promisify(execFile)(process.execPath, ["--require", hook, main, ...args], {
+    out = await promisify(execFile)(process.execPath, ["--require", hook, script, ...args], {
       env: { PATH: process.env.PATH ?? "", LIST_MODULES: list, ...FIXTURE_SECRETS },
     });
   } catch (e) {
-    code = (e as { code?: number }).code ?? 1;
+    const failed = e as { code?: number; stdout?: string; stderr?: string };
+    code = failed.code ?? 1;
+    out = { stdout: failed.stdout ?? "", stderr: failed.stderr ?? "" };
   }
   const modules = (JSON.parse(readFileSync(list, "utf8")) as string[])
-    .filter((m) => m !== hook)
+    .filter((m) => m !== hook && m !== unbundled)
     .map((m) => relative(ROOT, m));
-  return { code, modules };
+  return { code, modules, ...out };
 }
 
 const under = (modules: string[], prefix: string) => modules.filter((m) => m.startsWith(prefix));
@@ -42,17 +54,41 @@ beforeAll(() => {
     join(work, "list-modules.cjs"),
     'process.on("exit", () => require("node:fs").writeFileSync(process.env.LIST_MODULES, JSON.stringify(Object.keys(require.cache))));\n',
   );
+  unbundled = join(work, "unbundled-program.cjs");
+  writeFileSync(
+    unbundled,
+    `require(${JSON.stringify(join(ROOT, "dist/cli/run-cli.js"))}).runCli(process.argv.slice(2), { stdout: process.stdout, stderr: process.stderr, stdin: process.stdin, env: process.env, cwd: process.cwd() }).then((code) => { process.exitCode = code; });\n`,
+  );
 }, 120_000);
 afterAll(() => rmSync(work, { recursive: true, force: true }));
 
-describe("GIVEN the built svc-iac command", () => {
+describe("GIVEN the built svc-iac bin", () => {
+  const BIN = ["dist/cli/compile-cache.js", "dist/cli/main.js", "dist/cli/program.js"];
+
+  it("WHEN it prints its help THEN it loads its three files and nothing of node_modules", async () => {
+    const { code, modules, stdout } = await loadedBy(["--help"], main);
+    expect(code).toBe(0);
+    expect(stdout).toContain("Usage:");
+    expect(modules.sort()).toEqual(BIN);
+  });
+
+  it("WHEN it validates a repository with a Python error THEN its three files find the checker script and report the error at its line", async () => {
+    const repo = copyRepo("valid-full");
+    writeFileSync(join(repo, "canvases/reports/broken.py"), "@fused.udf\ndef udf(:\n    return 1\n");
+    const { code, modules, stderr } = await loadedBy(["validate", repo], main);
+    expect(stderr).toContain("canvases/reports/broken.py:2:9: Python syntax error");
+    expect(code).toBe(1);
+    expect(modules.sort()).toEqual(BIN);
+  });
+});
+
+describe("GIVEN the program on its unbundled modules", () => {
   it("WHEN it prints its help THEN it loads its usage text and the error base, nothing else", async () => {
     const { code, modules } = await loadedBy(["--help"]);
     expect(code).toBe(0);
     // The usage error is of the error family: its base and the scrubber, two small files.
     expect(modules.filter((m) => !m.startsWith("dist/cli/")).sort()).toEqual(["dist/errors.js", "dist/scrub.js"]);
     expect(under(modules, "dist/cli/").sort()).toEqual([
-      "dist/cli/main.js",
       "dist/cli/node-version.js",
       "dist/cli/run-cli.js",
       "dist/cli/usage.js",
@@ -63,7 +99,6 @@ describe("GIVEN the built svc-iac command", () => {
     const { code, modules } = await loadedBy(["apply", "--auto-approve", "--help"]);
     expect(code).toBe(0);
     expect(modules.sort()).toEqual([
-      "dist/cli/main.js",
       "dist/cli/node-version.js",
       "dist/cli/run-cli.js",
       "dist/cli/usage.js",

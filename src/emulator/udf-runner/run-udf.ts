@@ -9,6 +9,7 @@
  * finished, hit the time limit or was stopped. Nothing is spawned before the first call, so the emulator starts as fast
  * without Python as with it.
  */
+import { packageFile } from "../../package-files";
 import { spawn } from "node:child_process";
 import { existsSync } from "node:fs";
 import { join } from "node:path";
@@ -24,7 +25,8 @@ import type {
 } from "./types";
 
 /** The runner script, found from `src/emulator/udf-runner` and `dist/emulator/udf-runner` alike. */
-export const RUNNER_SCRIPT = join(__dirname, "..", "..", "..", "python", "svc_udf_runner.py");
+export const RUNNER_SCRIPT =
+  packageFile(join("python", "svc_udf_runner.py")) ?? join(__dirname, "..", "..", "..", "python", "svc_udf_runner.py");
 
 /** Whether the runner script is installed (a single-file bundle, such as the GitHub Action's, has none). */
 let scriptPresent: boolean | undefined;

@@ -9,8 +9,8 @@
  * Where no interpreter can be started the check is skipped with one warning. Files that passed
  * before, unchanged, are not parsed again (`python-check-cache.ts`; given the project's folder).
  */
+import { packageFile } from "../../package-files";
 import { spawn, type ChildProcessWithoutNullStreams } from "node:child_process";
-import { existsSync } from "node:fs";
 import path from "node:path";
 import { pythonEnvironment, resolvePython } from "../../python-interpreter";
 import type { LoadError } from "../../model/desired";
@@ -46,10 +46,9 @@ export function pythonFor(env: Record<string, string | undefined>): string | und
   return chosen.trim() === "" ? undefined : chosen;
 }
 
-/** Where the checker script is: beside `dist/` or `src/` in the package, or beside the Action's bundle. */
+/** Where the checker script is: beside `dist/` or `src/` in the package, or beside a bundle (the command line's, the Action's). */
 function checkerScript(): string | undefined {
-  const name = path.join("python", "svc_check_python.py");
-  return [path.join(__dirname, "..", "..", "..", name), path.join(__dirname, "..", name)].find((p) => existsSync(p));
+  return packageFile(path.join("python", "svc_check_python.py"));
 }
 
 /** The most the checker may print (a problem per file of a very large repository fits many times over). */
