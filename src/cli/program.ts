@@ -1,7 +1,7 @@
 /**
  * The `svc-iac` program: the command line (`run-cli.ts`) on this process's streams, environment and
- * folder. Run by `main.ts`; in a build, `dist/cli/program.js` is this module with everything it
- * loads bundled into one file (scripts/build-cli.mjs).
+ * folder. Run by `main.ts`; in a build, `dist/cli/program.bundle.js` is this module with everything
+ * it loads bundled into one file (scripts/build-cli.mjs).
  */
 import { runCli } from "./run-cli";
 

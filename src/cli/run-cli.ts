@@ -5,6 +5,7 @@
  * `--help` loads nothing but the usage text, `validate` never loads the emulator, the API client
  * or the GitHub code, and no command loads the Pulumi SDK.
  */
+import { asksForHelp } from "./help-request";
 import { nodeVersionProblem } from "./node-version";
 import { CliUsageError, formatCommandHelp, formatHelp, isCommandName } from "./usage";
 
@@ -45,12 +46,6 @@ const COMMANDS: Record<string, (argv: string[], io: CliIo) => Promise<number>> =
   run: (argv, io) => (require("./run-command") as typeof import("./run-command")).runRunCommand(argv, io),
   projects: (argv, io) =>
     (require("./projects-command") as typeof import("./projects-command")).runProjectsCommand(argv, io),
-};
-
-/** `--help` or `-h` among the options (not after `--`, where every argument is a folder or a value). */
-const asksForHelp = (argv: string[]) => {
-  const end = argv.indexOf("--");
-  return (end === -1 ? argv : argv.slice(0, end)).some((a) => a === "--help" || a === "-h");
 };
 
 async function dispatch(argv: string[], io: CliIo): Promise<number> {

@@ -1,7 +1,8 @@
 /**
- * What the built command loads. The `svc-iac` bin is three files (`main.js`, the compile cache's
- * switch and the program bundled into one file, scripts/build-cli.mjs) and, of node_modules, only
- * what a command uses outside the bundle. Inside it, modules start as the unbundled ones do (a
+ * What the built command loads. The `svc-iac` bin runs a command from four files (`main.js`, the
+ * compile cache's switch, the help check and the program bundled into one file,
+ * scripts/build-cli.mjs) and, of node_modules, only what a command uses outside the bundle; help
+ * alone runs the unbundled program, which loads a few small files. Inside it, modules start as the unbundled ones do (a
  * module required lazily starts when first required), so the program's own laziness is checked on
  * the unbundled modules: `--help` only its usage text, `validate` the loader and the kinds' checks,
  * never the emulator, the API client, the GitHub code or the Pulumi SDK. Module lists come from
@@ -63,22 +64,32 @@ beforeAll(() => {
 afterAll(() => rmSync(work, { recursive: true, force: true }));
 
 describe("GIVEN the built svc-iac bin", () => {
-  const BIN = ["dist/cli/compile-cache.js", "dist/cli/main.js", "dist/cli/program.js"];
+  const BIN = ["dist/cli/compile-cache.js", "dist/cli/help-request.js", "dist/cli/main.js"];
 
-  it("WHEN it prints its help THEN it loads its three files and nothing of node_modules", async () => {
-    const { code, modules, stdout } = await loadedBy(["--help"], main);
+  it("WHEN it prints its help THEN it loads the unbundled program's usage text, not the bundle", async () => {
+    const { code, modules, stdout } = await loadedBy(["plan", "--help"], main);
     expect(code).toBe(0);
-    expect(stdout).toContain("Usage:");
-    expect(modules.sort()).toEqual(BIN);
+    expect(stdout).toContain("svc-iac plan");
+    expect(modules.sort()).toEqual(
+      [
+        ...BIN,
+        "dist/cli/node-version.js",
+        "dist/cli/program.js",
+        "dist/cli/run-cli.js",
+        "dist/cli/usage.js",
+        "dist/errors.js",
+        "dist/scrub.js",
+      ].sort(),
+    );
   });
 
-  it("WHEN it validates a repository with a Python error THEN its three files find the checker script and report the error at its line", async () => {
+  it("WHEN it validates a repository with a Python error THEN the bundle alone finds the checker script and reports the error at its line", async () => {
     const repo = copyRepo("valid-full");
     writeFileSync(join(repo, "canvases/reports/broken.py"), "@fused.udf\ndef udf(:\n    return 1\n");
     const { code, modules, stderr } = await loadedBy(["validate", repo], main);
     expect(stderr).toContain("canvases/reports/broken.py:2:9: Python syntax error");
     expect(code).toBe(1);
-    expect(modules.sort()).toEqual(BIN);
+    expect(modules.sort()).toEqual([...BIN, "dist/cli/program.bundle.js"].sort());
   });
 });
 
@@ -89,6 +100,7 @@ describe("GIVEN the program on its unbundled modules", () => {
     // The usage error is of the error family: its base and the scrubber, two small files.
     expect(modules.filter((m) => !m.startsWith("dist/cli/")).sort()).toEqual(["dist/errors.js", "dist/scrub.js"]);
     expect(under(modules, "dist/cli/").sort()).toEqual([
+      "dist/cli/help-request.js",
       "dist/cli/node-version.js",
       "dist/cli/run-cli.js",
       "dist/cli/usage.js",
@@ -99,6 +111,7 @@ describe("GIVEN the program on its unbundled modules", () => {
     const { code, modules } = await loadedBy(["apply", "--auto-approve", "--help"]);
     expect(code).toBe(0);
     expect(modules.sort()).toEqual([
+      "dist/cli/help-request.js",
       "dist/cli/node-version.js",
       "dist/cli/run-cli.js",
       "dist/cli/usage.js",
