@@ -14,6 +14,7 @@
  *
  *   node scripts/build-cli.mjs    writes dist/cli/program.bundle.js
  */
+import { readdirSync, readFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { build } from "esbuild";
@@ -49,11 +50,41 @@ export async function buildCli() {
     external: OUTSIDE,
     minifyWhitespace: true,
     minifySyntax: true,
-    keepNames: true,
+    // Names as written (no keepNames: its __name() wrapper ran for every function made, a few
+    // percent of a plan's CPU); a class esbuild had to rename is refused below.
     sourcemap: false,
     legalComments: "eof",
     logLevel: "error",
   });
+  refuseRenamedClasses(readFileSync(join(root, "dist", "cli", "program.bundle.js"), "utf8"));
+}
+
+/** Every `class X` written in src/. */
+function classesInSources(dir = join(root, "src"), found = new Set()) {
+  for (const e of readdirSync(dir, { withFileTypes: true })) {
+    const path = join(dir, e.name);
+    if (e.isDirectory()) classesInSources(path, found);
+    else if (e.name.endsWith(".ts"))
+      for (const m of readFileSync(path, "utf8").matchAll(/\bclass ([A-Za-z_$][\w$]*)/g)) found.add(m[1]);
+  }
+  return found;
+}
+
+/**
+ * Fails when esbuild renamed one of our classes (two modules declaring a class of the same name
+ * become `Name` and `Name2`): an error's `name` is its class's (`errors.ts`), and users see it.
+ */
+function refuseRenamedClasses(bundle) {
+  const written = classesInSources();
+  // `class Name2 extends` as written, or `Name2=class` where a module starts lazily: either way the class's name.
+  const found = bundle.matchAll(/\bclass ([A-Za-z_$][\w$]*\d)\b|\b([A-Za-z_$][\w$]*\d)=class\b/g);
+  const renamed = [...new Set([...found].map((m) => m[1] ?? m[2]))].filter(
+    (name) => !written.has(name) && written.has(name.replace(/\d+$/, "")),
+  );
+  if (renamed.length)
+    throw new Error(
+      `dist/cli/program.bundle.js renamed ${renamed.join(", ")}: two modules declare a class of the same name; rename one in src/`,
+    );
 }
 
 if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) await buildCli();
