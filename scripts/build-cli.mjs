@@ -34,6 +34,27 @@ export const OUTSIDE = [
   "smol-toml",
 ];
 
+/**
+ * zod's locale index with English alone. `import { z } from "zod"` is a namespace holding
+ * `z.locales`, so the bundle would keep all 64 locales, and start each (11 ms of a profiled
+ * no-op plan); zod itself registers English from `locales/en.js`, and svc-iac writes its own
+ * messages and sets no other locale.
+ */
+const zodEnglishOnly = {
+  name: "zod-english-only",
+  setup(b) {
+    b.onResolve({ filter: /^\.\.\/locales\/index\.js$/ }, (args) =>
+      /[\\/]node_modules[\\/]zod[\\/]/.test(args.importer)
+        ? { path: join(dirname(args.importer), "..", "locales", "index.js"), namespace: "zod-english-only" }
+        : undefined,
+    );
+    b.onLoad({ filter: /.*/, namespace: "zod-english-only" }, (args) => ({
+      contents: 'export { default as en } from "./en.js";\n',
+      resolveDir: dirname(args.path),
+    }));
+  },
+};
+
 /** Writes dist/cli/program.bundle.js. */
 export async function buildCli() {
   await build({
@@ -48,6 +69,7 @@ export async function buildCli() {
     // (zod's 64 locales) is left out.
     mainFields: ["module", "main"],
     external: OUTSIDE,
+    plugins: [zodEnglishOnly],
     minifyWhitespace: true,
     minifySyntax: true,
     // Names as written (no keepNames: its __name() wrapper ran for every function made, a few
