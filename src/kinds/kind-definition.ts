@@ -3,7 +3,9 @@
  * descriptions, defaults, secret, replace-on-change, and the repository keys that fill them). The
  * Pulumi package schema (`../schema/pulumi-package.ts`), the repository JSON Schemas and the
  * loader's key lists are generated from these, and so are the Pulumi argument interfaces
- * (`src/provider/arguments.ts`, `../schema/pulumi-arguments.ts`). Pure data.
+ * (`src/provider/arguments.ts`, `../schema/pulumi-arguments.ts`), and so is the base zod check of a
+ * kind's inputs (`../definition-check.ts`, from each field's `type`, `required`, `default` and
+ * `check`). Pure data.
  */
 import type { RepositoryDefinition } from "./repository-keys";
 
@@ -57,6 +59,43 @@ export interface FieldDefinition {
    * @default true
    */
   classMember?: false;
+  /**
+   * Inputs (and the properties of their object types): how the check of the inputs (`check` of the
+   * kind, `../definition-check.ts`) reads a value beyond its `type`: its message and its bounds.
+   * Not written into the generated schemas (the repository schemas declare their own bounds).
+   */
+  check?: FieldCheck;
+}
+
+/** A bound of a field's check, with its own message when it fails (else the check's `message`). */
+export type CheckBound<T> = T | { value: T; message: string };
+
+/** How the check of a kind's inputs reads one field (`../definition-check.ts`). */
+export interface FieldCheck {
+  /**
+   * What the value is, shown when it is absent (required fields: `<field> is required: <message>`)
+   * or not of the field's type, and when a bound without a message of its own fails.
+   */
+  message: string;
+  /** Strings: the fewest characters (1: not empty). */
+  minLength?: CheckBound<number>;
+  /** Strings: the most characters. */
+  maxLength?: CheckBound<number>;
+  /** Strings: a regular expression the value matches (anchor it to match the whole value). */
+  pattern?: CheckBound<RegExp>;
+  /** Strings: a URL (`z.url()`). */
+  url?: true;
+  /** Integers and numbers, and the integers and numbers of an array: the smallest value. */
+  minimum?: CheckBound<number>;
+  /** Integers and numbers, and the integers and numbers of an array: the largest value. */
+  maximum?: CheckBound<number>;
+  /**
+   * `null` is accepted too: for an optional field it means absent; for a required one it is a
+   * value of its own (a UDF's `canvasId: null`, a UDF without a canvas).
+   */
+  nullable?: true;
+  /** Absent means empty: the check takes `[]` for an array, `{}` for a map (the `defaultDoc` says so). */
+  emptyDefault?: true;
 }
 
 /** A named object type used by a kind's fields (e.g. a UDF's helper module). */

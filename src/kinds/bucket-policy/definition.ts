@@ -15,6 +15,7 @@ export const bucketPolicyDefinition: KindDefinition = {
       replaceOnChanges: true,
       output: "always",
       example: '"my-data-bucket"',
+      check: { message: 'bucketName is an S3 bucket name, e.g. "my-data-bucket".' },
     },
   },
   outputs: {

@@ -9,9 +9,11 @@
  * environment's roles shows as drift on `policy`. A new bucket name replaces; delete does nothing
  * on the platform (the policy applied to the bucket is the cloud resource's to remove).
  */
-import { z } from "zod";
+import type { z } from "zod";
 import { canonicalJson } from "../../canonical-json";
 import { checkWith } from "../check";
+import { definitionCheck } from "../definition-check";
+import { bucketPolicyDefinition } from "./definition";
 import { diffFields } from "../field-diff";
 import { fingerprint, isUnkeyedFingerprint, matchesFingerprint, type FingerprintKey } from "../fingerprint";
 import type { FieldChange, KindContext, ResourceKind } from "../kind";
@@ -21,20 +23,27 @@ import type { InventoryEntry } from "../../model/inventory";
 
 const BUCKET = /^[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]$/;
 
-export const BucketPolicyInputs = z.strictObject({
-  bucketName: z
-    .string({ error: 'bucketName is an S3 bucket name, e.g. "my-data-bucket".' })
-    .transform((s) => s.replace(/^s3:\/\//, "").replace(/\/+$/, ""))
-    .refine((s) => !s.includes("://"), {
-      error:
-        "A bucket policy is an S3 document; give an S3 bucket name (gs:// buckets are governed by Google Cloud IAM).",
-    })
-    .refine((s) => s.includes("://") || BUCKET.test(s), {
-      error:
-        'An S3 bucket name has 3 to 63 lowercase letters, digits, dots or hyphens, starting and ending with a letter or digit, e.g. "my-data-bucket" (an "s3://" prefix is accepted).',
-    }),
+/** A bucket policy's checked inputs. */
+export interface BucketPolicyInputs {
+  bucketName: string;
+}
+
+export const BucketPolicyInputs = definitionCheck<BucketPolicyInputs>(bucketPolicyDefinition, {
+  fields: {
+    // An `s3://` URL stands for its bucket; other schemes are refused by name.
+    bucketName: (name) =>
+      (name as z.ZodString)
+        .transform((s) => s.replace(/^s3:\/\//, "").replace(/\/+$/, ""))
+        .refine((s) => !s.includes("://"), {
+          error:
+            "A bucket policy is an S3 document; give an S3 bucket name (gs:// buckets are governed by Google Cloud IAM).",
+        })
+        .refine((s) => s.includes("://") || BUCKET.test(s), {
+          error:
+            'An S3 bucket name has 3 to 63 lowercase letters, digits, dots or hyphens, starting and ending with a letter or digit, e.g. "my-data-bucket" (an "s3://" prefix is accepted).',
+        }),
+  },
 });
-export type BucketPolicyInputs = z.infer<typeof BucketPolicyInputs>;
 
 export interface BucketPolicyState extends BucketPolicyInputs {
   /** The policy document as a JSON string with sorted keys. */

@@ -39,6 +39,13 @@ export const canvasShareDefinition: KindDefinition = {
       replaceOnChanges: true,
       output: "always",
       example: "canvas.id",
+      check: {
+        message: "canvasId is the id of the canvas to share (e.g. canvas.id).",
+        minLength: {
+          value: 1,
+          message: "canvasId must not be empty: give the id of the canvas to share (e.g. canvas.id).",
+        },
+      },
     },
     clientId: {
       type: "string",
@@ -46,6 +53,13 @@ export const canvasShareDefinition: KindDefinition = {
         "The real-time instance the shared UDFs run on. Changing it re-shares on the new instance and keeps the token.",
       defaultDoc: "the available instance with the highest `preference_rank`",
       example: '"rt-demo-primary"',
+      check: {
+        message: "clientId is the client_id of one of your team's real-time instances.",
+        minLength: {
+          value: 1,
+          message: "clientId must not be empty; omit it to use the preferred real-time instance.",
+        },
+      },
     },
     rotation: {
       type: { oneOf: ["string", "number"] },
@@ -53,6 +67,7 @@ export const canvasShareDefinition: KindDefinition = {
         "Any value; changing it rotates the share token: the old token, its links and its session tokens stop working at once.",
       defaultDoc: "none",
       example: '"2026-06"',
+      check: { message: "rotation is any string or number; changing it rotates the share token." },
     },
     accessScope: {
       type: ACCESS_SCOPE,
@@ -60,6 +75,7 @@ export const canvasShareDefinition: KindDefinition = {
         "The canvas's access scope, normally `canvas.accessScope`. A token keeps the scope it was minted under, so when this differs from it the diff says a rotation is required and the update rotates the token (old links and session tokens stop working).",
       defaultDoc: "none (scope changes are not followed)",
       example: "canvas.accessScope",
+      check: { message: 'accessScope is "team" or "public" (the canvas\'s access scope).' },
     },
   },
   outputs: {

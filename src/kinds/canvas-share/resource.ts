@@ -11,36 +11,26 @@
  */
 import equal from "fast-deep-equal";
 import { unlessMissing, referencedCanvas } from "../missing";
-import { z } from "zod";
 import type { Canvas as ApiCanvas, CanvasFields } from "../../api/schemas";
 import { teamCanvases } from "../canvas/resource";
 import { checkWith } from "../check";
+import { definitionCheck } from "../definition-check";
+import { canvasShareDefinition } from "./definition";
 import { summarize } from "../field-diff";
 import { fingerprint, isUnkeyedFingerprint, matchesFingerprint, type FingerprintKey } from "../fingerprint";
 import type { FieldChange, KindContext, ResourceKind } from "../kind";
 import { platformNames, type ReconcileTraits } from "../reconcile-traits";
 import { SvcError } from "../../errors";
 
-export const CanvasShareInputs = z.strictObject({
-  canvasId: z.string({ error: "canvasId is the id of the canvas to share (e.g. canvas.id)." }).min(1, {
-    error: "canvasId must not be empty: give the id of the canvas to share (e.g. canvas.id).",
-  }),
-  clientId: z
-    .string({ error: "clientId is the client_id of one of your team's real-time instances." })
-    .min(1, {
-      error: "clientId must not be empty; omit it to use the preferred real-time instance.",
-    })
-    .optional(),
-  rotation: z
-    .union([z.string(), z.number()], {
-      error: "rotation is any string or number; changing it rotates the share token.",
-    })
-    .optional(),
-  accessScope: z
-    .enum(["team", "public"], { error: 'accessScope is "team" or "public" (the canvas\'s access scope).' })
-    .optional(),
-});
-export type CanvasShareInputs = z.infer<typeof CanvasShareInputs>;
+/** A share's checked inputs. */
+export interface CanvasShareInputs {
+  canvasId: string;
+  clientId?: string;
+  rotation?: string | number;
+  accessScope?: "team" | "public";
+}
+
+export const CanvasShareInputs = definitionCheck<CanvasShareInputs>(canvasShareDefinition);
 
 /** Kept state: the inputs and the share as the platform has it. */
 export interface CanvasShareState extends CanvasShareInputs {

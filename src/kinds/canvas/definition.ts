@@ -15,6 +15,13 @@ export const canvasDefinition: KindDefinition = {
       required: true,
       output: "always",
       example: '"sales_dashboard"',
+      check: {
+        message: "A canvas name is a string of letters, digits and underscores.",
+        pattern: {
+          value: /^[A-Za-z0-9_]+$/,
+          message: 'A canvas name uses only letters, digits and underscores ([A-Za-z0-9_]), e.g. "sales_dashboard".',
+        },
+      },
     },
     accessScope: {
       type: ACCESS_SCOPE,
@@ -22,12 +29,14 @@ export const canvasDefinition: KindDefinition = {
         "Who may use the canvas's shared links: the team, or anyone. On a shared canvas a change needs a new share token (see `CanvasShare`).",
       default: "team",
       output: "always",
+      check: { message: 'accessScope is "team" or "public".' },
     },
     allowPublicRead: {
       type: "boolean",
       description: "Whether anyone may read the canvas.",
       default: false,
       output: "always",
+      check: { message: "allowPublicRead is true or false." },
     },
     passcode: {
       type: "string",
@@ -36,13 +45,23 @@ export const canvasDefinition: KindDefinition = {
       secret: true,
       defaultDoc: "none",
       example: 'pulumi.secret("correct-horse")',
+      check: {
+        message: "passcode is a string.",
+        minLength: { value: 1, message: "A passcode must not be empty; omit it for none." },
+      },
     },
-    dashboardBody: { type: "string", description: "The dashboard layout.", defaultDoc: "none" },
+    dashboardBody: {
+      type: "string",
+      description: "The dashboard layout.",
+      defaultDoc: "none",
+      check: { message: "dashboardBody is a string." },
+    },
     previewImageUrl: {
       type: "string",
       description: "Thumbnail URL.",
       defaultDoc: "none",
       example: '"https://example.com/preview.png"',
+      check: { message: "previewImageUrl is an http(s) URL.", url: true },
     },
   },
   outputs: {

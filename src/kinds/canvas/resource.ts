@@ -2,7 +2,6 @@
  * Canvas: a group of UDFs with a sharing level. Natural key: the name, unique in the team.
  * Updates never send `udfs` (that would delete the UDFs managed as their own resources).
  */
-import { z } from "zod";
 import { unlessMissing } from "../missing";
 import { isApiError } from "../../api/errors";
 import type { Canvas as ApiCanvas } from "../../api/schemas";
@@ -14,27 +13,20 @@ import type { CheckResult, Created, KindContext, ResourceKind } from "../kind";
 import { NothingToAdopt, createUnlooked } from "../fresh-listings";
 import type { ReconcileTraits } from "../reconcile-traits";
 import { readTeamCanvases, type TeamCanvas } from "../team-canvases";
-import { inputDefault } from "../definition-views";
+import { definitionCheck } from "../definition-check";
 import { canvasDefinition } from "./definition";
 
-export const CanvasInputs = z.strictObject({
-  name: z.string({ error: "A canvas name is a string of letters, digits and underscores." }).regex(/^[A-Za-z0-9_]+$/, {
-    error: 'A canvas name uses only letters, digits and underscores ([A-Za-z0-9_]), e.g. "sales_dashboard".',
-  }),
-  accessScope: z
-    .enum(["team", "public"], { error: 'accessScope is "team" or "public".' })
-    .default(inputDefault<"team" | "public">(canvasDefinition, "accessScope")),
-  allowPublicRead: z
-    .boolean({ error: "allowPublicRead is true or false." })
-    .default(inputDefault<boolean>(canvasDefinition, "allowPublicRead")),
-  passcode: z
-    .string({ error: "passcode is a string." })
-    .min(1, { error: "A passcode must not be empty; omit it for none." })
-    .optional(),
-  dashboardBody: z.string({ error: "dashboardBody is a string." }).optional(),
-  previewImageUrl: z.url({ error: "previewImageUrl is an http(s) URL." }).optional(),
-});
-export type CanvasInputs = z.infer<typeof CanvasInputs>;
+/** A canvas's checked inputs. */
+export interface CanvasInputs {
+  name: string;
+  accessScope: "team" | "public";
+  allowPublicRead: boolean;
+  passcode?: string;
+  dashboardBody?: string;
+  previewImageUrl?: string;
+}
+
+export const CanvasInputs = definitionCheck<CanvasInputs>(canvasDefinition);
 
 /** Kept state: the inputs (the passcode as a fingerprint only) and the platform's outputs. */
 export interface CanvasState extends Omit<CanvasInputs, "passcode"> {

@@ -1,6 +1,22 @@
 /** The Cronjob kind's fields: its Pulumi arguments and outputs (`src/provider/cronjob.ts`). */
-import type { KindDefinition } from "../kind-definition";
+import type { FieldCheck, KindDefinition } from "../kind-definition";
 import { onDrift, orVarRef, protect } from "../repository-keys";
+
+/** The check of a schedule array: whole numbers from `min` to `max`, named in one message. */
+function scheduleValues(
+  field: string,
+  min: number,
+  max: number,
+  example: string,
+  every: string,
+  label = field,
+): FieldCheck {
+  return {
+    message: `${field} is a list of ${label} values ${min}-${max}, e.g. ${example}${every}.`,
+    minimum: min,
+    maximum: max,
+  };
+}
 
 export const cronjobDefinition: KindDefinition = {
   kind: "Cronjob",
@@ -15,6 +31,10 @@ export const cronjobDefinition: KindDefinition = {
       required: true,
       output: "always",
       example: '"nightly_refresh"',
+      check: {
+        message: "A cronjob name is a non-empty string.",
+        minLength: { value: 1, message: "A cronjob name must not be empty." },
+      },
     },
     schedule: {
       type: "string",
@@ -23,6 +43,9 @@ export const cronjobDefinition: KindDefinition = {
       output: "always",
       outputDescription: 'The schedule as a canonical cron expression, e.g. `"0 6 * * 1-5"`.',
       example: '"0 6 * * MON-FRI"',
+      check: {
+        message: 'schedule is a cron expression "minute hour day-of-month month day-of-week", e.g. "0 6 * * 1-5".',
+      },
     },
     minute: {
       type: { oneOf: ["integer", { array: "integer" }] },
@@ -30,6 +53,7 @@ export const cronjobDefinition: KindDefinition = {
       output: "always",
       outputType: { array: "integer" },
       example: "[0]",
+      check: scheduleValues("minute", 0, 59, "[0]", "; exactly one value"),
     },
     hour: {
       type: { array: "integer" },
@@ -37,18 +61,21 @@ export const cronjobDefinition: KindDefinition = {
       output: "always",
       defaultDoc: "every hour",
       example: "[6, 18]",
+      check: scheduleValues("hour", 0, 23, "[6, 18]", "; [] means every hour"),
     },
     dayOfMonth: {
       type: { array: "integer" },
       description: "Days of the month 1-31 (array form).",
       output: "always",
       defaultDoc: "[] (every day)",
+      check: scheduleValues("dayOfMonth", 1, 31, "[1, 15]", "; [] means every day", "day of month"),
     },
     month: {
       type: { array: "integer" },
       description: "Months 1-12 (array form).",
       output: "always",
       defaultDoc: "[] (every month)",
+      check: scheduleValues("month", 1, 12, "[1, 7]", "; [] means every month"),
     },
     dayOfWeek: {
       type: { array: "integer" },
@@ -56,6 +83,14 @@ export const cronjobDefinition: KindDefinition = {
       output: "always",
       defaultDoc: "[] (every day)",
       example: "[1, 2, 3, 4, 5]",
+      check: scheduleValues(
+        "dayOfWeek",
+        0,
+        7,
+        "[1, 2, 3, 4, 5] (0 or 7 = Sunday)",
+        "; [] means every day",
+        "day of week",
+      ),
     },
     udfId: {
       type: "string",
@@ -63,20 +98,31 @@ export const cronjobDefinition: KindDefinition = {
       required: true,
       output: "always",
       example: "udf.id",
+      check: {
+        message: "udfId is the id of the UDF to run (a `Udf` resource's `id`).",
+        minLength: { value: 1, message: "udfId must not be empty." },
+      },
     },
     udfArgs: {
       type: { map: "any" },
       description: "Arguments passed to the UDF on each run.",
       defaultDoc: "none",
       example: '{ city: "nyc" }',
+      check: { message: 'udfArgs is an object of arguments passed on each run, e.g. {"city": "nyc"}.', nullable: true },
     },
     enabled: {
       type: "boolean",
       description: "Whether the schedule is active; `false` pauses it and keeps the cronjob.",
       default: true,
       output: "always",
+      check: { message: "enabled is true or false." },
     },
-    description: { type: "string", description: "Free text.", defaultDoc: "none" },
+    description: {
+      type: "string",
+      description: "Free text.",
+      defaultDoc: "none",
+      check: { message: "description is a string.", nullable: true },
+    },
   },
   outputs: {
     lastRun: { type: "string", description: "When it last ran, or null." },

@@ -11,7 +11,6 @@ import type { CreateCronjobInput } from "../../api/cronjobs";
 import type { Cronjob as ApiCronjob } from "../../api/schemas";
 import { checkWith } from "../check";
 import {
-  FIELDS,
   formatCron,
   minuteError,
   normalizeField,
@@ -22,50 +21,32 @@ import {
 import { diffFields } from "../field-diff";
 import type { CheckFailure, KindContext, ResourceKind } from "../kind";
 import type { ReconcileTraits } from "../reconcile-traits";
-import { inputDefault } from "../definition-views";
+import { definitionCheck } from "../definition-check";
 import { cronjobDefinition } from "./definition";
 import { SvcError } from "../../errors";
 
 const ARRAY_FIELDS = ["minute", "hour", "dayOfMonth", "month", "dayOfWeek"] as const satisfies readonly ScheduleField[];
 
-function values(field: ScheduleField, example: string, every: string) {
-  const { label, min, max } = FIELDS[field];
-  const message = `${field} is a list of ${label} values ${min}-${max}, e.g. ${example}${every}.`;
-  return z.array(
-    z.number({ error: message }).int({ error: message }).min(min, { error: message }).max(max, { error: message }),
-    { error: message },
-  );
+/** The inputs as given: the base check is the definition's; one minute may be given as a number. */
+interface Raw {
+  name: string;
+  schedule?: string;
+  minute?: number[];
+  hour?: number[];
+  dayOfMonth?: number[];
+  month?: number[];
+  dayOfWeek?: number[];
+  udfId: string;
+  udfArgs?: Record<string, unknown> | null;
+  enabled: boolean;
+  description?: string | null;
 }
 
-const RawInputs = z.strictObject({
-  name: z
-    .string({ error: "A cronjob name is a non-empty string." })
-    .min(1, { error: "A cronjob name must not be empty." }),
-  schedule: z
-    .string({
-      error: 'schedule is a cron expression "minute hour day-of-month month day-of-week", e.g. "0 6 * * 1-5".',
-    })
-    .optional(),
-  // One minute may be given as a number; the platform stores a one-element array.
-  minute: z
-    .preprocess((v) => (typeof v === "number" ? [v] : v), values("minute", "[0]", "; exactly one value"))
-    .optional(),
-  hour: values("hour", "[6, 18]", "; [] means every hour").optional(),
-  dayOfMonth: values("dayOfMonth", "[1, 15]", "; [] means every day").optional(),
-  month: values("month", "[1, 7]", "; [] means every month").optional(),
-  dayOfWeek: values("dayOfWeek", "[1, 2, 3, 4, 5] (0 or 7 = Sunday)", "; [] means every day").optional(),
-  udfId: z
-    .string({ error: "udfId is the id of the UDF to run (a `Udf` resource's `id`)." })
-    .min(1, { error: "udfId must not be empty." }),
-  udfArgs: z
-    .record(z.string(), z.unknown(), {
-      error: 'udfArgs is an object of arguments passed on each run, e.g. {"city": "nyc"}.',
-    })
-    .nullish(),
-  enabled: z
-    .boolean({ error: "enabled is true or false." })
-    .default(inputDefault<boolean>(cronjobDefinition, "enabled")),
-  description: z.string({ error: "description is a string." }).nullish(),
+const RawInputs = definitionCheck<Raw>(cronjobDefinition, {
+  fields: {
+    // One minute may be given as a number; the platform stores a one-element array.
+    minute: (_, ofType) => z.preprocess((v) => (typeof v === "number" ? [v] : v), ofType({ array: "integer" })),
+  },
 });
 
 /** Normalized desired state: the schedule always as the platform's arrays. */
@@ -89,8 +70,6 @@ export interface CronjobState extends CronjobInputs {
   schedule: string;
   lastRun: string | null;
 }
-
-type Raw = z.infer<typeof RawInputs>;
 
 const present = (raw: unknown, f: string) =>
   !!raw && typeof raw === "object" && (raw as Record<string, unknown>)[f] !== undefined;

@@ -15,6 +15,11 @@ export const secretDefinition: KindDefinition = {
       replaceOnChanges: true,
       output: "always",
       example: '"OPENAI_API_KEY"',
+      check: {
+        message: 'A secret key is a string of 1 to 256 characters, e.g. "OPENAI_API_KEY".',
+        minLength: { value: 1, message: "A secret key must not be empty." },
+        maxLength: { value: 256, message: "A secret key has at most 256 characters." },
+      },
     },
     value: {
       type: "string",
@@ -23,6 +28,8 @@ export const secretDefinition: KindDefinition = {
       required: true,
       secret: true,
       example: 'config.requireSecret("openaiKey")',
+      // An empty value is a value (the platform accepts it).
+      check: { message: "value is a string (wrap it in pulumi.secret)." },
     },
   },
   outputs: {

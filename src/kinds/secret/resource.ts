@@ -6,24 +6,23 @@
  * the platform shows as drift without being revealed. A key change replaces the secret (the new
  * key is written before the old one is removed); a value change updates it in place (`PUT`).
  */
-import { z } from "zod";
 import { isApiError } from "../../api/errors";
 import { unlessMissing } from "../missing";
 import { checkWith } from "../check";
+import { definitionCheck } from "../definition-check";
+import { secretDefinition } from "./definition";
 import { diffFields, secretFingerprint } from "../field-diff";
 import type { FingerprintKey } from "../fingerprint";
 import type { KindContext, ResourceKind } from "../kind";
 import type { ReconcileTraits } from "../reconcile-traits";
 
-export const SecretInputs = z.strictObject({
-  key: z
-    .string({ error: 'A secret key is a string of 1 to 256 characters, e.g. "OPENAI_API_KEY".' })
-    .min(1, { error: "A secret key must not be empty." })
-    .max(256, { error: "A secret key has at most 256 characters." }),
-  // An empty value is a value (the platform accepts it).
-  value: z.string({ error: "value is a string (wrap it in pulumi.secret)." }),
-});
-export type SecretInputs = z.infer<typeof SecretInputs>;
+/** A secret's checked inputs. */
+export interface SecretInputs {
+  key: string;
+  value: string;
+}
+
+export const SecretInputs = definitionCheck<SecretInputs>(secretDefinition);
 
 /** Kept state: the key and a fingerprint of the value, never the value itself. */
 export interface SecretState {

@@ -2,6 +2,9 @@
 import type { KindDefinition } from "../kind-definition";
 import { protect, ROTATE_EVERY } from "../repository-keys";
 
+/** The longest name: platform names have at most 200 characters, and the tag ` [svc-iac xxxxxx]` takes 17. */
+export const MAX_NAME = 200 - 17;
+
 export const serviceAccountDefinition: KindDefinition = {
   kind: "ServiceAccount",
   description:
@@ -16,6 +19,14 @@ export const serviceAccountDefinition: KindDefinition = {
       replaceOnChanges: true,
       output: "always",
       example: '"ci-deployer"',
+      check: {
+        message: 'A service account name is a string, e.g. "ci-deployer".',
+        minLength: { value: 1, message: "A service account name must not be empty." },
+        maxLength: {
+          value: MAX_NAME,
+          message: `A service account name has at most ${MAX_NAME} characters (the platform allows 200, and svc-iac appends a 17-character tag).`,
+        },
+      },
     },
     rotation: {
       type: "any",

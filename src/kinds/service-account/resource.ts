@@ -25,29 +25,30 @@ import { isApiError } from "../../api/errors";
 import { AlreadyExistsError } from "../already-exists";
 import type { ServiceAccount as ApiServiceAccount } from "../../api/schemas";
 import { checkWith } from "../check";
+import { definitionCheck } from "../definition-check";
+import { serviceAccountDefinition } from "./definition";
 import { diffFields } from "../field-diff";
 import { fingerprint } from "../fingerprint";
 import type { ResourceKind } from "../kind";
 import type { ReconcileTraits } from "../reconcile-traits";
 
-/** Platform names have at most 200 characters; the tag ` [svc-iac xxxxxx]` takes 17. */
-const MAX_NAME = 200 - 17;
 const TAGGED = /^(.*) \[svc-iac ([0-9a-f]{6})\]$/s;
 
+/** Any JSON value. */
 const Json: z.ZodType<unknown> = z.lazy(() =>
   z.union([z.string(), z.number(), z.boolean(), z.null(), z.array(Json), z.record(z.string(), Json)]),
 );
 
-export const ServiceAccountInputs = z.strictObject({
-  name: z
-    .string({ error: 'A service account name is a string, e.g. "ci-deployer".' })
-    .min(1, { error: "A service account name must not be empty." })
-    .max(MAX_NAME, {
-      error: `A service account name has at most ${MAX_NAME} characters (the platform allows 200, and svc-iac appends a 17-character tag).`,
-    }),
-  rotation: Json.optional(),
+/** A service account's checked inputs. */
+export interface ServiceAccountInputs {
+  name: string;
+  rotation?: unknown;
+}
+
+export const ServiceAccountInputs = definitionCheck<ServiceAccountInputs>(serviceAccountDefinition, {
+  // Any JSON value: its canonical JSON is hashed into the account's platform name.
+  fields: { rotation: () => Json },
 });
-export type ServiceAccountInputs = z.infer<typeof ServiceAccountInputs>;
 
 export interface ServiceAccountState extends ServiceAccountInputs {
   id: string;

@@ -1,6 +1,9 @@
 /** The SessionToken kind's fields: its Pulumi arguments and outputs (`src/provider/session-token.ts`). */
 import type { KindDefinition } from "../kind-definition";
 
+/** Largest session-token lifetime the platform accepts, in seconds (24 hours). */
+export const MAX_SESSION_TTL = 86_400;
+
 export const sessionTokenDefinition: KindDefinition = {
   kind: "SessionToken",
   description:
@@ -14,6 +17,10 @@ export const sessionTokenDefinition: KindDefinition = {
       secret: true,
       replaceOnChanges: true,
       example: "share.shareToken",
+      check: {
+        message: "canvasToken is a canvas token (fc_...), e.g. share.shareToken.",
+        minLength: { value: 1, message: "canvasToken must not be empty: give a canvas token, e.g. share.shareToken." },
+      },
     },
     ttl: {
       type: "integer",
@@ -21,6 +28,14 @@ export const sessionTokenDefinition: KindDefinition = {
       default: 3600,
       replaceOnChanges: true,
       output: "always",
+      check: {
+        message: `ttl is a whole number of seconds from 1 to ${MAX_SESSION_TTL}.`,
+        minimum: { value: 1, message: "ttl is at least 1 second." },
+        maximum: {
+          value: MAX_SESSION_TTL,
+          message: `ttl is at most ${MAX_SESSION_TTL} seconds (24 hours), the platform's longest session-token lifetime.`,
+        },
+      },
     },
   },
   outputs: {

@@ -7,32 +7,23 @@
  * token of that canvas token: the platform has no per-token revocation. The canvas token is kept in
  * state (delete needs it) as a secret output, and diffs show its fingerprint only.
  */
-import { z } from "zod";
 import { isApiError } from "../../api/errors";
 import { checkWith } from "../check";
 import { diffFields, secretFingerprint, summarize } from "../field-diff";
 import type { KindContext, ResourceKind } from "../kind";
-import { inputDefault } from "../definition-views";
+import { definitionCheck } from "../definition-check";
 import { sessionTokenDefinition } from "./definition";
 import { SvcError } from "../../errors";
 
-/** Largest session-token lifetime the platform accepts, in seconds (24 hours). */
-export const MAX_SESSION_TTL = 86_400;
+export { MAX_SESSION_TTL } from "./definition";
 
-export const SessionTokenInputs = z.strictObject({
-  canvasToken: z.string({ error: "canvasToken is a canvas token (fc_...), e.g. share.shareToken." }).min(1, {
-    error: "canvasToken must not be empty: give a canvas token, e.g. share.shareToken.",
-  }),
-  ttl: z
-    .number({ error: `ttl is a whole number of seconds from 1 to ${MAX_SESSION_TTL}.` })
-    .int({ error: `ttl is a whole number of seconds from 1 to ${MAX_SESSION_TTL}.` })
-    .min(1, { error: "ttl is at least 1 second." })
-    .max(MAX_SESSION_TTL, {
-      error: `ttl is at most ${MAX_SESSION_TTL} seconds (24 hours), the platform's longest session-token lifetime.`,
-    })
-    .default(inputDefault<number>(sessionTokenDefinition, "ttl")),
-});
-export type SessionTokenInputs = z.infer<typeof SessionTokenInputs>;
+/** A session token's checked inputs. */
+export interface SessionTokenInputs {
+  canvasToken: string;
+  ttl: number;
+}
+
+export const SessionTokenInputs = definitionCheck<SessionTokenInputs>(sessionTokenDefinition);
 
 /** Kept state. `canvasToken` and `sessionToken` are secret outputs. */
 export interface SessionTokenState {

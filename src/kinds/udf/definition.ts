@@ -1,10 +1,23 @@
 /** The Udf kind's fields: its Pulumi arguments and outputs (`src/provider/udf.ts`). */
-import type { KindDefinition } from "../kind-definition";
+import type { FieldCheck, KindDefinition } from "../kind-definition";
 import { onDrift, orVarRef, protect } from "../repository-keys";
 import { DEPLOY_MODES } from "./switch-over";
 
 /** The function a UDF's code is called by when its settings name none. */
 const DEFAULT_ENTRYPOINT = "udf";
+
+/** A Python identifier: a module or function name. */
+const PY_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
+
+/** The check of a `codePath`: a `.py` file's path. */
+const PY_FILE: FieldCheck = {
+  message: "codePath is the path of a .py file, relative to the Pulumi program folder.",
+  pattern: {
+    value: /\.py$/,
+    message:
+      'codePath is the path of a Python file ending in .py, relative to the Pulumi program folder, e.g. "udfs/loader.py".',
+  },
+};
 
 export const udfDefinition: KindDefinition = {
   kind: "Udf",
@@ -19,6 +32,15 @@ export const udfDefinition: KindDefinition = {
       required: true,
       output: "always",
       example: "canvas.id",
+      // null: a UDF without a canvas (`collection_id` null). Required, so that a forgotten id is an error.
+      check: {
+        message: "canvasId is the id of the canvas holding the UDF (e.g. canvas.id).",
+        minLength: {
+          value: 1,
+          message: "canvasId must not be empty: give the id of the canvas holding the UDF (e.g. canvas.id).",
+        },
+        nullable: true,
+      },
     },
     slug: {
       type: "string",
@@ -26,12 +48,20 @@ export const udfDefinition: KindDefinition = {
       required: true,
       output: "always",
       example: '"load-listings"',
+      check: {
+        message: "A slug is a string of letters, digits, '_' and '-'.",
+        pattern: {
+          value: /^[A-Za-z0-9_-]+$/,
+          message: "A slug is URL-safe: letters, digits, '_' and '-' only ([A-Za-z0-9_-]+), e.g. \"load-listings\".",
+        },
+      },
     },
     code: {
       type: "string",
       description: "The UDF's Python source. Give `code` or `codePath`.",
       defaultDoc: "none (then `codePath` is required)",
       example: '"@fused.udf\\ndef udf(city: str = \\"nyc\\"):\\n    ...\\n"',
+      check: { message: "code is the UDF's Python source." },
     },
     codePath: {
       type: "string",
@@ -39,24 +69,31 @@ export const udfDefinition: KindDefinition = {
         "Path of a `.py` file holding the UDF's source, relative to the Pulumi program folder. Its content (not the path) is compared, so editing the file updates the UDF in place.",
       defaultDoc: "none (then `code` is required)",
       example: '"udfs/listings.py"',
+      check: PY_FILE,
     },
     entrypoint: {
       type: "string",
       description: "The name of the function to call.",
       default: DEFAULT_ENTRYPOINT,
       output: "always",
+      check: {
+        message: "entrypoint is the name of the function to call.",
+        pattern: { value: PY_NAME, message: 'entrypoint is a Python function name, e.g. "udf".' },
+      },
     },
     headers: {
       type: { array: { object: "UdfHeader" } },
       description: "Helper modules importable by the code.",
       defaultDoc: "[]",
       example: '[{ moduleName: "utils", codePath: "udfs/utils.py" }]',
+      check: { message: "headers is a list of helper modules: [{moduleName, code | codePath}].", emptyDefault: true },
     },
     metadata: {
       type: { map: "any" },
       description: "Free-form metadata, namespaced keys.",
       defaultDoc: "{}",
       example: '{ "fused:description": "Loads listings", "fused:tags": ["demo"] }',
+      check: { message: 'metadata is an object, e.g. {"fused:description": "Loads listings"}.', emptyDefault: true },
     },
     createSharedToken: {
       type: "boolean",
@@ -64,6 +101,7 @@ export const udfDefinition: KindDefinition = {
         "Mint a per-UDF shared token (`sharedToken`). The platform only mints it when the UDF is created, so changing this replaces the UDF (the old one is deleted first: slugs are unique). A UDF adopted by slug has no `sharedToken`.",
       default: false,
       replaceOnChanges: true,
+      check: { message: "createSharedToken is true or false." },
     },
   },
   outputs: {
@@ -84,11 +122,20 @@ export const udfDefinition: KindDefinition = {
           description: "The Python module name; its file in the UDF body is `<moduleName>.py`.",
           required: true,
           example: '"utils"',
+          check: {
+            message: 'moduleName is a Python module name, e.g. "utils".',
+            pattern: {
+              value: PY_NAME,
+              message:
+                'moduleName is a Python module name: a letter or "_", then letters, digits or "_", e.g. "utils".',
+            },
+          },
         },
         code: {
           type: "string",
           description: "The module's Python source.",
           defaultDoc: "none (then `codePath` is required)",
+          check: { message: "code is the module's Python source." },
         },
         codePath: {
           type: "string",
@@ -96,6 +143,7 @@ export const udfDefinition: KindDefinition = {
             "Path of a `.py` file holding the module, relative to the Pulumi program folder; read at every preview and update, so editing the file updates the UDF.",
           defaultDoc: "none (then `code` is required)",
           example: '"udfs/utils.py"',
+          check: PY_FILE,
         },
       },
     },

@@ -14,7 +14,6 @@
  */
 import { readFileSync } from "node:fs";
 import { resolve } from "node:path";
-import { z } from "zod";
 import { referencedCanvas, unlessMissing } from "../missing";
 import type { Canvas as ApiCanvas, Udf as ApiUdf } from "../../api/schemas";
 import { teamCanvases } from "../canvas/resource";
@@ -29,65 +28,38 @@ import type { DesiredObject } from "../../model/desired";
 import { layoutCanvases } from "./udf-layout";
 import { buildUdfBody, sameUdfBody, udfBodySentBytesAtMost, type UdfHeader } from "./udf-body";
 import { udfState, type UdfInputs, type UdfState } from "./udf-state";
-import { inputDefault } from "../definition-views";
+import { definitionCheck } from "../definition-check";
 import { udfDefinition } from "./definition";
 import { VARIANT_PREFIXES, variantOf } from "./udf-variant";
 
-const PY_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
-const pyFile = (what: string) =>
-  z.string({ error: `${what} is the path of a .py file, relative to the Pulumi program folder.` }).regex(/\.py$/, {
-    error: `${what} is the path of a Python file ending in .py, relative to the Pulumi program folder, e.g. "udfs/loader.py".`,
-  });
+/** The raw inputs, as a Pulumi program or a GitOps file gives them (the sources not yet read). */
+interface UdfArgs {
+  canvasId: string | null;
+  slug: string;
+  code?: string;
+  codePath?: string;
+  entrypoint: string;
+  headers: { moduleName: string; code?: string; codePath?: string }[];
+  metadata: Record<string, unknown>;
+  createSharedToken: boolean;
+}
 
-const Header = z.strictObject({
-  moduleName: z.string({ error: 'moduleName is a Python module name, e.g. "utils".' }).regex(PY_NAME, {
-    error: 'moduleName is a Python module name: a letter or "_", then letters, digits or "_", e.g. "utils".',
-  }),
-  code: z.string({ error: "code is the module's Python source." }).optional(),
-  codePath: pyFile("codePath").optional(),
-});
-
-/** The raw inputs, as a Pulumi program or a GitOps file gives them. */
-export const UdfArgs = z.strictObject({
-  // null: a UDF without a canvas (`collection_id` null). Required, so that a forgotten id is an error.
-  canvasId: z
-    .string({ error: "canvasId is the id of the canvas holding the UDF (e.g. canvas.id)." })
-    .min(1, {
-      error: "canvasId must not be empty: give the id of the canvas holding the UDF (e.g. canvas.id).",
-    })
-    .nullable(),
-  slug: z.string({ error: "A slug is a string of letters, digits, '_' and '-'." }).regex(/^[A-Za-z0-9_-]+$/, {
-    error: "A slug is URL-safe: letters, digits, '_' and '-' only ([A-Za-z0-9_-]+), e.g. \"load-listings\".",
-  }),
-  code: z.string({ error: "code is the UDF's Python source." }).optional(),
-  codePath: pyFile("codePath").optional(),
-  entrypoint: z
-    .string({ error: "entrypoint is the name of the function to call." })
-    .regex(PY_NAME, {
-      error: 'entrypoint is a Python function name, e.g. "udf".',
-    })
-    .default(inputDefault<string>(udfDefinition, "entrypoint")),
-  headers: z
-    .array(Header, { error: "headers is a list of helper modules: [{moduleName, code | codePath}]." })
-    .default([])
-    .superRefine((list, ctx) => {
-      const seen = new Set<string>();
-      list.forEach((h, i) => {
-        if (seen.has(h.moduleName))
-          ctx.addIssue({
-            code: "custom",
-            path: [i, "moduleName"],
-            message: "Module names must be unique within headers.",
-          });
-        seen.add(h.moduleName);
-      });
-    }),
-  metadata: z
-    .record(z.string(), z.unknown(), { error: 'metadata is an object, e.g. {"fused:description": "Loads listings"}.' })
-    .default({}),
-  createSharedToken: z
-    .boolean({ error: "createSharedToken is true or false." })
-    .default(inputDefault<boolean>(udfDefinition, "createSharedToken")),
+export const UdfArgs = definitionCheck<UdfArgs>(udfDefinition, {
+  fields: {
+    headers: (list) =>
+      list.superRefine((value, ctx) => {
+        const seen = new Set<string>();
+        (value as UdfArgs["headers"]).forEach((h, i) => {
+          if (seen.has(h.moduleName))
+            ctx.addIssue({
+              code: "custom",
+              path: [i, "moduleName"],
+              message: "Module names must be unique within headers.",
+            });
+          seen.add(h.moduleName);
+        });
+      }),
+  },
 });
 
 export type { UdfInputs, UdfState } from "./udf-state";

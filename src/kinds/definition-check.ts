@@ -1,0 +1,116 @@
+/**
+ * The base check of a kind's inputs, derived from its definition (`<kind>/definition.ts`): a strict
+ * zod object with one entry per input, of the input's `type`, required or optional (nullish, or
+ * nullable when required, with `check.nullable`), its `default`, and the message and bounds of its
+ * `check`. A kind's `resource.ts` adds only what a definition cannot say, as hooks: a field's
+ * special form (a cronjob's single minute number, an S3 URL stripped to a bucket name), and the
+ * rules across fields that it checks after this one. Built once per kind, when its module loads.
+ */
+import { z } from "zod";
+import { SvcError } from "../errors";
+import type { CheckBound, FieldCheck, FieldDefinition, FieldType, KindDefinition } from "./kind-definition";
+
+/**
+ * A field's hook: takes the schema derived for the field's type and bounds, returns the one to use.
+ * `ofType` derives the schema of another type with the field's message and bounds (a cronjob's
+ * `minute` takes one number and checks it as the array it stands for).
+ */
+export type FieldHook = (derived: z.ZodType, ofType: (type: FieldType) => z.ZodType) => z.ZodType;
+
+/** What a kind adds to its derived check, by input name. */
+export interface CheckHooks {
+  /** Called with the schema derived for the field, before it is made optional or given its default. */
+  fields?: Readonly<Record<string, FieldHook>>;
+}
+
+/** The check of a kind's inputs; `T` is the checked (parsed) inputs, as the kind's `resource.ts` declares them. */
+export type DerivedCheck<T> = z.ZodType<T> & { readonly shape: Readonly<Record<string, z.ZodType>> };
+
+const bound = <T>(b: CheckBound<T>, message: string): { value: T; error: string } =>
+  typeof b === "object" && b !== null && "value" in b
+    ? { value: b.value, error: b.message }
+    : { value: b, error: message };
+
+function numberSchema(type: "integer" | "number", c: FieldCheck | undefined, message: string): z.ZodType {
+  let n = z.number({ error: message });
+  if (type === "integer") n = n.int({ error: message });
+  if (c?.minimum !== undefined) {
+    const b = bound(c.minimum, message);
+    n = n.min(b.value, { error: b.error });
+  }
+  if (c?.maximum !== undefined) {
+    const b = bound(c.maximum, message);
+    n = n.max(b.value, { error: b.error });
+  }
+  return n;
+}
+
+function stringSchema(c: FieldCheck | undefined, message: string): z.ZodType {
+  if (c?.url) return z.url({ error: message });
+  let s = z.string({ error: message });
+  if (c?.minLength !== undefined) {
+    const b = bound(c.minLength, message);
+    s = s.min(b.value, { error: b.error });
+  }
+  if (c?.maxLength !== undefined) {
+    const b = bound(c.maxLength, message);
+    s = s.max(b.value, { error: b.error });
+  }
+  if (c?.pattern !== undefined) {
+    const b = bound(c.pattern, message);
+    s = s.regex(b.value, { error: b.error });
+  }
+  return s;
+}
+
+/** The schema of a value of `type`; bounds apply to the strings and numbers within it (an array's items). */
+function typeSchema(d: KindDefinition, type: FieldType, c: FieldCheck | undefined, message: string): z.ZodType {
+  if (type === "string") return stringSchema(c, message);
+  if (type === "integer" || type === "number") return numberSchema(type, c, message);
+  if (type === "boolean") return z.boolean({ error: message });
+  if (type === "any") return z.unknown();
+  if ("enum" in type) return z.enum(type.enum as [string, ...string[]], { error: message });
+  if ("array" in type) return z.array(typeSchema(d, type.array, c, message), { error: message });
+  if ("map" in type) return z.record(z.string(), typeSchema(d, type.map, c, message), { error: message });
+  if ("oneOf" in type) {
+    const options = type.oneOf.map((t) => typeSchema(d, t, c, message));
+    return z.union(options as [z.ZodType, z.ZodType, ...z.ZodType[]], { error: message });
+  }
+  const object = d.types?.[type.object];
+  if (!object) throw new SvcError("kind_definition_invalid", `${d.kind} uses the undeclared type ${type.object}`);
+  return z.strictObject(fieldsShape(d, object.properties));
+}
+
+/** One field's schema: its type with its bounds, the hook, then required, nullable, optional or defaulted. */
+function fieldSchema(d: KindDefinition, name: string, f: FieldDefinition, hook?: FieldHook): z.ZodType {
+  const c = f.check;
+  const message = c?.message ?? `${name} is ${typeof f.type === "string" ? `a ${f.type}` : "a value of its type"}.`;
+  let s = typeSchema(d, f.type, c, message);
+  if (hook) s = hook(s, (type) => typeSchema(d, type, c, message));
+  if (f.default !== undefined) return s.default(f.default as never);
+  if (c?.emptyDefault) return s.default((typeof f.type === "object" && "array" in f.type ? [] : {}) as never);
+  if (f.required) return c?.nullable ? s.nullable() : s;
+  return c?.nullable ? s.nullish() : s.optional();
+}
+
+function fieldsShape(
+  d: KindDefinition,
+  fields: Readonly<Record<string, FieldDefinition>>,
+  hooks: Readonly<Record<string, FieldHook>> = {},
+): Record<string, z.ZodType> {
+  return Object.fromEntries(Object.entries(fields).map(([name, f]) => [name, fieldSchema(d, name, f, hooks[name])]));
+}
+
+/**
+ * The strict zod object checking a kind's inputs, derived from its definition. Throws when a hook
+ * names no input of the definition (a renamed or removed field whose hook did not follow).
+ */
+export function definitionCheck<T>(d: KindDefinition, hooks: CheckHooks = {}): DerivedCheck<T> {
+  const unknown = Object.keys(hooks.fields ?? {}).filter((name) => !(name in d.inputs));
+  if (unknown.length)
+    throw new SvcError(
+      "kind_definition_invalid",
+      `${d.kind}: check hooks for inputs it does not declare: ${unknown.join(", ")}`,
+    );
+  return z.strictObject(fieldsShape(d, d.inputs, hooks.fields)) as unknown as DerivedCheck<T>;
+}
