@@ -23,7 +23,7 @@ export interface CheckHooks {
   fields?: Readonly<Record<string, FieldHook>>;
 }
 
-/** The check of a kind's inputs; `T` is the checked (parsed) inputs, as the kind's `resource.ts` declares them. */
+/** The check of a kind's inputs; `T` is the checked (parsed) inputs (`CheckedInputs`, or as a hook changes them). */
 export type DerivedCheck<T> = z.ZodType<T> & { readonly shape: Readonly<Record<string, z.ZodType>> };
 
 const bound = <T>(b: CheckBound<T>, message: string): { value: T; error: string } =>
@@ -105,7 +105,10 @@ function fieldsShape(
  * The strict zod object checking a kind's inputs, derived from its definition. Throws when a hook
  * names no input of the definition (a renamed or removed field whose hook did not follow).
  */
-export function definitionCheck<T>(d: KindDefinition, hooks: CheckHooks = {}): DerivedCheck<T> {
+export function definitionCheck<D extends KindDefinition, T = CheckedInputs<D>>(
+  d: D,
+  hooks: CheckHooks = {},
+): DerivedCheck<T> {
   const unknown = Object.keys(hooks.fields ?? {}).filter((name) => !(name in d.inputs));
   if (unknown.length)
     throw new SvcError(
@@ -114,3 +117,58 @@ export function definitionCheck<T>(d: KindDefinition, hooks: CheckHooks = {}): D
     );
   return z.strictObject(fieldsShape(d, d.inputs, hooks.fields)) as unknown as DerivedCheck<T>;
 }
+
+/** The TypeScript type of a value of a definition's field type; `Types` are the kind's named object types. */
+export type ValueOf<T, Types> = T extends "string"
+  ? string
+  : T extends "integer" | "number"
+    ? number
+    : T extends "boolean"
+      ? boolean
+      : T extends "any"
+        ? unknown
+        : T extends { enum: readonly (infer E)[] }
+          ? E
+          : T extends { array: infer I }
+            ? ValueOf<I, Types>[]
+            : T extends { map: infer V }
+              ? Record<string, ValueOf<V, Types>>
+              : T extends { oneOf: readonly (infer O)[] }
+                ? ValueOf<O, Types>
+                : T extends { object: infer N }
+                  ? string extends N
+                    ? Record<string, unknown>
+                    : N extends keyof Types
+                      ? Types[N] extends { properties: infer P }
+                        ? CheckedFields<P, Types>
+                        : never
+                      : never
+                  : never;
+
+/** A field the check always gives a value: required, or given its default when absent. */
+type Given<F> = F extends
+  | { required: true }
+  | { default: string | number | boolean }
+  | { check: { emptyDefault: true } }
+  ? true
+  : false;
+
+type FieldValue<F, Types> = F extends { type: infer T }
+  ? ValueOf<T, Types> | (F extends { check: { nullable: true } } ? null : never)
+  : never;
+
+/** The checked object of fields `P`: optional where the check gives no value. */
+export type CheckedFields<P, Types> = {
+  -readonly [K in keyof P as Given<P[K]> extends true ? K : never]: FieldValue<P[K], Types>;
+} & {
+  -readonly [K in keyof P as Given<P[K]> extends true ? never : K]?: FieldValue<P[K], Types>;
+};
+
+/**
+ * The inputs as the derived check of definition `D` gives them (before the kind's hooks change a
+ * field's form): `D` is the definition's own type (`typeof cronjobDefinition`), declared with
+ * `satisfies KindDefinition` so that its literal types are kept.
+ */
+export type CheckedInputs<D extends KindDefinition> = string extends keyof D["inputs"]
+  ? Record<string, unknown>
+  : CheckedFields<D["inputs"], D["types"]>;

@@ -1,7 +1,7 @@
 /** The BucketPolicy kind's fields: its Pulumi arguments and outputs (`src/provider/bucket-policy.ts`). */
 import type { KindDefinition } from "../kind-definition";
 
-export const bucketPolicyDefinition: KindDefinition = {
+export const bucketPolicyDefinition = {
   kind: "BucketPolicy",
   description:
     "The bucket policy document the platform needs on an S3 bucket, read from the platform and refreshed on every read (a change of the environment's roles shows as drift). Creates nothing on the platform; apply it with your cloud provider. Deleting it does nothing on the platform.",
@@ -51,4 +51,4 @@ export const bucketPolicyDefinition: KindDefinition = {
     where: "the S3 bucket's name",
     inputs: ["bucketName"],
   },
-};
+} satisfies KindDefinition;

@@ -12,7 +12,7 @@
 import type { z } from "zod";
 import { canonicalJson } from "../../canonical-json";
 import { checkWith } from "../check";
-import { definitionCheck } from "../definition-check";
+import { type CheckedInputs, definitionCheck } from "../definition-check";
 import { bucketPolicyDefinition } from "./definition";
 import { diffFields } from "../field-diff";
 import { fingerprint, isUnkeyedFingerprint, matchesFingerprint, type FingerprintKey } from "../fingerprint";
@@ -23,12 +23,9 @@ import type { InventoryEntry } from "../../model/inventory";
 
 const BUCKET = /^[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]$/;
 
-/** A bucket policy's checked inputs. */
-export interface BucketPolicyInputs {
-  bucketName: string;
-}
-
-export const BucketPolicyInputs = definitionCheck<BucketPolicyInputs>(bucketPolicyDefinition, {
+/** A bucket policy's checked inputs (the bucket's name, without an `s3://` prefix). */
+export type BucketPolicyInputs = CheckedInputs<typeof bucketPolicyDefinition>;
+export const BucketPolicyInputs = definitionCheck(bucketPolicyDefinition, {
   fields: {
     // An `s3://` URL stands for its bucket; other schemes are refused by name.
     bucketName: (name) =>

@@ -26,7 +26,7 @@ export const canvasShareRepository: RepositoryDefinition = {
   },
 };
 
-export const canvasShareDefinition: KindDefinition = {
+export const canvasShareDefinition = {
   kind: "CanvasShare",
   description:
     "A canvas's share: its canvas token (`shareToken`) and real-time instance. Adopts an existing share; delete unshares (every old link and session token stops working).",
@@ -95,4 +95,4 @@ export const canvasShareDefinition: KindDefinition = {
     declareAfter:
       "`rotation` is a trigger the platform does not store: leave it out at import; setting it later rotates the token",
   },
-};
+} satisfies KindDefinition;

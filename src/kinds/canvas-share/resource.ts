@@ -14,7 +14,7 @@ import { unlessMissing, referencedCanvas } from "../missing";
 import type { Canvas as ApiCanvas, CanvasFields } from "../../api/schemas";
 import { teamCanvases } from "../canvas/resource";
 import { checkWith } from "../check";
-import { definitionCheck } from "../definition-check";
+import { type CheckedInputs, definitionCheck } from "../definition-check";
 import { canvasShareDefinition } from "./definition";
 import { summarize } from "../field-diff";
 import { fingerprint, isUnkeyedFingerprint, matchesFingerprint, type FingerprintKey } from "../fingerprint";
@@ -23,14 +23,8 @@ import { platformNames, type ReconcileTraits } from "../reconcile-traits";
 import { SvcError } from "../../errors";
 
 /** A share's checked inputs. */
-export interface CanvasShareInputs {
-  canvasId: string;
-  clientId?: string;
-  rotation?: string | number;
-  accessScope?: "team" | "public";
-}
-
-export const CanvasShareInputs = definitionCheck<CanvasShareInputs>(canvasShareDefinition);
+export type CanvasShareInputs = CheckedInputs<typeof canvasShareDefinition>;
+export const CanvasShareInputs = definitionCheck(canvasShareDefinition);
 
 /** Kept state: the inputs and the share as the platform has it. */
 export interface CanvasShareState extends CanvasShareInputs {

@@ -3,7 +3,7 @@ import { ACCESS_SCOPE, type KindDefinition } from "../kind-definition";
 import { canvasShareRepository } from "../canvas-share/definition";
 import { onDrift, orVarRef, protect, repositoryProperties } from "../repository-keys";
 
-export const canvasDefinition: KindDefinition = {
+export const canvasDefinition = {
   kind: "Canvas",
   description:
     "A canvas: a group of UDFs with a sharing level. Created by name, or adopted when a canvas of that name exists. Updates never touch its UDFs (manage them with `Udf`).",
@@ -131,4 +131,4 @@ export const canvasDefinition: KindDefinition = {
     declareAfter:
       "`passcode`, when the canvas has one: it is compared by fingerprint, so the same passcode is no change",
   },
-};
+} satisfies KindDefinition;

@@ -13,20 +13,12 @@ import type { CheckResult, Created, KindContext, ResourceKind } from "../kind";
 import { NothingToAdopt, createUnlooked } from "../fresh-listings";
 import type { ReconcileTraits } from "../reconcile-traits";
 import { readTeamCanvases, type TeamCanvas } from "../team-canvases";
-import { definitionCheck } from "../definition-check";
+import { type CheckedInputs, definitionCheck } from "../definition-check";
 import { canvasDefinition } from "./definition";
 
 /** A canvas's checked inputs. */
-export interface CanvasInputs {
-  name: string;
-  accessScope: "team" | "public";
-  allowPublicRead: boolean;
-  passcode?: string;
-  dashboardBody?: string;
-  previewImageUrl?: string;
-}
-
-export const CanvasInputs = definitionCheck<CanvasInputs>(canvasDefinition);
+export type CanvasInputs = CheckedInputs<typeof canvasDefinition>;
+export const CanvasInputs = definitionCheck(canvasDefinition);
 
 /** Kept state: the inputs (the passcode as a fingerprint only) and the platform's outputs. */
 export interface CanvasState extends Omit<CanvasInputs, "passcode"> {

@@ -18,7 +18,7 @@ function scheduleValues(
   };
 }
 
-export const cronjobDefinition: KindDefinition = {
+export const cronjobDefinition = {
   kind: "Cronjob",
   description:
     'A UDF run on a schedule (batch compute: the team needs billing enabled). Every field updates in place; an equivalent schedule written differently (`"0 6 * * 1-5"` or the arrays) is no change.',
@@ -213,4 +213,4 @@ export const cronjobDefinition: KindDefinition = {
     where: "the cronjob's id",
     inputs: ["name", "schedule", "udfId", "udfArgs", "enabled", "description"],
   },
-};
+} satisfies KindDefinition;

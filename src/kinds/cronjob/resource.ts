@@ -21,28 +21,16 @@ import {
 import { diffFields } from "../field-diff";
 import type { CheckFailure, KindContext, ResourceKind } from "../kind";
 import type { ReconcileTraits } from "../reconcile-traits";
-import { definitionCheck } from "../definition-check";
+import { type CheckedInputs, definitionCheck } from "../definition-check";
 import { cronjobDefinition } from "./definition";
 import { SvcError } from "../../errors";
 
 const ARRAY_FIELDS = ["minute", "hour", "dayOfMonth", "month", "dayOfWeek"] as const satisfies readonly ScheduleField[];
 
-/** The inputs as given: the base check is the definition's; one minute may be given as a number. */
-interface Raw {
-  name: string;
-  schedule?: string;
-  minute?: number[];
-  hour?: number[];
-  dayOfMonth?: number[];
-  month?: number[];
-  dayOfWeek?: number[];
-  udfId: string;
-  udfArgs?: Record<string, unknown> | null;
-  enabled: boolean;
-  description?: string | null;
-}
+/** The inputs as checked: a minute given as one number is the array of that number. */
+type Raw = Omit<CheckedInputs<typeof cronjobDefinition>, "minute"> & { minute?: number[] };
 
-const RawInputs = definitionCheck<Raw>(cronjobDefinition, {
+const RawInputs = definitionCheck<typeof cronjobDefinition, Raw>(cronjobDefinition, {
   fields: {
     // One minute may be given as a number; the platform stores a one-element array.
     minute: (_, ofType) => z.preprocess((v) => (typeof v === "number" ? [v] : v), ofType({ array: "integer" })),

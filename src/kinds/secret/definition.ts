@@ -2,7 +2,7 @@
 import type { KindDefinition } from "../kind-definition";
 import { protect, SECRET_ENV_REF } from "../repository-keys";
 
-export const secretDefinition: KindDefinition = {
+export const secretDefinition = {
   kind: "Secret",
   description:
     "A user secret, owned by the signed-in user (`svc:token` must be a paid user's Bearer token). An existing secret of that key is adopted and overwritten. A value changed on the platform shows as drift on `valueFingerprint` after a refresh, without revealing it.",
@@ -78,4 +78,4 @@ export const secretDefinition: KindDefinition = {
     declareAfter:
       "`value` (required): it is compared by fingerprint with the platform's, so the same value is no change",
   },
-};
+} satisfies KindDefinition;

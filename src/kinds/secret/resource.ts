@@ -9,7 +9,7 @@
 import { isApiError } from "../../api/errors";
 import { unlessMissing } from "../missing";
 import { checkWith } from "../check";
-import { definitionCheck } from "../definition-check";
+import { type CheckedInputs, definitionCheck } from "../definition-check";
 import { secretDefinition } from "./definition";
 import { diffFields, secretFingerprint } from "../field-diff";
 import type { FingerprintKey } from "../fingerprint";
@@ -17,12 +17,8 @@ import type { KindContext, ResourceKind } from "../kind";
 import type { ReconcileTraits } from "../reconcile-traits";
 
 /** A secret's checked inputs. */
-export interface SecretInputs {
-  key: string;
-  value: string;
-}
-
-export const SecretInputs = definitionCheck<SecretInputs>(secretDefinition);
+export type SecretInputs = CheckedInputs<typeof secretDefinition>;
+export const SecretInputs = definitionCheck(secretDefinition);
 
 /** Kept state: the key and a fingerprint of the value, never the value itself. */
 export interface SecretState {

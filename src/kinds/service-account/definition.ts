@@ -5,7 +5,7 @@ import { protect, ROTATE_EVERY } from "../repository-keys";
 /** The longest name: platform names have at most 200 characters, and the tag ` [svc-iac xxxxxx]` takes 17. */
 export const MAX_NAME = 200 - 17;
 
-export const serviceAccountDefinition: KindDefinition = {
+export const serviceAccountDefinition = {
   kind: "ServiceAccount",
   description:
     "A service account of the team's environment and its token (a machine credential for `Svc-Service-Token`). The token is returned only at creation, so every change replaces the account, new before old: the new token can be distributed before the old one stops working. Managing accounts needs a user's Bearer token (`svc:token`). If an account with the same platform name already exists (an interrupted earlier create, or another stack), creation stops and says how to resolve it rather than adopting an account whose token nobody can read.",
@@ -76,4 +76,4 @@ export const serviceAccountDefinition: KindDefinition = {
     declareAfter:
       "`rotation`, when the account was made by svc-iac with one: the value whose tag the account's name carries is no change. Its `token` cannot be read again and stays null",
   },
-};
+} satisfies KindDefinition;

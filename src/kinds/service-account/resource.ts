@@ -25,7 +25,7 @@ import { isApiError } from "../../api/errors";
 import { AlreadyExistsError } from "../already-exists";
 import type { ServiceAccount as ApiServiceAccount } from "../../api/schemas";
 import { checkWith } from "../check";
-import { definitionCheck } from "../definition-check";
+import { type CheckedInputs, definitionCheck } from "../definition-check";
 import { serviceAccountDefinition } from "./definition";
 import { diffFields } from "../field-diff";
 import { fingerprint } from "../fingerprint";
@@ -40,12 +40,8 @@ const Json: z.ZodType<unknown> = z.lazy(() =>
 );
 
 /** A service account's checked inputs. */
-export interface ServiceAccountInputs {
-  name: string;
-  rotation?: unknown;
-}
-
-export const ServiceAccountInputs = definitionCheck<ServiceAccountInputs>(serviceAccountDefinition, {
+export type ServiceAccountInputs = CheckedInputs<typeof serviceAccountDefinition>;
+export const ServiceAccountInputs = definitionCheck(serviceAccountDefinition, {
   // Any JSON value: its canonical JSON is hashed into the account's platform name.
   fields: { rotation: () => Json },
 });

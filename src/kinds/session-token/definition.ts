@@ -4,7 +4,7 @@ import type { KindDefinition } from "../kind-definition";
 /** Largest session-token lifetime the platform accepts, in seconds (24 hours). */
 export const MAX_SESSION_TTL = 86_400;
 
-export const sessionTokenDefinition: KindDefinition = {
+export const sessionTokenDefinition = {
   kind: "SessionToken",
   description:
     "A session token for a team-only shared canvas (`svc_session_token`). Replaced once expired (at the next `pulumi up`). Delete revokes every session token of its canvas token: the platform has no per-token revocation, so two SessionTokens on one canvas token share that fate.",
@@ -45,4 +45,4 @@ export const sessionTokenDefinition: KindDefinition = {
   pulumiHooks: true,
   importId:
     "not importable: the platform neither lists nor returns session tokens, and an id (kept in clear in state) must not hold the secret token; declare a new one",
-};
+} satisfies KindDefinition;

@@ -11,19 +11,15 @@ import { isApiError } from "../../api/errors";
 import { checkWith } from "../check";
 import { diffFields, secretFingerprint, summarize } from "../field-diff";
 import type { KindContext, ResourceKind } from "../kind";
-import { definitionCheck } from "../definition-check";
+import { type CheckedInputs, definitionCheck } from "../definition-check";
 import { sessionTokenDefinition } from "./definition";
 import { SvcError } from "../../errors";
 
 export { MAX_SESSION_TTL } from "./definition";
 
 /** A session token's checked inputs. */
-export interface SessionTokenInputs {
-  canvasToken: string;
-  ttl: number;
-}
-
-export const SessionTokenInputs = definitionCheck<SessionTokenInputs>(sessionTokenDefinition);
+export type SessionTokenInputs = CheckedInputs<typeof sessionTokenDefinition>;
+export const SessionTokenInputs = definitionCheck(sessionTokenDefinition);
 
 /** Kept state. `canvasToken` and `sessionToken` are secret outputs. */
 export interface SessionTokenState {

@@ -19,7 +19,7 @@ const PY_FILE: FieldCheck = {
   },
 };
 
-export const udfDefinition: KindDefinition = {
+export const udfDefinition = {
   kind: "Udf",
   description:
     "A UDF on a canvas. Created, or adopted when the canvas already has a UDF with that slug (its body is then rewritten). After a body change on a shared canvas the UDF's real-time cache is dropped, so shared URLs serve the new code.",
@@ -82,7 +82,8 @@ export const udfDefinition: KindDefinition = {
       },
     },
     headers: {
-      type: { array: { object: "UdfHeader" } },
+      // `as const`: the checked inputs' type (`CheckedInputs`) finds the object type by this name.
+      type: { array: { object: "UdfHeader" as const } },
       description: "Helper modules importable by the code.",
       defaultDoc: "[]",
       example: '[{ moduleName: "utils", codePath: "udfs/utils.py" }]',
@@ -283,4 +284,4 @@ export const udfDefinition: KindDefinition = {
     declareAfter:
       "`createSharedToken` is not known for a UDF made elsewhere; leave it out (a per-UDF token can only be minted at creation)",
   },
-};
+} satisfies KindDefinition;

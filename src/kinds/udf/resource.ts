@@ -28,23 +28,13 @@ import type { DesiredObject } from "../../model/desired";
 import { layoutCanvases } from "./udf-layout";
 import { buildUdfBody, sameUdfBody, udfBodySentBytesAtMost, type UdfHeader } from "./udf-body";
 import { udfState, type UdfInputs, type UdfState } from "./udf-state";
-import { definitionCheck } from "../definition-check";
+import { type CheckedInputs, definitionCheck } from "../definition-check";
 import { udfDefinition } from "./definition";
 import { VARIANT_PREFIXES, variantOf } from "./udf-variant";
 
 /** The raw inputs, as a Pulumi program or a GitOps file gives them (the sources not yet read). */
-interface UdfArgs {
-  canvasId: string | null;
-  slug: string;
-  code?: string;
-  codePath?: string;
-  entrypoint: string;
-  headers: { moduleName: string; code?: string; codePath?: string }[];
-  metadata: Record<string, unknown>;
-  createSharedToken: boolean;
-}
-
-export const UdfArgs = definitionCheck<UdfArgs>(udfDefinition, {
+type UdfArgs = CheckedInputs<typeof udfDefinition>;
+export const UdfArgs = definitionCheck(udfDefinition, {
   fields: {
     headers: (list) =>
       list.superRefine((value, ctx) => {
