@@ -10,14 +10,48 @@ import type { DesiredObject, LoadedProject } from "../../model/desired";
 import type { Step } from "../plan";
 import type { ApplyReport, Plan } from "../plan/plan-model";
 import type { DeploymentObject, DeploymentOperation, Snapshot } from "./history-model";
-import { snapshotHash, type NewDeployment } from "./history-store";
+import { hashedSnapshot, type HashedSnapshot, type NewDeployment } from "./history-store";
 
 /** The settings rollback can put back: the desired object without secret inputs or source. */
 export function snapshotOf(o: DesiredObject): Snapshot {
   const secret = new Set(KINDS[o.kind]?.secretInputs ?? []);
   const inputs = Object.fromEntries(Object.entries(o.inputs).filter(([k, v]) => !secret.has(k) && v !== undefined));
   const options = Object.fromEntries(Object.entries(o.options).filter(([, v]) => v !== undefined));
-  return { kind: o.kind, inputs, refs: { ...o.refs }, options };
+  // In sorted key order: its canonical text is made without a copy of it.
+  return { inputs, kind: o.kind, options, refs: { ...o.refs } };
+}
+
+/**
+ * The snapshots of desired objects, made once per object: a loaded object is not changed after the
+ * load, and apply may make them ahead of its end ({@link prepareSnapshots}), while it waits.
+ */
+const hashed = new WeakMap<DesiredObject, HashedSnapshot>();
+
+/** {@link snapshotOf} with its canonical text and hash, made once per object. */
+export function hashedSnapshotOf(o: DesiredObject): HashedSnapshot {
+  let h = hashed.get(o);
+  if (!h) hashed.set(o, (h = hashedSnapshot(snapshotOf(o))));
+  return h;
+}
+
+/**
+ * Makes the snapshots of `objects` (see {@link hashedSnapshotOf}) a slice at a time between other
+ * work (each slice in its own turn of the event loop), until all are made or `stop()` is called:
+ * for time apply spends waiting (on the Python check) before any step. The deployment's record
+ * makes those left when it needs them.
+ */
+export function prepareSnapshots(objects: readonly DesiredObject[], sliceMs = 4): { stop(): void } {
+  let next = 0;
+  let stopped = false;
+  const slice = () => {
+    if (stopped) return;
+    const until = performance.now() + sliceMs;
+    while (next < objects.length && performance.now() < until)
+      for (const end = Math.min(objects.length, next + 50); next < end; next++) hashedSnapshotOf(objects[next]!);
+    if (next < objects.length) setImmediate(slice);
+  };
+  setImmediate(slice);
+  return { stop: () => void (stopped = true) };
 }
 
 /** SHA-256 of the plan's actions (secrets appear in them as fingerprints only). */
@@ -52,11 +86,13 @@ export function deploymentOf(input: RecordInput): NewDeployment | undefined {
   const done = new Set(input.report.results.filter((r) => r.status === "done").map((r) => `${r.action} ${r.address}`));
   const ids = new Map(input.report.results.filter((r) => r.id).map((r) => [r.address, r.id!]));
   const snapshots = new Map<string, Snapshot>();
+  const texts = new Map<string, string>();
   const byAddress = new Map<string, DeploymentObject>();
-  const keep = (s: Snapshot) => {
-    const h = snapshotHash(s);
-    snapshots.set(h, s);
-    return h;
+  const keep = (o: DesiredObject) => {
+    const h = hashedSnapshotOf(o);
+    snapshots.set(h.hash, h.snapshot);
+    texts.set(h.hash, h.text);
+    return h.hash;
   };
   const add = (address: string, o: Omit<DeploymentObject, "address" | "before">) => {
     const before = input.before.get(address);
@@ -71,7 +107,7 @@ export function deploymentOf(input: RecordInput): NewDeployment | undefined {
     if (GONE.has(a.action) || !step.desired) {
       add(a.address, { kind: a.kind, action: a.action, ...(id ? { id } : {}), after: null });
     } else {
-      add(a.address, { kind: a.kind, action: a.action, ...(id ? { id } : {}), after: keep(snapshotOf(step.desired)) });
+      add(a.address, { kind: a.kind, action: a.action, ...(id ? { id } : {}), after: keep(step.desired) });
       if (a.movedFrom && !byAddress.has(a.movedFrom))
         add(a.movedFrom, { kind: a.kind, action: a.action, ...(id ? { id } : {}), after: null });
     }
@@ -81,7 +117,7 @@ export function deploymentOf(input: RecordInput): NewDeployment | undefined {
   const unchanged = new Map<string, string>();
   if (input.seed)
     for (const o of input.project.objects)
-      if (!touched.has(o.address) && input.managedBefore.has(o.address)) unchanged.set(o.address, keep(snapshotOf(o)));
+      if (!touched.has(o.address) && input.managedBefore.has(o.address)) unchanged.set(o.address, keep(o));
   const objects = [...byAddress.values()].sort((x, y) => (x.address < y.address ? -1 : x.address > y.address ? 1 : 0));
   return {
     deployment: {
@@ -97,6 +133,7 @@ export function deploymentOf(input: RecordInput): NewDeployment | undefined {
     },
     snapshots,
     unchanged,
+    texts,
   };
 }
 
