@@ -61,6 +61,48 @@ export function planDigest(plan: Plan): string {
     .digest("hex");
 }
 
+/**
+ * {@link planDigest} made a slice at a time between other work (each slice in its own turn of the
+ * event loop, as {@link prepareSnapshots}), for time apply spends waiting on the platform's answers;
+ * `value()` makes what is left at once. The same digest: the canonical JSON of `{actions, project,
+ * target}` (in that, sorted, order) is hashed an action at a time. The plan must not change meanwhile.
+ */
+export class PlanDigest {
+  private readonly hash = createHash("sha256").update('{"actions":[');
+  private next = 0;
+  private digest: string | undefined;
+
+  constructor(
+    private readonly plan: Plan,
+    sliceMs = 1,
+  ) {
+    const slice = () => {
+      if (this.digest !== undefined) return;
+      const until = performance.now() + sliceMs;
+      while (this.next < plan.actions.length && performance.now() < until) this.step(50);
+      if (this.next < plan.actions.length) setImmediate(slice);
+    };
+    setImmediate(slice);
+  }
+
+  private step(count: number): void {
+    const actions = this.plan.actions;
+    for (const end = Math.min(actions.length, this.next + count); this.next < end; this.next++)
+      this.hash.update(`${this.next ? "," : ""}${canonicalJson(actions[this.next]) ?? "null"}`);
+  }
+
+  /** The digest, the actions not hashed yet hashed now. */
+  value(): string {
+    if (this.digest === undefined) {
+      this.step(Number.POSITIVE_INFINITY);
+      // `{"project":…,"target":…}` without its brace, or `{}` when both are absent.
+      const rest = canonicalJson({ project: this.plan.project, target: this.plan.target });
+      this.digest = this.hash.update(rest === "{}" ? "]}" : `],${rest.slice(1)}`).digest("hex");
+    }
+    return this.digest;
+  }
+}
+
 const GONE = new Set(["delete", "unshare", "forget"]);
 
 export interface RecordInput {
@@ -77,6 +119,8 @@ export interface RecordInput {
   actor: string;
   git?: { commit: string; dirty: boolean };
   rollbackOf?: string;
+  /** The plan's digest, made ahead (see {@link PlanDigest}); else made from `plan`. */
+  digest?: PlanDigest;
   /** The history is empty: record the objects left as they were too, as its baseline. */
   seed: boolean;
 }
@@ -127,7 +171,7 @@ export function deploymentOf(input: RecordInput): NewDeployment | undefined {
       actor: input.actor,
       operation: input.operation,
       ...(input.rollbackOf ? { rollbackOf: input.rollbackOf } : {}),
-      planDigest: planDigest(input.plan),
+      planDigest: input.digest?.value() ?? planDigest(input.plan),
       ok: input.report.ok,
       objects,
     },

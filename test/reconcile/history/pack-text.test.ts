@@ -2,6 +2,8 @@ import { describe, expect, it } from "vitest";
 import { canonicalJson } from "../../../src/canonical-json";
 import { hashedSnapshot, packText } from "../../../src/reconcile/history/history-store";
 import type { Snapshot } from "../../../src/reconcile/history/history-model";
+import { PlanDigest, planDigest } from "../../../src/reconcile/history/record";
+import type { Plan } from "../../../src/reconcile/plan/plan-model";
 
 const snapshot = (i: number): Snapshot => ({
   kind: "Udf",
@@ -21,5 +23,31 @@ describe("a history pack's text", () => {
     // One text missing: serialized again, the same text.
     texts.delete(hashed[3]!.hash);
     expect(packText(fresh, texts)).toBe(expected);
+  });
+});
+
+describe("the plan's digest made a slice at a time", () => {
+  const action = (i: number) => ({
+    address: `udf.c/u${i}`,
+    kind: "Udf",
+    action: "create",
+    fields: [{ field: "code", action: "update", secret: false, to: `def udf(): return ${i}\n` }],
+    notes: [],
+    references: ["canvas.c"],
+  });
+  it("is planDigest's, whether finished at once or by its slices, with or without actions", async () => {
+    for (const n of [0, 1, 130]) {
+      const plan = {
+        project: "p",
+        target: "t",
+        actions: Array.from({ length: n }, (_, i) => action(i)),
+      } as unknown as Plan;
+      expect(new PlanDigest(plan).value()).toBe(planDigest(plan));
+      const sliced = new PlanDigest(plan, 0);
+      await new Promise((r) => setTimeout(r, 50));
+      expect(sliced.value()).toBe(planDigest(plan));
+    }
+    const bare = { actions: [action(1)] } as unknown as Plan;
+    expect(new PlanDigest(bare).value()).toBe(planDigest(bare));
   });
 });
