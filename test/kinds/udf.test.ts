@@ -2,6 +2,7 @@ import { describe, expect, it } from "vitest";
 import fc from "fast-check";
 import {
   buildUdfBody,
+  canonicalBody,
   canonicalJson,
   parseUdfBody,
   sameUdfBody,
@@ -49,6 +50,24 @@ describe("the udf_body", () => {
     const a = buildUdfBody({ name: "n", entrypoint: "udf", code: "c", headers: [], metadata: { x: 1, y: 2 } });
     const b = buildUdfBody({ name: "n", entrypoint: "udf", code: "c", headers: [], metadata: { y: 2, x: 1 } });
     expect(a).toBe(b);
+  });
+
+  it("is the canonical JSON of the body's object for any parts (text with quotes, control and non-ASCII characters, nested metadata)", () => {
+    const text = fc.string({ unit: "binary" });
+    fc.assert(
+      fc.property(
+        fc.record({
+          name: text,
+          entrypoint: text,
+          code: text,
+          headers: fc.array(fc.record({ moduleName: text, code: text }), { maxLength: 3 }),
+          metadata: fc.dictionary(text, fc.jsonValue()),
+        }),
+        (parts) => {
+          expect(buildUdfBody(parts)).toBe(canonicalBody(parts));
+        },
+      ),
+    );
   });
 
   it("parses back into the parts it was built from", () => {

@@ -36,6 +36,28 @@ export const UDF_BODY_TYPE = "geopandas_v2";
  * // '{"code":"def udf(): ...","entrypoint":"udf","headers":[],"metadata":{},"name":"hello",...}'
  */
 export function buildUdfBody(p: UdfBodyParts): string {
+  // The same text, put together in the keys' sorted order (an apply builds one per UDF it sends).
+  if (
+    typeof p.name === "string" &&
+    typeof p.entrypoint === "string" &&
+    typeof p.code === "string" &&
+    Array.isArray(p.headers) &&
+    p.headers.every((h) => typeof h?.moduleName === "string" && typeof h.code === "string") &&
+    p.metadata !== null &&
+    typeof p.metadata === "object" &&
+    !Array.isArray(p.metadata)
+  ) {
+    const headers = p.headers.map(
+      (h) =>
+        `{"module_name":${JSON.stringify(h.moduleName)},"source_code":${JSON.stringify(h.code)},"source_file":${JSON.stringify(`${h.moduleName}.py`)}}`,
+    );
+    return `{"code":${JSON.stringify(p.code)},"entrypoint":${JSON.stringify(p.entrypoint)},"headers":[${headers.join(",")}],"metadata":${canonicalJson(p.metadata)},"name":${JSON.stringify(p.name)},"original_headers":null,"parameters":{},"table_schema":null,"type":${JSON.stringify(UDF_BODY_TYPE)}}`;
+  }
+  return canonicalBody(p);
+}
+
+/** {@link buildUdfBody} by the general rule: the canonical JSON of the body's object. */
+export function canonicalBody(p: UdfBodyParts): string {
   return canonicalJson({
     name: p.name,
     type: UDF_BODY_TYPE,

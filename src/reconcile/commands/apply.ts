@@ -2,6 +2,7 @@
 import { scrubDeep } from "../../api/errors";
 import { applyPlan } from "../apply";
 import { recordHistory } from "../history/recorder";
+import { PlanDigest } from "../history/record";
 import { readHistory, readSnapshots } from "../history/history-store";
 import { neededSnapshots, rollbackObjects } from "../history/rollback-objects";
 import type { ApplyOptions, CommandResult } from "./command-types";
@@ -240,6 +241,8 @@ export async function applyCommand(opts: ApplyOptions): Promise<CommandResult> {
       const writer = new InventoryWriter(s.backend, outcome.inventory, s.project, now);
       for (const [address, entry] of rekeyedEntries(outcome.inventory, planned.observation, s.fingerprintKey))
         writer.set(address, entry);
+      // The deployment record's digest of the plan, made while apply waits on the platform's answers.
+      const digest = s.project.settings.history.off ? undefined : new PlanDigest(plan);
       const report = await applyPlan(
         {
           client: s.connection.client,
@@ -263,6 +266,7 @@ export async function applyCommand(opts: ApplyOptions): Promise<CommandResult> {
         operation: opts.rollback ? "rollback" : "apply",
         ...(opts.rollback ? { rollbackOf: opts.rollback.to } : {}),
         plan,
+        ...(digest ? { digest } : {}),
         steps: outcome.steps,
         report,
         managedBefore: new Set(Object.keys(outcome.inventory?.objects ?? {})),

@@ -34,6 +34,7 @@ import type { Inventory } from "../../model/inventory";
 import type { StateBackend } from "../state/types";
 import { RepositoryJail } from "../../repository/jail";
 import { applyMessages, notifyAll } from "./notifications";
+import { prepareSnapshots } from "../history/record";
 
 /** Every secret value of the project and the target's tokens (to scrub from messages and results). */
 export function secretValues(project: LoadedProject, env: CommandOptions["env"]): Set<string> {
@@ -184,7 +185,10 @@ export async function withSession<R extends CommandResult>(
     // The kinds the rest of the repository declares start now (those started early are kept).
     opened.started?.declare(unchecked.objects.map((o) => o.kind));
     for (const line of held.splice(0)) opts.log?.(line);
-    const loaded = await staged.checked;
+    // While the Python check runs, apply makes the snapshots its deployment record names (its end is then shorter).
+    const snapshots =
+      command === "apply" && !unchecked.settings.history.off ? prepareSnapshots(unchecked.objects) : undefined;
+    const loaded = await staged.checked.finally(() => snapshots?.stop());
     if (!loaded.ok) return failedLoad(loaded.errors);
     const fingerprintKey = opened.existingKey ?? (await sessionKey(opened.backend, command, opts.log));
     let result: R;

@@ -6,7 +6,7 @@
  * cost the 10,000 first bodies and the changed ones. Packs are written before the index, so a run
  * stopped between the two leaves at most an unreferenced pack, removed by the next write.
  */
-import { createHash } from "node:crypto";
+import { hash } from "node:crypto";
 import { z } from "zod";
 import { canonicalJson } from "../../canonical-json";
 import { SvcError } from "../../errors";
@@ -34,7 +34,20 @@ export class HistoryError extends SvcError {
 
 /** The name of a snapshot: SHA-256 of its canonical JSON, hex. */
 export function snapshotHash(snapshot: Snapshot): string {
-  return createHash("sha256").update(canonicalJson(snapshot)).digest("hex");
+  return hashedSnapshot(snapshot).hash;
+}
+
+/** A snapshot with its canonical JSON text and its name (the SHA-256 of that text). */
+export interface HashedSnapshot {
+  snapshot: Snapshot;
+  text: string;
+  hash: string;
+}
+
+/** The snapshot's canonical text and name, made once: the text is what its pack holds (see {@link recordDeployment}). */
+export function hashedSnapshot(snapshot: Snapshot): HashedSnapshot {
+  const text = canonicalJson(snapshot);
+  return { snapshot, text, hash: hash("sha256", text, "hex") };
 }
 
 const ObjectSchema = z.object({
@@ -166,6 +179,27 @@ export interface NewDeployment {
    * is empty, so that the first deployment's state is whole.
    */
   unchanged: Map<string, string>;
+  /**
+   * The canonical JSON text of snapshots, by hash, when already made (to name them): the pack is
+   * put together from these texts instead of serializing every snapshot again.
+   */
+  texts?: ReadonlyMap<string, string>;
+}
+
+/**
+ * The pack of `fresh` (hash → snapshot): its canonical JSON, the same text as `canonicalJson(fresh)`,
+ * put together from the snapshots' texts in `texts` when it has all of them (the keys are hex hashes:
+ * sorted as canonicalJson sorts them, and written as they are).
+ */
+export function packText(fresh: ReadonlyMap<string, Snapshot>, texts: ReadonlyMap<string, string> = new Map()): string {
+  const hashes = [...fresh.keys()].sort();
+  const parts: string[] = [];
+  for (const h of hashes) {
+    const text = texts.get(h);
+    if (text === undefined) return canonicalJson(Object.fromEntries(fresh));
+    parts.push(`${JSON.stringify(h)}:${text}`);
+  }
+  return `{${parts.join(",")}}`;
 }
 
 /**
@@ -190,13 +224,13 @@ export async function recordDeployment(
   };
   if (!index.deployments.length)
     for (const [address, h] of added.unchanged) if (!(address in next.baseline)) next.baseline[address] = h;
-  const fresh: Record<string, Snapshot> = {};
+  const fresh = new Map<string, Snapshot>();
   for (const [h, s] of added.snapshots) {
     if (next.blobs[h]) continue;
-    fresh[h] = s;
+    fresh.set(h, s);
     next.blobs[h] = id;
   }
-  if (Object.keys(fresh).length) await backend.writeDocument(packDocument(id), canonicalJson(fresh));
+  if (fresh.size) await backend.writeDocument(packDocument(id), packText(fresh, added.texts));
   const unreferenced = retain(next, retention, now);
   await backend.writeDocument(INDEX_DOCUMENT, `${canonicalJson(next)}\n`);
   for (const pack of unreferenced) await backend.removeDocument(packDocument(pack));

@@ -10,14 +10,48 @@ import type { DesiredObject, LoadedProject } from "../../model/desired";
 import type { Step } from "../plan";
 import type { ApplyReport, Plan } from "../plan/plan-model";
 import type { DeploymentObject, DeploymentOperation, Snapshot } from "./history-model";
-import { snapshotHash, type NewDeployment } from "./history-store";
+import { hashedSnapshot, type HashedSnapshot, type NewDeployment } from "./history-store";
 
 /** The settings rollback can put back: the desired object without secret inputs or source. */
 export function snapshotOf(o: DesiredObject): Snapshot {
   const secret = new Set(KINDS[o.kind]?.secretInputs ?? []);
   const inputs = Object.fromEntries(Object.entries(o.inputs).filter(([k, v]) => !secret.has(k) && v !== undefined));
   const options = Object.fromEntries(Object.entries(o.options).filter(([, v]) => v !== undefined));
-  return { kind: o.kind, inputs, refs: { ...o.refs }, options };
+  // In sorted key order: its canonical text is made without a copy of it.
+  return { inputs, kind: o.kind, options, refs: { ...o.refs } };
+}
+
+/**
+ * The snapshots of desired objects, made once per object: a loaded object is not changed after the
+ * load, and apply may make them ahead of its end ({@link prepareSnapshots}), while it waits.
+ */
+const hashed = new WeakMap<DesiredObject, HashedSnapshot>();
+
+/** {@link snapshotOf} with its canonical text and hash, made once per object. */
+export function hashedSnapshotOf(o: DesiredObject): HashedSnapshot {
+  let h = hashed.get(o);
+  if (!h) hashed.set(o, (h = hashedSnapshot(snapshotOf(o))));
+  return h;
+}
+
+/**
+ * Makes the snapshots of `objects` (see {@link hashedSnapshotOf}) a slice at a time between other
+ * work (each slice in its own turn of the event loop), until all are made or `stop()` is called:
+ * for time apply spends waiting (on the Python check) before any step. The deployment's record
+ * makes those left when it needs them.
+ */
+export function prepareSnapshots(objects: readonly DesiredObject[], sliceMs = 4): { stop(): void } {
+  let next = 0;
+  let stopped = false;
+  const slice = () => {
+    if (stopped) return;
+    const until = performance.now() + sliceMs;
+    while (next < objects.length && performance.now() < until)
+      for (const end = Math.min(objects.length, next + 50); next < end; next++) hashedSnapshotOf(objects[next]!);
+    if (next < objects.length) setImmediate(slice);
+  };
+  setImmediate(slice);
+  return { stop: () => void (stopped = true) };
 }
 
 /** SHA-256 of the plan's actions (secrets appear in them as fingerprints only). */
@@ -25,6 +59,48 @@ export function planDigest(plan: Plan): string {
   return createHash("sha256")
     .update(canonicalJson({ project: plan.project, target: plan.target, actions: plan.actions }))
     .digest("hex");
+}
+
+/**
+ * {@link planDigest} made a slice at a time between other work (each slice in its own turn of the
+ * event loop, as {@link prepareSnapshots}), for time apply spends waiting on the platform's answers;
+ * `value()` makes what is left at once. The same digest: the canonical JSON of `{actions, project,
+ * target}` (in that, sorted, order) is hashed an action at a time. The plan must not change meanwhile.
+ */
+export class PlanDigest {
+  private readonly hash = createHash("sha256").update('{"actions":[');
+  private next = 0;
+  private digest: string | undefined;
+
+  constructor(
+    private readonly plan: Plan,
+    sliceMs = 1,
+  ) {
+    const slice = () => {
+      if (this.digest !== undefined) return;
+      const until = performance.now() + sliceMs;
+      while (this.next < plan.actions.length && performance.now() < until) this.step(50);
+      if (this.next < plan.actions.length) setImmediate(slice);
+    };
+    setImmediate(slice);
+  }
+
+  private step(count: number): void {
+    const actions = this.plan.actions;
+    for (const end = Math.min(actions.length, this.next + count); this.next < end; this.next++)
+      this.hash.update(`${this.next ? "," : ""}${canonicalJson(actions[this.next]) ?? "null"}`);
+  }
+
+  /** The digest, the actions not hashed yet hashed now. */
+  value(): string {
+    if (this.digest === undefined) {
+      this.step(Number.POSITIVE_INFINITY);
+      // `{"project":…,"target":…}` without its brace, or `{}` when both are absent.
+      const rest = canonicalJson({ project: this.plan.project, target: this.plan.target });
+      this.digest = this.hash.update(rest === "{}" ? "]}" : `],${rest.slice(1)}`).digest("hex");
+    }
+    return this.digest;
+  }
 }
 
 const GONE = new Set(["delete", "unshare", "forget"]);
@@ -43,6 +119,8 @@ export interface RecordInput {
   actor: string;
   git?: { commit: string; dirty: boolean };
   rollbackOf?: string;
+  /** The plan's digest, made ahead (see {@link PlanDigest}); else made from `plan`. */
+  digest?: PlanDigest;
   /** The history is empty: record the objects left as they were too, as its baseline. */
   seed: boolean;
 }
@@ -52,11 +130,13 @@ export function deploymentOf(input: RecordInput): NewDeployment | undefined {
   const done = new Set(input.report.results.filter((r) => r.status === "done").map((r) => `${r.action} ${r.address}`));
   const ids = new Map(input.report.results.filter((r) => r.id).map((r) => [r.address, r.id!]));
   const snapshots = new Map<string, Snapshot>();
+  const texts = new Map<string, string>();
   const byAddress = new Map<string, DeploymentObject>();
-  const keep = (s: Snapshot) => {
-    const h = snapshotHash(s);
-    snapshots.set(h, s);
-    return h;
+  const keep = (o: DesiredObject) => {
+    const h = hashedSnapshotOf(o);
+    snapshots.set(h.hash, h.snapshot);
+    texts.set(h.hash, h.text);
+    return h.hash;
   };
   const add = (address: string, o: Omit<DeploymentObject, "address" | "before">) => {
     const before = input.before.get(address);
@@ -71,7 +151,7 @@ export function deploymentOf(input: RecordInput): NewDeployment | undefined {
     if (GONE.has(a.action) || !step.desired) {
       add(a.address, { kind: a.kind, action: a.action, ...(id ? { id } : {}), after: null });
     } else {
-      add(a.address, { kind: a.kind, action: a.action, ...(id ? { id } : {}), after: keep(snapshotOf(step.desired)) });
+      add(a.address, { kind: a.kind, action: a.action, ...(id ? { id } : {}), after: keep(step.desired) });
       if (a.movedFrom && !byAddress.has(a.movedFrom))
         add(a.movedFrom, { kind: a.kind, action: a.action, ...(id ? { id } : {}), after: null });
     }
@@ -81,7 +161,7 @@ export function deploymentOf(input: RecordInput): NewDeployment | undefined {
   const unchanged = new Map<string, string>();
   if (input.seed)
     for (const o of input.project.objects)
-      if (!touched.has(o.address) && input.managedBefore.has(o.address)) unchanged.set(o.address, keep(snapshotOf(o)));
+      if (!touched.has(o.address) && input.managedBefore.has(o.address)) unchanged.set(o.address, keep(o));
   const objects = [...byAddress.values()].sort((x, y) => (x.address < y.address ? -1 : x.address > y.address ? 1 : 0));
   return {
     deployment: {
@@ -91,12 +171,13 @@ export function deploymentOf(input: RecordInput): NewDeployment | undefined {
       actor: input.actor,
       operation: input.operation,
       ...(input.rollbackOf ? { rollbackOf: input.rollbackOf } : {}),
-      planDigest: planDigest(input.plan),
+      planDigest: input.digest?.value() ?? planDigest(input.plan),
       ok: input.report.ok,
       objects,
     },
     snapshots,
     unchanged,
+    texts,
   };
 }
 

@@ -14,7 +14,7 @@ import type { ApplyReport, Plan } from "../plan/plan-model";
 import type { StateBackend } from "../state/types";
 import type { DeploymentObject, DeploymentOperation, Snapshot } from "./history-model";
 import { readHistory, recordDeployment, snapshotHash, stateAfter } from "./history-store";
-import { actorOf, deploymentOf, snapshotOf } from "./record";
+import { actorOf, deploymentOf, type PlanDigest, snapshotOf } from "./record";
 
 export interface RecordOptions {
   backend: StateBackend;
@@ -28,6 +28,8 @@ export interface RecordOptions {
   now: Date;
   env: Record<string, string | undefined>;
   rollbackOf?: string;
+  /** The plan's digest, made while the steps ran (see `PlanDigest`). */
+  digest?: PlanDigest;
   /** Repository paths the command writes itself (output files): not counted as changes not committed. */
   written?: readonly string[];
 }
@@ -60,6 +62,7 @@ export async function recordHistory(o: RecordOptions): Promise<string | undefine
     git: await headCommit(o.project.root, o.written ?? []),
     seed: index.deployments.length === 0,
     ...(o.rollbackOf ? { rollbackOf: o.rollbackOf } : {}),
+    ...(o.digest ? { digest: o.digest } : {}),
   });
   if (!added) return undefined;
   const retention = o.project.settings.history;
