@@ -105,7 +105,8 @@ export class PythonCheck {
 
   /** Takes one file as read (its code is parsed, or found in the cache, while the loader goes on). */
   push(s: PythonSource): void {
-    if (s.entrypoint !== undefined && s.code.trim() === "") {
+    // Whitespace only (without the copy `trim()` makes of every file).
+    if (s.entrypoint !== undefined && !/\S/.test(s.code)) {
       this.errors.push({
         file: s.file,
         line: 1,
@@ -115,6 +116,8 @@ export class PythonCheck {
       });
       return;
     }
+    // No checker will run (SVC_PYTHON= or no interpreter): nothing to keep.
+    if (!this.waiting && !this.setup) return;
     const known = this.byFile.get(s.file);
     // A UDF's main file checks everything its check as a helper would.
     const stricter = known?.unusedHelper && !s.unusedHelper;
