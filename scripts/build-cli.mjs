@@ -96,8 +96,7 @@ function classesInSources(dir = join(root, "src"), found = new Set()) {
  * Fails when esbuild renamed one of our classes (two modules declaring a class of the same name
  * become `Name` and `Name2`): an error's `name` is its class's (`errors.ts`), and users see it.
  */
-function refuseRenamedClasses(bundle) {
-  const written = classesInSources();
+export function refuseRenamedClasses(bundle, written = classesInSources()) {
   // `class Name2 extends` as written, or `Name2=class` where a module starts lazily: either way the class's name.
   const found = bundle.matchAll(/\bclass ([A-Za-z_$][\w$]*\d)\b|\b([A-Za-z_$][\w$]*\d)=class\b/g);
   const renamed = [...new Set([...found].map((m) => m[1] ?? m[2]))].filter(
