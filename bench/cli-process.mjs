@@ -8,6 +8,9 @@ import { join } from "node:path";
 
 const CLI = join(import.meta.dirname, "../dist/cli/main.js");
 const STATS = join(import.meta.dirname, "process-stats.cjs");
+/** Where the measured commands keep V8's compiled code: one folder for the bench's whole run. */
+const COMPILE_CACHE = mkdtempSync(join(tmpdir(), "svc-bench-compile-cache-"));
+process.on("exit", () => rmSync(COMPILE_CACHE, { recursive: true, force: true }));
 
 export const PER_CANVAS = 250;
 export const canvasName = (c) => `c${String(c).padStart(3, "0")}`;
@@ -36,7 +39,15 @@ export function runCli(args, env) {
   const started = performance.now();
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, ["--require", STATS, CLI, ...args], {
-      env: { PATH: process.env.PATH ?? "", HOME: process.env.HOME ?? "", ...env, BENCH_STATS_FILE: statsFile },
+      // V8's compiled code of the command in a folder of the bench's own, as a user's cache folder
+      // keeps it (cli/compile-cache.ts), whatever SVC_CACHE_DIR a run sets for the Python check.
+      env: {
+        PATH: process.env.PATH ?? "",
+        HOME: process.env.HOME ?? "",
+        NODE_COMPILE_CACHE: COMPILE_CACHE,
+        ...env,
+        BENCH_STATS_FILE: statsFile,
+      },
       stdio: ["ignore", "ignore", "pipe"],
     });
     let stderr = "";

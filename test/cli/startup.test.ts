@@ -9,7 +9,17 @@
  * `require.cache` at exit (speed itself is measured by `npm run bench`, not here).
  */
 import { execFile } from "node:child_process";
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import {
+  chmodSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from "node:fs";
 import { tmpdir } from "node:os";
 import { join, relative } from "node:path";
 import { promisify } from "node:util";
@@ -64,7 +74,7 @@ beforeAll(() => {
 afterAll(() => rmSync(work, { recursive: true, force: true }));
 
 describe("GIVEN the built svc-iac bin", () => {
-  const BIN = ["dist/cli/compile-cache.js", "dist/cli/help-request.js", "dist/cli/main.js"];
+  const BIN = ["dist/cache-folder.js", "dist/cli/compile-cache.js", "dist/cli/help-request.js", "dist/cli/main.js"];
 
   it("WHEN it prints its help THEN it loads the unbundled program's usage text, not the bundle", async () => {
     const { code, modules, stdout } = await loadedBy(["plan", "--help"], main);
@@ -90,6 +100,45 @@ describe("GIVEN the built svc-iac bin", () => {
     expect(stderr).toContain("canvases/reports/broken.py:2:9: Python syntax error");
     expect(code).toBe(1);
     expect(modules.sort()).toEqual([...BIN, "dist/cli/program.bundle.js"].sort());
+  });
+});
+
+/** The bin's validate of `repo` with no variable but PATH, the fixtures' secrets and `env`. */
+const runBin = (repo: string, env: Record<string, string>) =>
+  promisify(execFile)(process.execPath, [main, "validate", repo], {
+    env: { PATH: process.env.PATH ?? "", SVC_PYTHON: "", ...FIXTURE_SECRETS, ...env },
+  });
+
+describe("GIVEN the built svc-iac bin and V8's compiled code it keeps", () => {
+  it("WHEN it runs THEN the code is kept in the user's cache folder (SVC_CACHE_DIR), never in the shared temporary folder; set and empty, nowhere", async () => {
+    const repo = copyRepo("valid-full");
+    const cache = join(work, "cache");
+    const tmp = join(work, "tmp-a");
+    mkdirSync(tmp);
+    await runBin(repo, { SVC_CACHE_DIR: cache, TMPDIR: tmp });
+    expect(readdirSync(join(cache, "node-compile-cache")).length).toBeGreaterThan(0);
+    expect(readdirSync(tmp)).toEqual([]);
+    await runBin(repo, { SVC_CACHE_DIR: "", HOME: join(work, "home"), TMPDIR: tmp });
+    expect(readdirSync(tmp)).toEqual([]);
+    expect(existsSync(join(work, "home"))).toBe(false);
+  });
+
+  it("WHEN there is no home THEN the code is kept in a folder of the temporary folder only this user can write, and never in one another user could have made", async () => {
+    const repo = copyRepo("valid-full");
+    const uid = process.getuid?.();
+    if (uid === undefined) return; // no user ids (Windows): no such folder is made
+    const tmp = join(work, "tmp-b");
+    mkdirSync(tmp);
+    await runBin(repo, { TMPDIR: tmp });
+    const own = join(tmp, `svc-iac-${uid}`);
+    expect(statSync(own).mode & 0o777).toBe(0o700);
+    expect(readdirSync(join(own, "node-compile-cache")).length).toBeGreaterThan(0);
+    // A folder of that name that others can write (planted before the first run): not used.
+    const planted = join(work, "tmp-c");
+    mkdirSync(join(planted, `svc-iac-${uid}`), { recursive: true });
+    chmodSync(join(planted, `svc-iac-${uid}`), 0o777);
+    await runBin(repo, { TMPDIR: planted });
+    expect(readdirSync(join(planted, `svc-iac-${uid}`))).toEqual([]);
   });
 });
 

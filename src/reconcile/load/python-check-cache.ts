@@ -30,6 +30,7 @@ import {
   constants,
 } from "node:fs";
 import path from "node:path";
+import { cacheFolder } from "../../cache-folder";
 
 /** The first line of a cache file: its format, then the checker's identity. */
 const FORMAT = "svc-iac python-check 1";
@@ -37,15 +38,6 @@ const FORMAT = "svc-iac python-check 1";
 const MAX_CACHE_BYTES = 32 * 2 ** 20;
 /** Hex characters of each pass's digest (128 bits). */
 const DIGEST_CHARS = 32;
-
-/** The folder caches go in, or undefined when caching is off or no home is known. */
-export function cacheFolder(env: Record<string, string | undefined>): string | undefined {
-  const chosen = env.SVC_CACHE_DIR;
-  if (chosen !== undefined) return chosen.trim() === "" ? undefined : path.resolve(chosen);
-  if (env.XDG_CACHE_HOME) return path.join(env.XDG_CACHE_HOME, "svc-iac");
-  if (env.HOME) return path.join(env.HOME, ".cache", "svc-iac");
-  return undefined;
-}
 
 /** Who checks: a pass made by another interpreter or another checker script does not count. */
 export function checkerIdentity(executable: string, script: string): string | undefined {

@@ -18,7 +18,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { loadRepository } from "../../../src/reconcile/load";
-import { cacheFolder } from "../../../src/reconcile/load/python-check-cache";
+import { cacheFolder } from "../../../src/cache-folder";
 import { copyRepo, FIXTURE_SECRETS } from "../../helpers/repo";
 
 /**
