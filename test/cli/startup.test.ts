@@ -1,6 +1,6 @@
 /**
- * What the built command loads. The `svc-iac` bin runs a command from four files (`main.js`, the
- * compile cache's switch, the help check and the program bundled into one file,
+ * What the built command loads. The `svc-iac` bin runs a command from five files (`main.js`, the
+ * compile cache's switch and its folder, the help check and the program bundled into one file,
  * scripts/build-cli.mjs) and, of node_modules, only what a command uses outside the bundle; help
  * alone runs the unbundled program, which loads a few small files. Inside it, modules start as the unbundled ones do (a
  * module required lazily starts when first required), so the program's own laziness is checked on
