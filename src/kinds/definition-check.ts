@@ -26,41 +26,32 @@ export interface CheckHooks {
 /** The check of a kind's inputs; `T` is the checked (parsed) inputs (`CheckedInputs`, or as a hook changes them). */
 export type DerivedCheck<T> = z.ZodType<T> & { readonly shape: Readonly<Record<string, z.ZodType>> };
 
-const bound = <T>(b: CheckBound<T>, message: string): { value: T; error: string } =>
-  typeof b === "object" && b !== null && "value" in b
-    ? { value: b.value, error: b.message }
-    : { value: b, error: message };
+/** `schema` with bound `b` applied by `apply`, with the bound's own message or else the field's; as it is without `b`. */
+function bounded<S, T>(
+  schema: S,
+  b: CheckBound<T> | undefined,
+  message: string,
+  apply: (schema: S, value: T, error: { error: string }) => S,
+): S {
+  if (b === undefined) return schema;
+  return typeof b === "object" && b !== null && "value" in b
+    ? apply(schema, b.value, { error: b.message })
+    : apply(schema, b, { error: message });
+}
 
 function numberSchema(type: "integer" | "number", c: FieldCheck | undefined, message: string): z.ZodType {
   let n = z.number({ error: message });
   if (type === "integer") n = n.int({ error: message });
-  if (c?.minimum !== undefined) {
-    const b = bound(c.minimum, message);
-    n = n.min(b.value, { error: b.error });
-  }
-  if (c?.maximum !== undefined) {
-    const b = bound(c.maximum, message);
-    n = n.max(b.value, { error: b.error });
-  }
-  return n;
+  n = bounded(n, c?.minimum, message, (s, v, e) => s.min(v, e));
+  return bounded(n, c?.maximum, message, (s, v, e) => s.max(v, e));
 }
 
 function stringSchema(c: FieldCheck | undefined, message: string): z.ZodType {
   if (c?.url) return z.url({ error: message });
   let s = z.string({ error: message });
-  if (c?.minLength !== undefined) {
-    const b = bound(c.minLength, message);
-    s = s.min(b.value, { error: b.error });
-  }
-  if (c?.maxLength !== undefined) {
-    const b = bound(c.maxLength, message);
-    s = s.max(b.value, { error: b.error });
-  }
-  if (c?.pattern !== undefined) {
-    const b = bound(c.pattern, message);
-    s = s.regex(b.value, { error: b.error });
-  }
-  return s;
+  s = bounded(s, c?.minLength, message, (x, v, e) => x.min(v, e));
+  s = bounded(s, c?.maxLength, message, (x, v, e) => x.max(v, e));
+  return bounded(s, c?.pattern, message, (x, v, e) => x.regex(v, e));
 }
 
 /** The schema of a value of `type`; bounds apply to the strings and numbers within it (an array's items). */

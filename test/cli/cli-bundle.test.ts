@@ -1,9 +1,13 @@
 /**
- * The bin's bundle (scripts/build-cli.mjs) keeps class names as written, since an error's name is
+ * The bin's bundle (scripts/build-cli.mjs): zod's English locale alone inside it, the emulator's
+ * dataset libraries left to node_modules; and class names kept as written, since an error's name is
  * its class's: a build where esbuild had to rename one of ours (two modules declaring a class of
  * the same name) is refused.
  */
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
 import { describe, expect, it } from "vitest";
+import { builtCli } from "../helpers/repo";
 // @ts-expect-error: a build script, plain JavaScript without declarations
 import { refuseRenamedClasses } from "../../scripts/build-cli.mjs";
 
@@ -24,4 +28,16 @@ describe("GIVEN the bundle's check of class names", () => {
     expect(() => refuseRenamedClasses("class RepositoryJail {}")).not.toThrow();
     expect(() => refuseRenamedClasses("var RepositoryJail2=class{}")).toThrow(/RepositoryJail2/);
   });
+});
+
+describe("GIVEN the built bundle", () => {
+  it("THEN it holds zod's English locale and no other, and loads the dataset libraries from node_modules", () => {
+    const bundle = readFileSync(join(builtCli(), "..", "program.bundle.js"), "utf8");
+    expect(bundle).toContain("node_modules/zod/v4/locales/en.js");
+    expect(bundle).not.toMatch(/node_modules\/zod\/v4\/locales\/(?!en\.js|index\.js)[a-zA-Z-]+\.js/);
+    for (const outside of ["h3-js", "hyparquet"]) {
+      expect(bundle).toContain(`require("${outside}")`);
+      expect(bundle).not.toContain(`node_modules/${outside}/`);
+    }
+  }, 120_000);
 });
