@@ -53,6 +53,14 @@ function compiledOnPath(python: string): string | undefined {
   return undefined;
 }
 
+/**
+ * The interpreter `python` names when that is known without starting a process (a compiled
+ * program on PATH or at the path given); undefined for a shim, or when only running it can tell.
+ */
+export function knownPython(python: string): string | undefined {
+  return compiledOnPath(python);
+}
+
 /** The real executable behind `python` (a command or a path), cached; a failure is not cached. */
 export function resolvePython(python: string): Promise<ResolvedPython> {
   let p = resolved.get(python);

@@ -39,11 +39,18 @@ const MAX_CACHE_BYTES = 32 * 2 ** 20;
 /** Hex characters of each pass's digest (128 bits). */
 const DIGEST_CHARS = 32;
 
+/** The checker script's digest by path (the script is part of the installed package: it does not change under a running command). */
+const scriptDigests = new Map<string, string>();
+
 /** Who checks: a pass made by another interpreter or another checker script does not count. */
 export function checkerIdentity(executable: string, script: string): string | undefined {
   try {
     const st = statSync(executable);
-    const scriptDigest = createHash("sha256").update(readFileSync(script)).digest("hex").slice(0, DIGEST_CHARS);
+    let scriptDigest = scriptDigests.get(script);
+    if (scriptDigest === undefined) {
+      scriptDigest = createHash("sha256").update(readFileSync(script)).digest("hex").slice(0, DIGEST_CHARS);
+      scriptDigests.set(script, scriptDigest);
+    }
     return JSON.stringify([executable, st.size, Math.round(st.mtimeMs), scriptDigest]);
   } catch {
     return undefined;
@@ -60,13 +67,16 @@ export function passDigest(code: string, entrypoint: string | undefined): string
 export class PythonCheckCache {
   private constructor(
     private readonly file: string,
-    private readonly header: string,
-    /** The passes read (empty when none were, or they were another checker's). */
-    readonly passed: ReadonlySet<string>,
+    /** The first line read (the format and the identity the passes were made under); "" when none was. */
+    private readonly storedHeader: string,
+    private readonly stored: ReadonlySet<string>,
   ) {}
 
-  /** The cache of the project at `root` for `identity`, read now; undefined when caching is off. */
-  static open(env: Record<string, string | undefined>, root: string, identity: string): PythonCheckCache | undefined {
+  /**
+   * The cache of the project at `root`, read now (before the interpreter is known: its passes are
+   * used once {@link passesFor} the identity they were made under); undefined when caching is off.
+   */
+  static open(env: Record<string, string | undefined>, root: string): PythonCheckCache | undefined {
     const folder = cacheFolder(env);
     if (!folder) return undefined;
     const file = path.join(
@@ -74,18 +84,51 @@ export class PythonCheckCache {
       "python-check",
       `${createHash("sha256").update(path.resolve(root)).digest("hex").slice(0, 24)}.txt`,
     );
-    const header = `${FORMAT} ${identity}`;
-    return new PythonCheckCache(file, header, readPasses(file, header));
+    const { header, passes } = readPasses(file);
+    return new PythonCheckCache(file, header, passes);
   }
 
-  /** Keeps exactly `passes` (this run's) unless they are what was read; best effort. */
-  save(passes: ReadonlySet<string>): void {
-    if (passes.size === this.passed.size && [...passes].every((p) => this.passed.has(p))) return;
+  /** The identity the passes read were made under; undefined when none were read. */
+  get storedIdentity(): string | undefined {
+    return this.storedHeader.startsWith(`${FORMAT} `) ? this.storedHeader.slice(FORMAT.length + 1) : undefined;
+  }
+
+  /** The passes read when they were made under `identity`; none otherwise (another interpreter or checker). */
+  passesFor(identity: string): ReadonlySet<string> {
+    return this.storedHeader === `${FORMAT} ${identity}` ? this.stored : EMPTY;
+  }
+
+  /**
+   * The passes read when the interpreter they were made with is still on disk unchanged and the
+   * checker script is the same: what the check may count on before the interpreter `python` names
+   * is known (confirmed by {@link passesFor} once it is). Nothing named in the file is ever run.
+   */
+  passesIfUnchanged(script: string): ReadonlySet<string> {
+    const identity = this.storedIdentity;
+    if (identity === undefined) return EMPTY;
+    let executable: unknown;
+    try {
+      executable = (JSON.parse(identity) as unknown[])[0];
+    } catch {
+      return EMPTY;
+    }
+    return typeof executable === "string" && checkerIdentity(executable, script) === identity ? this.stored : EMPTY;
+  }
+
+  /** Keeps exactly `passes` (this run's) under `identity` unless they are what was read; best effort. */
+  save(identity: string, passes: ReadonlySet<string>): void {
+    const header = `${FORMAT} ${identity}`;
+    if (
+      header === this.storedHeader &&
+      passes.size === this.stored.size &&
+      [...passes].every((p) => this.stored.has(p))
+    )
+      return;
     try {
       mkdirSync(path.dirname(this.file), { recursive: true, mode: 0o700 });
       const temp = `${this.file}.${randomBytes(6).toString("hex")}.tmp`;
       try {
-        writeFileSync(temp, `${this.header}\n${[...passes].sort().join("\n")}\n`, { flag: "wx", mode: 0o600 });
+        writeFileSync(temp, `${header}\n${[...passes].sort().join("\n")}\n`, { flag: "wx", mode: 0o600 });
         renameSync(temp, this.file);
       } finally {
         rmSync(temp, { force: true });
@@ -96,17 +139,20 @@ export class PythonCheckCache {
   }
 }
 
-/** The passes in `file` when its first line is `header`; an empty set otherwise. */
-function readPasses(file: string, header: string): Set<string> {
+const EMPTY: ReadonlySet<string> = new Set();
+
+/** The first line of `file` and the well-formed passes after it; nothing when it cannot be read. */
+function readPasses(file: string): { header: string; passes: Set<string> } {
+  const none = { header: "", passes: new Set<string>() };
   let fd: number;
   try {
     fd = openSync(file, constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK);
   } catch {
-    return new Set();
+    return none;
   }
   try {
     const st = fstatSync(fd);
-    if (!st.isFile() || st.size > MAX_CACHE_BYTES) return new Set();
+    if (!st.isFile() || st.size > MAX_CACHE_BYTES) return none;
     const buf = Buffer.allocUnsafe(st.size);
     let total = 0;
     while (total < buf.length) {
@@ -115,11 +161,11 @@ function readPasses(file: string, header: string): Set<string> {
       total += n;
     }
     const lines = buf.subarray(0, total).toString("utf8").split("\n");
-    if (lines[0] !== header) return new Set();
+    if (!lines[0]?.startsWith(`${FORMAT} `)) return none;
     const wellFormed = new RegExp(`^[0-9a-f]{${DIGEST_CHARS}}$`);
-    return new Set(lines.slice(1).filter((l) => wellFormed.test(l)));
+    return { header: lines[0], passes: new Set(lines.slice(1).filter((l) => wellFormed.test(l))) };
   } catch {
-    return new Set();
+    return none;
   } finally {
     closeSync(fd);
   }

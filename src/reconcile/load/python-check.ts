@@ -1,9 +1,10 @@
 /**
  * Python is checked before it is deployed: every `.py` the repository deploys (UDF files and the
- * helper modules their `headers:` list) is parsed by Python's own parser, in ONE interpreter
- * process for the whole repository (`python/svc_check_python.py`, fed a JSON list on stdin). It
- * reports syntax errors at `file:line:column` and a UDF whose code defines no entrypoint. Nothing
- * is run. Empty UDF files are reported here without Python.
+ * helper modules their `headers:` list) is parsed by Python's own parser, in one interpreter
+ * process for the whole repository, two for more than a thousand files on two cores or more
+ * (`python/svc_check_python.py`, fed one JSON line per file on stdin). It reports syntax errors at
+ * `file:line:column` and a UDF whose code defines no entrypoint. Nothing is run. Empty UDF files
+ * are reported here without Python.
  *
  * The interpreter is `SVC_PYTHON`, else `python3`; `SVC_PYTHON=` (set and empty) skips the check.
  * Where no interpreter can be started the check is skipped with one warning. Files that passed
@@ -11,8 +12,9 @@
  */
 import { packageFile } from "../../package-files";
 import { spawn, type ChildProcessWithoutNullStreams } from "node:child_process";
+import { availableParallelism } from "node:os";
 import path from "node:path";
-import { pythonEnvironment, resolvePython } from "../../python-interpreter";
+import { knownPython, pythonEnvironment, resolvePython, type ResolvedPython } from "../../python-interpreter";
 import type { LoadError } from "../../model/desired";
 import { checkerIdentity, passDigest, PythonCheckCache } from "./python-check-cache";
 
@@ -56,13 +58,6 @@ const MAX_OUTPUT_BYTES = 64 * 1024 * 1024;
 /** A parse of a whole repository takes seconds at most; past this the check is abandoned with a warning. */
 const TIMEOUT_MS = 120_000;
 
-/** What the check runs with once the interpreter is known. */
-interface CheckerSetup {
-  executable: string;
-  script: string;
-  cache?: PythonCheckCache;
-}
-
 /** A source as the checker gets it, one JSON line each. */
 interface CheckerItem {
   file: string;
@@ -72,12 +67,18 @@ interface CheckerItem {
 
 /**
  * The Python check of one load, fed as the loader reads the files ({@link PythonCheck.push}), so
- * Python parses while the rest is read: the interpreter is looked up at once, and the checker
- * process starts at the first file the cache does not know (never, when every file passed
- * before). {@link PythonCheck.finish} ends its input and gives every problem. A file read as a
- * helper module and as a UDF's main file is sent as both (the second check adds the entrypoint's);
- * a problem found twice is reported once. With `root` (the project folder), passes are kept in
- * the cache folder (`python-check-cache.ts`).
+ * Python parses while the rest is read. No file waits for the interpreter to be looked up (a shim
+ * such as pyenv's takes a tenth of a second and a dozen processes to answer): the checker starts at
+ * the first file the cache does not know (never, when every file passed before), as the
+ * interpreter itself when it is plainly a compiled program, else through the command (the shim),
+ * which starts the same one. The cache's passes count at once when the interpreter they were made
+ * with is still on disk unchanged; the command is then asked which interpreter it names while the
+ * files are read, and a file they skipped is checked at the end if it names another. Without such
+ * passes it is asked at the end, while Python parses, for what this run's passes are kept under.
+ * {@link PythonCheck.finish} ends the input and gives every problem. A file read as a helper module
+ * and as a UDF's main file is sent as both (the second check adds the entrypoint's); a problem
+ * found twice is reported once. With `root` (the project folder), passes are kept in the cache
+ * folder (`python-check-cache.ts`).
  * @example
  * const check = new PythonCheck(process.env, ".");
  * check.push({ file: "canvases/a/b.py", code, entrypoint: "udf" });
@@ -89,18 +90,44 @@ export class PythonCheck {
   private readonly byFile = new Map<string, PythonSource>();
   /** Each taken source's cache digest, by file (a file taken twice has two). */
   private readonly digests: { file: string; digest: string }[] = [];
-  /** Sources taken before the interpreter is known; undefined once it is. */
-  private waiting: PythonSource[] | undefined = [];
-  /** Resolves once the interpreter is known (to why the check cannot run, if it cannot). */
-  private readonly ready: Promise<string | undefined>;
-  private setup?: CheckerSetup;
-  private checker?: CheckerProcess;
+  /** Why the check cannot run (no checker script), or undefined. */
+  private readonly unavailable?: string;
+  /** The interpreter as configured (`SVC_PYTHON`, else `python3`); undefined when the check is off. */
+  private readonly python?: string;
+  private readonly script?: string;
+  /** The interpreter when `python` plainly is one (a compiled program): no process is asked. */
+  private readonly known?: string;
+  /** What `python` names, asked when the cache's passes need confirming (see the class). */
+  private readonly lookup?: Promise<ResolvedPython>;
+  private readonly cache?: PythonCheckCache;
+  /** The passes counted before the interpreter is confirmed (see the class). */
+  private readonly early: ReadonlySet<string> = new Set();
+  /** Sources those passes skipped, with their digests: checked at the end unless confirmed. */
+  private readonly skippedEarly: { source: PythonSource; digest: string }[] = [];
+  private checker?: CheckerPool;
   private abandoned = false;
 
   constructor(env: Record<string, string | undefined>, root?: string) {
     const python = pythonFor(env);
-    this.ready = python ? this.prepare(python, env, root) : Promise.resolve(undefined);
-    if (!python) this.waiting = undefined;
+    if (!python) return;
+    const script = checkerScript();
+    if (!script) {
+      this.unavailable =
+        "The Python check was skipped: this build of svc-iac does not include python/svc_check_python.py.";
+      return;
+    }
+    this.python = python;
+    this.script = script;
+    this.known = knownPython(python);
+    this.cache = root !== undefined ? PythonCheckCache.open(env, root) : undefined;
+    if (!this.cache) return;
+    if (this.known) {
+      const identity = checkerIdentity(this.known, script);
+      if (identity !== undefined) this.early = this.cache.passesFor(identity);
+    } else {
+      this.early = this.cache.passesIfUnchanged(script);
+      if (this.early.size) this.lookup = resolvePython(python);
+    }
   }
 
   /** Takes one file as read (its code is parsed, or found in the cache, while the loader goes on). */
@@ -116,41 +143,64 @@ export class PythonCheck {
       });
       return;
     }
-    // No checker will run (SVC_PYTHON= or no interpreter): nothing to keep.
-    if (!this.waiting && !this.setup) return;
+    // No checker will run (SVC_PYTHON=, no checker script, or a load abandoned): nothing to keep.
+    if (!this.python || this.unavailable || this.abandoned) return;
     const known = this.byFile.get(s.file);
     // A UDF's main file checks everything its check as a helper would.
     const stricter = known?.unusedHelper && !s.unusedHelper;
     if (known && (known.entrypoint !== undefined || s.entrypoint === undefined) && !stricter) return;
     this.byFile.set(s.file, s);
-    if (this.waiting) this.waiting.push(s);
-    else if (this.setup && !this.abandoned) this.send(this.setup, s);
+    const digest = this.cache ? passDigest(s.code, s.entrypoint) : "";
+    this.digests.push({ file: s.file, digest });
+    if (this.early.has(digest)) this.skippedEarly.push({ source: s, digest });
+    else this.send(s);
   }
 
   /** Stops the check of a load that failed half-way: its checker is stopped, and none starts later (its open input would keep the process alive). */
   abandon(): void {
     this.abandoned = true;
-    this.waiting = undefined;
     this.checker?.stop();
   }
 
   /** Every problem of the files pushed, once the checker has read them all. */
   async finish(): Promise<PythonCheckResult> {
-    const warning = await this.ready;
-    if (warning) return { errors: this.errors, warning };
+    if (this.unavailable) return { errors: this.errors, warning: this.unavailable };
+    const { python, script } = this;
+    // Nothing to check: no interpreter is needed.
+    if (!python || !script || !this.digests.length) return { errors: this.errors };
+    let executable = this.known;
+    // Without early passes, the interpreter is asked only now, while Python parses (what the passes are kept under).
+    const lookup = this.lookup ?? (executable === undefined && this.cache ? resolvePython(python) : undefined);
+    if (lookup) {
+      const found = await lookup;
+      if (!found.ok) {
+        this.checker?.stop();
+        return { errors: this.errors, warning: notFound(python, found.error) };
+      }
+      executable = found.executable;
+      // Passes another interpreter made: the files they skipped are checked now.
+      const identity = checkerIdentity(executable, script);
+      const confirmed = identity !== undefined && this.cache ? this.cache.passesFor(identity) : new Set<string>();
+      for (const { source, digest } of this.skippedEarly) if (!confirmed.has(digest)) this.send(source);
+    }
     const ran = this.checker ? await this.checker.finish() : { ok: true as const, problems: [] };
-    if (!ran.ok)
+    if (!ran.ok) {
+      if (ran.spawnError && /^(ENOENT|EACCES|ENOTDIR)$/.test(ran.spawnError.code ?? ""))
+        return { errors: this.errors, warning: notFound(python, ran.spawnError) };
       return {
         errors: this.errors,
         warning: `The Python check could not run (${ran.why}): the .py files were not parsed before deploying.`,
       };
-    if (this.setup?.cache) {
-      const failed = new Set(ran.problems.map((p) => p.file));
-      this.setup.cache.save(new Set(this.digests.filter((d) => !failed.has(d.file)).map((d) => d.digest)));
+    }
+    const problems = ran.problems;
+    const identity = executable !== undefined ? checkerIdentity(executable, script) : undefined;
+    if (this.cache && identity !== undefined) {
+      const failed = new Set(problems.map((p) => p.file));
+      this.cache.save(identity, new Set(this.digests.filter((d) => !failed.has(d.file)).map((d) => d.digest)));
     }
     const reported = new Set<string>();
     const warnings: string[] = [];
-    for (const p of ran.problems) {
+    for (const p of problems) {
       const once = `${p.file}:${p.line}:${p.column}:${p.message}`;
       if (reported.has(once)) continue;
       reported.add(once);
@@ -171,45 +221,20 @@ export class PythonCheck {
     return { errors: this.errors, ...(warnings.length ? { warnings } : {}) };
   }
 
-  /** Looks the interpreter up, opens the cache, then sends what waited. */
-  private async prepare(
-    python: string,
-    env: Record<string, string | undefined>,
-    root: string | undefined,
-  ): Promise<string | undefined> {
-    const script = checkerScript();
-    const stop = (warning: string) => ((this.waiting = undefined), warning);
-    if (!script)
-      return stop("The Python check was skipped: this build of svc-iac does not include python/svc_check_python.py.");
-    const resolved = await resolvePython(python);
-    if (!resolved.ok) {
-      return stop(
-        `No Python interpreter found (${JSON.stringify(python)}: ${resolved.error.code ?? resolved.error.message}): the .py files were not parsed before deploying. Set SVC_PYTHON to an interpreter, or SVC_PYTHON= (empty) to skip this check without this warning.`,
-      );
-    }
-    const identity = root !== undefined ? checkerIdentity(resolved.executable, script) : undefined;
-    const cache = identity !== undefined ? PythonCheckCache.open(env, root!, identity) : undefined;
-    if (this.abandoned) return undefined;
-    const setup: CheckerSetup = { executable: resolved.executable, script, ...(cache ? { cache } : {}) };
-    this.setup = setup;
-    const waiting = this.waiting ?? [];
-    this.waiting = undefined;
-    for (const s of waiting) this.send(setup, s);
-    return undefined;
-  }
-
-  /** Sends `s` to the checker unless the cache knows it passed. */
-  private send(setup: CheckerSetup, s: PythonSource): void {
-    const digest = setup.cache ? passDigest(s.code, s.entrypoint) : "";
-    this.digests.push({ file: s.file, digest });
-    if (setup.cache?.passed.has(digest)) return;
-    this.checker ??= new CheckerProcess(setup.executable, setup.script);
+  /** Sends `s` to the checker, started (as the known interpreter, else through the command) if it is not running yet. */
+  private send(s: PythonSource): void {
+    this.checker ??= new CheckerPool(this.known ?? this.python!, this.script!);
     this.checker.send({
       file: s.file,
       code: s.code,
       ...(s.entrypoint !== undefined ? { entrypoint: s.entrypoint } : {}),
     });
   }
+}
+
+/** The warning when `python` cannot be started. */
+function notFound(python: string, error: NodeJS.ErrnoException): string {
+  return `No Python interpreter found (${JSON.stringify(python)}: ${error.code ?? error.message}): the .py files were not parsed before deploying. Set SVC_PYTHON to an interpreter, or SVC_PYTHON= (empty) to skip this check without this warning.`;
 }
 
 interface Problem {
@@ -220,10 +245,61 @@ interface Problem {
   entrypoint?: boolean;
 }
 
+/** Files sent to one checker process before a second one starts (see {@link CheckerPool}). */
+const SECOND_CHECKER_AFTER = 1000;
+
+/**
+ * The checker processes of one check: one, and a second once {@link SECOND_CHECKER_AFTER} files
+ * were sent on a machine with two cores or more, so a large repository is parsed on two cores once
+ * the loader has read it (Python's parse of 10,000 files takes half a second; the loader's checks
+ * after its last read, a tenth). Files are dealt in turn; the problems come sorted by file and place,
+ * whichever process found them.
+ */
+class CheckerPool {
+  private readonly processes: CheckerProcess[] = [];
+  private sent = 0;
+  private readonly most = Math.min(2, availableParallelism());
+
+  constructor(
+    private readonly executable: string,
+    private readonly script: string,
+  ) {}
+
+  send(item: CheckerItem): void {
+    if (!this.processes.length || (this.processes.length < this.most && this.sent >= SECOND_CHECKER_AFTER))
+      this.processes.push(new CheckerProcess(this.executable, this.script));
+    this.processes[this.sent++ % this.processes.length]!.send(item);
+  }
+
+  stop(): void {
+    for (const p of this.processes) p.stop();
+  }
+
+  /** Every process's answer: the first failure, else all problems in order of file, line and column. */
+  async finish(): Promise<CheckerAnswer> {
+    const answers = await Promise.all(this.processes.map((p) => p.finish()));
+    const failed = answers.find((a) => !a.ok);
+    if (failed) return failed;
+    const problems = answers.flatMap((a) => (a.ok ? a.problems : []));
+    const order = (p: Problem) => [p.file, p.line, p.column] as const;
+    return {
+      ok: true,
+      problems: problems.sort((a, b) => {
+        const [fa, la, ca] = order(a);
+        const [fb, lb, cb] = order(b);
+        return fa < fb ? -1 : fa > fb ? 1 : la - lb || ca - cb;
+      }),
+    };
+  }
+}
+
+/** What the checker said, or why it could not run (`spawnError` when it did not start). */
+type CheckerAnswer = { ok: true; problems: Problem[] } | { ok: false; why: string; spawnError?: NodeJS.ErrnoException };
+
 /** `python/svc_check_python.py` in its own process, fed one JSON line per file. */
 class CheckerProcess {
   private readonly child: ChildProcessWithoutNullStreams;
-  private readonly result: Promise<{ ok: true; problems: Problem[] } | { ok: false; why: string }>;
+  private readonly result: Promise<CheckerAnswer>;
 
   constructor(executable: string, script: string) {
     // -I: isolated (no PYTHON* variables, no user site, no current folder on sys.path). -S: no
@@ -247,7 +323,7 @@ class CheckerProcess {
       child.stderr.on("data", (c: Buffer) => {
         if (err.length < 4096) err += c.toString("utf8");
       });
-      child.on("error", (e) => resolve({ ok: false, why: e.message }));
+      child.on("error", (e) => resolve({ ok: false, why: e.message, spawnError: e }));
       child.stdin.on("error", () => {}); // an early exit is reported by "close"
       child.on("close", (code, signal) => {
         if (code !== 0)
@@ -283,7 +359,7 @@ class CheckerProcess {
   }
 
   /** Ends the input; the problems once the checker has read it all. */
-  finish(): Promise<{ ok: true; problems: Problem[] } | { ok: false; why: string }> {
+  finish(): Promise<CheckerAnswer> {
     this.flush();
     this.child.stdin.end();
     return this.result;

@@ -18,6 +18,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { loadRepository } from "../../../src/reconcile/load";
+import { PythonCheck } from "../../../src/reconcile/load/python-check";
 import { cacheFolder } from "../../../src/cache-folder";
 import { copyRepo, FIXTURE_SECRETS } from "../../helpers/repo";
 
@@ -157,6 +158,66 @@ describe("GIVEN a cache folder (SVC_CACHE_DIR)", () => {
     const { python, checks } = recordingPython();
     expect(await load(dir, { SVC_PYTHON: python, SVC_CACHE_DIR: blocked })).toEqual([]);
     expect(checks()).toHaveLength(1);
+  });
+});
+
+describe("GIVEN an interpreter that is a shim (a script that starts the real one)", () => {
+  /**
+   * A shim whose answer to the loader's question (which interpreter it starts) waits until the
+   * test creates `go`: the test's own clock. Every other run goes to python3, keeping what it is sent.
+   */
+  function gatedShim(): { python: string; go: string; received: string } {
+    const dir = mkdtempSync(join(tmpdir(), "svc-python-"));
+    const python = join(dir, "python");
+    const go = join(dir, "go");
+    const received = join(dir, "received.jsonl");
+    writeFileSync(
+      python,
+      [
+        "#!/bin/sh",
+        `if [ "$1" = "-c" ]; then while [ ! -e "${go}" ]; do sleep 0.05; done; echo "${python}"; exit 0; fi`,
+        `tee -a "${received}" | python3 "$@"`,
+        "",
+      ].join("\n"),
+    );
+    chmodSync(python, 0o755);
+    return { python, go, received };
+  }
+
+  const until = async (ok: () => boolean) => {
+    for (let i = 0; i < 600 && !ok(); i++) await new Promise((r) => setTimeout(r, 50));
+    return ok();
+  };
+
+  it("WHEN files are new THEN Python parses the first one before the shim has said which interpreter it starts, and the passes are kept under that interpreter", async () => {
+    const dir = copyRepo("valid-full");
+    const cache = mkdtempSync(join(tmpdir(), "svc-cache-"));
+    const { python, go, received } = gatedShim();
+    const check = new PythonCheck({ SVC_PYTHON: python, SVC_CACHE_DIR: cache }, dir);
+    check.push({ file: "canvases/a/first.py", code: "def udf():\n    return 1\n", entrypoint: "udf" });
+    // The look-up cannot have answered: `go` does not exist yet.
+    expect(await until(() => existsSync(received) && readFileSync(received, "utf8").includes("first.py"))).toBe(true);
+    writeFileSync(go, "");
+    expect(await check.finish()).toEqual({ errors: [] });
+    const [file] = cacheFiles(cache);
+    expect(readFileSync(file!, "utf8").split("\n")[0]).toContain(JSON.stringify(python));
+  });
+
+  it("WHEN the cache's passes were made by another interpreter than the one the command now names THEN the files they skipped are parsed at the end", async () => {
+    const dir = copyRepo("valid-full");
+    const cache = mkdtempSync(join(tmpdir(), "svc-cache-"));
+    const first = recordingPython();
+    await load(dir, { SVC_PYTHON: first.python, SVC_CACHE_DIR: cache });
+    // Another shim: the passes' interpreter (the first) is unchanged on disk, so they count at first.
+    const second = recordingPython();
+    writeFileSync(join(dir, "canvases/listings/stats.py"), "def udf(:\n");
+    expect(await load(dir, { SVC_PYTHON: second.python, SVC_CACHE_DIR: cache })).toEqual([
+      "canvases/listings/stats.py:1:9: Python syntax error: invalid syntax",
+    ]);
+    // The changed file went at once; every other one once the command named another interpreter.
+    expect(second.checks().flat().sort()).toEqual(first.checks()[0]);
+    const [file] = cacheFiles(cache);
+    expect(readFileSync(file!, "utf8").split("\n")[0]).toContain(JSON.stringify(second.python));
   });
 });
 

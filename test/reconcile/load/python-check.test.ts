@@ -4,7 +4,7 @@
  * empty files at file:line:column; non-UTF-8 bytes and names differing only in case are refused.
  */
 import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { availableParallelism, tmpdir } from "node:os";
 import { join } from "node:path";
 import { execFileSync } from "node:child_process";
 import { describe, expect, it, vi } from "vitest";
@@ -145,6 +145,33 @@ describe("GIVEN the interpreter", () => {
     ]);
     // One start to ask the interpreter for its executable, one to check every file.
     expect(readFileSync(log, "utf8").trim().split("\n").length).toBeLessThanOrEqual(2);
+  });
+
+  it("WHEN nothing is kept (SVC_CACHE_DIR=) and the interpreter is a script THEN one start checks every file, and none asks which interpreter it is", async () => {
+    const dir = copyRepo("valid-full");
+    writeFileSync(join(dir, "canvases/listings/u7.py"), "def udf(:\n");
+    const { python, log } = countingPython();
+    expect(await messages(dir, { SVC_PYTHON: python, SVC_CACHE_DIR: "" })).toEqual([
+      "canvases/listings/u7.py:1:9: Python syntax error: invalid syntax",
+    ]);
+    expect(readFileSync(log, "utf8").trim().split("\n")).toEqual(["start"]);
+  });
+
+  it("WHEN a repository has more than a thousand new .py files THEN a second process parses the rest beside the first, and the problems of both come in order of file", async () => {
+    const dir = copyRepo("valid-full");
+    for (let i = 0; i < 1200; i++)
+      writeFileSync(join(dir, `canvases/listings/u${String(i).padStart(4, "0")}.py`), `def udf():\n    return ${i}\n`);
+    // One in each process: the files are dealt in turn once the second has started.
+    writeFileSync(join(dir, "canvases/listings/u1100.py"), "def udf(:\n");
+    writeFileSync(join(dir, "canvases/listings/u1101.py"), "def main():\n    return 1\n");
+    const { python, log } = countingPython();
+    expect(await messages(dir, { SVC_PYTHON: python, SVC_CACHE_DIR: "" })).toEqual([
+      "canvases/listings/u1100.py:1:9: Python syntax error: invalid syntax",
+      "canvases/listings/u1101.py:1:1: found no top-level function 'udf', the UDF's entrypoint: its functions are main (the default entrypoint; name another with entrypoint: in the UDF's <slug>.yaml)",
+    ]);
+    expect(readFileSync(log, "utf8").trim().split("\n")).toEqual(
+      availableParallelism() > 1 ? ["start", "start"] : ["start"],
+    );
   });
 
   it("WHEN no interpreter can be found THEN validate warns once and goes on without the check", async () => {
