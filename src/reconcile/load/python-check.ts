@@ -71,14 +71,13 @@ interface CheckerItem {
  * such as pyenv's takes a tenth of a second and a dozen processes to answer): the checker starts at
  * the first file the cache does not know (never, when every file passed before), as the
  * interpreter itself when it is plainly a compiled program, else through the command (the shim),
- * which starts the same one. The cache's passes count at once when the interpreter they were made
- * with is still on disk unchanged; the command is then asked which interpreter it names while the
- * files are read, and a file they skipped is checked at the end if it names another. Without such
- * passes it is asked at the end, while Python parses, for what this run's passes are kept under.
- * {@link PythonCheck.finish} ends the input and gives every problem. A file read as a helper module
- * and as a UDF's main file is sent as both (the second check adds the entrypoint's); a problem
- * found twice is reported once. With `root` (the project folder), passes are kept in the cache
- * folder (`python-check-cache.ts`).
+ * which starts the same one and says which it is. The cache's passes count at once when the
+ * interpreter they were made with is still on disk unchanged; the command is then asked which
+ * interpreter it names while the files are read, and a file they skipped is checked at the end if
+ * it names another. {@link PythonCheck.finish} ends the input and gives every problem. A file read
+ * as a helper module and as a UDF's main file is sent as both (the second check adds the
+ * entrypoint's); a problem found twice is reported once. With `root` (the project folder), passes
+ * are kept in the cache folder (`python-check-cache.ts`) under the interpreter's identity.
  * @example
  * const check = new PythonCheck(process.env, ".");
  * check.push({ file: "canvases/a/b.py", code, entrypoint: "udf" });
@@ -169,10 +168,8 @@ export class PythonCheck {
     // Nothing to check: no interpreter is needed.
     if (!python || !script || !this.digests.length) return { errors: this.errors };
     let executable = this.known;
-    // Without early passes, the interpreter is asked only now, while Python parses (what the passes are kept under).
-    const lookup = this.lookup ?? (executable === undefined && this.cache ? resolvePython(python) : undefined);
-    if (lookup) {
-      const found = await lookup;
+    if (this.lookup) {
+      const found = await this.lookup;
       if (!found.ok) {
         this.checker?.stop();
         return { errors: this.errors, warning: notFound(python, found.error) };
@@ -183,7 +180,7 @@ export class PythonCheck {
       const confirmed = identity !== undefined && this.cache ? this.cache.passesFor(identity) : new Set<string>();
       for (const { source, digest } of this.skippedEarly) if (!confirmed.has(digest)) this.send(source);
     }
-    const ran = this.checker ? await this.checker.finish() : { ok: true as const, problems: [] };
+    const ran: CheckerAnswer = this.checker ? await this.checker.finish() : { ok: true, problems: [] };
     if (!ran.ok) {
       if (ran.spawnError && /^(ENOENT|EACCES|ENOTDIR)$/.test(ran.spawnError.code ?? ""))
         return { errors: this.errors, warning: notFound(python, ran.spawnError) };
@@ -193,6 +190,8 @@ export class PythonCheck {
       };
     }
     const problems = ran.problems;
+    // Else the interpreter the checker ran in, as it said (the command was not asked: nothing needed confirming).
+    executable ??= ran.executable;
     const identity = executable !== undefined ? checkerIdentity(executable, script) : undefined;
     if (this.cache && identity !== undefined) {
       const failed = new Set(problems.map((p) => p.file));
@@ -282,8 +281,10 @@ class CheckerPool {
     if (failed) return failed;
     const problems = answers.flatMap((a) => (a.ok ? a.problems : []));
     const order = (p: Problem) => [p.file, p.line, p.column] as const;
+    const executable = answers.map((a) => (a.ok ? a.executable : undefined)).find(Boolean);
     return {
       ok: true,
+      ...(executable ? { executable } : {}),
       problems: problems.sort((a, b) => {
         const [fa, la, ca] = order(a);
         const [fb, lb, cb] = order(b);
@@ -293,8 +294,10 @@ class CheckerPool {
   }
 }
 
-/** What the checker said, or why it could not run (`spawnError` when it did not start). */
-type CheckerAnswer = { ok: true; problems: Problem[] } | { ok: false; why: string; spawnError?: NodeJS.ErrnoException };
+/** What the checker said (its problems, the interpreter it ran in), or why it could not run (`spawnError` when it did not start). */
+type CheckerAnswer =
+  | { ok: true; problems: Problem[]; executable?: string }
+  | { ok: false; why: string; spawnError?: NodeJS.ErrnoException };
 
 /** `python/svc_check_python.py` in its own process, fed one JSON line per file. */
 class CheckerProcess {
@@ -332,7 +335,16 @@ class CheckerProcess {
             why: signal ? `stopped by ${signal}` : `exit ${code}: ${err.trim().split("\n").pop() ?? ""}`,
           });
         try {
-          resolve({ ok: true, problems: JSON.parse(Buffer.concat(out).toString("utf8")) as Problem[] });
+          const answer = JSON.parse(Buffer.concat(out).toString("utf8")) as {
+            executable?: unknown;
+            problems?: unknown;
+          };
+          if (!Array.isArray(answer?.problems)) throw new Error("no list of problems");
+          resolve({
+            ok: true,
+            problems: answer.problems as Problem[],
+            ...(typeof answer.executable === "string" && answer.executable ? { executable: answer.executable } : {}),
+          });
         } catch (e) {
           resolve({ ok: false, why: `unreadable answer: ${(e as Error).message}` });
         }

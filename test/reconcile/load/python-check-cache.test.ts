@@ -14,6 +14,7 @@ import {
   utimesSync,
   writeFileSync,
 } from "node:fs";
+import { execFileSync } from "node:child_process";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
@@ -23,8 +24,9 @@ import { cacheFolder } from "../../../src/cache-folder";
 import { copyRepo, FIXTURE_SECRETS } from "../../helpers/repo";
 
 /**
- * An interpreter that answers the loader's question for its executable with its own path (so the
- * check itself runs through it too) and records, per check, the files it was given.
+ * An interpreter at its own path (a script that runs the real one under its name, so Python's
+ * `sys.executable` is the script: the loader's question and the checker both say so) that records,
+ * per check, the files it was given.
  */
 function recordingPython(): { python: string; checks: () => string[][] } {
   const dir = mkdtempSync(join(tmpdir(), "svc-python-"));
@@ -34,12 +36,12 @@ function recordingPython(): { python: string; checks: () => string[][] } {
   writeFileSync(
     python,
     [
-      "#!/bin/sh",
-      `if [ "$1" = "-c" ]; then echo "${python}"; exit 0; fi`,
+      "#!/bin/bash",
+      `if [ "$1" = "-c" ]; then exec -a "$0" "${REAL_PYTHON}" "$@"; fi`,
       `input="${dir}/input.$$"`,
       `cat > "$input"`,
-      `python3 -c '${record}' "$input" >> "${log}"`,
-      `exec python3 "$@" < "$input"`,
+      `"${REAL_PYTHON}" -c '${record}' "$input" >> "${log}"`,
+      `exec -a "$0" "${REAL_PYTHON}" "$@" < "$input"`,
       "",
     ].join("\n"),
   );
@@ -53,6 +55,9 @@ function recordingPython(): { python: string; checks: () => string[][] } {
       : [];
   return { python, checks };
 }
+
+/** The interpreter `python3` starts (a shim such as pyenv's starts another program). */
+const REAL_PYTHON = execFileSync("python3", ["-c", "import sys; print(sys.executable)"], { encoding: "utf8" }).trim();
 
 const load = async (dir: string, extra: Record<string, string>) => {
   const r = await loadRepository(dir, { env: { ...FIXTURE_SECRETS, ...extra } });
@@ -163,10 +168,11 @@ describe("GIVEN a cache folder (SVC_CACHE_DIR)", () => {
 
 describe("GIVEN an interpreter that is a shim (a script that starts the real one)", () => {
   /**
-   * A shim whose answer to the loader's question (which interpreter it starts) waits until the
-   * test creates `go`: the test's own clock. Every other run goes to python3, keeping what it is sent.
+   * An interpreter at its own path (as {@link recordingPython}) whose answer to the loader's
+   * question (which interpreter it is) waits until the test creates `go`: the test's own clock.
+   * What each check is sent is kept in `received`.
    */
-  function gatedShim(): { python: string; go: string; received: string } {
+  function gatedPython(): { python: string; go: string; received: string } {
     const dir = mkdtempSync(join(tmpdir(), "svc-python-"));
     const python = join(dir, "python");
     const go = join(dir, "go");
@@ -174,9 +180,9 @@ describe("GIVEN an interpreter that is a shim (a script that starts the real one
     writeFileSync(
       python,
       [
-        "#!/bin/sh",
-        `if [ "$1" = "-c" ]; then while [ ! -e "${go}" ]; do sleep 0.05; done; echo "${python}"; exit 0; fi`,
-        `tee -a "${received}" | python3 "$@"`,
+        "#!/bin/bash",
+        `if [ "$1" = "-c" ]; then while [ ! -e "${go}" ]; do sleep 0.05; done; exec -a "$0" "${REAL_PYTHON}" "$@"; fi`,
+        `tee -a "${received}" | (exec -a "$0" "${REAL_PYTHON}" "$@")`,
         "",
       ].join("\n"),
     );
@@ -188,19 +194,41 @@ describe("GIVEN an interpreter that is a shim (a script that starts the real one
     for (let i = 0; i < 600 && !ok(); i++) await new Promise((r) => setTimeout(r, 50));
     return ok();
   };
+  const sent = (received: string, file: string) =>
+    existsSync(received) && readFileSync(received, "utf8").includes(file);
 
-  it("WHEN files are new THEN Python parses the first one before the shim has said which interpreter it starts, and the passes are kept under that interpreter", async () => {
+  it("WHEN files are new THEN Python parses the first one at once, the command is never asked which interpreter it is, and the passes are kept under the one the checker ran in", async () => {
     const dir = copyRepo("valid-full");
     const cache = mkdtempSync(join(tmpdir(), "svc-cache-"));
-    const { python, go, received } = gatedShim();
+    const { python, received } = gatedPython();
     const check = new PythonCheck({ SVC_PYTHON: python, SVC_CACHE_DIR: cache }, dir);
     check.push({ file: "canvases/a/first.py", code: "def udf():\n    return 1\n", entrypoint: "udf" });
-    // The look-up cannot have answered: `go` does not exist yet.
-    expect(await until(() => existsSync(received) && readFileSync(received, "utf8").includes("first.py"))).toBe(true);
-    writeFileSync(go, "");
+    expect(await until(() => sent(received, "first.py"))).toBe(true);
+    // `go` is never made: a question to the command would never be answered.
     expect(await check.finish()).toEqual({ errors: [] });
     const [file] = cacheFiles(cache);
     expect(readFileSync(file!, "utf8").split("\n")[0]).toContain(JSON.stringify(python));
+  });
+
+  it("WHEN the cache's passes count until the command confirms its interpreter THEN a changed file is parsed before it answers, and an unchanged one not at all", async () => {
+    const dir = copyRepo("valid-full");
+    const cache = mkdtempSync(join(tmpdir(), "svc-cache-"));
+    const { python, go, received } = gatedPython();
+    const env = { SVC_PYTHON: python, SVC_CACHE_DIR: cache };
+    const first = new PythonCheck(env, dir);
+    first.push({ file: "canvases/a/same.py", code: "def udf():\n    return 1\n", entrypoint: "udf" });
+    expect(await first.finish()).toEqual({ errors: [] });
+    const second = new PythonCheck(env, dir);
+    second.push({ file: "canvases/a/same.py", code: "def udf():\n    return 1\n", entrypoint: "udf" });
+    second.push({ file: "canvases/a/changed.py", code: "def udf(:\n", entrypoint: "udf" });
+    // The question waits for `go`; the changed file is with Python already.
+    expect(await until(() => sent(received, "changed.py"))).toBe(true);
+    writeFileSync(go, "");
+    const { errors } = await second.finish();
+    expect(errors.map((e) => `${e.file}:${e.line}:${e.column}: ${e.message}`)).toEqual([
+      "canvases/a/changed.py:1:9: Python syntax error: invalid syntax",
+    ]);
+    expect(readFileSync(received, "utf8").match(/same\.py/g)).toHaveLength(1);
   });
 
   it("WHEN the cache's passes were made by another interpreter than the one the command now names THEN the files they skipped are parsed at the end", async () => {

@@ -15,6 +15,8 @@ import { runInProcess } from "../../helpers/cli-run";
 import { copyRepo, FIXTURE_SECRETS } from "../../helpers/repo";
 
 const env = (extra: Record<string, string> = {}) => ({ ...FIXTURE_SECRETS, ...extra });
+/** The interpreter `python3` starts (a shim such as pyenv's starts another program): wrappers below run it under their own name. */
+const REAL_PYTHON = execFileSync("python3", ["-c", "import sys; print(sys.executable)"], { encoding: "utf8" }).trim();
 const messages = async (dir: string, extra: Record<string, string> = {}) => {
   const r = await loadRepository(dir, { env: env(extra) });
   return r.ok ? [] : r.errors.map((e) => `${e.file}:${e.line}:${e.column}: ${e.message}`);
@@ -129,7 +131,7 @@ describe("GIVEN the interpreter", () => {
     const dir = mkdtempSync(join(tmpdir(), "svc-python-"));
     const log = join(dir, "starts.log");
     const python = join(dir, "python");
-    writeFileSync(python, `#!/bin/sh\necho start >> "${log}"\nexec python3 "$@"\n`);
+    writeFileSync(python, `#!/bin/bash\necho start >> "${log}"\nexec -a "$0" "${REAL_PYTHON}" "$@"\n`);
     chmodSync(python, 0o755);
     return { python, log };
   }
@@ -199,11 +201,8 @@ describe("GIVEN the check fed as the files are read", () => {
     const folder = mkdtempSync(join(tmpdir(), "svc-python-"));
     const received = join(folder, "received.jsonl");
     const python = join(folder, "python");
-    // Answers the look-up with its own path, so the check runs through it too; keeps a copy of what it is sent.
-    writeFileSync(
-      python,
-      `#!/bin/sh\nif [ "$1" = "-c" ]; then echo "${python}"; exit 0; fi\ntee "${received}" | python3 "$@"\n`,
-    );
+    // An interpreter at its own path (the checker says so) that keeps a copy of what it is sent.
+    writeFileSync(python, `#!/bin/bash\ntee "${received}" | (exec -a "$0" "${REAL_PYTHON}" "$@")\n`);
     chmodSync(python, 0o755);
     const check = new PythonCheck({ SVC_PYTHON: python });
     check.push({ file: "canvases/a/first.py", code: "def udf():\n    return 1\n", entrypoint: "udf" });
