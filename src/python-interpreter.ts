@@ -74,7 +74,8 @@ export function resolvePython(python: string): Promise<ResolvedPython> {
     p = new Promise<ResolvedPython>((resolve) => {
       execFile(
         python,
-        ["-c", "import sys; print(sys.executable)"],
+        // -I -S: no `site` (its .pth hooks are most of Python's start-up), which the answer does not depend on.
+        ["-I", "-S", "-c", "import sys; print(sys.executable)"],
         { env: pythonEnvironment(), timeout: 30_000 },
         (error, stdout) => {
           const executable = stdout.trim();

@@ -37,7 +37,7 @@ function recordingPython(): { python: string; checks: () => string[][] } {
     python,
     [
       "#!/bin/bash",
-      `if [ "$1" = "-c" ]; then exec -a "$0" "${REAL_PYTHON}" "$@"; fi`,
+      `if [ "$3" = "-c" ]; then exec -a "$0" "${REAL_PYTHON}" "$@"; fi`,
       `input="${dir}/input.$$"`,
       `cat > "$input"`,
       `"${REAL_PYTHON}" -c '${record}' "$input" >> "${log}"`,
@@ -181,7 +181,7 @@ describe("GIVEN an interpreter that is a shim (a script that starts the real one
       python,
       [
         "#!/bin/bash",
-        `if [ "$1" = "-c" ]; then while [ ! -e "${go}" ]; do sleep 0.05; done; exec -a "$0" "${REAL_PYTHON}" "$@"; fi`,
+        `if [ "$3" = "-c" ]; then while [ ! -e "${go}" ]; do sleep 0.05; done; exec -a "$0" "${REAL_PYTHON}" "$@"; fi`,
         `tee -a "${received}" | (exec -a "$0" "${REAL_PYTHON}" "$@")`,
         "",
       ].join("\n"),
