@@ -2,8 +2,9 @@
 
 stdin: one JSON object {"file", "code", "entrypoint"} per line ("entrypoint" only for a UDF's main
 file), each parsed as it arrives: the sender goes on reading files meanwhile.
-stdout: {"executable": sys.executable (the interpreter the caller keeps its passes under), "problems":
-a list of {"file", "line", "column", "message"}, one per problem found}:
+stdout: first, at once, a line {"executable": sys.executable} (the interpreter the caller keeps its
+passes under, and may start directly); then, once stdin ends, a JSON list of {"file", "line",
+"column", "message"}, one per problem found:
 - a syntax error, at its line and column;
 - a UDF whose code defines no top-level function (or other top-level name) called its entrypoint;
 - code the parser cannot hold (nested past its stack): that file, while the others are still checked.
@@ -57,11 +58,13 @@ def check(item):
 
 
 def main():
+    sys.stdout.write(json.dumps({"executable": sys.executable}) + "\n")
+    sys.stdout.flush()
     problems = []
     for line in sys.stdin:
         if line.strip():
             problems.extend(check(json.loads(line)))
-    json.dump({"executable": sys.executable, "problems": problems}, sys.stdout)
+    json.dump(problems, sys.stdout)
 
 
 if __name__ == "__main__":

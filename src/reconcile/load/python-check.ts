@@ -249,10 +249,10 @@ const SECOND_CHECKER_AFTER = 1000;
 
 /**
  * The checker processes of one check: one, and a second once {@link SECOND_CHECKER_AFTER} files
- * were sent on a machine with two cores or more, so a large repository is parsed on two cores once
- * the loader has read it (Python's parse of 10,000 files takes half a second; the loader's checks
- * after its last read, a tenth). Files are dealt in turn; the problems come sorted by file and place,
- * whichever process found them.
+ * were sent and the first has said which interpreter it runs in, on a machine with two cores or
+ * more, so a large repository is parsed on two cores once the loader has read it (Python's parse
+ * of 10,000 files takes half a second; the loader's checks after its last read, a tenth). Files are
+ * dealt in turn from then; the problems come sorted by file and place, whichever process found them.
  */
 class CheckerPool {
   private readonly processes: CheckerProcess[] = [];
@@ -265,8 +265,11 @@ class CheckerPool {
   ) {}
 
   send(item: CheckerItem): void {
-    if (!this.processes.length || (this.processes.length < this.most && this.sent >= SECOND_CHECKER_AFTER))
-      this.processes.push(new CheckerProcess(this.executable, this.script));
+    const first = this.processes[0];
+    if (!first) this.processes.push(new CheckerProcess(this.executable, this.script));
+    // Once the first has said which interpreter it runs in, started as that one: a shim's start is paid once.
+    else if (this.processes.length < this.most && this.sent >= SECOND_CHECKER_AFTER && first.executable !== undefined)
+      this.processes.push(new CheckerProcess(first.executable || this.executable, this.script));
     this.processes[this.sent++ % this.processes.length]!.send(item);
   }
 
@@ -299,9 +302,24 @@ type CheckerAnswer =
   | { ok: true; problems: Problem[]; executable?: string }
   | { ok: false; why: string; spawnError?: NodeJS.ErrnoException };
 
+/** The executable the checker's first line names, once that line has come: "" when it names none; undefined before. */
+function helloOf(out: readonly Buffer[]): string | undefined {
+  const text = Buffer.concat(out).toString("utf8");
+  const end = text.indexOf("\n");
+  if (end < 0) return text.length > 4096 ? "" : undefined;
+  try {
+    const hello = JSON.parse(text.slice(0, end)) as { executable?: unknown };
+    return typeof hello?.executable === "string" && hello.executable.startsWith("/") ? hello.executable : "";
+  } catch {
+    return "";
+  }
+}
+
 /** `python/svc_check_python.py` in its own process, fed one JSON line per file. */
 class CheckerProcess {
   private readonly child: ChildProcessWithoutNullStreams;
+  /** The interpreter the checker runs in, as its first line says (once it has said it; "" when it said nothing usable). */
+  executable?: string;
   private readonly result: Promise<CheckerAnswer>;
 
   constructor(executable: string, script: string) {
@@ -322,6 +340,7 @@ class CheckerProcess {
         size += c.length;
         if (size > MAX_OUTPUT_BYTES) child.kill("SIGKILL");
         else out.push(c);
+        if (this.executable === undefined) this.executable = helloOf(out);
       });
       child.stderr.on("data", (c: Buffer) => {
         if (err.length < 4096) err += c.toString("utf8");
@@ -335,15 +354,13 @@ class CheckerProcess {
             why: signal ? `stopped by ${signal}` : `exit ${code}: ${err.trim().split("\n").pop() ?? ""}`,
           });
         try {
-          const answer = JSON.parse(Buffer.concat(out).toString("utf8")) as {
-            executable?: unknown;
-            problems?: unknown;
-          };
-          if (!Array.isArray(answer?.problems)) throw new Error("no list of problems");
+          const text = Buffer.concat(out).toString("utf8");
+          const problems = JSON.parse(text.slice(text.indexOf("\n") + 1)) as unknown;
+          if (!Array.isArray(problems)) throw new Error("no list of problems");
           resolve({
             ok: true,
-            problems: answer.problems as Problem[],
-            ...(typeof answer.executable === "string" && answer.executable ? { executable: answer.executable } : {}),
+            problems: problems as Problem[],
+            ...(this.executable ? { executable: this.executable } : {}),
           });
         } catch (e) {
           resolve({ ok: false, why: `unreadable answer: ${(e as Error).message}` });
