@@ -356,7 +356,7 @@ class CheckerProcess {
         try {
           const text = Buffer.concat(out).toString("utf8");
           const problems = JSON.parse(text.slice(text.indexOf("\n") + 1)) as unknown;
-          if (!Array.isArray(problems)) throw new Error("no list of problems");
+          if (!Array.isArray(problems)) return resolve({ ok: false, why: "unreadable answer: no list of problems" });
           resolve({
             ok: true,
             problems: problems as Problem[],

@@ -159,17 +159,25 @@ describe("GIVEN the interpreter", () => {
     expect(readFileSync(log, "utf8").trim().split("\n")).toEqual(["start"]);
   });
 
-  it("WHEN a repository has more than a thousand new .py files THEN a second process parses the rest beside the first, and the problems of both come in order of file", async () => {
-    const dir = copyRepo("valid-full");
-    for (let i = 0; i < 1200; i++)
-      writeFileSync(join(dir, `canvases/listings/u${String(i).padStart(4, "0")}.py`), `def udf():\n    return ${i}\n`);
-    // One in each process: the files are dealt in turn once the second has started.
-    writeFileSync(join(dir, "canvases/listings/u1100.py"), "def udf(:\n");
-    writeFileSync(join(dir, "canvases/listings/u1101.py"), "def main():\n    return 1\n");
+  it("WHEN more than a thousand new .py files were sent and the first checker has said which interpreter it is THEN a second one parses the rest beside it, and the problems of both come in order of file", async () => {
     const { python, log } = countingPython();
-    expect(await messages(dir, { SVC_PYTHON: python, SVC_CACHE_DIR: "" })).toEqual([
-      "canvases/listings/u1100.py:1:9: Python syntax error: invalid syntax",
-      "canvases/listings/u1101.py:1:1: found no top-level function 'udf', the UDF's entrypoint: its functions are main (the default entrypoint; name another with entrypoint: in the UDF's <slug>.yaml)",
+    const check = new PythonCheck({ SVC_PYTHON: python, SVC_CACHE_DIR: "" });
+    const push = (i: number, code: string) =>
+      check.push({ file: `canvases/c/u${String(i).padStart(4, "0")}.py`, code, entrypoint: "udf" });
+    for (let i = 0; i < 1000; i++) push(i, `def udf():\n    return ${i}\n`);
+    // The first checker's first line (its interpreter), read by this process: the test waits for it, on no clock.
+    const pool = () => (check as unknown as { checker?: { processes: { executable?: string }[] } }).checker;
+    for (let i = 0; i < 600 && pool()?.processes[0]?.executable === undefined; i++)
+      await new Promise((r) => setTimeout(r, 50));
+    // Dealt in turn from here: u1001 to the second process, u1002 to the first.
+    push(1000, "def udf():\n    return 0\n");
+    push(1001, "def udf(:\n");
+    push(1002, "def main():\n    return 1\n");
+    for (let i = 1003; i < 1200; i++) push(i, `def udf():\n    return ${i}\n`);
+    const { errors } = await check.finish();
+    expect(errors.map((e) => `${e.file}:${e.line}:${e.column}: ${e.message}`)).toEqual([
+      "canvases/c/u1001.py:1:9: Python syntax error: invalid syntax",
+      "canvases/c/u1002.py:1:1: found no top-level function 'udf', the UDF's entrypoint: its functions are main (the default entrypoint; name another with entrypoint: in the UDF's <slug>.yaml)",
     ]);
     expect(readFileSync(log, "utf8").trim().split("\n")).toEqual(
       availableParallelism() > 1 ? ["start", "start"] : ["start"],
