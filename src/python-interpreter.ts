@@ -53,12 +53,21 @@ function compiledOnPath(python: string): string | undefined {
   return undefined;
 }
 
+/** Interpreters this process has learned (a look-up's answer, or what a process started through a shim said it is), by command. */
+const learned = new Map<string, string>();
+
 /**
  * The interpreter `python` names when that is known without starting a process (a compiled
- * program on PATH or at the path given); undefined for a shim, or when only running it can tell.
+ * program on PATH or at the path given, or what this process learned of it before); undefined for
+ * a shim not asked yet, or when only running it can tell.
  */
 export function knownPython(python: string): string | undefined {
-  return compiledOnPath(python);
+  return compiledOnPath(python) ?? learned.get(python);
+}
+
+/** Keeps `executable` as what `python` starts, for {@link knownPython} in this process (a shim's answer is asked once). */
+export function learnPython(python: string, executable: string): void {
+  learned.set(python, executable);
 }
 
 /** The real executable behind `python` (a command or a path), cached; a failure is not cached. */
@@ -85,7 +94,10 @@ export function resolvePython(python: string): Promise<ResolvedPython> {
               error:
                 (error as NodeJS.ErrnoException) ?? Object.assign(new Error("no sys.executable"), { code: "ENOEXEC" }),
             });
-          else resolve({ ok: true, executable });
+          else {
+            learnPython(python, executable);
+            resolve({ ok: true, executable });
+          }
         },
       );
     });

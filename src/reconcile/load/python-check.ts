@@ -14,7 +14,13 @@ import { packageFile } from "../../package-files";
 import { spawn, type ChildProcessWithoutNullStreams } from "node:child_process";
 import { availableParallelism } from "node:os";
 import path from "node:path";
-import { knownPython, pythonEnvironment, resolvePython, type ResolvedPython } from "../../python-interpreter";
+import {
+  knownPython,
+  learnPython,
+  pythonEnvironment,
+  resolvePython,
+  type ResolvedPython,
+} from "../../python-interpreter";
 import type { LoadError } from "../../model/desired";
 import { checkerIdentity, passDigest, PythonCheckCache } from "./python-check-cache";
 
@@ -190,8 +196,9 @@ export class PythonCheck {
       };
     }
     const problems = ran.problems;
-    // Else the interpreter the checker ran in, as it said (the command was not asked: nothing needed confirming).
-    executable ??= ran.executable;
+    // Else the interpreter the checker ran in, as it said (the command was not asked: nothing needed
+    // confirming); the next check of this process starts it directly.
+    if (executable === undefined && ran.executable) learnPython(python, (executable = ran.executable));
     const identity = executable !== undefined ? checkerIdentity(executable, script) : undefined;
     if (this.cache && identity !== undefined) {
       const failed = new Set(problems.map((p) => p.file));

@@ -172,22 +172,24 @@ describe("GIVEN an interpreter that is a shim (a script that starts the real one
    * question (which interpreter it is) waits until the test creates `go`: the test's own clock.
    * What each check is sent is kept in `received`.
    */
-  function gatedPython(): { python: string; go: string; received: string } {
+  function gatedPython(): { python: string; go: string; received: string; asked: () => number } {
     const dir = mkdtempSync(join(tmpdir(), "svc-python-"));
     const python = join(dir, "python");
     const go = join(dir, "go");
     const received = join(dir, "received.jsonl");
+    const log = join(dir, "asked.log");
     writeFileSync(
       python,
       [
         "#!/bin/bash",
-        `if [ "$3" = "-c" ]; then while [ ! -e "${go}" ]; do sleep 0.05; done; exec -a "$0" "${REAL_PYTHON}" "$@"; fi`,
+        `if [ "$3" = "-c" ]; then echo asked >> "${log}"; while [ ! -e "${go}" ]; do sleep 0.05; done; exec -a "$0" "${REAL_PYTHON}" "$@"; fi`,
         `tee -a "${received}" | (exec -a "$0" "${REAL_PYTHON}" "$@")`,
         "",
       ].join("\n"),
     );
     chmodSync(python, 0o755);
-    return { python, go, received };
+    const asked = () => (existsSync(log) ? readFileSync(log, "utf8").trim().split("\n").length : 0);
+    return { python, go, received, asked };
   }
 
   const until = async (ok: () => boolean) => {
@@ -200,12 +202,13 @@ describe("GIVEN an interpreter that is a shim (a script that starts the real one
   it("WHEN files are new THEN Python parses the first one at once, the command is never asked which interpreter it is, and the passes are kept under the one the checker ran in", async () => {
     const dir = copyRepo("valid-full");
     const cache = mkdtempSync(join(tmpdir(), "svc-cache-"));
-    const { python, received } = gatedPython();
+    const { python, received, asked } = gatedPython();
     const check = new PythonCheck({ SVC_PYTHON: python, SVC_CACHE_DIR: cache }, dir);
     check.push({ file: "canvases/a/first.py", code: "def udf():\n    return 1\n", entrypoint: "udf" });
     expect(await until(() => sent(received, "first.py"))).toBe(true);
     // `go` is never made: a question to the command would never be answered.
     expect(await check.finish()).toEqual({ errors: [] });
+    expect(asked()).toBe(0);
     const [file] = cacheFiles(cache);
     expect(readFileSync(file!, "utf8").split("\n")[0]).toContain(JSON.stringify(python));
   });
@@ -213,11 +216,16 @@ describe("GIVEN an interpreter that is a shim (a script that starts the real one
   it("WHEN the cache's passes count until the command confirms its interpreter THEN a changed file is parsed before it answers, and an unchanged one not at all", async () => {
     const dir = copyRepo("valid-full");
     const cache = mkdtempSync(join(tmpdir(), "svc-cache-"));
-    const { python, go, received } = gatedPython();
+    const { python, go, received, asked } = gatedPython();
     const env = { SVC_PYTHON: python, SVC_CACHE_DIR: cache };
-    const first = new PythonCheck(env, dir);
-    first.push({ file: "canvases/a/same.py", code: "def udf():\n    return 1\n", entrypoint: "udf" });
-    expect(await first.finish()).toEqual({ errors: [] });
+    // The first check in a process of its own: a process asks a command once, and this one must ask.
+    const first = `const { PythonCheck } = require(${JSON.stringify(join(import.meta.dirname, "../../../dist/reconcile/load/python-check.js"))});
+      const check = new PythonCheck(process.env, ${JSON.stringify(dir)});
+      check.push({ file: "canvases/a/same.py", code: "def udf():\\n    return 1\\n", entrypoint: "udf" });
+      check.finish().then((r) => process.stdout.write(JSON.stringify(r)));`;
+    expect(
+      JSON.parse(execFileSync(process.execPath, ["-e", first], { env: { ...process.env, ...env }, encoding: "utf8" })),
+    ).toEqual({ errors: [] });
     const second = new PythonCheck(env, dir);
     second.push({ file: "canvases/a/same.py", code: "def udf():\n    return 1\n", entrypoint: "udf" });
     second.push({ file: "canvases/a/changed.py", code: "def udf(:\n", entrypoint: "udf" });
@@ -229,6 +237,7 @@ describe("GIVEN an interpreter that is a shim (a script that starts the real one
       "canvases/a/changed.py:1:9: Python syntax error: invalid syntax",
     ]);
     expect(readFileSync(received, "utf8").match(/same\.py/g)).toHaveLength(1);
+    expect(asked()).toBe(1);
   });
 
   it("WHEN the cache's passes were made by another interpreter than the one the command now names THEN the files they skipped are parsed at the end", async () => {

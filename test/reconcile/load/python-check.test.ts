@@ -159,6 +159,22 @@ describe("GIVEN the interpreter", () => {
     expect(readFileSync(log, "utf8").trim().split("\n")).toEqual(["start"]);
   });
 
+  it("WHEN the interpreter is a shim THEN it is started once per process: the next check starts the interpreter it said it started", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "svc-python-"));
+    const log = join(dir, "starts.log");
+    const shim = join(dir, "python");
+    // A shim as pyenv's: it starts the real interpreter, which then says it is that one.
+    writeFileSync(shim, `#!/bin/sh\necho start >> "${log}"\nexec "${REAL_PYTHON}" "$@"\n`);
+    chmodSync(shim, 0o755);
+    const repo = copyRepo("valid-full");
+    expect(await messages(repo, { SVC_PYTHON: shim, SVC_CACHE_DIR: "" })).toEqual([]);
+    writeFileSync(join(repo, "canvases/listings/stats.py"), "def udf(:\n");
+    expect(await messages(repo, { SVC_PYTHON: shim, SVC_CACHE_DIR: "" })).toEqual([
+      "canvases/listings/stats.py:1:9: Python syntax error: invalid syntax",
+    ]);
+    expect(readFileSync(log, "utf8").trim().split("\n")).toEqual(["start"]);
+  });
+
   it("WHEN more than a thousand new .py files were sent and the first checker has said which interpreter it is THEN a second one parses the rest beside it, and the problems of both come in order of file", async () => {
     const { python, log } = countingPython();
     const check = new PythonCheck({ SVC_PYTHON: python, SVC_CACHE_DIR: "" });
