@@ -219,7 +219,7 @@ describe("GIVEN an interpreter that is a shim (a script that starts the real one
     const { python, go, received, asked } = gatedPython();
     const env = { SVC_PYTHON: python, SVC_CACHE_DIR: cache };
     // The first check in a process of its own: a process asks a command once, and this one must ask.
-    const first = `const { PythonCheck } = require(${JSON.stringify(join(import.meta.dirname, "../../../dist/reconcile/load/python-check.js"))});
+    const first = `const { PythonCheck } = require(${JSON.stringify(join(__dirname, "../../../dist/reconcile/load/python-check.js"))});
       const check = new PythonCheck(process.env, ${JSON.stringify(dir)});
       check.push({ file: "canvases/a/same.py", code: "def udf():\\n    return 1\\n", entrypoint: "udf" });
       check.finish().then((r) => process.stdout.write(JSON.stringify(r)));`;
