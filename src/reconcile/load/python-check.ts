@@ -174,7 +174,7 @@ export class PythonCheck {
     // Nothing to check: no interpreter is needed.
     if (!python || !script || !this.digests.length) return { errors: this.errors };
     let executable = this.known;
-    if (this.lookup) {
+    if (this.lookup !== undefined) {
       const found = await this.lookup;
       if (!found.ok) {
         this.checker?.stop();
