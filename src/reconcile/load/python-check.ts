@@ -174,6 +174,7 @@ export class PythonCheck {
     // Nothing to check: no interpreter is needed.
     if (!python || !script || !this.digests.length) return { errors: this.errors };
     let executable = this.known;
+    let identity: string | undefined;
     if (this.lookup !== undefined) {
       const found = await this.lookup;
       if (!found.ok) {
@@ -182,7 +183,7 @@ export class PythonCheck {
       }
       executable = found.executable;
       // Passes another interpreter made: the files they skipped are checked now.
-      const identity = checkerIdentity(executable, script);
+      identity = checkerIdentity(executable, script);
       const confirmed = identity !== undefined && this.cache ? this.cache.passesFor(identity) : new Set<string>();
       for (const { source, digest } of this.skippedEarly) if (!confirmed.has(digest)) this.send(source);
     }
@@ -199,7 +200,7 @@ export class PythonCheck {
     // Else the interpreter the checker ran in, as it said (the command was not asked: nothing needed
     // confirming); the next check of this process starts it directly.
     if (executable === undefined && ran.executable) learnPython(python, (executable = ran.executable));
-    const identity = executable !== undefined ? checkerIdentity(executable, script) : undefined;
+    if (identity === undefined && executable !== undefined) identity = checkerIdentity(executable, script);
     if (this.cache && identity !== undefined) {
       const failed = new Set(problems.map((p) => p.file));
       this.cache.save(identity, new Set(this.digests.filter((d) => !failed.has(d.file)).map((d) => d.digest)));
@@ -290,16 +291,13 @@ class CheckerPool {
     const failed = answers.find((a) => !a.ok);
     if (failed) return failed;
     const problems = answers.flatMap((a) => (a.ok ? a.problems : []));
-    const order = (p: Problem) => [p.file, p.line, p.column] as const;
     const executable = answers.map((a) => (a.ok ? a.executable : undefined)).find(Boolean);
     return {
       ok: true,
       ...(executable ? { executable } : {}),
-      problems: problems.sort((a, b) => {
-        const [fa, la, ca] = order(a);
-        const [fb, lb, cb] = order(b);
-        return fa < fb ? -1 : fa > fb ? 1 : la - lb || ca - cb;
-      }),
+      problems: problems.sort((a, b) =>
+        a.file < b.file ? -1 : a.file > b.file ? 1 : a.line - b.line || a.column - b.column,
+      ),
     };
   }
 }

@@ -22,6 +22,7 @@ import { loadRepository } from "../../../src/reconcile/load";
 import { PythonCheck } from "../../../src/reconcile/load/python-check";
 import { cacheFolder } from "../../../src/cache-folder";
 import { copyRepo, FIXTURE_SECRETS } from "../../helpers/repo";
+import { REAL_PYTHON } from "../../helpers/python";
 
 /**
  * An interpreter at its own path (a script that runs the real one under its name, so Python's
@@ -55,9 +56,6 @@ function recordingPython(): { python: string; checks: () => string[][] } {
       : [];
   return { python, checks };
 }
-
-/** The interpreter `python3` starts (a shim such as pyenv's starts another program). */
-const REAL_PYTHON = execFileSync("python3", ["-c", "import sys; print(sys.executable)"], { encoding: "utf8" }).trim();
 
 const load = async (dir: string, extra: Record<string, string>) => {
   const r = await loadRepository(dir, { env: { ...FIXTURE_SECRETS, ...extra } });

@@ -13,10 +13,9 @@ import { RepositoryJail } from "../../../src/repository/jail";
 import { PythonCheck } from "../../../src/reconcile/load/python-check";
 import { runInProcess } from "../../helpers/cli-run";
 import { copyRepo, FIXTURE_SECRETS } from "../../helpers/repo";
+import { REAL_PYTHON } from "../../helpers/python";
 
 const env = (extra: Record<string, string> = {}) => ({ ...FIXTURE_SECRETS, ...extra });
-/** The interpreter `python3` starts (a shim such as pyenv's starts another program): wrappers below run it under their own name. */
-const REAL_PYTHON = execFileSync("python3", ["-c", "import sys; print(sys.executable)"], { encoding: "utf8" }).trim();
 const messages = async (dir: string, extra: Record<string, string> = {}) => {
   const r = await loadRepository(dir, { env: env(extra) });
   return r.ok ? [] : r.errors.map((e) => `${e.file}:${e.line}:${e.column}: ${e.message}`);
