@@ -27,6 +27,8 @@ export default defineConfig({
   test: {
     include: tier === "slow" ? SLOW_TESTS : ["test/**/*.test.ts"],
     exclude: tier === undefined ? SLOW_TESTS : [],
+    // The run's own temporary folder, removed at its end (test/setup/temporary-folder.ts).
+    globalSetup: ["test/setup/temporary-folder.ts"],
     // Every plan a test makes is checked against the published plan schema.
     setupFiles: ["test/setup/plan-schema.ts", "test/setup/embedded-platform.ts"],
     testTimeout: 30_000,

@@ -20,7 +20,7 @@ beforeAll(() => {
 
 async function svc(args: string[], cwd: string): Promise<{ code: number; stdout: string; stderr: string }> {
   return promisify(execFile)(process.execPath, [main, ...args], {
-    env: { PATH: process.env.PATH ?? "", SVC_CACHE_DIR: "", ...FIXTURE_SECRETS },
+    env: { PATH: process.env.PATH ?? "", TMPDIR: tmpdir(), SVC_CACHE_DIR: "", ...FIXTURE_SECRETS },
     timeout: 60_000,
     cwd,
   }).then(

@@ -3,6 +3,7 @@
  * one needed, exit 1, for every command (run under the machine's own older Node when it has one),
  * and `engines` in package.json saying what the dependencies need.
  */
+import { tmpdir } from "node:os";
 import { execFile, execFileSync } from "node:child_process";
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
@@ -76,7 +77,7 @@ describe.skipIf(!oldNode)(`GIVEN the built command run by an older Node (${oldNo
       const dir = copyRepo("valid-full");
       const r = await promisify(execFile)(oldNode!, [main, ...args], {
         cwd: dir,
-        env: { PATH: process.env.PATH ?? "" },
+        env: { PATH: process.env.PATH ?? "", TMPDIR: tmpdir() },
         timeout: 30_000,
       }).then(
         () => ({ code: 0, stdout: "", stderr: "" }),

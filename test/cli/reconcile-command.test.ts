@@ -1,4 +1,5 @@
 /** `svc-iac validate | plan | apply | drift` on the command line: exit codes, output files, formats, usage errors and the lock flag. */
+import { tmpdir } from "node:os";
 import { execFile, spawn } from "node:child_process";
 import { closeSync, mkdirSync, openSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
@@ -227,7 +228,7 @@ describe("GIVEN the built svc-iac command", () => {
   it("WHEN apply runs without --auto-approve and stdin is not a terminal THEN it exits 1 with the usage error on stderr", async () => {
     const dir = copyRepo("valid-full");
     const child = execFile(process.execPath, [main, "apply", dir], {
-      env: { PATH: process.env.PATH ?? "", SVC_BASE_URL: "http://127.0.0.1:9/v1", SVC_TOKEN: "x" },
+      env: { PATH: process.env.PATH ?? "", TMPDIR: tmpdir(), SVC_BASE_URL: "http://127.0.0.1:9/v1", SVC_TOKEN: "x" },
     });
     child.stdin?.end();
     const exit = await new Promise<{ code: number | null; stderr: string }>((done) => {
@@ -249,7 +250,7 @@ describe("GIVEN the built svc-iac command", () => {
       try {
         // The embedded emulator: everything is pending, drift exits 2.
         const child = spawn(process.execPath, [main, "drift", dir], {
-          env: { PATH: process.env.PATH ?? "", GITHUB_STEP_SUMMARY: summary, ...FIXTURE_SECRETS },
+          env: { PATH: process.env.PATH ?? "", TMPDIR: tmpdir(), GITHUB_STEP_SUMMARY: summary, ...FIXTURE_SECRETS },
           stdio: ["ignore", fd, "ignore"],
         });
         return await new Promise<number | null>((done) => child.on("close", done));

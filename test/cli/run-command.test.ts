@@ -3,6 +3,7 @@
  * emulator (stdlib-only UDFs in python3), its result as a table, JSON or CSV, its time and
  * whether it came from the cache; a UDF error gives the platform's message and exit 1.
  */
+import { tmpdir } from "node:os";
 import { runCaptured } from "../helpers/cli-run";
 import { execFile } from "node:child_process";
 import { writeFileSync } from "node:fs";
@@ -144,7 +145,7 @@ describe("GIVEN the udf-tests repository applied, with a UDF returning rows and 
 
   it("WHEN run is called through the built CLI THEN it runs the UDF the same way", async () => {
     const { stdout } = await exec(process.execPath, [builtCli(), "run", "udf.checks/greet", dir, "--format", "json"], {
-      env: { PATH: process.env.PATH, ...env },
+      env: { PATH: process.env.PATH, TMPDIR: tmpdir(), ...env },
     });
     printed.push(stdout);
     expect(JSON.parse(stdout)).toMatchObject({ greeting: "hello world" });

@@ -212,7 +212,7 @@ describe("GIVEN a command line that holds escape sequences (a branch name pasted
   it("WHEN the built command stops on it, in its own process THEN its last error line shows them as escapes", async () => {
     const r = await new Promise<{ code: number | null; out: string }>((resolve) => {
       const child = spawn(process.execPath, [builtCli(), "plan", dir, `--target=${EVIL}`], {
-        env: { PATH: process.env.PATH ?? "", ...env },
+        env: { PATH: process.env.PATH ?? "", TMPDIR: tmpdir(), ...env },
       });
       let out = "";
       child.stdout.on("data", (c) => (out += String(c)));
@@ -242,7 +242,7 @@ describe("GIVEN folder names that hold escape sequences", () => {
   it("WHEN the emulator starts with such a data folder THEN its log line and its JSON show it escaped", async () => {
     const data = join(mkdtempSync(join(tmpdir(), "svc-emu-")), `d${EVIL}`);
     const child = spawn(process.execPath, [builtCli(), "emulator", "--data-dir", data], {
-      env: { PATH: process.env.PATH ?? "" },
+      env: { PATH: process.env.PATH ?? "", TMPDIR: tmpdir() },
     });
     let out = "";
     let err = "";

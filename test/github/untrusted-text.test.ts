@@ -72,6 +72,7 @@ function actionBundle(env: Record<string, string>): Promise<{ code: number; stdo
 /** A workflow's environment: under GitHub Actions, the platform behind the injecting proxy. */
 const actionsEnv = (): Record<string, string> => ({
   PATH: process.env.PATH ?? "",
+  TMPDIR: tmpdir(),
   HOME: process.env.HOME ?? "",
   GITHUB_ACTIONS: "true",
   SVC_BASE_URL: proxy.url,
