@@ -44,7 +44,7 @@ function repository(
 /** `svc-iac ...args` in pipes: exit code and stdout and stderr as they were interleaved. */
 function inPipes(args: string[], env: Record<string, string>): Promise<{ code: number | null; log: string }> {
   const child = spawn(process.execPath, [main, ...args], {
-    env: { PATH: process.env.PATH ?? "", ...env },
+    env: { PATH: process.env.PATH ?? "", TMPDIR: tmpdir(), ...env },
     stdio: ["ignore", "pipe", "pipe"],
   });
   let log = "";

@@ -6,7 +6,7 @@
  */
 import { spawn } from "node:child_process";
 import { existsSync, readFileSync } from "node:fs";
-import { hostname } from "node:os";
+import { hostname, tmpdir } from "node:os";
 import { join } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
 import { applyCommand, planCommand } from "../../../src/reconcile/commands";
@@ -62,7 +62,7 @@ function applyAndKill(
         String(concurrency),
       ],
       {
-        env: { PATH: process.env.PATH ?? "", ...env },
+        env: { PATH: process.env.PATH ?? "", TMPDIR: tmpdir(), ...env },
         stdio: ["ignore", "ignore", "pipe"],
       },
     );

@@ -6,6 +6,7 @@
  *   first and then switches over.
  * - SIGINT: the step in flight finishes (tests, the live update, the candidate removed), nothing else starts.
  */
+import { tmpdir } from "node:os";
 import { spawn } from "node:child_process";
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
@@ -66,6 +67,7 @@ describe("GIVEN a shared UDF with deploy: tested whose new body takes a while to
     );
     env = {
       PATH: process.env.PATH ?? "",
+      TMPDIR: tmpdir(),
       SVC_BASE_URL: fx.emu.baseUrl,
       SVC_UDF_BASE_URL: fx.emu.udfBaseUrl,
       SVC_TOKEN: fx.emu.tokens.user_token,
