@@ -56,6 +56,12 @@ export interface CommandFunctions {
 export interface ActionDeps {
   /** @default the reconciler's commands */
   commands?: CommandFunctions;
+  /**
+   * The wait between a job's rebuilds of the combined comment (`comment: combined`), so that
+   * jobs racing to edit it interleave. Tests pass a shorter one.
+   * @default 0.3 to 1.5 s, at random
+   */
+  settle?: () => Promise<void>;
 }
 
 export interface ActionIo {
@@ -128,7 +134,7 @@ async function runGuarded(io: ActionIo, { out, err, cmd, redactor, stdout }: Out
         ? (r: ProjectsResult) =>
             publishProjectList(
               github,
-              combinedRef(ctx, sha),
+              combinedRef(ctx, sha, io.deps?.settle),
               { include: r.matrix.include, removed: r.removed },
               combinedHeading(ctx),
             )
@@ -197,7 +203,7 @@ async function runGuarded(io: ActionIo, { out, err, cmd, redactor, stdout }: Out
     const post = inputs.combinedComment ? postCombinedSection : postPlanComment;
     await attempt(
       "Could not post the plan comment",
-      async () => (outputs["comment-url"] = await post(github, ctx, result, labels, redactor)),
+      async () => (outputs["comment-url"] = await post(github, ctx, result, labels, redactor, io.deps?.settle)),
     );
   }
   if (github && issue && result.command === "drift") {
@@ -575,7 +581,7 @@ function combinedHeading(ctx: ActionContext): string {
 }
 
 /** The pull request's combined comment, built from the check runs of this workflow run (`GITHUB_RUN_ID`). */
-function combinedRef(ctx: ActionContext, sha: string): CombinedRef {
+function combinedRef(ctx: ActionContext, sha: string, settle?: () => Promise<void>): CombinedRef {
   const { owner, repo } = ctx.repository!;
   return {
     owner,
@@ -584,6 +590,7 @@ function combinedRef(ctx: ActionContext, sha: string): CombinedRef {
     sha,
     ...(ctx.runId ? { runId: ctx.runId } : {}),
     linkPrefixes: [`${ctx.serverUrl}/${owner}/${repo}/`],
+    ...(settle ? { settle } : {}),
   };
 }
 
@@ -594,6 +601,7 @@ async function postCombinedSection(
   result: CommandResult,
   labels: ReportLabels,
   redactor: Redactor,
+  settle?: () => Promise<void>,
 ): Promise<string> {
   const sha = ctx.pullRequest!.headSha ?? ctx.sha;
   if (!sha)
@@ -612,7 +620,7 @@ async function postCombinedSection(
   const markdown = redactor.apply(resultMarkdown(result, labels, CHECK_SUMMARY_MAX_CHARS - 100));
   return publishProjectSection(
     github,
-    combinedRef(ctx, sha),
+    combinedRef(ctx, sha, settle),
     { project: labels.project, target: labels.target, status, title: redactor.apply(title), markdown },
     combinedHeading(ctx),
   );

@@ -144,6 +144,8 @@ export interface CombinedRef extends IssueRef {
   runId?: string;
   /** Links in sections may lead only here (e.g. `https://github.com/acme/infra/`). */
   linkPrefixes?: readonly string[];
+  /** The wait between rebuilds of the comment (see {@link syncCombinedComment}). @default 0.3 to 1.5 s, at random */
+  settle?: () => Promise<void>;
 }
 
 /** Publishes a project's plan section (its check run), then rebuilds the comment. */
@@ -172,7 +174,7 @@ export async function publishProjectSection(
       }),
     },
   });
-  return syncCombinedComment(octokit, ref, heading, writerOf(created.data));
+  return syncCombinedComment(octokit, ref, heading, writerOf(created.data), ref.settle);
 }
 
 /** Publishes what the detection job planned, then rebuilds the comment (every project pending). */
@@ -196,7 +198,7 @@ export async function publishProjectList(
       text: JSON.stringify(list),
     },
   });
-  return syncCombinedComment(octokit, ref, heading, writerOf(created.data));
+  return syncCombinedComment(octokit, ref, heading, writerOf(created.data), ref.settle);
 }
 
 const fitSummary = (markdown: string) =>

@@ -95,9 +95,14 @@ function planning(count: (project: string) => number): CommandFunctions {
 }
 
 const quiet = { write: () => true };
+/**
+ * The wait between a job's rebuilds of the comment: random, as in production (0.3 to 1.5 s), so
+ * racing jobs still interleave, on a scale of milliseconds.
+ */
+const settle = () => new Promise<void>((ok) => setTimeout(ok, 3 + Math.floor(Math.random() * 12)));
 const detect = async (extra: Record<string, string> = {}, head = headSha) => {
   const e = env({ command: "projects", comment: "combined", ...extra }, head);
-  const code = await runAction({ env: e, stdout: quiet, stderr: quiet });
+  const code = await runAction({ env: e, stdout: quiet, stderr: quiet, deps: { settle } });
   return { code, outputs: outputsOf(e) };
 };
 const planJob = (dir: string, commands: CommandFunctions, head = headSha) =>
@@ -105,7 +110,7 @@ const planJob = (dir: string, commands: CommandFunctions, head = headSha) =>
     env: env({ command: "plan", comment: "combined", "working-directory": dir, "detailed-exitcode": "false" }, head),
     stdout: quiet,
     stderr: quiet,
-    deps: { commands },
+    deps: { commands, settle },
   });
 const combined = () => gh.comments.filter((c) => c.body.startsWith(COMBINED_MARKER));
 
@@ -156,6 +161,14 @@ describe("GIVEN a pull request that changes a helper module three projects read,
 
 describe("GIVEN twenty plan jobs finishing at the same time", () => {
   it("THEN no section is lost to a concurrent edit: the comment holds all twenty, and only one comment exists", async () => {
+    // At their worst: a job reads the check runs before another's is written, and its edit, which
+    // knew the least, lands last.
+    await gh.close();
+    gh = await startFakeGithub({
+      apps: { [OTHER_APP_TOKEN]: { id: 4242, slug: "helpful-bot" } },
+      race: { checkRunDelayMs: 60, holdEditsMs: 200 },
+    });
+    prNumber = gh.addPullRequest();
     await detect({ "changed-since": "", targets: "default" }, headSha);
     const jobs = Array.from({ length: 20 }, (_, i) => `domains/p${String(i + 1).padStart(2, "0")}`);
     await Promise.all(

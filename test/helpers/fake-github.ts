@@ -91,6 +91,14 @@ export interface FakeGithubOptions {
    * token does, as `github-actions` (app id 15368).
    */
   apps?: Record<string, FakeApp>;
+  /**
+   * Jobs racing to edit one comment, at their worst: each check run is written after a random
+   * wait of up to `checkRunDelayMs` (so a job may read the check runs before another's is
+   * written), and the comment edits arriving within `holdEditsMs` of each other are applied
+   * together, the longest body first: the edit that knew the least lands last, as a slow job's
+   * stale edit would.
+   */
+  race?: { checkRunDelayMs: number; holdEditsMs: number };
 }
 
 export interface FakeGithub {
@@ -247,6 +255,8 @@ export async function startFakeGithub(opts: FakeGithubOptions = {}): Promise<Fak
     return c;
   };
 
+  /** Comment edits held to be applied together (see FakeGithubOptions.race). */
+  const held: { length: number; handle: () => void }[] = [];
   const server: Server = createServer((req, res) => {
     readBody(req).then(
       (body) => {
@@ -256,12 +266,24 @@ export async function startFakeGithub(opts: FakeGithubOptions = {}): Promise<Fak
           body,
           authorization: req.headers.authorization,
         };
-        state.calls.push(call);
-        try {
-          route(call, res);
-        } catch (e) {
-          send(res, 500, { message: `fake GitHub failed: ${(e as Error).message}` });
-        }
+        const handle = () => {
+          state.calls.push(call);
+          try {
+            route(call, res);
+          } catch (e) {
+            send(res, 500, { message: `fake GitHub failed: ${(e as Error).message}` });
+          }
+        };
+        const race = opts.race;
+        if (race && call.method === "POST" && /\/check-runs$/.test(call.path))
+          setTimeout(handle, Math.random() * race.checkRunDelayMs);
+        else if (race && call.method === "PATCH" && /\/issues\/comments\/\d+$/.test(call.path)) {
+          if (!held.length)
+            setTimeout(() => {
+              for (const h of held.splice(0).sort((x, y) => y.length - x.length)) h.handle();
+            }, race.holdEditsMs);
+          held.push({ length: body.length, handle });
+        } else handle();
       },
       () => send(res, 400, { message: "unreadable body" }),
     );
