@@ -1,4 +1,5 @@
 /** `svc-iac destroy` on the command line: confirmation as apply's, the lock, --allow-cascade, --json, and the built command. */
+import { tmpdir } from "node:os";
 import { execFile } from "node:child_process";
 import { readFileSync, rmSync } from "node:fs";
 import { join } from "node:path";
@@ -121,6 +122,7 @@ describe("GIVEN the built svc-iac command and a repository applied on its embedd
     rmSync(join(dir, "service-accounts.yaml"));
     const env = {
       PATH: process.env.PATH ?? "",
+      TMPDIR: tmpdir(),
       MAPBOX_TOKEN: "mapbox-x-1234",
       LISTINGS_PASSCODE: "pass-x-1234",
       NO_COLOR: "1",

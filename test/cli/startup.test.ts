@@ -43,7 +43,7 @@ async function loadedBy(
   let out = { stdout: "", stderr: "" };
   try {
     out = await promisify(execFile)(process.execPath, ["--require", hook, script, ...args], {
-      env: { PATH: process.env.PATH ?? "", LIST_MODULES: list, ...FIXTURE_SECRETS },
+      env: { PATH: process.env.PATH ?? "", TMPDIR: tmpdir(), LIST_MODULES: list, ...FIXTURE_SECRETS },
     });
   } catch (e) {
     const failed = e as { code?: number; stdout?: string; stderr?: string };

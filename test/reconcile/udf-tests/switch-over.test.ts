@@ -48,6 +48,7 @@ describe("GIVEN a shared UDF with deploy: tested and three tests", () => {
     writeFileSync(settings, `shared_token: true\ndeploy: tested\n${readFileSync(settings, "utf8")}`);
     env = {
       PATH: process.env.PATH ?? "",
+      TMPDIR: tmpdir(),
       SVC_BASE_URL: fx.emu.baseUrl,
       SVC_UDF_BASE_URL: fx.emu.udfBaseUrl,
       SVC_TOKEN: fx.emu.tokens.user_token,
