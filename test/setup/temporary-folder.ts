@@ -24,8 +24,8 @@ function alive(pid: number): boolean {
   }
 }
 
-/** Removes the folders of earlier runs of this user whose process is gone. */
-function removeLeftovers(system: string): void {
+/** Removes the folders of earlier runs (in `system`) of this user whose process is gone. */
+export function removeLeftovers(system: string): void {
   for (const name of readdirSync(system)) {
     const pid = Number(new RegExp(`^${PREFIX}(\\d+)-`).exec(name)?.[1]);
     if (!pid || pid === process.pid || alive(pid)) continue;
