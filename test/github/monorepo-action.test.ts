@@ -96,8 +96,8 @@ function planning(count: (project: string) => number): CommandFunctions {
 
 const quiet = { write: () => true };
 /**
- * The wait between a job's rebuilds of the comment: random, as in production (0.3 to 1.5 s), so
- * racing jobs still interleave, on a scale of milliseconds.
+ * The wait between a job's rebuilds of the comment: 3 to 15 ms at random (production waits 0.3 to
+ * 1.5 s), so racing jobs still interleave.
  */
 const settle = () => new Promise<void>((ok) => setTimeout(ok, 3 + Math.floor(Math.random() * 12)));
 const detect = async (extra: Record<string, string> = {}, head = headSha) => {
