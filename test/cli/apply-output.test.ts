@@ -13,6 +13,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { useEmulator } from "../helpers/emulator";
 import { builtCli, emulatorEnv, platformView } from "../helpers/repo";
 import { inTmux, tmuxAvailable } from "../helpers/tmux";
+import { minimalEnv } from "../helpers/process-env";
 
 const fx = useEmulator();
 let main: string;
@@ -44,7 +45,7 @@ function repository(
 /** `svc-iac ...args` in pipes: exit code and stdout and stderr as they were interleaved. */
 function inPipes(args: string[], env: Record<string, string>): Promise<{ code: number | null; log: string }> {
   const child = spawn(process.execPath, [main, ...args], {
-    env: { PATH: process.env.PATH ?? "", TMPDIR: tmpdir(), ...env },
+    env: { ...minimalEnv(), ...env },
     stdio: ["ignore", "pipe", "pipe"],
   });
   let log = "";

@@ -1,5 +1,4 @@
 /** `svc-iac destroy` on the command line: confirmation as apply's, the lock, --allow-cascade, --json, and the built command. */
-import { tmpdir } from "node:os";
 import { execFile } from "node:child_process";
 import { readFileSync, rmSync } from "node:fs";
 import { join } from "node:path";
@@ -11,6 +10,7 @@ import { openStateBackend } from "../../src/reconcile/state/open-backend";
 import { runInProcess as run } from "../helpers/cli-run";
 import { useEmulator } from "../helpers/emulator";
 import { appliedRepo, builtCli, copyRepo, emulatorEnv, platformView, stateDirOf } from "../helpers/repo";
+import { minimalEnv } from "../helpers/process-env";
 
 describe("GIVEN an applied repository", () => {
   const fx = useEmulator();
@@ -121,8 +121,7 @@ describe("GIVEN the built svc-iac command and a repository applied on its embedd
     const dir = copyRepo("valid-full");
     rmSync(join(dir, "service-accounts.yaml"));
     const env = {
-      PATH: process.env.PATH ?? "",
-      TMPDIR: tmpdir(),
+      ...minimalEnv(),
       MAPBOX_TOKEN: "mapbox-x-1234",
       LISTINGS_PASSCODE: "pass-x-1234",
       NO_COLOR: "1",

@@ -12,6 +12,7 @@ import { promisify } from "node:util";
 import { beforeAll, describe, expect, it } from "vitest";
 import { git } from "../helpers/monorepo";
 import { builtCli, copyRepo, FIXTURE_SECRETS } from "../helpers/repo";
+import { minimalEnv } from "../helpers/process-env";
 
 let main: string;
 beforeAll(() => {
@@ -20,7 +21,7 @@ beforeAll(() => {
 
 async function svc(args: string[], cwd: string): Promise<{ code: number; stdout: string; stderr: string }> {
   return promisify(execFile)(process.execPath, [main, ...args], {
-    env: { PATH: process.env.PATH ?? "", TMPDIR: tmpdir(), SVC_CACHE_DIR: "", ...FIXTURE_SECRETS },
+    env: { ...minimalEnv(), SVC_CACHE_DIR: "", ...FIXTURE_SECRETS },
     timeout: 60_000,
     cwd,
   }).then(

@@ -10,6 +10,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { builtCli, writeUdfs } from "../helpers/repo";
+import { minimalEnv } from "../helpers/process-env";
 
 let main: string;
 let emulator: ChildProcess;
@@ -57,7 +58,7 @@ function svc(
   signals: { after: RegExp; send: NodeJS.Signals[] } | undefined = undefined,
 ): Promise<Exit> {
   const child = spawn(process.execPath, [main, ...args], {
-    env: { PATH: process.env.PATH ?? "", TMPDIR: tmpdir(), ...platform },
+    env: { ...minimalEnv(), ...platform },
     stdio: ["ignore", "pipe", "pipe"],
   });
   let stdout = "";
@@ -143,7 +144,7 @@ describe("GIVEN an apply --auto-approve still reading a slow platform, under the
   it("WHEN Ctrl-C (SIGINT) arrives before the plan is approved THEN it changes nothing, says so, releases the lock and exits 130", async () => {
     const dir = repoWith("intr_planning", 10);
     const child = spawn(process.execPath, [main, "apply", dir, "--auto-approve"], {
-      env: { PATH: process.env.PATH ?? "", TMPDIR: tmpdir(), ...platform },
+      env: { ...minimalEnv(), ...platform },
       stdio: ["ignore", "pipe", "pipe"],
     });
     let stdout = "";
@@ -170,7 +171,7 @@ describe("GIVEN an apply --auto-approve still reading a slow platform, under the
   it("WHEN it runs with --json THEN stdout still holds one JSON document saying nothing was applied", async () => {
     const dir = repoWith("intr_planning_json", 10);
     const child = spawn(process.execPath, [main, "apply", dir, "--auto-approve", "--json"], {
-      env: { PATH: process.env.PATH ?? "", TMPDIR: tmpdir(), ...platform },
+      env: { ...minimalEnv(), ...platform },
       stdio: ["ignore", "pipe", "pipe"],
     });
     let stdout = "";

@@ -3,7 +3,6 @@
  * one needed, exit 1, for every command (run under the machine's own older Node when it has one),
  * and `engines` in package.json saying what the dependencies need.
  */
-import { tmpdir } from "node:os";
 import { execFile, execFileSync } from "node:child_process";
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
@@ -11,6 +10,7 @@ import { promisify } from "node:util";
 import { beforeAll, describe, expect, it } from "vitest";
 import { isAtLeast, MIN_NODE_VERSION, nodeVersionProblem } from "../../src/cli/node-version";
 import { builtCli, copyRepo } from "../helpers/repo";
+import { minimalEnv } from "../helpers/process-env";
 
 const ROOT = join(__dirname, "../..");
 const pkg = JSON.parse(readFileSync(join(ROOT, "package.json"), "utf8")) as {
@@ -77,7 +77,7 @@ describe.skipIf(!oldNode)(`GIVEN the built command run by an older Node (${oldNo
       const dir = copyRepo("valid-full");
       const r = await promisify(execFile)(oldNode!, [main, ...args], {
         cwd: dir,
-        env: { PATH: process.env.PATH ?? "", TMPDIR: tmpdir() },
+        env: { ...minimalEnv() },
         timeout: 30_000,
       }).then(
         () => ({ code: 0, stdout: "", stderr: "" }),

@@ -1,5 +1,4 @@
 /** `svc-iac validate | plan | apply | drift` on the command line: exit codes, output files, formats, usage errors and the lock flag. */
-import { tmpdir } from "node:os";
 import { execFile, spawn } from "node:child_process";
 import { closeSync, mkdirSync, openSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
@@ -12,6 +11,7 @@ import { runInProcess as run } from "../helpers/cli-run";
 import { useEmulator } from "../helpers/emulator";
 import { builtCli, copyRepo, emulatorEnv, FIXTURE_SECRETS, outputsFileOf, platformView } from "../helpers/repo";
 import { readValidSavedPlan } from "../helpers/saved-plan";
+import { minimalEnv } from "../helpers/process-env";
 
 async function usageError(p: Promise<unknown>): Promise<CliUsageError> {
   const e = await p.then(
@@ -228,7 +228,7 @@ describe("GIVEN the built svc-iac command", () => {
   it("WHEN apply runs without --auto-approve and stdin is not a terminal THEN it exits 1 with the usage error on stderr", async () => {
     const dir = copyRepo("valid-full");
     const child = execFile(process.execPath, [main, "apply", dir], {
-      env: { PATH: process.env.PATH ?? "", TMPDIR: tmpdir(), SVC_BASE_URL: "http://127.0.0.1:9/v1", SVC_TOKEN: "x" },
+      env: { ...minimalEnv(), SVC_BASE_URL: "http://127.0.0.1:9/v1", SVC_TOKEN: "x" },
     });
     child.stdin?.end();
     const exit = await new Promise<{ code: number | null; stderr: string }>((done) => {
@@ -250,7 +250,7 @@ describe("GIVEN the built svc-iac command", () => {
       try {
         // The embedded emulator: everything is pending, drift exits 2.
         const child = spawn(process.execPath, [main, "drift", dir], {
-          env: { PATH: process.env.PATH ?? "", TMPDIR: tmpdir(), GITHUB_STEP_SUMMARY: summary, ...FIXTURE_SECRETS },
+          env: { ...minimalEnv(), GITHUB_STEP_SUMMARY: summary, ...FIXTURE_SECRETS },
           stdio: ["ignore", fd, "ignore"],
         });
         return await new Promise<number | null>((done) => child.on("close", done));

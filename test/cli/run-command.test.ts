@@ -3,7 +3,6 @@
  * emulator (stdlib-only UDFs in python3), its result as a table, JSON or CSV, its time and
  * whether it came from the cache; a UDF error gives the platform's message and exit 1.
  */
-import { tmpdir } from "node:os";
 import { runCaptured } from "../helpers/cli-run";
 import { execFile } from "node:child_process";
 import { writeFileSync } from "node:fs";
@@ -15,6 +14,7 @@ import { CliUsageError } from "../../src/cli/usage";
 import { applyCommand } from "../../src/reconcile/commands";
 import { useEmulator } from "../helpers/emulator";
 import { builtCli, copyRepo } from "../helpers/repo";
+import { minimalEnv } from "../helpers/process-env";
 
 const exec = promisify(execFile);
 const SECRET = "smoke-secret-value-5d1f0b";
@@ -145,7 +145,7 @@ describe("GIVEN the udf-tests repository applied, with a UDF returning rows and 
 
   it("WHEN run is called through the built CLI THEN it runs the UDF the same way", async () => {
     const { stdout } = await exec(process.execPath, [builtCli(), "run", "udf.checks/greet", dir, "--format", "json"], {
-      env: { PATH: process.env.PATH, TMPDIR: tmpdir(), ...env },
+      env: { ...minimalEnv(), ...env },
     });
     printed.push(stdout);
     expect(JSON.parse(stdout)).toMatchObject({ greeting: "hello world" });

@@ -4,7 +4,6 @@
  * outputs, secrets as present/absent and drift. Every output is searched for the real token and
  * secret values.
  */
-import { tmpdir } from "node:os";
 import { runCaptured } from "../helpers/cli-run";
 import { execFile } from "node:child_process";
 import { readFileSync } from "node:fs";
@@ -15,6 +14,7 @@ import type { ShowReport } from "../../src/reconcile/deployed/show-report";
 import { useEmulator } from "../helpers/emulator";
 import { join, relative } from "node:path";
 import { appliedRepo, builtCli, copyRepo, emulatorEnv, FIXTURE_SECRETS, outputsFileOf } from "../helpers/repo";
+import { minimalEnv } from "../helpers/process-env";
 
 const exec = promisify(execFile);
 
@@ -107,7 +107,7 @@ describe("GIVEN the valid-full repository applied (a shared canvas with a passco
   });
 
   it("WHEN show runs with --offline and no platform credentials THEN it reads the inventory alone and says so, secrets from what the inventory keeps", async () => {
-    const offline = { ...FIXTURE_SECRETS, PATH: process.env.PATH ?? "", TMPDIR: tmpdir() };
+    const offline = { ...FIXTURE_SECRETS, ...minimalEnv() };
     const r = await show([dir, "--offline", "--json"], offline);
     printed.push(r.stdout, r.stderr);
     expect(r.code, r.stderr).toBe(0);
@@ -154,7 +154,7 @@ describe("GIVEN the valid-full repository applied (a shared canvas with a passco
 
   it("WHEN show is called through the built CLI THEN it prints the same report", async () => {
     const { stdout } = await exec(process.execPath, [builtCli(), "show", dir, "share.listings", "--json"], {
-      env: { PATH: process.env.PATH, TMPDIR: tmpdir(), ...env },
+      env: { ...minimalEnv(), ...env },
     });
     printed.push(stdout);
     expect((JSON.parse(stdout) as ShowReport).objects.map((o) => o.address)).toEqual(["share.listings"]);
@@ -182,8 +182,7 @@ describe("GIVEN a repository with a shared canvas applied on the embedded emulat
   // The embedded emulator is loaded from dist/: the built command, as a user runs it.
   let dir: string;
   const env = {
-    PATH: process.env.PATH ?? "",
-    TMPDIR: tmpdir(),
+    ...minimalEnv(),
     HOME: process.env.HOME ?? "",
     SVC_CACHE_DIR: "",
     ...FIXTURE_SECRETS,

@@ -25,6 +25,7 @@ import { join, relative } from "node:path";
 import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { builtCli, copyRepo, FIXTURE_SECRETS } from "../helpers/repo";
+import { minimalEnv } from "../helpers/process-env";
 
 const ROOT = join(__dirname, "../..");
 let main: string;
@@ -43,7 +44,7 @@ async function loadedBy(
   let out = { stdout: "", stderr: "" };
   try {
     out = await promisify(execFile)(process.execPath, ["--require", hook, script, ...args], {
-      env: { PATH: process.env.PATH ?? "", TMPDIR: tmpdir(), LIST_MODULES: list, ...FIXTURE_SECRETS },
+      env: { ...minimalEnv(), LIST_MODULES: list, ...FIXTURE_SECRETS },
     });
   } catch (e) {
     const failed = e as { code?: number; stdout?: string; stderr?: string };

@@ -19,6 +19,7 @@ import { runCaptured, runImportInProcess, runInProcess } from "../helpers/cli-ru
 import { useEmulator } from "../helpers/emulator";
 import { startInjectingProxy, type InjectingProxy } from "../helpers/injecting-proxy";
 import { appliedRepo, builtCli, copyRepo, emulatorEnv, outputsFileOf, platformView, stateDirOf } from "../helpers/repo";
+import { minimalEnv } from "../helpers/process-env";
 
 /** Sets the window title, clears the screen, returns to the start of the line, reverses what follows. */
 const EVIL = "\x1b]0;pwned\x07\x1b[2J\rfake\u202etxt";
@@ -212,7 +213,7 @@ describe("GIVEN a command line that holds escape sequences (a branch name pasted
   it("WHEN the built command stops on it, in its own process THEN its last error line shows them as escapes", async () => {
     const r = await new Promise<{ code: number | null; out: string }>((resolve) => {
       const child = spawn(process.execPath, [builtCli(), "plan", dir, `--target=${EVIL}`], {
-        env: { PATH: process.env.PATH ?? "", TMPDIR: tmpdir(), ...env },
+        env: { ...minimalEnv(), ...env },
       });
       let out = "";
       child.stdout.on("data", (c) => (out += String(c)));
@@ -242,7 +243,7 @@ describe("GIVEN folder names that hold escape sequences", () => {
   it("WHEN the emulator starts with such a data folder THEN its log line and its JSON show it escaped", async () => {
     const data = join(mkdtempSync(join(tmpdir(), "svc-emu-")), `d${EVIL}`);
     const child = spawn(process.execPath, [builtCli(), "emulator", "--data-dir", data], {
-      env: { PATH: process.env.PATH ?? "", TMPDIR: tmpdir() },
+      env: { ...minimalEnv() },
     });
     let out = "";
     let err = "";

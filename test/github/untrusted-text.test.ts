@@ -19,6 +19,7 @@ import { startInjectingProxy, type InjectingProxy } from "../helpers/injecting-p
 import { runSvc } from "../helpers/cli-run";
 import { builtCli, FIXTURE_SECRETS, platformView, stateDirOf } from "../helpers/repo";
 import { foreignCommands, obeyedCommands } from "../helpers/workflow-log";
+import { minimalEnv } from "../helpers/process-env";
 
 const run = promisify(execFile);
 
@@ -71,8 +72,7 @@ function actionBundle(env: Record<string, string>): Promise<{ code: number; stdo
 
 /** A workflow's environment: under GitHub Actions, the platform behind the injecting proxy. */
 const actionsEnv = (): Record<string, string> => ({
-  PATH: process.env.PATH ?? "",
-  TMPDIR: tmpdir(),
+  ...minimalEnv(),
   HOME: process.env.HOME ?? "",
   GITHUB_ACTIONS: "true",
   SVC_BASE_URL: proxy.url,

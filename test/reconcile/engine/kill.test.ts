@@ -6,7 +6,7 @@
  */
 import { spawn } from "node:child_process";
 import { existsSync, readFileSync } from "node:fs";
-import { hostname, tmpdir } from "node:os";
+import { hostname } from "node:os";
 import { join } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
 import { applyCommand, planCommand } from "../../../src/reconcile/commands";
@@ -23,6 +23,7 @@ import {
   writeUdfs,
 } from "../../helpers/repo";
 import { openStateBackend } from "../../../src/reconcile/state/open-backend";
+import { minimalEnv } from "../../helpers/process-env";
 
 /**
  * The sizes: 40 UDFs on a slow platform, two at a time, killed after 15 finished actions (past the
@@ -62,7 +63,7 @@ function applyAndKill(
         String(concurrency),
       ],
       {
-        env: { PATH: process.env.PATH ?? "", TMPDIR: tmpdir(), ...env },
+        env: { ...minimalEnv(), ...env },
         stdio: ["ignore", "ignore", "pipe"],
       },
     );

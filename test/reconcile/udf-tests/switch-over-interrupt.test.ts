@@ -6,7 +6,6 @@
  *   first and then switches over.
  * - SIGINT: the step in flight finishes (tests, the live update, the candidate removed), nothing else starts.
  */
-import { tmpdir } from "node:os";
 import { spawn } from "node:child_process";
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
@@ -15,6 +14,7 @@ import { useEmulator } from "../../helpers/emulator";
 import { runSvc } from "../../helpers/cli-run";
 import { builtCli, copyRepo, outputsFileOf, platformView, stateDirOf } from "../../helpers/repo";
 import { CANDIDATES_DOCUMENT } from "../../../src/reconcile/udf-tests/switch-over";
+import { minimalEnv } from "../../helpers/process-env";
 
 const GREET = "canvases/checks/greet.py";
 
@@ -66,8 +66,7 @@ describe("GIVEN a shared UDF with deploy: tested whose new body takes a while to
       ),
     );
     env = {
-      PATH: process.env.PATH ?? "",
-      TMPDIR: tmpdir(),
+      ...minimalEnv(),
       SVC_BASE_URL: fx.emu.baseUrl,
       SVC_UDF_BASE_URL: fx.emu.udfBaseUrl,
       SVC_TOKEN: fx.emu.tokens.user_token,

@@ -14,6 +14,7 @@ import { runSvc } from "../../helpers/cli-run";
 import { startInjectingProxy } from "../../helpers/injecting-proxy";
 import { copyRepo, outputsFileOf, platformView, stateDirOf } from "../../helpers/repo";
 import { CANDIDATES_DOCUMENT } from "../../../src/reconcile/udf-tests/switch-over";
+import { minimalEnv } from "../../helpers/process-env";
 
 const SECRET = "smoke-secret-value-5d1f0b";
 const GREET = "canvases/checks/greet.py";
@@ -47,8 +48,7 @@ describe("GIVEN a shared UDF with deploy: tested and three tests", () => {
     const settings = join(dir, "canvases/checks/greet.yaml");
     writeFileSync(settings, `shared_token: true\ndeploy: tested\n${readFileSync(settings, "utf8")}`);
     env = {
-      PATH: process.env.PATH ?? "",
-      TMPDIR: tmpdir(),
+      ...minimalEnv(),
       SVC_BASE_URL: fx.emu.baseUrl,
       SVC_UDF_BASE_URL: fx.emu.udfBaseUrl,
       SVC_TOKEN: fx.emu.tokens.user_token,
