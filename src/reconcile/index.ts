@@ -4,6 +4,7 @@ export { destroyCommand, planDestroy } from "./commands/destroy";
 export type {
   ApplyOptions,
   ChangeOptions,
+  ClientTuning,
   CommandOptions,
   CommandResult,
   DestroyOptions,

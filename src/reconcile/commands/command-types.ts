@@ -2,6 +2,7 @@
  * The commands as functions (`svc-iac validate | plan | apply | drift | destroy`): what the CLI and the
  * GitHub Action call. Each returns data and an exit code; rendering is the caller's.
  */
+import type { TransportOptions } from "../../api/transport";
 import type { LoadError } from "../../model/desired";
 import type { ApplyReport, DriftReport, Plan, RemediationReport } from "../plan/plan-model";
 import type { WebhookOptions } from "../notify/webhooks";
@@ -43,7 +44,19 @@ export interface RepositoryOptions {
   now?: () => Date;
   /** Messages for stderr (embedded emulator notice, warnings). */
   log?: (line: string) => void;
+  /**
+   * How the platform client sends, for a program that calls the commands: retries and their
+   * back-off, the per-request time-out, connections per origin, request and retry callbacks.
+   * @default the client's own (4 attempts from a 200 ms back-off, 30 s per request)
+   * @example await applyCommand({ dir: ".", env: process.env, client: { retry: { maxAttempts: 6 } } });
+   */
+  client?: ClientTuning;
 }
+
+/** The platform client's options a command's caller may set (see {@link RepositoryOptions.client}). */
+export type ClientTuning = Partial<
+  Pick<TransportOptions, "retry" | "timeoutMs" | "connections" | "onRetry" | "onRequest">
+>;
 
 /** Where the policy rules come from (validate, plan, apply, drift). */
 export interface PolicyOptions {

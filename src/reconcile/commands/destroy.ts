@@ -146,7 +146,7 @@ export async function destroyCommand(opts: DestroyOptions): Promise<DestroyResul
   if (claimed.length) return { command: "destroy", exitCode: 1, errors: claimed };
   let connection: Awaited<ReturnType<typeof connect>> | undefined;
   try {
-    connection = await connect(project, opts.env, { log: opts.log });
+    connection = await connect(project, opts.env, { log: opts.log, client: opts.client });
     const backend = openStateBackend(project.settings.state, {
       root: project.root,
       client: connection.client,

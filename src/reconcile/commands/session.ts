@@ -97,7 +97,7 @@ export async function openSession(
   observeEarly: boolean,
   log: CommandOptions["log"],
 ): Promise<Opened> {
-  const connection = await connect(early, opts.env, { log });
+  const connection = await connect(early, opts.env, { log, client: opts.client });
   try {
     const backend = openStateBackend(early.settings.state, {
       root: early.root,

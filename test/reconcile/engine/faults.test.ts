@@ -3,7 +3,7 @@ import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { createClient } from "../../../src/api/client";
-import type { CommandResult } from "../../../src/reconcile/commands/command-types";
+import type { CommandOptions, CommandResult } from "../../../src/reconcile/commands/command-types";
 import { applyCommand, planCommand } from "../../../src/reconcile/commands";
 import { readOutputsFile } from "../../../src/reconcile/apply/outputs-file";
 import { useEmulator, type EmulatorFixture } from "../../helpers/emulator";
@@ -19,10 +19,19 @@ import {
 
 const MAX_RUNS = 5;
 
+/**
+ * The retries' back-off of these tests: the client's own attempts (4), from 5 ms instead of 200 ms.
+ * What is tested is that the retried and re-run applies converge, not how long the client waits.
+ */
+const FAST_RETRY = { retry: { baseDelayMs: 5, maxDelayMs: 40 } };
+
+const optionsOf = (dir: string, fx: EmulatorFixture, extra: Partial<CommandOptions> = {}) =>
+  commandOptions(dir, fx.emu, { client: FAST_RETRY, ...extra });
+
 /** Applied valid-full, then `rotation: "2"` for listings-deployer; returns the repo and the old account's id and token. */
 async function rotationPending(fx: EmulatorFixture): Promise<{ dir: string; oldId: string; oldToken: string }> {
   const dir = copyRepo("valid-full");
-  const first = await applyCommand(commandOptions(dir, fx.emu));
+  const first = await applyCommand(optionsOf(dir, fx));
   if (first.exitCode !== 0) throw new Error(describeRun(first));
   const oldToken = (await readOutputsFile(outputsFileOf(dir)))!.tokens["service_account.listings-deployer"]!.token;
   const oldId = (await platformView(fx.user)).serviceAccounts.find((s) => s.name.startsWith("listings-deployer "))!.id;
@@ -38,7 +47,7 @@ const deployerAccounts = async (fx: EmulatorFixture) =>
 async function applyUntilOk(fx: EmulatorFixture, dir: string): Promise<CommandResult[]> {
   const results: CommandResult[] = [];
   for (let i = 0; i < MAX_RUNS; i++) {
-    const r = await applyCommand(commandOptions(dir, fx.emu));
+    const r = await applyCommand(optionsOf(dir, fx));
     results.push(r);
     if (r.exitCode === 0) break;
   }
@@ -62,7 +71,7 @@ async function expectConverged(fx: EmulatorFixture, dir: string, results: Comman
   const view = await platformView(fx.user);
   expect(platformDuplicates(view)).toEqual([]);
   expect(view.serviceAccounts.filter((s) => s.name.includes("[svc-iac ")).length).toBe(2);
-  const plan = await planCommand(commandOptions(dir, fx.emu));
+  const plan = await planCommand(optionsOf(dir, fx));
   expect(plan.command === "plan" && plan.plan?.actions.map((a) => `${a.action} ${a.address}`)).toEqual([]);
   expect(plan.command === "plan" && plan.plan?.unmanaged).toEqual([]);
   const outputs = await readOutputsFile(outputsFileOf(dir));
@@ -131,7 +140,7 @@ describe("GIVEN the answer to a service-account create is lost", () => {
   it("WHEN apply runs again THEN the orphan account is rotated away and deleted, and the published token works", async () => {
     const dir = copyRepo("valid-full");
     fx.emu.setFaults("lost=1,methods=POST,paths=/execution-env/self/service-account,count=1");
-    const first = await applyCommand(commandOptions(dir, fx.emu));
+    const first = await applyCommand(optionsOf(dir, fx));
     expect(first.exitCode).toBe(1);
     expect(fx.emu.faults!.count).toBe(1);
     const failed = first.command === "apply" ? first.report!.results.filter((r) => r.status === "failed") : [];
@@ -144,7 +153,7 @@ describe("GIVEN the answer to a service-account create is lost", () => {
     )!;
     expect(orphan).toBeDefined();
 
-    const plan = await planCommand(commandOptions(dir, fx.emu));
+    const plan = await planCommand(optionsOf(dir, fx));
     const action = plan.command === "plan" ? plan.plan!.actions.find((a) => a.address === orphanAddress) : undefined;
     expect(action).toMatchObject({ action: "rotate", id: orphan.id });
     expect(action?.reason).toMatch(/earlier apply stopped/);
@@ -163,7 +172,7 @@ describe("GIVEN the answer to the create of a rotation's new service account is 
   it("WHEN apply runs again THEN it converges to one new account with a working token, the orphan and the old account deleted", async () => {
     const { dir, oldId, oldToken } = await rotationPending(fx);
     fx.emu.setFaults("lost=1,methods=POST,paths=/execution-env/self/service-account,count=1");
-    const first = await applyCommand(commandOptions(dir, fx.emu));
+    const first = await applyCommand(optionsOf(dir, fx));
     expect(first.exitCode).toBe(1);
     const orphan = (await deployerAccounts(fx)).find((s) => s.id !== oldId)!;
     expect(orphan).toBeDefined();
@@ -184,13 +193,13 @@ describe("GIVEN the delete of the old account after a service-account rotation f
   it("WHEN plan and apply run again THEN the leftover account is named and deleted, and its token stops working", async () => {
     const { dir, oldId, oldToken } = await rotationPending(fx);
     fx.emu.setFaults("500=1,methods=DELETE,paths=/execution-env/self/service-account,count=1");
-    const first = await applyCommand(commandOptions(dir, fx.emu));
+    const first = await applyCommand(optionsOf(dir, fx));
     expect(first.exitCode).toBe(1);
     fx.emu.setFaults(undefined);
     expect((await deployerAccounts(fx)).map((s) => s.id)).toContain(oldId);
     expect(await serviceTokenWorks(fx.emu, oldToken)).toBe(true);
 
-    const plan = await planCommand(commandOptions(dir, fx.emu));
+    const plan = await planCommand(optionsOf(dir, fx));
     const action =
       plan.command === "plan"
         ? plan.plan!.actions.find((a) => a.address === "service_account.listings-deployer")
@@ -216,4 +225,37 @@ describe("GIVEN 2,000 UDFs on one canvas and lost answers, 503s and connection r
     await expectConverged(fx, dir, results);
     expect((await platformView(fx.user)).udfs.length).toBe(2003);
   }, 120_000);
+});
+
+describe("GIVEN a caller that sets how the client retries (client: in the command's options)", () => {
+  const fx = useEmulator();
+
+  it("WHEN a read answers 503 once THEN apply retries it after the back-off it was given, and succeeds in one run", async () => {
+    const dir = copyRepo("valid-full");
+    fx.emu.setFaults("503=1,methods=GET,count=1");
+    const retries: { reason: string; delayMs: number }[] = [];
+    const r = await applyCommand(
+      optionsOf(dir, fx, {
+        client: { retry: { baseDelayMs: 7, maxDelayMs: 7 }, onRetry: (i) => retries.push(i) },
+      }),
+    );
+    expect(r.exitCode, describeRun(r)).toBe(0);
+    expect(retries).toEqual([expect.objectContaining({ reason: "status 503", delayMs: expect.any(Number) })]);
+    // Equal jitter: half the 7 ms fixed, half random.
+    expect(retries[0]!.delayMs).toBeGreaterThanOrEqual(3);
+    expect(retries[0]!.delayMs).toBeLessThanOrEqual(7);
+  });
+
+  it("WHEN it allows one attempt THEN the 503 fails the run at once, with no retry", async () => {
+    const dir = copyRepo("valid-full");
+    fx.emu.setFaults("503=1,methods=GET,count=1");
+    const retries: unknown[] = [];
+    const r = await applyCommand(
+      optionsOf(dir, fx, { client: { retry: { maxAttempts: 1 }, onRetry: (i) => retries.push(i) } }),
+    );
+    expect(r.exitCode).toBe(1);
+    expect(JSON.stringify(r)).toContain("503");
+    expect(retries).toEqual([]);
+    expect(fx.emu.faults!.count).toBe(1);
+  });
 });
