@@ -33,23 +33,31 @@ export function writeRepository(n) {
   return dir;
 }
 
-/** Runs `svc-iac ...args` as its own process; resolves to its exit code, wall time, requests and peak RSS. */
-export function runCli(args, env) {
+/**
+ * Runs `svc-iac ...args` as its own process; resolves to its exit code, wall time, requests and
+ * peak RSS. `entry` runs another entry point of the built command (the unbundled program), with
+ * `preload` required before it.
+ */
+export function runCli(args, env, { entry = CLI, preload } = {}) {
   const statsFile = join(tmpdir(), `svc-bench-stats-${process.pid}-${Math.random().toString(36).slice(2)}.json`);
   const started = performance.now();
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ["--require", STATS, CLI, ...args], {
-      // V8's compiled code of the command in a folder of the bench's own, as a user's cache folder
-      // keeps it (cli/compile-cache.ts), whatever SVC_CACHE_DIR a run sets for the Python check.
-      env: {
-        PATH: process.env.PATH ?? "",
-        HOME: process.env.HOME ?? "",
-        NODE_COMPILE_CACHE: COMPILE_CACHE,
-        ...env,
-        BENCH_STATS_FILE: statsFile,
+    const child = spawn(
+      process.execPath,
+      ["--require", STATS, ...(preload ? ["--require", preload] : []), entry, ...args],
+      {
+        // V8's compiled code of the command in a folder of the bench's own, as a user's cache folder
+        // keeps it (cli/compile-cache.ts), whatever SVC_CACHE_DIR a run sets for the Python check.
+        env: {
+          PATH: process.env.PATH ?? "",
+          HOME: process.env.HOME ?? "",
+          NODE_COMPILE_CACHE: COMPILE_CACHE,
+          ...env,
+          BENCH_STATS_FILE: statsFile,
+        },
+        stdio: ["ignore", "ignore", "pipe"],
       },
-      stdio: ["ignore", "ignore", "pipe"],
-    });
+    );
     let stderr = "";
     child.stderr.setEncoding("utf8");
     child.stderr.on("data", (d) => (stderr = (stderr + d).slice(-4000)));

@@ -205,11 +205,14 @@ async function warmCompileCache() {
   }
 }
 
+/** The run (each `{ms, ...}`) of median wall time. */
+const medianOf = (runs) => [...runs].sort((a, b) => a.ms - b.ms)[Math.floor(runs.length / 2)];
+
 /** The median of {@link START_RUNS} runs of `run()` (each resolving to `{ms}`). */
 async function medianRun(run) {
   const runs = [];
   for (let i = 0; i < START_RUNS; i++) runs.push(await run());
-  return runs.sort((a, b) => a.ms - b.ms)[Math.floor(START_RUNS / 2)];
+  return medianOf(runs);
 }
 
 /**
@@ -228,6 +231,63 @@ async function startCosts(env) {
   } finally {
     rmSync(join(dir, ".."), { recursive: true, force: true });
   }
+}
+
+/** Rounds of the validate figures at up to 20,000 UDFs (one above: each takes seconds there); the median of each is kept. */
+const VALIDATE_ROUNDS = 3;
+
+/**
+ * The figures the validate ratios compare, in alternated rounds (a machine whose speed drifts
+ * moves both sides of a ratio alike), the median of each: validate with the Python check off;
+ * with an empty cache of its own (every file parsed, the passes written), then again with it warm;
+ * and the bare read of the same files. The caches are validate's own, so that apply still starts
+ * without one.
+ */
+async function validateRounds(dir, cold, n) {
+  const runs = { readOnly: [], validateColdCache: [], validateWarm: [], bare: [] };
+  for (let i = 0; i < (n <= 20000 ? VALIDATE_ROUNDS : 1); i++) {
+    runs.readOnly.push(
+      expectExit("validate without the Python check", await runCli(["validate", dir], { ...cold, SVC_PYTHON: "" })),
+    );
+    const validateCache = mkdtempSync(join(tmpdir(), "svc-bench-cache-"));
+    try {
+      const cached = { ...cold, SVC_CACHE_DIR: validateCache };
+      runs.validateColdCache.push(expectExit("validate, empty cache", await runCli(["validate", dir], cached)));
+      runs.validateWarm.push(expectExit("validate, warm cache", await runCli(["validate", dir], cached)));
+    } finally {
+      rmSync(validateCache, { recursive: true, force: true });
+    }
+    runs.bare.push(await bareRead(dir));
+  }
+  return Object.fromEntries(Object.entries(runs).map(([k, list]) => [k, medianOf(list)]));
+}
+
+/** Runs of each side of the jail's cost (alternated); the median of each is kept. */
+const JAIL_RUNS = 5;
+/** The unbundled command, and what takes the repository jail out of it (`plain-reads.cjs`). */
+const UNBUNDLED = join(import.meta.dirname, "../dist/cli/program.js");
+const PLAIN_READS = join(import.meta.dirname, "plain-reads.cjs");
+
+/**
+ * What the repository jail's safety checks cost validate: the unbundled command (Python check off)
+ * as it is, and with plain reads and listings in place of the jail's, alternated; the medians.
+ * Everything else (Node's start, the modules, each record built and checked) is the same on both sides.
+ */
+async function jailCost(dir, env) {
+  // Once first, so that V8's compiled code of the unbundled modules is in the cache for every run measured.
+  expectExit("validate, unbundled", await runCli(["validate", dir], env, { entry: UNBUNDLED }));
+  const jailed = [];
+  const plain = [];
+  for (let i = 0; i < JAIL_RUNS; i++) {
+    jailed.push(expectExit("validate, unbundled", await runCli(["validate", dir], env, { entry: UNBUNDLED })));
+    plain.push(
+      expectExit(
+        "validate, unbundled, plain reads",
+        await runCli(["validate", dir], env, { entry: UNBUNDLED, preload: PLAIN_READS }),
+      ),
+    );
+  }
+  return { jailed: medianOf(jailed), plain: medianOf(plain) };
 }
 
 /**
@@ -250,26 +310,19 @@ export async function benchProcessSize(n) {
   try {
     const validate = expectExit("validate", await runCli(["validate", dir], cold));
     note("validate", validate);
-    // What no command that reads the repository can skip: Node's start, the modules, reading and
-    // checking every file (no Python, no platform, no planning). Beside the targets below.
-    const readOnly = expectExit(
-      "validate without the Python check",
-      await runCli(["validate", dir], { ...cold, SVC_PYTHON: "" }),
-    );
+    // What no command that reads the repository can skip (Node's start, the modules, reading and
+    // checking every file: validate with the check off), the Python check with an empty and a warm
+    // cache, and the bare read: alternated rounds, the median of each (see validateRounds).
+    const { readOnly, validateColdCache, validateWarm, bare } = await validateRounds(dir, cold, n);
     note("validate, Python check off", readOnly);
-    // The Python check's cache, cold (empty: every file parsed, the passes written) then warm (the
-    // same validate again), in a cache of its own so that apply below still starts without one.
-    const validateCache = mkdtempSync(join(tmpdir(), "svc-bench-cache-"));
-    const cached = { ...cold, SVC_CACHE_DIR: validateCache };
-    const validateColdCache = expectExit("validate, empty cache", await runCli(["validate", dir], cached));
     note("validate, empty cache", validateColdCache);
-    const validateWarm = expectExit("validate, warm cache", await runCli(["validate", dir], cached));
     note("validate, warm cache", validateWarm);
-    rmSync(validateCache, { recursive: true, force: true });
-    const bare = await bareRead(dir);
     note("bare read and parse", bare);
     const starts = await startCosts({ ...cold, SVC_PYTHON: "" });
     note("validate of one UDF, Python check off", starts.validate);
+    const jail = await jailCost(dir, { ...cold, SVC_PYTHON: "" });
+    note("validate (unbundled), Python check off", jail.jailed);
+    note("the same with plain reads", jail.plain);
     let apply, populated;
     if (applied) {
       apply = expectExit(
@@ -305,6 +358,7 @@ export async function benchProcessSize(n) {
       validateWarm,
       bare,
       starts,
+      jail,
       apply,
       populated,
       listing,
@@ -427,6 +481,12 @@ export async function benchReconcile({ sizes = benchSizes(), print = console.log
     const barePerFiles = r.bare.ms - r.starts.bare.ms;
     print(
       `info  the same, start costs apart: validate of one UDF ${duration(r.starts.validate.ms)}, the bare read of it ${duration(r.starts.bare.ms)}; the ${count(r.n)} files then add ${duration(perFiles)} to validate and ${duration(barePerFiles)} to the bare read ${barePerFiles > 0 && perFiles > 0 ? ` = ${(perFiles / barePerFiles).toFixed(2)}x` : " (too few files to tell)"}`,
+    );
+    // What the ratio above holds beyond the safety checks: validate reads the files through the
+    // jail, then builds and checks a record of each (its schema, names, references); the bare read
+    // does neither. The jail's own share, measured as the same command with plain reads:
+    print(
+      `info  the repository jail's own cost (no link out of the repository, no special file, sizes bounded, UTF-8 checked; one open, fstat, read and close per file): validate of ${count(r.n)} UDFs with the check off, unbundled, ${x(r.jail.jailed, r.jail.plain)} the same with plain reads and listings (${duration(r.jail.plain.ms)}; CPU ${duration(r.jail.jailed.cpuMs)} against ${duration(r.jail.plain.cpuMs)}; medians of ${JAIL_RUNS}, alternated); the rest of validate's time over the bare read is building and checking each record`,
     );
     // The plan against its real floor: it must both read the repository (validate with the check
     // off) and list the platform (a bare client); the two overlap, so the larger is the floor.
