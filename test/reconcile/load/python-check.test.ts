@@ -283,3 +283,38 @@ describe("GIVEN a load that fails half-way", () => {
     expect(checkers()).toEqual([]);
   });
 });
+
+describe("GIVEN the checker run by an interpreter without JSON's C module (_json)", () => {
+  const script = join(__dirname, "../../../python/svc_check_python.py");
+  const input = `${[
+    { file: "canvases/a/ok.py", code: "def udf():\n    return 'é'\n", entrypoint: "udf" },
+    { file: "canvases/a/broken.py", code: "def udf(:\n", entrypoint: "udf" },
+    { file: "canvases/a/other.py", code: "def main():\n    pass\n", entrypoint: "udf" },
+    { file: "canvases/a/naïve \u2028.py", code: "x = (\n" },
+  ]
+    .map((i) => JSON.stringify(i))
+    .join("\n")}\n`;
+  /** The checker's two lines (the interpreter, then the problems), parsed. */
+  const run = (args: string[]) =>
+    execFileSync(REAL_PYTHON, ["-I", "-S", ...args], { input, encoding: "utf8" })
+      .trim()
+      .split("\n")
+      .map((l) => JSON.parse(l));
+
+  it("WHEN it checks files THEN it reads and writes the same JSON as with the C module, through the json module", () => {
+    const withC = run([script]);
+    // `import _json` fails when its entry in sys.modules is None.
+    const without = run([
+      "-c",
+      `import sys; sys.modules["_json"] = None; sys.argv = [${JSON.stringify(script)}]; exec(compile(open(sys.argv[0]).read(), sys.argv[0], "exec"))`,
+    ]);
+    expect(without).toEqual(withC);
+    expect(
+      withC[1].map((p: { file: string; line: number; message: string }) => `${p.file}:${p.line}: ${p.message}`),
+    ).toEqual([
+      "canvases/a/broken.py:1: Python syntax error: invalid syntax",
+      "canvases/a/other.py:1: found no top-level function 'udf', the UDF's entrypoint: its functions are main",
+      "canvases/a/naïve \u2028.py:1: Python syntax error: '(' was never closed",
+    ]);
+  });
+});
