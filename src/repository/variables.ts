@@ -30,13 +30,23 @@ export interface ResolverOptions {
 export const UNRESOLVED: unique symbol = Symbol("unresolved variable");
 
 /**
+ * The first `}` after the `${` at `start`; `known` is the one found for an earlier `${`, the same
+ * for every `${` before it: a value of 150,000 `${env.` and one `}` is scanned once, not 150,000
+ * times (seconds of a load for 900 KB of repository text).
+ */
+function closingBrace(text: string, start: number, known: number): number {
+  return known >= start + 2 ? known : text.indexOf("}", start + 2);
+}
+
+/**
  * The first `${var.NAME}` / `${env.NAME}` reference written in `text`, as written (`${var.city}`);
  * `$${` is a literal and does not count. Undefined when there is none.
  */
 export function firstReference(text: string): string | undefined {
+  let end = -1;
   for (let i = text.indexOf("${"); i >= 0; i = text.indexOf("${", i + 2)) {
     if (i > 0 && text[i - 1] === "$") continue;
-    const end = text.indexOf("}", i + 2);
+    end = closingBrace(text, i, end);
     if (end < 0) return undefined;
     if (REFERENCE.test(text.slice(i + 2, end))) return text.slice(i, end + 1);
   }
@@ -49,9 +59,10 @@ export function firstReference(text: string): string | undefined {
  */
 export function envNamesIn(text: string): string[] {
   const names: string[] = [];
+  let end = -1;
   for (let i = text.indexOf("${env."); i >= 0; i = text.indexOf("${env.", i + 2)) {
     if (i > 0 && text[i - 1] === "$") continue;
-    const end = text.indexOf("}", i + 2);
+    end = closingBrace(text, i, end);
     if (end < 0) break;
     const m = REFERENCE.exec(text.slice(i + 2, end));
     if (m) names.push(m[2]);
