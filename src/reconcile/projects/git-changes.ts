@@ -158,15 +158,28 @@ export async function headCommit(
   ignore: readonly string[] = [],
 ): Promise<{ commit: string; dirty: boolean } | undefined> {
   // Recorded with every deployment: bounded in time, a status that takes longer says "dirty".
-  const [head, prefix, status] = await Promise.all([
-    run(dir, ["rev-parse", "--verify", "--quiet", "HEAD"], MAX_OUTPUT, HEAD_TIMEOUT_MS),
-    run(dir, ["rev-parse", "--show-prefix"], MAX_OUTPUT, HEAD_TIMEOUT_MS),
-    run(dir, ["status", "--porcelain=v1", "-z", "--untracked-files=all", "--", "."], 16 * 1024 * 1024, HEAD_TIMEOUT_MS),
-  ]);
-  const commit = head.ok ? head.stdout.trim() : "";
-  if (!/^[0-9a-f]{40,64}$/.test(commit)) return undefined;
-  if (!status.ok || !prefix.ok) return { commit, dirty: true };
-  const skip = new Set(ignore.map((p) => `${prefix.stdout.trim()}${p}`));
+  // One process for the folder's place in the work tree and the commit (a line each), and the
+  // status only inside a work tree with a commit: outside git, one process is started, not three.
+  const head = await run(
+    dir,
+    ["rev-parse", "--show-prefix", "--verify", "--quiet", "HEAD"],
+    MAX_OUTPUT,
+    HEAD_TIMEOUT_MS,
+  );
+  if (!head.ok) return undefined;
+  const lines = head.stdout.replace(/\n$/, "");
+  const cut = lines.lastIndexOf("\n");
+  const commit = lines.slice(cut + 1);
+  if (cut < 0 || !/^[0-9a-f]{40,64}$/.test(commit)) return undefined;
+  const prefix = lines.slice(0, cut);
+  const status = await run(
+    dir,
+    ["status", "--porcelain=v1", "-z", "--untracked-files=all", "--", "."],
+    16 * 1024 * 1024,
+    HEAD_TIMEOUT_MS,
+  );
+  if (!status.ok) return { commit, dirty: true };
+  const skip = new Set(ignore.map((p) => `${prefix}${p}`));
   // Entries are "XY path", a rename's original path following as an entry of its own.
   const entries = nulList(status.stdout);
   const changed: string[] = [];
