@@ -19,7 +19,7 @@ import { udfById } from "../catalog";
 import { HttpError, notFound, type ValidationIssue } from "../http-error";
 import type { Principal } from "../principal";
 import { serveRun } from "../realtime/run-service";
-import { clearUdfCache, RUN_CACHE_DDL, type TileCoord as Tile } from "../realtime/run-cache";
+import { clearUdfCache, udfCacheScope, RUN_CACHE_DDL, type TileCoord as Tile } from "../realtime/run-cache";
 import { parseStepConfig } from "../realtime/step-config";
 import { caller, noContent, parseBody, parseQuery, type RequestContext } from "../route";
 import { tileBounds, UDF_OUTPUT_FORMATS, type RunTile } from "../udf-runner";
@@ -154,7 +154,8 @@ export const realtimeArea: Area = {
         const unique = new Map<string, Tile>();
         for (const t of tiles) unique.set(`${t.z}/${t.x}/${t.y}`, t);
         let deleted = 0;
-        for (const t of unique.values()) deleted += clearUdfCache(ctx.store, udfId, t);
+        const scope = udfCacheScope(ctx.store, udfId);
+        for (const t of unique.values()) deleted += clearUdfCache(ctx.store, udfId, t, scope);
         return { udf_id: udfId, tiles_requested: unique.size, objects_deleted: deleted };
       },
     },

@@ -127,9 +127,36 @@ export interface TileCoord {
 
 /**
  * Deletes a UDF's cached results, all of them or one tile's: rows of runs of the saved UDF and of
- * ad hoc runs of its current code in its environment. Returns how many rows went.
+ * ad hoc runs of its current code in its environment (`scope`, read here unless given). Returns how
+ * many rows went.
  */
-export function clearUdfCache(store: Store, udfId: string, tile?: TileCoord): number {
+export function clearUdfCache(
+  store: Store,
+  udfId: string,
+  tile?: TileCoord,
+  scope: UdfCacheScope = udfCacheScope(store, udfId),
+): number {
+  const which = "(udf_id = ? OR (env_id = ? AND run_hash = ?))";
+  if (!tile) return store.run(`DELETE FROM udf_cache WHERE ${which}`, udfId, scope.envId, scope.hash).changes;
+  return store.run(
+    `DELETE FROM udf_cache WHERE ${which} AND z = ? AND x = ? AND y = ?`,
+    udfId,
+    scope.envId,
+    scope.hash,
+    tile.z,
+    tile.x,
+    tile.y,
+  ).changes;
+}
+
+/** Which ad hoc runs count as a saved UDF's: its environment and the hash of its current code. */
+export interface UdfCacheScope {
+  envId: string | null | undefined;
+  hash: string | null;
+}
+
+/** The {@link UdfCacheScope} of `udfId`, read once for a batch of tiles (its stored body parsed once). */
+export function udfCacheScope(store: Store, udfId: string): UdfCacheScope {
   const u = udfById(store, udfId);
   let hash: string | null = null;
   if (u) {
@@ -139,15 +166,5 @@ export function clearUdfCache(store: Store, udfId: string, tile?: TileCoord): nu
       hash = null; // a body that cannot run has no ad hoc runs
     }
   }
-  const which = "(udf_id = ? OR (env_id = ? AND run_hash = ?))";
-  if (!tile) return store.run(`DELETE FROM udf_cache WHERE ${which}`, udfId, u?.env_id, hash).changes;
-  return store.run(
-    `DELETE FROM udf_cache WHERE ${which} AND z = ? AND x = ? AND y = ?`,
-    udfId,
-    u?.env_id,
-    hash,
-    tile.z,
-    tile.x,
-    tile.y,
-  ).changes;
+  return { envId: u?.env_id, hash };
 }
