@@ -22,6 +22,10 @@ CREATE TABLE IF NOT EXISTS udfs (
   node_layout TEXT, created_at TEXT NOT NULL, last_updated TEXT NOT NULL
 );
 CREATE INDEX IF NOT EXISTS udfs_collection ON udfs(collection_id, position);
+-- A slug is looked up on every create and rename (409 when taken): without these, each scanned the
+-- canvas's UDFs, or the owner's for a UDF without a canvas.
+CREATE INDEX IF NOT EXISTS udfs_slug ON udfs(collection_id, slug);
+CREATE INDEX IF NOT EXISTS udfs_owner_slug ON udfs(owner_user_id, slug);
 CREATE INDEX IF NOT EXISTS udfs_env ON udfs(env_id, created_at, id);
 CREATE INDEX IF NOT EXISTS udfs_owner ON udfs(owner_user_id, created_at, id);
 CREATE INDEX IF NOT EXISTS canvases_owner ON canvases(owner_user_id, created_at, id);
