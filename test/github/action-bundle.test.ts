@@ -76,7 +76,7 @@ async function runBundle(
     PATH: dirname(process.execPath),
     HOME: run,
     // V8's compiled code of the 7 MB bundle kept between the runs of this test run (a runner
-    // compiles it once per job): the same program, started in a third of the time.
+    // compiles it once per job): the same program, started in about half the time.
     NODE_COMPILE_CACHE: join(tmpdir(), "action-compile-cache"),
     RUNNER_TEMP: run,
     CI: "true",
