@@ -233,8 +233,23 @@ async function startCosts(env) {
   }
 }
 
-/** Rounds of the validate figures at up to 20,000 UDFs (one above: each takes seconds there); the median of each is kept. */
+/** Rounds of the validate figures at up to 20,000 UDFs; the median of each is kept. */
 const VALIDATE_ROUNDS = 3;
+/** `rounds` at up to 20,000 UDFs, one above (each run takes seconds there). */
+const roundsAt = (n, rounds) => (n <= 20000 ? rounds : 1);
+
+/** Validate with an empty Python cache of its own (every file parsed, the passes written), then again with it warm. */
+async function coldThenWarm(dir, env) {
+  const cache = mkdtempSync(join(tmpdir(), "svc-bench-cache-"));
+  try {
+    const cached = { ...env, SVC_CACHE_DIR: cache };
+    const empty = expectExit("validate, empty cache", await runCli(["validate", dir], cached));
+    const warm = expectExit("validate, warm cache", await runCli(["validate", dir], cached));
+    return { empty, warm };
+  } finally {
+    rmSync(cache, { recursive: true, force: true });
+  }
+}
 
 /**
  * The figures the validate ratios compare, in alternated rounds (a machine whose speed drifts
@@ -249,36 +264,21 @@ async function validateRounds(dir, cold, n) {
   // (SVC_PYTHON): what the cache costs without the shim's run.
   const real = knownPython("python3") ? undefined : await resolvePython("python3");
   if (real?.ok) runs.validateWarmReal = [];
-  for (let i = 0; i < (n <= 20000 ? VALIDATE_ROUNDS : 1); i++) {
+  for (let i = 0; i < roundsAt(n, VALIDATE_ROUNDS); i++) {
     runs.readOnly.push(
       expectExit("validate without the Python check", await runCli(["validate", dir], { ...cold, SVC_PYTHON: "" })),
     );
-    const validateCache = mkdtempSync(join(tmpdir(), "svc-bench-cache-"));
-    try {
-      const cached = { ...cold, SVC_CACHE_DIR: validateCache };
-      runs.validateColdCache.push(expectExit("validate, empty cache", await runCli(["validate", dir], cached)));
-      runs.validateWarm.push(expectExit("validate, warm cache", await runCli(["validate", dir], cached)));
-    } finally {
-      rmSync(validateCache, { recursive: true, force: true });
-    }
-    if (runs.validateWarmReal) {
-      const realCache = mkdtempSync(join(tmpdir(), "svc-bench-cache-"));
-      try {
-        const direct = { ...cold, SVC_CACHE_DIR: realCache, SVC_PYTHON: real.executable };
-        expectExit("validate, interpreter named, empty cache", await runCli(["validate", dir], direct));
-        runs.validateWarmReal.push(
-          expectExit("validate, interpreter named, warm cache", await runCli(["validate", dir], direct)),
-        );
-      } finally {
-        rmSync(realCache, { recursive: true, force: true });
-      }
-    }
+    const cache = await coldThenWarm(dir, cold);
+    runs.validateColdCache.push(cache.empty);
+    runs.validateWarm.push(cache.warm);
+    if (runs.validateWarmReal)
+      runs.validateWarmReal.push((await coldThenWarm(dir, { ...cold, SVC_PYTHON: real.executable })).warm);
     runs.bare.push(await bareRead(dir));
   }
   return Object.fromEntries(Object.entries(runs).map(([k, list]) => [k, medianOf(list)]));
 }
 
-/** Runs of each side of the jail's cost (alternated); the median of each is kept. */
+/** Runs of each side of the jail's cost (alternated) at up to 20,000 UDFs; the median of each is kept. */
 const JAIL_RUNS = 5;
 /** The unbundled command, and what takes the repository jail out of it (`plain-reads.cjs`). */
 const UNBUNDLED = join(import.meta.dirname, "../dist/cli/program.js");
@@ -289,12 +289,12 @@ const PLAIN_READS = join(import.meta.dirname, "plain-reads.cjs");
  * as it is, and with plain reads and listings in place of the jail's, alternated; the medians.
  * Everything else (Node's start, the modules, each record built and checked) is the same on both sides.
  */
-async function jailCost(dir, env) {
+async function jailCost(dir, env, n) {
   // Once first, so that V8's compiled code of the unbundled modules is in the cache for every run measured.
   expectExit("validate, unbundled", await runCli(["validate", dir], env, { entry: UNBUNDLED }));
   const jailed = [];
   const plain = [];
-  for (let i = 0; i < JAIL_RUNS; i++) {
+  for (let i = 0; i < roundsAt(n, JAIL_RUNS); i++) {
     jailed.push(expectExit("validate, unbundled", await runCli(["validate", dir], env, { entry: UNBUNDLED })));
     plain.push(
       expectExit(
@@ -303,7 +303,7 @@ async function jailCost(dir, env) {
       ),
     );
   }
-  return { jailed: medianOf(jailed), plain: medianOf(plain) };
+  return { jailed: medianOf(jailed), plain: medianOf(plain), runs: jailed.length };
 }
 
 /**
@@ -337,7 +337,7 @@ export async function benchProcessSize(n) {
     note("bare read and parse", bare);
     const starts = await startCosts({ ...cold, SVC_PYTHON: "" });
     note("validate of one UDF, Python check off", starts.validate);
-    const jail = await jailCost(dir, { ...cold, SVC_PYTHON: "" });
+    const jail = await jailCost(dir, { ...cold, SVC_PYTHON: "" }, n);
     note("validate (unbundled), Python check off", jail.jailed);
     note("the same with plain reads", jail.plain);
     let apply, populated;
@@ -508,7 +508,7 @@ export async function benchReconcile({ sizes = benchSizes(), print = console.log
     // jail, then builds and checks a record of each (its schema, names, references); the bare read
     // does neither. The jail's own share, measured as the same command with plain reads:
     print(
-      `info  the repository jail's own cost (no link out of the repository, no special file, sizes bounded, UTF-8 checked; one open, fstat, read and close per file): validate of ${count(r.n)} UDFs with the check off, unbundled, ${x(r.jail.jailed, r.jail.plain)} the same with plain reads and listings (${duration(r.jail.plain.ms)}; CPU ${duration(r.jail.jailed.cpuMs)} against ${duration(r.jail.plain.cpuMs)}; medians of ${JAIL_RUNS}, alternated); the rest of validate's time over the bare read is building and checking each record`,
+      `info  the repository jail's own cost (no link out of the repository, no special file, sizes bounded, UTF-8 checked; one open, fstat, read and close per file): validate of ${count(r.n)} UDFs with the check off, unbundled, ${x(r.jail.jailed, r.jail.plain)} the same with plain reads and listings (${duration(r.jail.plain.ms)}; CPU ${duration(r.jail.jailed.cpuMs)} against ${duration(r.jail.plain.cpuMs)}; medians of ${r.jail.runs}, alternated); the rest of validate's time over the bare read is building and checking each record`,
     );
     // The plan against its real floor: it must both read the repository (validate with the check
     // off) and list the platform (a bare client); the two overlap, so the larger is the floor.
