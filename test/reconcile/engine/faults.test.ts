@@ -4,7 +4,8 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { createClient } from "../../../src/api/client";
 import type { CommandOptions, CommandResult } from "../../../src/reconcile/commands/command-types";
-import { applyCommand, planCommand } from "../../../src/reconcile/commands";
+import { applyCommand, driftCommand, planCommand } from "../../../src/reconcile/commands";
+import { destroyCommand } from "../../../src/reconcile/commands/destroy";
 import { readOutputsFile } from "../../../src/reconcile/apply/outputs-file";
 import { useEmulator, type EmulatorFixture } from "../../helpers/emulator";
 import {
@@ -257,5 +258,26 @@ describe("GIVEN a caller that sets how the client retries (client: in the comman
     expect(JSON.stringify(r)).toContain("503");
     expect(retries).toEqual([]);
     expect(fx.emu.faults!.count).toBe(1);
+  });
+});
+
+describe("GIVEN a caller's client options and an applied repository", () => {
+  const fx = useEmulator();
+
+  it("WHEN drift and destroy run THEN their requests go through the caller's client too", async () => {
+    const dir = copyRepo("valid-full");
+    expect((await applyCommand(optionsOf(dir, fx))).exitCode).toBe(0);
+    const sent = { drift: [] as string[], destroy: [] as string[] };
+    const drift = await driftCommand(
+      optionsOf(dir, fx, { client: { onRequest: (r) => sent.drift.push(`${r.method} ${r.path}`) } }),
+    );
+    expect(drift.exitCode, JSON.stringify(drift).slice(0, 600)).toBe(0);
+    expect(sent.drift.length).toBeGreaterThan(0);
+    const destroyed = await destroyCommand({
+      ...optionsOf(dir, fx, { client: { onRequest: (r) => sent.destroy.push(`${r.method} ${r.path}`) } }),
+      confirm: async () => true,
+    });
+    expect(destroyed.exitCode, JSON.stringify(destroyed).slice(0, 600)).toBe(0);
+    expect(sent.destroy.filter((r) => r.startsWith("DELETE ")).length).toBeGreaterThan(0);
   });
 });
